@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Waypost",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "waypost", targets: ["waypost"]),
+        .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "Tracks", targets: ["Tracks"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // System libraries. Debian/Ubuntu: `make deps` installs the -dev packages.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+
+        .target(name: "Geo"),
+        .target(
+            name: "Tracks",
+            dependencies: ["Geo", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
+        .executableTarget(
+            name: "waypost",
+            dependencies: ["Geo", "Tracks", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        // Benchmarks live apart from the tests and never gate CI (`make bench`).
+        .executableTarget(
+            name: "waypost-bench",
+            dependencies: ["Geo", "Tracks"],
+            path: "Benchmarks/WaypostBench"
+        ),
+
+        // Locates ../shared/corpus for the tests; never shipped.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
+        .testTarget(name: "TracksTests", dependencies: ["Tracks", "Geo", "TestSupport"]),
+        .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "TestSupport"]),
+    ]
+)
