@@ -1,0 +1,196 @@
+import Foundation
+
+/// Builds a ``Track`` from GPX 1.0 and 1.1 events: `wpt`, `rte`/`rtept` and
+/// `trk`/`trkseg`/`trkpt`, with `ele`, `time`, `course` and `speed`. Numeric leaf values inside a
+/// point's `extensions` (Garmin's `hr`, `cad`, `atemp`…) become per-point attributes named by their
+/// local name; other extension content is skipped.
+final class GPXHandler: XMLEventHandler {
+    private(set) var track = Track(format: .gpx)
+
+    private var open: [ElementName] = []
+    private var feature: TrackFeature?
+    private var segments: [TrackPath] = []
+    private var path = PathBuilder()
+    private var lastTime = -Double.infinity
+    private var point: TrackPoint?
+    private var pointPosition = SourcePosition(line: 0, column: 0)
+    private var pointValues: [(String, Double)] = []
+    private var extensionDepth = 0
+    private var text: TextBuffer
+
+    init(limits: ReaderLimits) {
+        text = TextBuffer(limit: limits.maximumTextBytes)
+    }
+
+    private static func isGPX(_ name: ElementName) -> Bool {
+        name.namespace == .gpx || name.namespace == .none
+    }
+
+    private var parent: Tag? {
+        guard let last = open.last, Self.isGPX(last) else { return nil }
+        return last.tag
+    }
+
+    func startElement(_ name: ElementName, attributes: XMLAttributes, at position: SourcePosition) throws(ReadFailure) {
+        defer { open.append(name) }
+        if extensionDepth > 0 {
+            extensionDepth += 1
+            if point != nil { text.begin(at: position) }  // a leaf's text; replaced if it has children
+            return
+        }
+        guard Self.isGPX(name) else { return }
+        switch name.tag {
+        case .trk, .rte:
+            feature = TrackFeature(kind: name.tag == .trk ? .track : .route)
+            segments = []
+            path = PathBuilder()
+            lastTime = -.infinity
+        case .trkseg:
+            path = PathBuilder()
+            lastTime = -.infinity
+        case .wpt, .trkpt, .rtept:
+            if name.tag == .wpt { feature = TrackFeature(kind: .waypoint) }
+            point = try readPosition(name, attributes, at: position)
+            pointPosition = position
+            pointValues.removeAll(keepingCapacity: true)
+        case .extensions:
+            extensionDepth = 1
+        case .ele where point != nil, .time where point != nil, .course where point != nil,
+            .speed where point != nil:
+            text.begin(at: position)
+        case .name where [.trk, .rte, .wpt, .metadata, .gpx].contains(parent), .desc where feature != nil && point == nil,
+            .desc where parent == .wpt:
+            text.begin(at: position)
+        default:
+            break
+        }
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws(ReadFailure) {
+        if text.isActive { try text.append(bytes, element: open.last?.local ?? "") }
+    }
+
+    func endElement(_ name: ElementName, at position: SourcePosition) throws(ReadFailure) {
+        open.removeLast()
+        if extensionDepth > 0 {
+            extensionDepth -= 1
+            if extensionDepth > 0, text.isActive, point != nil,
+                let value = text.end({ DecimalParser.parse(Self.trimmed($0)) })
+            {
+                pointValues.append((name.local, value))
+            }
+            return
+        }
+        guard Self.isGPX(name) else { return }
+        switch name.tag {
+        case .ele where text.isActive:
+            point?.storedAltitude = try number(name)
+        case .course where text.isActive, .speed where text.isActive:
+            pointValues.append((name.local, try number(name)))
+        case .time where text.isActive:
+            let start = text.start
+            let parsed = text.end { XSDDateTime.parse($0) }
+            guard let parsed else {
+                throw ReadFailure(
+                    kind: .invalid, position: start,
+                    message: "<time> '\(String(decoding: text.bytes.prefix(64), as: UTF8.self))' is not an xsd:dateTime")
+            }
+            point?.storedTime = parsed
+        case .name where text.isActive:
+            let value = text.end()
+            if parent == .metadata || parent == .gpx {
+                if track.name == nil { track.name = value }
+            } else {
+                feature?.name = value
+            }
+        case .desc where text.isActive:
+            feature?.description = text.end()
+        case .trkpt, .rtept:
+            guard let point else { break }
+            // Route point times are creation stamps (GPX 1.1), not passage times: no order is implied.
+            if name.tag == .trkpt, let time = point.timeIntervalSince1970 {
+                if time < lastTime {
+                    throw ReadFailure.timeGoesBackwards(time, after: lastTime, at: pointPosition)
+                }
+                lastTime = time
+            }
+            let index = path.points.count
+            path.append(point)
+            for (key, value) in pointValues { path.set(key, value, at: index) }
+            self.point = nil
+        case .wpt:
+            if let point {
+                feature?.geometry = .point(point)
+                if let time = point.time { feature?.timeSpan = TimeSpan(begin: time, end: time) }
+            }
+            if let feature { track.features.append(feature) }
+            feature = nil
+            point = nil
+        case .trkseg:
+            if !path.points.isEmpty { segments.append(path.build()) }
+            path = PathBuilder()
+        case .rte:
+            if !path.points.isEmpty { segments.append(path.build()) }
+            fallthrough
+        case .trk:
+            // A track or route with no points has nothing to replay or export; it is left out.
+            if var feature, !segments.isEmpty {
+                feature.geometry = segments.count == 1 ? .track(segments[0]) : .collection(segments.map { .track($0) })
+                track.features.append(feature)
+            }
+            feature = nil
+            segments = []
+        default:
+            break
+        }
+    }
+
+    func finish() throws(ReadFailure) {}
+
+    private func readPosition(_ name: ElementName, _ attributes: XMLAttributes, at position: SourcePosition)
+        throws(ReadFailure) -> TrackPoint
+    {
+        func coordinate(_ key: StaticString, limit: Double) throws(ReadFailure) -> Double {
+            guard let bytes = attributes.value(key) else {
+                throw ReadFailure(
+                    kind: .invalid, position: position, message: "<\(name.local)> has no \(key) attribute")
+            }
+            guard let value = DecimalParser.parse(Self.trimmed(bytes)) else {
+                throw ReadFailure(
+                    kind: .invalid, position: position,
+                    message: "<\(name.local)> \(key)=\"\(String(decoding: bytes.prefix(64), as: UTF8.self))\" is not a number")
+            }
+            guard abs(value) <= limit else {
+                throw ReadFailure(
+                    kind: .invalid, position: position,
+                    message: "<\(name.local)> \(key) \(value) is outside [-\(Int(limit)), \(Int(limit))]")
+            }
+            return value
+        }
+        let lat = try coordinate("lat", limit: 90)
+        let lon = try coordinate("lon", limit: 180)
+        return TrackPoint(latitude: lat, longitude: lon)
+    }
+
+    private func number(_ name: ElementName) throws(ReadFailure) -> Double {
+        let start = text.start
+        let parsed = text.end { DecimalParser.parse(Self.trimmed($0)) }
+        guard let parsed else {
+            // An empty <ele/> is common in the wild (togeojson's empty_ele.gpx) and means "unknown".
+            if text.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return .nan }
+            throw ReadFailure(
+                kind: .invalid, position: start,
+                message: "<\(name.local)> '\(String(decoding: text.bytes.prefix(64), as: UTF8.self))' is not a number")
+        }
+        return parsed
+    }
+
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var lo = 0
+        var hi = bytes.count
+        func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while lo < hi, space(bytes[lo]) { lo += 1 }
+        while hi > lo, space(bytes[hi - 1]) { hi -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+    }
+}

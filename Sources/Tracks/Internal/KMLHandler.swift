@@ -1,0 +1,293 @@
+import Foundation
+
+/// Builds a ``Track`` from KML 2.1–2.3 events (opengis.net and earth.google.com namespaces,
+/// Google's gx extensions, or no namespace at all).
+final class KMLHandler: XMLEventHandler {
+    private(set) var track = Track(format: .kml)
+
+    /// A geometry element being read.
+    private struct Node {
+        var tag: Tag
+        var position: SourcePosition
+        var path = PathBuilder()
+        var outer: TrackPath?
+        var inner: [TrackPath] = []
+        var children: [Geometry] = []
+        // gx:Track bookkeeping: `when` and `coord` fill the same point slots, in either order.
+        var whenCount = 0
+        var coordCount = 0
+        var lastTime = -Double.infinity
+    }
+
+    private var open: [ElementName] = []
+    private var containers: [String?] = []
+    private var feature: TrackFeature?
+    private var nodes: [Node] = []
+    private var text: TextBuffer
+    private var scanner: CoordinateScanner?
+    private var dataName: String?
+    private var arrayName: String?
+    private var arrayValues: [Double] = []
+
+    init(limits: ReaderLimits) {
+        text = TextBuffer(limit: limits.maximumTextBytes)
+    }
+
+    private static func isKML(_ name: ElementName) -> Bool {
+        name.namespace == .kml || name.namespace == .none || name.namespace == .gx
+    }
+
+    private var parent: Tag? {
+        guard let last = open.last, Self.isKML(last) else { return nil }
+        return last.tag
+    }
+
+    func startElement(_ name: ElementName, attributes: XMLAttributes, at position: SourcePosition) throws(ReadFailure) {
+        defer { open.append(name) }
+        guard Self.isKML(name) else { return }
+        switch name.tag {
+        case .Document, .Folder:
+            containers.append(nil)
+        case .Placemark:
+            feature = TrackFeature(kind: .placemark, folders: containers.compactMap { $0 })
+        case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
+            nodes.append(Node(tag: name.tag, position: position))
+        case .coordinates where !nodes.isEmpty:
+            scanner = CoordinateScanner(line: position.line, column: position.column)
+        case .name where [.Placemark, .Document, .Folder].contains(parent),
+            .description where parent == .Placemark,
+            .when where parent == .TimeStamp || parent == .Track,
+            .begin where parent == .TimeSpan, .end where parent == .TimeSpan,
+            .altitudeMode where !nodes.isEmpty,
+            .coord where parent == .Track,
+            .value where parent == .Data || parent == .SimpleArrayData,
+            .SimpleData:
+            text.begin(at: position)
+            if name.tag == .SimpleData { dataName = attributes.string("name") }
+        case .Data:
+            dataName = attributes.string("name")
+        case .SimpleArrayData where nodes.last?.tag == .Track:
+            arrayName = attributes.string("name")
+            arrayValues.removeAll(keepingCapacity: true)
+        default:
+            break
+        }
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws(ReadFailure) {
+        if scanner != nil {
+            do {
+                try scanner!.consume(bytes) { lon, lat, alt in
+                    nodes[nodes.count - 1].path.append(TrackPoint(latitude: lat, longitude: lon, altitude: alt))
+                }
+            } catch {
+                throw ReadFailure(
+                    kind: .invalid, position: SourcePosition(line: error.line, column: error.column),
+                    message: error.message)
+            }
+        } else if text.isActive {
+            try text.append(bytes, element: open.last?.local ?? "")
+        }
+    }
+
+    func endElement(_ name: ElementName, at position: SourcePosition) throws(ReadFailure) {
+        open.removeLast()
+        guard Self.isKML(name) else { return }
+        switch name.tag {
+        case .Document, .Folder:
+            containers.removeLast()
+        case .Placemark:
+            if let feature { track.features.append(feature) }
+            feature = nil
+        case .coordinates where scanner != nil:
+            do {
+                try scanner!.finish { lon, lat, alt in
+                    nodes[nodes.count - 1].path.append(TrackPoint(latitude: lat, longitude: lon, altitude: alt))
+                }
+            } catch {
+                throw ReadFailure(
+                    kind: .invalid, position: SourcePosition(line: error.line, column: error.column),
+                    message: error.message)
+            }
+            scanner = nil
+        case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
+            try finishGeometry()
+        case .name where text.isActive:
+            let value = text.end()
+            if parent == .Placemark {
+                feature?.name = value
+            } else if !containers.isEmpty {
+                containers[containers.count - 1] = value
+                if track.name == nil && parent == .Document { track.name = value }
+            }
+        case .description where text.isActive:
+            feature?.description = text.end()
+        case .when where text.isActive:
+            if parent == .Track && text.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+                // An empty <when/> (gpsbabel writes them) keeps its slot: that point is untimed.
+                _ = text.end()
+                addTrackTime(nil)
+                break
+            }
+            let time = try parseTime(name)
+            if parent == .Track {
+                try checkOrder(time, at: text.start)
+                addTrackTime(time)
+            } else {
+                feature?.timeSpan = TimeSpan(begin: Date(timeIntervalSince1970: time), end: Date(timeIntervalSince1970: time))
+            }
+        case .begin where text.isActive, .end where text.isActive:
+            let time = Date(timeIntervalSince1970: try parseTime(name))
+            var span = feature?.timeSpan ?? TimeSpan(begin: nil, end: nil)
+            if name.tag == .begin { span.begin = time } else { span.end = time }
+            feature?.timeSpan = span
+        case .altitudeMode where text.isActive:
+            let value = text.end()
+            guard let mode = AltitudeMode(rawValue: value) else {
+                throw ReadFailure(
+                    kind: .invalid, position: text.start,
+                    message: "unknown altitudeMode '\(value)' (expected one of \(AltitudeMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            nodes[nodes.count - 1].path.altitudeMode = mode
+        case .coord where text.isActive:
+            try addTrackCoordinate()
+        case .value where text.isActive:
+            if parent == .SimpleArrayData {
+                let value = text.end { DecimalParser.parse($0) }
+                arrayValues.append(value ?? .nan)  // non-numeric per-point values are kept as missing
+            } else if let dataName {
+                feature?.properties[dataName] = text.end()
+            }
+        case .SimpleData where text.isActive:
+            let value = text.end()
+            if let dataName { feature?.properties[dataName] = value }
+        case .SimpleArrayData where arrayName != nil:
+            if let arrayName, !nodes.isEmpty {
+                for (index, value) in arrayValues.enumerated() {
+                    nodes[nodes.count - 1].path.set(arrayName, value, at: index)
+                }
+            }
+            arrayName = nil
+        default:
+            break
+        }
+    }
+
+    func finish() throws(ReadFailure) {}
+
+    // MARK: Geometry
+
+    private func finishGeometry() throws(ReadFailure) {
+        let node = nodes.removeLast()
+        var geometry: Geometry?
+        switch node.tag {
+        case .Point:
+            switch node.path.points.count {
+            case 0: geometry = nil
+            case 1: geometry = .point(node.path.points[0])
+            case let n:
+                throw ReadFailure(
+                    kind: .invalid, position: node.position, message: "a Point has \(n) coordinates; it takes one")
+            }
+        case .LineString, .LinearRing:
+            let path = node.path.build()
+            geometry = path.points.isEmpty ? nil : .lineString(path)
+        case .Polygon:
+            geometry = node.outer.map { .polygon(outer: $0, inner: node.inner) }
+        case .MultiGeometry, .MultiTrack:
+            geometry = node.children.isEmpty ? nil : .collection(node.children)
+        case .Track:
+            if node.whenCount > 0 && node.coordCount > 0 && node.whenCount != node.coordCount {
+                throw ReadFailure(
+                    kind: .invalid, position: node.position,
+                    message: "a Track has \(node.whenCount) <when> and \(node.coordCount) <coord> elements; they pair one to one")
+            }
+            let path = node.path.build()
+            geometry = path.points.isEmpty ? nil : .track(path)
+        default:
+            geometry = nil
+        }
+        guard let geometry else { return }
+        if nodes.isEmpty {
+            if feature?.geometry == nil { feature?.geometry = geometry }
+            return
+        }
+        let boundary = open.last?.tag
+        switch (nodes[nodes.count - 1].tag, geometry) {
+        case (.Polygon, .lineString(let ring)):
+            if boundary == .innerBoundaryIs {
+                nodes[nodes.count - 1].inner.append(ring)
+            } else if nodes[nodes.count - 1].outer == nil {
+                nodes[nodes.count - 1].outer = ring
+            }
+        default:
+            nodes[nodes.count - 1].children.append(geometry)
+        }
+    }
+
+    private func parseTime(_ name: ElementName) throws(ReadFailure) -> Double {
+        let start = text.start
+        let parsed = text.end { XSDDateTime.parse($0) }
+        guard let parsed else {
+            let shown = String(decoding: text.bytes.prefix(64), as: UTF8.self)
+            throw ReadFailure(
+                kind: .invalid, position: start,
+                message: "<\(name.local)> '\(shown)' is not an xsd:dateTime (e.g. 2010-05-28T02:02:09Z)")
+        }
+        return parsed
+    }
+
+    private func checkOrder(_ time: Double, at position: SourcePosition) throws(ReadFailure) {
+        let k = nodes.count - 1
+        if time < nodes[k].lastTime {
+            throw ReadFailure.timeGoesBackwards(time, after: nodes[k].lastTime, at: position)
+        }
+        nodes[k].lastTime = time
+    }
+
+    private func addTrackTime(_ time: Double?) {
+        let k = nodes.count - 1
+        let index = nodes[k].whenCount
+        nodes[k].whenCount += 1
+        if index < nodes[k].path.points.count {
+            nodes[k].path.points[index].storedTime = time ?? .nan
+        } else {
+            var point = TrackPoint(latitude: .nan, longitude: .nan)
+            point.storedTime = time ?? .nan
+            nodes[k].path.append(point)
+        }
+    }
+
+    private func addTrackCoordinate() throws(ReadFailure) {
+        let start = text.start
+        var values = (Double.nan, Double.nan, Double.nan)
+        let count = text.end { NumberList.parse($0, into: &values) }
+        guard let count, count == 0 || count >= 2 else {
+            let shown = String(decoding: text.bytes.prefix(64), as: UTF8.self)
+            throw ReadFailure(
+                kind: .invalid, position: start,
+                message: "<coord> '\(shown)' is not 'longitude latitude [altitude]'")
+        }
+        if count > 0 {
+            guard values.1 >= -90 && values.1 <= 90 else {
+                throw ReadFailure(kind: .invalid, position: start, message: "latitude \(values.1) is outside [-90, 90]")
+            }
+            guard values.0 >= -180 && values.0 <= 180 else {
+                throw ReadFailure(kind: .invalid, position: start, message: "longitude \(values.0) is outside [-180, 180]")
+            }
+        }
+        // An empty <coord/> keeps its slot (so later ones pair with the right <when>) and is dropped at the end.
+        let k = nodes.count - 1
+        let index = nodes[k].coordCount
+        nodes[k].coordCount += 1
+        if index < nodes[k].path.points.count {
+            nodes[k].path.points[index].latitude = values.1
+            nodes[k].path.points[index].longitude = values.0
+            nodes[k].path.points[index].storedAltitude = values.2
+        } else {
+            var point = TrackPoint(latitude: values.1, longitude: values.0)
+            point.storedAltitude = values.2
+            nodes[k].path.append(point)
+        }
+    }
+}

@@ -1,0 +1,299 @@
+import CLibXML2
+
+/// A position in the input, 1-based.
+struct SourcePosition {
+    var line: Int
+    var column: Int
+}
+
+/// A failure found while reading, before the file name is attached.
+struct ReadFailure: Error {
+    var kind: TrackReadError.Kind
+    var position: SourcePosition
+    var message: String
+
+    /// A track point earlier than its predecessor; times shown as precisely as needed to differ.
+    static func timeGoesBackwards(_ time: Double, after previous: Double, at position: SourcePosition) -> ReadFailure {
+        var digits = 0
+        while digits < 6,
+            XSDDateTime.format(time, fractionDigits: digits) == XSDDateTime.format(previous, fractionDigits: digits)
+        {
+            digits += 3
+        }
+        return ReadFailure(
+            kind: .invalid, position: position,
+            message: "time goes backwards in a track: \(XSDDateTime.format(time, fractionDigits: digits)) after \(XSDDateTime.format(previous, fractionDigits: digits))")
+    }
+}
+
+/// The namespaces Waypost tells apart. Matching is by namespace URI, never by prefix.
+enum XMLNamespace {
+    case none, kml, gx, gpx, other
+
+    init(uri: String) {
+        switch uri {
+        case "": self = .none
+        case "http://www.opengis.net/kml/2.2", "http://www.opengis.net/kml/2.3",
+            "http://earth.google.com/kml/2.0", "http://earth.google.com/kml/2.1",
+            "http://earth.google.com/kml/2.2":
+            self = .kml
+        case "http://www.google.com/kml/ext/2.2": self = .gx
+        case "http://www.topografix.com/GPX/1/0", "http://www.topografix.com/GPX/1/1": self = .gpx
+        default: self = .other
+        }
+    }
+}
+
+/// An element's identity: its namespace class and, when it is one Waypost knows, its local name.
+struct ElementName: Equatable {
+    var namespace: XMLNamespace
+    var tag: Tag
+    /// The local name as written (for extension values and error messages).
+    var local: String
+}
+
+/// Local names of the KML and GPX elements Waypost reads.
+enum Tag: String {
+    // KML
+    case kml, Document, Folder, Placemark, name, description, Point, LineString, LinearRing, Polygon
+    case outerBoundaryIs, innerBoundaryIs, MultiGeometry, coordinates, altitudeMode, Track, MultiTrack
+    case when, coord, TimeStamp, TimeSpan, begin, end, ExtendedData, Data, value, SchemaData, SimpleData
+    case SimpleArrayData
+    // GPX
+    case gpx, metadata, trk, trkseg, trkpt, rte, rtept, wpt, ele, time, desc, course, speed, extensions
+    case unknown
+}
+
+/// The attributes of one start tag, as libxml2 hands them over (5 pointers each).
+struct XMLAttributes {
+    let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    /// The value of the attribute with local name `name` (any namespace), as bytes.
+    func value(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        guard let base else { return nil }
+        for i in 0..<count {
+            guard let local = base[5 * i], let start = base[5 * i + 3], let end = base[5 * i + 4] else { continue }
+            if Self.equal(local, name) {
+                return UnsafeBufferPointer(start: start, count: end - start)
+            }
+        }
+        return nil
+    }
+
+    private static func equal(_ cString: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
+        let expected = name.utf8Start
+        for i in 0..<name.utf8CodeUnitCount where cString[i] != expected[i] { return false }
+        return cString[name.utf8CodeUnitCount] == 0
+    }
+
+    func string(_ name: StaticString) -> String? {
+        value(name).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// What a format reader (KML, GPX) does with the parser's events.
+protocol XMLEventHandler: AnyObject {
+    func startElement(_ name: ElementName, attributes: XMLAttributes, at position: SourcePosition) throws(ReadFailure)
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws(ReadFailure)
+    func endElement(_ name: ElementName, at position: SourcePosition) throws(ReadFailure)
+    /// Called once after the last byte; reports anything left incomplete.
+    func finish() throws(ReadFailure)
+}
+
+/// Safety limits for untrusted input.
+public struct ReaderLimits: Sendable {
+    /// Deepest element nesting accepted. Real KML nests a few Folders deep; libkml stops at 100.
+    public var maximumDepth = 256
+    /// Most attributes accepted on one tag.
+    public var maximumAttributes = 64
+    /// Longest text accepted in a name, description, time or value. Coordinates are streamed
+    /// and not subject to this limit: multi-megabyte LineStrings are real.
+    public var maximumTextBytes = 1 << 20
+
+    public init() {}
+}
+
+/// One streaming parse with libxml2's SAX2 push parser, configured for hostile input:
+/// no entity substitution (no NOENT), no DTD loading, no network (NONET), any DOCTYPE refused
+/// as soon as it is seen, and a deny-all external entity loader. Depth, attribute count and
+/// captured-text size are guarded here, since the SAX interface does not limit them.
+final class SAXSession {
+    private let limits: ReaderLimits
+    private let handler: any XMLEventHandler
+    private var context: xmlParserCtxtPtr?
+    private var failure: ReadFailure?
+    private var depth = 0
+    private var names: [NameKey: ElementName] = [:]
+
+    private struct NameKey: Hashable {
+        var local: UnsafeRawPointer
+        var uri: UnsafeRawPointer?
+    }
+
+    init(handler: any XMLEventHandler, limits: ReaderLimits) {
+        self.handler = handler
+        self.limits = limits
+        Self.hardenLibXML
+    }
+
+    deinit {
+        if let context { xmlFreeParserCtxt(context) }
+    }
+
+    /// libxml2's process-wide settings: initialise once and never load external entities.
+    private static let hardenLibXML: Void = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+    }()
+
+    /// Feeds the next chunk of the document; `last` ends it.
+    func feed(_ bytes: UnsafeRawBufferPointer, last: Bool) throws(ReadFailure) {
+        if failure == nil {
+            let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+            if let context {
+                xmlParseChunk(context, base, Int32(bytes.count), last ? 1 : 0)
+            } else {
+                // The first chunk goes to the constructor so libxml2 can detect the encoding.
+                context = Self.makeContext(for: self, first: base, count: Int32(bytes.count))
+                if last, let context { xmlParseChunk(context, nil, 0, 1) }
+            }
+        }
+        if let failure { throw failure }
+        if last { try handler.finish() }
+    }
+
+    private static func makeContext(for session: SAXSession, first: UnsafePointer<CChar>?, count: Int32)
+        -> xmlParserCtxtPtr?
+    {
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = { user, local, _, uri, _, _, attributeCount, _, attributes in
+            SAXSession.from(user).start(local: local, uri: uri, attributes: attributes, count: Int(attributeCount))
+        }
+        sax.endElementNs = { user, local, _, uri in
+            SAXSession.from(user).end(local: local, uri: uri)
+        }
+        sax.characters = { user, bytes, length in
+            SAXSession.from(user).text(bytes, Int(length))
+        }
+        sax.cdataBlock = sax.characters
+        sax.internalSubset = { user, _, _, _ in
+            SAXSession.from(user).refuse(
+                "DOCTYPE declarations are refused (they enable entity expansion and external entities)")
+        }
+        sax.externalSubset = sax.internalSubset
+        sax.entityDecl = { user, _, _, _, _, _ in
+            SAXSession.from(user).refuse("entity declarations are refused")
+        }
+        sax.serror = { user, error in
+            guard let user, let error else { return }
+            SAXSession.from(user).libxmlError(error.pointee)
+        }
+        let user = Unmanaged.passUnretained(session).toOpaque()
+        guard let context = xmlCreatePushParserCtxt(&sax, user, first, count, nil) else { return nil }
+        session.context = context
+        // Never NOENT (entity substitution), never DTDLOAD; NONET forbids any network access.
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        return context
+    }
+
+    private static func from(_ user: UnsafeMutableRawPointer?) -> SAXSession {
+        Unmanaged<SAXSession>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    // MARK: Callbacks
+
+    private var position: SourcePosition {
+        guard let input = context?.pointee.input?.pointee else { return SourcePosition(line: 0, column: 0) }
+        return SourcePosition(line: Int(input.line), column: Int(input.col))
+    }
+
+    private func start(
+        local: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int
+    ) {
+        guard failure == nil, let local else { return }
+        depth += 1
+        if depth > limits.maximumDepth {
+            return stop(.refused, "elements nest deeper than \(limits.maximumDepth) levels")
+        }
+        if count > limits.maximumAttributes {
+            return stop(.refused, "a tag has \(count) attributes; at most \(limits.maximumAttributes) are accepted")
+        }
+        let name = elementName(local, uri)
+        do {
+            try handler.startElement(name, attributes: XMLAttributes(base: attributes, count: count), at: position)
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func end(local: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?) {
+        guard failure == nil, let local else { return }
+        depth -= 1
+        do {
+            try handler.endElement(elementName(local, uri), at: position)
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func text(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
+        guard failure == nil, let bytes else { return }
+        do {
+            try handler.characters(UnsafeBufferPointer(start: bytes, count: length), at: position)
+        } catch {
+            fail(error)
+        }
+    }
+
+    private func refuse(_ message: String) {
+        guard failure == nil else { return }
+        stop(.refused, message)
+    }
+
+    private func libxmlError(_ error: xmlError) {
+        // Warnings (e.g. an unknown namespace version) do not stop the parse.
+        guard failure == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        var message = error.message.map { String(cString: $0) } ?? "XML error \(error.code)"
+        message = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
+        message = message.trimming(" ,!")
+        let kind: TrackReadError.Kind = error.code == XML_ERR_UNDECLARED_ENTITY.rawValue ? .refused : .malformed
+        failure = ReadFailure(
+            kind: kind, position: SourcePosition(line: Int(error.line), column: Int(error.int2)),
+            message: "not well-formed XML: \(message)")
+        if let context { xmlStopParser(context) }
+    }
+
+    private func stop(_ kind: TrackReadError.Kind, _ message: String) {
+        fail(ReadFailure(kind: kind, position: position, message: message))
+    }
+
+    private func fail(_ error: ReadFailure) {
+        failure = error
+        if let context { xmlStopParser(context) }
+    }
+
+    private func elementName(_ local: UnsafePointer<xmlChar>, _ uri: UnsafePointer<xmlChar>?) -> ElementName {
+        // libxml2 interns names in the parser's dictionary, so pointers identify them.
+        let key = NameKey(local: UnsafeRawPointer(local), uri: uri.map(UnsafeRawPointer.init))
+        if let known = names[key] { return known }
+        let localName = String(cString: local)
+        let name = ElementName(
+            namespace: XMLNamespace(uri: uri.map { String(cString: $0) } ?? ""),
+            tag: Tag(rawValue: localName) ?? .unknown,
+            local: localName)
+        names[key] = name
+        return name
+    }
+}
+
+extension String {
+    fileprivate func trimming(_ set: String) -> String {
+        var s = Substring(self)
+        while let c = s.first, set.contains(c) { s.removeFirst() }
+        while let c = s.last, set.contains(c) { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Geo
+
+/// Everything Waypost read from one route file: its features in document order.
+///
+/// ```swift
+/// let track = try TrackReader().read(contentsOf: URL(fileURLWithPath: "tracks/cupertino-walk.kml"))
+/// track.features.count
+/// track.paths.first?.points.first?.time
+/// ```
+public struct Track: Sendable, Equatable {
+    /// The file's format.
+    public var format: TrackFormat
+    /// The document's own name (KML `Document/name`, GPX `metadata/name`), if any.
+    public var name: String?
+    /// Placemarks (KML) or waypoints, routes and tracks (GPX), in document order.
+    public var features: [TrackFeature]
+
+    public init(format: TrackFormat, name: String? = nil, features: [TrackFeature] = []) {
+        self.format = format
+        self.name = name
+        self.features = features
+    }
+
+    /// Every line of the file in document order — tracks, line strings, routes, polygon
+    /// outlines — flattened out of multi-geometries. This is what a replay follows.
+    public var paths: [TrackPath] {
+        features.flatMap { $0.geometry?.paths ?? [] }
+    }
+
+    /// Every single-point geometry (KML Points, GPX waypoints) in document order.
+    public var points: [TrackPoint] {
+        features.flatMap { $0.geometry?.points ?? [] }
+    }
+
+    /// Total number of positions in all geometries.
+    public var pointCount: Int {
+        features.reduce(0) { $0 + ($1.geometry?.pointCount ?? 0) }
+    }
+}
+
+/// The formats ``TrackReader`` reads.
+public enum TrackFormat: String, Sendable, CaseIterable {
+    case kml, kmz, gpx
+}
+
+/// A KML Placemark, or a GPX waypoint, route or track.
+public struct TrackFeature: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case placemark, waypoint, route, track
+    }
+
+    public var kind: Kind
+    public var name: String?
+    public var description: String?
+    /// KML TimeStamp (begin == end) or TimeSpan; GPX `time` of a waypoint, route or track.
+    public var timeSpan: TimeSpan?
+    /// KML ExtendedData `Data`/`SimpleData` values by name.
+    public var properties: [String: String]
+    /// Names of the enclosing KML Folders and Documents, outermost first.
+    public var folders: [String]
+    public var geometry: Geometry?
+
+    public init(
+        kind: Kind, name: String? = nil, description: String? = nil, timeSpan: TimeSpan? = nil,
+        properties: [String: String] = [:], folders: [String] = [], geometry: Geometry? = nil
+    ) {
+        self.kind = kind
+        self.name = name
+        self.description = description
+        self.timeSpan = timeSpan
+        self.properties = properties
+        self.folders = folders
+        self.geometry = geometry
+    }
+}
+
+/// A KML TimeSpan; a TimeStamp is a span whose ends coincide. Either end may be open.
+public struct TimeSpan: Sendable, Equatable {
+    public var begin: Date?
+    public var end: Date?
+
+    public init(begin: Date?, end: Date?) {
+        self.begin = begin
+        self.end = end
+    }
+}
+
+/// KML's altitude modes (`altitudeMode`, `gx:altitudeMode`).
+public enum AltitudeMode: String, Sendable, CaseIterable {
+    case clampToGround, relativeToGround, absolute, clampToSeaFloor, relativeToSeaFloor
+}
+
+/// A sequence of positions: a line string, a ring, a GPX segment or route, a gx:Track.
+public struct TrackPath: Sendable, Equatable {
+    public var points: [TrackPoint]
+    /// Per-point numeric values by name (KML `gx:SimpleArrayData`, GPX extension values such as
+    /// heart rate or cadence): each array has one entry per point, NaN where a point has none.
+    public var attributes: [String: [Double]]
+    public var altitudeMode: AltitudeMode?
+
+    public init(points: [TrackPoint] = [], attributes: [String: [Double]] = [:], altitudeMode: AltitudeMode? = nil) {
+        self.points = points
+        self.attributes = attributes
+        self.altitudeMode = altitudeMode
+    }
+
+    public static func == (lhs: TrackPath, rhs: TrackPath) -> Bool {
+        lhs.points == rhs.points && lhs.altitudeMode == rhs.altitudeMode
+            && lhs.attributes.keys == rhs.attributes.keys
+            && lhs.attributes.allSatisfy { key, values in
+                let other = rhs.attributes[key] ?? []
+                return values.count == other.count
+                    && zip(values, other).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
+            }
+    }
+
+    /// Whether every point carries a time.
+    public var isTimed: Bool { !points.isEmpty && points.allSatisfy { !$0.storedTime.isNaN } }
+}
+
+/// The shape of a feature.
+public indirect enum Geometry: Sendable, Equatable {
+    case point(TrackPoint)
+    case lineString(TrackPath)
+    /// The outer boundary, then any inner boundaries (holes).
+    case polygon(outer: TrackPath, inner: [TrackPath])
+    /// A timed path: KML gx:Track/Track, a GPX track segment, or a GPX route.
+    case track(TrackPath)
+    /// KML MultiGeometry or MultiTrack, or a GPX track with several segments.
+    case collection([Geometry])
+
+    /// Lines in document order, multi-geometries flattened.
+    public var paths: [TrackPath] {
+        switch self {
+        case .point: []
+        case .lineString(let path), .track(let path): [path]
+        case .polygon(let outer, let inner): [outer] + inner
+        case .collection(let parts): parts.flatMap(\.paths)
+        }
+    }
+
+    /// Single points in document order, multi-geometries flattened.
+    public var points: [TrackPoint] {
+        switch self {
+        case .point(let point): [point]
+        case .lineString, .track, .polygon: []
+        case .collection(let parts): parts.flatMap(\.points)
+        }
+    }
+
+    var pointCount: Int {
+        switch self {
+        case .point: 1
+        case .lineString(let path), .track(let path): path.points.count
+        case .polygon(let outer, let inner): inner.reduce(outer.points.count) { $0 + $1.points.count }
+        case .collection(let parts): parts.reduce(0) { $0 + $1.pointCount }
+        }
+    }
+}

@@ -1,0 +1,181 @@
+/// Parsing and formatting of the xsd:dateTime family KML and GPX use, without Foundation's
+/// date formatters (ISO8601DateFormatter measured ~40 µs a call on Linux; this is ~20 ns).
+///
+/// Accepted: `2010`, `2010-05`, `2010-05-28`, `2010-05-28T02:02`, `2010-05-28T02:02:09`,
+/// with optional fractional seconds of any length and a `Z` or `±hh:mm` offset. A value with no
+/// offset is taken as UTC (KML leaves it unspecified; every peer Waypost compares with does
+/// the same). A reduced value stands for its first instant: `2010-05` is 2010-05-01T00:00:00Z.
+public enum XSDDateTime {
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// Seconds since 1970-01-01T00:00:00Z, or nil when `text` is not a valid value.
+    public static func parse(_ text: String) -> Double? {
+        var copy = text
+        return copy.withUTF8 { parse($0) }
+    }
+
+    /// Parses UTF-8 bytes; surrounding whitespace is ignored.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        var end = bytes.count
+        while i < end, isSpace(bytes[i]) { i += 1 }
+        while end > i, isSpace(bytes[end - 1]) { end -= 1 }
+
+        func digits(_ count: Int) -> Int? {
+            guard end - i >= count else { return nil }
+            var value = 0
+            for _ in 0..<count {
+                let d = Int(bytes[i]) - 48
+                guard d >= 0 && d <= 9 else { return nil }
+                value = value * 10 + d
+                i += 1
+            }
+            return value
+        }
+        func expect(_ byte: UInt8) -> Bool {
+            guard i < end, bytes[i] == byte else { return false }
+            i += 1
+            return true
+        }
+
+        var negativeYear = false
+        if i < end, bytes[i] == UInt8(ascii: "-") {
+            negativeYear = true
+            i += 1
+        }
+        guard var year = digits(4) else { return nil }
+        while i < end, bytes[i] >= 48, bytes[i] <= 57, year < 100_000_000 {  // years beyond 9999
+            year = year * 10 + Int(bytes[i]) - 48
+            i += 1
+        }
+        if negativeYear { year = -year }
+        var month = 1
+        var day = 1
+        var hour = 0
+        var minute = 0
+        var second = 0.0
+        var offsetSeconds = 0
+        if expect(UInt8(ascii: "-")) {
+            guard let m = digits(2), (1...12).contains(m) else { return nil }
+            month = m
+            if expect(UInt8(ascii: "-")) {
+                guard let d = digits(2), d >= 1, d <= daysIn(month: month, year: year) else { return nil }
+                day = d
+                if expect(UInt8(ascii: "T")) {
+                    guard let h = digits(2), expect(UInt8(ascii: ":")), let mi = digits(2), h <= 24, mi <= 59 else {
+                        return nil
+                    }
+                    hour = h
+                    minute = mi
+                    if expect(UInt8(ascii: ":")) {
+                        guard let s = digits(2), s <= 60 else { return nil }
+                        second = Double(s)
+                        if expect(UInt8(ascii: ".")) {
+                            // Digits beyond the 15th cannot change a Double of this size.
+                            var fraction: Int64 = 0
+                            var digitsRead = 0
+                            while i < end, bytes[i] >= 48, bytes[i] <= 57 {
+                                if digitsRead < 15 {
+                                    fraction = fraction * 10 + Int64(bytes[i] - 48)
+                                    digitsRead += 1
+                                }
+                                i += 1
+                            }
+                            guard digitsRead > 0 else { return nil }
+                            second += Double(fraction) / powersOfTen[digitsRead]
+                        }
+                    }
+                    if hour == 24 && (minute != 0 || second != 0) { return nil }
+                }
+            }
+        }
+        if i < end {
+            if expect(UInt8(ascii: "Z")) {
+            } else if bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+                let sign = bytes[i] == UInt8(ascii: "+") ? 1 : -1
+                i += 1
+                guard let oh = digits(2), expect(UInt8(ascii: ":")), let om = digits(2), oh <= 14, om <= 59 else {
+                    return nil
+                }
+                offsetSeconds = sign * (oh * 3600 + om * 60)
+            }
+        }
+        guard i == end else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + second
+    }
+
+    /// `2010-05-28T02:02:09.000Z`: UTC with milliseconds, the event stream's form.
+    public static func formatMilliseconds(_ seconds: Double) -> String {
+        format(seconds, fractionDigits: 3)
+    }
+
+    /// UTC, with `fractionDigits` digits of fractional seconds (0 omits the fraction).
+    public static func format(_ seconds: Double, fractionDigits: Int) -> String {
+        let scale = [1.0, 10, 100, 1000, 10_000, 100_000, 1_000_000][min(max(fractionDigits, 0), 6)]
+        let ticks = Int64((seconds * scale).rounded())
+        let perDay = Int64(86_400 * scale)
+        var days = ticks / perDay
+        var rest = ticks % perDay
+        if rest < 0 {
+            rest += perDay
+            days -= 1
+        }
+        let fraction = rest % Int64(scale)
+        let secondOfDay = Int(rest / Int64(scale))
+        let (y, m, d) = civilFromDays(Int(days))
+        var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
+        out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if fractionDigits > 0 { out += "." + pad(Int(fraction), fractionDigits) }
+        return out + "Z"
+    }
+
+    /// UTC with only as many fractional digits as the value needs (none for whole seconds):
+    /// the form the export writers use, matching togeojson and gpsbabel.
+    public static func formatCompact(_ seconds: Double) -> String {
+        let millis = (seconds * 1000).rounded()
+        if millis.truncatingRemainder(dividingBy: 1000) == 0 { return format(seconds, fractionDigits: 0) }
+        return format(seconds, fractionDigits: 3)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(abs(value))
+        let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        return value < 0 ? "-" + padded : padded
+    }
+
+    @inline(__always) private static func isSpace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Howard Hinnant's days_from_civil: days since 1970-01-01 in the proleptic Gregorian calendar.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

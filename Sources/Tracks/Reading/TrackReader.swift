@@ -1,0 +1,182 @@
+import Foundation
+import ZIPFoundation
+
+/// Reads KML, KMZ and GPX route files into a ``Track``, streaming them through libxml2.
+///
+/// ```swift
+/// let reader = TrackReader()
+/// do {
+///     let track = try reader.read(contentsOf: URL(fileURLWithPath: "tracks/cupertino-walk.kml"))
+///     print(track.pointCount)
+/// } catch {
+///     print(error)  // tracks/cupertino-walk.kml:12:7: latitude 91.0 is outside [-90, 90]
+/// }
+/// ```
+///
+/// The format is recognised from the content, not the file name: a ZIP archive is KMZ (its
+/// first `.kml` entry, `doc.kml` by convention, is read), otherwise the root element decides.
+/// Input is treated as untrusted; see ``ReaderLimits`` and the Security section of the README.
+public struct TrackReader: Sendable {
+    public var limits: ReaderLimits
+    /// Bytes handed to libxml2 per call.
+    public var chunkSize = 1 << 18
+
+    public init(limits: ReaderLimits = ReaderLimits()) {
+        self.limits = limits
+    }
+
+    /// Reads the file at `url`. Errors name the file as `displayName` (default: the path).
+    public func read(contentsOf url: URL, displayName: String? = nil) throws(TrackReadError) -> Track {
+        let name = displayName ?? url.path
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw TrackReadError(.missing, file: name, exists ? "cannot be opened for reading" : "no such file")
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4)) ?? Data()
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            return try readKMZ(url, name: name)
+        }
+        try? handle.seek(toOffset: 0)
+        return try parse(name: name) { feed in
+            while true {
+                let chunk: Data
+                do {
+                    chunk = try handle.read(upToCount: chunkSize) ?? Data()
+                } catch {
+                    throw ReadFailure(kind: .missing, position: .init(line: 0, column: 0), message: "read error: \(error)")
+                }
+                if chunk.isEmpty { return }
+                try chunk.withUnsafeBytes { try feed($0) }
+            }
+        }
+    }
+
+    /// Reads a document held in memory (KML or GPX text, or KMZ bytes).
+    public func read(data: Data, name: String) throws(TrackReadError) -> Track {
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            let temporary = FileManager.default.temporaryDirectory
+                .appendingPathComponent("waypost-\(UUID().uuidString).kmz")
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            do { try data.write(to: temporary) } catch {
+                throw TrackReadError(.missing, file: name, "cannot stage KMZ archive: \(error)")
+            }
+            return try readKMZ(temporary, name: name)
+        }
+        return try parse(name: name) { feed in
+            var offset = 0
+            while offset < data.count {
+                let end = min(offset + chunkSize, data.count)
+                try data[offset..<end].withUnsafeBytes { try feed($0) }
+                offset = end
+            }
+        }
+    }
+
+    private func readKMZ(_ url: URL, name: String) throws(TrackReadError) -> Track {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw TrackReadError(.malformed, file: name, "not a readable KMZ (ZIP) archive: \(error)")
+        }
+        let entries = archive.filter { $0.type == .file && $0.path.lowercased().hasSuffix(".kml") }
+        guard let entry = entries.first(where: { $0.path.lowercased() == "doc.kml" }) ?? entries.first else {
+            throw TrackReadError(.unsupported, file: name, "KMZ archive holds no .kml document")
+        }
+        let innerName = "\(name)!/\(entry.path)"
+        var track: Track = try parse(name: innerName) { feed in
+            do {
+                _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { chunk in
+                    try chunk.withUnsafeBytes { try feed($0) }
+                }
+            } catch let failure as ReadFailure {
+                throw failure
+            } catch {
+                throw ReadFailure(
+                    kind: .malformed, position: .init(line: 0, column: 0), message: "cannot inflate \(entry.path): \(error)")
+            }
+        }
+        track.format = .kmz
+        return track
+    }
+
+    /// Runs one SAX session over the chunks `produce` hands to its `feed` argument.
+    private func parse(
+        name: String,
+        produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws(TrackReadError) -> Track {
+        let root = RootHandler(limits: limits)
+        let session = SAXSession(handler: root, limits: limits)
+        do {
+            var sawBytes = false
+            try produce { bytes in
+                sawBytes = sawBytes || !bytes.isEmpty
+                try session.feed(bytes, last: false)
+            }
+            guard sawBytes else {
+                throw ReadFailure(kind: .invalid, position: .init(line: 0, column: 0), message: "the file is empty")
+            }
+            try session.feed(UnsafeRawBufferPointer(start: nil, count: 0), last: true)
+        } catch let error as ReadFailure {
+            throw TrackReadError(
+                error.kind, file: name, line: error.position.line, column: error.position.column, error.message)
+        } catch let error as TrackReadError {
+            throw error
+        } catch {
+            throw TrackReadError(.malformed, file: name, "\(error)")
+        }
+        guard let track = root.track else {
+            throw TrackReadError(.unsupported, file: name, "no root element")
+        }
+        return track
+    }
+}
+
+/// Chooses the KML or GPX handler from the root element and forwards everything to it.
+final class RootHandler: XMLEventHandler {
+    private let limits: ReaderLimits
+    private var kml: KMLHandler?
+    private var gpx: GPXHandler?
+    private var inner: (any XMLEventHandler)?
+
+    init(limits: ReaderLimits) {
+        self.limits = limits
+    }
+
+    var track: Track? { kml?.track ?? gpx?.track }
+
+    func startElement(_ name: ElementName, attributes: XMLAttributes, at position: SourcePosition) throws(ReadFailure) {
+        if inner == nil {
+            switch (name.tag, name.namespace) {
+            case (.kml, .kml), (.kml, .none), (.Document, .kml), (.Folder, .kml), (.Placemark, .kml):
+                // A KML document, or a fragment rooted at a feature in a KML namespace (as libkml reads).
+                kml = KMLHandler(limits: limits)
+                inner = kml
+            case (.gpx, .gpx), (.gpx, .none):
+                gpx = GPXHandler(limits: limits)
+                inner = gpx
+            default:
+                throw ReadFailure(
+                    kind: .unsupported, position: position,
+                    message: "root element <\(name.local)> is neither KML (<kml>, or a Document, Folder or Placemark in a KML namespace) nor GPX <gpx>")
+            }
+        }
+        try inner?.startElement(name, attributes: attributes, at: position)
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws(ReadFailure) {
+        try inner?.characters(bytes, at: position)
+    }
+
+    func endElement(_ name: ElementName, at position: SourcePosition) throws(ReadFailure) {
+        try inner?.endElement(name, at: position)
+    }
+
+    func finish() throws(ReadFailure) {
+        guard inner != nil else {
+            throw ReadFailure(kind: .unsupported, position: .init(line: 0, column: 0), message: "no root element")
+        }
+        try inner?.finish()
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Geo
+
+/// One timed position of a replay, with the motion a location fix reports.
+public struct RouteSample: Sendable, Equatable {
+    /// The position; always timed.
+    public var point: TrackPoint
+    /// Metres per second: the file's own value when it has one, else derived from the
+    /// neighbouring samples; nil when it cannot be known (a single sample, zero elapsed time).
+    public var speed: Double?
+    /// Degrees clockwise from true north in [0, 360), the same way; nil when unknown.
+    public var course: Double?
+}
+
+/// Why a track cannot be turned into a timeline.
+public struct RouteTimingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Turns a ``Track`` into the timeline a replay follows.
+///
+/// - Paths (tracks, line strings, routes, polygon outlines) are followed in document order; a
+///   file with no paths is followed through its single points (KML Points, GPX waypoints).
+/// - GPX route points carry creation stamps, not passage times (GPX 1.1), so routes are timed
+///   like untimed geometry.
+/// - Timed points keep their times. Points of a partly timed path get times interpolated by
+///   distance between their timed neighbours; leading and trailing untimed points are timed at
+///   ``speed``.
+/// - Untimed geometry is timed at ``speed`` and densified along the geodesic so that no two
+///   samples are more than ``sampleInterval`` apart, as `simctl location` does with `--speed`.
+///   It starts where the previous path ended; untimed geometry before the file's first timed
+///   point ends just before that point, so a file's own clock wins; a wholly untimed file starts
+///   at ``start``, or at ``defaultStart`` when that is nil.
+/// - Paths follow one another: a path that begins before the previous one ended is an error
+///   (within a path the reader has already refused times that go backwards). The jump between
+///   the end of one path and the start of the next takes one ``sampleInterval``.
+///
+/// ```swift
+/// let timeline = try RouteTiming(speed: 30).samples(for: track)  // a freeway drive at 108 km/h
+/// ```
+public struct RouteTiming: Sendable {
+    /// Walking pace, m/s: the default speed for untimed geometry.
+    public static let walkingSpeed = 1.4
+    /// Where untimed routes start when nothing says otherwise: 2025-01-01T00:00:00Z.
+    public static let defaultStart = Date(timeIntervalSince1970: 1_735_689_600)
+
+    /// Travel speed for untimed geometry, m/s.
+    public var speed: Double
+    /// Longest gap between densified samples of untimed geometry, seconds.
+    public var sampleInterval: Double
+    /// Time of the first sample of untimed geometry that nothing else anchors; nil anchors it to
+    /// the file's own first time, or ``defaultStart`` for a wholly untimed file.
+    public var start: Date?
+
+    public init(speed: Double = walkingSpeed, sampleInterval: Double = 1, start: Date? = nil) {
+        precondition(speed > 0 && sampleInterval > 0)
+        self.speed = speed
+        self.sampleInterval = sampleInterval
+        self.start = start
+    }
+
+    /// The timeline of `track`, or of only its `path`-th path (1-based, in document order).
+    public func samples(for track: Track, path selected: Int? = nil) throws(RouteTimingError) -> [RouteSample] {
+        // GPX route point times are creation stamps, not a timeline: routes are timed by speed.
+        var paths = track.features.flatMap { feature in
+            let paths = feature.geometry?.paths ?? []
+            guard feature.kind == .route else { return paths }
+            return paths.map { path in
+                var untimed = path
+                for i in untimed.points.indices { untimed.points[i].timeIntervalSince1970 = nil }
+                return untimed
+            }
+        }
+        if let selected {
+            guard paths.indices.contains(selected - 1) else {
+                throw RouteTimingError(message: "there is no path \(selected); the track has \(paths.count)")
+            }
+            paths = [paths[selected - 1]]
+        }
+        if paths.isEmpty {
+            let points = track.points
+            if !points.isEmpty { paths = [TrackPath(points: points)] }
+        }
+        guard paths.contains(where: { !$0.points.isEmpty }) else {
+            throw RouteTimingError(message: "the track has no positions to replay")
+        }
+        var samples: [RouteSample] = []
+        samples.reserveCapacity(paths.reduce(0) { $0 + $1.points.count })
+        var cursor: Double? = nil
+        // Untimed samples placed before any timed one, to be anchored to the file's first time.
+        var floating = start == nil ? 0 : -1
+        for (index, path) in paths.enumerated() where !path.points.isEmpty {
+            let firstSample = samples.count
+            let timed = path.points.allSatisfy { $0.timeIntervalSince1970 != nil }
+            if floating >= 0, let anchor = path.points.lazy.compactMap(\.timeIntervalSince1970).first {
+                if floating > 0 {
+                    let shift = anchor - sampleInterval - samples[floating - 1].point.storedTime
+                    for i in 0..<floating { samples[i].point.storedTime += shift }
+                    cursor = samples[floating - 1].point.storedTime
+                }
+                floating = -1
+            }
+            if timed {
+                let first = path.points[0].storedTime
+                if let cursor, first < cursor {
+                    throw RouteTimingError(
+                        message: "path \(index + 1) starts at \(XSDDateTime.formatCompact(first)), before path \(index) ends at \(XSDDateTime.formatCompact(cursor)); replay one path at a time with --path N (1…\(paths.count))")
+                }
+                samples.append(contentsOf: path.points.map { RouteSample(point: $0) })
+            } else if path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
+                samples.append(contentsOf: interpolated(path.points, after: cursor).map { RouteSample(point: $0) })
+            } else {
+                let begin = cursor.map { $0 + sampleInterval } ?? (start ?? Self.defaultStart).timeIntervalSince1970
+                samples.append(contentsOf: densified(path.points, from: begin).map { RouteSample(point: $0) })
+                if floating >= 0 { floating = samples.count }
+            }
+            applyMotion(path, timedAsIs: timed, to: &samples, from: firstSample)
+            cursor = samples.last?.point.storedTime
+        }
+        return samples
+    }
+
+    /// Times an untimed path at `speed` and inserts samples along each geodesic leg.
+    private func densified(_ points: [TrackPoint], from begin: Double) -> [TrackPoint] {
+        let step = speed * sampleInterval
+        var out: [TrackPoint] = []
+        var time = begin
+        var previous = points[0]
+        previous.storedTime = time
+        out.append(previous)
+        for next in points.dropFirst() {
+            let leg = Geodesic.wgs84.inverse(previous.coordinate, next.coordinate)
+            let pieces = max(1, Int((leg.distance / step).rounded(.up)))
+            for k in 1...pieces {
+                let fraction = Double(k) / Double(pieces)
+                var sample: TrackPoint
+                if k == pieces {
+                    sample = next
+                } else {
+                    let at = Geodesic.wgs84.direct(
+                        from: previous.coordinate, azimuth: leg.initialAzimuth, distance: leg.distance * fraction
+                    ).coordinate
+                    sample = TrackPoint(latitude: at.latitude, longitude: at.longitude)
+                    if let a = previous.altitude, let b = next.altitude { sample.altitude = a + (b - a) * fraction }
+                }
+                sample.storedTime = time + leg.distance * fraction / speed
+                out.append(sample)
+            }
+            time += leg.distance / speed
+            previous = next
+            previous.storedTime = time
+        }
+        return out
+    }
+
+    /// Fills missing times of a partly timed path by distance between timed neighbours.
+    private func interpolated(_ points: [TrackPoint], after cursor: Double?) -> [TrackPoint] {
+        var out = points
+        var along = [0.0]
+        for i in 1..<max(points.count, 1) {
+            along.append(along[i - 1] + ShortDistance.distance(points[i - 1].coordinate, points[i].coordinate))
+        }
+        let known = points.indices.filter { points[$0].timeIntervalSince1970 != nil }
+        guard let first = known.first, let last = known.last else { return out }
+        for i in 0..<first {
+            out[i].storedTime = points[first].storedTime - (along[first] - along[i]) / speed
+        }
+        for i in (last + 1)..<points.count {
+            out[i].storedTime = points[last].storedTime + (along[i] - along[last]) / speed
+        }
+        for (a, b) in zip(known, known.dropFirst()) where b > a + 1 {
+            let t0 = points[a].storedTime
+            let t1 = points[b].storedTime
+            let span = along[b] - along[a]
+            for i in (a + 1)..<b {
+                let fraction = span > 0 ? (along[i] - along[a]) / span : Double(i - a) / Double(b - a)
+                out[i].storedTime = t0 + (t1 - t0) * fraction
+            }
+        }
+        if let cursor, out[0].storedTime < cursor {
+            let shift = cursor + sampleInterval - out[0].storedTime
+            for i in out.indices where points[i].timeIntervalSince1970 == nil { out[i].storedTime += shift }
+        }
+        return out
+    }
+
+    /// Speed and course: the file's own (`speed`, `course` attributes) where it has them,
+    /// otherwise from the neighbouring samples.
+    private func applyMotion(_ path: TrackPath, timedAsIs: Bool, to samples: inout [RouteSample], from first: Int) {
+        let ownSpeed = timedAsIs ? path.attributes["speed"] : nil
+        let ownCourse = timedAsIs ? path.attributes["course"] : nil
+        let count = samples.count - first
+        for k in 0..<count {
+            let i = first + k
+            let (a, b) = k + 1 < count ? (i, i + 1) : (max(first, i - 1), i)
+            var speed: Double? = nil
+            var course: Double? = nil
+            if a != b {
+                let p = samples[a].point
+                let q = samples[b].point
+                let dt = q.storedTime - p.storedTime
+                let distance = ShortDistance.distance(p.coordinate, q.coordinate)
+                if dt > 0 { speed = distance / dt }
+                if distance > 0 { course = ShortDistance.bearing(p.coordinate, q.coordinate) }
+            }
+            if let value = ownSpeed?[k], !value.isNaN { speed = value }
+            if let value = ownCourse?[k], !value.isNaN { course = value }
+            samples[i].speed = speed
+            samples[i].course = course
+        }
+    }
+}
+
+extension TrackPoint {
+    /// The point's position as a ``Coordinate``.
+    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+}

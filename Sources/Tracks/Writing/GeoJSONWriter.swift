@@ -1,0 +1,131 @@
+/// GeoJSON in the shape placemark/togeojson produces, so its users can swap tools:
+/// positions as `[lon, lat, alt]`, per-point times in `properties.coordinateProperties.times`
+/// (an array per line for multi-line geometries), GPX tracks with several segments as
+/// MultiLineString, KML MultiGeometry and MultiTrack as GeometryCollection.
+enum GeoJSONWriter {
+    static func write(_ track: Track, to out: inout some TextOutputStream) {
+        out.write("{\"type\":\"FeatureCollection\",\"features\":[")
+        for (index, feature) in track.features.enumerated() {
+            if index > 0 { out.write(",") }
+            out.write("\n{\"type\":\"Feature\",\"geometry\":")
+            if let geometry = feature.geometry {
+                writeGeometry(geometry, multiLine: feature.kind == .track, to: &out)
+            } else {
+                out.write("null")
+            }
+            out.write(",\"properties\":{")
+            var first = true
+            func property(_ key: String, _ json: String) {
+                out.write((first ? "" : ",") + Format.jsonString(key) + ":" + json)
+                first = false
+            }
+            if let name = feature.name { property("name", Format.jsonString(name)) }
+            if let description = feature.description { property("description", Format.jsonString(description)) }
+            if let span = feature.timeSpan {
+                if span.begin == span.end, let at = span.begin {
+                    property("timestamp", Format.jsonString(XSDDateTime.formatCompact(at.timeIntervalSince1970)))
+                } else {
+                    var parts: [String] = []
+                    if let b = span.begin { parts.append("\"begin\":" + Format.jsonString(XSDDateTime.formatCompact(b.timeIntervalSince1970))) }
+                    if let e = span.end { parts.append("\"end\":" + Format.jsonString(XSDDateTime.formatCompact(e.timeIntervalSince1970))) }
+                    property("timespan", "{" + parts.joined(separator: ",") + "}")
+                }
+            }
+            for key in feature.properties.keys.sorted() {
+                property(key, Format.jsonString(feature.properties[key] ?? ""))
+            }
+            if let geometry = feature.geometry, let coordinateProperties = coordinateProperties(geometry) {
+                property("coordinateProperties", coordinateProperties)
+            }
+            out.write("}}")
+        }
+        out.write("\n]}\n")
+    }
+
+    private static func position(_ p: TrackPoint) -> String {
+        var s = "[" + Format.number(p.longitude) + "," + Format.number(p.latitude)
+        if let alt = p.altitude { s += "," + Format.number(alt) }
+        return s + "]"
+    }
+
+    private static func line(_ path: TrackPath, to out: inout some TextOutputStream) {
+        out.write("[")
+        for (i, p) in path.points.enumerated() {
+            if i > 0 { out.write(",") }
+            out.write(position(p))
+        }
+        out.write("]")
+    }
+
+    private static func writeGeometry(_ geometry: Geometry, multiLine: Bool, to out: inout some TextOutputStream) {
+        switch geometry {
+        case .point(let p):
+            out.write("{\"type\":\"Point\",\"coordinates\":" + position(p) + "}")
+        case .lineString(let path), .track(let path):
+            out.write("{\"type\":\"LineString\",\"coordinates\":")
+            line(path, to: &out)
+            out.write("}")
+        case .polygon(let outer, let inner):
+            out.write("{\"type\":\"Polygon\",\"coordinates\":[")
+            for (i, ring) in ([outer] + inner).enumerated() {
+                if i > 0 { out.write(",") }
+                line(ring, to: &out)
+            }
+            out.write("]}")
+        case .collection(let parts) where multiLine:
+            out.write("{\"type\":\"MultiLineString\",\"coordinates\":[")
+            for (i, path) in parts.flatMap(\.paths).enumerated() {
+                if i > 0 { out.write(",") }
+                line(path, to: &out)
+            }
+            out.write("]}")
+        case .collection(let parts):
+            out.write("{\"type\":\"GeometryCollection\",\"geometries\":[")
+            for (i, part) in parts.enumerated() {
+                if i > 0 { out.write(",") }
+                writeGeometry(part, multiLine: false, to: &out)
+            }
+            out.write("]}")
+        }
+    }
+
+    /// `{"times": […], "<attribute>": […]}` for timed or attributed lines; nil otherwise.
+    private static func coordinateProperties(_ geometry: Geometry) -> String? {
+        let paths: [TrackPath]
+        let nested: Bool
+        switch geometry {
+        case .lineString(let path), .track(let path):
+            paths = [path]
+            nested = false
+        case .collection:
+            paths = geometry.paths
+            nested = true
+        case .point, .polygon:
+            return nil
+        }
+        var fields: [String] = []
+        func column(_ values: (TrackPath) -> [String]) -> String {
+            let arrays = paths.map { "[" + values($0).joined(separator: ",") + "]" }
+            return nested ? "[" + arrays.joined(separator: ",") + "]" : arrays[0]
+        }
+        if paths.contains(where: \.isTimed) {
+            fields.append(
+                "\"times\":"
+                    + column { path in
+                        path.points.map { p in
+                            p.timeIntervalSince1970.map { Format.jsonString(XSDDateTime.formatCompact($0)) } ?? "null"
+                        }
+                    })
+        }
+        let names = Set(paths.flatMap(\.attributes.keys)).sorted()
+        for name in names {
+            fields.append(
+                Format.jsonString(name) + ":"
+                    + column { path in
+                        let values = path.attributes[name] ?? Array(repeating: .nan, count: path.points.count)
+                        return values.map { $0.isNaN ? "null" : Format.number($0) }
+                    })
+        }
+        return fields.isEmpty ? nil : "{" + fields.joined(separator: ",") + "}"
+    }
+}

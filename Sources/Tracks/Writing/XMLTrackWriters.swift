@@ -1,0 +1,128 @@
+/// GPX 1.1: KML Points become waypoints, routes stay routes, every other line becomes a track
+/// (one `trkseg` per line of a multi-geometry; a polygon contributes its rings).
+enum GPXWriter {
+    static func write(_ track: Track, to out: inout some TextOutputStream) {
+        out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        out.write("<gpx version=\"1.1\" creator=\"Waypost\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n")
+        if let name = track.name { out.write("<metadata><name>\(Format.xml(name))</name></metadata>\n") }
+        for feature in track.features {
+            guard let geometry = feature.geometry else { continue }
+            for point in geometry.points {
+                out.write("<wpt")
+                writePoint(point, feature: feature, to: &out)
+                out.write("</wpt>\n")
+            }
+            let paths = geometry.paths
+            guard !paths.isEmpty else { continue }
+            let isRoute = feature.kind == .route
+            out.write(isRoute ? "<rte>" : "<trk>")
+            if let name = feature.name { out.write("<name>\(Format.xml(name))</name>") }
+            if let description = feature.description { out.write("<desc>\(Format.xml(description))</desc>") }
+            out.write("\n")
+            for path in paths {
+                if !isRoute { out.write("<trkseg>\n") }
+                for point in path.points {
+                    out.write(isRoute ? "<rtept" : "<trkpt")
+                    writePoint(point, feature: nil, to: &out)
+                    out.write(isRoute ? "</rtept>\n" : "</trkpt>\n")
+                }
+                if !isRoute { out.write("</trkseg>\n") }
+            }
+            out.write(isRoute ? "</rte>\n" : "</trk>\n")
+        }
+        out.write("</gpx>\n")
+    }
+
+    private static func writePoint(_ p: TrackPoint, feature: TrackFeature?, to out: inout some TextOutputStream) {
+        out.write(" lat=\"\(Format.number(p.latitude))\" lon=\"\(Format.number(p.longitude))\">")
+        if let alt = p.altitude { out.write("<ele>\(Format.number(alt))</ele>") }
+        if let t = p.timeIntervalSince1970 ?? feature?.timeSpan?.begin?.timeIntervalSince1970 {
+            out.write("<time>\(XSDDateTime.formatCompact(t))</time>")
+        }
+        if let name = feature?.name { out.write("<name>\(Format.xml(name))</name>") }
+        if let description = feature?.description { out.write("<desc>\(Format.xml(description))</desc>") }
+    }
+}
+
+/// KML 2.2 with Google's gx extension: timed lines become `gx:Track` (`when` + `gx:coord`),
+/// untimed lines `LineString`, several lines `MultiGeometry` (or `gx:MultiTrack` when timed).
+enum KMLWriter {
+    static func write(_ track: Track, to out: inout some TextOutputStream) {
+        out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        out.write(
+            "<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document>\n")
+        if let name = track.name { out.write("<name>\(Format.xml(name))</name>\n") }
+        for feature in track.features {
+            out.write("<Placemark>\n")
+            if let name = feature.name { out.write("<name>\(Format.xml(name))</name>\n") }
+            if let description = feature.description {
+                out.write("<description>\(Format.xml(description))</description>\n")
+            }
+            if let span = feature.timeSpan {
+                if span.begin == span.end, let at = span.begin {
+                    out.write("<TimeStamp><when>\(XSDDateTime.formatCompact(at.timeIntervalSince1970))</when></TimeStamp>\n")
+                } else {
+                    out.write("<TimeSpan>")
+                    if let b = span.begin { out.write("<begin>\(XSDDateTime.formatCompact(b.timeIntervalSince1970))</begin>") }
+                    if let e = span.end { out.write("<end>\(XSDDateTime.formatCompact(e.timeIntervalSince1970))</end>") }
+                    out.write("</TimeSpan>\n")
+                }
+            }
+            if !feature.properties.isEmpty {
+                out.write("<ExtendedData>")
+                for key in feature.properties.keys.sorted() {
+                    out.write("<Data name=\"\(Format.xml(key))\"><value>\(Format.xml(feature.properties[key] ?? ""))</value></Data>")
+                }
+                out.write("</ExtendedData>\n")
+            }
+            if let geometry = feature.geometry { writeGeometry(geometry, to: &out) }
+            out.write("</Placemark>\n")
+        }
+        out.write("</Document>\n</kml>\n")
+    }
+
+    private static func tuple(_ p: TrackPoint, separator: String) -> String {
+        var s = Format.number(p.longitude) + separator + Format.number(p.latitude)
+        if let alt = p.altitude { s += separator + Format.number(alt) }
+        return s
+    }
+
+    private static func altitudeMode(_ path: TrackPath) -> String {
+        path.altitudeMode.map { "<altitudeMode>\($0.rawValue)</altitudeMode>" } ?? ""
+    }
+
+    private static func coordinates(_ path: TrackPath) -> String {
+        "<coordinates>" + path.points.map { tuple($0, separator: ",") }.joined(separator: " ") + "</coordinates>"
+    }
+
+    private static func writeGeometry(_ geometry: Geometry, to out: inout some TextOutputStream) {
+        switch geometry {
+        case .point(let p):
+            out.write("<Point><coordinates>\(tuple(p, separator: ","))</coordinates></Point>\n")
+        case .lineString(let path), .track(let path):
+            if path.isTimed {
+                out.write("<gx:Track>" + altitudeMode(path) + "\n")
+                for p in path.points { out.write("<when>\(XSDDateTime.formatCompact(p.storedTime))</when>\n") }
+                for p in path.points { out.write("<gx:coord>\(tuple(p, separator: " "))</gx:coord>\n") }
+                out.write("</gx:Track>\n")
+            } else {
+                out.write("<LineString>" + altitudeMode(path) + coordinates(path) + "</LineString>\n")
+            }
+        case .polygon(let outer, let inner):
+            out.write("<Polygon>" + altitudeMode(outer))
+            out.write("<outerBoundaryIs><LinearRing>" + coordinates(outer) + "</LinearRing></outerBoundaryIs>")
+            for ring in inner {
+                out.write("<innerBoundaryIs><LinearRing>" + coordinates(ring) + "</LinearRing></innerBoundaryIs>")
+            }
+            out.write("</Polygon>\n")
+        case .collection(let parts):
+            let allTimed = parts.allSatisfy { part in
+                if case .track(let path) = part { return path.isTimed }
+                return false
+            }
+            out.write(allTimed ? "<gx:MultiTrack>\n" : "<MultiGeometry>\n")
+            for part in parts { writeGeometry(part, to: &out) }
+            out.write(allTimed ? "</gx:MultiTrack>\n" : "</MultiGeometry>\n")
+        }
+    }
+}

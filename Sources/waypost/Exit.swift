@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Tracks
+
+/// Exit statuses from BSD's sysexits.h, the CLI's contract (DESIGN.md).
+enum SysExit: Int32 {
+    case ok = 0
+    case expectationFailed = 1
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case unavailable = 69
+    case software = 70
+    case cannotCreate = 73
+}
+
+/// An error the CLI reports as one line on standard error with a sysexits status.
+struct CommandFailure: Error, CustomStringConvertible {
+    var status: SysExit
+    var description: String
+
+    init(_ status: SysExit, _ description: String) {
+        self.status = status
+        self.description = description
+    }
+
+    init(_ error: TrackReadError) {
+        self.init(error.kind == .missing ? .noInput : .dataError, error.description)
+    }
+}
+
+extension ParsableCommand {
+    /// Runs `body`, turning known failures into one `waypost: error: …` line and an exit status.
+    func reportingFailures(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("waypost: error: \(failure.description)\n".utf8))
+            throw ExitCode(failure.status.rawValue)
+        } catch let error as TrackReadError {
+            try reportingFailures { throw CommandFailure(error) }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Tracks
+
+extension ExportFormat: ExpressibleByArgument {}
+
+/// `waypost export TRACK --format geojson|gpx|kml`
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a route to GeoJSON (togeojson-compatible), GPX or KML.",
+        discussion: """
+            Examples:
+              waypost export tracks/cupertino-walk.kml --format geojson > walk.geojson
+              waypost export ride.gpx --format kml --output ride.kml
+            """
+    )
+
+    @Argument(help: "A KML, KMZ or GPX file.")
+    var track: String
+
+    @Option(help: "Output format: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: ExportFormat
+
+    @Option(name: .shortAndLong, help: "Write here instead of standard output (replaced only on success).")
+    var output: String?
+
+    func run() throws {
+        try reportingFailures {
+            let parsed = try TrackReader().read(contentsOf: URL(fileURLWithPath: track), displayName: track)
+            if let output {
+                try AtomicFile.write(to: output) { out in
+                    var stream = out
+                    TrackWriter.write(parsed, as: format, to: &stream)
+                }
+            } else {
+                var out = BufferedOutput()
+                TrackWriter.write(parsed, as: format, to: &out)
+                out.flush()
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Buffered text output to a file descriptor: the event stream can be millions of lines.
+final class BufferedOutput: TextOutputStream {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private let capacity = 1 << 16
+
+    init(_ handle: FileHandle = .standardOutput) {
+        self.handle = handle
+        buffer.reserveCapacity(capacity)
+    }
+
+    func write(_ string: String) {
+        buffer.append(contentsOf: string.utf8)
+        if buffer.count >= capacity { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit { flush() }
+}
+
+/// Writes a file all at once or not at all: into a temporary sibling, renamed into place on
+/// success, removed on failure — so a failed run never leaves a half-written file.
+enum AtomicFile {
+    static func write(to path: String, _ body: (BufferedOutput) throws -> Void) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary.path)
+        else {
+            throw CommandFailure(.cannotCreate, "\(path): cannot create file")
+        }
+        do {
+            let output = BufferedOutput(handle)
+            try body(output)
+            output.flush()
+            try handle.close()
+            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+}
