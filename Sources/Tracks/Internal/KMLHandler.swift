@@ -48,9 +48,12 @@ final class KMLHandler: XMLEventHandler {
         switch name.tag {
         case .Document, .Folder:
             containers.append(nil)
-        case .Placemark:
+        // Schema-invalid placements (a Placemark inside a TimeStamp, a Point inside a Url) are
+        // skipped, as libkml does, rather than clobbering the feature being read.
+        case .Placemark where feature == nil && (open.isEmpty || [.kml, .Document, .Folder].contains(parent)):
             feature = TrackFeature(kind: .placemark, folders: containers.compactMap { $0 })
         case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
+            guard feature != nil, Self.canHold(parent, name.tag) else { break }
             nodes.append(Node(tag: name.tag, position: position))
         case .coordinates where !nodes.isEmpty:
             scanner = CoordinateScanner(line: position.line, column: position.column)
@@ -96,7 +99,7 @@ final class KMLHandler: XMLEventHandler {
         switch name.tag {
         case .Document, .Folder:
             containers.removeLast()
-        case .Placemark:
+        case .Placemark where feature != nil && nodes.isEmpty && (open.isEmpty || [.kml, .Document, .Folder].contains(parent)):
             if let feature { track.features.append(feature) }
             feature = nil
         case .coordinates where scanner != nil:
@@ -111,7 +114,7 @@ final class KMLHandler: XMLEventHandler {
             }
             scanner = nil
         case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
-            try finishGeometry()
+            if nodes.last?.tag == name.tag && feature != nil && Self.canHold(parent, name.tag) { try finishGeometry() }
         case .name where text.isActive:
             let value = text.end()
             if parent == .Placemark {
@@ -177,6 +180,16 @@ final class KMLHandler: XMLEventHandler {
 
     // MARK: Geometry
 
+    /// Whether KML allows geometry `child` directly inside `parent`.
+    private static func canHold(_ parent: Tag?, _ child: Tag) -> Bool {
+        switch (parent, child) {
+        case (.Placemark, _), (.MultiGeometry, _): true
+        case (.MultiTrack, .Track): true
+        case (.outerBoundaryIs, .LinearRing), (.innerBoundaryIs, .LinearRing): true
+        default: false
+        }
+    }
+
     private func finishGeometry() throws(ReadFailure) {
         let node = nodes.removeLast()
         var geometry: Geometry?
@@ -190,7 +203,12 @@ final class KMLHandler: XMLEventHandler {
                     kind: .invalid, position: node.position, message: "a Point has \(n) coordinates; it takes one")
             }
         case .LineString, .LinearRing:
-            let path = node.path.build()
+            var path = node.path.build()
+            // A LinearRing is closed by definition (KML 2.2 §10.9): close one written open.
+            if node.tag == .LinearRing, let first = path.points.first, path.points.count > 1, path.points.last != first {
+                path.points.append(first)
+                path.attributes = path.attributes.mapValues { $0 + [$0.first ?? .nan] }
+            }
             geometry = path.points.isEmpty ? nil : .lineString(path)
         case .Polygon:
             geometry = node.outer.map { .polygon(outer: $0, inner: node.inner) }

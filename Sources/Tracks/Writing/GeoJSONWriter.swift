@@ -34,7 +34,10 @@ enum GeoJSONWriter {
             for key in feature.properties.keys.sorted() {
                 property(key, Format.jsonString(feature.properties[key] ?? ""))
             }
-            if let geometry = feature.geometry, let coordinateProperties = coordinateProperties(geometry) {
+            // Route point times are creation stamps, not passage times: togeojson leaves them out too.
+            if feature.kind != .route, let geometry = feature.geometry,
+                let coordinateProperties = coordinateProperties(geometry)
+            {
                 property("coordinateProperties", coordinateProperties)
             }
             out.write("}}")
