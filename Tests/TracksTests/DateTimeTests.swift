@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import Tracks
+
+struct DateTimeTests {
+    @Test(arguments: [
+        ("1997", "1997-01-01T00:00:00Z"),
+        ("1997-07", "1997-07-01T00:00:00Z"),
+        ("1997-07-16", "1997-07-16T00:00:00Z"),
+        ("1997-07-16T07:30:15Z", "1997-07-16T07:30:15Z"),
+        ("1997-07-16T10:30:15+03:00", "1997-07-16T07:30:15Z"),
+        ("1997-07-16T02:30:15-05:00", "1997-07-16T07:30:15Z"),
+        ("1997-07-16T07:30:15", "1997-07-16T07:30:15Z"),
+        ("1997-07-16T07:30", "1997-07-16T07:30:00Z"),
+        ("2014-04-12T14:26:16.702Z", "2014-04-12T14:26:16.702Z"),
+        ("2000-02-29T23:59:59Z", "2000-02-29T23:59:59Z"),
+        ("  2010-05-28T02:02:09Z\n", "2010-05-28T02:02:09Z"),
+        ("1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z"),
+    ])
+    func parsesTheXSDFamily(input: String, expected: String) throws {
+        let parsed = try #require(XSDDateTime.parse(input))
+        #expect(XSDDateTime.formatCompact(parsed) == expected)
+    }
+
+    @Test func agreesWithFoundationOnFullTimestamps() throws {
+        let formatter = ISO8601DateFormatter()
+        for text in ["2010-05-28T02:02:09Z", "1901-12-13T20:45:52Z", "2038-01-19T03:14:08Z", "2400-02-29T12:00:00Z"] {
+            #expect(XSDDateTime.parse(text) == formatter.date(from: text)?.timeIntervalSince1970, "\(text)")
+        }
+    }
+
+    @Test func keepsFractionsMonotonic() throws {
+        let a = try #require(XSDDateTime.parse("1901-12-13T20:45:52.207Z"))
+        let b = try #require(XSDDateTime.parse("1901-12-13T20:45:52.2073437Z"))
+        #expect(b > a)
+        #expect(abs(b - a - 0.0003437) < 1e-6)
+    }
+
+    @Test(arguments: ["", "97", "1997-13", "1997-02-30", "1997-07-16T25:00:00Z", "1997-07-16T07:60:00Z",
+                      "1997-07-16T07:30:15.Z", "1997-07-16T07:30:15+3", "1997-07-16 07:30:15Z", "yesterday",
+                      "1997-07-16T07:30:15ZZ", "2001-02-29"])
+    func refusesWhatIsNotADateTime(input: String) {
+        #expect(XSDDateTime.parse(input) == nil)
+    }
+
+    @Test func formatsMilliseconds() {
+        #expect(XSDDateTime.formatMilliseconds(0) == "1970-01-01T00:00:00.000Z")
+        #expect(XSDDateTime.formatMilliseconds(1_275_012_129.5) == "2010-05-28T02:02:09.500Z")
+        #expect(XSDDateTime.formatMilliseconds(-0.001) == "1969-12-31T23:59:59.999Z")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Tracks
+
+/// Bad and hostile input: each refused with one clear error that says where and why.
+struct HostileInputTests {
+    @Test func billionLaughsIsRefusedBeforeExpansion() throws {
+        let error = try #require(readError(Data(contentsOf: Corpus.url("libkml/testdata/kml/billion.kml"))))
+        #expect(error.kind == .refused)
+        #expect(error.message.contains("DOCTYPE"))
+        #expect(error.line == 7)
+    }
+
+    @Test func externalEntitiesAreNeverResolved() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-secret-\(UUID().uuidString)")
+        try "TOP-SECRET-CONTENT".write(to: secret, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let attacks = [
+            // A general external entity in content.
+            "<?xml version=\"1.0\"?><!DOCTYPE kml [<!ENTITY x SYSTEM \"file://\(secret.path)\">]><kml><Placemark><name>&x;</name></Placemark></kml>",
+            // A parameter entity pulling in a DTD.
+            "<?xml version=\"1.0\"?><!DOCTYPE kml [<!ENTITY % p SYSTEM \"file://\(secret.path)\"> %p;]><kml/>",
+            // An external DTD over http.
+            "<?xml version=\"1.0\"?><!DOCTYPE kml SYSTEM \"http://127.0.0.1:9/evil.dtd\"><kml/>",
+            // An external DTD from a file.
+            "<?xml version=\"1.0\"?><!DOCTYPE kml SYSTEM \"file://\(secret.path)\"><kml/>",
+        ]
+        for attack in attacks {
+            let error = try #require(readError(attack), "\(attack)")
+            #expect(error.kind == .refused, "\(error)")
+            #expect(!error.description.contains("TOP-SECRET"))
+        }
+    }
+
+    @Test func undeclaredEntitiesAreErrors() throws {
+        let error = try #require(readError(kml("<Placemark><name>&passwd;</name></Placemark>")))
+        #expect(error.kind == .refused)
+        #expect(error.line == 3)
+    }
+
+    @Test func deepNestingIsRefused() throws {
+        let depth = 100_000
+        let text = "<kml>" + String(repeating: "<Folder>", count: depth) + String(repeating: "</Folder>", count: depth) + "</kml>"
+        let error = try #require(readError(text))
+        #expect(error.kind == .refused)
+        #expect(error.message.contains("nest deeper than 256"))
+        // Real files nest a few levels, and libkml's 100-level sample reads.
+        #expect(readError(try Data(contentsOf: Corpus.url("libkml/testdata/kml/100_nested_folders.kml"))) == nil)
+    }
+
+    @Test func tooManyAttributesAreRefused() throws {
+        let attributes = (0..<1000).map { " a\($0)=\"1\"" }.joined()
+        let error = try #require(readError(kml("<Placemark\(attributes)/>")))
+        #expect(error.kind == .refused)
+        #expect(error.message.contains("1000 attributes"))
+    }
+
+    @Test func hugeLineStringsAreRead() throws {
+        // A 12 MB coordinates text node: beyond libxml2's 10 MB text limit, read as a stream.
+        let count = 420_000
+        var coordinates = ""
+        coordinates.reserveCapacity(count * 30)
+        for i in 0..<count {
+            coordinates += "-122.\(String(format: "%06d", i % 1_000_000)),37.\(String(format: "%06d", i % 1_000_000)),10 "
+        }
+        #expect(coordinates.utf8.count > 10_000_000)
+        let track = try readTrack(kml("<Placemark><LineString><coordinates>\(coordinates)</coordinates></LineString></Placemark>"))
+        #expect(track.pointCount == count)
+        #expect(track.paths[0].points.last?.longitude == -122.419999)
+    }
+
+    @Test func hugeDescriptionsAreRefused() throws {
+        let text = String(repeating: "x", count: 2 << 20)
+        let error = try #require(readError(kml("<Placemark><description>\(text)</description></Placemark>")))
+        #expect(error.kind == .refused)
+        #expect(error.message.contains("<description>"))
+    }
+
+    @Test func invalidUTF8IsMalformed() throws {
+        var data = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml>\n<Placemark><name>caf".utf8)
+        data.append(contentsOf: [0xC3, 0x28])  // an invalid two-byte sequence
+        data.append(Data("</name></Placemark>\n</kml>\n".utf8))
+        let error = try #require(readError(data))
+        #expect(error.kind == .malformed)
+        #expect(error.line == 3)
+        #expect(error.message.contains("UTF-8"))
+    }
+
+    @Test func truncatedFilesAreMalformed() throws {
+        let full = try String(contentsOf: Corpus.url("placemark-togeojson/test-data/gxtrack.kml"), encoding: .utf8)
+        let error = try #require(readError(String(full.prefix(full.count / 2))))
+        #expect(error.kind == .malformed)
+        #expect(error.line > 0)
+    }
+
+    @Test(arguments: [
+        ("<Placemark><Point><coordinates>10,91</coordinates></Point></Placemark>", "latitude 91.0 is outside", 3),
+        ("<Placemark><Point><coordinates>-181,10</coordinates></Point></Placemark>", "longitude -181.0 is outside", 3),
+        ("<Placemark><Point><coordinates>NaN,10</coordinates></Point></Placemark>", "'NaN' is not a number", 3),
+        ("<Placemark><Point><coordinates>1,2 3,4</coordinates></Point></Placemark>", "a Point has 2 coordinates", 3),
+        ("<Placemark><TimeStamp><when>yesterday</when></TimeStamp></Placemark>", "'yesterday' is not an xsd:dateTime", 3),
+        ("<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when>\n<when>2010-05-28T02:02:08Z</when></gx:Track></Placemark>",
+         "time goes backwards", 4),
+        ("<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when><gx:coord>1 2</gx:coord><gx:coord>1 3</gx:coord></gx:Track></Placemark>",
+         "1 <when> and 2 <coord>", 3),
+        ("<Placemark><gx:Track><gx:coord>1 2 3 4</gx:coord></gx:Track></Placemark>", "is not 'longitude latitude", 3),
+        ("<Placemark><LineString><altitudeMode>floating</altitudeMode></LineString></Placemark>", "unknown altitudeMode", 3),
+    ])
+    func invalidKMLValues(body: String, message: String, line: Int) throws {
+        let error = try #require(readError(kml(body)))
+        #expect(error.kind == .invalid)
+        #expect(error.message.contains(message), "\(error)")
+        #expect(error.line == line, "\(error)")
+        #expect(error.description.hasPrefix("test.kml:\(line):"))
+    }
+
+    @Test(arguments: [
+        ("<trk><trkseg><trkpt lat=\"95\" lon=\"1\"/></trkseg></trk>", "lat 95.0 is outside"),
+        ("<trk><trkseg><trkpt lat=\"nan\" lon=\"1\"/></trkseg></trk>", "lat=\"nan\" is not a number"),
+        ("<trk><trkseg><trkpt lon=\"1\"/></trkseg></trk>", "has no lat attribute"),
+        ("<wpt lat=\"1\" lon=\"2\"><ele>high</ele></wpt>", "<ele> 'high' is not a number"),
+        ("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:01Z</time></trkpt><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk>",
+         "time goes backwards"),
+    ])
+    func invalidGPXValues(body: String, message: String) throws {
+        let text = "<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n\(body)\n</gpx>"
+        let error = try #require(readError(text, name: "test.gpx"))
+        #expect(error.kind == .invalid)
+        #expect(error.message.contains(message), "\(error)")
+        #expect(error.line == 2)
+    }
+
+    @Test func emptyAndForeignDocuments() throws {
+        #expect(readError(Data())?.message == "the file is empty")
+        #expect(readError("<html><body/></html>")?.kind == .unsupported)
+        #expect(readError("not xml at all")?.kind == .malformed)
+        // A KML with no features reads; it is the replay that has nothing to do.
+        let empty = try readTrack(kml(""))
+        #expect(empty.features.isEmpty)
+        #expect(throws: RouteTimingError.self) { try RouteTiming().samples(for: empty) }
+    }
+
+    @Test func missingFilesSayNoSuchFile() {
+        #expect(throws: TrackReadError(.missing, file: "/nonexistent/route.kml", "no such file")) {
+            try TrackReader().read(contentsOf: URL(fileURLWithPath: "/nonexistent/route.kml"))
+        }
+    }
+}
