@@ -46,7 +46,10 @@ let package = Package(
         // Locates ../shared/corpus for the tests; never shipped.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
-        .testTarget(name: "TracksTests", dependencies: ["Tracks", "Geo", "TestSupport"]),
+        .testTarget(
+            name: "TracksTests",
+            dependencies: ["Tracks", "Geo", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "TestSupport"]),
     ]
 )

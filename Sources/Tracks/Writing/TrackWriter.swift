@@ -48,15 +48,18 @@ enum Format {
         return out + "\""
     }
 
+    /// Escaped for XML 1.0 text and attributes; control characters XML cannot carry are dropped.
     static func xml(_ text: String) -> String {
         var out = ""
-        for c in text {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default: out.append(c)
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: continue
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -44,7 +44,7 @@ enum GPXWriter {
     }
 }
 
-/// KML 2.2 with Google's gx extension: timed lines become `gx:Track` (`when` + `gx:coord`),
+/// KML 2.2 with Google's gx extension: (partly) timed lines become `gx:Track` (`when` + `gx:coord`),
 /// untimed lines `LineString`, several lines `MultiGeometry` (or `gx:MultiTrack` when timed).
 enum KMLWriter {
     static func write(_ track: Track, to out: inout some TextOutputStream) {
@@ -75,7 +75,8 @@ enum KMLWriter {
                 }
                 out.write("</ExtendedData>\n")
             }
-            if let geometry = feature.geometry { writeGeometry(geometry, to: &out) }
+            // KML has no routes; a GPX route's point times are creation stamps, not a timeline.
+            if let geometry = feature.geometry { writeGeometry(geometry, timed: feature.kind != .route, to: &out) }
             out.write("</Placemark>\n")
         }
         out.write("</Document>\n</kml>\n")
@@ -95,14 +96,17 @@ enum KMLWriter {
         "<coordinates>" + path.points.map { tuple($0, separator: ",") }.joined(separator: " ") + "</coordinates>"
     }
 
-    private static func writeGeometry(_ geometry: Geometry, to out: inout some TextOutputStream) {
+    private static func writeGeometry(_ geometry: Geometry, timed: Bool, to out: inout some TextOutputStream) {
         switch geometry {
         case .point(let p):
             out.write("<Point><coordinates>\(tuple(p, separator: ","))</coordinates></Point>\n")
         case .lineString(let path), .track(let path):
-            if path.isTimed {
+            if timed && path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
+                // An empty <when/> keeps an untimed point's slot in a partly timed track.
                 out.write("<gx:Track>" + altitudeMode(path) + "\n")
-                for p in path.points { out.write("<when>\(XSDDateTime.formatCompact(p.storedTime))</when>\n") }
+                for p in path.points {
+                    out.write(p.timeIntervalSince1970.map { "<when>\(XSDDateTime.formatCompact($0))</when>\n" } ?? "<when/>\n")
+                }
                 for p in path.points { out.write("<gx:coord>\(tuple(p, separator: " "))</gx:coord>\n") }
                 out.write("</gx:Track>\n")
             } else {
@@ -116,12 +120,12 @@ enum KMLWriter {
             }
             out.write("</Polygon>\n")
         case .collection(let parts):
-            let allTimed = parts.allSatisfy { part in
+            let allTimed = timed && parts.allSatisfy { part in
                 if case .track(let path) = part { return path.isTimed }
                 return false
             }
             out.write(allTimed ? "<gx:MultiTrack>\n" : "<MultiGeometry>\n")
-            for part in parts { writeGeometry(part, to: &out) }
+            for part in parts { writeGeometry(part, timed: timed, to: &out) }
             out.write(allTimed ? "</gx:MultiTrack>\n" : "</MultiGeometry>\n")
         }
     }
