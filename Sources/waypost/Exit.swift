@@ -39,6 +39,10 @@ extension ParsableCommand {
             throw ExitCode(failure.status.rawValue)
         } catch let error as TrackReadError {
             try reportingFailures { throw CommandFailure(error) }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            try reportingFailures { throw CommandFailure(.software, "internal error: \(error)") }
         }
     }
 }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Buffered text output to a file descriptor: the event stream can be millions of lines.
 final class BufferedOutput: TextOutputStream {
     private let handle: FileHandle
@@ -41,12 +47,18 @@ enum AtomicFile {
             let output = BufferedOutput(handle)
             try body(output)
             output.flush()
+            try handle.synchronize()
             try handle.close()
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
         } catch {
             try? handle.close()
             try? FileManager.default.removeItem(at: temporary)
             throw error
+        }
+        // rename(2) replaces the target atomically within one directory.
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CommandFailure(.cannotCreate, "\(path): cannot write file (\(reason))")
         }
     }
 }

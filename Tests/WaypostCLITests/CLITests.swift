@@ -1,0 +1,127 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The `waypost` executable as a user runs it: output, exit codes, nothing half-written.
+struct CLITests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let executable: URL = {
+        // Test bundles are built next to the products.
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [beside, beside.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("waypost")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return beside.appendingPathComponent("waypost")
+    }()
+
+    static func waypost(_ arguments: String...) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Corpus.repositoryRoot
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func replayPrintsTheEventStream() throws {
+        let run = try Self.waypost("replay", "tracks/cupertino-walk.kml", "--format", "jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 668)
+        var previous = ""
+        for line in lines {
+            let event = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(event["type"] as? String == "location")
+            #expect(event["service"] as? String == "standard")
+            for key in ["lat", "lon", "alt", "hacc", "vacc", "speed", "course"] { #expect(event[key] is NSNumber, "\(key)") }
+            let t = try #require(event["t"] as? String)
+            #expect(t.count == 24 && t.hasSuffix("Z"))  // ISO-8601 UTC with milliseconds
+            #expect(t >= previous)
+            previous = t
+        }
+        #expect(lines.first?.hasPrefix("{\"t\":\"2025-06-02T16:00:00.000Z\",\"type\":\"location\",\"lat\":37.331817") == true)
+    }
+
+    @Test func replayIsDeterministic() throws {
+        let a = try Self.waypost("replay", "tracks/sunnyvale-commute.kml", "--format", "jsonl")
+        let b = try Self.waypost("replay", "tracks/sunnyvale-commute.kml", "--format", "jsonl")
+        #expect(a.status == 0)
+        #expect(a.stdout == b.stdout)
+        #expect(!a.stdout.isEmpty)
+    }
+
+    @Test func untimedDrivesAreTimedAtTheGivenSpeed() throws {
+        let run = try Self.waypost(
+            "replay", "tracks/i280-drive.kml", "--speed", "29", "--format", "jsonl", "--start", "2025-06-01T08:00:00Z")
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = try run.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(events.first?["t"] as? String == "2025-06-01T08:00:00.000Z")
+        #expect(events.allSatisfy { abs(($0["speed"] as? Double ?? 0) - 29) < 0.01 })
+        #expect(events.count > 550)  // ≈ 17 km at 29 m/s, a sample a second
+    }
+
+    @Test func textReplayHasAHeader() throws {
+        let run = try Self.waypost("replay", "tracks/stevens-creek-ride.gpx")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("time "))
+        #expect(run.stdout.split(separator: "\n").count == 609)  // a header and 608 fixes
+    }
+
+    @Test func badInputGivesOneLineAndExit65() throws {
+        let corpus = Corpus.root.path
+        let run = try Self.waypost("replay", "\(corpus)/libkml/testdata/kml/billion.kml")
+        #expect(run.status == 65)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.hasPrefix("waypost: error: \(corpus)/libkml/testdata/kml/billion.kml:7:19: DOCTYPE"))
+    }
+
+    @Test func missingInputIsExit66AndUsageIsExit64() throws {
+        let missing = try Self.waypost("replay", "no-such-route.kml")
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "waypost: error: no-such-route.kml: no such file\n")
+        #expect(try Self.waypost("replay", "tracks/i280-drive.kml", "--speed", "-3").status == 64)
+        #expect(try Self.waypost("replay").status == 64)
+        #expect(try Self.waypost("export", "tracks/i280-drive.kml", "--format", "shp").status == 64)
+        #expect(try Self.waypost("replay", "tracks/i280-drive.kml", "--start", "noon").status == 64)
+    }
+
+    @Test func failedExportsWriteNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = directory.appendingPathComponent("bad.kml")
+        try "<kml><Placemark><Point><coordinates>1,95</coordinates></Point></Placemark></kml>".write(
+            to: bad, atomically: true, encoding: .utf8)
+        let target = directory.appendingPathComponent("out.geojson")
+        let run = try Self.waypost("export", bad.path, "--format", "geojson", "--output", target.path)
+        #expect(run.status == 65)
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        // An existing file is left as it was.
+        try "previous".write(to: target, atomically: true, encoding: .utf8)
+        _ = try Self.waypost("export", bad.path, "--format", "geojson", "--output", target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "previous")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bad.kml", "out.geojson"])
+        // And a good export replaces it.
+        let good = try Self.waypost("export", "tracks/cupertino-walk.kml", "--format", "geojson", "--output", target.path)
+        #expect(good.status == 0)
+        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: target)) is [String: Any])
+    }
+}
