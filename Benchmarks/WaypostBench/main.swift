@@ -1,1 +1,225 @@
-print("placeholder")
+// waypost-bench: measures the track reader against its peers on 1M-point files, in one run.
+//
+//   waypost-bench                 generate inputs in .bench/ (once, seeded) and compare
+//   waypost-bench parse FILE      parse FILE into a Track and print its point count (child mode)
+//   waypost-bench generate DIR    only write the inputs
+//
+// Every measurement runs in its own child process so that peak RSS (from wait4) is that tool's
+// alone. Times are medians of several runs; the figures that matter are the ratios, since the
+// peers run on the same machine in the same minute. Never run by the tests.
+
+import Foundation
+import Tracks
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// MARK: Inputs
+
+/// A seeded xorshift generator, so the inputs are the same on every machine.
+struct SeededRandom {
+    var state: UInt64
+    mutating func next() -> Double {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return Double(state >> 11) / Double(1 << 53)
+    }
+}
+
+/// A million-point random walk around Cupertino at walking pace, one fix a second.
+func walk(points: Int, seed: UInt64) -> [(lat: Double, lon: Double, alt: Double, time: Double)] {
+    var random = SeededRandom(state: seed)
+    var lat = 37.3318
+    var lon = -122.0312
+    var alt = 70.0
+    var heading = 0.0
+    var out: [(Double, Double, Double, Double)] = []
+    out.reserveCapacity(points)
+    for i in 0..<points {
+        heading += (random.next() - 0.5) * 0.6
+        lat += cos(heading) * 1.4 / 111_000
+        lon += sin(heading) * 1.4 / 88_000
+        alt += (random.next() - 0.5) * 0.4
+        out.append((lat, lon, alt, 1_748_880_000 + Double(i)))
+    }
+    return out
+}
+
+/// Writes a file through a 1 MB buffer, so generating 100 MB needs little memory.
+func writeFile(_ url: URL, _ produce: ((String) -> Void) -> Void) throws {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown)
+    }
+    let handle = try FileHandle(forWritingTo: url)
+    var buffer = ""
+    buffer.reserveCapacity(1 << 20)
+    produce { text in
+        buffer += text
+        if buffer.utf8.count >= 1 << 20 {
+            handle.write(Data(buffer.utf8))
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+    handle.write(Data(buffer.utf8))
+    try handle.close()
+}
+
+func f6(_ x: Double) -> String { String(format: "%.6f", x) }
+func f1(_ x: Double) -> String { String(format: "%.1f", x) }
+
+func generate(into directory: URL, points: Int) throws {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let fixes = walk(points: points, seed: 0x5EED_CAFE)
+    let head =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document><Placemark><name>bench</name>\n"
+    try writeFile(directory.appendingPathComponent("gxtrack-1m.kml")) { out in
+        out(head + "<gx:Track>\n")
+        for f in fixes { out("<when>" + XSDDateTime.formatCompact(f.time) + "</when>\n") }
+        for f in fixes { out("<gx:coord>" + f6(f.lon) + " " + f6(f.lat) + " " + f1(f.alt) + "</gx:coord>\n") }
+        out("</gx:Track>\n</Placemark></Document></kml>\n")
+    }
+    try writeFile(directory.appendingPathComponent("linestring-1m.kml")) { out in
+        out(head + "<LineString><coordinates>\n")
+        for f in fixes { out(f6(f.lon) + "," + f6(f.lat) + "," + f1(f.alt) + "\n") }
+        out("</coordinates></LineString>\n</Placemark></Document></kml>\n")
+    }
+    try writeFile(directory.appendingPathComponent("track-1m.gpx")) { out in
+        out(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"waypost-bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><name>bench</name><trkseg>\n")
+        for f in fixes {
+            out(
+                "<trkpt lat=\"" + f6(f.lat) + "\" lon=\"" + f6(f.lon) + "\"><ele>" + f1(f.alt) + "</ele><time>"
+                    + XSDDateTime.formatCompact(f.time) + "</time></trkpt>\n")
+        }
+        out("</trkseg></trk>\n</gpx>\n")
+    }
+}
+
+// MARK: Measuring
+
+struct Measurement {
+    var seconds: Double
+    var peakMegabytes: Double
+    var status: Int32
+}
+
+/// Runs `arguments` as a child process (output discarded); wall time and peak RSS.
+func measure(_ arguments: [String], environment extra: [String: String] = [:]) -> Measurement {
+    var environment = ProcessInfo.processInfo.environment
+    for (k, v) in extra { environment[k] = v }
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    var pid: pid_t = 0
+    var start = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &start)
+    guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp) == 0 else {
+        return Measurement(seconds: .nan, peakMegabytes: .nan, status: 127)
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    var end = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &end)
+    let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+    #if canImport(Darwin)
+        let peak = Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
+    #else
+        let peak = Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+    #endif
+    return Measurement(seconds: seconds, peakMegabytes: peak, status: (status >> 8) & 0xFF)
+}
+
+/// Median of `runs` measurements (peak RSS: the largest seen).
+func median(_ runs: Int, _ arguments: [String], environment: [String: String] = [:]) -> Measurement? {
+    var results: [Measurement] = []
+    for _ in 0..<runs {
+        let m = measure(arguments, environment: environment)
+        guard m.status == 0 else { return nil }
+        results.append(m)
+    }
+    let sorted = results.map(\.seconds).sorted()
+    return Measurement(seconds: sorted[sorted.count / 2], peakMegabytes: results.map(\.peakMegabytes).max() ?? .nan, status: 0)
+}
+
+func tool(_ name: String) -> String? {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+        let path = "\(directory)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
+// MARK: Main
+
+let arguments = CommandLine.arguments
+let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+
+if arguments.count == 3 && arguments[1] == "parse" {
+    do {
+        let track = try TrackReader().read(contentsOf: URL(fileURLWithPath: arguments[2]))
+        print(track.pointCount)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(65)
+    }
+}
+
+let benchDirectory = URL(fileURLWithPath: ".bench")
+if arguments.count == 3 && arguments[1] == "generate" {
+    try generate(into: URL(fileURLWithPath: arguments[2]), points: 1_000_000)
+    exit(0)
+}
+
+let inputs = [
+    ("gx:Track KML", "gxtrack-1m.kml", "kml"),
+    ("LineString KML", "linestring-1m.kml", "kml"),
+    ("GPX with times", "track-1m.gpx", "gpx"),
+]
+if !inputs.allSatisfy({ FileManager.default.fileExists(atPath: benchDirectory.appendingPathComponent($0.1).path) }) {
+    // In a child process: Linux carries a parent's peak RSS into children spawned after it.
+    print("generating 1M-point inputs in .bench/ …")
+    guard measure([me, "generate", benchDirectory.path]).status == 0 else {
+        FileHandle.standardError.write(Data("waypost-bench: could not generate the inputs\n".utf8))
+        exit(70)
+    }
+}
+
+let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
+let xmllint = tool("xmllint")
+let gpsbabel = tool("gpsbabel")
+print("Track reader, 1M points, median of \(runs) runs (peak RSS is the largest seen)")
+print("file             size    waypost          xmllint --stream   gpsbabel           waypost/xmllint  gpsbabel/waypost")
+func cell(_ m: Measurement?) -> String {
+    guard let m else { return "n/a".padding(toLength: 19, withPad: " ", startingAt: 0) }
+    return String(format: "%5.2f s %6.0f MB   ", m.seconds, m.peakMegabytes)
+}
+for (label, file, format) in inputs {
+    let path = benchDirectory.appendingPathComponent(file).path
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let ours = median(runs, [me, "parse", path])
+    let lint = xmllint.flatMap { median(runs, [$0, "--stream", "--noout"] + (file.hasPrefix("linestring") ? ["--huge"] : []) + [path]) }
+    let babel = gpsbabel.flatMap {
+        median(max(1, runs / 2), [$0, "-t", "-i", format, "-f", path, "-o", "unicsv", "-F", "/dev/null"], environment: ["TZ": "UTC"])
+    }
+    let vsLint = ours.flatMap { o in lint.map { String(format: "%.2f×", o.seconds / $0.seconds) } } ?? "n/a"
+    let vsBabel = ours.flatMap { o in babel.map { String(format: "%.1f× faster", $0.seconds / o.seconds) } } ?? "n/a"
+    print(
+        label.padding(toLength: 17, withPad: " ", startingAt: 0)
+            + String(format: "%4.0f MB ", Double(size) / 1_048_576) + cell(ours) + cell(lint) + cell(babel)
+            + vsLint.padding(toLength: 17, withPad: " ", startingAt: 0) + vsBabel)
+}
+print("targets (gx:Track): waypost ≤ 1.5× xmllint, ≥ 6× faster than gpsbabel, peak RSS ≤ 100 MB")

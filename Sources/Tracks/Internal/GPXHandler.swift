@@ -4,19 +4,20 @@ import Foundation
 /// `trk`/`trkseg`/`trkpt`, with `ele`, `time`, `course` and `speed`. Numeric leaf values inside a
 /// point's `extensions` (Garmin's `hr`, `cad`, `atemp`…) become per-point attributes named by their
 /// local name; other extension content is skipped.
+/// Driven by one ``SAXSession`` on one thread: its state is `@exclusivity(unchecked)` for speed.
 final class GPXHandler: XMLEventHandler {
-    private(set) var track = Track(format: .gpx)
+    @exclusivity(unchecked) private(set) var track = Track(format: .gpx)
 
-    private var open: [ElementName] = []
-    private var feature: TrackFeature?
-    private var segments: [TrackPath] = []
-    private var path = PathBuilder()
-    private var lastTime = -Double.infinity
-    private var point: TrackPoint?
-    private var pointPosition = SourcePosition(line: 0, column: 0)
-    private var pointValues: [(String, Double)] = []
-    private var extensionDepth = 0
-    private var text: TextBuffer
+    @exclusivity(unchecked) private var open: [ElementName] = []
+    @exclusivity(unchecked) private var feature: TrackFeature?
+    @exclusivity(unchecked) private var segments: [TrackPath] = []
+    @exclusivity(unchecked) private var path = PathBuilder()
+    @exclusivity(unchecked) private var lastTime = -Double.infinity
+    @exclusivity(unchecked) private var point: TrackPoint?
+    @exclusivity(unchecked) private var pointPosition = SourcePosition(line: 0, column: 0)
+    @exclusivity(unchecked) private var pointValues: [(String, Double)] = []
+    @exclusivity(unchecked) private var extensionDepth = 0
+    @exclusivity(unchecked) private var text: TextBuffer
 
     init(limits: ReaderLimits) {
         text = TextBuffer(limit: limits.maximumTextBytes)

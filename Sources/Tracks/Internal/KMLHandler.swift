@@ -2,8 +2,9 @@ import Foundation
 
 /// Builds a ``Track`` from KML 2.1–2.3 events (opengis.net and earth.google.com namespaces,
 /// Google's gx extensions, or no namespace at all).
+/// Driven by one ``SAXSession`` on one thread: its state is `@exclusivity(unchecked)` for speed.
 final class KMLHandler: XMLEventHandler {
-    private(set) var track = Track(format: .kml)
+    @exclusivity(unchecked) private(set) var track = Track(format: .kml)
 
     /// A geometry element being read.
     private struct Node {
@@ -19,15 +20,15 @@ final class KMLHandler: XMLEventHandler {
         var lastTime = -Double.infinity
     }
 
-    private var open: [ElementName] = []
-    private var containers: [String?] = []
-    private var feature: TrackFeature?
-    private var nodes: [Node] = []
-    private var text: TextBuffer
-    private var scanner: CoordinateScanner?
-    private var dataName: String?
-    private var arrayName: String?
-    private var arrayValues: [Double] = []
+    @exclusivity(unchecked) private var open: [ElementName] = []
+    @exclusivity(unchecked) private var containers: [String?] = []
+    @exclusivity(unchecked) private var feature: TrackFeature?
+    @exclusivity(unchecked) private var nodes: [Node] = []
+    @exclusivity(unchecked) private var text: TextBuffer
+    @exclusivity(unchecked) private var scanner: CoordinateScanner?
+    @exclusivity(unchecked) private var dataName: String?
+    @exclusivity(unchecked) private var arrayName: String?
+    @exclusivity(unchecked) private var arrayValues: [Double] = []
 
     init(limits: ReaderLimits) {
         text = TextBuffer(limit: limits.maximumTextBytes)

@@ -6,8 +6,6 @@
 /// offset is taken as UTC (KML leaves it unspecified; every peer Waypost compares with does
 /// the same). A reduced value stands for its first instant: `2010-05` is 2010-05-01T00:00:00Z.
 public enum XSDDateTime {
-    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-
     /// Seconds since 1970-01-01T00:00:00Z, or nil when `text` is not a valid value.
     public static func parse(_ text: String) -> Double? {
         var copy = text
@@ -82,7 +80,7 @@ public enum XSDDateTime {
                                 i += 1
                             }
                             guard digitsRead > 0 else { return nil }
-                            second += Double(fraction) / powersOfTen[digitsRead]
+                            second += Double(fraction) / DecimalParser.powerOfTen(digitsRead)
                         }
                     }
                     if hour == 24 && (minute != 0 || second != 0) { return nil }

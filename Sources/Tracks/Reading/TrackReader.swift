@@ -106,8 +106,7 @@ public struct TrackReader: Sendable {
         name: String,
         produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws(TrackReadError) -> Track {
-        let root = RootHandler(limits: limits)
-        let session = SAXSession(handler: root, limits: limits)
+        let session = SAXSession(limits: limits)
         do {
             var sawBytes = false
             try produce { bytes in
@@ -126,57 +125,9 @@ public struct TrackReader: Sendable {
         } catch {
             throw TrackReadError(.malformed, file: name, "\(error)")
         }
-        guard let track = root.track else {
+        guard let track = session.track else {
             throw TrackReadError(.unsupported, file: name, "no root element")
         }
         return track
-    }
-}
-
-/// Chooses the KML or GPX handler from the root element and forwards everything to it.
-final class RootHandler: XMLEventHandler {
-    private let limits: ReaderLimits
-    private var kml: KMLHandler?
-    private var gpx: GPXHandler?
-    private var inner: (any XMLEventHandler)?
-
-    init(limits: ReaderLimits) {
-        self.limits = limits
-    }
-
-    var track: Track? { kml?.track ?? gpx?.track }
-
-    func startElement(_ name: ElementName, attributes: XMLAttributes, at position: SourcePosition) throws(ReadFailure) {
-        if inner == nil {
-            switch (name.tag, name.namespace) {
-            case (.kml, .kml), (.kml, .none), (.Document, .kml), (.Folder, .kml), (.Placemark, .kml):
-                // A KML document, or a fragment rooted at a feature in a KML namespace (as libkml reads).
-                kml = KMLHandler(limits: limits)
-                inner = kml
-            case (.gpx, .gpx), (.gpx, .none):
-                gpx = GPXHandler(limits: limits)
-                inner = gpx
-            default:
-                throw ReadFailure(
-                    kind: .unsupported, position: position,
-                    message: "root element <\(name.local)> is neither KML (<kml>, or a Document, Folder or Placemark in a KML namespace) nor GPX <gpx>")
-            }
-        }
-        try inner?.startElement(name, attributes: attributes, at: position)
-    }
-
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws(ReadFailure) {
-        try inner?.characters(bytes, at: position)
-    }
-
-    func endElement(_ name: ElementName, at position: SourcePosition) throws(ReadFailure) {
-        try inner?.endElement(name, at: position)
-    }
-
-    func finish() throws(ReadFailure) {
-        guard inner != nil else {
-            throw ReadFailure(kind: .unsupported, position: .init(line: 0, column: 0), message: "no root element")
-        }
-        try inner?.finish()
     }
 }
