@@ -126,6 +126,7 @@ final class SAXSession {
     @exclusivity(unchecked) private var failure: ReadFailure?
     @exclusivity(unchecked) private var depth = 0
     @exclusivity(unchecked) private var names: [(local: UnsafeRawPointer, uri: UnsafeRawPointer?, name: ElementName)] = []
+    @exclusivity(unchecked) private var floodGuard: AttributeFloodGuard
 
     /// The format reader, chosen by the root element. Concrete cases rather than an
     /// existential: events are dispatched statically, with no retain per call.
@@ -138,6 +139,7 @@ final class SAXSession {
 
     init(limits: ReaderLimits) {
         self.limits = limits
+        self.floodGuard = AttributeFloodGuard(limit: 4 * limits.maximumAttributes)
         Self.hardenLibXML
     }
 
@@ -177,6 +179,12 @@ final class SAXSession {
 
     /// Feeds the next chunk of the document; `last` ends it.
     func feed(_ bytes: UnsafeRawBufferPointer, last: Bool) throws(ReadFailure) {
+        if failure == nil, let offset = floodGuard.scan(bytes) {
+            // Refused before libxml2 spends quadratic time on the tag.
+            failure = ReadFailure(
+                kind: .refused, position: position(after: bytes, offset: offset),
+                message: "a tag has more than \(floodGuard.limit) attributes or namespace declarations")
+        }
         if failure == nil {
             let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
             if let context {
@@ -244,6 +252,22 @@ final class SAXSession {
     private var position: SourcePosition {
         guard let input = context?.pointee.input?.pointee else { return SourcePosition(line: 0, column: 0) }
         return SourcePosition(line: Int(input.line), column: Int(input.col))
+    }
+
+    /// Where byte `offset` of a chunk not yet parsed lies: libxml2 has consumed everything
+    /// before the chunk, so count on from its position.
+    private func position(after bytes: UnsafeRawBufferPointer, offset: Int) -> SourcePosition {
+        var line = context == nil ? 1 : position.line
+        var column = context == nil ? 1 : position.column
+        for byte in bytes[..<offset] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return SourcePosition(line: line, column: column)
     }
 
     private func start(
