@@ -89,7 +89,8 @@ func generate(into directory: URL, points: Int) throws {
     }
     try writeFile(directory.appendingPathComponent("track-1m.gpx")) { out in
         out(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"waypost-bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><name>bench</name><trkseg>\n")
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"waypost-bench\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><name>bench</name><trkseg>\n"
+        )
         for f in fixes {
             out(
                 "<trkpt lat=\"" + f6(f.lat) + "\" lon=\"" + f6(f.lon) + "\"><ele>" + f1(f.alt) + "</ele><time>"
@@ -151,7 +152,8 @@ func median(_ runs: Int, _ arguments: [String], environment: [String: String] = 
         results.append(m)
     }
     let sorted = results.map(\.seconds).sorted()
-    return Measurement(seconds: sorted[sorted.count / 2], peakMegabytes: results.map(\.peakMegabytes).max() ?? .nan, status: 0)
+    return Measurement(
+        seconds: sorted[sorted.count / 2], peakMegabytes: results.map(\.peakMegabytes).max() ?? .nan, status: 0)
 }
 
 func tool(_ name: String) -> String? {
@@ -202,7 +204,8 @@ let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
 let xmllint = tool("xmllint")
 let gpsbabel = tool("gpsbabel")
 print("Track reader, 1M points, median of \(runs) runs (peak RSS is the largest seen)")
-print("file             size    waypost          xmllint --stream   gpsbabel           waypost/xmllint  gpsbabel/waypost")
+print(
+    "file             size    waypost          xmllint --stream   gpsbabel           waypost/xmllint  gpsbabel/waypost")
 func cell(_ m: Measurement?) -> String {
     guard let m else { return "n/a".padding(toLength: 19, withPad: " ", startingAt: 0) }
     return String(format: "%5.2f s %6.0f MB   ", m.seconds, m.peakMegabytes)
@@ -211,9 +214,13 @@ for (label, file, format) in inputs {
     let path = benchDirectory.appendingPathComponent(file).path
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     let ours = median(runs, [me, "parse", path])
-    let lint = xmllint.flatMap { median(runs, [$0, "--stream", "--noout"] + (file.hasPrefix("linestring") ? ["--huge"] : []) + [path]) }
+    let lint = xmllint.flatMap {
+        median(runs, [$0, "--stream", "--noout"] + (file.hasPrefix("linestring") ? ["--huge"] : []) + [path])
+    }
     let babel = gpsbabel.flatMap {
-        median(max(1, runs / 2), [$0, "-t", "-i", format, "-f", path, "-o", "unicsv", "-F", "/dev/null"], environment: ["TZ": "UTC"])
+        median(
+            max(1, runs / 2), [$0, "-t", "-i", format, "-f", path, "-o", "unicsv", "-F", "/dev/null"],
+            environment: ["TZ": "UTC"])
     }
     let vsLint = ours.flatMap { o in lint.map { String(format: "%.2f×", o.seconds / $0.seconds) } } ?? "n/a"
     let vsBabel = ours.flatMap { o in babel.map { String(format: "%.1f× faster", $0.seconds / o.seconds) } } ?? "n/a"

@@ -32,7 +32,10 @@ struct Replay: ParsableCommand {
     @Option(help: "Longest gap between samples of untimed geometry, seconds.")
     var sampleInterval: Double = 1
 
-    @Option(help: "Start time for untimed geometry, e.g. 2025-06-01T08:00:00Z (default: the file's own times, else 2025-01-01T00:00:00Z).")
+    @Option(
+        help:
+            "Start time for untimed geometry, e.g. 2025-06-01T08:00:00Z (default: the file's own times, else 2025-01-01T00:00:00Z)."
+    )
     var start: String?
 
     @Option(help: "Replay only the N-th path (track, line or route) of the file, counting from 1.")
@@ -97,11 +100,14 @@ struct FixPrinter {
             out.write(line)
         case .text:
             if !printedHeader {
-                out.write(pad("time", 26) + pad("latitude", 13) + pad("longitude", 14) + pad("alt m", 9) + pad("speed m/s", 11) + "course°\n")
+                out.write(
+                    pad("time", 26) + pad("latitude", 13) + pad("longitude", 14) + pad("alt m", 9)
+                        + pad("speed m/s", 11) + "course°\n")
                 printedHeader = true
             }
             out.write(
-                pad(time, 26) + pad(String(format: "%.6f", p.latitude), 13) + pad(String(format: "%.6f", p.longitude), 14)
+                pad(time, 26) + pad(String(format: "%.6f", p.latitude), 13)
+                    + pad(String(format: "%.6f", p.longitude), 14)
                     + pad(p.altitude.map { String(format: "%.1f", $0) } ?? "-", 9)
                     + pad(sample.speed.map { String(format: "%.2f", $0) } ?? "-", 11)
                     + (sample.course.map { String(format: "%.1f", $0) } ?? "-") + "\n")

@@ -36,7 +36,8 @@ struct CircleIndexTests {
         var index = CircleIndex<String>(margin: 0)
         let here = Coordinate(latitude: 10, longitude: 179.999)
         index.insert(Circle(center: here, radius: 500), for: "a")
-        #expect(index.candidates(near: Coordinate(latitude: 10, longitude: -179.999)) == ["a"])  // across the antimeridian
+        // Across the antimeridian.
+        #expect(index.candidates(near: Coordinate(latitude: 10, longitude: -179.999)) == ["a"])
         index.insert(Circle(center: Coordinate(latitude: -40, longitude: 0), radius: 50), for: "a")
         #expect(index.candidates(near: here).isEmpty)
         #expect(index.count == 1)

@@ -18,16 +18,21 @@ struct ConformanceTests {
     // MARK: togeojson
 
     static let togeojsonDeviations: [String: String] = [
-        "bad.kml": "a Point whose coordinates read 'no': Waypost refuses it (one clear error); togeojson keeps a null geometry",
+        "bad.kml":
+            "a Point whose coordinates read 'no': Waypost refuses it (one clear error); togeojson keeps a null geometry",
         "bad.gpx": "trkpt lat=\"undefined\": Waypost refuses it; togeojson drops the point",
-        "point_extra_coordinates.kml": "a 4-value coordinate tuple is not KML (lon,lat[,alt]): refused; togeojson keeps 4 values",
-        "ground_overlay.kml": "GroundOverlay is imagery, not a route: not read; togeojson makes a Polygon of its LatLonBox",
+        "point_extra_coordinates.kml":
+            "a 4-value coordinate tuple is not KML (lon,lat[,alt]): refused; togeojson keeps 4 values",
+        "ground_overlay.kml":
+            "GroundOverlay is imagery, not a route: not read; togeojson makes a Polygon of its LatLonBox",
         "ground_overlay_quad.kml": "gx:LatLonQuad of a GroundOverlay, imagery: not read",
         "networklink.kml": "a NetworkLink's Region box is not a route: not read; togeojson makes a Polygon of it",
-        "unique_trkpt.gpx": "a one-point track is kept (a point is a position); togeojson drops tracks under two points",
+        "unique_trkpt.gpx":
+            "a one-point track is kept (a point is a position); togeojson drops tracks under two points",
         "north_core.gpx": "a one-point track segment is kept; togeojson drops segments under two points",
         "blue_hills.gpx": "a one-point track segment is kept; togeojson drops segments under two points",
-        "addresses.kml": "a gx:Track with coords and no <when> is an untimed line; togeojson reports its first coord as a Point",
+        "addresses.kml":
+            "a gx:Track with coords and no <when> is an untimed line; togeojson reports its first coord as a Point",
     ]
 
     static func togeojsonFiles() throws -> [String] {
@@ -70,7 +75,10 @@ struct ConformanceTests {
         if let reason = Self.togeojsonDeviations[file] {
             #expect(!matches, "listed deviation no longer deviates (\(reason)); remove it from the list")
         } else {
-            #expect(matches, "\(file): \(String(describing: actual.map(geometryOnly)).prefix(600)) vs \(String(describing: geometryOnly(expected)).prefix(600))")
+            #expect(
+                matches,
+                "\(file): \(String(describing: actual.map(geometryOnly)).prefix(600)) vs \(String(describing: geometryOnly(expected)).prefix(600))"
+            )
         }
     }
 
@@ -149,7 +157,9 @@ struct ConformanceTests {
         let b = try TrackReader().read(contentsOf: Corpus.url("libkml/testdata/\(golden)"))
         // libkml's serialiser writes an altitude of 0 where the input had none.
         func normalized(_ points: [TrackPoint]) -> [TrackPoint] {
-            points.map { var p = $0; p.altitude = p.altitude ?? 0; return p }
+            points.map {
+                var p = $0; p.altitude = p.altitude ?? 0; return p
+            }
         }
         #expect(a.paths.map { normalized($0.points) } == b.paths.map { normalized($0.points) })
         #expect(a.paths.map(\.altitudeMode) == b.paths.map(\.altitudeMode))
@@ -166,7 +176,8 @@ struct ConformanceTests {
         let track = try TrackReader().read(contentsOf: Corpus.url("libkml/testdata/kml/badcoords.kml"))
         let points = track.paths.first?.points ?? []
         #expect(points.count == 4)
-        #expect(points.first.map { ($0.longitude, $0.latitude, $0.altitude) } ?? (0, 0, nil) == (-55.8097, -60.700099, 0))
+        #expect(
+            points.first.map { ($0.longitude, $0.latitude, $0.altitude) } ?? (0, 0, nil) == (-55.8097, -60.700099, 0))
     }
 
     @Test func libkmlTimeSamplesReadAllTimestamps() throws {

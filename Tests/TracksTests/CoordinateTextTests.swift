@@ -20,7 +20,11 @@ struct CoordinateTextTests {
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let t = try? c.decode([[Double]].self) { self = .tuples(t) } else { self = .prose(try c.decode(String.self)) }
+            if let t = try? c.decode([[Double]].self) {
+                self = .tuples(t)
+            } else {
+                self = .prose(try c.decode(String.self))
+            }
         }
     }
 
@@ -38,7 +42,9 @@ struct CoordinateTextTests {
     static func scan(_ text: String) throws(CoordinateScanner.Failure) -> [[Double]] {
         var scanner = CoordinateScanner(line: 1, column: 1)
         var tuples: [[Double]] = []
-        let emit = { (lon: Double, lat: Double, alt: Double) in tuples.append(alt.isNaN ? [lon, lat] : [lon, lat, alt]) }
+        let emit = { (lon: Double, lat: Double, alt: Double) in
+            tuples.append(alt.isNaN ? [lon, lat] : [lon, lat, alt])
+        }
         // Feed byte by byte: tokens split across libxml2's chunks must still read whole.
         for byte in Array(text.utf8) {
             try [byte].withUnsafeBufferPointer { (chunk) throws(CoordinateScanner.Failure) in
@@ -59,7 +65,9 @@ struct CoordinateTextTests {
             guard vector.peer != "gpsbabel" else { continue }  // element-level cases, covered by ConformanceTests
             checked += 1
             if let reason = Self.refused[vector.input] {
-                #expect(throws: CoordinateScanner.Failure.self, "\(vector.input): \(reason)") { try Self.scan(vector.input) }
+                #expect(throws: CoordinateScanner.Failure.self, "\(vector.input): \(reason)") {
+                    try Self.scan(vector.input)
+                }
                 continue
             }
             let tuples = try Self.scan(vector.input)
@@ -93,8 +101,10 @@ struct CoordinateTextTests {
             var copy = s
             return copy.withUTF8 { DecimalParser.parse($0) }
         }
-        for text in ["-122.207881", "37.371915", "0.1", "1E-02", "+3.5", "156.000000", "1e300", "4.9e-324",
-                     "123456789012345678901234", "0.30000000000000004"] {
+        for text in [
+            "-122.207881", "37.371915", "0.1", "1E-02", "+3.5", "156.000000", "1e300", "4.9e-324",
+            "123456789012345678901234", "0.30000000000000004",
+        ] {
             #expect(parse(text) == Double(text.replacingOccurrences(of: "+", with: "")), "\(text)")
         }
         for bad in ["", "-", ".", "1e", "nan", "inf", "0x1p3", "1.2.3", "1,2", " 1", "1e-"] {

@@ -14,7 +14,8 @@ struct HostileInputTests {
     }
 
     @Test func externalEntitiesAreNeverResolved() throws {
-        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-secret-\(UUID().uuidString)")
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "waypost-secret-\(UUID().uuidString)")
         try "TOP-SECRET-CONTENT".write(to: secret, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: secret) }
         let attacks = [
@@ -42,7 +43,9 @@ struct HostileInputTests {
 
     @Test func deepNestingIsRefused() throws {
         let depth = 100_000
-        let text = "<kml>" + String(repeating: "<Folder>", count: depth) + String(repeating: "</Folder>", count: depth) + "</kml>"
+        let text =
+            "<kml>" + String(repeating: "<Folder>", count: depth) + String(repeating: "</Folder>", count: depth)
+            + "</kml>"
         let error = try #require(readError(text))
         #expect(error.kind == .refused)
         #expect(error.message.contains("nest deeper than 256"))
@@ -75,7 +78,8 @@ struct HostileInputTests {
     @Test func floodGuardIsNotFooledByMarkupInsideTextCommentsOrValues() throws {
         // '=' inside quoted values, comments, CDATA and instructions is not an attribute.
         let noise = String(repeating: "=", count: 2000)
-        let text = kml("""
+        let text = kml(
+            """
             <!-- \(noise) > -> still a comment --><?pi \(noise) > ?>
             <Placemark><name><![CDATA[\(noise) > ]] ]]></name><description>a \(noise) b</description>
             <ExtendedData><Data name="\(noise) > '"><value>v</value></Data></ExtendedData></Placemark>
@@ -90,10 +94,12 @@ struct HostileInputTests {
         var coordinates = ""
         coordinates.reserveCapacity(count * 30)
         for i in 0..<count {
-            coordinates += "-122.\(String(format: "%06d", i % 1_000_000)),37.\(String(format: "%06d", i % 1_000_000)),10 "
+            coordinates +=
+                "-122.\(String(format: "%06d", i % 1_000_000)),37.\(String(format: "%06d", i % 1_000_000)),10 "
         }
         #expect(coordinates.utf8.count > 10_000_000)
-        let track = try readTrack(kml("<Placemark><LineString><coordinates>\(coordinates)</coordinates></LineString></Placemark>"))
+        let track = try readTrack(
+            kml("<Placemark><LineString><coordinates>\(coordinates)</coordinates></LineString></Placemark>"))
         #expect(track.pointCount == count)
         #expect(track.paths[0].points.last?.longitude == -122.419999)
     }
@@ -127,13 +133,23 @@ struct HostileInputTests {
         ("<Placemark><Point><coordinates>-181,10</coordinates></Point></Placemark>", "longitude -181.0 is outside", 3),
         ("<Placemark><Point><coordinates>NaN,10</coordinates></Point></Placemark>", "'NaN' is not a number", 3),
         ("<Placemark><Point><coordinates>1,2 3,4</coordinates></Point></Placemark>", "a Point has 2 coordinates", 3),
-        ("<Placemark><TimeStamp><when>yesterday</when></TimeStamp></Placemark>", "'yesterday' is not an xsd:dateTime", 3),
-        ("<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when>\n<when>2010-05-28T02:02:08Z</when></gx:Track></Placemark>",
-         "time goes backwards", 4),
-        ("<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when><gx:coord>1 2</gx:coord><gx:coord>1 3</gx:coord></gx:Track></Placemark>",
-         "1 <when> and 2 <coord>", 3),
+        (
+            "<Placemark><TimeStamp><when>yesterday</when></TimeStamp></Placemark>",
+            "'yesterday' is not an xsd:dateTime", 3
+        ),
+        (
+            "<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when>\n<when>2010-05-28T02:02:08Z</when></gx:Track></Placemark>",
+            "time goes backwards", 4
+        ),
+        (
+            "<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when><gx:coord>1 2</gx:coord><gx:coord>1 3</gx:coord></gx:Track></Placemark>",
+            "1 <when> and 2 <coord>", 3
+        ),
         ("<Placemark><gx:Track><gx:coord>1 2 3 4</gx:coord></gx:Track></Placemark>", "is not 'longitude latitude", 3),
-        ("<Placemark><LineString><altitudeMode>floating</altitudeMode></LineString></Placemark>", "unknown altitudeMode", 3),
+        (
+            "<Placemark><LineString><altitudeMode>floating</altitudeMode></LineString></Placemark>",
+            "unknown altitudeMode", 3
+        ),
     ])
     func invalidKMLValues(body: String, message: String, line: Int) throws {
         let error = try #require(readError(kml(body)))
@@ -148,8 +164,10 @@ struct HostileInputTests {
         ("<trk><trkseg><trkpt lat=\"nan\" lon=\"1\"/></trkseg></trk>", "lat=\"nan\" is not a number"),
         ("<trk><trkseg><trkpt lon=\"1\"/></trkseg></trk>", "has no lat attribute"),
         ("<wpt lat=\"1\" lon=\"2\"><ele>high</ele></wpt>", "<ele> 'high' is not a number"),
-        ("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:01Z</time></trkpt><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk>",
-         "time goes backwards"),
+        (
+            "<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:01Z</time></trkpt><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk>",
+            "time goes backwards"
+        ),
     ])
     func invalidGPXValues(body: String, message: String) throws {
         let text = "<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n\(body)\n</gpx>"

@@ -146,17 +146,22 @@ struct ReaderTests {
     }
 
     @Test func readsKMZArchives() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-kmz-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "waypost-kmz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let kmz = directory.appendingPathComponent("walk.kmz")
         let archive = try Archive(url: kmz, accessMode: .create)
         let image = Data(repeating: 0xFF, count: 100)
-        try archive.addEntry(with: "files/icon.png", type: .file, uncompressedSize: Int64(image.count), compressionMethod: .none) { position, size in
+        try archive.addEntry(
+            with: "files/icon.png", type: .file, uncompressedSize: Int64(image.count), compressionMethod: .none
+        ) { position, size in
             image.subdata(in: Int(position)..<Int(position) + size)
         }
         let document = try Data(contentsOf: Corpus.url("placemark-togeojson/test-data/gxtrack.kml"))
-        try archive.addEntry(with: "doc.kml", type: .file, uncompressedSize: Int64(document.count), compressionMethod: .deflate) { position, size in
+        try archive.addEntry(
+            with: "doc.kml", type: .file, uncompressedSize: Int64(document.count), compressionMethod: .deflate
+        ) { position, size in
             document.subdata(in: Int(position)..<Int(position) + size)
         }
         let track = try TrackReader().read(contentsOf: kmz)
@@ -168,7 +173,9 @@ struct ReaderTests {
         let broken = directory.appendingPathComponent("broken.kmz")
         let brokenArchive = try Archive(url: broken, accessMode: .create)
         let bad = Data(kml("<Placemark><Point><coordinates>1,95</coordinates></Point></Placemark>").utf8)
-        try brokenArchive.addEntry(with: "doc.kml", type: .file, uncompressedSize: Int64(bad.count), compressionMethod: .deflate) { position, size in
+        try brokenArchive.addEntry(
+            with: "doc.kml", type: .file, uncompressedSize: Int64(bad.count), compressionMethod: .deflate
+        ) { position, size in
             bad.subdata(in: Int(position)..<Int(position) + size)
         }
         #expect(throws: TrackReadError.self) { try TrackReader().read(contentsOf: broken) }

@@ -20,8 +20,10 @@ struct RouteTimingTests {
         ])
 
     @Test func untimedGeometryIsTimedAtTheSpeedAndDensified() throws {
-        let samples = try RouteTiming(speed: 10, sampleInterval: 1, start: Date(timeIntervalSince1970: 0)).samples(for: Self.line)
-        let length = Geodesic.wgs84.distance(Self.line.paths[0].points[0].coordinate, Self.line.paths[0].points[1].coordinate)
+        let samples = try RouteTiming(speed: 10, sampleInterval: 1, start: Date(timeIntervalSince1970: 0)).samples(
+            for: Self.line)
+        let length = Geodesic.wgs84.distance(
+            Self.line.paths[0].points[0].coordinate, Self.line.paths[0].points[1].coordinate)
         #expect(abs(length - 1000) < 1)
         // 1 km at 10 m/s, samples at most 1 s apart: 100 legs.
         #expect(samples.count == Int((length / 10).rounded(.up)) + 1)
@@ -46,7 +48,8 @@ struct RouteTimingTests {
         var points = (0..<5).map { TrackPoint(latitude: 37 + Double($0) * 0.001, longitude: -122) }
         points[0].timeIntervalSince1970 = 100
         points[4].timeIntervalSince1970 = 140
-        let track = Track(format: .gpx, features: [TrackFeature(kind: .track, geometry: .track(TrackPath(points: points)))])
+        let track = Track(
+            format: .gpx, features: [TrackFeature(kind: .track, geometry: .track(TrackPath(points: points)))])
         let times = try RouteTiming().samples(for: track).map(\.point.storedTime)
         #expect(times.count == 5)
         for (i, t) in times.enumerated() { #expect(abs(t - (100 + Double(i) * 10)) < 1e-3) }
@@ -59,7 +62,8 @@ struct RouteTimingTests {
                 TrackPoint(latitude: 37.001, longitude: -122, time: Date(timeIntervalSince1970: 10)),
             ],
             attributes: ["speed": [3.5, .nan], "course": [.nan, 12]])
-        let samples = try RouteTiming().samples(for: Track(format: .gpx, features: [TrackFeature(kind: .track, geometry: .track(path))]))
+        let samples = try RouteTiming().samples(
+            for: Track(format: .gpx, features: [TrackFeature(kind: .track, geometry: .track(path))]))
         #expect(samples[0].speed == 3.5)
         #expect(abs((samples[1].speed ?? 0) - 11.0986) < 0.01)
         #expect(samples[1].course == 12)
@@ -76,7 +80,8 @@ struct RouteTimingTests {
     @Test func routeTimesAreNotATimeline() throws {
         // expertgps.gpx's route points carry creation stamps out of order; the route is timed by speed.
         let track = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/expertgps.gpx"))
-        let routeIndex = try #require(track.features.filter { $0.geometry?.paths.isEmpty == false }.firstIndex { $0.kind == .route })
+        let routeIndex = try #require(
+            track.features.filter { $0.geometry?.paths.isEmpty == false }.firstIndex { $0.kind == .route })
         let samples = try RouteTiming(speed: 5).samples(for: track, path: routeIndex + 1)
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.point.storedTime <= $1.point.storedTime })
     }

@@ -24,7 +24,9 @@ struct WriterTests {
         let again = try TrackReader().read(data: Data(text.utf8), name: "out.\(format.rawValue)")
         #expect(again.points == original.points)
         #expect(again.paths.map(\.points) == original.paths.map(\.points))
-        #expect(again.features.filter { $0.geometry != nil }.map(\.name) == original.features.filter { $0.geometry != nil }.map(\.name))
+        #expect(
+            again.features.filter { $0.geometry != nil }.map(\.name)
+                == original.features.filter { $0.geometry != nil }.map(\.name))
     }
 
     @Test func routesExportToKMLAsLines() throws {

@@ -13,7 +13,9 @@ struct CLITests {
     static let executable: URL = {
         // Test bundles are built next to the products.
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [beside, beside.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
+        for candidate in [
+            beside, beside.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent(),
+        ] {
             let url = candidate.appendingPathComponent("waypost")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
@@ -48,13 +50,17 @@ struct CLITests {
             let event = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(event["type"] as? String == "location")
             #expect(event["service"] as? String == "standard")
-            for key in ["lat", "lon", "alt", "hacc", "vacc", "speed", "course"] { #expect(event[key] is NSNumber, "\(key)") }
+            for key in ["lat", "lon", "alt", "hacc", "vacc", "speed", "course"] {
+                #expect(event[key] is NSNumber, "\(key)")
+            }
             let t = try #require(event["t"] as? String)
             #expect(t.count == 24 && t.hasSuffix("Z"))  // ISO-8601 UTC with milliseconds
             #expect(t >= previous)
             previous = t
         }
-        #expect(lines.first?.hasPrefix("{\"t\":\"2025-06-02T16:00:00.000Z\",\"type\":\"location\",\"lat\":37.331817") == true)
+        #expect(
+            lines.first?.hasPrefix("{\"t\":\"2025-06-02T16:00:00.000Z\",\"type\":\"location\",\"lat\":37.331817")
+                == true)
     }
 
     @Test func replayIsDeterministic() throws {
@@ -104,7 +110,8 @@ struct CLITests {
     }
 
     @Test func failedExportsWriteNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-cli-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "waypost-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bad = directory.appendingPathComponent("bad.kml")
@@ -118,9 +125,11 @@ struct CLITests {
         try "previous".write(to: target, atomically: true, encoding: .utf8)
         _ = try Self.waypost("export", bad.path, "--format", "geojson", "--output", target.path)
         #expect(try String(contentsOf: target, encoding: .utf8) == "previous")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bad.kml", "out.geojson"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bad.kml", "out.geojson"])
         // And a good export replaces it.
-        let good = try Self.waypost("export", "tracks/cupertino-walk.kml", "--format", "geojson", "--output", target.path)
+        let good = try Self.waypost(
+            "export", "tracks/cupertino-walk.kml", "--format", "geojson", "--output", target.path)
         #expect(good.status == 0)
         #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: target)) is [String: Any])
     }

@@ -123,7 +123,8 @@ struct CoordinateScanner {
         case let n:
             throw Failure(
                 line: tupleLine, column: tupleColumn,
-                message: "coordinate tuple has \(n) value\(n == 1 ? "" : "s"); KML expects longitude,latitude[,altitude]")
+                message:
+                    "coordinate tuple has \(n) value\(n == 1 ? "" : "s"); KML expects longitude,latitude[,altitude]")
         }
         componentSinceComma = false
     }

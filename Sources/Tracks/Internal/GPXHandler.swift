@@ -59,7 +59,8 @@ final class GPXHandler: XMLEventHandler {
         case .ele where point != nil, .time where point != nil, .course where point != nil,
             .speed where point != nil:
             text.begin(at: position)
-        case .name where [.trk, .rte, .wpt, .metadata, .gpx].contains(parent), .desc where feature != nil && point == nil,
+        case .name where [.trk, .rte, .wpt, .metadata, .gpx].contains(parent),
+            .desc where feature != nil && point == nil,
             .desc where parent == .wpt:
             text.begin(at: position)
         default:
@@ -94,7 +95,8 @@ final class GPXHandler: XMLEventHandler {
             guard let parsed else {
                 throw ReadFailure(
                     kind: .invalid, position: start,
-                    message: "<time> '\(String(decoding: text.bytes.prefix(64), as: UTF8.self))' is not an xsd:dateTime")
+                    message: "<time> '\(String(decoding: text.bytes.prefix(64), as: UTF8.self))' is not an xsd:dateTime"
+                )
             }
             point?.storedTime = parsed
         case .name where text.isActive:
@@ -159,7 +161,9 @@ final class GPXHandler: XMLEventHandler {
             guard let value = DecimalParser.parse(Self.trimmed(bytes)) else {
                 throw ReadFailure(
                     kind: .invalid, position: position,
-                    message: "<\(name.local)> \(key)=\"\(String(decoding: bytes.prefix(64), as: UTF8.self))\" is not a number")
+                    message:
+                        "<\(name.local)> \(key)=\"\(String(decoding: bytes.prefix(64), as: UTF8.self))\" is not a number"
+                )
             }
             guard abs(value) <= limit else {
                 throw ReadFailure(

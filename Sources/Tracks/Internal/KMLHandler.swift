@@ -100,7 +100,8 @@ final class KMLHandler: XMLEventHandler {
         switch name.tag {
         case .Document, .Folder:
             containers.removeLast()
-        case .Placemark where feature != nil && nodes.isEmpty && (open.isEmpty || [.kml, .Document, .Folder].contains(parent)):
+        case .Placemark
+        where feature != nil && nodes.isEmpty && (open.isEmpty || [.kml, .Document, .Folder].contains(parent)):
             if let feature { track.features.append(feature) }
             feature = nil
         case .coordinates where scanner != nil:
@@ -138,7 +139,8 @@ final class KMLHandler: XMLEventHandler {
                 try checkOrder(time, at: text.start)
                 addTrackTime(time)
             } else {
-                feature?.timeSpan = TimeSpan(begin: Date(timeIntervalSince1970: time), end: Date(timeIntervalSince1970: time))
+                feature?.timeSpan = TimeSpan(
+                    begin: Date(timeIntervalSince1970: time), end: Date(timeIntervalSince1970: time))
             }
         case .begin where text.isActive, .end where text.isActive:
             let time = Date(timeIntervalSince1970: try parseTime(name))
@@ -150,7 +152,9 @@ final class KMLHandler: XMLEventHandler {
             guard let mode = AltitudeMode(rawValue: value) else {
                 throw ReadFailure(
                     kind: .invalid, position: text.start,
-                    message: "unknown altitudeMode '\(value)' (expected one of \(AltitudeMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    message:
+                        "unknown altitudeMode '\(value)' (expected one of \(AltitudeMode.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             nodes[nodes.count - 1].path.altitudeMode = mode
         case .coord where text.isActive:
@@ -206,7 +210,8 @@ final class KMLHandler: XMLEventHandler {
         case .LineString, .LinearRing:
             var path = node.path.build()
             // A LinearRing is closed by definition (KML 2.2 §10.9): close one written open.
-            if node.tag == .LinearRing, let first = path.points.first, path.points.count > 1, path.points.last != first {
+            if node.tag == .LinearRing, let first = path.points.first, path.points.count > 1, path.points.last != first
+            {
                 path.points.append(first)
                 path.attributes = path.attributes.mapValues { $0 + [$0.first ?? .nan] }
             }
@@ -219,7 +224,9 @@ final class KMLHandler: XMLEventHandler {
             if node.whenCount > 0 && node.coordCount > 0 && node.whenCount != node.coordCount {
                 throw ReadFailure(
                     kind: .invalid, position: node.position,
-                    message: "a Track has \(node.whenCount) <when> and \(node.coordCount) <coord> elements; they pair one to one")
+                    message:
+                        "a Track has \(node.whenCount) <when> and \(node.coordCount) <coord> elements; they pair one to one"
+                )
             }
             let path = node.path.build()
             geometry = path.points.isEmpty ? nil : .track(path)
@@ -292,7 +299,8 @@ final class KMLHandler: XMLEventHandler {
                 throw ReadFailure(kind: .invalid, position: start, message: "latitude \(values.1) is outside [-90, 90]")
             }
             guard values.0 >= -180 && values.0 <= 180 else {
-                throw ReadFailure(kind: .invalid, position: start, message: "longitude \(values.0) is outside [-180, 180]")
+                throw ReadFailure(
+                    kind: .invalid, position: start, message: "longitude \(values.0) is outside [-180, 180]")
             }
         }
         // An empty <coord/> keeps its slot (so later ones pair with the right <when>) and is dropped at the end.

@@ -22,7 +22,9 @@ struct ReadFailure: Error {
         }
         return ReadFailure(
             kind: .invalid, position: position,
-            message: "time goes backwards in a track: \(XSDDateTime.format(time, fractionDigits: digits)) after \(XSDDateTime.format(previous, fractionDigits: digits))")
+            message:
+                "time goes backwards in a track: \(XSDDateTime.format(time, fractionDigits: digits)) after \(XSDDateTime.format(previous, fractionDigits: digits))"
+        )
     }
 }
 
@@ -125,7 +127,8 @@ final class SAXSession {
     @exclusivity(unchecked) private var context: xmlParserCtxtPtr?
     @exclusivity(unchecked) private var failure: ReadFailure?
     @exclusivity(unchecked) private var depth = 0
-    @exclusivity(unchecked) private var names: [(local: UnsafeRawPointer, uri: UnsafeRawPointer?, name: ElementName)] = []
+    @exclusivity(unchecked) private var names: [(local: UnsafeRawPointer, uri: UnsafeRawPointer?, name: ElementName)] =
+        []
     @exclusivity(unchecked) private var floodGuard: AttributeFloodGuard
 
     /// The format reader, chosen by the root element. Concrete cases rather than an
@@ -163,7 +166,9 @@ final class SAXSession {
         default:
             throw ReadFailure(
                 kind: .unsupported, position: position,
-                message: "root element <\(root.local)> is neither KML (<kml>, or a Document, Folder or Placemark in a KML namespace) nor GPX <gpx>")
+                message:
+                    "root element <\(root.local)> is neither KML (<kml>, or a Document, Folder or Placemark in a KML namespace) nor GPX <gpx>"
+            )
         }
     }
 
@@ -211,7 +216,9 @@ final class SAXSession {
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElementNs = { user, local, _, uri, _, _, attributeCount, _, attributes in
-            SAXSession.from(user)._withUnsafeGuaranteedRef { $0.start(local: local, uri: uri, attributes: attributes, count: Int(attributeCount)) }
+            SAXSession.from(user)._withUnsafeGuaranteedRef {
+                $0.start(local: local, uri: uri, attributes: attributes, count: Int(attributeCount))
+            }
         }
         sax.endElementNs = { user, local, _, uri in
             SAXSession.from(user)._withUnsafeGuaranteedRef { $0.end(local: local, uri: uri) }

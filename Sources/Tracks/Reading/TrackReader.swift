@@ -44,7 +44,8 @@ public struct TrackReader: Sendable {
                 do {
                     chunk = try handle.read(upToCount: chunkSize) ?? Data()
                 } catch {
-                    throw ReadFailure(kind: .missing, position: .init(line: 0, column: 0), message: "read error: \(error)")
+                    throw ReadFailure(
+                        kind: .missing, position: .init(line: 0, column: 0), message: "read error: \(error)")
                 }
                 if chunk.isEmpty { return }
                 try chunk.withUnsafeBytes { try feed($0) }
@@ -94,7 +95,8 @@ public struct TrackReader: Sendable {
                 throw failure
             } catch {
                 throw ReadFailure(
-                    kind: .malformed, position: .init(line: 0, column: 0), message: "cannot inflate \(entry.path): \(error)")
+                    kind: .malformed, position: .init(line: 0, column: 0),
+                    message: "cannot inflate \(entry.path): \(error)")
             }
         }
         track.format = .kmz

@@ -105,7 +105,9 @@ public struct RouteTiming: Sendable {
                 let first = path.points[0].storedTime
                 if let cursor, first < cursor {
                     throw RouteTimingError(
-                        message: "path \(index + 1) starts at \(XSDDateTime.formatCompact(first)), before path \(index) ends at \(XSDDateTime.formatCompact(cursor)); replay one path at a time with --path N (1…\(paths.count))")
+                        message:
+                            "path \(index + 1) starts at \(XSDDateTime.formatCompact(first)), before path \(index) ends at \(XSDDateTime.formatCompact(cursor)); replay one path at a time with --path N (1…\(paths.count))"
+                    )
                 }
                 samples.append(contentsOf: path.points.map { RouteSample(point: $0) })
             } else if path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {

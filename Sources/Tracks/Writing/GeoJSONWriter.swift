@@ -26,8 +26,13 @@ enum GeoJSONWriter {
                     property("timestamp", Format.jsonString(XSDDateTime.formatCompact(at.timeIntervalSince1970)))
                 } else {
                     var parts: [String] = []
-                    if let b = span.begin { parts.append("\"begin\":" + Format.jsonString(XSDDateTime.formatCompact(b.timeIntervalSince1970))) }
-                    if let e = span.end { parts.append("\"end\":" + Format.jsonString(XSDDateTime.formatCompact(e.timeIntervalSince1970))) }
+                    if let b = span.begin {
+                        parts.append(
+                            "\"begin\":" + Format.jsonString(XSDDateTime.formatCompact(b.timeIntervalSince1970)))
+                    }
+                    if let e = span.end {
+                        parts.append("\"end\":" + Format.jsonString(XSDDateTime.formatCompact(e.timeIntervalSince1970)))
+                    }
                     property("timespan", "{" + parts.joined(separator: ",") + "}")
                 }
             }

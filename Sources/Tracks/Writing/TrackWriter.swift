@@ -41,7 +41,10 @@ enum Format {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
+            case let c where c.value < 0x20:
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
+                    + String(c.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -50,7 +50,8 @@ enum KMLWriter {
     static func write(_ track: Track, to out: inout some TextOutputStream) {
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.write(
-            "<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document>\n")
+            "<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document>\n"
+        )
         if let name = track.name { out.write("<name>\(Format.xml(name))</name>\n") }
         for feature in track.features {
             out.write("<Placemark>\n")
@@ -60,18 +61,25 @@ enum KMLWriter {
             }
             if let span = feature.timeSpan {
                 if span.begin == span.end, let at = span.begin {
-                    out.write("<TimeStamp><when>\(XSDDateTime.formatCompact(at.timeIntervalSince1970))</when></TimeStamp>\n")
+                    out.write(
+                        "<TimeStamp><when>\(XSDDateTime.formatCompact(at.timeIntervalSince1970))</when></TimeStamp>\n")
                 } else {
                     out.write("<TimeSpan>")
-                    if let b = span.begin { out.write("<begin>\(XSDDateTime.formatCompact(b.timeIntervalSince1970))</begin>") }
-                    if let e = span.end { out.write("<end>\(XSDDateTime.formatCompact(e.timeIntervalSince1970))</end>") }
+                    if let b = span.begin {
+                        out.write("<begin>\(XSDDateTime.formatCompact(b.timeIntervalSince1970))</begin>")
+                    }
+                    if let e = span.end {
+                        out.write("<end>\(XSDDateTime.formatCompact(e.timeIntervalSince1970))</end>")
+                    }
                     out.write("</TimeSpan>\n")
                 }
             }
             if !feature.properties.isEmpty {
                 out.write("<ExtendedData>")
                 for key in feature.properties.keys.sorted() {
-                    out.write("<Data name=\"\(Format.xml(key))\"><value>\(Format.xml(feature.properties[key] ?? ""))</value></Data>")
+                    out.write(
+                        "<Data name=\"\(Format.xml(key))\"><value>\(Format.xml(feature.properties[key] ?? ""))</value></Data>"
+                    )
                 }
                 out.write("</ExtendedData>\n")
             }
@@ -105,7 +113,9 @@ enum KMLWriter {
                 // An empty <when/> keeps an untimed point's slot in a partly timed track.
                 out.write("<gx:Track>" + altitudeMode(path) + "\n")
                 for p in path.points {
-                    out.write(p.timeIntervalSince1970.map { "<when>\(XSDDateTime.formatCompact($0))</when>\n" } ?? "<when/>\n")
+                    out.write(
+                        p.timeIntervalSince1970.map { "<when>\(XSDDateTime.formatCompact($0))</when>\n" } ?? "<when/>\n"
+                    )
                 }
                 for p in path.points { out.write("<gx:coord>\(tuple(p, separator: " "))</gx:coord>\n") }
                 out.write("</gx:Track>\n")
@@ -120,10 +130,12 @@ enum KMLWriter {
             }
             out.write("</Polygon>\n")
         case .collection(let parts):
-            let allTimed = timed && parts.allSatisfy { part in
-                if case .track(let path) = part { return path.isTimed }
-                return false
-            }
+            let allTimed =
+                timed
+                && parts.allSatisfy { part in
+                    if case .track(let path) = part { return path.isTimed }
+                    return false
+                }
             out.write(allTimed ? "<gx:MultiTrack>\n" : "<MultiGeometry>\n")
             for part in parts { writeGeometry(part, timed: timed, to: &out) }
             out.write(allTimed ? "</gx:MultiTrack>\n" : "</MultiGeometry>\n")
