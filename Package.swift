@@ -8,10 +8,12 @@ let package = Package(
         .executable(name: "waypost", targets: ["waypost"]),
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "Tracks", targets: ["Tracks"]),
+        .library(name: "LocationSimulation", targets: ["LocationSimulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // System libraries. Debian/Ubuntu: `make deps` installs the -dev packages.
@@ -31,15 +33,23 @@ let package = Package(
             name: "Tracks",
             dependencies: ["Geo", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        .target(
+            name: "LocationSimulation",
+            dependencies: ["Geo", "Tracks", .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "waypost",
-            dependencies: ["Geo", "Tracks", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Geo", "Tracks", "LocationSimulation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
 
         // Benchmarks live apart from the tests and never gate CI (`make bench`).
         .executableTarget(
             name: "waypost-bench",
-            dependencies: ["Geo", "Tracks"],
+            dependencies: ["Geo", "Tracks", "LocationSimulation"],
             path: "Benchmarks/WaypostBench"
         ),
 
@@ -50,6 +60,7 @@ let package = Package(
             name: "TracksTests",
             dependencies: ["Tracks", "Geo", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        .testTarget(name: "LocationSimulationTests", dependencies: ["LocationSimulation", "Tracks", "Geo", "TestSupport"]),
         .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "TestSupport"]),
     ]
 )

@@ -1,30 +1,79 @@
 import ArgumentParser
 import Foundation
+import Geo
+import LocationSimulation
 import Tracks
 
-/// `waypost replay TRACK`: the route's location fixes, as a table or DESIGN.md's event stream.
+/// `waypost replay TRACK`: a route through the simulated location manager, as events.
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Replay a route and print its location events.",
+        abstract: "Replay a route through a simulated CoreLocation manager and print its events.",
         discussion: """
-            Timed tracks keep their own times; untimed geometry is timed at --speed and densified so
-            that samples are at most --sample-interval apart.
+            The simulated app asks for authorization (answered by --auth), monitors the --regions,
+            and starts the standard service (or the significant-change service with
+            --mode significant-change). Timed tracks keep their own times; untimed geometry is timed
+            at --speed and densified so that samples are at most --sample-interval apart.
 
             Examples:
               waypost replay tracks/cupertino-walk.kml
-              waypost replay tracks/i280-drive.kml --speed 29 --format jsonl
+              waypost replay tracks/sunnyvale-commute.kml --regions fixtures/regions/cafes.yaml --format jsonl
+              waypost replay tracks/i280-drive.kml --speed 29 --mode significant-change --summary
+              waypost replay tracks/cupertino-walk.kml --noise urban --seed 7 --signal-loss 600-900
             """
     )
 
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, jsonl
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case standard, significantChange = "significant-change"
+    }
+
+    enum Auth: String, ExpressibleByArgument, CaseIterable {
+        case always, whenInUse = "when-in-use", denied, ask
+
+        var answer: AuthorizationAnswer? {
+            switch self {
+            case .always: .allowAlways
+            case .whenInUse: .allowWhenInUse
+            case .denied: .deny
+            case .ask: nil
+            }
+        }
     }
 
     @Argument(help: "A KML, KMZ or GPX file.")
     var track: String
 
-    @Option(help: "text (a table) or jsonl (one event object per line).")
-    var format: OutputFormat = .text
+    @Option(help: "text (readable lines) or jsonl (one event object per line).")
+    var format: EventStreamEncoder.Format = .text
+
+    @Option(help: "standard or significant-change.")
+    var mode: Mode = .standard
+
+    @Option(help: "Metres from the last delivered fix before the next is delivered (-1: every fix).")
+    var distanceFilter: Double = LocationAccuracy.distanceFilterNone
+
+    @Option(
+        help:
+            "desiredAccuracy: best-for-navigation, best, ten-meters, hundred-meters, kilometer, three-kilometers, or metres."
+    )
+    var accuracy: String = "best"
+
+    @Option(help: "Regions to monitor: a YAML, JSON or GeoJSON file (see the README).")
+    var regions: String?
+
+    @Option(help: "Fix noise: none, open-sky, urban or indoor.")
+    var noise: NoiseModel.Preset = .none
+
+    @Option(help: "Seed for the noise: the same seed gives the same output.")
+    var seed: UInt64 = 0
+
+    @Option(help: "A signal gap FROM-TO in seconds from the start, e.g. 600-720 (repeatable).")
+    var signalLoss: [String] = []
+
+    @Option(help: "How the user answers the location prompt: always, when-in-use, denied, or ask (nobody answers).")
+    var auth: Auth = .always
+
+    @Flag(help: "Also report visits (a stay of 5 min within 100 m).")
+    var visits = false
 
     @Option(help: "Travel speed for untimed geometry, m/s (default: walking, 1.4).")
     var speed: Double = RouteTiming.walkingSpeed
@@ -32,23 +81,60 @@ struct Replay: ParsableCommand {
     @Option(help: "Longest gap between samples of untimed geometry, seconds.")
     var sampleInterval: Double = 1
 
-    @Option(
-        help:
-            "Start time for untimed geometry, e.g. 2025-06-01T08:00:00Z (default: the file's own times, else 2025-01-01T00:00:00Z)."
-    )
+    @Option(help: "Start time for untimed geometry, e.g. 2025-06-01T08:00:00Z.")
     var start: String?
 
     @Option(help: "Replay only the N-th path (track, line or route) of the file, counting from 1.")
     var path: Int?
 
+    @Flag(help: "Pace the run on the wall clock instead of as fast as possible.")
+    var realtime = false
+
+    @Option(help: "With --realtime: how many times faster than real time.")
+    var rate: Double = 1
+
+    @Flag(help: "After the events, print counts of fixes, region events and failures.")
+    var summary = false
+
     func validate() throws {
-        if let path, path < 1 { throw ValidationError("--path counts from 1") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number of m/s") }
         guard sampleInterval > 0, sampleInterval.isFinite else {
             throw ValidationError("--sample-interval must be a positive number of seconds")
         }
         if let start, XSDDateTime.parse(start) == nil {
             throw ValidationError("--start '\(start)' is not an ISO-8601 time such as 2025-06-01T08:00:00Z")
+        }
+        if let path, path < 1 { throw ValidationError("--path counts from 1") }
+        guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") }
+        if !realtime && rate != 1 { throw ValidationError("--rate needs --realtime") }
+        _ = try desiredAccuracy()
+        _ = try gaps(from: 0)
+    }
+
+    func desiredAccuracy() throws -> Double {
+        switch accuracy {
+        case "best-for-navigation": return LocationAccuracy.bestForNavigation
+        case "best": return LocationAccuracy.best
+        case "ten-meters": return LocationAccuracy.nearestTenMeters
+        case "hundred-meters": return LocationAccuracy.hundredMeters
+        case "kilometer": return LocationAccuracy.kilometer
+        case "three-kilometers": return LocationAccuracy.threeKilometers
+        default:
+            guard let metres = Double(accuracy), metres > 0 else {
+                throw ValidationError("--accuracy '\(accuracy)' is not a CoreLocation accuracy name or a number of metres")
+            }
+            return metres
+        }
+    }
+
+    /// `--signal-loss` ranges as absolute virtual times.
+    func gaps(from origin: Double) throws -> [ClosedRange<Double>] {
+        try signalLoss.map { text in
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, let from = Double(parts[0]), let to = Double(parts[1]), from >= 0, to >= from else {
+                throw ValidationError("--signal-loss '\(text)' is not FROM-TO in seconds from the start, e.g. 600-720")
+            }
+            return (origin + from)...(origin + to)
         }
     }
 
@@ -58,69 +144,125 @@ struct Replay: ParsableCommand {
             let timing = RouteTiming(
                 speed: speed, sampleInterval: sampleInterval,
                 start: start.flatMap(XSDDateTime.parse).map(Date.init(timeIntervalSince1970:)))
-            let samples: [RouteSample]
+            let route: [RouteSample]
             do {
-                samples = try timing.samples(for: parsed, path: path)
+                route = try timing.samples(for: parsed, path: path)
             } catch let error as RouteTimingError {
                 throw CommandFailure(.dataError, "\(track): \(error.message)")
             }
+            let monitored: [CircularRegion]
+            do {
+                monitored = try regions.map { try RegionFile.read(contentsOf: URL(fileURLWithPath: $0), displayName: $0) } ?? []
+            } catch let error as RegionFileError {
+                let missing = error.line == 0 && !FileManager.default.fileExists(atPath: regions ?? "")
+                throw CommandFailure(missing ? .noInput : .dataError, error.description)
+            }
+
+            let origin = route[0].point.timeIntervalSince1970 ?? 0
+            var configuration = LocationManagerConfiguration()
+            configuration.updateInterval = sampleInterval
+            let manager = SimulatedLocationManager(
+                status: .notDetermined, authorizationAnswer: auth.answer, noise: NoiseModel(noise), seed: seed,
+                startTime: origin, configuration: configuration)
             let out = BufferedOutput()
-            var printer = FixPrinter(format: format)
-            for sample in samples { printer.print(sample, to: out) }
+            var counts = EventCounts()
+            let format = self.format
+            manager.observer = { event in
+                counts.add(event.event)
+                out.write(EventStreamEncoder.encode(event, as: format) + "\n")
+            }
+            // The simulated app: ask, monitor, start.
+            manager.reportInitialAuthorization()
+            manager.requestAlwaysAuthorization()
+            manager.desiredAccuracy = try desiredAccuracy()
+            manager.distanceFilter = distanceFilter
+            for region in monitored { manager.startMonitoring(for: region) }
+            switch mode {
+            case .standard: manager.startUpdatingLocation()
+            case .significantChange: manager.startMonitoringSignificantLocationChanges()
+            }
+            if visits { manager.startMonitoringVisits() }
+
+            let device = SimulatedDevice(route: route, manager: manager, signalGaps: try gaps(from: origin))
+            let simulation = Simulation(devices: [device])
+            let print = manager.observer ?? { _ in }
+            if realtime, let span = simulation.span {
+                let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
+                var clock = WallClock(rate: rate, span: span) { fraction in
+                    out.flush()
+                    bar.show(fraction)
+                }
+                simulation.run(clock: &clock, onEvent: print)
+                bar.finish()
+            } else {
+                var clock = VirtualClock()
+                simulation.run(clock: &clock, onEvent: print)
+            }
             out.flush()
+            if summary {
+                let line = counts.description + "\n"
+                if format == .jsonl {
+                    FileHandle.standardError.write(Data(line.utf8))
+                } else {
+                    out.write(line)
+                    out.flush()
+                }
+            }
         }
     }
 }
 
-/// Renders route samples as location fixes. Until the simulated location manager takes over,
-/// fixes lie exactly on the route with GPS-class accuracy.
-struct FixPrinter {
-    /// Horizontal accuracy reported for exact fixes, metres.
-    static let horizontalAccuracy = 5.0
-    /// Vertical accuracy when the route has altitude; CoreLocation reports −1 (invalid) otherwise.
-    static let verticalAccuracy = 3.0
+extension NoiseModel.Preset: ExpressibleByArgument {}
+extension EventStreamEncoder.Format: ExpressibleByArgument {}
 
-    var format: Replay.OutputFormat
-    private var printedHeader = false
+/// What `--summary` reports.
+struct EventCounts: CustomStringConvertible {
+    var fixes = 0
+    var significantChanges = 0
+    var enters = 0
+    var exits = 0
+    var monitoringFailures = 0
+    var errors = 0
+    var visits = 0
 
-    init(format: Replay.OutputFormat) {
-        self.format = format
-    }
-
-    mutating func print(_ sample: RouteSample, to out: BufferedOutput) {
-        let p = sample.point
-        let time = XSDDateTime.formatMilliseconds(p.timeIntervalSince1970 ?? 0)
-        switch format {
-        case .jsonl:
-            var line = "{\"t\":\"\(time)\",\"type\":\"location\""
-            line += ",\"lat\":\(p.latitude),\"lon\":\(p.longitude),\"alt\":\(p.altitude ?? 0)"
-            line += ",\"hacc\":\(Self.horizontalAccuracy),\"vacc\":\(p.altitude == nil ? -1 : Self.verticalAccuracy)"
-            line += ",\"speed\":\(rounded(sample.speed, 3) ?? -1),\"course\":\(rounded(sample.course, 2) ?? -1)"
-            line += ",\"service\":\"standard\"}\n"
-            out.write(line)
-        case .text:
-            if !printedHeader {
-                out.write(
-                    pad("time", 26) + pad("latitude", 13) + pad("longitude", 14) + pad("alt m", 9)
-                        + pad("speed m/s", 11) + "course°\n")
-                printedHeader = true
-            }
-            out.write(
-                pad(time, 26) + pad(String(format: "%.6f", p.latitude), 13)
-                    + pad(String(format: "%.6f", p.longitude), 14)
-                    + pad(p.altitude.map { String(format: "%.1f", $0) } ?? "-", 9)
-                    + pad(sample.speed.map { String(format: "%.2f", $0) } ?? "-", 11)
-                    + (sample.course.map { String(format: "%.1f", $0) } ?? "-") + "\n")
+    mutating func add(_ event: LocationEvent) {
+        switch event {
+        case .locationUpdated(_, let service): if service == .standard { fixes += 1 } else { significantChanges += 1 }
+        case .enteredRegion: enters += 1
+        case .exitedRegion: exits += 1
+        case .monitoringFailed: monitoringFailures += 1
+        case .failed: errors += 1
+        case .visited: visits += 1
+        case .authorizationChanged, .determinedState: break
         }
     }
 
-    private func rounded(_ value: Double?, _ digits: Int) -> Double? {
-        guard let value else { return nil }
-        let scale = [1.0, 10, 100, 1000][digits]
-        return (value * scale).rounded() / scale
+    var description: String {
+        "summary: \(fixes) fixes, \(significantChanges) significant changes, \(enters) enters, \(exits) exits, "
+            + "\(monitoringFailures) monitoring failures, \(errors) errors, \(visits) visits"
+    }
+}
+
+/// A one-line progress bar on standard error, for `--realtime` runs on a terminal.
+final class ProgressBar {
+    private let enabled: Bool
+    private var shown = -1
+
+    init(enabled: Bool) {
+        self.enabled = enabled
     }
 
-    private func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+    func show(_ fraction: Double) {
+        guard enabled else { return }
+        let percent = Int(fraction * 100)
+        guard percent != shown else { return }
+        shown = percent
+        let filled = percent * 30 / 100
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: 30 - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(percent)%".utf8))
+    }
+
+    func finish() {
+        if enabled && shown >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

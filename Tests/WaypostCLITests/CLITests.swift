@@ -44,23 +44,29 @@ struct CLITests {
         let run = try Self.waypost("replay", "tracks/cupertino-walk.kml", "--format", "jsonl")
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.count == 668)
         var previous = ""
+        var types: [String] = []
         for line in lines {
             let event = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(event["type"] as? String == "location")
-            #expect(event["service"] as? String == "standard")
-            for key in ["lat", "lon", "alt", "hacc", "vacc", "speed", "course"] {
-                #expect(event[key] is NSNumber, "\(key)")
+            let type = try #require(event["type"] as? String)
+            types.append(type)
+            if type == "location" {
+                #expect(event["service"] as? String == "standard")
+                for key in ["lat", "lon", "alt", "hacc", "vacc", "speed", "course"] {
+                    #expect(event[key] is NSNumber, "\(key)")
+                }
             }
             let t = try #require(event["t"] as? String)
             #expect(t.count == 24 && t.hasSuffix("Z"))  // ISO-8601 UTC with milliseconds
             #expect(t >= previous)
             previous = t
         }
-        #expect(
-            lines.first?.hasPrefix("{\"t\":\"2025-06-02T16:00:00.000Z\",\"type\":\"location\",\"lat\":37.331817")
-                == true)
+        // Authorization at creation, the prompt's answer, then a fix a second for 55:58 min.
+        #expect(types.prefix(2) == ["authorization", "authorization"])
+        #expect(types.dropFirst(2).allSatisfy { $0 == "location" })
+        #expect(types.count == 2 + 3359)
+        #expect(lines[1] == #"{"t":"2025-06-02T16:00:00.000Z","type":"authorization","status":"authorizedAlways"}"#)
+        #expect(lines[2].hasPrefix(#"{"t":"2025-06-02T16:00:00.000Z","type":"location","lat":37.331817"#))
     }
 
     @Test func replayIsDeterministic() throws {
@@ -78,16 +84,22 @@ struct CLITests {
         let events = try run.stdout.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        #expect(events.first?["t"] as? String == "2025-06-01T08:00:00.000Z")
-        #expect(events.allSatisfy { abs(($0["speed"] as? Double ?? 0) - 29) < 0.01 })
-        #expect(events.count > 550)  // ≈ 17 km at 29 m/s, a sample a second
+        let fixes = events.filter { $0["type"] as? String == "location" }
+        #expect(fixes.first?["t"] as? String == "2025-06-01T08:00:00.000Z")
+        #expect(fixes.allSatisfy { abs(($0["speed"] as? Double ?? 0) - 29) < 0.01 })
+        #expect(fixes.count > 550)  // ≈ 17 km at 29 m/s, a sample a second
     }
 
-    @Test func textReplayHasAHeader() throws {
-        let run = try Self.waypost("replay", "tracks/stevens-creek-ride.gpx")
+    @Test func textReplayIsReadable() throws {
+        let run = try Self.waypost("replay", "tracks/stevens-creek-ride.gpx", "--summary")
         #expect(run.status == 0)
-        #expect(run.stdout.hasPrefix("time "))
-        #expect(run.stdout.split(separator: "\n").count == 609)  // a header and 608 fixes
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.first == "2025-06-07T15:30:00.000Z  authorization   notDetermined")
+        #expect(lines[2].hasPrefix("2025-06-07T15:30:00.000Z  location        37.374390,-122.064397  ±5 m  alt 29.8 m"))
+        // 608 points 2 s apart, filled to a fix a second.
+        #expect(
+            lines.last
+                == "summary: 1225 fixes, 0 significant changes, 0 enters, 0 exits, 0 monitoring failures, 0 errors, 0 visits")
     }
 
     @Test func badInputGivesOneLineAndExit65() throws {

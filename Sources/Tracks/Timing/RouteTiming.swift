@@ -10,6 +10,12 @@ public struct RouteSample: Sendable, Equatable {
     public var speed: Double?
     /// Degrees clockwise from true north in [0, 360), the same way; nil when unknown.
     public var course: Double?
+
+    public init(point: TrackPoint, speed: Double? = nil, course: Double? = nil) {
+        self.point = point
+        self.speed = speed
+        self.course = course
+    }
 }
 
 /// Why a track cannot be turned into a timeline.

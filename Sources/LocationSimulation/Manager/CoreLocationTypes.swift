@@ -1,0 +1,181 @@
+import Geo
+
+/// CoreLocation's authorization states, with Apple's raw values (`CLAuthorizationStatus`).
+public enum AuthorizationStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
+    case notDetermined = 0
+    case restricted = 1
+    case denied = 2
+    case authorizedAlways = 3
+    case authorizedWhenInUse = 4
+
+    public var description: String {
+        switch self {
+        case .notDetermined: "notDetermined"
+        case .restricted: "restricted"
+        case .denied: "denied"
+        case .authorizedAlways: "authorizedAlways"
+        case .authorizedWhenInUse: "authorizedWhenInUse"
+        }
+    }
+
+    /// Whether foreground location (standard and significant-change updates) is allowed.
+    public var allowsLocation: Bool { self == .authorizedAlways || self == .authorizedWhenInUse }
+}
+
+/// How a user answers the first-use location prompt.
+public enum AuthorizationAnswer: String, Sendable, CaseIterable {
+    case allowAlways, allowWhenInUse, deny
+
+    var status: AuthorizationStatus {
+        switch self {
+        case .allowAlways: .authorizedAlways
+        case .allowWhenInUse: .authorizedWhenInUse
+        case .deny: .denied
+        }
+    }
+}
+
+/// CoreLocation's errors by number and name (`CLError.Code`).
+public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: Int, Sendable, CaseIterable {
+        case locationUnknown = 0
+        case denied = 1
+        case network = 2
+        case headingFailure = 3
+        case regionMonitoringDenied = 4
+        case regionMonitoringFailure = 5
+        case regionMonitoringSetupDelayed = 6
+        case regionMonitoringResponseDelayed = 7
+        case geocodeFoundNoResult = 8
+        case geocodeFoundPartialResult = 9
+        case geocodeCanceled = 10
+        case deferredFailed = 11
+        case deferredNotUpdatingLocation = 12
+        case deferredAccuracyTooLow = 13
+        case deferredDistanceFiltered = 14
+        case deferredCanceled = 15
+        case rangingUnavailable = 16
+        case rangingFailure = 17
+        case promptDeclined = 18
+        case historicalLocationError = 19
+    }
+
+    public var code: Code
+    /// Why, for people (not part of CoreLocation's error).
+    public var reason: String
+
+    public init(_ code: Code, _ reason: String = "") {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// The code's name as CoreLocation spells it, e.g. `regionMonitoringFailure`.
+    public var name: String { "\(code)" }
+
+    public var description: String { reason.isEmpty ? "\(name) (\(code.rawValue))" : "\(name) (\(code.rawValue)): \(reason)" }
+}
+
+/// A region's state as `didDetermineState` reports it (`CLRegionState`).
+public enum RegionState: Int, Sendable, CustomStringConvertible {
+    case unknown = 0
+    case inside = 1
+    case outside = 2
+
+    public var description: String {
+        switch self {
+        case .unknown: "unknown"
+        case .inside: "inside"
+        case .outside: "outside"
+        }
+    }
+}
+
+/// CoreLocation's accuracy and distance-filter constants, in metres.
+public enum LocationAccuracy {
+    /// `kCLLocationAccuracyBestForNavigation`.
+    public static let bestForNavigation = -2.0
+    /// `kCLLocationAccuracyBest`, the default `desiredAccuracy`.
+    public static let best = -1.0
+    /// `kCLLocationAccuracyNearestTenMeters`.
+    public static let nearestTenMeters = 10.0
+    /// `kCLLocationAccuracyHundredMeters`.
+    public static let hundredMeters = 100.0
+    /// `kCLLocationAccuracyKilometer`.
+    public static let kilometer = 1000.0
+    /// `kCLLocationAccuracyThreeKilometers`.
+    public static let threeKilometers = 3000.0
+    /// `kCLDistanceFilterNone`: deliver every fix.
+    public static let distanceFilterNone = -1.0
+
+    /// The horizontal accuracy a fix reports for a `desiredAccuracy`, before noise: GPS-class
+    /// (5 m) for the best settings, the requested figure otherwise.
+    public static func reportedAccuracy(for desired: Double) -> Double {
+        desired <= nearestTenMeters ? (desired < 0 ? 5 : desired) : desired
+    }
+}
+
+/// A location fix (`CLLocation`): where, how well, how fast, which way, when.
+public struct Location: Sendable, Equatable {
+    public var coordinate: Coordinate
+    /// Metres; meaningful only when ``verticalAccuracy`` is not negative.
+    public var altitude: Double
+    /// Radius of uncertainty in metres; negative means the coordinate is invalid.
+    public var horizontalAccuracy: Double
+    /// Metres; negative means the altitude is invalid.
+    public var verticalAccuracy: Double
+    /// Metres per second; negative when unknown.
+    public var speed: Double
+    /// Degrees from true north; negative when unknown.
+    public var course: Double
+    /// Seconds since 1970 (virtual time).
+    public var timestamp: Double
+
+    public init(
+        coordinate: Coordinate, altitude: Double = 0, horizontalAccuracy: Double, verticalAccuracy: Double = -1,
+        speed: Double = -1, course: Double = -1, timestamp: Double
+    ) {
+        self.coordinate = coordinate
+        self.altitude = altitude
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.speed = speed
+        self.course = course
+        self.timestamp = timestamp
+    }
+}
+
+/// Which service delivered a fix.
+public enum LocationService: String, Sendable {
+    case standard, significantChange
+}
+
+/// A circular region to monitor (`CLCircularRegion`).
+public struct CircularRegion: Sendable, Hashable {
+    public var identifier: String
+    public var center: Coordinate
+    /// Metres.
+    public var radius: Double
+    public var notifyOnEntry: Bool
+    public var notifyOnExit: Bool
+
+    public init(
+        identifier: String, center: Coordinate, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true
+    ) {
+        self.identifier = identifier
+        self.center = center
+        self.radius = radius
+        self.notifyOnEntry = notifyOnEntry
+        self.notifyOnExit = notifyOnExit
+    }
+
+    public var circle: Circle { Circle(center: center, radius: radius) }
+}
+
+/// A place the device stayed (`CLVisit`): where, and from when until when.
+public struct Visit: Sendable, Equatable {
+    public var coordinate: Coordinate
+    /// Metres.
+    public var horizontalAccuracy: Double
+    public var arrival: Double
+    public var departure: Double
+}

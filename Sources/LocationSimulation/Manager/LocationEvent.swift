@@ -1,0 +1,60 @@
+import Geo
+
+/// Everything a location manager tells its delegate, as a value.
+public enum LocationEvent: Sendable, Equatable {
+    case authorizationChanged(AuthorizationStatus)
+    case locationUpdated(Location, service: LocationService)
+    case failed(LocationError)
+    /// The device's position when the transition was reported.
+    case enteredRegion(CircularRegion, at: Coordinate)
+    case exitedRegion(CircularRegion, at: Coordinate)
+    case determinedState(RegionState, for: CircularRegion)
+    case monitoringFailed(CircularRegion?, LocationError)
+    case visited(Visit)
+}
+
+/// An event at its virtual time, from one device of a run.
+public struct TimedEvent: Sendable, Equatable {
+    /// Seconds since 1970, virtual time.
+    public var time: Double
+    /// The device's name in a run with several devices, nil otherwise.
+    public var device: String?
+    public var event: LocationEvent
+
+    public init(time: Double, device: String? = nil, event: LocationEvent) {
+        self.time = time
+        self.device = device
+        self.event = event
+    }
+}
+
+/// CoreLocation's delegate callbacks (`CLLocationManagerDelegate`), all optional.
+public protocol SimulatedLocationManagerDelegate: AnyObject {
+    func locationManager(_ manager: SimulatedLocationManager, didUpdateLocations locations: [Location])
+    func locationManager(_ manager: SimulatedLocationManager, didFailWithError error: LocationError)
+    func locationManager(_ manager: SimulatedLocationManager, didEnterRegion region: CircularRegion)
+    func locationManager(_ manager: SimulatedLocationManager, didExitRegion region: CircularRegion)
+    func locationManager(
+        _ manager: SimulatedLocationManager, didDetermineState state: RegionState, for region: CircularRegion)
+    func locationManager(
+        _ manager: SimulatedLocationManager, monitoringDidFailFor region: CircularRegion?,
+        withError error: LocationError)
+    func locationManager(_ manager: SimulatedLocationManager, didChangeAuthorization status: AuthorizationStatus)
+    func locationManager(_ manager: SimulatedLocationManager, didVisit visit: Visit)
+}
+
+extension SimulatedLocationManagerDelegate {
+    public func locationManager(_ manager: SimulatedLocationManager, didUpdateLocations locations: [Location]) {}
+    public func locationManager(_ manager: SimulatedLocationManager, didFailWithError error: LocationError) {}
+    public func locationManager(_ manager: SimulatedLocationManager, didEnterRegion region: CircularRegion) {}
+    public func locationManager(_ manager: SimulatedLocationManager, didExitRegion region: CircularRegion) {}
+    public func locationManager(
+        _ manager: SimulatedLocationManager, didDetermineState state: RegionState, for region: CircularRegion
+    ) {}
+    public func locationManager(
+        _ manager: SimulatedLocationManager, monitoringDidFailFor region: CircularRegion?,
+        withError error: LocationError
+    ) {}
+    public func locationManager(_ manager: SimulatedLocationManager, didChangeAuthorization status: AuthorizationStatus) {}
+    public func locationManager(_ manager: SimulatedLocationManager, didVisit visit: Visit) {}
+}

@@ -1,0 +1,412 @@
+import Geo
+
+/// Where the device really is at one instant of a run, and whether it has a signal there.
+public struct DeviceSample: Sendable, Equatable {
+    /// Seconds since 1970, virtual time.
+    public var time: Double
+    public var coordinate: Coordinate
+    public var altitude: Double?
+    public var speed: Double?
+    public var course: Double?
+    /// False inside a scripted signal gap (a tunnel): no fixes, no region evaluation.
+    public var hasSignal: Bool
+
+    public init(
+        time: Double, coordinate: Coordinate, altitude: Double? = nil, speed: Double? = nil, course: Double? = nil,
+        hasSignal: Bool = true
+    ) {
+        self.time = time
+        self.coordinate = coordinate
+        self.altitude = altitude
+        self.speed = speed
+        self.course = course
+        self.hasSignal = hasSignal
+    }
+}
+
+/// A location manager that behaves like CoreLocation's `CLLocationManager` for a simulated
+/// device: standard and significant-change updates, circular region monitoring with Apple's
+/// thresholds, visits, and authorization — on virtual time.
+///
+/// The app side is CoreLocation's API; the world side is ``move(to:)``, which a ``Simulation``
+/// calls with the device's true position at each instant, and ``changeAuthorization(to:)``,
+/// the user changing Settings.
+///
+/// ```swift
+/// let manager = SimulatedLocationManager(authorizationAnswer: .allowAlways)
+/// manager.delegate = app
+/// manager.requestAlwaysAuthorization()
+/// manager.startMonitoring(for: CircularRegion(identifier: "cafe", center: cafe, radius: 150))
+/// manager.startUpdatingLocation()
+/// ```
+///
+/// Events reach the ``delegate``, the ``observer`` closure and the ``events`` sequence, in
+/// virtual-time order. Behaviour and numbers: ``LocationManagerConfiguration``.
+public final class SimulatedLocationManager {
+    public weak var delegate: (any SimulatedLocationManagerDelegate)?
+    /// Receives every event with its time (the simulation runner's hook).
+    public var observer: ((TimedEvent) -> Void)?
+
+    public let configuration: LocationManagerConfiguration
+    /// `desiredAccuracy`, metres or a ``LocationAccuracy`` constant.
+    public var desiredAccuracy = LocationAccuracy.best
+    /// `distanceFilter`: metres from the last delivered fix; ``LocationAccuracy/distanceFilterNone`` delivers all.
+    public var distanceFilter = LocationAccuracy.distanceFilterNone
+    /// The most recently delivered fix.
+    public private(set) var location: Location?
+    public private(set) var authorizationStatus: AuthorizationStatus
+    public var maximumRegionMonitoringDistance: Double { configuration.maximumRegionMonitoringDistance }
+    /// The regions being monitored.
+    public var monitoredRegions: Set<CircularRegion> { Set(regions.values.map(\.region)) }
+    /// The current virtual time: the last instant the manager was moved to.
+    public private(set) var now: Double
+
+    /// The answer the user gives when the app first asks for location (nil: nobody answers).
+    public var authorizationAnswer: AuthorizationAnswer?
+
+    private var noise: NoiseProcess
+    private var device: DeviceSample?
+    private var updating = false
+    private var significantChanges = false
+    private var lastSignificant: Location?
+    private var visitsOn = false
+    private var visitAnchor: (coordinate: Coordinate, since: Double)?
+    private var visitConfirmed = false
+    private var inSignalGap = false
+
+    private struct Monitored {
+        var region: CircularRegion
+        var state: RegionState = .unknown
+        /// The state being confirmed and since when it has held.
+        var pending: (state: RegionState, since: Double)?
+        var lastDistance: Double?
+        var lastTime: Double?
+    }
+    private var regions: [String: Monitored] = [:]
+    private var index: CircleIndex<String>
+    /// Regions to evaluate even when far away: inside, pending or undetermined.
+    private var active: Set<String> = []
+    private var continuation: AsyncStream<TimedEvent>.Continuation?
+    /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
+    private static let tolerance = 1e-6
+
+    /// - Parameters:
+    ///   - status: the authorization at creation (default: not determined, as on first launch).
+    ///   - authorizationAnswer: how the user answers the prompt when the app asks.
+    ///   - noise: the error model of fixes (default: none — fixes lie on the route).
+    ///   - seed: seeds the noise; the same seed gives the same fixes.
+    ///   - startTime: virtual time of creation, seconds since 1970.
+    public init(
+        status: AuthorizationStatus = .notDetermined, authorizationAnswer: AuthorizationAnswer? = nil,
+        noise: NoiseModel = NoiseModel(.none), seed: UInt64 = 0, startTime: Double = 0,
+        configuration: LocationManagerConfiguration = LocationManagerConfiguration()
+    ) {
+        self.configuration = configuration
+        self.authorizationStatus = status
+        self.authorizationAnswer = authorizationAnswer
+        self.noise = NoiseProcess(model: noise, seed: seed)
+        self.now = startTime
+        self.index = CircleIndex(margin: configuration.regionHysteresis)
+    }
+
+    /// Every event from now on as an async sequence (like `CLLocationUpdate.liveUpdates`).
+    /// Events are buffered until read; ask for the sequence only if you read it.
+    public var events: AsyncStream<TimedEvent> {
+        let (stream, continuation) = AsyncStream<TimedEvent>.makeStream()
+        self.continuation = continuation
+        return stream
+    }
+
+    /// Ends the ``events`` sequence.
+    public func finish() {
+        continuation?.finish()
+    }
+
+    /// Reports the authorization at creation, as CoreLocation does when a manager is made.
+    public func reportInitialAuthorization() {
+        emit(.authorizationChanged(authorizationStatus))
+    }
+
+    // MARK: - Authorization
+
+    public func requestWhenInUseAuthorization() {
+        requestAuthorization(wantsAlways: false)
+    }
+
+    public func requestAlwaysAuthorization() {
+        requestAuthorization(wantsAlways: true)
+    }
+
+    private func requestAuthorization(wantsAlways: Bool) {
+        guard authorizationStatus == .notDetermined, let answer = authorizationAnswer else { return }
+        // A when-in-use request cannot be answered with Always.
+        let status = !wantsAlways && answer == .allowAlways ? AuthorizationStatus.authorizedWhenInUse : answer.status
+        changeAuthorization(to: status)
+    }
+
+    /// The user changes the app's location permission (Settings, or a prompt answer), now or at
+    /// a later virtual `time`.
+    public func changeAuthorization(to status: AuthorizationStatus, at time: Double? = nil) {
+        if let time { now = max(now, time) }
+        guard status != authorizationStatus else { return }
+        authorizationStatus = status
+        emit(.authorizationChanged(status))
+        if !status.allowsLocation && status != .notDetermined && (updating || significantChanges) {
+            emit(.failed(LocationError(.denied, "location access is \(status)")))
+        }
+        if status != .authorizedAlways && status != .notDetermined {
+            for (_, monitored) in regions.sorted(by: { $0.key < $1.key }) {
+                emit(.monitoringFailed(monitored.region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
+            }
+        }
+    }
+
+    // MARK: - Standard and significant-change services
+
+    public func startUpdatingLocation() {
+        updating = true
+        if !authorizationStatus.allowsLocation && authorizationStatus != .notDetermined {
+            emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
+        }
+    }
+
+    public func stopUpdatingLocation() {
+        updating = false
+    }
+
+    public func startMonitoringSignificantLocationChanges() {
+        significantChanges = true
+        lastSignificant = nil  // a new initial event on every start
+    }
+
+    public func stopMonitoringSignificantLocationChanges() {
+        significantChanges = false
+    }
+
+    public func startMonitoringVisits() {
+        visitsOn = true
+    }
+
+    public func stopMonitoringVisits() {
+        visitsOn = false
+    }
+
+    // MARK: - Region monitoring
+
+    public func startMonitoring(for region: CircularRegion) {
+        if authorizationStatus != .authorizedAlways {
+            return emit(.monitoringFailed(region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
+        }
+        guard region.radius > 0, region.radius <= maximumRegionMonitoringDistance, region.center.isValid else {
+            return emit(
+                .monitoringFailed(
+                    region,
+                    LocationError(
+                        .regionMonitoringFailure,
+                        "radius \(region.radius) m is outside (0, \(maximumRegionMonitoringDistance)] m")))
+        }
+        if regions[region.identifier] == nil, let limit = configuration.regionLimit, regions.count >= limit {
+            return emit(
+                .monitoringFailed(
+                    region, LocationError(.regionMonitoringFailure, "an app can monitor at most \(limit) regions")))
+        }
+        // The same identifier replaces the region. No event at registration, even when inside.
+        var monitored = Monitored(region: region)
+        if let device, device.hasSignal {
+            monitored.state = region.circle.contains(device.coordinate) ? .inside : .outside
+            monitored.lastDistance = ShortDistance.distance(region.center, device.coordinate)
+            monitored.lastTime = device.time
+        }
+        regions[region.identifier] = monitored
+        index.insert(region.circle, for: region.identifier)
+        if monitored.state == .inside || monitored.state == .unknown {
+            active.insert(region.identifier)
+        } else {
+            active.remove(region.identifier)
+        }
+    }
+
+    public func stopMonitoring(for region: CircularRegion) {
+        regions[region.identifier] = nil
+        index.remove(region.identifier)
+        active.remove(region.identifier)
+    }
+
+    /// Asks for a region's state; the answer comes through `didDetermineState`.
+    public func requestState(for region: CircularRegion) {
+        let state = regions[region.identifier]?.state ?? .unknown
+        emit(.determinedState(state, for: region))
+    }
+
+    // MARK: - The world moves
+
+    /// The device is at `sample` (its true position) at `sample.time`: deliver what a real
+    /// device's location manager would.
+    public func move(to sample: DeviceSample) {
+        now = sample.time
+        device = sample
+        guard sample.hasSignal else {
+            if !inSignalGap && authorizationStatus.allowsLocation && (updating || significantChanges) {
+                emit(.failed(LocationError(.locationUnknown, "no signal")))
+            }
+            inSignalGap = true
+            return
+        }
+        inSignalGap = false
+        let offset = noise.step(at: sample.time)
+        var believed = sample.coordinate
+        if offset.north != 0 || offset.east != 0 {
+            believed = Coordinate(
+                latitude: sample.coordinate.latitude + offset.north / 111_132.954,
+                longitude: sample.coordinate.longitude
+                    + offset.east / (111_319.49 * cos(sample.coordinate.latitude * .pi / 180)))
+        }
+        if authorizationStatus == .authorizedAlways && !regions.isEmpty {
+            evaluateRegions(at: believed, time: sample.time)
+        }
+        guard authorizationStatus.allowsLocation else { return }
+        if updating {
+            let accuracy = max(LocationAccuracy.reportedAccuracy(for: desiredAccuracy), offset.radius)
+            let fix = makeFix(sample, at: believed, accuracy: accuracy)
+            if distanceFilter <= 0
+                || location.map({ ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter })
+                    ?? true
+            {
+                location = fix
+                emit(.locationUpdated(fix, service: .standard))
+            }
+        }
+        if significantChanges {
+            let due =
+                lastSignificant.map {
+                    ShortDistance.distance($0.coordinate, sample.coordinate) + Self.tolerance
+                        >= configuration.significantChangeDistance
+                        && sample.time - $0.timestamp + 1e-9 >= configuration.significantChangeInterval
+                } ?? true
+            if due {
+                let fix = makeFix(sample, at: sample.coordinate, accuracy: configuration.significantChangeAccuracy)
+                lastSignificant = fix
+                if !updating { location = fix }
+                emit(.locationUpdated(fix, service: .significantChange))
+            }
+        }
+        if visitsOn { trackVisit(at: sample.coordinate, time: sample.time) }
+    }
+
+    private func makeFix(_ sample: DeviceSample, at coordinate: Coordinate, accuracy: Double) -> Location {
+        Location(
+            coordinate: coordinate, altitude: sample.altitude ?? 0, horizontalAccuracy: accuracy,
+            verticalAccuracy: sample.altitude == nil ? -1 : configuration.verticalAccuracy,
+            speed: sample.speed ?? -1, course: sample.course ?? -1, timestamp: sample.time)
+    }
+
+    // MARK: Region thresholds
+
+    private func evaluateRegions(at position: Coordinate, time: Double) {
+        var identifiers = index.candidates(near: position)
+        if !active.isEmpty { identifiers += active.filter { !identifiers.contains($0) } }
+        if identifiers.count > 1 { identifiers.sort() }  // deterministic order for simultaneous events
+        for identifier in identifiers {
+            guard var monitored = regions[identifier] else { continue }
+            evaluate(&monitored, at: position, time: time)
+            regions[identifier] = monitored
+            if monitored.state == .outside && monitored.pending == nil {
+                active.remove(identifier)
+            } else {
+                active.insert(identifier)
+            }
+        }
+    }
+
+    /// Apple's rule: cross the boundary, get the hysteresis distance past it, stay there for the
+    /// dwell time. The crossing of the threshold is interpolated between samples, so the
+    /// reported time is exact to the route, not to the sampling.
+    private func evaluate(_ monitored: inout Monitored, at position: Coordinate, time: Double) {
+        let region = monitored.region
+        let distance = ShortDistance.distance(region.center, position)
+        defer {
+            monitored.lastDistance = distance
+            monitored.lastTime = time
+        }
+        if monitored.state == .unknown {
+            monitored.state = distance <= region.radius ? .inside : .outside
+            return
+        }
+        let target: RegionState = monitored.state == .inside ? .outside : .inside
+        let threshold =
+            target == .inside
+            ? region.radius - configuration.inwardThreshold(radius: region.radius)
+            : region.radius + configuration.regionHysteresis
+        let beyond = target == .inside ? distance <= threshold : distance >= threshold
+        guard beyond else {
+            monitored.pending = nil
+            return
+        }
+        if monitored.pending == nil {
+            var since = time
+            if let d0 = monitored.lastDistance, let t0 = monitored.lastTime, d0 != distance {
+                let fraction = (threshold - d0) / (distance - d0)
+                if fraction > 0 && fraction <= 1 { since = t0 + (time - t0) * fraction }
+            }
+            monitored.pending = (target, since)
+        }
+        guard let pending = monitored.pending, time - pending.since >= configuration.regionDwell - 1e-9 else { return }
+        monitored.state = target
+        monitored.pending = nil
+        let at = pending.since + configuration.regionDwell
+        if target == .inside {
+            if region.notifyOnEntry { emit(.enteredRegion(region, at: position), at: at) }
+        } else if region.notifyOnExit {
+            emit(.exitedRegion(region, at: position), at: at)
+        }
+        emit(.determinedState(target, for: region), at: at)
+    }
+
+    // MARK: Visits
+
+    private func trackVisit(at position: Coordinate, time: Double) {
+        guard let anchor = visitAnchor else {
+            visitAnchor = (position, time)
+            return
+        }
+        if ShortDistance.distance(anchor.coordinate, position) <= configuration.visitRadius {
+            if !visitConfirmed && time - anchor.since >= configuration.visitMinimumDuration { visitConfirmed = true }
+            return
+        }
+        if visitConfirmed {
+            emit(
+                .visited(
+                    Visit(
+                        coordinate: anchor.coordinate, horizontalAccuracy: configuration.visitRadius,
+                        arrival: anchor.since, departure: time)))
+        }
+        visitAnchor = (position, time)
+        visitConfirmed = false
+    }
+
+    // MARK: Delivery
+
+    private func emit(_ event: LocationEvent, at time: Double? = nil) {
+        let timed = TimedEvent(time: time ?? now, event: event)
+        observer?(timed)
+        continuation?.yield(timed)
+        guard let delegate else { return }
+        switch event {
+        case .authorizationChanged(let status): delegate.locationManager(self, didChangeAuthorization: status)
+        case .locationUpdated(let fix, _): delegate.locationManager(self, didUpdateLocations: [fix])
+        case .failed(let error): delegate.locationManager(self, didFailWithError: error)
+        case .enteredRegion(let region, _): delegate.locationManager(self, didEnterRegion: region)
+        case .exitedRegion(let region, _): delegate.locationManager(self, didExitRegion: region)
+        case .determinedState(let state, let region): delegate.locationManager(self, didDetermineState: state, for: region)
+        case .monitoringFailed(let region, let error):
+            delegate.locationManager(self, monitoringDidFailFor: region, withError: error)
+        case .visited(let visit): delegate.locationManager(self, didVisit: visit)
+        }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,105 @@
+import Geo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How far fixes stray from the true route: seeded, temporally correlated (first-order
+/// Gauss–Markov) offsets north and east, as GNSS errors are, with `horizontalAccuracy`
+/// reporting the 68 % radius of the current error scale.
+///
+/// | preset | σ per axis | correlation time | typical `horizontalAccuracy` |
+/// |---|---|---|---|
+/// | `none` (default) | 0 | — | from `desiredAccuracy` (5 m for Best) |
+/// | `openSky` | 2.5 m | 30 s | ≈ 5 m |
+/// | `urban` | 10 m | 60 s | ≈ 15 m |
+/// | `indoor` | 30 m | 120 s | ≈ 45 m |
+public struct NoiseModel: Sendable, Equatable {
+    public enum Preset: String, Sendable, CaseIterable {
+        case none, openSky = "open-sky", urban, indoor
+    }
+
+    /// Standard deviation of the offset on each axis, metres.
+    public var sigma: Double
+    /// Correlation time of the offset, seconds.
+    public var correlationTime: Double
+
+    public init(sigma: Double, correlationTime: Double) {
+        self.sigma = sigma
+        self.correlationTime = correlationTime
+    }
+
+    public init(_ preset: Preset) {
+        switch preset {
+        case .none: self.init(sigma: 0, correlationTime: 1)
+        case .openSky: self.init(sigma: 2.5, correlationTime: 30)
+        case .urban: self.init(sigma: 10, correlationTime: 60)
+        case .indoor: self.init(sigma: 30, correlationTime: 120)
+        }
+    }
+
+    /// 68 % of a circular 2-D Gaussian lies within 1.515 σ.
+    static let radius68 = 1.515
+}
+
+/// The running state of a ``NoiseModel`` for one device.
+struct NoiseProcess {
+    let model: NoiseModel
+    private var random: SplitMix64
+    private var north = 0.0
+    private var east = 0.0
+    private var lastTime: Double?
+
+    init(model: NoiseModel, seed: UInt64) {
+        self.model = model
+        self.random = SplitMix64(seed: seed)
+    }
+
+    /// The offset at `time` (north, east metres) and the 68 % radius to report.
+    mutating func step(at time: Double) -> (north: Double, east: Double, radius: Double) {
+        guard model.sigma > 0 else { return (0, 0, 0) }
+        if let lastTime {
+            let phi = exp(-max(0, time - lastTime) / model.correlationTime)
+            let drive = model.sigma * (1 - phi * phi).squareRoot()
+            north = phi * north + drive * random.gaussian()
+            east = phi * east + drive * random.gaussian()
+        } else {
+            north = model.sigma * random.gaussian()
+            east = model.sigma * random.gaussian()
+        }
+        lastTime = time
+        // The reported radius wanders a little around the model's 68 % radius, as real ones do.
+        let radius = NoiseModel.radius68 * model.sigma * (1 + 0.15 * random.gaussian()).clamped(0.6, 1.6)
+        return (north, east, radius)
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64).
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A standard normal variate (Box–Muller).
+    mutating func gaussian() -> Double {
+        let u1 = max(Double(next() >> 11) / Double(1 << 53), .leastNonzeroMagnitude)
+        let u2 = Double(next() >> 11) / Double(1 << 53)
+        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+    }
+}
+
+extension Double {
+    fileprivate func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(high, Swift.max(low, self)) }
+}

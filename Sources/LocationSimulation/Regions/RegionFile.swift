@@ -1,0 +1,166 @@
+import Foundation
+import Geo
+import Yams
+
+/// Why a regions file could not be read: file, line, column and what was wrong.
+public struct RegionFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public var description: String { line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)" }
+}
+
+/// Reads the regions a run monitors, from YAML, JSON or GeoJSON.
+///
+/// YAML (JSON is the same structure; `notifyOnEntry`/`notifyOnExit` default to true):
+///
+/// ```yaml
+/// regions:
+///   - identifier: stevens-creek-coffee
+///     latitude: 37.3236
+///     longitude: -122.0315
+///     radius: 150
+///     notifyOnExit: false
+/// ```
+///
+/// GeoJSON: a FeatureCollection of Point features whose properties carry `identifier` (or
+/// `name`), `radius` in metres and optionally the notify flags.
+///
+/// Unknown keys, wrong types, missing fields, out-of-range values and duplicate identifiers are
+/// errors with their line and column; YAML anchors and aliases are refused (alias bombs).
+public enum RegionFile {
+    private static let keys: Set<String> = ["identifier", "latitude", "longitude", "radius", "notifyOnEntry", "notifyOnExit"]
+
+    public static func read(contentsOf url: URL, displayName: String? = nil) throws(RegionFileError) -> [CircularRegion] {
+        let name = displayName ?? url.path
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw RegionFileError(file: name, line: 0, column: 0, message: "cannot read: \(error.localizedDescription)")
+        }
+        return try parse(text, name: name)
+    }
+
+    public static func parse(_ text: String, name: String) throws(RegionFileError) -> [CircularRegion] {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw RegionFileError(file: name, line: 0, column: 0, message: "not YAML or JSON: \(error)")
+        } catch {
+            throw RegionFileError(file: name, line: 0, column: 0, message: "not YAML or JSON: \(error)")
+        }
+        guard let root else { throw RegionFileError(file: name, line: 0, column: 0, message: "the file is empty") }
+        let reader = Reader(name: name)
+        let regions: [CircularRegion]
+        if case .mapping(let mapping) = root, mapping["type"]?.string == "FeatureCollection" {
+            regions = try reader.geoJSON(root)
+        } else if case .mapping(let mapping) = root {
+            try reader.allowOnly(["regions"], in: root)
+            guard let list = mapping["regions"] else { throw reader.failure(root, "missing 'regions'") }
+            regions = try reader.list(list)
+        } else {
+            regions = try reader.list(root)
+        }
+        var seen: Set<String> = []
+        for region in regions where !seen.insert(region.identifier).inserted {
+            throw RegionFileError(file: name, line: 0, column: 0, message: "region '\(region.identifier)' is defined twice")
+        }
+        return regions
+    }
+
+    private struct Reader {
+        let name: String
+
+        func failure(_ node: Node, _ message: String) -> RegionFileError {
+            RegionFileError(file: name, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0, message: message)
+        }
+
+        func allowOnly(_ allowed: Set<String>, in node: Node) throws(RegionFileError) {
+            guard case .mapping(let mapping) = node else { throw failure(node, "expected a mapping") }
+            for (key, _) in mapping {
+                guard let k = key.string, allowed.contains(k) else {
+                    throw failure(key, "unknown key '\(key.string ?? "?")' (expected \(allowed.sorted().joined(separator: ", ")))")
+                }
+            }
+        }
+
+        func list(_ node: Node) throws(RegionFileError) -> [CircularRegion] {
+            guard case .sequence(let sequence) = node else { throw failure(node, "expected a list of regions") }
+            var out: [CircularRegion] = []
+            for item in sequence { out.append(try region(item)) }
+            return out
+        }
+
+        func region(_ node: Node) throws(RegionFileError) -> CircularRegion {
+            try allowOnly(RegionFile.keys, in: node)
+            return try build(
+                node, identifier: try string(node, "identifier"), latitude: try number(node, "latitude"),
+                longitude: try number(node, "longitude"), properties: node)
+        }
+
+        func geoJSON(_ root: Node) throws(RegionFileError) -> [CircularRegion] {
+            guard case .mapping(let mapping) = root, let features = mapping["features"],
+                case .sequence(let list) = features
+            else { throw failure(root, "a FeatureCollection needs a 'features' list") }
+            var out: [CircularRegion] = []
+            for feature in list {
+                guard case .mapping(let f) = feature, let geometry = f["geometry"], case .mapping(let g) = geometry,
+                    g["type"]?.string == "Point", let coordinates = g["coordinates"],
+                    case .sequence(let position) = coordinates, position.count >= 2,
+                    let lon = position[0].float, let lat = position[1].float
+                else { throw failure(feature, "each feature needs a Point geometry with [longitude, latitude]") }
+                guard let properties = f["properties"] else { throw failure(feature, "missing 'properties'") }
+                let identifier: String
+                if let id = properties.mapping?["identifier"]?.string ?? properties.mapping?["name"]?.string {
+                    identifier = id
+                } else {
+                    throw failure(properties, "missing 'identifier' (or 'name')")
+                }
+                out.append(try build(feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties))
+            }
+            return out
+        }
+
+        private func build(_ node: Node, identifier: String, latitude: Double, longitude: Double, properties: Node)
+            throws(RegionFileError) -> CircularRegion
+        {
+            let center = Coordinate(latitude: latitude, longitude: longitude)
+            guard center.isValid else { throw failure(node, "latitude/longitude \(latitude), \(longitude) is out of range") }
+            let radius = try number(properties, "radius")
+            guard radius > 0, radius.isFinite else { throw failure(properties, "radius \(radius) must be a positive number of metres") }
+            return CircularRegion(
+                identifier: identifier, center: center, radius: radius,
+                notifyOnEntry: try flag(properties, "notifyOnEntry"), notifyOnExit: try flag(properties, "notifyOnExit"))
+        }
+
+        private func value(_ node: Node, _ key: String) throws(RegionFileError) -> Node {
+            guard let value = node.mapping?[key] else { throw failure(node, "missing '\(key)'") }
+            if case .alias = value { throw failure(value, "YAML aliases are not accepted") }
+            return value
+        }
+
+        private func string(_ node: Node, _ key: String) throws(RegionFileError) -> String {
+            let v = try value(node, key)
+            guard case .scalar(let scalar) = v, !scalar.string.isEmpty else { throw failure(v, "'\(key)' must be a non-empty string") }
+            return scalar.string
+        }
+
+        private func number(_ node: Node, _ key: String) throws(RegionFileError) -> Double {
+            let v = try value(node, key)
+            guard let number = v.float ?? v.int.map(Double.init), number.isFinite else {
+                throw failure(v, "'\(key)' must be a number, not '\(v.string ?? "?")'")
+            }
+            return number
+        }
+
+        private func flag(_ node: Node, _ key: String) throws(RegionFileError) -> Bool {
+            guard let v = node.mapping?[key] else { return true }
+            guard let bool = v.bool else { throw failure(v, "'\(key)' must be true or false") }
+            return bool
+        }
+    }
+}

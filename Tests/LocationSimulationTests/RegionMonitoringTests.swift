@@ -1,0 +1,167 @@
+import Foundation
+import Geo
+import LocationSimulation
+import TestSupport
+import Testing
+import Tracks
+
+/// Region monitoring, pinned with times computed by hand from Apple's rule: cross the boundary,
+/// get the hysteresis distance past it (200 m out; in, at most half the radius), stay 20 s.
+struct RegionMonitoringTests {
+    /// 10 m/s due north through a region centred 1,500 m ahead.
+    func straightThrough(radius: Double, notifyOnEntry: Bool = true) -> [TimedEvent] {
+        let manager = alwaysManager()
+        manager.startMonitoring(
+            for: CircularRegion(identifier: "r", center: north(1500), radius: radius, notifyOnEntry: notifyOnEntry))
+        return run(route(seconds: 300) { 10 * $0 }, manager: manager)
+    }
+
+    @Test func smallRegionEnterAndExitTimes() {
+        // r = 300 m: inward threshold min(200, 150) = 150 m → enter at distance 150 m, i.e.
+        // 1,350 m along = 135 s, reported 20 s later at 155 s. Exit at r + 200 = 500 m past the
+        // centre: 2,000 m = 200 s, reported at 220 s.
+        let transitions = straightThrough(radius: 300).transitions
+        #expect(transitions.count == 2)
+        #expect(transitions[0].0 == "enter" && abs(transitions[0].2 - 155) < 0.01, "\(transitions)")
+        #expect(transitions[1].0 == "exit" && abs(transitions[1].2 - 220) < 0.01, "\(transitions)")
+    }
+
+    @Test func largeRegionUsesTheFull200Metres() {
+        // r = 1,000 m: inward threshold 200 m → enter at 800 m from the centre: 700 m = 70 s,
+        // reported at 90 s. Exit at 1,200 m past: 2,700 m = 270 s, reported at 290 s.
+        let transitions = straightThrough(radius: 1000).transitions
+        #expect(transitions.map(\.0) == ["enter", "exit"])
+        #expect(abs(transitions[0].2 - 90) < 0.01)
+        #expect(abs(transitions[1].2 - 290) < 0.01)
+    }
+
+    @Test func stateAccompaniesEveryTransitionAndNotifyFlagsAreHonoured() {
+        let events = straightThrough(radius: 300, notifyOnEntry: false)
+        #expect(events.transitions.map(\.0) == ["exit"])
+        let states = events.compactMap { timed -> (RegionState, Double)? in
+            if case .determinedState(let state, _) = timed.event { return (state, timed.time - t0) }
+            return nil
+        }
+        #expect(states.map(\.0) == [.inside, .outside])
+        #expect(abs(states[0].1 - 155) < 0.01)
+    }
+
+    @Test func jitterAroundTheBoundaryDoesNotFlap() {
+        // Start 350 m from the centre of a 300 m region and wander ±60 m across its boundary
+        // for ten minutes: never 150 m inside, never 500 m outside — no transitions.
+        let manager = alwaysManager()
+        manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1500), radius: 300))
+        let events = run(route(seconds: 600) { t in 1500 - 350 + 60 * sin(t / 7) + 40 * sin(t / 3) }, manager: manager)
+        #expect(events.transitions.isEmpty)
+        // A brief excursion past the exit threshold (10 s < 20 s) does not count either.
+        let second = alwaysManager()
+        second.startMonitoring(for: CircularRegion(identifier: "r", center: north(0), radius: 300))
+        let excursion = run(route(seconds: 200) { t in (90...99).contains(t) ? 520 : 100 }, manager: second)
+        #expect(excursion.transitions.isEmpty)
+    }
+
+    @Test func registeringInsideGivesNoEventAndRequestStateAnswers() {
+        let manager = alwaysManager()
+        let region = CircularRegion(identifier: "here", center: north(0), radius: 200)
+        var answers: [RegionState] = []
+        manager.observer = { timed in
+            if case .determinedState(let state, _) = timed.event { answers.append(state) }
+        }
+        manager.startMonitoring(for: region)
+        manager.requestState(for: region)  // before any fix: unknown
+        manager.move(to: DeviceSample(time: t0, coordinate: north(10)))
+        manager.requestState(for: region)
+        manager.move(to: DeviceSample(time: t0 + 1, coordinate: north(20)))
+        #expect(answers == [.unknown, .inside])
+        // Registered while already inside, with a known position: still no event.
+        let later = CircularRegion(identifier: "later", center: north(30), radius: 200)
+        manager.startMonitoring(for: later)
+        manager.requestState(for: later)
+        #expect(answers == [.unknown, .inside, .inside])
+    }
+
+    @Test func theTwentyFirstRegionFailsUnlessTheLimitIsLifted() {
+        let manager = alwaysManager()
+        var failures: [(String?, LocationError.Code)] = []
+        manager.observer = { timed in
+            if case .monitoringFailed(let region, let error) = timed.event { failures.append((region?.identifier, error.code)) }
+        }
+        for i in 0..<21 {
+            manager.startMonitoring(for: CircularRegion(identifier: "r\(i)", center: north(Double(i) * 1000), radius: 100))
+        }
+        #expect(manager.monitoredRegions.count == 20)
+        #expect(failures.count == 1)
+        #expect(failures.first?.0 == "r20" && failures.first?.1 == .regionMonitoringFailure)
+        #expect(LocationError.Code.regionMonitoringFailure.rawValue == 5)
+        // Re-registering an identifier replaces it and does not count against the limit.
+        manager.startMonitoring(for: CircularRegion(identifier: "r3", center: north(99), radius: 150))
+        #expect(manager.monitoredRegions.count == 20)
+        #expect(manager.monitoredRegions.first { $0.identifier == "r3" }?.radius == 150)
+        #expect(failures.count == 1)
+
+        var configuration = LocationManagerConfiguration()
+        configuration.regionLimit = nil
+        let lifted = alwaysManager(configuration: configuration)
+        for i in 0..<10_000 {
+            lifted.startMonitoring(for: CircularRegion(identifier: "r\(i)", center: north(Double(i) * 10), radius: 50))
+        }
+        #expect(lifted.monitoredRegions.count == 10_000)
+    }
+
+    @Test func radiusAndAuthorizationAreChecked() {
+        let manager = alwaysManager()
+        var codes: [LocationError.Code] = []
+        manager.observer = { timed in
+            if case .monitoringFailed(_, let error) = timed.event { codes.append(error.code) }
+        }
+        manager.startMonitoring(
+            for: CircularRegion(identifier: "huge", center: origin, radius: manager.maximumRegionMonitoringDistance + 1))
+        #expect(codes == [.regionMonitoringFailure])
+        let whenInUse = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        var denied: [LocationError.Code] = []
+        whenInUse.observer = { timed in
+            if case .monitoringFailed(_, let error) = timed.event { denied.append(error.code) }
+        }
+        whenInUse.startMonitoring(for: CircularRegion(identifier: "r", center: origin, radius: 100))
+        #expect(denied == [.regionMonitoringDenied])
+        #expect(LocationError.Code.regionMonitoringDenied.rawValue == 4)
+    }
+
+    @Test func monitoringIsIndependentOfLocationUpdates() {
+        // No location service running: region events still arrive, and no fixes do.
+        let events = straightThrough(radius: 300)
+        #expect(events.fixes.isEmpty)
+        #expect(events.transitions.count == 2)
+    }
+
+    @Test func regionsOnARealRecordedHike() throws {
+        // gpsbabel's google_ext.kml: a 451-point recorded hike. Regions of 150 m centred on its
+        // 100th and 300th points: each must be entered, and the entry reported no earlier than
+        // 20 s after the hike first came within 75 m (half the radius) of the centre.
+        let track = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/track/google_ext.kml"))
+        let timeline = try RouteTiming().samples(for: track)
+        let points = track.paths[0].points
+        let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: timeline[0].point.timeIntervalSince1970!)
+        let centres = [points[100].coordinate, points[300].coordinate]
+        for (i, centre) in centres.enumerated() {
+            manager.startMonitoring(for: CircularRegion(identifier: "p\(i)", center: centre, radius: 150))
+        }
+        var events: [TimedEvent] = []
+        var clock = VirtualClock()
+        Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)]).run(clock: &clock) { events.append($0) }
+        for (i, centre) in centres.enumerated() {
+            let enters = events.filter {
+                if case .enteredRegion(let r, _) = $0.event { return r.identifier == "p\(i)" }
+                return false
+            }
+            #expect(enters.count >= 1, "p\(i) never entered")
+            // The crossing is interpolated between route points: after the last point still
+            // farther than 75 m, no later than the first point within it.
+            let firstClose = try #require(timeline.firstIndex { ShortDistance.distance($0.point.coordinate, centre) <= 75 })
+            let close = try #require(timeline[firstClose].point.timeIntervalSince1970)
+            let before = try #require(timeline[max(0, firstClose - 1)].point.timeIntervalSince1970)
+            let entered = try #require(enters.first?.time)
+            #expect(entered >= before + 20 && entered <= close + 20, "\(entered - before)")
+        }
+    }
+}
