@@ -45,6 +45,11 @@ public enum RegionFile {
     }
 
     public static func parse(_ text: String, name: String) throws(RegionFileError) -> [CircularRegion] {
+        if let (line, column) = firstAnchorOrAlias(in: text) {
+            throw RegionFileError(
+                file: name, line: line, column: column,
+                message: "YAML anchors and aliases (&name, *name) are not accepted")
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -72,6 +77,40 @@ public enum RegionFile {
         return regions
     }
 
+    /// Where the first YAML anchor or alias is, outside quoted strings and comments. Yams
+    /// resolves aliases while composing, so they are refused before: an alias bomb never expands.
+    static func firstAnchorOrAlias(in text: String) -> (Int, Int)? {
+        var line = 1
+        var column = 0
+        var quote: Character?
+        var comment = false
+        var previous: Character = "\n"
+        for c in text {
+            column += 1
+            defer { previous = c }
+            if c == "\n" {
+                line += 1
+                column = 0
+                comment = false
+                continue
+            }
+            if comment { continue }
+            if let q = quote {
+                if c == q && previous != "\\" { quote = nil }
+                continue
+            }
+            switch c {
+            case "\"", "'": quote = c
+            case "#" where previous == " " || previous == "\n" || previous == "\t": comment = true
+            case "&" where " \t\n[{,:-?".contains(previous), "*" where " \t\n[{,:-?".contains(previous):
+                // Only where a node starts: `a & b` inside a plain value is refused too; quote it.
+                return (line, column)
+            default: break
+            }
+        }
+        return nil
+    }
+
     private struct Reader {
         let name: String
 
@@ -79,7 +118,13 @@ public enum RegionFile {
             RegionFileError(file: name, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0, message: message)
         }
 
+        /// Anchors and aliases (`&a`, `*a`) are refused: they can make a small file expand.
+        func plain(_ node: Node) throws(RegionFileError) {
+            if node.anchor != nil { throw failure(node, "YAML anchors and aliases are not accepted") }
+        }
+
         func allowOnly(_ allowed: Set<String>, in node: Node) throws(RegionFileError) {
+            try plain(node)
             guard case .mapping(let mapping) = node else { throw failure(node, "expected a mapping") }
             for (key, _) in mapping {
                 guard let k = key.string, allowed.contains(k) else {
@@ -89,6 +134,7 @@ public enum RegionFile {
         }
 
         func list(_ node: Node) throws(RegionFileError) -> [CircularRegion] {
+            try plain(node)
             guard case .sequence(let sequence) = node else { throw failure(node, "expected a list of regions") }
             var out: [CircularRegion] = []
             for item in sequence { out.append(try region(item)) }
@@ -139,7 +185,7 @@ public enum RegionFile {
 
         private func value(_ node: Node, _ key: String) throws(RegionFileError) -> Node {
             guard let value = node.mapping?[key] else { throw failure(node, "missing '\(key)'") }
-            if case .alias = value { throw failure(value, "YAML aliases are not accepted") }
+            try plain(value)
             return value
         }
 
@@ -159,6 +205,7 @@ public enum RegionFile {
 
         private func flag(_ node: Node, _ key: String) throws(RegionFileError) -> Bool {
             guard let v = node.mapping?[key] else { return true }
+            try plain(v)
             guard let bool = v.bool else { throw failure(v, "'\(key)' must be true or false") }
             return bool
         }
