@@ -55,7 +55,7 @@ struct RegionFileTests {
         }
     }
 
-    @Test func duplicatesAndAliasesAreRefused() {
+    @Test func duplicatesAndAliasesAreRefused() throws {
         let duplicate = "- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n"
         #expect(throws: RegionFileError.self) { try RegionFile.parse(duplicate, name: "r.yaml") }
         let alias = "- {identifier: a, latitude: 1, longitude: 2, radius: &r 10}\n- {identifier: b, latitude: 1, longitude: 2, radius: *r}\n"
