@@ -23,6 +23,10 @@ struct CLITests {
     }()
 
     static func waypost(_ arguments: String...) throws -> Run {
+        try waypost(arguments)
+    }
+
+    static func waypost(_ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
