@@ -9,6 +9,8 @@
 // peers run on the same machine in the same minute. Never run by the tests.
 
 import Foundation
+import Geo
+import LocationSimulation
 import Tracks
 
 #if canImport(Glibc)
@@ -180,6 +182,62 @@ if arguments.count == 3 && arguments[1] == "parse" {
     }
 }
 
+/// Replays FILE in standard mode with `regionCount` regions (limit lifted past 20), counting
+/// events instead of printing them. The first 20 regions sit on the route; the rest are spread,
+/// seeded, over a 1° × 1° square (≈ 111 × 88 km) around it — a city's worth of geofences, most
+/// of them far from the device at any moment, which is what the spatial index is for.
+func replay(_ path: String, regionCount: Int) throws -> [String: Int] {
+    let track = try TrackReader().read(contentsOf: URL(fileURLWithPath: path))
+    let route = try RouteTiming().samples(for: track)
+    var configuration = LocationManagerConfiguration()
+    configuration.regionLimit = regionCount > 20 ? nil : 20
+    let manager = SimulatedLocationManager(
+        status: .authorizedAlways, startTime: route[0].point.timeIntervalSince1970 ?? 0, configuration: configuration)
+    let lats = route.map(\.point.latitude)
+    let lons = route.map(\.point.longitude)
+    let middle = Coordinate(
+        latitude: ((lats.min() ?? 0) + (lats.max() ?? 0)) / 2, longitude: ((lons.min() ?? 0) + (lons.max() ?? 0)) / 2)
+    let (south, north) = (middle.latitude - 0.5, middle.latitude + 0.5)
+    let (west, east) = (middle.longitude - 0.5, middle.longitude + 0.5)
+    var random = SeededRandom(state: 0xBADC_0FFE)
+    for i in 0..<regionCount {
+        let center: Coordinate
+        if i < 20 {
+            center = route[(i * 7919 * 113) % route.count].point.coordinate
+        } else {
+            center = Coordinate(
+                latitude: south + random.next() * (north - south), longitude: west + random.next() * (east - west))
+        }
+        manager.startMonitoring(
+            for: CircularRegion(identifier: "r\(i)", center: center, radius: 100 + 200 * random.next()))
+    }
+    manager.startUpdatingLocation()
+    var fixes = 0
+    var enters = 0
+    var exits = 0
+    var other = 0
+    var clock = VirtualClock()
+    Simulation(devices: [SimulatedDevice(route: route, manager: manager)]).run(clock: &clock) { timed in
+        switch timed.event {
+        case .locationUpdated: fixes += 1
+        case .enteredRegion: enters += 1
+        case .exitedRegion: exits += 1
+        default: other += 1
+        }
+    }
+    return ["fixes": fixes, "enters": enters, "exits": exits, "other": other]
+}
+
+if arguments.count == 4 && arguments[1] == "replay", let regions = Int(arguments[3]) {
+    do {
+        print(try replay(arguments[2], regionCount: regions))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(65)
+    }
+}
+
 let benchDirectory = URL(fileURLWithPath: ".bench")
 if arguments.count == 3 && arguments[1] == "generate" {
     try generate(into: URL(fileURLWithPath: arguments[2]), points: 1_000_000)
@@ -230,3 +288,25 @@ for (label, file, format) in inputs {
             + vsLint.padding(toLength: 17, withPad: " ", startingAt: 0) + vsBabel)
 }
 print("targets (gx:Track): waypost ≤ 1.5× xmllint, ≥ 6× faster than gpsbabel, peak RSS ≤ 100 MB")
+
+// Replay through the simulated location manager, against parse-only in the same run.
+let gx = benchDirectory.appendingPathComponent("gxtrack-1m.kml").path
+let waypost = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("waypost").path
+print("")
+print("Replay of the 1M-point gx:Track, virtual clock, median of \(runs) runs")
+if let parse = median(runs, [me, "parse", gx]), let twenty = median(runs, [me, "replay", gx, "20"]),
+    let tenThousand = median(runs, [me, "replay", gx, "10000"])
+{
+    let jsonl = FileManager.default.isExecutableFile(atPath: waypost)
+        ? median(runs, [waypost, "replay", gx, "--format", "jsonl"]) : nil
+    print(String(format: "parse only                          %5.2f s %6.0f MB", parse.seconds, parse.peakMegabytes))
+    print(String(format: "replay, 20 regions, events counted  %5.2f s %6.0f MB   %.2f× parse (target ≤ 2)", twenty.seconds, twenty.peakMegabytes, twenty.seconds / parse.seconds))
+    print(String(format: "replay, 10,000 regions              %5.2f s %6.0f MB   %.2f× the 20-region replay (target ≤ 1.3)", tenThousand.seconds, tenThousand.peakMegabytes, tenThousand.seconds / twenty.seconds))
+    if let jsonl {
+        print(String(format: "waypost replay --format jsonl >/dev/null %5.2f s %6.0f MB   %.2f× parse (target ≤ 3)", jsonl.seconds, jsonl.peakMegabytes, jsonl.seconds / parse.seconds))
+    } else {
+        print("waypost replay --format jsonl: n/a (build the waypost product in release)")
+    }
+} else {
+    print("replay measurements failed")
+}

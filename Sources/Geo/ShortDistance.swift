@@ -57,3 +57,33 @@ public enum ShortDistance {
         )
     }
 }
+
+/// ``ShortDistance`` with its scale fixed at one latitude: for measuring many short distances
+/// around one place (a device against every nearby region), at the cost of one `sin` and one
+/// `cos` in all. Its error grows with the latitude difference from `latitude`; within a few
+/// kilometres it stays within ``ShortDistance/relativeErrorBound`` of the geodesic as well.
+public struct LocalMetric: Sendable {
+    /// Metres per degree of latitude and of longitude at the reference latitude.
+    public let metresPerDegreeLatitude: Double
+    public let metresPerDegreeLongitude: Double
+
+    public init(latitude: Double) {
+        let a = 6_378_137.0
+        let e2 = 0.006_694_379_990_141_316_5
+        let phi = latitude * .pi / 180
+        let s = sin(phi)
+        let w = 1 - e2 * s * s
+        let rootW = w.squareRoot()
+        metresPerDegreeLatitude = a * (1 - e2) / (w * rootW) * .pi / 180
+        metresPerDegreeLongitude = a / rootW * cos(phi) * .pi / 180
+    }
+
+    @inlinable
+    public func distance(_ p: Coordinate, _ q: Coordinate) -> Double {
+        var dLon = q.longitude - p.longitude
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        let north = (q.latitude - p.latitude) * metresPerDegreeLatitude
+        let east = dLon * metresPerDegreeLongitude
+        return (north * north + east * east).squareRoot()
+    }
+}

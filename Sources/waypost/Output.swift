@@ -22,6 +22,12 @@ final class BufferedOutput: TextOutputStream {
         if buffer.count >= capacity { flush() }
     }
 
+    /// Lets `body` append bytes straight into the buffer.
+    func write(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
+        if buffer.count >= capacity { flush() }
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         handle.write(Data(buffer))

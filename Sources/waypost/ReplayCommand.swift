@@ -169,7 +169,7 @@ struct Replay: ParsableCommand {
             let format = self.format
             manager.observer = { event in
                 counts.add(event.event)
-                out.write(EventStreamEncoder.encode(event, as: format) + "\n")
+                out.write { EventStreamEncoder.append(event, as: format, to: &$0) }
             }
             // The simulated app: ask, monitor, start.
             manager.reportInitialAuthorization()

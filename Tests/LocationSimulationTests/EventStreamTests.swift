@@ -23,6 +23,22 @@ struct EventStreamTests {
         #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
     }
 
+    @Test func fixedDecimalsReadLikeSwiftDoubles() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<10_000 {
+            let value = Double.random(in: -5000...5000, using: &random)
+            for digits in [2, 3] {
+                let scale = digits == 2 ? 100.0 : 1000.0
+                let rounded = (value * scale).rounded() / scale
+                guard rounded != 0 else { continue }
+                #expect(EventStreamEncoder.fixed(value, digits) == "\(rounded)", "\(value)")
+            }
+        }
+        #expect(EventStreamEncoder.fixed(5, 2) == "5.0")
+        #expect(EventStreamEncoder.fixed(-1, 3) == "-1.0")
+        #expect(EventStreamEncoder.fixed(69.5, 3) == "69.5")
+    }
+
     @Test func devicesAreNamedInMultiDeviceRuns() {
         let line = EventStreamEncoder.json(TimedEvent(time: t0, device: "phone-2", event: .authorizationChanged(.denied)))
         #expect(line.hasPrefix(#"{"t":"2025-01-01T00:00:00.000Z","device":"phone-2","type":"authorization""#))

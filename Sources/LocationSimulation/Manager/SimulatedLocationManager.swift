@@ -45,34 +45,36 @@ public struct DeviceSample: Sendable, Equatable {
 public final class SimulatedLocationManager {
     public weak var delegate: (any SimulatedLocationManagerDelegate)?
     /// Receives every event with its time (the simulation runner's hook).
-    public var observer: ((TimedEvent) -> Void)?
+    @exclusivity(unchecked) public var observer: ((TimedEvent) -> Void)?
 
     public let configuration: LocationManagerConfiguration
     /// `desiredAccuracy`, metres or a ``LocationAccuracy`` constant.
-    public var desiredAccuracy = LocationAccuracy.best
+    @exclusivity(unchecked) public var desiredAccuracy = LocationAccuracy.best
     /// `distanceFilter`: metres from the last delivered fix; ``LocationAccuracy/distanceFilterNone`` delivers all.
-    public var distanceFilter = LocationAccuracy.distanceFilterNone
+    @exclusivity(unchecked) public var distanceFilter = LocationAccuracy.distanceFilterNone
     /// The most recently delivered fix.
-    public private(set) var location: Location?
-    public private(set) var authorizationStatus: AuthorizationStatus
+    @exclusivity(unchecked) public private(set) var location: Location?
+    @exclusivity(unchecked) public private(set) var authorizationStatus: AuthorizationStatus
     public var maximumRegionMonitoringDistance: Double { configuration.maximumRegionMonitoringDistance }
     /// The regions being monitored.
-    public var monitoredRegions: Set<CircularRegion> { Set(regions.values.map(\.region)) }
+    public var monitoredRegions: Set<CircularRegion> { Set(slots.filter(\.isLive).map(\.region)) }
     /// The current virtual time: the last instant the manager was moved to.
-    public private(set) var now: Double
+    @exclusivity(unchecked) public private(set) var now: Double
 
     /// The answer the user gives when the app first asks for location (nil: nobody answers).
-    public var authorizationAnswer: AuthorizationAnswer?
+    @exclusivity(unchecked) public var authorizationAnswer: AuthorizationAnswer?
 
-    private var noise: NoiseProcess
-    private var device: DeviceSample?
-    private var updating = false
-    private var significantChanges = false
-    private var lastSignificant: Location?
-    private var visitsOn = false
-    private var visitAnchor: (coordinate: Coordinate, since: Double)?
-    private var visitConfirmed = false
-    private var inSignalGap = false
+    // The manager is driven from one thread at a time (like CLLocationManager); its state skips
+    // runtime exclusivity checks, which cost a third of a replay's time.
+    @exclusivity(unchecked) private var noise: NoiseProcess
+    @exclusivity(unchecked) private var device: DeviceSample?
+    @exclusivity(unchecked) private var updating = false
+    @exclusivity(unchecked) private var significantChanges = false
+    @exclusivity(unchecked) private var lastSignificant: Location?
+    @exclusivity(unchecked) private var visitsOn = false
+    @exclusivity(unchecked) private var visitAnchor: (coordinate: Coordinate, since: Double)?
+    @exclusivity(unchecked) private var visitConfirmed = false
+    @exclusivity(unchecked) private var inSignalGap = false
 
     private struct Monitored {
         var region: CircularRegion
@@ -81,12 +83,20 @@ public final class SimulatedLocationManager {
         var pending: (state: RegionState, since: Double)?
         var lastDistance: Double?
         var lastTime: Double?
+        /// Evaluated on every sample, wherever the device is: inside, pending or undetermined.
+        var isActive = true
+        /// False once the slot's region stopped being monitored (slots are reused).
+        var isLive = true
     }
-    private var regions: [String: Monitored] = [:]
-    private var index: CircleIndex<String>
-    /// Regions to evaluate even when far away: inside, pending or undetermined.
-    private var active: Set<String> = []
-    private var continuation: AsyncStream<TimedEvent>.Continuation?
+    /// Monitored regions by slot; slots are reused, identifiers map to them.
+    @exclusivity(unchecked) private var slots: [Monitored] = []
+    @exclusivity(unchecked) private var slotOf: [String: Int] = [:]
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
+    @exclusivity(unchecked) private var index: CircleIndex<Int>
+    @exclusivity(unchecked) private var active: [Int] = []
+    /// Reused for each sample's candidates, so evaluating regions allocates nothing.
+    @exclusivity(unchecked) private var scratch: [Int] = []
+    @exclusivity(unchecked) private var continuation: AsyncStream<TimedEvent>.Continuation?
     /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
     private static let tolerance = 1e-6
 
@@ -106,7 +116,7 @@ public final class SimulatedLocationManager {
         self.authorizationAnswer = authorizationAnswer
         self.noise = NoiseProcess(model: noise, seed: seed)
         self.now = startTime
-        self.index = CircleIndex(margin: configuration.regionHysteresis)
+        self.index = CircleIndex<Int>(margin: configuration.regionHysteresis)
     }
 
     /// Every event from now on as an async sequence (like `CLLocationUpdate.liveUpdates`).
@@ -155,8 +165,8 @@ public final class SimulatedLocationManager {
             emit(.failed(LocationError(.denied, "location access is \(status)")))
         }
         if status != .authorizedAlways && status != .notDetermined {
-            for (_, monitored) in regions.sorted(by: { $0.key < $1.key }) {
-                emit(.monitoringFailed(monitored.region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
+            for region in slots.filter(\.isLive).map(\.region).sorted(by: { $0.identifier < $1.identifier }) {
+                emit(.monitoringFailed(region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
             }
         }
     }
@@ -205,7 +215,7 @@ public final class SimulatedLocationManager {
                         .regionMonitoringFailure,
                         "radius \(region.radius) m is outside (0, \(maximumRegionMonitoringDistance)] m")))
         }
-        if regions[region.identifier] == nil, let limit = configuration.regionLimit, regions.count >= limit {
+        if slotOf[region.identifier] == nil, let limit = configuration.regionLimit, slotOf.count >= limit {
             return emit(
                 .monitoringFailed(
                     region, LocationError(.regionMonitoringFailure, "an app can monitor at most \(limit) regions")))
@@ -213,28 +223,39 @@ public final class SimulatedLocationManager {
         // The same identifier replaces the region. No event at registration, even when inside.
         var monitored = Monitored(region: region)
         if let device, device.hasSignal {
-            monitored.state = region.circle.contains(device.coordinate) ? .inside : .outside
-            monitored.lastDistance = ShortDistance.distance(region.center, device.coordinate)
+            let distance = ShortDistance.distance(region.center, device.coordinate)
+            monitored.state = distance <= region.radius ? .inside : .outside
+            monitored.lastDistance = distance
             monitored.lastTime = device.time
+            monitored.isActive = monitored.state == .inside
         }
-        regions[region.identifier] = monitored
-        index.insert(region.circle, for: region.identifier)
-        if monitored.state == .inside || monitored.state == .unknown {
-            active.insert(region.identifier)
+        let slot: Int
+        if let existing = slotOf[region.identifier] {
+            slot = existing
+        } else if let free = freeSlots.popLast() {
+            slot = free
         } else {
-            active.remove(region.identifier)
+            slot = slots.count
+            slots.append(monitored)
         }
+        slots[slot] = monitored
+        slotOf[region.identifier] = slot
+        index.insert(region.circle, for: slot)
+        active.removeAll { $0 == slot }
+        if monitored.isActive { active.append(slot) }
     }
 
     public func stopMonitoring(for region: CircularRegion) {
-        regions[region.identifier] = nil
-        index.remove(region.identifier)
-        active.remove(region.identifier)
+        guard let slot = slotOf.removeValue(forKey: region.identifier) else { return }
+        slots[slot].isLive = false
+        freeSlots.append(slot)
+        index.remove(slot)
+        active.removeAll { $0 == slot }
     }
 
     /// Asks for a region's state; the answer comes through `didDetermineState`.
     public func requestState(for region: CircularRegion) {
-        let state = regions[region.identifier]?.state ?? .unknown
+        let state = slotOf[region.identifier].map { slots[$0].state } ?? .unknown
         emit(.determinedState(state, for: region))
     }
 
@@ -261,7 +282,7 @@ public final class SimulatedLocationManager {
                 longitude: sample.coordinate.longitude
                     + offset.east / (111_319.49 * cos(sample.coordinate.latitude * .pi / 180)))
         }
-        if authorizationStatus == .authorizedAlways && !regions.isEmpty {
+        if authorizationStatus == .authorizedAlways && !slotOf.isEmpty {
             evaluateRegions(at: believed, time: sample.time)
         }
         guard authorizationStatus.allowsLocation else { return }
@@ -303,17 +324,18 @@ public final class SimulatedLocationManager {
     // MARK: Region thresholds
 
     private func evaluateRegions(at position: Coordinate, time: Double) {
-        var identifiers = index.candidates(near: position)
-        if !active.isEmpty { identifiers += active.filter { !identifiers.contains($0) } }
-        if identifiers.count > 1 { identifiers.sort() }  // deterministic order for simultaneous events
-        for identifier in identifiers {
-            guard var monitored = regions[identifier] else { continue }
-            evaluate(&monitored, at: position, time: time)
-            regions[identifier] = monitored
-            if monitored.state == .outside && monitored.pending == nil {
-                active.remove(identifier)
-            } else {
-                active.insert(identifier)
+        let metric = LocalMetric(latitude: position.latitude)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: index.candidates(near: position))
+        for slot in active where !scratch.contains(slot) { scratch.append(slot) }
+        if scratch.count > 1 { scratch.sort() }  // a fixed order for simultaneous events
+        for slot in scratch where slots[slot].isLive {
+            let distance = metric.distance(slots[slot].region.center, position)
+            evaluate(&slots[slot], distance: distance, at: position, time: time)
+            let keep = slots[slot].state != .outside || slots[slot].pending != nil
+            if keep != slots[slot].isActive {
+                slots[slot].isActive = keep
+                if keep { active.append(slot) } else { active.removeAll { $0 == slot } }
             }
         }
     }
@@ -321,9 +343,8 @@ public final class SimulatedLocationManager {
     /// Apple's rule: cross the boundary, get the hysteresis distance past it, stay there for the
     /// dwell time. The crossing of the threshold is interpolated between samples, so the
     /// reported time is exact to the route, not to the sampling.
-    private func evaluate(_ monitored: inout Monitored, at position: Coordinate, time: Double) {
+    private func evaluate(_ monitored: inout Monitored, distance: Double, at position: Coordinate, time: Double) {
         let region = monitored.region
-        let distance = ShortDistance.distance(region.center, position)
         defer {
             monitored.lastDistance = distance
             monitored.lastTime = time

@@ -39,7 +39,7 @@ public struct SimulatedDevice {
 /// `onEvent`.
 ///
 /// ```swift
-/// let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: timeline[0].point.timeIntervalSince1970!)
+/// let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: timeline[0].point.timeIntervalSince1970 ?? 0)
 /// manager.startUpdatingLocation()
 /// var simulation = Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)])
 /// var clock = VirtualClock()
@@ -91,8 +91,9 @@ public struct Simulation {
             }
         }
         var upcoming = cursors.map { $0.peek() }
-        while let i = upcoming.indices.filter({ upcoming[$0] != nil }).min(by: { upcoming[$0]!.time < upcoming[$1]!.time }) {
-            let sample = cursors[i].next()!
+        while let (i, _) = upcoming.enumerated().compactMap({ i, s in s.map { (i, $0.time) } }).min(by: { $0.1 < $1.1 }),
+            let sample = cursors[i].next()
+        {
             clock.advance(to: sample.time)
             cursors[i].deliver(sample)
             upcoming[i] = cursors[i].peek()

@@ -15,35 +15,86 @@ public enum EventStreamEncoder {
         }
     }
 
+    /// Appends the event and a newline as UTF-8.
+    public static func append(_ timed: TimedEvent, as format: Format, to out: inout [UInt8]) {
+        switch format {
+        case .jsonl: appendJSON(timed, to: &out)
+        case .text: out.append(contentsOf: text(timed).utf8)
+        }
+        out.append(UInt8(ascii: "\n"))
+    }
+
     /// `{"t":"…","type":"…",…}` with DESIGN.md's field names.
     public static func json(_ timed: TimedEvent) -> String {
-        var out = "{\"t\":\"" + XSDDateTime.formatMilliseconds(timed.time) + "\""
-        if let device = timed.device { out += ",\"device\":" + quoted(device) }
+        var bytes: [UInt8] = []
+        appendJSON(timed, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the event's JSON object (no newline) as UTF-8, building no intermediate strings
+    /// for the common fields: a replay writes one per fix.
+    public static func appendJSON(_ timed: TimedEvent, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"t":""#.utf8)
+        XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
+        out.append(UInt8(ascii: "\""))
+        if let device = timed.device { field("device", quoted(device), &out) }
         switch timed.event {
         case .authorizationChanged(let status):
-            out += ",\"type\":\"authorization\",\"status\":\"\(status)\""
+            type("authorization", &out)
+            field("status", "\"\(status)\"", &out)
         case .locationUpdated(let fix, let service):
-            out += ",\"type\":\"location\",\"lat\":\(fix.coordinate.latitude),\"lon\":\(fix.coordinate.longitude)"
-            out += ",\"alt\":\(round(fix.altitude, 3)),\"hacc\":\(round(fix.horizontalAccuracy, 2))"
-            out += ",\"vacc\":\(round(fix.verticalAccuracy, 2)),\"speed\":\(round(fix.speed, 3))"
-            out += ",\"course\":\(round(fix.course, 2)),\"service\":\"\(service.rawValue)\""
+            type("location", &out)
+            field("lat", "\(fix.coordinate.latitude)", &out)
+            field("lon", "\(fix.coordinate.longitude)", &out)
+            out.append(contentsOf: #","alt":"#.utf8)
+            appendFixed(fix.altitude, 3, to: &out)
+            out.append(contentsOf: #","hacc":"#.utf8)
+            appendFixed(fix.horizontalAccuracy, 2, to: &out)
+            out.append(contentsOf: #","vacc":"#.utf8)
+            appendFixed(fix.verticalAccuracy, 2, to: &out)
+            out.append(contentsOf: #","speed":"#.utf8)
+            appendFixed(fix.speed, 3, to: &out)
+            out.append(contentsOf: #","course":"#.utf8)
+            appendFixed(fix.course, 2, to: &out)
+            out.append(contentsOf: service == .standard ? #","service":"standard""#.utf8 : #","service":"significantChange""#.utf8)
         case .failed(let error):
-            out += ",\"type\":\"error\",\"code\":\(error.code.rawValue),\"error\":\"\(error.name)\""
+            type("error", &out)
+            field("code", "\(error.code.rawValue)", &out)
+            field("error", "\"\(error.name)\"", &out)
         case .enteredRegion(let region, let at), .exitedRegion(let region, let at):
-            let type = if case .enteredRegion = timed.event { "regionEnter" } else { "regionExit" }
-            out += ",\"type\":\"\(type)\",\"region\":" + quoted(region.identifier)
-            out += ",\"lat\":\(at.latitude),\"lon\":\(at.longitude)"
+            if case .enteredRegion = timed.event { type("regionEnter", &out) } else { type("regionExit", &out) }
+            field("region", quoted(region.identifier), &out)
+            field("lat", "\(at.latitude)", &out)
+            field("lon", "\(at.longitude)", &out)
         case .determinedState(let state, let region):
-            out += ",\"type\":\"regionState\",\"region\":" + quoted(region.identifier) + ",\"state\":\"\(state)\""
+            type("regionState", &out)
+            field("region", quoted(region.identifier), &out)
+            field("state", "\"\(state)\"", &out)
         case .monitoringFailed(let region, let error):
-            out += ",\"type\":\"monitoringFailed\",\"region\":" + (region.map { quoted($0.identifier) } ?? "null")
-            out += ",\"code\":\(error.code.rawValue),\"error\":\"\(error.name)\""
+            type("monitoringFailed", &out)
+            field("region", region.map { quoted($0.identifier) } ?? "null", &out)
+            field("code", "\(error.code.rawValue)", &out)
+            field("error", "\"\(error.name)\"", &out)
         case .visited(let visit):
-            out += ",\"type\":\"visit\",\"lat\":\(visit.coordinate.latitude),\"lon\":\(visit.coordinate.longitude)"
-            out += ",\"arrival\":\"\(XSDDateTime.formatMilliseconds(visit.arrival))\""
-            out += ",\"departure\":\"\(XSDDateTime.formatMilliseconds(visit.departure))\""
+            type("visit", &out)
+            field("lat", "\(visit.coordinate.latitude)", &out)
+            field("lon", "\(visit.coordinate.longitude)", &out)
+            field("arrival", "\"" + XSDDateTime.formatMilliseconds(visit.arrival) + "\"", &out)
+            field("departure", "\"" + XSDDateTime.formatMilliseconds(visit.departure) + "\"", &out)
         }
-        return out + "}"
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func type(_ name: String, _ out: inout [UInt8]) {
+        field("type", "\"" + name + "\"", &out)
+    }
+
+    private static func field(_ key: String, _ json: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: key.utf8)
+        out.append(contentsOf: #"":"#.utf8)
+        out.append(contentsOf: json.utf8)
     }
 
     /// `2025-06-02T16:00:00.000Z  location  37.331817,-122.031175  ±5 m  1.38 m/s  198.7°`
@@ -78,9 +129,31 @@ public enum EventStreamEncoder {
         return out
     }
 
-    private static func round(_ value: Double, _ digits: Int) -> Double {
-        let scale = [1.0, 10, 100, 1000][digits]
-        return (value * scale).rounded() / scale
+    /// `value` rounded to `digits` decimals, written as Swift writes that Double (`69.5`, `5.0`,
+    /// `-1.0`) but with integer arithmetic: this runs for five numbers of every fix.
+    public static func fixed(_ value: Double, _ digits: Int) -> String {
+        var bytes: [UInt8] = []
+        appendFixed(value, digits, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func appendFixed(_ value: Double, _ digits: Int, to out: inout [UInt8]) {
+        let scale: Int64 = digits == 3 ? 1000 : digits == 2 ? 100 : 10
+        guard value.isFinite, abs(value) < 1e12 else {
+            out.append(contentsOf: "\(value)".utf8)
+            return
+        }
+        let scaled = Int64((value * Double(scale)).rounded())
+        if scaled < 0 { out.append(UInt8(ascii: "-")) }
+        XSDDateTime.appendDigits(Int(abs(scaled) / scale), width: 1, to: &out)
+        out.append(UInt8(ascii: "."))
+        var fraction = abs(scaled) % scale
+        var width = digits
+        while width > 1 && fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        XSDDateTime.appendDigits(Int(fraction), width: width, to: &out)
     }
 
     private static func quoted(_ text: String) -> String {

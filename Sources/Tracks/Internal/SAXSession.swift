@@ -216,24 +216,29 @@ final class SAXSession {
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElementNs = { user, local, _, uri, _, _, attributeCount, _, attributes in
+            guard let user else { return }
             SAXSession.from(user)._withUnsafeGuaranteedRef {
                 $0.start(local: local, uri: uri, attributes: attributes, count: Int(attributeCount))
             }
         }
         sax.endElementNs = { user, local, _, uri in
+            guard let user else { return }
             SAXSession.from(user)._withUnsafeGuaranteedRef { $0.end(local: local, uri: uri) }
         }
         sax.characters = { user, bytes, length in
+            guard let user else { return }
             SAXSession.from(user)._withUnsafeGuaranteedRef { $0.text(bytes, Int(length)) }
         }
         sax.cdataBlock = sax.characters
         sax.internalSubset = { user, _, _, _ in
+            guard let user else { return }
             SAXSession.from(user)._withUnsafeGuaranteedRef {
                 $0.refuse("DOCTYPE declarations are refused (they enable entity expansion and external entities)")
             }
         }
         sax.externalSubset = sax.internalSubset
         sax.entityDecl = { user, _, _, _, _, _ in
+            guard let user else { return }
             SAXSession.from(user)._withUnsafeGuaranteedRef { $0.refuse("entity declarations are refused") }
         }
         sax.serror = { user, error in
@@ -250,8 +255,8 @@ final class SAXSession {
 
     /// The session behind libxml2's user pointer, borrowed for the callback without a retain:
     /// the session outlives its parser context.
-    private static func from(_ user: UnsafeMutableRawPointer?) -> Unmanaged<SAXSession> {
-        Unmanaged<SAXSession>.fromOpaque(user!)
+    private static func from(_ user: UnsafeMutableRawPointer) -> Unmanaged<SAXSession> {
+        Unmanaged<SAXSession>.fromOpaque(user)
     }
 
     // MARK: Callbacks

@@ -110,22 +110,59 @@ public enum XSDDateTime {
 
     /// UTC, with `fractionDigits` digits of fractional seconds (0 omits the fraction).
     public static func format(_ seconds: Double, fractionDigits: Int) -> String {
-        let scale = [1.0, 10, 100, 1000, 10_000, 100_000, 1_000_000][min(max(fractionDigits, 0), 6)]
-        let ticks = Int64((seconds * scale).rounded())
-        let perDay = Int64(86_400 * scale)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        append(seconds, fractionDigits: fractionDigits, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTC time as UTF-8 digits, without intermediate strings: event streams write
+    /// one per line.
+    public static func append(_ seconds: Double, fractionDigits: Int, to out: inout [UInt8]) {
+        let digits = min(max(fractionDigits, 0), 6)
+        var scale: Int64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let ticks = Int64((seconds * Double(scale)).rounded())
+        let perDay = 86_400 * scale
         var days = ticks / perDay
         var rest = ticks % perDay
         if rest < 0 {
             rest += perDay
             days -= 1
         }
-        let fraction = rest % Int64(scale)
-        let secondOfDay = Int(rest / Int64(scale))
+        let fraction = rest % scale
+        let secondOfDay = Int(rest / scale)
         let (y, m, d) = civilFromDays(Int(days))
-        var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
-        out += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if fractionDigits > 0 { out += "." + pad(Int(fraction), fractionDigits) }
-        return out + "Z"
+        if y < 0 { out.append(UInt8(ascii: "-")) }
+        appendDigits(abs(y), width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(m, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(d, width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(secondOfDay / 3600, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 60, width: 2, to: &out)
+        if digits > 0 {
+            out.append(UInt8(ascii: "."))
+            appendDigits(Int(fraction), width: digits, to: &out)
+        }
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends a non-negative integer, zero-padded to at least `width` digits.
+    public static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<max(width, 1) { divisor *= 10 }
+        while value / 10 >= divisor { divisor *= 10 }
+        var v = value
+        while divisor > 0 {
+            out.append(UInt8(48 + v / divisor))
+            v %= divisor
+            divisor /= 10
+        }
     }
 
     /// UTC with only as many fractional digits as the value needs (none for whole seconds):
@@ -134,12 +171,6 @@ public enum XSDDateTime {
         let millis = (seconds * 1000).rounded()
         if millis.truncatingRemainder(dividingBy: 1000) == 0 { return format(seconds, fractionDigits: 0) }
         return format(seconds, fractionDigits: 3)
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(abs(value))
-        let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-        return value < 0 ? "-" + padded : padded
     }
 
     @inline(__always) private static func isSpace(_ b: UInt8) -> Bool {

@@ -2,19 +2,35 @@ import Foundation
 import Geo
 
 /// One timed position of a replay, with the motion a location fix reports.
+///
+/// 48 bytes (absent values are NaN inside), since a replay holds one per second of route.
 public struct RouteSample: Sendable, Equatable {
     /// The position; always timed.
     public var point: TrackPoint
-    /// Metres per second: the file's own value when it has one, else derived from the
-    /// neighbouring samples; nil when it cannot be known (a single sample, zero elapsed time).
-    public var speed: Double?
-    /// Degrees clockwise from true north in [0, 360), the same way; nil when unknown.
-    public var course: Double?
+    @usableFromInline var storedSpeed: Double
+    @usableFromInline var storedCourse: Double
 
     public init(point: TrackPoint, speed: Double? = nil, course: Double? = nil) {
         self.point = point
-        self.speed = speed
-        self.course = course
+        self.storedSpeed = speed ?? .nan
+        self.storedCourse = course ?? .nan
+    }
+
+    /// Metres per second: the file's own value when it has one, else derived from the
+    /// neighbouring samples; nil when it cannot be known (a single sample, zero elapsed time).
+    @inlinable public var speed: Double? {
+        get { storedSpeed.isNaN ? nil : storedSpeed }
+        set { storedSpeed = newValue ?? .nan }
+    }
+
+    /// Degrees clockwise from true north in [0, 360), the same way; nil when unknown.
+    @inlinable public var course: Double? {
+        get { storedCourse.isNaN ? nil : storedCourse }
+        set { storedCourse = newValue ?? .nan }
+    }
+
+    public static func == (lhs: RouteSample, rhs: RouteSample) -> Bool {
+        lhs.point == rhs.point && lhs.speed == rhs.speed && lhs.course == rhs.course
     }
 }
 
@@ -115,7 +131,7 @@ public struct RouteTiming: Sendable {
                             "path \(index + 1) starts at \(XSDDateTime.formatCompact(first)), before path \(index) ends at \(XSDDateTime.formatCompact(cursor)); replay one path at a time with --path N (1…\(paths.count))"
                     )
                 }
-                samples.append(contentsOf: path.points.map { RouteSample(point: $0) })
+                for point in path.points { samples.append(RouteSample(point: point)) }
             } else if path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
                 samples.append(contentsOf: interpolated(path.points, after: cursor).map { RouteSample(point: $0) })
             } else {
@@ -208,9 +224,13 @@ public struct RouteTiming: Sendable {
                 let p = samples[a].point
                 let q = samples[b].point
                 let dt = q.storedTime - p.storedTime
-                let distance = ShortDistance.distance(p.coordinate, q.coordinate)
+                let (north, east) = ShortDistance.offset(from: p.coordinate, to: q.coordinate)
+                let distance = (north * north + east * east).squareRoot()
                 if dt > 0 { speed = distance / dt }
-                if distance > 0 { course = ShortDistance.bearing(p.coordinate, q.coordinate) }
+                if distance > 0 {
+                    let degrees = atan2(east, north) * 180 / .pi
+                    course = degrees < 0 ? degrees + 360 : degrees
+                }
             }
             if let value = ownSpeed?[k], !value.isNaN { speed = value }
             if let value = ownCourse?[k], !value.isNaN { course = value }
