@@ -75,6 +75,9 @@ struct Replay: ParsableCommand {
     @Flag(help: "Also report visits (a stay of 5 min within 100 m).")
     var visits = false
 
+    @Flag(help: "Lift CoreLocation's 20-region limit, for load-style runs.")
+    var unlimitedRegions = false
+
     @Option(help: "Travel speed for untimed geometry, m/s (default: walking, 1.4).")
     var speed: Double = RouteTiming.walkingSpeed
 
@@ -161,6 +164,7 @@ struct Replay: ParsableCommand {
             let origin = route[0].point.timeIntervalSince1970 ?? 0
             var configuration = LocationManagerConfiguration()
             configuration.updateInterval = sampleInterval
+            if unlimitedRegions { configuration.regionLimit = nil }
             let manager = SimulatedLocationManager(
                 status: .notDetermined, authorizationAnswer: auth.answer, noise: NoiseModel(noise), seed: seed,
                 startTime: origin, configuration: configuration)

@@ -59,6 +59,23 @@ struct ReplaySimulationCLITests {
         #expect(fixes.contains { ($0["hacc"] as? Double ?? 0) > 5 })
     }
 
+    @Test func theRegionLimitAndHowToLiftIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-limit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("many.json")
+        let regions = (0..<25).map {
+            #"{"identifier": "r\#($0)", "latitude": 37.3\#($0), "longitude": -122.03, "radius": 100}"#
+        }
+        try ("{\"regions\": [" + regions.joined(separator: ",") + "]}").write(to: file, atomically: true, encoding: .utf8)
+        let limited = try CLITests.waypost("replay", "tracks/i280-drive.kml", "--regions", file.path, "--summary")
+        #expect(limited.stdout.contains("5 monitoring failures"))
+        #expect(limited.stdout.contains("monitoringFailed r20: regionMonitoringFailure (5)"))
+        let lifted = try CLITests.waypost(
+            "replay", "tracks/i280-drive.kml", "--regions", file.path, "--summary", "--unlimited-regions")
+        #expect(lifted.stdout.contains("0 monitoring failures"))
+    }
+
     @Test func realtimeHonoursTheRate() throws {
         // 12 vertices at 290 m/s ≈ 60 s of route; at 600× that is about a tenth of a second.
         let run = try CLITests.waypost(

@@ -96,6 +96,7 @@ public final class SimulatedLocationManager {
     @exclusivity(unchecked) private var active: [Int] = []
     /// Reused for each sample's candidates, so evaluating regions allocates nothing.
     @exclusivity(unchecked) private var scratch: [Int] = []
+    @exclusivity(unchecked) private var metric: (latitude: Double, metric: LocalMetric)?
     @exclusivity(unchecked) private var continuation: AsyncStream<TimedEvent>.Continuation?
     /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
     private static let tolerance = 1e-6
@@ -324,7 +325,7 @@ public final class SimulatedLocationManager {
     // MARK: Region thresholds
 
     private func evaluateRegions(at position: Coordinate, time: Double) {
-        let metric = LocalMetric(latitude: position.latitude)
+        let metric = LocalMetric.near(position.latitude, cached: &metric)
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: index.candidates(near: position))
         for slot in active where !scratch.contains(slot) { scratch.append(slot) }

@@ -215,6 +215,7 @@ public struct RouteTiming: Sendable {
         let ownSpeed = timedAsIs ? path.attributes["speed"] : nil
         let ownCourse = timedAsIs ? path.attributes["course"] : nil
         let count = samples.count - first
+        var cachedMetric: (latitude: Double, metric: LocalMetric)?
         for k in 0..<count {
             let i = first + k
             let (a, b) = k + 1 < count ? (i, i + 1) : (max(first, i - 1), i)
@@ -224,7 +225,8 @@ public struct RouteTiming: Sendable {
                 let p = samples[a].point
                 let q = samples[b].point
                 let dt = q.storedTime - p.storedTime
-                let (north, east) = ShortDistance.offset(from: p.coordinate, to: q.coordinate)
+                let metric = LocalMetric.near(p.latitude, cached: &cachedMetric)
+                let (north, east) = metric.offset(from: p.coordinate, to: q.coordinate)
                 let distance = (north * north + east * east).squareRoot()
                 if dt > 0 { speed = distance / dt }
                 if distance > 0 {
