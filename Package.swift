@@ -60,7 +60,8 @@ let package = Package(
             name: "TracksTests",
             dependencies: ["Tracks", "Geo", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .testTarget(name: "LocationSimulationTests", dependencies: ["LocationSimulation", "Tracks", "Geo", "TestSupport"]),
+        .testTarget(
+            name: "LocationSimulationTests", dependencies: ["LocationSimulation", "Tracks", "Geo", "TestSupport"]),
         .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "TestSupport"]),
     ]
 )

@@ -297,13 +297,23 @@ print("Replay of the 1M-point gx:Track, virtual clock, median of \(runs) runs")
 if let parse = median(runs, [me, "parse", gx]), let twenty = median(runs, [me, "replay", gx, "20"]),
     let tenThousand = median(runs, [me, "replay", gx, "10000"])
 {
-    let jsonl = FileManager.default.isExecutableFile(atPath: waypost)
+    let jsonl =
+        FileManager.default.isExecutableFile(atPath: waypost)
         ? median(runs, [waypost, "replay", gx, "--format", "jsonl"]) : nil
     print(String(format: "parse only                          %5.2f s %6.0f MB", parse.seconds, parse.peakMegabytes))
-    print(String(format: "replay, 20 regions, events counted  %5.2f s %6.0f MB   %.2f× parse (target ≤ 2)", twenty.seconds, twenty.peakMegabytes, twenty.seconds / parse.seconds))
-    print(String(format: "replay, 10,000 regions              %5.2f s %6.0f MB   %.2f× the 20-region replay (target ≤ 1.3)", tenThousand.seconds, tenThousand.peakMegabytes, tenThousand.seconds / twenty.seconds))
+    print(
+        String(
+            format: "replay, 20 regions, events counted  %5.2f s %6.0f MB   %.2f× parse (target ≤ 2)", twenty.seconds,
+            twenty.peakMegabytes, twenty.seconds / parse.seconds))
+    print(
+        String(
+            format: "replay, 10,000 regions              %5.2f s %6.0f MB   %.2f× the 20-region replay (target ≤ 1.3)",
+            tenThousand.seconds, tenThousand.peakMegabytes, tenThousand.seconds / twenty.seconds))
     if let jsonl {
-        print(String(format: "waypost replay --format jsonl >/dev/null %5.2f s %6.0f MB   %.2f× parse (target ≤ 3)", jsonl.seconds, jsonl.peakMegabytes, jsonl.seconds / parse.seconds))
+        print(
+            String(
+                format: "waypost replay --format jsonl >/dev/null %5.2f s %6.0f MB   %.2f× parse (target ≤ 3)",
+                jsonl.seconds, jsonl.peakMegabytes, jsonl.seconds / parse.seconds))
     } else {
         print("waypost replay --format jsonl: n/a (build the waypost product in release)")
     }

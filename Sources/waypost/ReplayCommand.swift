@@ -124,7 +124,8 @@ struct Replay: ParsableCommand {
         case "three-kilometers": return LocationAccuracy.threeKilometers
         default:
             guard let metres = Double(accuracy), metres > 0 else {
-                throw ValidationError("--accuracy '\(accuracy)' is not a CoreLocation accuracy name or a number of metres")
+                throw ValidationError(
+                    "--accuracy '\(accuracy)' is not a CoreLocation accuracy name or a number of metres")
             }
             return metres
         }
@@ -155,7 +156,8 @@ struct Replay: ParsableCommand {
             }
             let monitored: [CircularRegion]
             do {
-                monitored = try regions.map { try RegionFile.read(contentsOf: URL(fileURLWithPath: $0), displayName: $0) } ?? []
+                monitored =
+                    try regions.map { try RegionFile.read(contentsOf: URL(fileURLWithPath: $0), displayName: $0) } ?? []
             } catch let error as RegionFileError {
                 let missing = error.line == 0 && !FileManager.default.fileExists(atPath: regions ?? "")
                 throw CommandFailure(missing ? .noInput : .dataError, error.description)

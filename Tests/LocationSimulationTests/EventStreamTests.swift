@@ -4,18 +4,37 @@ import LocationSimulation
 import Testing
 
 struct EventStreamTests {
-    static let region = CircularRegion(identifier: "café \"1\"", center: Coordinate(latitude: 1, longitude: 2), radius: 100)
+    static let region = CircularRegion(
+        identifier: "café \"1\"", center: Coordinate(latitude: 1, longitude: 2), radius: 100)
     static let fix = Location(
         coordinate: Coordinate(latitude: 37.331817, longitude: -122.031175), altitude: 69.5, horizontalAccuracy: 5,
         verticalAccuracy: 3, speed: 1.3834, course: 198.687, timestamp: t0)
 
     @Test(arguments: [
-        (LocationEvent.authorizationChanged(.authorizedWhenInUse), #"{"t":"2025-01-01T00:00:00.000Z","type":"authorization","status":"authorizedWhenInUse"}"#),
-        (.locationUpdated(fix, service: .standard), #"{"t":"2025-01-01T00:00:00.000Z","type":"location","lat":37.331817,"lon":-122.031175,"alt":69.5,"hacc":5.0,"vacc":3.0,"speed":1.383,"course":198.69,"service":"standard"}"#),
-        (.failed(LocationError(.locationUnknown)), #"{"t":"2025-01-01T00:00:00.000Z","type":"error","code":0,"error":"locationUnknown"}"#),
-        (.enteredRegion(region, at: Coordinate(latitude: 1, longitude: 2)), #"{"t":"2025-01-01T00:00:00.000Z","type":"regionEnter","region":"café \"1\"","lat":1.0,"lon":2.0}"#),
-        (.determinedState(.outside, for: region), #"{"t":"2025-01-01T00:00:00.000Z","type":"regionState","region":"café \"1\"","state":"outside"}"#),
-        (.monitoringFailed(region, LocationError(.regionMonitoringFailure)), #"{"t":"2025-01-01T00:00:00.000Z","type":"monitoringFailed","region":"café \"1\"","code":5,"error":"regionMonitoringFailure"}"#),
+        (
+            LocationEvent.authorizationChanged(.authorizedWhenInUse),
+            #"{"t":"2025-01-01T00:00:00.000Z","type":"authorization","status":"authorizedWhenInUse"}"#
+        ),
+        (
+            .locationUpdated(fix, service: .standard),
+            #"{"t":"2025-01-01T00:00:00.000Z","type":"location","lat":37.331817,"lon":-122.031175,"alt":69.5,"hacc":5.0,"vacc":3.0,"speed":1.383,"course":198.69,"service":"standard"}"#
+        ),
+        (
+            .failed(LocationError(.locationUnknown)),
+            #"{"t":"2025-01-01T00:00:00.000Z","type":"error","code":0,"error":"locationUnknown"}"#
+        ),
+        (
+            .enteredRegion(region, at: Coordinate(latitude: 1, longitude: 2)),
+            #"{"t":"2025-01-01T00:00:00.000Z","type":"regionEnter","region":"café \"1\"","lat":1.0,"lon":2.0}"#
+        ),
+        (
+            .determinedState(.outside, for: region),
+            #"{"t":"2025-01-01T00:00:00.000Z","type":"regionState","region":"café \"1\"","state":"outside"}"#
+        ),
+        (
+            .monitoringFailed(region, LocationError(.regionMonitoringFailure)),
+            #"{"t":"2025-01-01T00:00:00.000Z","type":"monitoringFailed","region":"café \"1\"","code":5,"error":"regionMonitoringFailure"}"#
+        ),
     ])
     func jsonMatchesTheContract(event: LocationEvent, expected: String) throws {
         let line = EventStreamEncoder.json(TimedEvent(time: t0, event: event))
@@ -40,7 +59,8 @@ struct EventStreamTests {
     }
 
     @Test func devicesAreNamedInMultiDeviceRuns() {
-        let line = EventStreamEncoder.json(TimedEvent(time: t0, device: "phone-2", event: .authorizationChanged(.denied)))
+        let line = EventStreamEncoder.json(
+            TimedEvent(time: t0, device: "phone-2", event: .authorizationChanged(.denied)))
         #expect(line.hasPrefix(#"{"t":"2025-01-01T00:00:00.000Z","device":"phone-2","type":"authorization""#))
     }
 }

@@ -26,7 +26,8 @@ struct LocationServiceTests {
         let manager = alwaysManager()
         manager.desiredAccuracy = LocationAccuracy.hundredMeters
         manager.startUpdatingLocation()
-        #expect(run(route(seconds: 3) { $0 }, manager: manager).fixes.allSatisfy { $0.location.horizontalAccuracy == 100 })
+        #expect(
+            run(route(seconds: 3) { $0 }, manager: manager).fixes.allSatisfy { $0.location.horizontalAccuracy == 100 })
     }
 
     @Test func significantChangesNeed500MetresAnd5Minutes() {

@@ -13,7 +13,8 @@ struct RegionFileTests {
                 radius: 150
                 notifyOnExit: false
             """
-        let json = #"{"regions": [{"identifier": "cafe", "latitude": 37.3236, "longitude": -122.0315, "radius": 150, "notifyOnExit": false}]}"#
+        let json =
+            #"{"regions": [{"identifier": "cafe", "latitude": 37.3236, "longitude": -122.0315, "radius": 150, "notifyOnExit": false}]}"#
         let geojson = #"""
             {"type": "FeatureCollection", "features": [
               {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-122.0315, 37.3236]},
@@ -21,7 +22,8 @@ struct RegionFileTests {
             """#
         let expected = [
             CircularRegion(
-                identifier: "cafe", center: .init(latitude: 37.3236, longitude: -122.0315), radius: 150, notifyOnExit: false)
+                identifier: "cafe", center: .init(latitude: 37.3236, longitude: -122.0315), radius: 150,
+                notifyOnExit: false)
         ]
         #expect(try RegionFile.parse(yaml, name: "r.yaml") == expected)
         #expect(try RegionFile.parse(json, name: "r.json") == expected)
@@ -36,12 +38,24 @@ struct RegionFileTests {
     }
 
     @Test(arguments: [
-        ("regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: 10\n    colour: red\n", 6, "unknown key 'colour'"),
-        ("regions:\n  - identifier: a\n    latitude: north\n    longitude: 2\n    radius: 10\n", 3, "'latitude' must be a number"),
+        (
+            "regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: 10\n    colour: red\n", 6,
+            "unknown key 'colour'"
+        ),
+        (
+            "regions:\n  - identifier: a\n    latitude: north\n    longitude: 2\n    radius: 10\n", 3,
+            "'latitude' must be a number"
+        ),
         ("regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n", 2, "missing 'radius'"),
         ("regions:\n  - identifier: a\n    latitude: 95\n    longitude: 2\n    radius: 10\n", 2, "out of range"),
-        ("regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: -5\n", 2, "must be a positive number"),
-        ("regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: 5\n    notifyOnEntry: maybe\n", 6, "true or false"),
+        (
+            "regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: -5\n", 2,
+            "must be a positive number"
+        ),
+        (
+            "regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: 5\n    notifyOnEntry: maybe\n",
+            6, "true or false"
+        ),
         ("zones: []\n", 1, "unknown key 'zones'"),
     ])
     func errorsSayWhereAndWhy(text: String, line: Int, message: String) {
@@ -56,13 +70,17 @@ struct RegionFileTests {
     }
 
     @Test func duplicatesAndAliasesAreRefused() throws {
-        let duplicate = "- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n"
+        let duplicate =
+            "- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n"
         #expect(throws: RegionFileError.self) { try RegionFile.parse(duplicate, name: "r.yaml") }
-        let alias = "- {identifier: a, latitude: 1, longitude: 2, radius: &r 10}\n- {identifier: b, latitude: 1, longitude: 2, radius: *r}\n"
+        let alias =
+            "- {identifier: a, latitude: 1, longitude: 2, radius: &r 10}\n- {identifier: b, latitude: 1, longitude: 2, radius: *r}\n"
         #expect(throws: RegionFileError.self) { try RegionFile.parse(alias, name: "r.yaml") }
         // A billion-laughs-style alias bomb is refused at its first anchor, before Yams sees it.
         var bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
-        for i in 1..<10 { bomb += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for i in 1..<10 {
+            bomb += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
         do {
             _ = try RegionFile.parse(bomb, name: "bomb.yaml")
             Issue.record("expected an error")

@@ -84,10 +84,13 @@ struct RegionMonitoringTests {
         let manager = alwaysManager()
         var failures: [(String?, LocationError.Code)] = []
         manager.observer = { timed in
-            if case .monitoringFailed(let region, let error) = timed.event { failures.append((region?.identifier, error.code)) }
+            if case .monitoringFailed(let region, let error) = timed.event {
+                failures.append((region?.identifier, error.code))
+            }
         }
         for i in 0..<21 {
-            manager.startMonitoring(for: CircularRegion(identifier: "r\(i)", center: north(Double(i) * 1000), radius: 100))
+            manager.startMonitoring(
+                for: CircularRegion(identifier: "r\(i)", center: north(Double(i) * 1000), radius: 100))
         }
         #expect(manager.monitoredRegions.count == 20)
         #expect(failures.count == 1)
@@ -115,7 +118,8 @@ struct RegionMonitoringTests {
             if case .monitoringFailed(_, let error) = timed.event { codes.append(error.code) }
         }
         manager.startMonitoring(
-            for: CircularRegion(identifier: "huge", center: origin, radius: manager.maximumRegionMonitoringDistance + 1))
+            for: CircularRegion(identifier: "huge", center: origin, radius: manager.maximumRegionMonitoringDistance + 1)
+        )
         #expect(codes == [.regionMonitoringFailure])
         let whenInUse = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
         var denied: [LocationError.Code] = []
@@ -141,14 +145,17 @@ struct RegionMonitoringTests {
         let track = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/track/google_ext.kml"))
         let timeline = try RouteTiming().samples(for: track)
         let points = track.paths[0].points
-        let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: timeline[0].point.timeIntervalSince1970!)
+        let manager = SimulatedLocationManager(
+            status: .authorizedAlways, startTime: timeline[0].point.timeIntervalSince1970!)
         let centres = [points[100].coordinate, points[300].coordinate]
         for (i, centre) in centres.enumerated() {
             manager.startMonitoring(for: CircularRegion(identifier: "p\(i)", center: centre, radius: 150))
         }
         var events: [TimedEvent] = []
         var clock = VirtualClock()
-        Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)]).run(clock: &clock) { events.append($0) }
+        Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)]).run(clock: &clock) {
+            events.append($0)
+        }
         for (i, centre) in centres.enumerated() {
             let enters = events.filter {
                 if case .enteredRegion(let r, _) = $0.event { return r.identifier == "p\(i)" }
@@ -157,7 +164,8 @@ struct RegionMonitoringTests {
             #expect(enters.count >= 1, "p\(i) never entered")
             // The crossing is interpolated between route points: after the last point still
             // farther than 75 m, no later than the first point within it.
-            let firstClose = try #require(timeline.firstIndex { ShortDistance.distance($0.point.coordinate, centre) <= 75 })
+            let firstClose = try #require(
+                timeline.firstIndex { ShortDistance.distance($0.point.coordinate, centre) <= 75 })
             let close = try #require(timeline[firstClose].point.timeIntervalSince1970)
             let before = try #require(timeline[max(0, firstClose - 1)].point.timeIntervalSince1970)
             let entered = try #require(enters.first?.time)

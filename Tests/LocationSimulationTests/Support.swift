@@ -16,7 +16,8 @@ func route(seconds: Int, position: (Double) -> Double) -> [RouteSample] {
     (0...seconds).map { s in
         let c = north(position(Double(s)))
         return RouteSample(
-            point: TrackPoint(latitude: c.latitude, longitude: c.longitude, time: .init(timeIntervalSince1970: t0 + Double(s))),
+            point: TrackPoint(
+                latitude: c.latitude, longitude: c.longitude, time: .init(timeIntervalSince1970: t0 + Double(s))),
             speed: nil, course: nil)
     }
 }

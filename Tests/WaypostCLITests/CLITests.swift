@@ -103,7 +103,8 @@ struct CLITests {
         // 608 points 2 s apart, filled to a fix a second.
         #expect(
             lines.last
-                == "summary: 1225 fixes, 0 significant changes, 0 enters, 0 exits, 0 monitoring failures, 0 errors, 0 visits")
+                == "summary: 1225 fixes, 0 significant changes, 0 enters, 0 exits, 0 monitoring failures, 0 errors, 0 visits"
+        )
     }
 
     @Test func badInputGivesOneLineAndExit65() throws {

@@ -55,19 +55,25 @@ struct ReplaySimulationCLITests {
         #expect(errors.count == 1 && errors.first?["error"] as? String == "locationUnknown")
         #expect(errors.first?["t"] as? String == "2025-06-02T16:10:00.000Z")
         let fixes = a.filter { $0["type"] as? String == "location" }
-        #expect(!fixes.contains { ($0["t"] as? String ?? "") > "2025-06-02T16:10:00" && ($0["t"] as? String ?? "") <= "2025-06-02T16:15:00.000Z" })
+        #expect(
+            !fixes.contains {
+                ($0["t"] as? String ?? "") > "2025-06-02T16:10:00"
+                    && ($0["t"] as? String ?? "") <= "2025-06-02T16:15:00.000Z"
+            })
         #expect(fixes.contains { ($0["hacc"] as? Double ?? 0) > 5 })
     }
 
     @Test func theRegionLimitAndHowToLiftIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-limit-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "waypost-limit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("many.json")
         let regions = (0..<25).map {
             #"{"identifier": "r\#($0)", "latitude": 37.3\#($0), "longitude": -122.03, "radius": 100}"#
         }
-        try ("{\"regions\": [" + regions.joined(separator: ",") + "]}").write(to: file, atomically: true, encoding: .utf8)
+        try ("{\"regions\": [" + regions.joined(separator: ",") + "]}").write(
+            to: file, atomically: true, encoding: .utf8)
         let limited = try CLITests.waypost("replay", "tracks/i280-drive.kml", "--regions", file.path, "--summary")
         #expect(limited.stdout.contains("5 monitoring failures"))
         #expect(limited.stdout.contains("monitoringFailed r20: regionMonitoringFailure (5)"))
@@ -85,7 +91,8 @@ struct ReplaySimulationCLITests {
     }
 
     @Test func badRegionsAndFlags() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-regions-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "waypost-regions-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bad = directory.appendingPathComponent("bad.yaml")

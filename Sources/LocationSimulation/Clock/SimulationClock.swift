@@ -43,7 +43,9 @@ public struct WallClock: SimulationClock {
         }
         let target = origin.wall + .nanoseconds(Int64((virtualTime - origin.virtual) / rate * 1e9))
         let wait = target - .now
-        if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18) }
+        if wait > .zero {
+            Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        }
         if let progress, end > start { progress(min(1, max(0, (virtualTime - start) / (end - start)))) }
     }
 }

@@ -72,7 +72,9 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The code's name as CoreLocation spells it, e.g. `regionMonitoringFailure`.
     public var name: String { "\(code)" }
 
-    public var description: String { reason.isEmpty ? "\(name) (\(code.rawValue))" : "\(name) (\(code.rawValue)): \(reason)" }
+    public var description: String {
+        reason.isEmpty ? "\(name) (\(code.rawValue))" : "\(name) (\(code.rawValue)): \(reason)"
+    }
 }
 
 /// A region's state as `didDetermineState` reports it (`CLRegionState`).

@@ -55,6 +55,7 @@ extension SimulatedLocationManagerDelegate {
         _ manager: SimulatedLocationManager, monitoringDidFailFor region: CircularRegion?,
         withError error: LocationError
     ) {}
-    public func locationManager(_ manager: SimulatedLocationManager, didChangeAuthorization status: AuthorizationStatus) {}
+    public func locationManager(_ manager: SimulatedLocationManager, didChangeAuthorization status: AuthorizationStatus)
+    {}
     public func locationManager(_ manager: SimulatedLocationManager, didVisit visit: Visit) {}
 }

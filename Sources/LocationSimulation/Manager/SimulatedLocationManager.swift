@@ -167,7 +167,9 @@ public final class SimulatedLocationManager {
         }
         if status != .authorizedAlways && status != .notDetermined {
             for region in slots.filter(\.isLive).map(\.region).sorted(by: { $0.identifier < $1.identifier }) {
-                emit(.monitoringFailed(region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
+                emit(
+                    .monitoringFailed(
+                        region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
             }
         }
     }
@@ -206,7 +208,9 @@ public final class SimulatedLocationManager {
 
     public func startMonitoring(for region: CircularRegion) {
         if authorizationStatus != .authorizedAlways {
-            return emit(.monitoringFailed(region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
+            return emit(
+                .monitoringFailed(
+                    region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
         }
         guard region.radius > 0, region.radius <= maximumRegionMonitoringDistance, region.center.isValid else {
             return emit(
@@ -291,7 +295,9 @@ public final class SimulatedLocationManager {
             let accuracy = max(LocationAccuracy.reportedAccuracy(for: desiredAccuracy), offset.radius)
             let fix = makeFix(sample, at: believed, accuracy: accuracy)
             if distanceFilter <= 0
-                || location.map({ ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter })
+                || location.map({
+                    ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter
+                })
                     ?? true
             {
                 location = fix
@@ -419,7 +425,8 @@ public final class SimulatedLocationManager {
         case .failed(let error): delegate.locationManager(self, didFailWithError: error)
         case .enteredRegion(let region, _): delegate.locationManager(self, didEnterRegion: region)
         case .exitedRegion(let region, _): delegate.locationManager(self, didExitRegion: region)
-        case .determinedState(let state, let region): delegate.locationManager(self, didDetermineState: state, for: region)
+        case .determinedState(let state, let region):
+            delegate.locationManager(self, didDetermineState: state, for: region)
         case .monitoringFailed(let region, let error):
             delegate.locationManager(self, monitoringDidFailFor: region, withError: error)
         case .visited(let visit): delegate.locationManager(self, didVisit: visit)

@@ -91,7 +91,8 @@ public struct Simulation {
             }
         }
         var upcoming = cursors.map { $0.peek() }
-        while let (i, _) = upcoming.enumerated().compactMap({ i, s in s.map { (i, $0.time) } }).min(by: { $0.1 < $1.1 }),
+        while let (i, _) = upcoming.enumerated().compactMap({ i, s in s.map { (i, $0.time) } }).min(by: { $0.1 < $1.1 }
+        ),
             let sample = cursors[i].next()
         {
             clock.advance(to: sample.time)

@@ -56,7 +56,9 @@ public enum EventStreamEncoder {
             appendFixed(fix.speed, 3, to: &out)
             out.append(contentsOf: #","course":"#.utf8)
             appendFixed(fix.course, 2, to: &out)
-            out.append(contentsOf: service == .standard ? #","service":"standard""#.utf8 : #","service":"significantChange""#.utf8)
+            out.append(
+                contentsOf: service == .standard
+                    ? #","service":"standard""#.utf8 : #","service":"significantChange""#.utf8)
         case .failed(let error):
             type("error", &out)
             field("code", "\(error.code.rawValue)", &out)

@@ -31,9 +31,12 @@ public struct RegionFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// Unknown keys, wrong types, missing fields, out-of-range values and duplicate identifiers are
 /// errors with their line and column; YAML anchors and aliases are refused (alias bombs).
 public enum RegionFile {
-    private static let keys: Set<String> = ["identifier", "latitude", "longitude", "radius", "notifyOnEntry", "notifyOnExit"]
+    private static let keys: Set<String> = [
+        "identifier", "latitude", "longitude", "radius", "notifyOnEntry", "notifyOnExit",
+    ]
 
-    public static func read(contentsOf url: URL, displayName: String? = nil) throws(RegionFileError) -> [CircularRegion] {
+    public static func read(contentsOf url: URL, displayName: String? = nil) throws(RegionFileError) -> [CircularRegion]
+    {
         let name = displayName ?? url.path
         let text: String
         do {
@@ -72,7 +75,8 @@ public enum RegionFile {
         }
         var seen: Set<String> = []
         for region in regions where !seen.insert(region.identifier).inserted {
-            throw RegionFileError(file: name, line: 0, column: 0, message: "region '\(region.identifier)' is defined twice")
+            throw RegionFileError(
+                file: name, line: 0, column: 0, message: "region '\(region.identifier)' is defined twice")
         }
         return regions
     }
@@ -128,7 +132,9 @@ public enum RegionFile {
             guard case .mapping(let mapping) = node else { throw failure(node, "expected a mapping") }
             for (key, _) in mapping {
                 guard let k = key.string, allowed.contains(k) else {
-                    throw failure(key, "unknown key '\(key.string ?? "?")' (expected \(allowed.sorted().joined(separator: ", ")))")
+                    throw failure(
+                        key, "unknown key '\(key.string ?? "?")' (expected \(allowed.sorted().joined(separator: ", ")))"
+                    )
                 }
             }
         }
@@ -166,7 +172,8 @@ public enum RegionFile {
                 } else {
                     throw failure(properties, "missing 'identifier' (or 'name')")
                 }
-                out.append(try build(feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties))
+                out.append(
+                    try build(feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties))
             }
             return out
         }
@@ -175,12 +182,17 @@ public enum RegionFile {
             throws(RegionFileError) -> CircularRegion
         {
             let center = Coordinate(latitude: latitude, longitude: longitude)
-            guard center.isValid else { throw failure(node, "latitude/longitude \(latitude), \(longitude) is out of range") }
+            guard center.isValid else {
+                throw failure(node, "latitude/longitude \(latitude), \(longitude) is out of range")
+            }
             let radius = try number(properties, "radius")
-            guard radius > 0, radius.isFinite else { throw failure(properties, "radius \(radius) must be a positive number of metres") }
+            guard radius > 0, radius.isFinite else {
+                throw failure(properties, "radius \(radius) must be a positive number of metres")
+            }
             return CircularRegion(
                 identifier: identifier, center: center, radius: radius,
-                notifyOnEntry: try flag(properties, "notifyOnEntry"), notifyOnExit: try flag(properties, "notifyOnExit"))
+                notifyOnEntry: try flag(properties, "notifyOnEntry"), notifyOnExit: try flag(properties, "notifyOnExit")
+            )
         }
 
         private func value(_ node: Node, _ key: String) throws(RegionFileError) -> Node {
@@ -191,7 +203,9 @@ public enum RegionFile {
 
         private func string(_ node: Node, _ key: String) throws(RegionFileError) -> String {
             let v = try value(node, key)
-            guard case .scalar(let scalar) = v, !scalar.string.isEmpty else { throw failure(v, "'\(key)' must be a non-empty string") }
+            guard case .scalar(let scalar) = v, !scalar.string.isEmpty else {
+                throw failure(v, "'\(key)' must be a non-empty string")
+            }
             return scalar.string
         }
 
