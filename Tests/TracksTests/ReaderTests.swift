@@ -146,43 +146,41 @@ struct ReaderTests {
     }
 
     @Test func readsKMZArchives() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "waypost-kmz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let kmz = directory.appendingPathComponent("walk.kmz")
-        let archive = try Archive(url: kmz, accessMode: .create)
-        let image = Data(repeating: 0xFF, count: 100)
-        try archive.addEntry(
-            with: "files/icon.png", type: .file, uncompressedSize: Int64(image.count), compressionMethod: .none
-        ) { position, size in
-            image.subdata(in: Int(position)..<Int(position) + size)
-        }
-        let document = try Data(contentsOf: Corpus.url("placemark-togeojson/test-data/gxtrack.kml"))
-        try archive.addEntry(
-            with: "doc.kml", type: .file, uncompressedSize: Int64(document.count), compressionMethod: .deflate
-        ) { position, size in
-            document.subdata(in: Int(position)..<Int(position) + size)
-        }
-        let track = try TrackReader().read(contentsOf: kmz)
-        #expect(track.format == .kmz)
-        #expect(track.pointCount == 7)
-        let plain = try TrackReader().read(data: document, name: "gxtrack.kml")
-        #expect(track.paths == plain.paths)
-        // Errors inside the archive name the entry.
-        let broken = directory.appendingPathComponent("broken.kmz")
-        let brokenArchive = try Archive(url: broken, accessMode: .create)
-        let bad = Data(kml("<Placemark><Point><coordinates>1,95</coordinates></Point></Placemark>").utf8)
-        try brokenArchive.addEntry(
-            with: "doc.kml", type: .file, uncompressedSize: Int64(bad.count), compressionMethod: .deflate
-        ) { position, size in
-            bad.subdata(in: Int(position)..<Int(position) + size)
-        }
-        #expect(throws: TrackReadError.self) { try TrackReader().read(contentsOf: broken) }
-        do {
-            _ = try TrackReader().read(contentsOf: broken, displayName: "broken.kmz")
-        } catch {
-            #expect(error.description.hasPrefix("broken.kmz!/doc.kml:3:"))
+        try withTemporaryDirectory { directory in
+            let kmz = directory.appendingPathComponent("walk.kmz")
+            let archive = try Archive(url: kmz, accessMode: .create)
+            let image = Data(repeating: 0xFF, count: 100)
+            try archive.addEntry(
+                with: "files/icon.png", type: .file, uncompressedSize: Int64(image.count), compressionMethod: .none
+            ) { position, size in
+                image.subdata(in: Int(position)..<Int(position) + size)
+            }
+            let document = try Data(contentsOf: Corpus.url("placemark-togeojson/test-data/gxtrack.kml"))
+            try archive.addEntry(
+                with: "doc.kml", type: .file, uncompressedSize: Int64(document.count), compressionMethod: .deflate
+            ) { position, size in
+                document.subdata(in: Int(position)..<Int(position) + size)
+            }
+            let track = try TrackReader().read(contentsOf: kmz)
+            #expect(track.format == .kmz)
+            #expect(track.pointCount == 7)
+            let plain = try TrackReader().read(data: document, name: "gxtrack.kml")
+            #expect(track.paths == plain.paths)
+            // Errors inside the archive name the entry.
+            let broken = directory.appendingPathComponent("broken.kmz")
+            let brokenArchive = try Archive(url: broken, accessMode: .create)
+            let bad = Data(kml("<Placemark><Point><coordinates>1,95</coordinates></Point></Placemark>").utf8)
+            try brokenArchive.addEntry(
+                with: "doc.kml", type: .file, uncompressedSize: Int64(bad.count), compressionMethod: .deflate
+            ) { position, size in
+                bad.subdata(in: Int(position)..<Int(position) + size)
+            }
+            #expect(throws: TrackReadError.self) { try TrackReader().read(contentsOf: broken) }
+            do {
+                _ = try TrackReader().read(contentsOf: broken, displayName: "broken.kmz")
+            } catch {
+                #expect("\(error)".hasPrefix("broken.kmz!/doc.kml:3:"))
+            }
         }
     }
 

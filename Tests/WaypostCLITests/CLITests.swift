@@ -127,27 +127,27 @@ struct CLITests {
     }
 
     @Test func failedExportsWriteNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "waypost-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let bad = directory.appendingPathComponent("bad.kml")
-        try "<kml><Placemark><Point><coordinates>1,95</coordinates></Point></Placemark></kml>".write(
-            to: bad, atomically: true, encoding: .utf8)
-        let target = directory.appendingPathComponent("out.geojson")
-        let run = try Self.waypost("export", bad.path, "--format", "geojson", "--output", target.path)
-        #expect(run.status == 65)
-        #expect(!FileManager.default.fileExists(atPath: target.path))
-        // An existing file is left as it was.
-        try "previous".write(to: target, atomically: true, encoding: .utf8)
-        _ = try Self.waypost("export", bad.path, "--format", "geojson", "--output", target.path)
-        #expect(try String(contentsOf: target, encoding: .utf8) == "previous")
-        #expect(
-            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["bad.kml", "out.geojson"])
-        // And a good export replaces it.
-        let good = try Self.waypost(
-            "export", "tracks/cupertino-walk.kml", "--format", "geojson", "--output", target.path)
-        #expect(good.status == 0)
-        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: target)) is [String: Any])
+        try withTemporaryDirectory { directory in
+            let bad = directory.appendingPathComponent("bad.kml")
+            try "<kml><Placemark><Point><coordinates>1,95</coordinates></Point></Placemark></kml>".write(
+                to: bad, atomically: true, encoding: .utf8)
+            let target = directory.appendingPathComponent("out.geojson")
+            let run = try Self.waypost("export", bad.path, "--format", "geojson", "--output", target.path)
+            #expect(run.status == 65)
+            #expect(!FileManager.default.fileExists(atPath: target.path))
+            // An existing file is left as it was.
+            try "previous".write(to: target, atomically: true, encoding: .utf8)
+            _ = try Self.waypost("export", bad.path, "--format", "geojson", "--output", target.path)
+            #expect(try String(contentsOf: target, encoding: .utf8) == "previous")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                    "bad.kml", "out.geojson",
+                ])
+            // And a good export replaces it.
+            let good = try Self.waypost(
+                "export", "tracks/cupertino-walk.kml", "--format", "geojson", "--output", target.path)
+            #expect(good.status == 0)
+            #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: target)) is [String: Any])
+        }
     }
 }

@@ -64,22 +64,20 @@ struct ReplaySimulationCLITests {
     }
 
     @Test func theRegionLimitAndHowToLiftIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "waypost-limit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("many.json")
-        let regions = (0..<25).map {
-            #"{"identifier": "r\#($0)", "latitude": 37.3\#($0), "longitude": -122.03, "radius": 100}"#
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("many.json")
+            let regions = (0..<25).map {
+                #"{"identifier": "r\#($0)", "latitude": 37.3\#($0), "longitude": -122.03, "radius": 100}"#
+            }
+            try ("{\"regions\": [" + regions.joined(separator: ",") + "]}").write(
+                to: file, atomically: true, encoding: .utf8)
+            let limited = try CLITests.waypost("replay", "tracks/i280-drive.kml", "--regions", file.path, "--summary")
+            #expect(limited.stdout.contains("5 monitoring failures"))
+            #expect(limited.stdout.contains("monitoringFailed r20: regionMonitoringFailure (5)"))
+            let lifted = try CLITests.waypost(
+                "replay", "tracks/i280-drive.kml", "--regions", file.path, "--summary", "--unlimited-regions")
+            #expect(lifted.stdout.contains("0 monitoring failures"))
         }
-        try ("{\"regions\": [" + regions.joined(separator: ",") + "]}").write(
-            to: file, atomically: true, encoding: .utf8)
-        let limited = try CLITests.waypost("replay", "tracks/i280-drive.kml", "--regions", file.path, "--summary")
-        #expect(limited.stdout.contains("5 monitoring failures"))
-        #expect(limited.stdout.contains("monitoringFailed r20: regionMonitoringFailure (5)"))
-        let lifted = try CLITests.waypost(
-            "replay", "tracks/i280-drive.kml", "--regions", file.path, "--summary", "--unlimited-regions")
-        #expect(lifted.stdout.contains("0 monitoring failures"))
     }
 
     @Test func realtimeHonoursTheRate() throws {
@@ -91,21 +89,19 @@ struct ReplaySimulationCLITests {
     }
 
     @Test func badRegionsAndFlags() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "waypost-regions-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let bad = directory.appendingPathComponent("bad.yaml")
-        try "regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: big\n".write(
-            to: bad, atomically: true, encoding: .utf8)
-        let run = try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--regions", bad.path)
-        #expect(run.status == 65)
-        #expect(run.stdout.isEmpty)
-        #expect(run.stderr == "waypost: error: \(bad.path):5:13: 'radius' must be a number, not 'big'\n")
-        #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--regions", "nope.yaml").status == 66)
-        #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--accuracy", "perfect").status == 64)
-        #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--signal-loss", "9-3").status == 64)
-        #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--mode", "teleport").status == 64)
-        #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--rate", "10").status == 64)
+        try withTemporaryDirectory { directory in
+            let bad = directory.appendingPathComponent("bad.yaml")
+            try "regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: big\n".write(
+                to: bad, atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--regions", bad.path)
+            #expect(run.status == 65)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "waypost: error: \(bad.path):5:13: 'radius' must be a number, not 'big'\n")
+            #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--regions", "nope.yaml").status == 66)
+            #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--accuracy", "perfect").status == 64)
+            #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--signal-loss", "9-3").status == 64)
+            #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--mode", "teleport").status == 64)
+            #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--rate", "10").status == 64)
+        }
     }
 }
