@@ -9,11 +9,13 @@ let package = Package(
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "Tracks", targets: ["Tracks"]),
         .library(name: "LocationSimulation", targets: ["LocationSimulation"]),
+        .library(name: "SocialAPI", targets: ["SocialAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // System libraries. Debian/Ubuntu: `make deps` installs the -dev packages.
@@ -37,10 +39,11 @@ let package = Package(
             name: "LocationSimulation",
             dependencies: ["Geo", "Tracks", .product(name: "Yams", package: "Yams")]
         ),
+        .target(name: "SocialAPI", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "waypost",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation",
+                "Geo", "Tracks", "LocationSimulation", "SocialAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -62,6 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationSimulationTests", dependencies: ["LocationSimulation", "Tracks", "Geo", "TestSupport"]),
+        .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI"]),
         .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "TestSupport"]),
     ]
 )

@@ -11,6 +11,6 @@ struct Waypost: ParsableCommand {
             66 input missing, 69 service unavailable, 70 internal error.
             """,
         version: "0.1.0",
-        subcommands: [Replay.self, Export.self]
+        subcommands: [Replay.self, Export.self, OAuthSign.self]
     )
 }

@@ -126,6 +126,42 @@ struct CLITests {
         #expect(try Self.waypost("replay", "tracks/i280-drive.kml", "--start", "noon").status == 64)
     }
 
+    @Test func oauthSignPrintsBaseStringSignatureAndHeaderButNoSecrets() throws {
+        let run = try Self.waypost(
+            "oauth-sign", "--method", "POST", "--url",
+            "https://api.twitter.com/1.1/statuses/update.json?include_entities=true", "--param",
+            "status=Hello Ladies + Gentlemen, a signed OAuth request!", "--consumer-key", "xvz1evFS4wEEPTGEFPHBog",
+            "--consumer-secret", "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "--token",
+            "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "--token-secret",
+            "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "--nonce", "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg",
+            "--timestamp", "1318622958")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(
+            lines[0].hasPrefix(
+                "signature base string: POST&https%3A%2F%2Fapi.twitter.com%2F1.1%2Fstatuses%2Fupdate.json&"))
+        #expect(lines[1] == "signature: hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
+        #expect(lines[2].hasPrefix("Authorization: OAuth oauth_consumer_key=\"xvz1evFS4wEEPTGEFPHBog\""))
+        #expect(!run.stdout.contains("kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw"))
+        #expect(!run.stdout.contains("LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"))
+        // GET parameters join the query; an unpaired token is a usage error.
+        let get = try Self.waypost(
+            "oauth-sign", "--url", "http://photos.example.net/photos", "--param", "file=vacation.jpg", "--param",
+            "size=original", "--consumer-key", "dpf43f3p2l4k3l03", "--consumer-secret", "kd94hf93k423kf44", "--token",
+            "nnch734d00sl2jdk", "--token-secret", "pfkkdhi9sl3r4s00", "--nonce", "kllo9940pd9333jh", "--timestamp",
+            "1191242096")
+        #expect(get.stdout.contains("signature: tR3+Ty81lMeYAr/Fid0kMTYa/WM=\n"))
+        #expect(
+            try Self.waypost("oauth-sign", "--url", "x", "--consumer-key", "a", "--consumer-secret", "b").status == 64)
+        #expect(
+            try Self.waypost(
+                "oauth-sign", "--url", "https://example.com/", "--consumer-key", "a", "--consumer-secret", "b",
+                "--token",
+                "t"
+            ).status == 64)
+    }
+
     @Test func failedExportsWriteNothing() throws {
         try withTemporaryDirectory { directory in
             let bad = directory.appendingPathComponent("bad.kml")

@@ -1,0 +1,138 @@
+import Crypto
+import Foundation
+
+/// Client credentials and, for user requests, the token (RFC 5849 §1.1).
+public struct OAuth1Credentials: Sendable, Equatable {
+    public var consumerKey: String
+    public var consumerSecret: String
+    public var token: String?
+    public var tokenSecret: String?
+
+    public init(consumerKey: String, consumerSecret: String, token: String? = nil, tokenSecret: String? = nil) {
+        self.consumerKey = consumerKey
+        self.consumerSecret = consumerSecret
+        self.token = token
+        self.tokenSecret = tokenSecret
+    }
+}
+
+/// The request being signed: method, URL (with its query), and form-encoded body parameters.
+public struct OAuth1Request: Sendable, Equatable {
+    public var method: String
+    public var url: URL
+    /// `application/x-www-form-urlencoded` body parameters, decoded. Other bodies are not signed.
+    public var formParameters: [(name: String, value: String)]
+
+    public init(method: String, url: URL, formParameters: [(name: String, value: String)] = []) {
+        self.method = method
+        self.url = url
+        self.formParameters = formParameters
+    }
+
+    public static func == (lhs: OAuth1Request, rhs: OAuth1Request) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url
+            && lhs.formParameters.map { [$0.name, $0.value] } == rhs.formParameters.map { [$0.name, $0.value] }
+    }
+}
+
+/// Everything a signature is made of, for debugging (`waypost oauth-sign`) and for verifying.
+public struct OAuth1Signature: Sendable, Equatable {
+    /// The signature base string (RFC 5849 §3.4.1).
+    public var baseString: String
+    /// Base64 of HMAC-SHA1 over the base string.
+    public var signature: String
+    /// The `oauth_*` protocol parameters sent, `oauth_signature` included.
+    public var protocolParameters: [String: String]
+    /// The `Authorization` header value.
+    public var authorizationHeader: String
+}
+
+/// OAuth 1.0a HMAC-SHA1 signing (RFC 5849), as Twitter's v1.1 API requires.
+///
+/// ```swift
+/// let signer = OAuth1Signer(credentials: credentials)
+/// let signed = try signer.sign(OAuth1Request(method: "POST", url: url, formParameters: [("status", "Hello")]),
+///                              nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", timestamp: 1_318_622_958)
+/// request.headers["Authorization"] = signed.authorizationHeader
+/// ```
+///
+/// The nonce and timestamp are parameters so that signing is deterministic in tests; callers
+/// pass a fresh random nonce and the current time.
+public struct OAuth1Signer: Sendable {
+    public var credentials: OAuth1Credentials
+    /// An optional `realm` for the header; never part of the signature (RFC 5849 §3.4.1.3.1).
+    public var realm: String?
+
+    public init(credentials: OAuth1Credentials, realm: String? = nil) {
+        self.credentials = credentials
+        self.realm = realm
+    }
+
+    public func sign(_ request: OAuth1Request, nonce: String, timestamp: Int) -> OAuth1Signature {
+        var oauth: [String: String] = [
+            "oauth_consumer_key": credentials.consumerKey,
+            "oauth_nonce": nonce,
+            "oauth_signature_method": "HMAC-SHA1",
+            "oauth_timestamp": String(timestamp),
+            "oauth_version": "1.0",
+        ]
+        if let token = credentials.token { oauth["oauth_token"] = token }
+        let base = Self.baseString(request, protocolParameters: oauth)
+        let signature = Self.hmacSHA1(
+            base, consumerSecret: credentials.consumerSecret, tokenSecret: credentials.tokenSecret ?? "")
+        oauth["oauth_signature"] = signature
+        var fields: [String] = oauth.sorted { $0.key < $1.key }.map { key, value in
+            PercentEncoding.encode(key) + "=\"" + PercentEncoding.encode(value) + "\""
+        }
+        if let realm { fields.insert("realm=\"\(realm.replacingOccurrences(of: "\"", with: ""))\"", at: 0) }
+        return OAuth1Signature(
+            baseString: base, signature: signature, protocolParameters: oauth,
+            authorizationHeader: "OAuth " + fields.joined(separator: ", "))
+    }
+
+    /// RFC 5849 §3.4.1: `METHOD&base-URL&normalized-parameters`, each part percent-encoded.
+    /// Parameters come from the query, the form body and the protocol parameters, with `realm`
+    /// and `oauth_signature` excluded, sorted by encoded name and then encoded value.
+    public static func baseString(_ request: OAuth1Request, protocolParameters: [String: String]) -> String {
+        let (baseURL, query) = Self.baseURL(request.url)
+        var parameters: [(name: String, value: String)] = PercentEncoding.pairs(query, plusIsSpace: false) ?? []
+        parameters += request.formParameters
+        for (name, value) in protocolParameters where name != "oauth_signature" && name != "realm" {
+            parameters.append((name, value))
+        }
+        var encoded: [(name: String, value: String)] = parameters.map {
+            (PercentEncoding.encode($0.name), PercentEncoding.encode($0.value))
+        }
+        encoded.sort { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
+        let normalized = encoded.map { $0.name + "=" + $0.value }.joined(separator: "&")
+        return [request.method.uppercased(), PercentEncoding.encode(baseURL), PercentEncoding.encode(normalized)]
+            .joined(separator: "&")
+    }
+
+    /// RFC 5849 §3.4.1.2: scheme and host in lower case, the default port left out, no query or
+    /// fragment; and the query, still percent-encoded.
+    static func baseURL(_ url: URL) -> (base: String, query: String) {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return (url.absoluteString, "")
+        }
+        let query = components.percentEncodedQuery ?? ""
+        components.query = nil
+        components.fragment = nil
+        let scheme = components.scheme?.lowercased()
+        components.scheme = scheme
+        components.host = components.host?.lowercased()
+        if (scheme == "http" && components.port == 80) || (scheme == "https" && components.port == 443) {
+            components.port = nil
+        }
+        if components.path.isEmpty { components.path = "/" }
+        return (components.string ?? url.absoluteString, query)
+    }
+
+    /// Base64 HMAC-SHA1 of `base` with the key `consumerSecret&tokenSecret` (each encoded).
+    public static func hmacSHA1(_ base: String, consumerSecret: String, tokenSecret: String) -> String {
+        let keyText = PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(tokenSecret)
+        let key = SymmetricKey(data: Data(keyText.utf8))
+        let mac = HMAC<Insecure.SHA1>.authenticationCode(for: Data(base.utf8), using: key)
+        return Data(mac).base64EncodedString()
+    }
+}

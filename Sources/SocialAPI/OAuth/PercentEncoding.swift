@@ -1,0 +1,68 @@
+/// RFC 3986 percent-encoding as OAuth 1.0a (RFC 5849 §3.6) requires: every byte of the UTF-8
+/// form except the unreserved characters `A–Z a–z 0–9 - . _ ~` becomes `%XX`, upper-case hex.
+/// Unlike `addingPercentEncoding`, nothing else is spared — not `+`, `/`, `:` or `=`.
+public enum PercentEncoding {
+    public static func encode(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`, as form bodies do); nil
+    /// when an escape is malformed or the result is not UTF-8.
+    public static func decode(_ text: String, plusIsSpace: Bool = false) -> String? {
+        var out: [UInt8] = []
+        var bytes = text.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard let high = bytes.next().flatMap(hexValue), let low = bytes.next().flatMap(hexValue) else {
+                    return nil
+                }
+                out.append(high << 4 | low)
+            case UInt8(ascii: "+") where plusIsSpace:
+                out.append(UInt8(ascii: " "))
+            default:
+                out.append(byte)
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// `a=1&b=x%20y` (or a form body with `+`) as decoded name/value pairs, in order; a name
+    /// without `=` has an empty value.
+    public static func pairs(_ query: String, plusIsSpace: Bool = false) -> [(name: String, value: String)]? {
+        guard !query.isEmpty else { return [] }
+        var out: [(String, String)] = []
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(String(pieces[0]), plusIsSpace: plusIsSpace),
+                let value = decode(pieces.count > 1 ? String(pieces[1]) : "", plusIsSpace: plusIsSpace)
+            else { return nil }
+            out.append((name, value))
+        }
+        return out
+    }
+}

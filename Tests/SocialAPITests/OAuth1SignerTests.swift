@@ -1,0 +1,93 @@
+import Foundation
+import SocialAPI
+import Testing
+
+/// The signer against the published vectors.
+struct OAuth1SignerTests {
+    @Test func twittersCreatingASignatureExample() throws {
+        let signer = OAuth1Signer(
+            credentials: OAuth1Credentials(
+                consumerKey: "xvz1evFS4wEEPTGEFPHBog", consumerSecret: "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
+                token: "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+                tokenSecret: "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"))
+        let request = OAuth1Request(
+            method: "POST",
+            url: try #require(URL(string: "https://api.twitter.com/1.1/statuses/update.json?include_entities=true")),
+            formParameters: [("status", "Hello Ladies + Gentlemen, a signed OAuth request!")])
+        let signed = signer.sign(request, nonce: "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", timestamp: 1_318_622_958)
+        #expect(
+            signed.baseString
+                == "POST&https%3A%2F%2Fapi.twitter.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key%3Dxvz1evFS4wEEPTGEFPHBog%26oauth_nonce%3DkYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1318622958%26oauth_token%3D370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb%26oauth_version%3D1.0%26status%3DHello%2520Ladies%2520%252B%2520Gentlemen%252C%2520a%2520signed%2520OAuth%2520request%2521"
+        )
+        #expect(signed.signature == "hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
+        #expect(signed.authorizationHeader.contains(#"oauth_signature="hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D""#))
+        #expect(
+            signed.authorizationHeader.hasPrefix(#"OAuth oauth_consumer_key="xvz1evFS4wEEPTGEFPHBog", oauth_nonce="#))
+        #expect(!signed.authorizationHeader.contains("kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw"))
+    }
+
+    @Test func oauthCore10AppendixA5() throws {
+        let signer = OAuth1Signer(
+            credentials: OAuth1Credentials(
+                consumerKey: "dpf43f3p2l4k3l03", consumerSecret: "kd94hf93k423kf44", token: "nnch734d00sl2jdk",
+                tokenSecret: "pfkkdhi9sl3r4s00"))
+        let request = OAuth1Request(
+            method: "GET",
+            url: try #require(URL(string: "http://photos.example.net/photos?file=vacation.jpg&size=original")))
+        let signed = signer.sign(request, nonce: "kllo9940pd9333jh", timestamp: 1_191_242_096)
+        #expect(
+            signed.baseString
+                == "GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal"
+        )
+        #expect(signed.signature == "tR3+Ty81lMeYAr/Fid0kMTYa/WM=")
+    }
+
+    @Test func rfc5849Section3411BaseString() throws {
+        // RFC 5849 §3.4.1.1: query and form parameters decoded, then re-encoded; realm excluded;
+        // duplicate names sorted by value. (This example has no oauth_version.)
+        let request = OAuth1Request(
+            method: "POST",
+            url: try #require(URL(string: "http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b")),
+            formParameters: try #require(PercentEncoding.pairs("c2&a3=2+q", plusIsSpace: true)))
+        let base = OAuth1Signer.baseString(
+            request,
+            protocolParameters: [
+                "oauth_consumer_key": "9djdj82h48djs9d2", "oauth_token": "kkk9d7dh3k39sjv7",
+                "oauth_signature_method": "HMAC-SHA1", "oauth_timestamp": "137131201", "oauth_nonce": "7d8f3e4a",
+                "realm": "Example", "oauth_signature": "djosJKDKJSD8743243%2Fjdk33klY%3D",
+            ])
+        #expect(
+            base
+                == "POST&http%3A%2F%2Fexample.com%2Frequest&a2%3Dr%2520b%26a3%3D2%2520q%26a3%3Da%26b5%3D%253D%25253D%26c%2540%3D%26c2%3D%26oauth_consumer_key%3D9djdj82h48djs9d2%26oauth_nonce%3D7d8f3e4a%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131201%26oauth_token%3Dkkk9d7dh3k39sjv7"
+        )
+    }
+
+    @Test func rfc5849Section12Example() throws {
+        // RFC 5849 §1.2's final request for the photo: HMAC-SHA1 "MdpQcU8iPSUjWoN/UDMsK2sui9I=".
+        // The RFC's example has no oauth_version, so the base string is built without it.
+        let request = OAuth1Request(
+            method: "GET",
+            url: try #require(URL(string: "http://photos.example.net/photos?file=vacation.jpg&size=original")))
+        let base = OAuth1Signer.baseString(
+            request,
+            protocolParameters: [
+                "oauth_consumer_key": "dpf43f3p2l4k3l03", "oauth_token": "nnch734d00sl2jdk",
+                "oauth_signature_method": "HMAC-SHA1", "oauth_timestamp": "137131202", "oauth_nonce": "chapoH",
+            ])
+        #expect(
+            OAuth1Signer.hmacSHA1(base, consumerSecret: "kd94hf93k423kf44", tokenSecret: "pfkkdhi9sl3r4s00")
+                == "MdpQcU8iPSUjWoN/UDMsK2sui9I=")
+    }
+
+    @Test func percentEncodingIsRFC3986() {
+        #expect(PercentEncoding.encode("Ladies + Gentlemen") == "Ladies%20%2B%20Gentlemen")
+        #expect(PercentEncoding.encode("An encoded string!") == "An%20encoded%20string%21")
+        #expect(PercentEncoding.encode("Dogs, Cats & Mice") == "Dogs%2C%20Cats%20%26%20Mice")
+        #expect(PercentEncoding.encode("☃") == "%E2%98%83")
+        #expect(PercentEncoding.encode("-._~azAZ09") == "-._~azAZ09")
+        #expect(PercentEncoding.decode("%E2%98%83") == "☃")
+        #expect(PercentEncoding.decode("%E2%98") == nil)  // not UTF-8
+        #expect(PercentEncoding.decode("%G1") == nil)
+        #expect(PercentEncoding.decode("a+b", plusIsSpace: true) == "a b")
+    }
+}
