@@ -10,12 +10,15 @@ let package = Package(
         .library(name: "Tracks", targets: ["Tracks"]),
         .library(name: "LocationSimulation", targets: ["LocationSimulation"]),
         .library(name: "SocialAPI", targets: ["SocialAPI"]),
+        .library(name: "SocialEmulator", targets: ["SocialEmulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System libraries. Debian/Ubuntu: `make deps` installs the -dev packages.
@@ -39,11 +42,21 @@ let package = Package(
             name: "LocationSimulation",
             dependencies: ["Geo", "Tracks", .product(name: "Yams", package: "Yams")]
         ),
-        .target(name: "SocialAPI", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "SocialAPI",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .target(
+            name: "SocialEmulator",
+            dependencies: ["SocialAPI", "Geo", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         .executableTarget(
             name: "waypost",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI",
+                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -65,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationSimulationTests", dependencies: ["LocationSimulation", "Tracks", "Geo", "TestSupport"]),
-        .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI"]),
+        .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "SocialEmulator", "TestSupport"]),
         .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "TestSupport"]),
     ]
 )

@@ -1,0 +1,70 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// An HTTP request as the clients build it.
+public struct HTTPRequestSpec: Sendable, Equatable {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// An HTTP response as the clients read it.
+public struct HTTPResponseSpec: Sendable, Equatable {
+    public var status: Int
+    /// Header names in lower case.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The seam between the clients and the network: AsyncHTTPClient in production and against
+/// the emulator; anything else in unit tests.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec
+}
+
+/// Real HTTP through AsyncHTTPClient.
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    public let client: HTTPClient
+    public var timeout: TimeAmount
+    /// Largest response body read, bytes.
+    public var maximumBodySize: Int
+
+    public init(client: HTTPClient = .shared, timeout: TimeAmount = .seconds(10), maximumBodySize: Int = 4 << 20) {
+        self.client = client
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
+    }
+
+    public func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await client.execute(outgoing, timeout: timeout)
+            let body = try await response.body.collect(upTo: maximumBodySize)
+            var headers: [String: String] = [:]
+            for header in response.headers { headers[header.name.lowercased()] = header.value }
+            return HTTPResponseSpec(
+                status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+        } catch {
+            throw .transport("\(request.method) \(request.url.path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// A Twitter place (v1.1 `geo/*` and `place` in tweets), with the provider's field names.
+public struct TwitterPlace: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var fullName: String
+    /// poi, neighborhood, city, admin or country.
+    public var placeType: String
+    public var country: String
+    public var countryCode: String
+    public var boundingBox: BoundingBox?
+    public var containedWithin: [TwitterPlace]?
+    public var url: String?
+
+    public init(
+        id: String, name: String, fullName: String, placeType: String, country: String, countryCode: String,
+        boundingBox: BoundingBox? = nil, containedWithin: [TwitterPlace]? = nil, url: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.fullName = fullName
+        self.placeType = placeType
+        self.country = country
+        self.countryCode = countryCode
+        self.boundingBox = boundingBox
+        self.containedWithin = containedWithin
+        self.url = url
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, country, url
+        case fullName = "full_name"
+        case placeType = "place_type"
+        case countryCode = "country_code"
+        case boundingBox = "bounding_box"
+        case containedWithin = "contained_within"
+    }
+
+    /// GeoJSON-style polygon, positions as [longitude, latitude].
+    public struct BoundingBox: Codable, Sendable, Equatable {
+        public var type: String
+        public var coordinates: [[[Double]]]
+
+        public init(type: String = "Polygon", coordinates: [[[Double]]]) {
+            self.type = type
+            self.coordinates = coordinates
+        }
+    }
+
+    /// The granularities `reverse_geocode` accepts, finest first.
+    public static let granularities = ["poi", "neighborhood", "city", "admin", "country"]
+}
+
+/// `geo/reverse_geocode`, `geo/search` and `geo/similar_places` answers: `{"result": {"places": […]}}`.
+public struct TwitterPlaceResult: Codable, Sendable, Equatable {
+    public struct Result: Codable, Sendable, Equatable {
+        public var places: [TwitterPlace]
+        /// `similar_places` also returns a token to create a place with.
+        public var token: String?
+
+        public init(places: [TwitterPlace], token: String? = nil) {
+            self.places = places
+            self.token = token
+        }
+    }
+
+    public var result: Result
+
+    public init(result: Result) {
+        self.result = result
+    }
+}
+
+/// A tweet, with the fields location auditing needs.
+public struct Tweet: Codable, Sendable, Equatable {
+    public var idStr: String
+    public var text: String
+    public var createdAt: String?
+    /// `[latitude, longitude]` (deprecated field, latitude first).
+    public var geo: Point?
+    /// GeoJSON `[longitude, latitude]`.
+    public var coordinates: Point?
+    public var place: TwitterPlace?
+    public var user: TwitterUser?
+
+    public init(
+        idStr: String, text: String, createdAt: String? = nil, geo: Point? = nil, coordinates: Point? = nil,
+        place: TwitterPlace? = nil, user: TwitterUser? = nil
+    ) {
+        self.idStr = idStr
+        self.text = text
+        self.createdAt = createdAt
+        self.geo = geo
+        self.coordinates = coordinates
+        self.place = place
+        self.user = user
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text, geo, coordinates, place, user
+        case idStr = "id_str"
+        case createdAt = "created_at"
+    }
+
+    public struct Point: Codable, Sendable, Equatable {
+        public var type: String
+        public var coordinates: [Double]
+
+        public init(type: String = "Point", coordinates: [Double]) {
+            self.type = type
+            self.coordinates = coordinates
+        }
+    }
+}
+
+/// The authenticated user (`account/verify_credentials`).
+public struct TwitterUser: Codable, Sendable, Equatable {
+    public var idStr: String
+    public var screenName: String
+    /// When false, Twitter drops lat/long/place from statuses silently.
+    public var geoEnabled: Bool?
+
+    public init(idStr: String, screenName: String, geoEnabled: Bool? = nil) {
+        self.idStr = idStr
+        self.screenName = screenName
+        self.geoEnabled = geoEnabled
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case idStr = "id_str"
+        case screenName = "screen_name"
+        case geoEnabled = "geo_enabled"
+    }
+}
+
+/// Twitter's error body: `{"errors": [{"code": 32, "message": "Could not authenticate you."}]}`.
+public struct TwitterErrorBody: Codable, Sendable, Equatable {
+    public struct Entry: Codable, Sendable, Equatable {
+        public var code: Int
+        public var message: String
+
+        public init(code: Int, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public var errors: [Entry]
+
+    public init(errors: [Entry]) {
+        self.errors = errors
+    }
+}
+
+/// Twitter's error codes that clients act on.
+public enum TwitterErrorCode: Int, Sendable, CaseIterable {
+    case noSuchPage = 3
+    case noLocationForIP = 13
+    case couldNotAuthenticate = 32
+    case rateLimitExceeded = 88
+    case invalidOrExpiredToken = 89
+    case timestampOutOfBounds = 135
+    case statusUpdateLimit = 185
+    case statusTooLong = 186
+    case duplicateStatus = 187
+    case badAuthenticationData = 215
+    case applicationCannotWrite = 261
+}

@@ -1,0 +1,556 @@
+import Foundation
+import Geo
+import SocialAPI
+
+/// A request as the emulator sees it on the wire.
+public struct EmulatorRequest: Sendable {
+    public var method: String
+    /// The path, without the query.
+    public var path: String
+    /// The raw (percent-encoded) query.
+    public var query: String
+    /// Header names in lower case.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(method: String, path: String, query: String = "", headers: [String: String] = [:], body: Data = Data())
+    {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The emulator's answer.
+public struct EmulatorResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+}
+
+/// Accounts and limits the emulator starts with; ``demo`` is what `waypost emulator` prints.
+public struct EmulatorConfiguration: Sendable {
+    public struct TwitterAccount: Sendable {
+        public var userID: String
+        public var screenName: String
+        public var token: String
+        public var tokenSecret: String
+        public var geoEnabled: Bool
+    }
+
+    public struct FacebookAccount: Sendable {
+        public var userID: String
+        public var accessToken: String
+        /// Granted permissions, e.g. `publish_checkins`.
+        public var permissions: Set<String>
+    }
+
+    /// Twitter consumer keys and their secrets.
+    public var consumers: [String: String]
+    public var twitterAccounts: [TwitterAccount]
+    public var facebookAccounts: [FacebookAccount]
+    /// Requests per window to each geo endpoint, per user (Twitter: 15 per 15 minutes).
+    public var geoRateLimit = 15
+    public var rateLimitWindow = 900.0
+    /// Accepted clock skew for `oauth_timestamp`, seconds (Twitter: 5 minutes).
+    public var timestampWindow = 300.0
+
+    /// One consumer, one Twitter user with geo on, one Facebook user with check-in permission.
+    public static let demo = EmulatorConfiguration(
+        consumers: ["waypost-demo-consumer": "waypost-demo-consumer-secret"],
+        twitterAccounts: [
+            TwitterAccount(
+                userID: "1001", screenName: "waypost_demo", token: "1001-waypost-demo-token",
+                tokenSecret: "waypost-demo-token-secret", geoEnabled: true)
+        ],
+        facebookAccounts: [
+            FacebookAccount(
+                userID: "2001", accessToken: "waypost-demo-graph-token",
+                permissions: ["public_profile", "publish_checkins", "publish_actions"])
+        ])
+}
+
+/// One request as received, for the journal: secrets redacted.
+public struct JournalEntry: Sendable, Codable, Equatable {
+    public var sequence: Int
+    public var time: Double
+    public var method: String
+    public var path: String
+    /// Query and form parameters, decoded; `access_token` redacted.
+    public var parameters: [String: String]
+    /// Headers in lower case; the OAuth signature and Bearer tokens redacted.
+    public var headers: [String: String]
+    public var status: Int
+}
+
+/// The Twitter and Facebook Graph emulator's logic: routing, authentication as the providers
+/// did it, state, rate limits and the request journal. ``EmulatorServer`` puts it on a socket.
+public actor EmulatorCore {
+    public let fixtures: EmulatorFixtures
+    private let configuration: EmulatorConfiguration
+    private let clock: @Sendable () -> Double
+
+    /// Everything a reset clears.
+    private struct State {
+        var geoEnabled: [String: Bool]
+        var permissions: [String: Set<String>]
+        var tweets: [String: [Tweet]] = [:]
+        var checkins: [String: [GraphCheckin]] = [:]
+        var lastGraphMessage: [String: String] = [:]
+        var seenNonces: [String: Double] = [:]
+        var rateWindows: [String: (start: Double, count: Int)] = [:]
+        var nextID = 100_000
+        var journal: [JournalEntry] = []
+
+        init(_ configuration: EmulatorConfiguration) {
+            geoEnabled = Dictionary(
+                uniqueKeysWithValues: configuration.twitterAccounts.map { ($0.userID, $0.geoEnabled) })
+            permissions = Dictionary(
+                uniqueKeysWithValues: configuration.facebookAccounts.map { ($0.userID, $0.permissions) })
+        }
+    }
+    private var state: State
+
+    public init(
+        fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.fixtures = fixtures
+        self.configuration = configuration
+        self.clock = clock
+        self.state = State(configuration)
+    }
+
+    /// Back to the configured accounts: no posts, no journal, fresh rate-limit windows.
+    public func reset() {
+        state = State(configuration)
+    }
+
+    /// Every request received since the last reset, in order.
+    public var journal: [JournalEntry] { state.journal }
+
+    public func handle(_ request: EmulatorRequest) -> EmulatorResponse {
+        let form =
+            request.headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true
+            ? PercentEncoding.pairs(String(decoding: request.body, as: UTF8.self), plusIsSpace: true) ?? [] : []
+        let query = PercentEncoding.pairs(request.query) ?? []
+        let response: EmulatorResponse
+        if request.path.hasPrefix("/__waypost/") {
+            response = control(request, parameters: query + form)
+        } else if let rest = Self.twitterPath(request.path) {
+            response = twitter(request, path: rest, query: query, form: form)
+        } else {
+            response = graph(request, path: Self.graphPath(request.path), parameters: query + form)
+        }
+        if !request.path.hasPrefix("/__waypost/") { record(request, parameters: query + form, status: response.status) }
+        return response
+    }
+
+    // MARK: - Twitter
+
+    static func twitterPath(_ path: String) -> String? {
+        for prefix in ["/1.1/", "/1/"] where path.hasPrefix(prefix) { return String(path.dropFirst(prefix.count)) }
+        return nil
+    }
+
+    private func twitter(
+        _ request: EmulatorRequest, path: String, query: [(name: String, value: String)],
+        form: [(name: String, value: String)]
+    ) -> EmulatorResponse {
+        let account: EmulatorConfiguration.TwitterAccount
+        switch authenticateTwitter(request, query: query, form: form) {
+        case .success(let found): account = found
+        case .failure(let response): return response
+        }
+        let parameters = Dictionary(query + form, uniquingKeysWith: { first, _ in first })
+        switch (request.method, path) {
+        case ("GET", "geo/reverse_geocode.json"), ("GET", "geo/search.json"), ("GET", "geo/similar_places.json"):
+            if let limited = rateLimit(account.userID, endpoint: path) { return limited.response }
+            return withRateHeaders(geo(path, parameters: parameters), user: account.userID, endpoint: path)
+        case ("GET", let p) where p.hasPrefix("geo/id/") && p.hasSuffix(".json"):
+            let id = String(p.dropFirst("geo/id/".count).dropLast(".json".count))
+            guard let place = fixtures.twitterPlaces.first(where: { $0.id == id }) else {
+                return twitterError(404, 34, "Sorry, that page does not exist.")
+            }
+            return json(200, fixtures.twitterPlace(place, baseURL: "/1.1/"))
+        case ("POST", "statuses/update.json"):
+            return updateStatus(account, parameters: parameters)
+        case ("GET", "statuses/user_timeline.json"):
+            let count = parameters["count"].flatMap { Int($0) } ?? 20
+            return json(200, Array((state.tweets[account.userID] ?? []).reversed().prefix(max(1, min(count, 200)))))
+        case ("GET", "account/verify_credentials.json"):
+            return json(
+                200,
+                TwitterUser(
+                    idStr: account.userID, screenName: account.screenName, geoEnabled: state.geoEnabled[account.userID])
+            )
+        default:
+            return twitterError(404, 34, "Sorry, that page does not exist.")
+        }
+    }
+
+    private enum Authenticated<T> {
+        case success(T)
+        case failure(EmulatorResponse)
+    }
+
+    /// OAuth 1.0a as Twitter checked it: parameters present, consumer and token known,
+    /// timestamp within the window, nonce not replayed, HMAC-SHA1 signature correct.
+    private func authenticateTwitter(
+        _ request: EmulatorRequest, query: [(name: String, value: String)], form: [(name: String, value: String)]
+    ) -> Authenticated<EmulatorConfiguration.TwitterAccount> {
+        guard let header = request.headers["authorization"], let oauth = Self.oauthParameters(header),
+            let consumerKey = oauth["oauth_consumer_key"], let nonce = oauth["oauth_nonce"],
+            let signature = oauth["oauth_signature"], let timestampText = oauth["oauth_timestamp"],
+            let timestamp = Double(timestampText), oauth["oauth_signature_method"] == "HMAC-SHA1"
+        else { return .failure(twitterError(400, 215, "Bad Authentication data.")) }
+        guard let consumerSecret = configuration.consumers[consumerKey] else {
+            return .failure(twitterError(401, 32, "Could not authenticate you."))
+        }
+        guard let token = oauth["oauth_token"],
+            let account = configuration.twitterAccounts.first(where: { $0.token == token })
+        else { return .failure(twitterError(401, 89, "Invalid or expired token.")) }
+        let now = clock()
+        guard abs(now - timestamp) <= configuration.timestampWindow else {
+            return .failure(twitterError(401, 135, "Timestamp out of bounds."))
+        }
+        let host = request.headers["host"] ?? "localhost"
+        let url = URL(string: "http://\(host)\(request.path)" + (request.query.isEmpty ? "" : "?\(request.query)"))
+        guard let url else { return .failure(twitterError(400, 215, "Bad Authentication data.")) }
+        var protocolParameters = oauth
+        protocolParameters["oauth_signature"] = nil
+        let base = OAuth1Signer.baseString(
+            OAuth1Request(method: request.method, url: url, formParameters: form),
+            protocolParameters: protocolParameters)
+        let expected = OAuth1Signer.hmacSHA1(base, consumerSecret: consumerSecret, tokenSecret: account.tokenSecret)
+        guard expected == signature else { return .failure(twitterError(401, 32, "Could not authenticate you.")) }
+        // A nonce may be used once per consumer while its timestamp is inside the window.
+        state.seenNonces = state.seenNonces.filter { now - $0.value <= 2 * configuration.timestampWindow }
+        let key = consumerKey + "\u{0}" + nonce + "\u{0}" + timestampText
+        guard state.seenNonces[key] == nil else {
+            return .failure(twitterError(401, 32, "Could not authenticate you."))
+        }
+        state.seenNonces[key] = timestamp
+        return .success(account)
+    }
+
+    /// `OAuth k="v", …` as decoded parameters.
+    static func oauthParameters(_ header: String) -> [String: String]? {
+        guard header.hasPrefix("OAuth ") else { return nil }
+        var out: [String: String] = [:]
+        for part in header.dropFirst(6).split(separator: ",") {
+            let pieces = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            guard pieces.count == 2 else { return nil }
+            let raw = pieces[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard let value = PercentEncoding.decode(raw) else { return nil }
+            out[String(pieces[0])] = value
+        }
+        return out
+    }
+
+    private func geo(_ path: String, parameters: [String: String]) -> EmulatorResponse {
+        let latitude = parameters["lat"].flatMap(Double.init)
+        let longitude = parameters["long"].flatMap(Double.init)
+        // reverse_geocode defaults to neighborhoods, as Twitter's did; search and similar_places find venues.
+        let granularity = parameters["granularity"] ?? (path == "geo/reverse_geocode.json" ? "neighborhood" : "poi")
+        guard let rank = TwitterPlace.granularities.firstIndex(of: granularity) else {
+            return twitterError(400, 3, "Invalid granularity: \(granularity)")
+        }
+        let maxResults = max(1, min(parameters["max_results"].flatMap { Int($0) } ?? 20, 100))
+        var places = fixtures.twitterPlaces.filter {
+            (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0) >= rank
+        }
+        if path == "geo/reverse_geocode.json" || path == "geo/similar_places.json" {
+            guard let latitude, let longitude, abs(latitude) <= 90, abs(longitude) <= 180 else {
+                return twitterError(400, 3, "Invalid coordinates.")
+            }
+            places = places.filter { $0.contains(latitude: latitude, longitude: longitude) }
+        } else if let latitude, let longitude {
+            places = places.filter { $0.contains(latitude: latitude, longitude: longitude) }
+        }
+        if let name = parameters[path == "geo/similar_places.json" ? "name" : "query"], !name.isEmpty {
+            places = places.filter { $0.name.localizedCaseInsensitiveContains(name) }
+        } else if path == "geo/similar_places.json" {
+            return twitterError(400, 3, "Missing name.")
+        }
+        // Twitter's order: finest granularity first.
+        places.sort {
+            (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0)
+                < (TwitterPlace.granularities.firstIndex(of: $1.placeType) ?? 0)
+        }
+        let result = places.prefix(maxResults).map { fixtures.twitterPlace($0, baseURL: "/1.1/") }
+        return json(
+            200,
+            TwitterPlaceResult(
+                result: .init(places: Array(result), token: path == "geo/similar_places.json" ? UUID().uuidString : nil)
+            ))
+    }
+
+    private func updateStatus(_ account: EmulatorConfiguration.TwitterAccount, parameters: [String: String])
+        -> EmulatorResponse
+    {
+        guard let status = parameters["status"], !status.isEmpty else {
+            return twitterError(403, 170, "Missing required parameter: status.")
+        }
+        guard status.count <= 280 else { return twitterError(403, 186, "Status is over 280 characters.") }
+        if state.tweets[account.userID]?.contains(where: { $0.text == status }) == true {
+            return twitterError(403, 187, "Status is a duplicate.")
+        }
+        state.nextID += 1
+        var tweet = Tweet(
+            idStr: String(state.nextID), text: status, createdAt: Self.twitterDate(clock()), geo: nil, coordinates: nil,
+            place: nil,
+            user: TwitterUser(
+                idStr: account.userID, screenName: account.screenName, geoEnabled: state.geoEnabled[account.userID]))
+        // With geo_enabled off, Twitter dropped location silently.
+        if state.geoEnabled[account.userID] == true {
+            if let lat = parameters["lat"].flatMap(Double.init), let long = parameters["long"].flatMap(Double.init),
+                parameters["display_coordinates"] != "false"
+            {
+                tweet.geo = Tweet.Point(coordinates: [lat, long])
+                tweet.coordinates = Tweet.Point(coordinates: [long, lat])
+            }
+            if let id = parameters["place_id"], let place = fixtures.twitterPlaces.first(where: { $0.id == id }) {
+                tweet.place = fixtures.twitterPlace(place, baseURL: "/1.1/")
+            }
+        }
+        state.tweets[account.userID, default: []].append(tweet)
+        return json(200, tweet)
+    }
+
+    /// Twitter's `created_at`: `Wed Aug 27 13:08:45 +0000 2008`.
+    static func twitterDate(_ seconds: Double) -> String {
+        date(seconds, format: "EEE MMM dd HH:mm:ss +0000 yyyy")
+    }
+
+    static func date(_ seconds: Double, format: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = format
+        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    }
+
+    // MARK: Rate limits
+
+    private func rateLimit(_ user: String, endpoint: String) -> (response: EmulatorResponse, Void)? {
+        let now = clock()
+        let key = user + " " + endpoint
+        var window = state.rateWindows[key] ?? (now, 0)
+        if now - window.start >= configuration.rateLimitWindow { window = (now, 0) }
+        window.count += 1
+        state.rateWindows[key] = window
+        guard window.count > configuration.geoRateLimit else { return nil }
+        var response = twitterError(429, 88, "Rate limit exceeded")
+        response.headers.merge(rateHeaders(window), uniquingKeysWith: { _, new in new })
+        return (response, ())
+    }
+
+    private func withRateHeaders(_ response: EmulatorResponse, user: String, endpoint: String) -> EmulatorResponse {
+        guard let window = state.rateWindows[user + " " + endpoint] else { return response }
+        var response = response
+        response.headers.merge(rateHeaders(window), uniquingKeysWith: { _, new in new })
+        return response
+    }
+
+    private func rateHeaders(_ window: (start: Double, count: Int)) -> [String: String] {
+        [
+            "x-rate-limit-limit": String(configuration.geoRateLimit),
+            "x-rate-limit-remaining": String(max(0, configuration.geoRateLimit - window.count)),
+            "x-rate-limit-reset": String(Int((window.start + configuration.rateLimitWindow).rounded(.up))),
+        ]
+    }
+
+    // MARK: - Graph
+
+    static func graphPath(_ path: String) -> String {
+        // Graph paths may carry a version: /v2.12/me/checkins.
+        let parts = path.split(separator: "/")
+        if let first = parts.first, first.hasPrefix("v"), first.dropFirst().allSatisfy({ $0.isNumber || $0 == "." }) {
+            return parts.dropFirst().joined(separator: "/")
+        }
+        return parts.joined(separator: "/")
+    }
+
+    private func graph(_ request: EmulatorRequest, path: String, parameters: [(name: String, value: String)])
+        -> EmulatorResponse
+    {
+        let values = Dictionary(parameters, uniquingKeysWith: { first, _ in first })
+        var token = values["access_token"]
+        if token == nil, let header = request.headers["authorization"], header.hasPrefix("Bearer ") {
+            token = String(header.dropFirst(7))
+        }
+        guard let token else {
+            return graphError(400, 104, "OAuthException", "An access token is required to request this resource.")
+        }
+        guard let account = configuration.facebookAccounts.first(where: { $0.accessToken == token }) else {
+            return graphError(400, 190, "OAuthException", "Invalid OAuth access token.", subcode: 463)
+        }
+        let granted = state.permissions[account.userID] ?? []
+        switch (request.method, path) {
+        case ("GET", "search"):
+            return searchPlaces(values)
+        case ("GET", "me/checkins"):
+            return json(200, GraphList(data: Array((state.checkins[account.userID] ?? []).reversed())))
+        case ("POST", "me/checkins"):
+            guard granted.contains("publish_checkins") || granted.contains("publish_actions") else {
+                return graphError(403, 200, "OAuthException", "(#200) Requires extended permission: publish_checkins")
+            }
+            return postCheckin(account, values, feed: false)
+        case ("POST", "me/feed"):
+            guard granted.contains("publish_actions") else {
+                return graphError(403, 200, "OAuthException", "(#200) Requires extended permission: publish_actions")
+            }
+            return postCheckin(account, values, feed: true)
+        case ("GET", "me/permissions"):
+            let all = configuration.facebookAccounts.first { $0.userID == account.userID }?.permissions ?? []
+            let list = all.union(granted).sorted().map {
+                GraphPermission(permission: $0, status: granted.contains($0) ? "granted" : "declined")
+            }
+            return json(200, GraphList(data: list))
+        default:
+            return graphError(
+                404, 803, "OAuthException", "(#803) Some of the aliases you requested do not exist: \(path)")
+        }
+    }
+
+    private func searchPlaces(_ values: [String: String]) -> EmulatorResponse {
+        guard values["type"] == "place" else {
+            return graphError(400, 100, "OAuthException", "(#100) Unsupported type: \(values["type"] ?? "")")
+        }
+        let center = values["center"]?.split(separator: ",").compactMap { Double($0) } ?? []
+        guard center.count == 2, abs(center[0]) <= 90, abs(center[1]) <= 180 else {
+            return graphError(400, 100, "OAuthException", "(#100) Invalid center parameter")
+        }
+        let here = Coordinate(latitude: center[0], longitude: center[1])
+        let distance = min(Double(values["distance"].flatMap { Int($0) } ?? 1000), 50_000)
+        let limit = max(1, min(values["limit"].flatMap { Int($0) } ?? 25, 100))
+        let offset =
+            values["after"].flatMap { Data(base64Encoded: $0) }.flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+            ?? 0
+        var found: [(GraphPage, Double)] = fixtures.facebookPages.compactMap { page in
+            guard let lat = page.location?.latitude, let lon = page.location?.longitude else { return nil }
+            let d = ShortDistance.distance(here, Coordinate(latitude: lat, longitude: lon))
+            return d <= distance ? (page, d) : nil
+        }
+        if let q = values["q"], !q.isEmpty { found = found.filter { $0.0.name.localizedCaseInsensitiveContains(q) } }
+        found.sort { $0.1 < $1.1 }
+        let page = Array(found.dropFirst(offset).prefix(limit).map(\.0))
+        let after =
+            offset + page.count < found.count ? Data(String(offset + page.count).utf8).base64EncodedString() : nil
+        let paging = GraphList<GraphPage>.Paging(
+            cursors: .init(before: Data(String(offset).utf8).base64EncodedString(), after: after))
+        return json(200, GraphList(data: page, paging: paging))
+    }
+
+    private func postCheckin(_ account: EmulatorConfiguration.FacebookAccount, _ values: [String: String], feed: Bool)
+        -> EmulatorResponse
+    {
+        let page = values["place"].flatMap { id in fixtures.facebookPages.first { $0.id == id } }
+        if !feed && page == nil {
+            return graphError(400, 100, "OAuthException", "(#100) param place must be a valid place ID")
+        }
+        let message = values["message"]
+        if let message, state.lastGraphMessage[account.userID] == message {
+            return graphError(400, 506, "OAuthException", "(#506) Duplicate status message")
+        }
+        var coordinates: GraphCheckin.Coordinates?
+        if let text = values["coordinates"] {
+            guard let decoded = try? JSONDecoder().decode(GraphCheckin.Coordinates.self, from: Data(text.utf8)) else {
+                return graphError(400, 100, "OAuthException", "(#100) coordinates must be a JSON object")
+            }
+            coordinates = decoded
+        }
+        state.nextID += 1
+        let id = "\(account.userID)_\(state.nextID)"
+        state.lastGraphMessage[account.userID] = message
+        state.checkins[account.userID, default: []].append(
+            GraphCheckin(
+                id: id, message: message, place: page,
+                createdTime: Self.date(clock(), format: "yyyy-MM-dd'T'HH:mm:ssZ"),
+                coordinates: coordinates))
+        return json(200, GraphCreated(id: id))
+    }
+
+    // MARK: - Control plane
+
+    private func control(_ request: EmulatorRequest, parameters: [(name: String, value: String)]) -> EmulatorResponse {
+        let values = Dictionary(parameters, uniquingKeysWith: { first, _ in first })
+        switch (request.method, request.path) {
+        case ("POST", "/__waypost/reset"):
+            reset()
+            return json(200, ["status": "reset"])
+        case ("GET", "/__waypost/journal"):
+            let journal =
+                values["path"].map { filter in state.journal.filter { $0.path.contains(filter) } } ?? state.journal
+            return json(200, journal)
+        case ("POST", "/__waypost/twitter/geo_enabled"):
+            guard let user = values["user_id"], state.geoEnabled[user] != nil,
+                let on = values["enabled"].map({ $0 == "true" })
+            else { return json(400, ["error": "user_id of a known user and enabled=true|false are required"]) }
+            state.geoEnabled[user] = on
+            return json(200, ["user_id": user, "geo_enabled": String(on)])
+        case ("POST", "/__waypost/facebook/permissions"):
+            guard let user = values["user_id"], state.permissions[user] != nil, let permission = values["permission"],
+                let status = values["status"], status == "granted" || status == "declined"
+            else { return json(400, ["error": "user_id, permission and status=granted|declined are required"]) }
+            if status == "granted" {
+                state.permissions[user]?.insert(permission)
+            } else {
+                state.permissions[user]?.remove(permission)
+            }
+            return json(200, ["user_id": user, "permission": permission, "status": status])
+        default:
+            return json(404, ["error": "unknown control endpoint \(request.method) \(request.path)"])
+        }
+    }
+
+    // MARK: - Journal and responses
+
+    private func record(_ request: EmulatorRequest, parameters: [(name: String, value: String)], status: Int) {
+        var values: [String: String] = [:]
+        for (name, value) in parameters where values[name] == nil {
+            values[name] = name == "access_token" ? "REDACTED" : value
+        }
+        var headers = request.headers
+        if let authorization = headers["authorization"] {
+            if authorization.hasPrefix("OAuth "), var oauth = Self.oauthParameters(authorization) {
+                oauth["oauth_signature"] = "REDACTED"
+                headers["authorization"] =
+                    "OAuth "
+                    + oauth.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ", ")
+            } else {
+                headers["authorization"] = "REDACTED"
+            }
+        }
+        state.journal.append(
+            JournalEntry(
+                sequence: state.journal.count + 1, time: clock(), method: request.method, path: request.path,
+                parameters: values, headers: headers, status: status))
+    }
+
+    private func json<T: Encodable>(_ status: Int, _ value: T) -> EmulatorResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return EmulatorResponse(
+            status: status, headers: ["content-type": "application/json; charset=utf-8"], body: body)
+    }
+
+    private func twitterError(_ status: Int, _ code: Int, _ message: String) -> EmulatorResponse {
+        json(status, TwitterErrorBody(errors: [.init(code: code, message: message)]))
+    }
+
+    private func graphError(_ status: Int, _ code: Int, _ type: String, _ message: String, subcode: Int? = nil)
+        -> EmulatorResponse
+    {
+        state.nextID += 1
+        return json(
+            status,
+            GraphErrorBody(
+                error: .init(
+                    message: message, type: type, code: code, errorSubcode: subcode, fbtraceID: "Wp\(state.nextID)")))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The emulator on a real socket, on Hummingbird.
+///
+/// ```swift
+/// let running = try await EmulatorServer(core: EmulatorCore(fixtures: fixtures)).start(port: 0)
+/// let twitter = TwitterClient(baseURL: running.twitterBaseURL, credentials: …)
+/// …
+/// await running.stop()
+/// ```
+public struct EmulatorServer: Sendable {
+    public let core: EmulatorCore
+    /// Largest request body accepted, bytes.
+    public var maximumBodySize = 1 << 20
+
+    public init(core: EmulatorCore) {
+        self.core = core
+    }
+
+    /// A started emulator: where it listens, and how to stop it.
+    public struct Running: Sendable {
+        public let host: String
+        public let port: Int
+        private let task: Task<Void, any Error>
+
+        init(host: String, port: Int, task: Task<Void, any Error>) {
+            self.host = host
+            self.port = port
+            self.task = task
+        }
+
+        public var baseURL: URL { URL(string: "http://\(host):\(port)/") ?? URL(fileURLWithPath: "/") }
+        /// Twitter's v1.1 API root.
+        public var twitterBaseURL: URL { baseURL.appendingPathComponent("1.1/") }
+        /// The Graph API root.
+        public var facebookBaseURL: URL { baseURL }
+
+        /// Stops the server and waits for it to finish.
+        public func stop() async {
+            task.cancel()
+            _ = await task.result
+        }
+
+        /// Waits until the server stops (a signal, or ``stop()`` elsewhere).
+        public func wait() async throws {
+            try await task.value
+        }
+    }
+
+    /// Starts listening on `host:port` (0 picks a free port) and returns once it accepts connections.
+    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> Running {
+        let router = Router()
+        let core = self.core
+        let limit = maximumBodySize
+        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            let body = try await request.body.collect(upTo: limit)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
+            if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
+            let answer = await core.handle(
+                EmulatorRequest(
+                    method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
+                    headers: headers, body: Data(buffer: body)))
+            var fields = HTTPFields()
+            for (name, value) in answer.headers {
+                if let field = HTTPField.Name(name) { fields[field] = value }
+            }
+            return Response(
+                status: HTTPResponse.Status(code: answer.status), headers: fields,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+        for method in [HTTPRequest.Method.get, .post, .delete, .put] {
+            router.on("**", method: method, use: handler)
+        }
+        var quiet = Logger(label: "waypost.emulator")
+        quiet.logLevel = .warning
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? port)
+                continuation.finish()
+            }, logger: logger ?? quiet)
+        let task = Task { try await app.runService() }
+        var iterator = stream.makeAsyncIterator()
+        guard let bound = await iterator.next() else {
+            task.cancel()
+            throw CancellationError()
+        }
+        return Running(host: host, port: bound, task: task)
+    }
+}

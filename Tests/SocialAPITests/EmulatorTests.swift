@@ -1,0 +1,229 @@
+import Foundation
+import SocialAPI
+import SocialEmulator
+import TestSupport
+import Testing
+
+/// The clients against the emulator over real loopback sockets.
+struct EmulatorTests {
+    static let demoTwitter = OAuth1Credentials(
+        consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
+        token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret")
+    static let coffee = (latitude: 37.32360, longitude: -122.03150)
+
+    /// Runs `body` against a fresh emulator on an ephemeral port.
+    func withEmulator(
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        _ body: (EmulatorServer.Running, EmulatorCore) async throws -> Void
+    ) async throws {
+        let fixtures = try EmulatorFixtures.shipped(root: Corpus.repositoryRoot)
+        let core = EmulatorCore(fixtures: fixtures, clock: clock)
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        do {
+            try await body(running, core)
+        } catch {
+            await running.stop()
+            throw error
+        }
+        await running.stop()
+    }
+
+    func twitter(
+        _ running: EmulatorServer.Running, credentials: OAuth1Credentials = demoTwitter, nonce: String? = nil,
+        skew: Int = 0
+    )
+        -> TwitterClient
+    {
+        if let nonce {
+            return TwitterClient(
+                baseURL: running.twitterBaseURL, credentials: credentials, nonce: { nonce },
+                now: { Int(Date().timeIntervalSince1970) + skew })
+        }
+        return TwitterClient(
+            baseURL: running.twitterBaseURL, credentials: credentials, now: { Int(Date().timeIntervalSince1970) + skew }
+        )
+    }
+
+    func twitterErrorCode(_ body: () async throws -> Void) async -> (status: Int, code: Int)? {
+        do {
+            try await body()
+            return nil
+        } catch let SocialAPIError.twitter(status, errors, _) {
+            return (status, errors.first?.code ?? 0)
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func reverseGeocodeReturnsContainingPlacesFinestFirst() async throws {
+        try await withEmulator { running, _ in
+            let client = twitter(running)
+            let places = try await client.reverseGeocode(
+                latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, granularity: "poi")
+            #expect(places.map(\.placeType) == ["poi", "neighborhood", "city", "admin", "country"])
+            #expect(places.first?.name == "Stevens Creek Coffee House")
+            #expect(
+                places.first?.containedWithin?.map(\.name) == [
+                    "Civic Center", "Cupertino", "California", "United States",
+                ])
+            let neighborhoods = try await client.reverseGeocode(
+                latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, maxResults: 2)
+            #expect(neighborhoods.map(\.name) == ["Civic Center", "Cupertino"])
+            let byID = try await client.place(id: "e1a2b3c4d5e6f701")
+            #expect(byID.fullName == "Stevens Creek Coffee House, Cupertino")
+            let found = try await client.searchPlaces(query: "espresso")
+            #expect(found.map(\.name) == ["Murphy Avenue Espresso"])
+            let similar = try await client.similarPlaces(
+                latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, name: "coffee")
+            #expect(similar.map(\.name) == ["Stevens Creek Coffee House"])
+        }
+    }
+
+    @Test func statusesCarryLocationOnlyAsAsked() async throws {
+        try await withEmulator { running, core in
+            let client = twitter(running)
+            let exact = try await client.updateStatus(
+                "At the café", latitude: Self.coffee.latitude, longitude: Self.coffee.longitude,
+                placeID: "e1a2b3c4d5e6f701")
+            #expect(exact.geo?.coordinates == [Self.coffee.latitude, Self.coffee.longitude])
+            #expect(exact.coordinates?.coordinates == [Self.coffee.longitude, Self.coffee.latitude])
+            #expect(exact.place?.id == "e1a2b3c4d5e6f701")
+            let placeOnly = try await client.updateStatus(
+                "Place only", latitude: Self.coffee.latitude, longitude: Self.coffee.longitude,
+                placeID: "e1a2b3c4d5e6f701", displayCoordinates: false)
+            #expect(placeOnly.geo == nil && placeOnly.coordinates == nil && placeOnly.place != nil)
+            // Duplicate status: 403/187.
+            let duplicate = await twitterErrorCode { _ = try await client.updateStatus("At the café") }
+            #expect(duplicate?.status == 403 && duplicate?.code == 187)
+            // geo_enabled off: location dropped silently, as Twitter did.
+            _ = await core.handle(
+                EmulatorRequest(
+                    method: "POST", path: "/__waypost/twitter/geo_enabled",
+                    headers: ["content-type": "application/x-www-form-urlencoded"],
+                    body: Data("user_id=1001&enabled=false".utf8)))
+            let dropped = try await client.updateStatus(
+                "Geo off", latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, placeID: "e1a2b3c4d5e6f701"
+            )
+            #expect(dropped.geo == nil && dropped.coordinates == nil && dropped.place == nil)
+            #expect(try await client.verifyCredentials().geoEnabled == false)
+            #expect(try await client.userTimeline().map(\.text) == ["Geo off", "Place only", "At the café"])
+        }
+    }
+
+    @Test func oauthIsVerifiedAsTwitterDid() async throws {
+        try await withEmulator { running, _ in
+            var wrongSecret = Self.demoTwitter
+            wrongSecret.consumerSecret = "guess"
+            let bad = await twitterErrorCode {
+                _ = try await twitter(running, credentials: wrongSecret).verifyCredentials()
+            }
+            #expect(bad?.status == 401 && bad?.code == 32)
+            let skewed = await twitterErrorCode { _ = try await twitter(running, skew: 600).verifyCredentials() }
+            #expect(skewed?.status == 401 && skewed?.code == 135)
+            var unknownToken = Self.demoTwitter
+            unknownToken.token = "nobody"
+            let unknown = await twitterErrorCode {
+                _ = try await twitter(running, credentials: unknownToken).verifyCredentials()
+            }
+            #expect(unknown?.status == 401 && unknown?.code == 89)
+            let fixed = twitter(running, nonce: "same-nonce-every-time")
+            _ = try await fixed.verifyCredentials()
+            let replay = await twitterErrorCode { _ = try await fixed.verifyCredentials() }
+            #expect(replay?.status == 401 && replay?.code == 32)
+        }
+    }
+
+    @Test func geoEndpointsAreRateLimited() async throws {
+        try await withEmulator { running, _ in
+            let client = twitter(running)
+            for _ in 0..<15 {
+                _ = try await client.reverseGeocode(latitude: Self.coffee.latitude, longitude: Self.coffee.longitude)
+            }
+            do {
+                _ = try await client.reverseGeocode(latitude: Self.coffee.latitude, longitude: Self.coffee.longitude)
+                Issue.record("the 16th request should be limited")
+            } catch let SocialAPIError.twitter(status, errors, reset) {
+                #expect(status == 429 && errors.first?.code == 88)
+                #expect((reset ?? 0) > Int(Date().timeIntervalSince1970))
+            }
+        }
+    }
+
+    @Test func graphPlacesAndCheckins() async throws {
+        try await withEmulator { running, core in
+            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+            let near = try await facebook.searchPlaces(
+                latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, distance: 1500)
+            #expect(near.data.first?.name == "Stevens Creek Coffee House")  // nearest first
+            #expect(near.data.contains { $0.name == "Cupertino Memorial Park" })
+            let cafes = try await facebook.searchPlaces(
+                latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, distance: 50_000, query: "café",
+                limit: 2)
+            #expect(cafes.data.count == 2)
+            let rest = try await facebook.searchPlaces(
+                latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, distance: 50_000, query: "café",
+                limit: 2,
+                after: cafes.paging?.cursors?.after)
+            #expect(rest.data.count == 1)
+            #expect(Set((cafes.data + rest.data).map(\.name)).count == 3)
+            // Coordinates as strings in some pages decode as numbers.
+            #expect(near.data.allSatisfy { $0.location?.latitude != nil })
+
+            let id = try await facebook.checkIn(
+                place: "1001", latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, message: "Espresso")
+            #expect(id.hasPrefix("2001_"))
+            let listed = try await facebook.checkins()
+            #expect(listed.data.first?.coordinates?.latitude == Self.coffee.latitude)
+            #expect(listed.data.first?.place?.name == "Stevens Creek Coffee House")
+            do {
+                _ = try await facebook.checkIn(place: "1001", message: "Espresso")
+                Issue.record("duplicate message should fail")
+            } catch let SocialAPIError.graph(status, error) {
+                #expect(status == 400 && error.code == 506)
+            }
+            _ = await core.handle(
+                EmulatorRequest(
+                    method: "POST", path: "/__waypost/facebook/permissions",
+                    headers: ["content-type": "application/x-www-form-urlencoded"],
+                    body: Data("user_id=2001&permission=publish_checkins&status=declined".utf8)))
+            _ = await core.handle(
+                EmulatorRequest(
+                    method: "POST", path: "/__waypost/facebook/permissions",
+                    headers: ["content-type": "application/x-www-form-urlencoded"],
+                    body: Data("user_id=2001&permission=publish_actions&status=declined".utf8)))
+            do {
+                _ = try await facebook.checkIn(place: "1002", message: "Latte")
+                Issue.record("missing permission should fail")
+            } catch let SocialAPIError.graph(status, error) {
+                #expect(status == 403 && error.code == 200)
+                #expect(error.message == "(#200) Requires extended permission: publish_checkins")
+            }
+            #expect(
+                try await facebook.permissions().first { $0.permission == "publish_checkins" }?.status == "declined")
+            let stranger = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "stolen")
+            do {
+                _ = try await stranger.checkins()
+                Issue.record("bad token should fail")
+            } catch let SocialAPIError.graph(_, error) {
+                #expect(error.code == 190 && error.type == "OAuthException")
+            }
+        }
+    }
+
+    @Test func journalKeepsEveryRequestWithSecretsRedacted() async throws {
+        try await withEmulator { running, core in
+            _ = try await twitter(running).updateStatus(
+                "Journal", latitude: Self.coffee.latitude, longitude: Self.coffee.longitude)
+            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+            _ = try await facebook.checkIn(place: "1003", latitude: 37.3368, longitude: -122.0322)
+            let journal = await core.journal
+            #expect(journal.map(\.path) == ["/1.1/statuses/update.json", "/me/checkins"])
+            #expect(journal[0].parameters["lat"] == String(Self.coffee.latitude))
+            #expect(journal[1].parameters["coordinates"] == #"{"latitude":37.3368,"longitude":-122.0322}"#)
+            let text = String(decoding: try JSONEncoder().encode(journal), as: UTF8.self)
+            #expect(!text.contains("waypost-demo-graph-token"))
+            #expect(!text.contains("waypost-demo-token-secret") && !text.contains("waypost-demo-consumer-secret"))
+            #expect(journal[0].headers["authorization"]?.contains(#"oauth_signature="REDACTED""#) == true)
+        }
+    }
+}
