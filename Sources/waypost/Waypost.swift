@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `waypost`: replay routes through a simulated location manager, and everything around it.
 @main
-struct Waypost: ParsableCommand {
+struct Waypost: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waypost",
         abstract: "Replay KML/GPX routes as CoreLocation-style location events.",
@@ -11,6 +11,6 @@ struct Waypost: ParsableCommand {
             66 input missing, 69 service unavailable, 70 internal error.
             """,
         version: "0.1.0",
-        subcommands: [Replay.self, Export.self, OAuthSign.self]
+        subcommands: [Replay.self, Export.self, OAuthSign.self, Emulator.self]
     )
 }

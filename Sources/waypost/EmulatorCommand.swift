@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import SocialEmulator
+
+/// `waypost emulator`: the Twitter and Facebook Graph emulator as a standalone server.
+struct Emulator: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the Twitter v1.1 and Facebook Graph emulator until interrupted.",
+        discussion: """
+            Prints its base URLs and the demo credentials, then serves until SIGINT or SIGTERM.
+
+            Examples:
+              waypost emulator --port 8080
+              curl 'http://127.0.0.1:8080/search?type=place&center=37.3236,-122.0315&distance=500&access_token=waypost-demo-graph-token'
+              curl http://127.0.0.1:8080/__waypost/journal
+            """
+    )
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port: Int = 8080
+
+    @Option(help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Directory with twitter-places.json and facebook-pages.json.")
+    var fixtures: String = "fixtures/places"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+    }
+
+    func run() async throws {
+        let loaded: EmulatorFixtures
+        do {
+            loaded = try EmulatorFixtures.load(from: URL(fileURLWithPath: fixtures))
+        } catch {
+            let missing = !FileManager.default.fileExists(atPath: fixtures)
+            try reportingFailures {
+                throw CommandFailure(
+                    missing ? .noInput : .dataError, "\(fixtures): cannot load emulator fixtures (\(error))")
+            }
+            return
+        }
+        let running: EmulatorServer.Running
+        do {
+            running = try await EmulatorServer(core: EmulatorCore(fixtures: loaded)).start(host: host, port: port)
+        } catch {
+            try reportingFailures { throw CommandFailure(.unavailable, "cannot listen on \(host):\(port): \(error)") }
+            return
+        }
+        let demo = EmulatorConfiguration.demo
+        let twitter = demo.twitterAccounts[0]
+        let graph = demo.facebookAccounts[0]
+        let base = running.baseURL.absoluteString
+        let banner = """
+            Waypost emulator listening on \(base)
+              Twitter v1.1  \(running.twitterBaseURL.absoluteString)  (v1 at \(base)1/)
+              Graph         \(base)
+              Control       \(base)__waypost/  (journal, reset, twitter/geo_enabled, facebook/permissions)
+            Demo credentials (valid only here):
+              Twitter consumer  \(demo.consumers.keys.sorted()[0]) / \(demo.consumers.values.sorted()[0])
+              Twitter token     \(twitter.token) / \(twitter.tokenSecret)  (@\(twitter.screenName), geo_enabled)
+              Graph token       \(graph.accessToken)  (\(graph.permissions.sorted().joined(separator: ", ")))
+            Ctrl-C stops it.
+
+            """
+        FileHandle.standardOutput.write(Data(banner.utf8))  // unbuffered: scripts wait for this line
+        try await running.wait()
+    }
+}
