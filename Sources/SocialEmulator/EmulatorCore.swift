@@ -23,11 +23,14 @@ public struct EmulatorRequest: Sendable {
     }
 }
 
-/// The emulator's answer.
+/// The emulator's answer, with what the HTTP layer must add: a delay, or a broken connection.
 public struct EmulatorResponse: Sendable {
     public var status: Int
     public var headers: [String: String]
     public var body: Data
+    /// Seconds to wait before answering.
+    public var delay: Double = 0
+    public var transport: TransportFault = .none
 }
 
 /// Accounts and limits the emulator starts with; ``demo`` is what `waypost emulator` prints.
@@ -83,6 +86,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// Headers in lower case; the OAuth signature and Bearer tokens redacted.
     public var headers: [String: String]
     public var status: Int
+    /// The fault the request met, if any.
+    public var fault: Fault.Kind?
 }
 
 /// The Twitter and Facebook Graph emulator's logic: routing, authentication as the providers
@@ -90,7 +95,10 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 public actor EmulatorCore {
     public let fixtures: EmulatorFixtures
     private let configuration: EmulatorConfiguration
-    private let clock: @Sendable () -> Double
+    private let wallClock: @Sendable () -> Double
+    private let seed: UInt64
+
+    private func clock() -> Double { wallClock() + state.clockOffset }
 
     /// Everything a reset clears.
     private struct State {
@@ -103,8 +111,14 @@ public actor EmulatorCore {
         var rateWindows: [String: (start: Double, count: Int)] = [:]
         var nextID = 100_000
         var journal: [JournalEntry] = []
+        var faults: [Fault] = []
+        var nextFaultID = 1
+        var random: FaultRandom
+        /// Added to the real clock: lets a test move the emulator's "now".
+        var clockOffset = 0.0
 
-        init(_ configuration: EmulatorConfiguration) {
+        init(_ configuration: EmulatorConfiguration, seed: UInt64) {
+            random = FaultRandom(seed: seed)
             geoEnabled = Dictionary(
                 uniqueKeysWithValues: configuration.twitterAccounts.map { ($0.userID, $0.geoEnabled) })
             permissions = Dictionary(
@@ -113,19 +127,54 @@ public actor EmulatorCore {
     }
     private var state: State
 
+    /// - Parameters:
+    ///   - seed: seeds fault probabilities and latencies.
+    ///   - clock: the emulator's time (OAuth timestamps, rate-limit windows, fault windows).
     public init(
-        fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo,
+        fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64 = 0,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.fixtures = fixtures
         self.configuration = configuration
-        self.clock = clock
-        self.state = State(configuration)
+        self.wallClock = clock
+        self.seed = seed
+        self.state = State(configuration, seed: seed)
     }
 
-    /// Back to the configured accounts: no posts, no journal, fresh rate-limit windows.
+    /// Back to the configured accounts: no posts, journal, faults or clock offset; fresh
+    /// rate-limit windows; the generator re-seeded.
     public func reset() {
-        state = State(configuration)
+        state = State(configuration, seed: seed)
+    }
+
+    /// Adds a fault; returns it with its id.
+    @discardableResult
+    public func addFault(_ fault: Fault) -> Fault {
+        var fault = fault
+        fault.id = state.nextFaultID
+        state.nextFaultID += 1
+        state.faults.append(fault)
+        return fault
+    }
+
+    public func clearFaults() {
+        state.faults = []
+    }
+
+    /// The first active fault for `path` that this request meets, drawing its probability.
+    private func fault(for path: String) -> Fault? {
+        let now = clock()
+        for index in state.faults.indices {
+            let fault = state.faults[index]
+            guard fault.pathContains.isEmpty || path.contains(fault.pathContains),
+                fault.remaining.map({ $0 > 0 }) ?? true, fault.from.map({ now >= $0 }) ?? true,
+                fault.until.map({ now < $0 }) ?? true
+            else { continue }
+            guard fault.probability >= 1 || state.random.next() < fault.probability else { continue }
+            if let remaining = fault.remaining { state.faults[index].remaining = remaining - 1 }
+            return fault
+        }
+        return nil
     }
 
     /// Every request received since the last reset, in order.
@@ -136,15 +185,35 @@ public actor EmulatorCore {
             request.headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true
             ? PercentEncoding.pairs(String(decoding: request.body, as: UTF8.self), plusIsSpace: true) ?? [] : []
         let query = PercentEncoding.pairs(request.query) ?? []
-        let response: EmulatorResponse
-        if request.path.hasPrefix("/__waypost/") {
-            response = control(request, parameters: query + form)
-        } else if let rest = Self.twitterPath(request.path) {
-            response = twitter(request, path: rest, query: query, form: form)
-        } else {
-            response = graph(request, path: Self.graphPath(request.path), parameters: query + form)
+        if request.path.hasPrefix("/__waypost/") { return control(request, parameters: query + form) }
+        let twitterPath = Self.twitterPath(request.path)
+        let met = fault(for: request.path)
+        var response: EmulatorResponse
+        switch met?.kind {
+        case .status?:
+            let status = met?.status ?? 503
+            response =
+                twitterPath != nil
+                ? twitterError(status, met?.code ?? 130, "Over capacity")
+                : graphError(
+                    status, met?.code ?? 2, "OAuthException",
+                    "An unexpected error has occurred. Please retry your request later.")
+        case .empty?:
+            response = EmulatorResponse(
+                status: 200, headers: ["content-type": "application/json; charset=utf-8"], body: Data())
+        case .reset?, .hang?:
+            response = EmulatorResponse(status: 200, headers: [:], body: Data())
+            response.transport = met?.kind == .reset ? .reset : .hang
+        case .latency?, .truncated?, nil:
+            if let twitterPath {
+                response = twitter(request, path: twitterPath, query: query, form: form)
+            } else {
+                response = graph(request, path: Self.graphPath(request.path), parameters: query + form)
+            }
+            if let met, met.kind == .latency { response.delay = state.random.latency(met) }
+            if met?.kind == .truncated { response.body = response.body.prefix(response.body.count / 2) }
         }
-        if !request.path.hasPrefix("/__waypost/") { record(request, parameters: query + form, status: response.status) }
+        record(request, parameters: query + form, status: response.status, fault: met?.kind)
         return response
     }
 
@@ -502,6 +571,22 @@ public actor EmulatorCore {
                 state.permissions[user]?.remove(permission)
             }
             return json(200, ["user_id": user, "permission": permission, "status": status])
+        case ("POST", "/__waypost/faults"):
+            switch Fault.parse(values) {
+            case .success(let fault): return json(200, addFault(fault))
+            case .failure(let error): return json(400, ["error": error.message])
+            }
+        case ("GET", "/__waypost/faults"):
+            return json(200, state.faults)
+        case ("DELETE", "/__waypost/faults"):
+            clearFaults()
+            return json(200, ["status": "cleared"])
+        case ("POST", "/__waypost/clock"):
+            guard let offset = values["offset"].flatMap(Double.init), offset.isFinite else {
+                return json(400, ["error": "offset (seconds added to the emulator's clock) is required"])
+            }
+            state.clockOffset = offset
+            return json(200, ["offset": String(offset), "now": String(clock())])
         default:
             return json(404, ["error": "unknown control endpoint \(request.method) \(request.path)"])
         }
@@ -509,7 +594,9 @@ public actor EmulatorCore {
 
     // MARK: - Journal and responses
 
-    private func record(_ request: EmulatorRequest, parameters: [(name: String, value: String)], status: Int) {
+    private func record(
+        _ request: EmulatorRequest, parameters: [(name: String, value: String)], status: Int, fault: Fault.Kind?
+    ) {
         var values: [String: String] = [:]
         for (name, value) in parameters where values[name] == nil {
             values[name] = name == "access_token" ? "REDACTED" : value
@@ -528,7 +615,7 @@ public actor EmulatorCore {
         state.journal.append(
             JournalEntry(
                 sequence: state.journal.count + 1, time: clock(), method: request.method, path: request.path,
-                parameters: values, headers: headers, status: status))
+                parameters: values, headers: headers, status: status, fault: fault))
     }
 
     private func json<T: Encodable>(_ status: Int, _ value: T) -> EmulatorResponse {

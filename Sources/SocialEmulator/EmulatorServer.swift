@@ -4,6 +4,9 @@ import Hummingbird
 import Logging
 import NIOCore
 
+/// Thrown inside a response body to drop the connection (the `reset` fault).
+struct EmulatorConnectionReset: Error {}
+
 /// The emulator on a real socket, on Hummingbird.
 ///
 /// ```swift
@@ -65,15 +68,27 @@ public struct EmulatorServer: Sendable {
                 EmulatorRequest(
                     method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
                     headers: headers, body: Data(buffer: body)))
+            if answer.delay > 0 { try await Task.sleep(for: .milliseconds(Int(answer.delay * 1000))) }
             var fields = HTTPFields()
             for (name, value) in answer.headers {
                 if let field = HTTPField.Name(name) { fields[field] = value }
             }
-            return Response(
-                status: HTTPResponse.Status(code: answer.status), headers: fields,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            switch answer.transport {
+            case .none:
+                return Response(
+                    status: HTTPResponse.Status(code: answer.status), headers: fields,
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+            case .hang:
+                try await Task.sleep(for: .seconds(3600))  // until the client gives up or the server stops
+                throw CancellationError()
+            case .reset:
+                // The head goes out announcing a body that never comes; the connection is dropped.
+                return Response(
+                    status: .ok, headers: fields,
+                    body: ResponseBody(contentLength: 64) { _ in throw EmulatorConnectionReset() })
+            }
         }
-        for method in [HTTPRequest.Method.get, .post, .delete, .put] {
+        for method in [HTTPRequest.Method.get, .post, .delete, .put] {  // the core routes and answers 404s
             router.on("**", method: method, use: handler)
         }
         var quiet = Logger(label: "waypost.emulator")

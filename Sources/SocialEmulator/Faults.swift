@@ -1,0 +1,155 @@
+import Foundation
+
+/// A fault the emulator injects into matching requests, as chaos tools do for other APIs.
+///
+/// Set through the control plane (`POST /__waypost/faults`) or ``EmulatorCore/addFault(_:)``;
+/// every random choice comes from the emulator's seeded generator, so a run with the same seed
+/// and the same requests meets the same faults.
+public struct Fault: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// Answer normally, after a delay.
+        case latency
+        /// Answer with `status` and the provider's error body (`code`), without processing.
+        case status
+        /// Close the connection after the response head, before any body.
+        case reset
+        /// Answer 200 with an empty body, without processing.
+        case empty
+        /// Process the request, then send only half of the JSON body.
+        case truncated
+        /// Never answer (until the client gives up).
+        case hang
+    }
+
+    public enum Distribution: String, Sendable, Codable {
+        case fixed, uniform, lognormal
+    }
+
+    public var id: Int
+    public var kind: Kind
+    /// Requests whose path contains this (e.g. `statuses/update`, `me/checkins`); empty matches all.
+    public var pathContains: String
+    /// Chance that a matching request meets the fault, 0…1.
+    public var probability: Double
+    /// How many more requests may meet it; nil is unlimited.
+    public var remaining: Int?
+    /// Active only between these emulator-clock times, seconds since 1970.
+    public var from: Double?
+    public var until: Double?
+    /// For `status`.
+    public var status: Int
+    public var code: Int?
+    /// For `latency`, milliseconds: `fixed` uses `milliseconds`; `uniform` draws in
+    /// [`milliseconds`, `maximumMilliseconds`]; `lognormal` has median `milliseconds` and shape `sigma`.
+    public var distribution: Distribution
+    public var milliseconds: Double
+    public var maximumMilliseconds: Double
+    public var sigma: Double
+
+    public init(
+        id: Int = 0, kind: Kind, pathContains: String = "", probability: Double = 1, remaining: Int? = nil,
+        from: Double? = nil, until: Double? = nil, status: Int = 503, code: Int? = nil,
+        distribution: Distribution = .fixed, milliseconds: Double = 0, maximumMilliseconds: Double = 0,
+        sigma: Double = 0.5
+    ) {
+        self.id = id
+        self.kind = kind
+        self.pathContains = pathContains
+        self.probability = probability
+        self.remaining = remaining
+        self.from = from
+        self.until = until
+        self.status = status
+        self.code = code
+        self.distribution = distribution
+        self.milliseconds = milliseconds
+        self.maximumMilliseconds = maximumMilliseconds
+        self.sigma = sigma
+    }
+
+    /// Reads a fault from control-plane form fields: `kind`, `path`, `probability`, `count`,
+    /// `from`, `until`, `status`, `code`, `distribution`, `ms`, `max_ms`, `sigma`.
+    static func parse(_ values: [String: String]) -> Result<Fault, FaultError> {
+        guard let kindText = values["kind"], let kind = Kind(rawValue: kindText) else {
+            return .failure(FaultError("kind must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))"))
+        }
+        var fault = Fault(kind: kind, pathContains: values["path"] ?? "")
+        func number(_ key: String) -> Result<Double?, FaultError> {
+            guard let text = values[key] else { return .success(nil) }
+            guard let value = Double(text), value.isFinite else {
+                return .failure(FaultError("\(key) must be a number"))
+            }
+            return .success(value)
+        }
+        do {
+            if let p = try number("probability").get() {
+                guard (0...1).contains(p) else { return .failure(FaultError("probability must be within 0…1")) }
+                fault.probability = p
+            }
+            if let count = try number("count").get() { fault.remaining = max(0, Int(count)) }
+            fault.from = try number("from").get()
+            fault.until = try number("until").get()
+            if let status = try number("status").get() { fault.status = Int(status) }
+            fault.code = try number("code").get().map { Int($0) }
+            if let ms = try number("ms").get() { fault.milliseconds = max(0, ms) }
+            if let ms = try number("max_ms").get() { fault.maximumMilliseconds = max(0, ms) }
+            if let sigma = try number("sigma").get() { fault.sigma = max(0, sigma) }
+        } catch {
+            return .failure(error)
+        }
+        if let text = values["distribution"] {
+            guard let distribution = Distribution(rawValue: text) else {
+                return .failure(FaultError("distribution must be fixed, uniform or lognormal"))
+            }
+            fault.distribution = distribution
+        }
+        guard (100...599).contains(fault.status) else { return .failure(FaultError("status must be an HTTP status")) }
+        return .success(fault)
+    }
+}
+
+public struct FaultError: Error, Sendable {
+    public var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// What the HTTP layer must do beyond sending the response.
+public enum TransportFault: Sendable, Equatable {
+    case none
+    case reset
+    case hang
+}
+
+/// The emulator's seeded generator (SplitMix64), for fault probabilities and latencies.
+struct FaultRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53)
+    }
+
+    mutating func gaussian() -> Double {
+        let u1 = max(next(), .leastNonzeroMagnitude)
+        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * next())
+    }
+
+    /// A latency in seconds for `fault`.
+    mutating func latency(_ fault: Fault) -> Double {
+        switch fault.distribution {
+        case .fixed: fault.milliseconds / 1000
+        case .uniform:
+            (fault.milliseconds + (max(fault.maximumMilliseconds, fault.milliseconds) - fault.milliseconds) * next())
+                / 1000
+        case .lognormal: fault.milliseconds * exp(fault.sigma * gaussian()) / 1000
+        }
+    }
+}

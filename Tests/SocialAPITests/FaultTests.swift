@@ -1,0 +1,164 @@
+import Foundation
+import NIOCore
+import SocialAPI
+import SocialEmulator
+import TestSupport
+import Testing
+
+/// Faults injected by the emulator, as the clients meet them over real sockets.
+struct FaultTests {
+    func withEmulator(seed: UInt64 = 0, _ body: (EmulatorServer.Running, EmulatorCore) async throws -> Void)
+        async throws
+    {
+        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), seed: seed)
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        do {
+            try await body(running, core)
+        } catch {
+            await running.stop()
+            throw error
+        }
+        await running.stop()
+    }
+
+    func client(_ running: EmulatorServer.Running, timeout: TimeAmount = .seconds(10)) -> TwitterClient {
+        TwitterClient(
+            baseURL: running.twitterBaseURL, credentials: EmulatorTests.demoTwitter,
+            transport: AsyncHTTPClientTransport(timeout: timeout))
+    }
+
+    @Test func statusFaultsByCountAreRetryable() async throws {
+        try await withEmulator { (running, core) async throws in
+            await core.addFault(Fault(kind: .status, pathContains: "statuses/update", remaining: 2, status: 503))
+            let twitter = client(running)
+            for attempt in 1...2 {
+                do throws(SocialAPIError) {
+                    _ = try await twitter.updateStatus("Retry me")
+                    Issue.record("attempt \(attempt) should fail")
+                } catch {
+                    #expect(
+                        error
+                            == .twitter(
+                                status: 503, errors: [.init(code: 130, message: "Over capacity")], rateLimitReset: nil))
+                    #expect(error.isRetryable)
+                }
+            }
+            #expect(try await twitter.updateStatus("Retry me").text == "Retry me")
+            #expect(await core.journal.map(\.fault) == [.status, .status, nil])
+        }
+    }
+
+    @Test func brokenConnectionsAreTransportErrors() async throws {
+        try await withEmulator { (running, core) async throws in
+            await core.addFault(Fault(kind: .reset, pathContains: "verify_credentials", remaining: 1))
+            await core.addFault(Fault(kind: .hang, pathContains: "user_timeline", remaining: 1))
+            await core.addFault(Fault(kind: .empty, pathContains: "geo/id", remaining: 1))
+            let twitter = client(running, timeout: .milliseconds(500))
+            await #expect(throws: SocialAPIError.self) { _ = try await twitter.verifyCredentials() }
+            do throws(SocialAPIError) {
+                _ = try await twitter.userTimeline()
+                Issue.record("a hung request should time out")
+            } catch {
+                guard case .transport = error else {
+                    Issue.record("expected a transport error, got \(error)")
+                    return
+                }
+                #expect(error.isRetryable)
+            }
+            do throws(SocialAPIError) {
+                _ = try await twitter.place(id: "e1a2b3c4d5e6f701")
+                Issue.record("an empty body should not decode")
+            } catch {
+                guard case .decoding = error else {
+                    Issue.record("expected a decoding error, got \(error)")
+                    return
+                }
+            }
+            // Each fault was used up once; the next requests are served.
+            #expect(try await twitter.verifyCredentials().screenName == "waypost_demo")
+        }
+    }
+
+    @Test func truncatedAnswersLeaveTheOutcomeUnknown() async throws {
+        try await withEmulator { (running, core) async throws in
+            await core.addFault(Fault(kind: .truncated, pathContains: "statuses/update", remaining: 1))
+            let twitter = client(running)
+            do throws(SocialAPIError) {
+                _ = try await twitter.updateStatus("Did it post?")
+                Issue.record("a truncated body should not decode")
+            } catch {
+                guard case .decoding = error else {
+                    Issue.record("expected a decoding error, got \(error)")
+                    return
+                }
+            }
+            // The post went through although the client could not read the answer.
+            #expect(try await twitter.userTimeline().map(\.text) == ["Did it post?"])
+        }
+    }
+
+    @Test func probabilitiesAreReproducibleBySeed() async throws {
+        func pattern(seed: UInt64) async throws -> [Bool] {
+            var outcomes: [Bool] = []
+            try await withEmulator(seed: seed) { (running, core) async throws in
+                await core.addFault(
+                    Fault(kind: .status, pathContains: "reverse_geocode", probability: 0.5, status: 500))
+                let twitter = client(running)
+                for _ in 0..<12 {
+                    do throws(SocialAPIError) {
+                        _ = try await twitter.reverseGeocode(latitude: 37.3236, longitude: -122.0315)
+                        outcomes.append(true)
+                    } catch {
+                        outcomes.append(false)
+                    }
+                }
+            }
+            return outcomes
+        }
+        let first = try await pattern(seed: 42)
+        #expect(try await pattern(seed: 42) == first)
+        #expect(first.contains(true) && first.contains(false))
+        #expect(try await pattern(seed: 7) != first)
+    }
+
+    @Test func latencyFaultsStillAnswer() async throws {
+        try await withEmulator { (running, core) async throws in
+            await core.addFault(
+                Fault(kind: .latency, pathContains: "verify_credentials", distribution: .fixed, milliseconds: 50))
+            #expect(try await client(running).verifyCredentials().screenName == "waypost_demo")
+            #expect(await core.journal.last?.fault == .latency)
+        }
+    }
+
+    @Test func controlPlaneSetsFaultsAndTheClock() async throws {
+        try await withEmulator { (running, core) async throws in
+            func control(_ method: String, _ path: String, _ body: String = "") async -> EmulatorResponse {
+                await core.handle(
+                    EmulatorRequest(
+                        method: method, path: path, headers: ["content-type": "application/x-www-form-urlencoded"],
+                        body: Data(body.utf8)))
+            }
+            #expect(
+                await control("POST", "/__waypost/faults", "kind=status&path=verify&status=502&count=1").status == 200)
+            #expect(await control("POST", "/__waypost/faults", "kind=teleport").status == 400)
+            #expect(await control("POST", "/__waypost/faults", "kind=status&probability=2").status == 400)
+            let listed = await control("GET", "/__waypost/faults")
+            #expect(String(decoding: listed.body, as: UTF8.self).contains(#""kind":"status""#))
+            #expect(await control("DELETE", "/__waypost/faults").status == 200)
+            // Ten minutes ahead: the client's timestamps are now out of bounds (135).
+            #expect(await control("POST", "/__waypost/clock", "offset=600").status == 200)
+            do throws(SocialAPIError) {
+                _ = try await client(running).verifyCredentials()
+                Issue.record("a skewed clock should fail")
+            } catch {
+                #expect(
+                    error
+                        == .twitter(
+                            status: 401, errors: [.init(code: 135, message: "Timestamp out of bounds.")],
+                            rateLimitReset: nil))
+            }
+            #expect(await control("POST", "/__waypost/reset").status == 200)
+            #expect(try await client(running).verifyCredentials().screenName == "waypost_demo")
+        }
+    }
+}
