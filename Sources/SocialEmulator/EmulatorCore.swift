@@ -59,6 +59,12 @@ public struct EmulatorConfiguration: Sendable {
     public var rateLimitWindow = 900.0
     /// Accepted clock skew for `oauth_timestamp`, seconds (Twitter: 5 minutes).
     public var timestampWindow = 300.0
+    /// Status updates per user per day before 403/185.
+    public var statusUpdateLimit = 2400
+    /// Graph calls per user per window before throttling with code 17, and per app with code 4.
+    public var graphUserRateLimit = 200
+    public var graphAppRateLimit = 4800
+    public var graphRateLimitWindow = 3600.0
 
     /// One consumer, one Twitter user with geo on, one Facebook user with check-in permission.
     public static let demo = EmulatorConfiguration(
@@ -105,6 +111,7 @@ public actor EmulatorCore {
         var geoEnabled: [String: Bool]
         var permissions: [String: Set<String>]
         var tweets: [String: [Tweet]] = [:]
+        var postTimes: [String: [Double]] = [:]
         var checkins: [String: [GraphCheckin]] = [:]
         var lastGraphMessage: [String: String] = [:]
         var seenNonces: [String: Double] = [:]
@@ -364,6 +371,10 @@ public actor EmulatorCore {
             return twitterError(403, 170, "Missing required parameter: status.")
         }
         guard status.count <= 280 else { return twitterError(403, 186, "Status is over 280 characters.") }
+        let today = (state.postTimes[account.userID] ?? []).filter { $0 > clock() - 86_400 }
+        guard today.count < configuration.statusUpdateLimit else {
+            return twitterError(403, 185, "User is over daily status update limit.")
+        }
         if state.tweets[account.userID]?.contains(where: { $0.text == status }) == true {
             return twitterError(403, 187, "Status is a duplicate.")
         }
@@ -386,6 +397,7 @@ public actor EmulatorCore {
             }
         }
         state.tweets[account.userID, default: []].append(tweet)
+        state.postTimes[account.userID, default: []].append(clock())
         return json(200, tweet)
     }
 
@@ -457,6 +469,7 @@ public actor EmulatorCore {
         guard let account = configuration.facebookAccounts.first(where: { $0.accessToken == token }) else {
             return graphError(400, 190, "OAuthException", "Invalid OAuth access token.", subcode: 463)
         }
+        if let throttled = graphThrottle(account.userID) { return throttled }
         let granted = state.permissions[account.userID] ?? []
         switch (request.method, path) {
         case ("GET", "search"):
@@ -483,6 +496,25 @@ public actor EmulatorCore {
             return graphError(
                 404, 803, "OAuthException", "(#803) Some of the aliases you requested do not exist: \(path)")
         }
+    }
+
+    /// Graph's throttling: per user (code 17) and per app (code 4), in fixed windows.
+    private func graphThrottle(_ user: String) -> EmulatorResponse? {
+        let now = clock()
+        for (key, limit) in [
+            ("graph-user " + user, configuration.graphUserRateLimit), ("graph-app", configuration.graphAppRateLimit),
+        ] {
+            var window = state.rateWindows[key] ?? (now, 0)
+            if now - window.start >= configuration.graphRateLimitWindow { window = (now, 0) }
+            window.count += 1
+            state.rateWindows[key] = window
+            if window.count > limit {
+                return key == "graph-app"
+                    ? graphError(400, 4, "OAuthException", "(#4) Application request limit reached")
+                    : graphError(400, 17, "OAuthException", "(#17) User request limit reached")
+            }
+        }
+        return nil
     }
 
     private func searchPlaces(_ values: [String: String]) -> EmulatorResponse {

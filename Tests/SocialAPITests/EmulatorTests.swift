@@ -13,11 +13,11 @@ struct EmulatorTests {
 
     /// Runs `body` against a fresh emulator on an ephemeral port.
     func withEmulator(
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        configuration: EmulatorConfiguration = .demo,
         _ body: (EmulatorServer.Running, EmulatorCore) async throws -> Void
     ) async throws {
         let fixtures = try EmulatorFixtures.shipped(root: Corpus.repositoryRoot)
-        let core = EmulatorCore(fixtures: fixtures, clock: clock)
+        let core = EmulatorCore(fixtures: fixtures, configuration: configuration)
         let running = try await EmulatorServer(core: core).start(port: 0)
         do {
             try await body(running, core)
@@ -207,6 +207,34 @@ struct EmulatorTests {
             } catch let SocialAPIError.graph(_, error) {
                 #expect(error.code == 190 && error.type == "OAuthException")
             }
+        }
+    }
+
+    @Test func feedPostsV1PathsAndLimits() async throws {
+        var configuration = EmulatorConfiguration.demo
+        configuration.statusUpdateLimit = 2
+        configuration.graphUserRateLimit = 3
+        try await withEmulator(configuration: configuration) { (running, _) async throws in
+            // Twitter's v1 paths answer too.
+            let v1 = TwitterClient(baseURL: running.baseURL.appendingPathComponent("1/"), credentials: Self.demoTwitter)
+            #expect(try await v1.verifyCredentials().screenName == "waypost_demo")
+            _ = try await v1.updateStatus("one")
+            _ = try await v1.updateStatus("two")
+            let limited = await twitterErrorCode { _ = try await v1.updateStatus("three") }
+            #expect(limited?.status == 403 && limited?.code == 185)
+            // Graph feed posts at a place, then user throttling (code 17) after three calls.
+            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+            let id = try await facebook.postToFeed(message: "At the library", place: "1007")
+            #expect(id.hasPrefix("2001_"))
+            #expect(try await facebook.checkins().data.first?.place?.name == "Cupertino Library")
+            _ = try await facebook.permissions()
+            var throttled: Int?
+            do throws(SocialAPIError) {
+                _ = try await facebook.permissions()
+            } catch {
+                if case .graph(_, let detail) = error { throttled = detail.code }
+            }
+            #expect(throttled == 17)
         }
     }
 
