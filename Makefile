@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 DEPS = libxml2-dev libsqlite3-dev zlib1g-dev pkg-config
-BENCH_DEPS = libxml2-utils gpsbabel
+BENCH_DEPS = libxml2-utils gpsbabel wrk
 DEMO_TRACK ?= tracks/cupertino-walk.kml
 
 .PHONY: deps build demo test bench format lint clean

@@ -65,7 +65,10 @@ let package = Package(
         // Benchmarks live apart from the tests and never gate CI (`make bench`).
         .executableTarget(
             name: "waypost-bench",
-            dependencies: ["Geo", "Tracks", "LocationSimulation"],
+            dependencies: [
+                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             path: "Benchmarks/WaypostBench"
         ),
 

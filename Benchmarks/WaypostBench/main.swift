@@ -238,6 +238,43 @@ if arguments.count == 4 && arguments[1] == "replay", let regions = Int(arguments
     }
 }
 
+/// Signed requests against the emulator on loopback, with wrk's ceiling in the same run.
+func socialSection() {
+    let socialSeconds = Double(ProcessInfo.processInfo.environment["BENCH_SOCIAL_SECONDS"] ?? "") ?? 5
+    print(
+        "Signed reverse_geocode + statuses/update pairs against the emulator, \(Int(socialSeconds)) s per concurrency")
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var social: (figures: [SocialBench.Figures], wrk: Double?)?
+    Task.detached {
+        social = try? await SocialBench.run(
+            root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), seconds: socialSeconds,
+            concurrencies: [1, 16, 64])
+        done.signal()
+    }
+    done.wait()
+    guard let social else { return print("emulator measurements failed") }
+    for f in social.figures {
+        print(
+            String(
+                format: "concurrency %2d   %7.0f req/s   p50 %6.2f ms   p99 %6.2f ms   failures %d", f.concurrency,
+                f.requestsPerSecond, f.p50 * 1000, f.p99 * 1000, f.failures))
+    }
+    if let wrk = social.wrk, let c16 = social.figures.first(where: { $0.concurrency == 16 }) {
+        print(
+            String(
+                format:
+                    "wrk -t2 -c16 on GET /__waypost/faults: %.0f req/s; signed at c16 = %.2f of it (target ≥ 0.33); target ≥ 3000 req/s",
+                wrk, c16.requestsPerSecond / wrk))
+    } else {
+        print("wrk: n/a (apt install wrk)")
+    }
+}
+
+if arguments.count == 2 && arguments[1] == "social" {
+    socialSection()
+    exit(0)
+}
+
 let benchDirectory = URL(fileURLWithPath: ".bench")
 if arguments.count == 3 && arguments[1] == "generate" {
     try generate(into: URL(fileURLWithPath: arguments[2]), points: 1_000_000)
@@ -320,3 +357,6 @@ if let parse = median(runs, [me, "parse", gx]), let twenty = median(runs, [me, "
 } else {
     print("replay measurements failed")
 }
+
+print("")
+socialSection()

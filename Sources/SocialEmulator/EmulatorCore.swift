@@ -111,10 +111,16 @@ public actor EmulatorCore {
         var geoEnabled: [String: Bool]
         var permissions: [String: Set<String>]
         var tweets: [String: [Tweet]] = [:]
+        /// Texts already posted per user, for the duplicate check.
+        var postedTexts: [String: Set<String>] = [:]
+        /// Post times per user, oldest first, pruned to the last day.
         var postTimes: [String: [Double]] = [:]
         var checkins: [String: [GraphCheckin]] = [:]
         var lastGraphMessage: [String: String] = [:]
         var seenNonces: [String: Double] = [:]
+        /// The same nonces in arrival order, so expired ones are pruned from the front.
+        var nonceQueue: [(key: String, timestamp: Double)] = []
+        var nonceQueueStart = 0
         var rateWindows: [String: (start: Double, count: Int)] = [:]
         var nextID = 100_000
         var journal: [JournalEntry] = []
@@ -303,12 +309,22 @@ public actor EmulatorCore {
         let expected = OAuth1Signer.hmacSHA1(base, consumerSecret: consumerSecret, tokenSecret: account.tokenSecret)
         guard expected == signature else { return .failure(twitterError(401, 32, "Could not authenticate you.")) }
         // A nonce may be used once per consumer while its timestamp is inside the window.
-        state.seenNonces = state.seenNonces.filter { now - $0.value <= 2 * configuration.timestampWindow }
+        while state.nonceQueueStart < state.nonceQueue.count,
+            now - state.nonceQueue[state.nonceQueueStart].timestamp > 2 * configuration.timestampWindow
+        {
+            state.seenNonces[state.nonceQueue[state.nonceQueueStart].key] = nil
+            state.nonceQueueStart += 1
+        }
+        if state.nonceQueueStart > 4096 {
+            state.nonceQueue.removeFirst(state.nonceQueueStart)
+            state.nonceQueueStart = 0
+        }
         let key = consumerKey + "\u{0}" + nonce + "\u{0}" + timestampText
         guard state.seenNonces[key] == nil else {
             return .failure(twitterError(401, 32, "Could not authenticate you."))
         }
         state.seenNonces[key] = timestamp
+        state.nonceQueue.append((key, timestamp))
         return .success(account)
     }
 
@@ -371,11 +387,14 @@ public actor EmulatorCore {
             return twitterError(403, 170, "Missing required parameter: status.")
         }
         guard status.count <= 280 else { return twitterError(403, 186, "Status is over 280 characters.") }
-        let today = (state.postTimes[account.userID] ?? []).filter { $0 > clock() - 86_400 }
-        guard today.count < configuration.statusUpdateLimit else {
+        let dayAgo = clock() - 86_400
+        if let first = state.postTimes[account.userID]?.first, first <= dayAgo {
+            state.postTimes[account.userID]?.removeAll { $0 <= dayAgo }
+        }
+        guard (state.postTimes[account.userID]?.count ?? 0) < configuration.statusUpdateLimit else {
             return twitterError(403, 185, "User is over daily status update limit.")
         }
-        if state.tweets[account.userID]?.contains(where: { $0.text == status }) == true {
+        if state.postedTexts[account.userID]?.contains(status) == true {
             return twitterError(403, 187, "Status is a duplicate.")
         }
         state.nextID += 1
@@ -398,20 +417,49 @@ public actor EmulatorCore {
         }
         state.tweets[account.userID, default: []].append(tweet)
         state.postTimes[account.userID, default: []].append(clock())
+        state.postedTexts[account.userID, default: []].insert(status)
         return json(200, tweet)
     }
 
-    /// Twitter's `created_at`: `Wed Aug 27 13:08:45 +0000 2008`.
+    /// Twitter's `created_at`: `Wed Aug 27 13:08:45 +0000 2008`, in UTC.
     static func twitterDate(_ seconds: Double) -> String {
-        date(seconds, format: "EEE MMM dd HH:mm:ss +0000 yyyy")
+        let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let (dayNumber, secondOfDay) = split(seconds)
+        let (y, m, d) = civil(fromDays: dayNumber)
+        return "\(days[((dayNumber % 7) + 7) % 7]) \(months[m - 1]) \(two(d)) \(clockText(secondOfDay)) +0000 \(y)"
     }
 
-    static func date(_ seconds: Double, format: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = format
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+    /// Graph's `created_time`: `2014-04-12T14:26:16+0000`.
+    static func graphDate(_ seconds: Double) -> String {
+        let (dayNumber, secondOfDay) = split(seconds)
+        let (y, m, d) = civil(fromDays: dayNumber)
+        return "\(y)-\(two(m))-\(two(d))T\(clockText(secondOfDay))+0000"
+    }
+
+    private static func split(_ seconds: Double) -> (day: Int, second: Int) {
+        let whole = Int(seconds.rounded(.down))
+        let day = Int((Double(whole) / 86_400).rounded(.down))
+        return (day, whole - day * 86_400)
+    }
+
+    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    private static func clockText(_ second: Int) -> String {
+        "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
+    }
+
+    /// Year, month, day of a day count since 1970-01-01 (Hinnant's civil_from_days).
+    static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     // MARK: Rate limits
@@ -570,7 +618,7 @@ public actor EmulatorCore {
         state.checkins[account.userID, default: []].append(
             GraphCheckin(
                 id: id, message: message, place: page,
-                createdTime: Self.date(clock(), format: "yyyy-MM-dd'T'HH:mm:ssZ"),
+                createdTime: Self.graphDate(clock()),
                 coordinates: coordinates))
         return json(200, GraphCreated(id: id))
     }

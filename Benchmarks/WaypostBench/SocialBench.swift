@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import Foundation
+import SocialAPI
+import SocialEmulator
+
+/// Signed request throughput: the project's Twitter client against the in-process emulator on
+/// loopback, `reverse_geocode` + `statuses/update` pairs, at several concurrencies.
+enum SocialBench {
+    struct Figures {
+        var concurrency: Int
+        var requestsPerSecond: Double
+        var p50: Double
+        var p99: Double
+        var failures: Int
+    }
+
+    static func run(root: URL, seconds: Double, concurrencies: [Int]) async throws -> (figures: [Figures], wrk: Double?)
+    {
+        var configuration = EmulatorConfiguration.demo
+        configuration.geoRateLimit = .max
+        configuration.statusUpdateLimit = .max
+        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrencies.max() ?? 1, 8))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        let twitter = TwitterClient(
+            baseURL: running.twitterBaseURL,
+            credentials: OAuth1Credentials(
+                consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
+                token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
+            transport: AsyncHTTPClientTransport(client: http))
+        var figures: [Figures] = []
+        for concurrency in concurrencies {
+            await core.reset()
+            figures.append(try await measure(twitter, concurrency: concurrency, seconds: seconds))
+        }
+        let wrk = ceiling(url: running.baseURL.appendingPathComponent("__waypost/faults"), seconds: seconds)
+        try await http.shutdown()
+        await running.stop()
+        return (figures, wrk)
+    }
+
+    static func measure(_ twitter: TwitterClient, concurrency: Int, seconds: Double) async throws -> Figures {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let results = await withTaskGroup(of: ([Double], Int).self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    var latencies: [Double] = []
+                    var failures = 0
+                    var n = 0
+                    while ContinuousClock.now < deadline {
+                        n += 1
+                        let start = ContinuousClock.now
+                        do {
+                            _ = try await twitter.reverseGeocode(
+                                latitude: 37.3236, longitude: -122.0315, granularity: "poi")
+                        } catch {
+                            failures += 1
+                        }
+                        let middle = ContinuousClock.now
+                        do {
+                            _ = try await twitter.updateStatus("bench \(worker) \(n)", placeID: "e1a2b3c4d5e6f701")
+                        } catch {
+                            failures += 1
+                        }
+                        let end = ContinuousClock.now
+                        latencies.append(SocialBench.seconds(middle - start))
+                        latencies.append(SocialBench.seconds(end - middle))
+                    }
+                    return (latencies, failures)
+                }
+            }
+            var all: [Double] = []
+            var failures = 0
+            for await (latencies, failed) in group {
+                all += latencies
+                failures += failed
+            }
+            return (all.sorted(), failures)
+        }
+        let latencies = results.0
+        func percentile(_ p: Double) -> Double {
+            latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+        }
+        return Figures(
+            concurrency: concurrency, requestsPerSecond: Double(latencies.count) / seconds, p50: percentile(0.5),
+            p99: percentile(0.99), failures: results.1)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// `wrk -t2 -c16` against `url`: requests per second, or nil without wrk.
+    static func ceiling(url: URL, seconds: Double) -> Double? {
+        guard let wrk = tool("wrk") else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrk)
+        process.arguments = ["-t2", "-c16", "-d\(Int(seconds.rounded(.up)))s", url.absoluteString]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let line = output.split(separator: "\n").first { $0.hasPrefix("Requests/sec:") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+}
