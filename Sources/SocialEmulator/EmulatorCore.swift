@@ -108,6 +108,9 @@ public actor EmulatorCore {
 
     /// Everything a reset clears.
     private struct State {
+        var consumers: [String: String]
+        var twitterAccounts: [EmulatorConfiguration.TwitterAccount]
+        var facebookAccounts: [EmulatorConfiguration.FacebookAccount]
         var geoEnabled: [String: Bool]
         var permissions: [String: Set<String>]
         var tweets: [String: [Tweet]] = [:]
@@ -132,6 +135,9 @@ public actor EmulatorCore {
 
         init(_ configuration: EmulatorConfiguration, seed: UInt64) {
             random = FaultRandom(seed: seed)
+            consumers = configuration.consumers
+            twitterAccounts = configuration.twitterAccounts
+            facebookAccounts = configuration.facebookAccounts
             geoEnabled = Dictionary(
                 uniqueKeysWithValues: configuration.twitterAccounts.map { ($0.userID, $0.geoEnabled) })
             permissions = Dictionary(
@@ -288,11 +294,11 @@ public actor EmulatorCore {
             let signature = oauth["oauth_signature"], let timestampText = oauth["oauth_timestamp"],
             let timestamp = Double(timestampText), oauth["oauth_signature_method"] == "HMAC-SHA1"
         else { return .failure(twitterError(400, 215, "Bad Authentication data.")) }
-        guard let consumerSecret = configuration.consumers[consumerKey] else {
+        guard let consumerSecret = state.consumers[consumerKey] else {
             return .failure(twitterError(401, 32, "Could not authenticate you."))
         }
         guard let token = oauth["oauth_token"],
-            let account = configuration.twitterAccounts.first(where: { $0.token == token })
+            let account = state.twitterAccounts.first(where: { $0.token == token })
         else { return .failure(twitterError(401, 89, "Invalid or expired token.")) }
         let now = clock()
         guard abs(now - timestamp) <= configuration.timestampWindow else {
@@ -514,7 +520,7 @@ public actor EmulatorCore {
         guard let token else {
             return graphError(400, 104, "OAuthException", "An access token is required to request this resource.")
         }
-        guard let account = configuration.facebookAccounts.first(where: { $0.accessToken == token }) else {
+        guard let account = state.facebookAccounts.first(where: { $0.accessToken == token }) else {
             return graphError(400, 190, "OAuthException", "Invalid OAuth access token.", subcode: 463)
         }
         if let throttled = graphThrottle(account.userID) { return throttled }
@@ -535,7 +541,7 @@ public actor EmulatorCore {
             }
             return postCheckin(account, values, feed: true)
         case ("GET", "me/permissions"):
-            let all = configuration.facebookAccounts.first { $0.userID == account.userID }?.permissions ?? []
+            let all = state.facebookAccounts.first { $0.userID == account.userID }?.permissions ?? []
             let list = all.union(granted).sorted().map {
                 GraphPermission(permission: $0, status: granted.contains($0) ? "granted" : "declined")
             }
@@ -651,6 +657,31 @@ public actor EmulatorCore {
                 state.permissions[user]?.remove(permission)
             }
             return json(200, ["user_id": user, "permission": permission, "status": status])
+        case ("POST", "/__waypost/twitter/consumers"):
+            guard let key = values["key"], !key.isEmpty, let secret = values["secret"], !secret.isEmpty else {
+                return json(400, ["error": "key and secret are required"])
+            }
+            state.consumers[key] = secret
+            return json(200, ["key": key])
+        case ("POST", "/__waypost/twitter/users"):
+            guard let user = values["user_id"], let name = values["screen_name"], let token = values["token"],
+                let secret = values["token_secret"], ![user, name, token, secret].contains("")
+            else { return json(400, ["error": "user_id, screen_name, token and token_secret are required"]) }
+            let geo = values["geo_enabled"].map { $0 == "true" } ?? true
+            state.twitterAccounts.removeAll { $0.userID == user || $0.token == token }
+            state.twitterAccounts.append(
+                .init(userID: user, screenName: name, token: token, tokenSecret: secret, geoEnabled: geo))
+            state.geoEnabled[user] = geo
+            return json(200, ["user_id": user, "screen_name": name, "geo_enabled": String(geo)])
+        case ("POST", "/__waypost/facebook/users"):
+            guard let user = values["user_id"], !user.isEmpty, let token = values["access_token"], !token.isEmpty else {
+                return json(400, ["error": "user_id and access_token are required"])
+            }
+            let granted = Set((values["permissions"] ?? "").split(separator: ",").map(String.init))
+            state.facebookAccounts.removeAll { $0.userID == user || $0.accessToken == token }
+            state.facebookAccounts.append(.init(userID: user, accessToken: token, permissions: granted))
+            state.permissions[user] = granted
+            return json(200, ["user_id": user, "permissions": granted.sorted().joined(separator: ",")])
         case ("POST", "/__waypost/faults"):
             switch Fault.parse(values) {
             case .success(let fault): return json(200, addFault(fault))

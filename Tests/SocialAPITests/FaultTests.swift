@@ -159,6 +159,26 @@ struct FaultTests {
             }
             #expect(await control("POST", "/__waypost/reset").status == 200)
             #expect(try await client(running).verifyCredentials().screenName == "waypost_demo")
+            // New consumers, users and tokens.
+            #expect(await control("POST", "/__waypost/twitter/consumers", "key=ck&secret=cs").status == 200)
+            #expect(
+                await control(
+                    "POST", "/__waypost/twitter/users",
+                    "user_id=7&screen_name=second&token=7-token&token_secret=7-secret&geo_enabled=false"
+                ).status == 200)
+            let second = TwitterClient(
+                baseURL: running.twitterBaseURL,
+                credentials: OAuth1Credentials(
+                    consumerKey: "ck", consumerSecret: "cs", token: "7-token", tokenSecret: "7-secret"))
+            let user = try await second.verifyCredentials()
+            #expect(user.screenName == "second" && user.geoEnabled == false)
+            #expect(
+                await control(
+                    "POST", "/__waypost/facebook/users", "user_id=8&access_token=t8&permissions=public_profile"
+                )
+                .status == 200)
+            let reader = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "t8")
+            #expect(try await reader.permissions().map(\.permission) == ["public_profile"])
         }
     }
 }
