@@ -11,23 +11,6 @@ struct EmulatorTests {
         token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret")
     static let coffee = (latitude: 37.32360, longitude: -122.03150)
 
-    /// Runs `body` against a fresh emulator on an ephemeral port.
-    func withEmulator(
-        configuration: EmulatorConfiguration = .demo,
-        _ body: (EmulatorServer.Running, EmulatorCore) async throws -> Void
-    ) async throws {
-        let fixtures = try EmulatorFixtures.shipped(root: Corpus.repositoryRoot)
-        let core = EmulatorCore(fixtures: fixtures, configuration: configuration)
-        let running = try await EmulatorServer(core: core).start(port: 0)
-        do {
-            try await body(running, core)
-        } catch {
-            await running.stop()
-            throw error
-        }
-        await running.stop()
-    }
-
     func twitter(
         _ running: EmulatorServer.Running, credentials: OAuth1Credentials = demoTwitter, nonce: String? = nil,
         skew: Int = 0

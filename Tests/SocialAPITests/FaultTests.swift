@@ -7,20 +7,6 @@ import Testing
 
 /// Faults injected by the emulator, as the clients meet them over real sockets.
 struct FaultTests {
-    func withEmulator(seed: UInt64 = 0, _ body: (EmulatorServer.Running, EmulatorCore) async throws -> Void)
-        async throws
-    {
-        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), seed: seed)
-        let running = try await EmulatorServer(core: core).start(port: 0)
-        do {
-            try await body(running, core)
-        } catch {
-            await running.stop()
-            throw error
-        }
-        await running.stop()
-    }
-
     func client(_ running: EmulatorServer.Running, timeout: TimeAmount = .seconds(10)) -> TwitterClient {
         TwitterClient(
             baseURL: running.twitterBaseURL, credentials: EmulatorTests.demoTwitter,
