@@ -18,9 +18,11 @@ struct EmulatorTests {
         -> TwitterClient
     {
         if let nonce {
+            // A replay repeats the nonce *and* the timestamp: OAuth only requires nonces to be
+            // unique per timestamp, so the clock is pinned too.
+            let pinned = Int(Date().timeIntervalSince1970) + skew
             return TwitterClient(
-                baseURL: running.twitterBaseURL, credentials: credentials, nonce: { nonce },
-                now: { Int(Date().timeIntervalSince1970) + skew })
+                baseURL: running.twitterBaseURL, credentials: credentials, nonce: { nonce }, now: { pinned })
         }
         return TwitterClient(
             baseURL: running.twitterBaseURL, credentials: credentials, now: { Int(Date().timeIntervalSince1970) + skew }
