@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System libraries. Debian/Ubuntu: `make deps` installs the -dev packages.
@@ -51,7 +52,11 @@ let package = Package(
         ),
         .target(
             name: "SocialEmulator",
-            dependencies: ["SocialAPI", "Geo", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "SocialAPI", "Geo", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
         ),
         .executableTarget(
             name: "waypost",
@@ -59,6 +64,7 @@ let package = Package(
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 

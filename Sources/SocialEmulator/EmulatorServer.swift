@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
+import UnixSignals
 
 /// Thrown inside a response body to drop the connection (the `reset` fault).
 struct EmulatorConnectionReset: Error {}
@@ -28,11 +30,13 @@ public struct EmulatorServer: Sendable {
     public struct Running: Sendable {
         public let host: String
         public let port: Int
+        private let group: ServiceGroup
         private let task: Task<Void, any Error>
 
-        init(host: String, port: Int, task: Task<Void, any Error>) {
+        init(host: String, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
             self.host = host
             self.port = port
+            self.group = group
             self.task = task
         }
 
@@ -42,10 +46,17 @@ public struct EmulatorServer: Sendable {
         /// The Graph API root.
         public var facebookBaseURL: URL { baseURL }
 
-        /// Stops the server and waits for it to finish.
-        public func stop() async {
-            task.cancel()
+        /// Stops the server: in-flight requests get `grace` to finish (a `hang` fault never
+        /// does), then the rest is cancelled. Waits until it has stopped.
+        public func stop(grace: Duration = .seconds(1)) async {
+            await group.triggerGracefulShutdown()
+            let task = self.task
+            let watchdog = Task {
+                try await Task.sleep(for: grace)
+                task.cancel()
+            }
             _ = await task.result
+            watchdog.cancel()
         }
 
         /// Waits until the server stops (a signal, or ``stop()`` elsewhere).
@@ -54,8 +65,12 @@ public struct EmulatorServer: Sendable {
         }
     }
 
-    /// Starts listening on `host:port` (0 picks a free port) and returns once it accepts connections.
-    public func start(host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) async throws -> Running {
+    /// Starts listening on `host:port` (0 picks a free port) and returns once it accepts
+    /// connections. `shutdownSignals` (e.g. SIGINT, SIGTERM for a command-line server) stop it
+    /// gracefully too.
+    public func start(
+        host: String = "127.0.0.1", port: Int = 0, shutdownSignals: [UnixSignal] = [], logger: Logger? = nil
+    ) async throws -> Running {
         let router = Router()
         let core = self.core
         let limit = maximumBodySize
@@ -100,12 +115,13 @@ public struct EmulatorServer: Sendable {
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()
             }, logger: logger ?? quiet)
-        let task = Task { try await app.runService() }
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: shutdownSignals, logger: logger ?? quiet)
+        let task = Task { try await group.run() }
         var iterator = stream.makeAsyncIterator()
         guard let bound = await iterator.next() else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             throw CancellationError()
         }
-        return Running(host: host, port: bound, task: task)
+        return Running(host: host, port: bound, group: group, task: task)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SocialEmulator
+import UnixSignals
 
 /// `waypost emulator`: the Twitter and Facebook Graph emulator as a standalone server.
 struct Emulator: AsyncParsableCommand {
@@ -43,7 +44,8 @@ struct Emulator: AsyncParsableCommand {
         }
         let running: EmulatorServer.Running
         do {
-            running = try await EmulatorServer(core: EmulatorCore(fixtures: loaded)).start(host: host, port: port)
+            running = try await EmulatorServer(core: EmulatorCore(fixtures: loaded)).start(
+                host: host, port: port, shutdownSignals: [.sigint, .sigterm])
         } catch {
             try reportingFailures { throw CommandFailure(.unavailable, "cannot listen on \(host):\(port): \(error)") }
             return
