@@ -33,10 +33,4 @@ enum Angle {
         if y <= -180 { y += 360 } else if y > 180 { y -= 360 }
         return y
     }
-
-    /// `x` reduced to [0, 360).
-    static func bearing(_ x: Double) -> Double {
-        let y = x.truncatingRemainder(dividingBy: 360)
-        return y < 0 ? y + 360 : y
-    }
 }

@@ -37,24 +37,11 @@ public enum ShortDistance {
         return degrees < 0 ? degrees + 360 : degrees
     }
 
-    /// The displacement from `p1` to `p2` in metres, (north, east), on the local tangent plane.
+    /// The displacement from `p1` to `p2` in metres, (north, east), on the plane tangent at
+    /// their mean latitude.
     @inlinable
     public static func offset(from p1: Coordinate, to p2: Coordinate) -> (north: Double, east: Double) {
-        let a = 6_378_137.0
-        let e2 = 0.006_694_379_990_141_316_5
-        let toRadians = Double.pi / 180
-        let meanLatitude = (p1.latitude + p2.latitude) * 0.5 * toRadians
-        let s = sin(meanLatitude)
-        let w = 1 - e2 * s * s
-        let rootW = w.squareRoot()
-        let meridional = a * (1 - e2) / (w * rootW)
-        let primeVertical = a / rootW
-        var dLon = p2.longitude - p1.longitude
-        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        return (
-            (p2.latitude - p1.latitude) * toRadians * meridional,
-            dLon * toRadians * primeVertical * cos(meanLatitude)
-        )
+        LocalMetric(latitude: (p1.latitude + p2.latitude) * 0.5).offset(from: p1, to: p2)
     }
 }
 
@@ -68,14 +55,10 @@ public struct LocalMetric: Sendable {
     public let metresPerDegreeLongitude: Double
 
     public init(latitude: Double) {
-        let a = 6_378_137.0
-        let e2 = 0.006_694_379_990_141_316_5
-        let phi = latitude * .pi / 180
-        let s = sin(phi)
-        let w = 1 - e2 * s * s
-        let rootW = w.squareRoot()
-        metresPerDegreeLatitude = a * (1 - e2) / (w * rootW) * .pi / 180
-        metresPerDegreeLongitude = a / rootW * cos(phi) * .pi / 180
+        let toRadians = Double.pi / 180
+        metresPerDegreeLatitude = Ellipsoid.wgs84.meridionalRadius(atLatitude: latitude) * toRadians
+        metresPerDegreeLongitude =
+            Ellipsoid.wgs84.primeVerticalRadius(atLatitude: latitude) * cos(latitude * toRadians) * toRadians
     }
 
     @inlinable
