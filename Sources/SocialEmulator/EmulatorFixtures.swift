@@ -8,27 +8,25 @@ public struct EmulatorFixtures: Sendable {
     public var twitterPlaces: [FixturePlace]
     public var facebookPages: [GraphPage]
 
-    public struct FixturePlace: Sendable, Codable, Equatable {
-        public var id: String
-        public var name: String
-        public var fullName: String
-        public var placeType: String
-        public var country: String
-        public var countryCode: String
-        public var boundingBox: TwitterPlace.BoundingBox
+    /// A Twitter place as the fixture file holds it: the place's own fields, plus `parent`.
+    public struct FixturePlace: Sendable, Decodable, Equatable {
+        public var place: TwitterPlace
         public var parent: String?
 
-        enum CodingKeys: String, CodingKey {
-            case id, name, country, parent
-            case fullName = "full_name"
-            case placeType = "place_type"
-            case countryCode = "country_code"
-            case boundingBox = "bounding_box"
+        private enum CodingKeys: String, CodingKey { case parent }
+
+        public init(from decoder: any Decoder) throws {
+            place = try TwitterPlace(from: decoder)
+            parent = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .parent)
         }
+
+        public var id: String { place.id }
+        public var name: String { place.name }
+        public var placeType: String { place.placeType }
 
         /// Whether the point lies inside the place's bounding box.
         func contains(latitude: Double, longitude: Double) -> Bool {
-            let ring = boundingBox.coordinates.first ?? []
+            let ring = place.boundingBox?.coordinates.first ?? []
             let lons = ring.compactMap(\.first)
             let lats = ring.compactMap { $0.count > 1 ? $0[1] : nil }
             guard let west = lons.min(), let east = lons.max(), let south = lats.min(), let north = lats.max() else {
@@ -59,19 +57,16 @@ public struct EmulatorFixtures: Sendable {
     }
 
     /// The place as Twitter returns it, `contained_within` filled with its parent chain.
-    func twitterPlace(_ place: FixturePlace, baseURL: String) -> TwitterPlace {
+    func twitterPlace(_ fixture: FixturePlace, baseURL: String) -> TwitterPlace {
+        var place = fixture.place
         var chain: [TwitterPlace] = []
-        var parent = place.parent
+        var parent = fixture.parent
         while let id = parent, let next = twitterPlaces.first(where: { $0.id == id }) {
-            chain.append(
-                TwitterPlace(
-                    id: next.id, name: next.name, fullName: next.fullName, placeType: next.placeType,
-                    country: next.country, countryCode: next.countryCode, boundingBox: next.boundingBox))
+            chain.append(next.place)
             parent = next.parent
         }
-        return TwitterPlace(
-            id: place.id, name: place.name, fullName: place.fullName, placeType: place.placeType,
-            country: place.country, countryCode: place.countryCode, boundingBox: place.boundingBox,
-            containedWithin: chain, url: "\(baseURL)geo/id/\(place.id).json")
+        place.containedWithin = chain
+        place.url = "\(baseURL)geo/id/\(place.id).json"
+        return place
     }
 }
