@@ -255,7 +255,7 @@ public actor EmulatorCore {
         let parameters = Dictionary(query + form, uniquingKeysWith: { first, _ in first })
         switch (request.method, path) {
         case ("GET", "geo/reverse_geocode.json"), ("GET", "geo/search.json"), ("GET", "geo/similar_places.json"):
-            if let limited = rateLimit(account.userID, endpoint: path) { return limited.response }
+            if let limited = rateLimit(account.userID, endpoint: path) { return limited }
             return withRateHeaders(geo(path, parameters: parameters), user: account.userID, endpoint: path)
         case ("GET", let p) where p.hasPrefix("geo/id/") && p.hasSuffix(".json"):
             let id = String(p.dropFirst("geo/id/".count).dropLast(".json".count))
@@ -470,7 +470,8 @@ public actor EmulatorCore {
 
     // MARK: Rate limits
 
-    private func rateLimit(_ user: String, endpoint: String) -> (response: EmulatorResponse, Void)? {
+    /// Counts the request in its user's window; the 429 answer once the window is full.
+    private func rateLimit(_ user: String, endpoint: String) -> EmulatorResponse? {
         let now = clock()
         let key = user + " " + endpoint
         var window = state.rateWindows[key] ?? (now, 0)
@@ -480,7 +481,7 @@ public actor EmulatorCore {
         guard window.count > configuration.geoRateLimit else { return nil }
         var response = twitterError(429, 88, "Rate limit exceeded")
         response.headers.merge(rateHeaders(window), uniquingKeysWith: { _, new in new })
-        return (response, ())
+        return response
     }
 
     private func withRateHeaders(_ response: EmulatorResponse, user: String, endpoint: String) -> EmulatorResponse {

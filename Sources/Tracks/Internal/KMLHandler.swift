@@ -80,14 +80,8 @@ final class KMLHandler: XMLEventHandler {
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws(ReadFailure) {
         if scanner != nil {
-            do {
-                try scanner!.consume(bytes) { lon, lat, alt in
-                    nodes[nodes.count - 1].path.append(TrackPoint(latitude: lat, longitude: lon, altitude: alt))
-                }
-            } catch {
-                throw ReadFailure(
-                    kind: .invalid, position: SourcePosition(line: error.line, column: error.column),
-                    message: error.message)
+            try scanCoordinates { (scanner, emit) throws(CoordinateScanner.Failure) in
+                try scanner.consume(bytes, emit: emit)
             }
         } else if text.isActive {
             try text.append(bytes, element: open.last?.local ?? "")
@@ -105,15 +99,7 @@ final class KMLHandler: XMLEventHandler {
             if let feature { track.features.append(feature) }
             feature = nil
         case .coordinates where scanner != nil:
-            do {
-                try scanner!.finish { lon, lat, alt in
-                    nodes[nodes.count - 1].path.append(TrackPoint(latitude: lat, longitude: lon, altitude: alt))
-                }
-            } catch {
-                throw ReadFailure(
-                    kind: .invalid, position: SourcePosition(line: error.line, column: error.column),
-                    message: error.message)
-            }
+            try scanCoordinates { (scanner, emit) throws(CoordinateScanner.Failure) in try scanner.finish(emit: emit) }
             scanner = nil
         case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
             if nodes.last?.tag == name.tag && feature != nil && Self.canHold(parent, name.tag) { try finishGeometry() }
@@ -182,6 +168,25 @@ final class KMLHandler: XMLEventHandler {
     }
 
     func finish() throws(ReadFailure) {}
+
+    /// Runs `step` on the active coordinate scanner, appending the tuples it completes to the
+    /// innermost geometry, and turns its failures into read failures.
+    private func scanCoordinates(
+        _ step: (inout CoordinateScanner, (Double, Double, Double) -> Void) throws(CoordinateScanner.Failure) -> Void
+    ) throws(ReadFailure) {
+        guard var active = scanner else { return }
+        scanner = nil  // moved out, so the scanner's buffer is not copied on write
+        defer { scanner = active }
+        do {
+            try step(&active) { lon, lat, alt in
+                nodes[nodes.count - 1].path.append(TrackPoint(latitude: lat, longitude: lon, altitude: alt))
+            }
+        } catch {
+            throw ReadFailure(
+                kind: .invalid, position: SourcePosition(line: error.line, column: error.column), message: error.message
+            )
+        }
+    }
 
     // MARK: Geometry
 
