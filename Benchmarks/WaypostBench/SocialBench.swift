@@ -14,8 +14,10 @@ enum SocialBench {
         var failures: Int
     }
 
-    static func run(root: URL, seconds: Double, concurrencies: [Int]) async throws -> (figures: [Figures], wrk: Double?)
-    {
+    /// Signed pairs per concurrency; `wrk` and the bare client on the cheapest endpoint as ceilings.
+    static func run(root: URL, seconds: Double, concurrencies: [Int]) async throws -> (
+        figures: [Figures], wrk: Double?, bareClient: Figures
+    ) {
         var configuration = EmulatorConfiguration.demo
         configuration.geoRateLimit = .max
         configuration.statusUpdateLimit = .max
@@ -34,15 +36,31 @@ enum SocialBench {
         var figures: [Figures] = []
         for concurrency in concurrencies {
             await core.reset()
-            figures.append(try await measure(twitter, concurrency: concurrency, seconds: seconds))
+            figures.append(
+                await measure(concurrency: concurrency, seconds: seconds) { worker, n in
+                    if n.isMultiple(of: 2) {
+                        _ = try await twitter.reverseGeocode(
+                            latitude: 37.3236, longitude: -122.0315, granularity: "poi")
+                    } else {
+                        _ = try await twitter.updateStatus("bench \(worker) \(n)", placeID: "e1a2b3c4d5e6f701")
+                    }
+                })
         }
-        let wrk = ceiling(url: running.baseURL.appendingPathComponent("__waypost/faults"), seconds: seconds)
+        let cheapest = running.baseURL.appendingPathComponent("__waypost/faults")
+        let transport = AsyncHTTPClientTransport(client: http)
+        let bare = await measure(concurrency: 16, seconds: seconds) { _, _ in
+            _ = try await transport.send(HTTPRequestSpec(method: "GET", url: cheapest))
+        }
+        let wrk = ceiling(url: cheapest, seconds: seconds)
         try await http.shutdown()
         await running.stop()
-        return (figures, wrk)
+        return (figures, wrk, bare)
     }
 
-    static func measure(_ twitter: TwitterClient, concurrency: Int, seconds: Double) async throws -> Figures {
+    /// Runs `request` in `concurrency` workers until the deadline, `n` counting each worker's requests.
+    static func measure(
+        concurrency: Int, seconds: Double, request: @escaping @Sendable (_ worker: Int, _ n: Int) async throws -> Void
+    ) async -> Figures {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         let results = await withTaskGroup(of: ([Double], Int).self) { group in
             for worker in 0..<concurrency {
@@ -53,21 +71,8 @@ enum SocialBench {
                     while ContinuousClock.now < deadline {
                         n += 1
                         let start = ContinuousClock.now
-                        do {
-                            _ = try await twitter.reverseGeocode(
-                                latitude: 37.3236, longitude: -122.0315, granularity: "poi")
-                        } catch {
-                            failures += 1
-                        }
-                        let middle = ContinuousClock.now
-                        do {
-                            _ = try await twitter.updateStatus("bench \(worker) \(n)", placeID: "e1a2b3c4d5e6f701")
-                        } catch {
-                            failures += 1
-                        }
-                        let end = ContinuousClock.now
-                        latencies.append(SocialBench.seconds(middle - start))
-                        latencies.append(SocialBench.seconds(end - middle))
+                        do { try await request(worker, n) } catch { failures += 1 }
+                        latencies.append(SocialBench.seconds(ContinuousClock.now - start))
                     }
                     return (latencies, failures)
                 }

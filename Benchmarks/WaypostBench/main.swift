@@ -244,7 +244,7 @@ func socialSection() {
     print(
         "Signed reverse_geocode + statuses/update pairs against the emulator, \(Int(socialSeconds)) s per concurrency")
     let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var social: (figures: [SocialBench.Figures], wrk: Double?)?
+    nonisolated(unsafe) var social: (figures: [SocialBench.Figures], wrk: Double?, bareClient: SocialBench.Figures)?
     Task.detached {
         social = try? await SocialBench.run(
             root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), seconds: socialSeconds,
@@ -259,6 +259,10 @@ func socialSection() {
                 format: "concurrency %2d   %7.0f req/s   p50 %6.2f ms   p99 %6.2f ms   failures %d", f.concurrency,
                 f.requestsPerSecond, f.p50 * 1000, f.p99 * 1000, f.failures))
     }
+    print(
+        String(
+            format: "bare AsyncHTTPClient GETs of /__waypost/faults at c16: %.0f req/s (the client library's ceiling)",
+            social.bareClient.requestsPerSecond))
     if let wrk = social.wrk, let c16 = social.figures.first(where: { $0.concurrency == 16 }) {
         print(
             String(

@@ -100,6 +100,9 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 /// did it, state, rate limits and the request journal. ``EmulatorServer`` puts it on a socket.
 public actor EmulatorCore {
     public let fixtures: EmulatorFixtures
+    /// Each fixture place as `geo/*` answers carry it, encoded once: places never change, and
+    /// encoding them per request was most of the emulator's cost.
+    private let encodedPlaces: [String: Data]
     private let configuration: EmulatorConfiguration
     private let wallClock: @Sendable () -> Double
     private let seed: UInt64
@@ -154,6 +157,9 @@ public actor EmulatorCore {
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.fixtures = fixtures
+        self.encodedPlaces = Dictionary(
+            fixtures.twitterPlaces.map { ($0.id, Self.encode(fixtures.twitterPlace($0, baseURL: "/1.1/"))) },
+            uniquingKeysWith: { first, _ in first })
         self.configuration = configuration
         self.wallClock = clock
         self.seed = seed
@@ -259,10 +265,8 @@ public actor EmulatorCore {
             return withRateHeaders(geo(path, parameters: parameters), user: account.userID, endpoint: path)
         case ("GET", let p) where p.hasPrefix("geo/id/") && p.hasSuffix(".json"):
             let id = String(p.dropFirst("geo/id/".count).dropLast(".json".count))
-            guard let place = fixtures.twitterPlaces.first(where: { $0.id == id }) else {
-                return twitterError(404, 34, "Sorry, that page does not exist.")
-            }
-            return json(200, fixtures.twitterPlace(place, baseURL: "/1.1/"))
+            guard let place = encodedPlaces[id] else { return twitterError(404, 34, "Sorry, that page does not exist.") }
+            return json(200, encoded: place)
         case ("POST", "statuses/update.json"):
             return updateStatus(account, parameters: parameters)
         case ("GET", "statuses/user_timeline.json"):
@@ -338,12 +342,16 @@ public actor EmulatorCore {
     static func oauthParameters(_ header: String) -> [String: String]? {
         guard header.hasPrefix("OAuth ") else { return nil }
         var out: [String: String] = [:]
-        for part in header.dropFirst(6).split(separator: ",") {
-            let pieces = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            guard pieces.count == 2 else { return nil }
-            let raw = pieces[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            guard let value = PercentEncoding.decode(raw) else { return nil }
-            out[String(pieces[0])] = value
+        for part in header.utf8.dropFirst(6).split(separator: UInt8(ascii: ",")) {
+            let pair = part.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+            var raw = pair[pair.index(after: equals)...]
+            while raw.last == UInt8(ascii: " ") || raw.last == UInt8(ascii: "\t") { raw = raw.dropLast() }
+            if raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") {
+                raw = raw.dropFirst().dropLast()
+            }
+            guard let value = PercentEncoding.decode(String(decoding: raw, as: UTF8.self)) else { return nil }
+            out[String(decoding: pair[..<equals], as: UTF8.self)] = value
         }
         return out
     }
@@ -378,12 +386,20 @@ public actor EmulatorCore {
             (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0)
                 < (TwitterPlace.granularities.firstIndex(of: $1.placeType) ?? 0)
         }
-        let result = places.prefix(maxResults).map { fixtures.twitterPlace($0, baseURL: "/1.1/") }
-        return json(
-            200,
-            TwitterPlaceResult(
-                result: .init(places: Array(result), token: path == "geo/similar_places.json" ? UUID().uuidString : nil)
-            ))
+        // `{"result":{"places":[…],"token":…}}` spliced from the pre-encoded places, keys sorted
+        // as the encoder would.
+        var body = Data(#"{"result":{"places":["#.utf8)
+        for (index, place) in places.prefix(maxResults).enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(encodedPlaces[place.id] ?? Data("{}".utf8))
+        }
+        body.append(Data("]".utf8))
+        if path == "geo/similar_places.json" {
+            state.nextID += 1
+            body.append(Data(#","token":"wp\#(state.nextID)""#.utf8))
+        }
+        body.append(Data("}}".utf8))
+        return json(200, encoded: body)
     }
 
     private func updateStatus(_ account: EmulatorConfiguration.TwitterAccount, parameters: [String: String])
@@ -731,11 +747,17 @@ public actor EmulatorCore {
     }
 
     private func json<T: Encodable>(_ status: Int, _ value: T) -> EmulatorResponse {
+        json(status, encoded: Self.encode(value))
+    }
+
+    private func json(_ status: Int, encoded body: Data) -> EmulatorResponse {
+        EmulatorResponse(status: status, headers: ["content-type": "application/json; charset=utf-8"], body: body)
+    }
+
+    private static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return EmulatorResponse(
-            status: status, headers: ["content-type": "application/json; charset=utf-8"], body: body)
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
     private func twitterError(_ status: Int, _ code: Int, _ message: String) -> EmulatorResponse {
