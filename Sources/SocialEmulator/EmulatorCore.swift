@@ -265,7 +265,9 @@ public actor EmulatorCore {
             return withRateHeaders(geo(path, parameters: parameters), user: account.userID, endpoint: path)
         case ("GET", let p) where p.hasPrefix("geo/id/") && p.hasSuffix(".json"):
             let id = String(p.dropFirst("geo/id/".count).dropLast(".json".count))
-            guard let place = encodedPlaces[id] else { return twitterError(404, 34, "Sorry, that page does not exist.") }
+            guard let place = encodedPlaces[id] else {
+                return twitterError(404, 34, "Sorry, that page does not exist.")
+            }
             return json(200, encoded: place)
         case ("POST", "statuses/update.json"):
             return updateStatus(account, parameters: parameters)
