@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "LocationSimulation", targets: ["LocationSimulation"]),
         .library(name: "SocialAPI", targets: ["SocialAPI"]),
         .library(name: "SocialEmulator", targets: ["SocialEmulator"]),
+        .library(name: "Store", targets: ["Store"]),
+        .library(name: "CheckinEngine", targets: ["CheckinEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -20,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // System libraries. Debian/Ubuntu: `make deps` installs the -dev packages.
@@ -58,10 +61,17 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(name: "Store", dependencies: ["CSQLite"]),
+        .target(
+            name: "CheckinEngine",
+            dependencies: [
+                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "Store", .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .executableTarget(
             name: "waypost",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator",
+                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -72,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "waypost-bench",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator",
+                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/WaypostBench"
@@ -88,6 +98,14 @@ let package = Package(
         .testTarget(
             name: "LocationSimulationTests", dependencies: ["LocationSimulation", "Tracks", "Geo", "TestSupport"]),
         .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "SocialEmulator", "TestSupport"]),
-        .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
+        .testTarget(
+            name: "CheckinEngineTests",
+            dependencies: [
+                "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationSimulation", "Geo", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "SocialEmulator", "SocialAPI", "TestSupport"]),
     ]
 )

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CheckinEngine
 import Foundation
+import Store
 import Tracks
 
 /// Exit statuses from BSD's sysexits.h, the CLI's contract (DESIGN.md).
@@ -12,6 +14,7 @@ enum SysExit: Int32 {
     case unavailable = 69
     case software = 70
     case cannotCreate = 73
+    case ioError = 74
 }
 
 /// An error the CLI reports as one line on standard error with a sysexits status.
@@ -39,10 +42,29 @@ extension ParsableCommand {
             throw ExitCode(failure.status.rawValue)
         } catch let error as TrackReadError {
             try reportingFailures { throw CommandFailure(error) }
+        } catch let error as StoreError {
+            try reportingFailures { throw CommandFailure(.ioError, error.description) }
         } catch let error as ExitCode {
             throw error
         } catch {
             try reportingFailures { throw CommandFailure(.software, "internal error: \(error)") }
+        }
+    }
+
+    /// The same, for async bodies.
+    func reportingFailures(_ body: () async throws -> Void) async throws {
+        var caught: (any Error)?
+        do { try await body() } catch { caught = error }
+        if let caught { try reportingFailures { throw caught } }
+    }
+
+    /// Reads a configuration file: missing → 66, malformed → 65 with file:line:column.
+    func readConfig<T>(_ path: String, _ read: (URL, String) throws(ConfigFileError) -> T) throws -> T {
+        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure(.noInput, "\(path): no such file") }
+        do {
+            return try read(URL(fileURLWithPath: path), path)
+        } catch {
+            throw CommandFailure(.dataError, error.description)
         }
     }
 }

@@ -1,11 +1,14 @@
 import ArgumentParser
+import CheckinEngine
 import Foundation
 import Geo
 import LocationSimulation
+import Store
 import Tracks
 
-/// `waypost replay TRACK`: a route through the simulated location manager, as events.
-struct Replay: ParsableCommand {
+/// `waypost replay TRACK`: a route through the simulated location manager, as events — and,
+/// with `--checkins`, through the check-in engine to the networks.
+struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay a route through a simulated CoreLocation manager and print its events.",
         discussion: """
@@ -19,6 +22,13 @@ struct Replay: ParsableCommand {
               waypost replay tracks/sunnyvale-commute.kml --regions fixtures/regions/cafes.yaml --format jsonl
               waypost replay tracks/i280-drive.kml --speed 29 --mode significant-change --summary
               waypost replay tracks/cupertino-walk.kml --noise urban --seed 7 --signal-loss 600-900
+              waypost replay tracks/sunnyvale-commute.kml --regions fixtures/regions/commute-cafes.yaml \\
+                --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml
+
+            With --checkins, region enters/exits, significant changes and visits become posts, gated
+            by the --privacy profile (safe defaults without one: nothing shared), written to the
+            outbox in --db, sent to the in-process emulator (or --twitter-base-url and
+            --facebook-base-url), and reported as `post` events; `waypost audit` shows them after.
             """
     )
 
@@ -99,6 +109,21 @@ struct Replay: ParsableCommand {
     @Flag(help: "After the events, print counts of fixes, region events and failures.")
     var summary = false
 
+    @Option(help: "Check-in rules (YAML/JSON): which events become posts on which networks.")
+    var checkins: String?
+
+    @Option(help: "Privacy profile (YAML/JSON). Without one the safe defaults hold: nothing is shared.")
+    var privacy: String?
+
+    @Flag(help: "With --checkins: evaluate the gates and record the audit, send nothing.")
+    var dryRun = false
+
+    @Option(help: "With --checkins: the run's name in the store (default: the track's file name); the same name resumes it.")
+    var run: String?
+
+    @OptionGroup var storage: StoreOptions
+    @OptionGroup var network: NetworkOptions
+
     func validate() throws {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number of m/s") }
         guard sampleInterval > 0, sampleInterval.isFinite else {
@@ -112,6 +137,10 @@ struct Replay: ParsableCommand {
         if !realtime && rate != 1 { throw ValidationError("--rate needs --realtime") }
         _ = try desiredAccuracy()
         _ = try gaps(from: 0)
+        if checkins == nil && (privacy != nil || dryRun || run != nil) {
+            throw ValidationError("--privacy, --dry-run and --run need --checkins")
+        }
+        if realtime && checkins != nil { throw ValidationError("--realtime cannot be combined with --checkins") }
     }
 
     func desiredAccuracy() throws -> Double {
@@ -142,8 +171,8 @@ struct Replay: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try reportingFailures {
+    func run() async throws {
+        try await reportingFailures {
             let parsed = try TrackReader().read(contentsOf: URL(fileURLWithPath: track), displayName: track)
             let timing = RouteTiming(
                 speed: speed, sampleInterval: sampleInterval,
@@ -192,7 +221,22 @@ struct Replay: ParsableCommand {
             let device = SimulatedDevice(route: route, manager: manager, signalGaps: try gaps(from: origin))
             let simulation = Simulation(devices: [device])
             let print = manager.observer ?? { _ in }
-            if realtime, let span = simulation.span {
+            if let checkins {
+                let rules = try readConfig(checkins) { url, name throws(ConfigFileError) in
+                    try CheckinRuleFile.read(contentsOf: url, displayName: name)
+                }
+                let profile =
+                    try privacy.map { path in
+                        try readConfig(path) { url, name throws(ConfigFileError) in
+                            try PrivacyProfileFile.read(contentsOf: url, displayName: name)
+                        }
+                    } ?? PrivacyProfile()
+                try await CheckinReplay(
+                    simulation: simulation, authorization: manager.authorizationStatus, rules: rules, profile: profile, origin: origin, seed: seed,
+                    runName: run ?? URL(fileURLWithPath: track).lastPathComponent, track: track, dryRun: dryRun,
+                    storage: storage, network: network
+                ).run(print: print, output: out, format: format)
+            } else if realtime, let span = simulation.span {
                 let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
                 var clock = WallClock(rate: rate, span: span) { fraction in
                     out.flush()

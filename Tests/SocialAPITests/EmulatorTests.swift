@@ -163,7 +163,7 @@ struct EmulatorTests {
             do {
                 _ = try await facebook.checkIn(place: "1001", message: "Espresso")
                 Issue.record("duplicate message should fail")
-            } catch let SocialAPIError.graph(status, error) {
+            } catch let SocialAPIError.graph(status, error, _) {
                 #expect(status == 400 && error.code == 506)
             }
             _ = await core.handle(
@@ -179,7 +179,7 @@ struct EmulatorTests {
             do {
                 _ = try await facebook.checkIn(place: "1002", message: "Latte")
                 Issue.record("missing permission should fail")
-            } catch let SocialAPIError.graph(status, error) {
+            } catch let SocialAPIError.graph(status, error, _) {
                 #expect(status == 403 && error.code == 200)
                 #expect(error.message == "(#200) Requires extended permission: publish_checkins")
             }
@@ -189,7 +189,7 @@ struct EmulatorTests {
             do {
                 _ = try await stranger.checkins()
                 Issue.record("bad token should fail")
-            } catch let SocialAPIError.graph(_, error) {
+            } catch let SocialAPIError.graph(_, error, _) {
                 #expect(error.code == 190 && error.type == "OAuthException")
             }
         }
@@ -217,7 +217,7 @@ struct EmulatorTests {
             do throws(SocialAPIError) {
                 _ = try await facebook.permissions()
             } catch {
-                if case .graph(_, let detail) = error { throttled = detail.code }
+                if case .graph(_, let detail, _) = error { throttled = detail.code }
             }
             #expect(throttled == 17)
         }

@@ -83,7 +83,7 @@ public enum RegionFile {
 
     /// Where the first YAML anchor or alias is, outside quoted strings and comments. Yams
     /// resolves aliases while composing, so they are refused before: an alias bomb never expands.
-    static func firstAnchorOrAlias(in text: String) -> (Int, Int)? {
+    public static func firstAnchorOrAlias(in text: String) -> (Int, Int)? {
         var line = 1
         var column = 0
         var quote: Character?

@@ -78,9 +78,11 @@ public struct FacebookClient: Sendable {
         let response = try await transport.send(request)
         guard (200..<300).contains(response.status) else {
             if let error = try? JSONDecoder().decode(GraphErrorBody.self, from: response.body) {
-                throw .graph(status: response.status, error: error.error)
+                throw .graph(status: response.status, error: error.error, retryAfter: response.retryAfter)
             }
-            throw .http(status: response.status, body: String(decoding: response.body, as: UTF8.self))
+            throw .http(
+                status: response.status, body: String(decoding: response.body, as: UTF8.self),
+                retryAfter: response.retryAfter)
         }
         do {
             return try JSONDecoder().decode(T.self, from: response.body)

@@ -30,6 +30,9 @@ public struct HTTPResponseSpec: Sendable, Equatable {
         self.headers = headers
         self.body = body
     }
+
+    /// `Retry-After` in seconds (the delta form; an HTTP date is not used by these providers).
+    public var retryAfter: Int? { headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 }
 
 /// The seam between the clients and the network: AsyncHTTPClient in production and against

@@ -3,10 +3,10 @@
 public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Twitter answered with its error body.
     case twitter(status: Int, errors: [TwitterErrorBody.Entry], rateLimitReset: Int?)
-    /// Graph answered with its error body.
-    case graph(status: Int, error: GraphErrorBody.Detail)
+    /// Graph answered with its error body; `retryAfter` from a `Retry-After` header, seconds.
+    case graph(status: Int, error: GraphErrorBody.Detail, retryAfter: Int? = nil)
     /// The server answered with a status and a body that is not the provider's error format.
-    case http(status: Int, body: String)
+    case http(status: Int, body: String, retryAfter: Int? = nil)
     /// No usable answer: connection refused or reset, timeout, truncated body.
     case transport(String)
     /// A 2xx answer that did not decode.
@@ -17,9 +17,19 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .transport: true
         case .twitter(let status, let errors, _): status >= 500 || status == 429 || errors.contains { $0.code == 88 }
-        case .graph(let status, let error): status >= 500 || [4, 17, 32, 613].contains(error.code)
-        case .http(let status, _): status >= 500 || status == 429
+        case .graph(let status, let error, _): status >= 500 || [4, 17, 32, 613].contains(error.code)
+        case .http(let status, _, _): status >= 500 || status == 429
         case .decoding: false
+        }
+    }
+
+    /// Seconds from now before a retry makes sense, when the server said so: Twitter's
+    /// `x-rate-limit-reset` (an absolute time, read against `now`) or a `Retry-After` header.
+    public func retryDelay(now: Double) -> Double? {
+        switch self {
+        case .twitter(_, _, let reset?): max(0, Double(reset) - now)
+        case .graph(_, _, let after?), .http(_, _, let after?): Double(after)
+        default: nil
         }
     }
 
@@ -27,9 +37,9 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .twitter(let status, let errors, _):
             "Twitter \(status): " + errors.map { "\($0.code) \($0.message)" }.joined(separator: "; ")
-        case .graph(let status, let error):
+        case .graph(let status, let error, _):
             "Graph \(status): (#\(error.code)\(error.errorSubcode.map { "/\($0)" } ?? "")) \(error.message)"
-        case .http(let status, let body): "HTTP \(status): \(body.prefix(200))"
+        case .http(let status, let body, _): "HTTP \(status): \(body.prefix(200))"
         case .transport(let reason): "transport: \(reason)"
         case .decoding(let reason): "unexpected response: \(reason)"
         }

@@ -129,7 +129,9 @@ public struct TwitterClient: Sendable {
                     status: response.status, errors: error.errors,
                     rateLimitReset: response.headers["x-rate-limit-reset"].flatMap { Int($0) })
             }
-            throw .http(status: response.status, body: String(decoding: response.body, as: UTF8.self))
+            throw .http(
+                status: response.status, body: String(decoding: response.body, as: UTF8.self),
+                retryAfter: response.retryAfter)
         }
         do {
             return try JSONDecoder().decode(T.self, from: response.body)

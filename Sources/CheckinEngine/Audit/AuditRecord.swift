@@ -1,0 +1,49 @@
+/// What became of a post.
+public enum PostDecision: String, Sendable, Codable, CaseIterable {
+    /// Sent, and the network accepted it.
+    case posted
+    /// In the outbox, waiting to be sent or retried.
+    case queued
+    /// A gate stopped it; nothing was sent.
+    case blocked
+    /// Its maximum age passed before it could be sent; nothing was sent.
+    case expired
+    /// The network refused it for good, or the attempts ran out.
+    case failed
+    /// `--dry-run`: evaluated, never sent.
+    case dryRun
+}
+
+/// The audit of one post: when, why, where, what it carried on the wire, and each gate's verdict.
+public struct AuditRecord: Sendable, Codable, Equatable {
+    /// The post's idempotency key.
+    public var key: String
+    /// Virtual time of the triggering event, seconds since 1970.
+    public var time: Double
+    public var device: String?
+    public var trigger: Trigger
+    public var region: String?
+    /// Where the device was when the event fired.
+    public var latitude: Double
+    public var longitude: Double
+    public var rule: String
+    public var network: Network
+    public var placeID: String?
+    public var placeName: String?
+    public var decision: PostDecision
+    /// Whether any location field went out with the post.
+    public var carriesLocation: Bool
+    public var precision: Precision
+    /// The location fields of the request as sent (`lat`, `long`, `place_id`, `display_coordinates`,
+    /// `place`, `coordinates`), empty when none.
+    public var wireFields: [String: String]
+    /// The location the place lookup sent (`lat`/`long` to Twitter, `center` to Graph), empty when none.
+    public var lookupFields: [String: String]
+    public var gates: [GateVerdict]
+    public var message: String?
+    /// Why it ended as it did, in words (the error, the gate).
+    public var detail: String?
+    public var attempts: Int
+    /// The network's id for the post, once posted.
+    public var remoteID: String?
+}

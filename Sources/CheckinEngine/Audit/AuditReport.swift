@@ -1,0 +1,106 @@
+import Foundation
+import Tracks
+
+/// `waypost audit`: per post, what carried location, at what precision, and why — as a table,
+/// JSON or CSV — with counts per network and precision.
+public struct AuditReport {
+    public enum Format: String, Sendable, CaseIterable {
+        case table, json, csv
+    }
+
+    public var run: String
+    public var records: [AuditRecord]
+
+    public init(run: String, records: [AuditRecord]) {
+        self.run = run
+        self.records = records
+    }
+
+    /// Posts that went out with location, per network and precision.
+    public var summary: [(network: Network, precision: Precision, count: Int)] {
+        var counts: [Network: [Precision: Int]] = [:]
+        for r in records { counts[r.network, default: [:]][r.carriesLocation ? r.precision : .none, default: 0] += 1 }
+        return counts.keys.sorted().flatMap { network in
+            Precision.allCases.reversed().compactMap { p in counts[network]?[p].map { (network, p, $0) } }
+        }
+    }
+
+    public func render(_ format: Format) -> String {
+        switch format {
+        case .table: table()
+        case .json: json()
+        case .csv: csv()
+        }
+    }
+
+    private static let columns = [
+        "time", "trigger", "region", "network", "place", "decision", "location", "precision", "wire fields", "gates",
+    ]
+
+    private func row(_ r: AuditRecord) -> [String] {
+        [
+            XSDDateTime.format(r.time, fractionDigits: 0), r.trigger.rawValue, r.region ?? "-", r.network.rawValue,
+            r.placeName ?? r.placeID ?? "-", r.decision.rawValue, r.carriesLocation ? "yes" : "no",
+            r.carriesLocation ? r.precision.rawValue : "none",
+            r.wireFields.isEmpty ? "-" : r.wireFields.keys.sorted().joined(separator: ","),
+            r.gates.filter { !$0.passed }.map { "\($0.gate.rawValue): \($0.reason)" }.joined(separator: "; ")
+                .nonEmpty ?? (r.gates.allPassed ? "all passed" : "passed so far"),
+        ]
+    }
+
+    private func table() -> String {
+        let rows = [Self.columns] + records.map(row)
+        let widths = Self.columns.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
+        var out = "Audit of run \(run): \(records.count) posts\n\n"
+        for (index, row) in rows.enumerated() {
+            out += row.enumerated().map { c, cell in
+                c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ") + "\n"
+            if index == 0 { out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
+        }
+        out += "\nCarried location:\n"
+        let carried = summary.filter { $0.precision != .none }
+        if carried.isEmpty { out += "  none of the posts\n" }
+        for s in carried { out += "  \(s.network.rawValue) \(s.precision.rawValue): \(s.count)\n" }
+        for network in Network.allCases {
+            let without = summary.first { $0.network == network && $0.precision == .none }?.count ?? 0
+            if without > 0 { out += "  \(network.rawValue) without location: \(without)\n" }
+        }
+        return out
+    }
+
+    private func csv() -> String {
+        func quote(_ cell: String) -> String {
+            cell.contains(where: { ",\"\n".contains($0) }) ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+        }
+        let header = Self.columns.map { $0.replacingOccurrences(of: " ", with: "_") } + ["wire_values", "message"]
+        var out = header.joined(separator: ",") + "\n"
+        for r in records {
+            let wire = r.wireFields.keys.sorted().map { "\($0)=\(r.wireFields[$0] ?? "")" }.joined(separator: "&")
+            out += (row(r) + [wire, r.message ?? ""]).map(quote).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    private func json() -> String {
+        struct Document: Encodable {
+            var run: String
+            var posts: [AuditRecord]
+            var summary: [Entry]
+            struct Entry: Encodable {
+                var network: Network
+                var precision: Precision
+                var posts: Int
+            }
+        }
+        let document = Document(
+            run: run, posts: records, summary: summary.map { .init(network: $0.network, precision: $0.precision, posts: $0.count) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self) + "\n"
+    }
+}
+
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}

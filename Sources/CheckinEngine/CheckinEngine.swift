@@ -1,0 +1,220 @@
+import Foundation
+import Geo
+import LocationSimulation
+import Store
+
+/// Turns location events into check-ins: each rule that matches an event makes one post per
+/// network; each post passes the privacy gates (DESIGN.md's order, every verdict recorded), is
+/// written to the durable outbox before anything is sent, and is delivered through
+/// ``OutboxDelivery``. What it returns is the audit of every post whose state changed.
+///
+/// ```swift
+/// let engine = CheckinEngine(rules: rules, profile: profile, store: store, run: run, delivery: delivery)
+/// for event in events { print(try await engine.handle(event)) }
+/// print(try await engine.finish(maxWait: .infinity))
+/// ```
+///
+/// Posts are keyed by run name, rule, network, trigger, region, device and event time, so a run
+/// replayed again after a crash writes each post once and delivers the ones still owed.
+public final class CheckinEngine {
+    public let rules: [CheckinRule]
+    public let profile: PrivacyProfile
+    public let run: RunRecord
+    private let store: Store
+    /// nil: a dry run, which evaluates the gates and sends nothing.
+    private let delivery: OutboxDelivery?
+    /// Whether location fixes go to the history.
+    private let keepsHistory: Bool
+
+    private var authorization = AuthorizationStatus.notDetermined
+    private var lastAccuracy = 65.0
+    private var answersUsed = 0
+    /// Last check-in time per network and place, for the cool-down.
+    private var lastCheckin: [String: Double] = [:]
+    private var history: [LocationRecord] = []
+
+    public init(
+        rules: [CheckinRule], profile: PrivacyProfile, store: Store, run: RunRecord, delivery: OutboxDelivery?,
+        keepsHistory: Bool = true
+    ) {
+        self.rules = rules
+        self.profile = profile
+        self.store = store
+        self.run = run
+        self.delivery = delivery
+        self.keepsHistory = keepsHistory
+    }
+
+    /// Feeds one event; returns the audit records of posts it created or moved on.
+    public func handle(_ timed: TimedEvent) async throws(StoreError) -> [AuditRecord] {
+        let trigger: Trigger
+        let position: Coordinate
+        var region: String?
+        switch timed.event {
+        case .authorizationChanged(let status):
+            authorization = status
+            return []
+        case .locationUpdated(let fix, let service):
+            lastAccuracy = fix.horizontalAccuracy
+            if keepsHistory {
+                history.append(
+                    LocationRecord(
+                        time: timed.time, device: timed.device, latitude: fix.coordinate.latitude,
+                        longitude: fix.coordinate.longitude, horizontalAccuracy: fix.horizontalAccuracy,
+                        service: service == .standard ? "standard" : "significantChange"))
+                if history.count >= 4_096 { try flushHistory() }
+            }
+            guard service == .significantChange else { return try await deliverDue() }
+            trigger = .significantChange
+            position = fix.coordinate
+        case .enteredRegion(let circle, let at):
+            (trigger, position, region) = (.regionEnter, at, circle.identifier)
+        case .exitedRegion(let circle, let at):
+            (trigger, position, region) = (.regionExit, at, circle.identifier)
+        case .visited(let visit):
+            (trigger, position) = (.visit, visit.coordinate)
+        case .failed, .determinedState, .monitoringFailed:
+            return []
+        }
+        var changed: [AuditRecord] = []
+        for rule in rules where rule.applies(to: trigger, region: region) {
+            for network in rule.networks {
+                if let record = try intend(
+                    rule, network, trigger: trigger, region: region, position: position, timed: timed)
+                {
+                    changed.append(record)
+                }
+            }
+        }
+        return Self.latest(changed + (try await deliverDue()))
+    }
+
+    /// One record per post, its latest, in the order the posts first appear.
+    static func latest(_ records: [AuditRecord]) -> [AuditRecord] {
+        var last: [String: AuditRecord] = [:]
+        for record in records { last[record.key] = record }
+        var seen: Set<String> = []
+        return records.compactMap { seen.insert($0.key).inserted ? last[$0.key] : nil }
+    }
+
+    /// Ends the run: writes the remaining history and delivers what is owed, waiting up to
+    /// `maxWait` seconds of the delivery clock for retries.
+    public func finish(maxWait: Double) async throws(StoreError) -> [AuditRecord] {
+        try flushHistory()
+        return Self.latest(try await delivery?.drain(maxWait: maxWait) ?? [])
+    }
+
+    private func deliverDue() async throws(StoreError) -> [AuditRecord] {
+        try await delivery?.deliverDue() ?? []
+    }
+
+    private func flushHistory() throws(StoreError) {
+        try store.appendLocations(history, run: run.id)
+        history.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - Gates
+
+    /// Makes one post: gates, then the outbox (or, when blocked or dry, only the audit).
+    private func intend(
+        _ rule: CheckinRule, _ network: Network, trigger: Trigger, region: String?, position: Coordinate,
+        timed: TimedEvent
+    ) throws(StoreError) -> AuditRecord? {
+        let key = [
+            run.name, rule.id, network.rawValue, trigger.rawValue, region ?? "-", timed.device ?? "-",
+            String(format: "%.3f", timed.time),
+        ].joined(separator: "|")
+        var gates: [GateVerdict] = []
+        gates.record(authorizationVerdict(trigger))
+        gates.record(
+            profile.optIn && profile.disclosureAcknowledged
+                ? GateVerdict(.optIn, passed: true, "opted in, disclosure acknowledged")
+                : GateVerdict(
+                    .optIn, passed: false,
+                    profile.optIn ? "the location disclosure was not acknowledged" : "location check-ins are off"))
+        gates.record(consentVerdict(rule, askable: gates.allSatisfy(\.passed)))
+        if let zone = profile.zones.first(where: { $0.contains(position) }) {
+            gates.record(GateVerdict(.privacyZone, passed: false, "inside privacy zone '\(zone.name)'"))
+        } else {
+            gates.record(GateVerdict(.privacyZone, passed: true, "outside every privacy zone"))
+        }
+        let precision = min(rule.precision, profile.maximumPrecision)
+        gates.record(
+            GateVerdict(
+                .precision, passed: true,
+                "\(precision.rawValue) (rule \(rule.precision.rawValue), profile at most \(profile.maximumPrecision.rawValue))"
+            ))
+        let place = "\(network.rawValue)|" + (region ?? Self.cell(position))
+        let cooldown = max(rule.cooldown, profile.cooldown)
+        if let last = lastCheckin[place], timed.time - last < cooldown {
+            gates.record(
+                GateVerdict(
+                    .volume, passed: false,
+                    "checked in here \(OutboxDelivery.seconds(timed.time - last)) ago; cool-down \(OutboxDelivery.seconds(cooldown))"
+                ))
+        } else {
+            gates.record(GateVerdict(.volume, passed: true, "no check-in here within \(OutboxDelivery.seconds(cooldown))"))
+        }
+
+        let intent = PostIntent(
+            network: network, rule: rule.id, trigger: trigger, region: region, device: timed.device, time: timed.time,
+            latitude: position.latitude, longitude: position.longitude, horizontalAccuracy: lastAccuracy,
+            precision: precision, place: rule.place, searchRadius: rule.searchRadius, template: rule.message,
+            legacyLength: rule.legacyLength, maxAge: min(rule.maxAge, profile.maxAge), gates: gates)
+        let blocked = gates.first { !$0.passed }
+        if blocked == nil { lastCheckin[place] = timed.time }
+        guard let delivery, blocked == nil else {
+            var record = intent.audit(key: key, decision: blocked == nil ? .dryRun : .blocked, detail: blocked?.reason)
+            if blocked == nil { record.detail = "dry run: nothing sent" }
+            try store.saveAudit(key: key, run: run.id, record: try encode(record))
+            return record
+        }
+        let record = intent.audit(key: key, decision: .queued)
+        let written = try store.enqueue(
+            key: key, run: run.id, network: network.rawValue, createdAt: delivery.clock.now, payload: try encode(intent),
+            audit: try encode(record))
+        return written ? record : nil
+    }
+
+    private func encode<T: Encodable>(_ value: T) throws(StoreError) -> Data {
+        do {
+            return try OutboxDelivery.encoder.encode(value)
+        } catch {
+            throw StoreError(path: store.path, message: "cannot encode a post: \(error)")
+        }
+    }
+
+    private func authorizationVerdict(_ trigger: Trigger) -> GateVerdict {
+        switch authorization {
+        case .authorizedAlways:
+            return GateVerdict(.authorization, passed: true, "authorizedAlways")
+        case .authorizedWhenInUse:
+            return GateVerdict(
+                .authorization, passed: false, "\(trigger.rawValue) arrives in the background and needs Always")
+        default:
+            return GateVerdict(.authorization, passed: false, "location is \(authorization)")
+        }
+    }
+
+    private func consentVerdict(_ rule: CheckinRule, askable: Bool) -> GateVerdict {
+        switch max(rule.consent, profile.consent) {
+        case .auto:
+            return GateVerdict(.consent, passed: true, "automatic")
+        case .never:
+            return GateVerdict(.consent, passed: false, "never")
+        case .ask:
+            guard askable else { return GateVerdict(.consent, passed: false, "not asked: an earlier gate failed") }
+            defer { answersUsed += 1 }
+            guard answersUsed < profile.answers.count else {
+                return GateVerdict(.consent, passed: false, "asked; no answer (treated as no)")
+            }
+            let yes = profile.answers[answersUsed]
+            return GateVerdict(.consent, passed: yes, yes ? "asked; the user said yes" : "asked; the user said no")
+        }
+    }
+
+    /// A ~100 m cell standing for "the same place" of triggers outside regions.
+    static func cell(_ point: Coordinate) -> String {
+        String(format: "%.3f,%.3f", point.latitude, point.longitude)
+    }
+}

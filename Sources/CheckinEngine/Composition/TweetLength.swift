@@ -1,0 +1,60 @@
+/// Tweet length as twitter-text (v3) counts it: 280 weighted units, where most Latin, Cyrillic
+/// and punctuation code points weigh 1 and everything else (CJK, emoji) 2; every URL counts 23.
+/// `legacy` is the old rule: 140 code points, URLs 23.
+public enum TweetLength {
+    public static let maximum = 280
+    public static let legacyMaximum = 140
+    public static let urlLength = 23
+
+    /// The ranges of code points that weigh 1 (twitter-text's `defaultWeight` 200 elsewhere).
+    private static let lightRanges: [ClosedRange<UInt32>] = [0...4351, 8192...8205, 8208...8223, 8242...8247]
+
+    /// The length Twitter would count.
+    public static func count(_ text: String, legacy: Bool = false) -> Int {
+        var total = 0
+        var rest = Substring(text)
+        while let url = firstURL(in: rest) {
+            total += count(plain: rest[..<url.lowerBound], legacy: legacy) + urlLength
+            rest = rest[url.upperBound...]
+        }
+        return total + count(plain: rest, legacy: legacy)
+    }
+
+    public static func fits(_ text: String, legacy: Bool = false) -> Bool {
+        count(text, legacy: legacy) <= (legacy ? legacyMaximum : maximum)
+    }
+
+    private static func count(plain text: Substring, legacy: Bool) -> Int {
+        if legacy { return text.unicodeScalars.count }
+        var total = 0
+        for character in text {
+            total += isEmoji(character) ? 2 : character.unicodeScalars.reduce(0) { $0 + weight($1) }
+        }
+        return total
+    }
+
+    /// An emoji, with any modifiers and joiners, counts as one character of weight 2.
+    private static func isEmoji(_ character: Character) -> Bool {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first, first.properties.isEmoji else { return false }
+        return first.properties.isEmojiPresentation || scalars.count > 1
+    }
+
+    private static func weight(_ scalar: Unicode.Scalar) -> Int {
+        lightRanges.contains { $0.contains(scalar.value) } ? 1 : 2
+    }
+
+    /// `http://` or `https://` up to the next whitespace.
+    private static func firstURL(in text: Substring) -> Range<Substring.Index>? {
+        var search = text.startIndex
+        while let start = text[search...].range(of: "http")?.lowerBound {
+            let tail = text[start...]
+            if tail.hasPrefix("http://") || tail.hasPrefix("https://") {
+                let end = tail.firstIndex { $0.isWhitespace } ?? text.endIndex
+                return start..<end
+            }
+            search = text.index(after: start)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import LocationSimulation
+import Yams
+
+/// Why a rules, profile or credentials file could not be read: file, line:column, what and why.
+public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(file: String, line: Int = 0, column: Int = 0, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String { line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)" }
+}
+
+/// A YAML (or JSON) node read strictly: unknown keys, wrong types and out-of-range values are
+/// errors at their line and column; anchors and aliases are refused before Yams can expand them.
+public struct ConfigNode {
+    public let node: Node
+    public let file: String
+
+    /// Reads and composes a file.
+    public static func load(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> ConfigNode {
+        let name = displayName ?? url.path
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw ConfigFileError(file: name, message: "cannot read: \(error.localizedDescription)")
+        }
+        return try parse(text, name: name)
+    }
+
+    public static func parse(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
+        if let (line, column) = RegionFile.firstAnchorOrAlias(in: text) {
+            throw ConfigFileError(
+                file: name, line: line, column: column,
+                message: "YAML anchors and aliases (&name, *name) are not accepted")
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw ConfigFileError(file: name, message: "not YAML or JSON: \(error)")
+        }
+        guard let root else { throw ConfigFileError(file: name, message: "the file is empty") }
+        return ConfigNode(node: root, file: name)
+    }
+
+    public func failure(_ message: String) -> ConfigFileError {
+        ConfigFileError(file: file, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0, message: message)
+    }
+
+    /// The mapping's values by key; any key outside `allowed` is an error.
+    public func mapping(allowing allowed: Set<String>) throws(ConfigFileError) -> [String: ConfigNode] {
+        guard case .mapping(let mapping) = node else { throw failure("expected a mapping") }
+        var out: [String: ConfigNode] = [:]
+        for (key, value) in mapping {
+            guard let k = key.string, allowed.contains(k) else {
+                throw ConfigNode(node: key, file: file).failure(
+                    "unknown key '\(key.string ?? "?")' (expected \(allowed.sorted().joined(separator: ", ")))")
+            }
+            out[k] = ConfigNode(node: value, file: file)
+        }
+        return out
+    }
+
+    public func list() throws(ConfigFileError) -> [ConfigNode] {
+        guard case .sequence(let sequence) = node else { throw failure("expected a list") }
+        return sequence.map { ConfigNode(node: $0, file: file) }
+    }
+
+    /// A list, or a single value read as a one-element list.
+    public func listOrOne() -> [ConfigNode] {
+        if case .sequence(let sequence) = node { return sequence.map { ConfigNode(node: $0, file: file) } }
+        return [self]
+    }
+
+    public func string() throws(ConfigFileError) -> String {
+        guard case .scalar(let scalar) = node, !scalar.string.isEmpty else {
+            throw failure("expected a non-empty string")
+        }
+        return scalar.string
+    }
+
+    public func number() throws(ConfigFileError) -> Double {
+        guard case .scalar = node, let value = node.float ?? node.int.map(Double.init), value.isFinite else {
+            throw failure("expected a number, not '\(node.string ?? "?")'")
+        }
+        return value
+    }
+
+    public func int() throws(ConfigFileError) -> Int {
+        guard case .scalar = node, let value = node.int else { throw failure("expected a whole number") }
+        return value
+    }
+
+    public func bool() throws(ConfigFileError) -> Bool {
+        guard case .scalar = node, let value = node.bool else { throw failure("expected true or false") }
+        return value
+    }
+
+    /// A value of a string enumeration, with the accepted names in the error.
+    public func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws(ConfigFileError) -> T
+    where T.RawValue == String {
+        let text = try string()
+        guard let value = T(rawValue: text) else {
+            throw failure("'\(text)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+
+    /// A duration: seconds as a number, or `90s`, `15m`, `2h`, `7d`.
+    public func duration() throws(ConfigFileError) -> Double {
+        if let seconds = node.float ?? node.int.map(Double.init), case .scalar = node {
+            guard seconds >= 0 else { throw failure("a duration cannot be negative") }
+            return seconds
+        }
+        let text = try string()
+        guard let seconds = Self.duration(text) else {
+            throw failure("'\(text)' is not a duration such as 90s, 15m, 2h or 7d")
+        }
+        return seconds
+    }
+
+    /// Parses `90s`, `15m`, `2h`, `7d` (or plain seconds); nil when malformed or negative.
+    public static func duration(_ text: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed) { return seconds >= 0 && seconds.isFinite ? seconds : nil }
+        guard let unit = trimmed.last.flatMap({ units[$0] }), let value = Double(trimmed.dropLast()), value >= 0,
+            value.isFinite
+        else { return nil }
+        return value * unit
+    }
+}

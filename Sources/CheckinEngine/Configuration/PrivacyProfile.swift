@@ -1,0 +1,109 @@
+import Foundation
+import Geo
+
+/// A circle inside which nothing may locate the user: no coordinates, no place.
+public struct PrivacyZone: Sendable, Equatable {
+    public var name: String
+    public var center: Coordinate
+    public var radius: Double
+
+    public init(name: String, center: Coordinate, radius: Double) {
+        self.name = name
+        self.center = center
+        self.radius = radius
+    }
+
+    public func contains(_ point: Coordinate) -> Bool { ShortDistance.distance(center, point) <= radius }
+}
+
+/// The user's privacy choices. The defaults are the safe ones: nothing is shared until the user
+/// opts in and acknowledges the disclosure, and then at most a place (never coordinates) with
+/// consent asked per post.
+///
+/// ```yaml
+/// optIn: true                   # the app-level switch for location check-ins
+/// disclosureAcknowledged: true  # the user saw how location is used
+/// precision: place              # the most a post may carry: exact, place, city, none
+/// consent: ask                  # auto, ask, never
+/// answers: [yes, no, yes]       # scripted answers when asked, in order (missing: no)
+/// zones:
+///   - name: home
+///     latitude: 37.3318
+///     longitude: -122.0312
+///     radius: 300
+/// maxAge: 1h                    # posts older than this when their turn comes expire
+/// cooldown: 30m                 # at least this between check-ins at one place
+/// ```
+public struct PrivacyProfile: Sendable, Equatable {
+    public var optIn = false
+    public var disclosureAcknowledged = false
+    public var maximumPrecision = Precision.place
+    public var consent = ConsentMode.ask
+    public var answers: [Bool] = []
+    public var zones: [PrivacyZone] = []
+    /// The most a post may wait; a rule may ask for less.
+    public var maxAge: Double = 3_600
+    /// The least time between check-ins at one place; a rule may ask for more.
+    public var cooldown: Double = 0
+
+    public init() {}
+
+    /// Everything allowed: opted in, acknowledged, exact precision, consent automatic.
+    public static var permissive: PrivacyProfile {
+        var profile = PrivacyProfile()
+        profile.optIn = true
+        profile.disclosureAcknowledged = true
+        profile.maximumPrecision = .exact
+        profile.consent = .auto
+        return profile
+    }
+}
+
+/// Reads a privacy profile (see ``PrivacyProfile``) from YAML or JSON.
+public enum PrivacyProfileFile {
+    private static let keys: Set<String> = [
+        "optIn", "disclosureAcknowledged", "precision", "consent", "answers", "zones", "maxAge", "cooldown",
+    ]
+
+    public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError)
+        -> PrivacyProfile
+    {
+        try profile(try ConfigNode.load(contentsOf: url, displayName: displayName))
+    }
+
+    public static func parse(_ text: String, name: String) throws(ConfigFileError) -> PrivacyProfile {
+        try profile(try ConfigNode.parse(text, name: name))
+    }
+
+    public static func profile(_ node: ConfigNode) throws(ConfigFileError) -> PrivacyProfile {
+        let fields = try node.mapping(allowing: keys)
+        var profile = PrivacyProfile()
+        if let v = fields["optIn"] { profile.optIn = try v.bool() }
+        if let v = fields["disclosureAcknowledged"] { profile.disclosureAcknowledged = try v.bool() }
+        if let v = fields["precision"] { profile.maximumPrecision = try v.choice(Precision.self) }
+        if let v = fields["consent"] { profile.consent = try v.choice(ConsentMode.self) }
+        if let v = fields["answers"] {
+            profile.answers = []
+            for answer in try v.list() { profile.answers.append(try answer.bool()) }
+        }
+        if let v = fields["zones"] {
+            for item in try v.list() { profile.zones.append(try zone(item)) }
+        }
+        if let v = fields["maxAge"] { profile.maxAge = try v.duration() }
+        if let v = fields["cooldown"] { profile.cooldown = try v.duration() }
+        return profile
+    }
+
+    static func zone(_ node: ConfigNode) throws(ConfigFileError) -> PrivacyZone {
+        let fields = try node.mapping(allowing: ["name", "latitude", "longitude", "radius"])
+        func required(_ key: String) throws(ConfigFileError) -> ConfigNode {
+            guard let value = fields[key] else { throw node.failure("missing '\(key)'") }
+            return value
+        }
+        let center = Coordinate(latitude: try required("latitude").number(), longitude: try required("longitude").number())
+        guard center.isValid else { throw node.failure("latitude/longitude \(center) is out of range") }
+        let radius = try required("radius").number()
+        guard radius > 0 else { throw node.failure("radius must be positive metres") }
+        return PrivacyZone(name: try required("name").string(), center: center, radius: radius)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SocialAPI
+
+/// Credentials for the real networks (or any compatible server), from the environment or a
+/// file readable by its owner only. They are never printed; errors name the file, not the values.
+///
+/// Environment: `WAYPOST_TWITTER_CONSUMER_KEY`, `WAYPOST_TWITTER_CONSUMER_SECRET`,
+/// `WAYPOST_TWITTER_TOKEN`, `WAYPOST_TWITTER_TOKEN_SECRET`, `WAYPOST_FACEBOOK_ACCESS_TOKEN`.
+///
+/// File (YAML or JSON, mode 0600):
+///
+/// ```yaml
+/// twitter:
+///   consumerKey: …
+///   consumerSecret: …
+///   token: …
+///   tokenSecret: …
+/// facebook:
+///   accessToken: …
+/// ```
+public struct Credentials: Sendable, Equatable {
+    public var twitter: OAuth1Credentials?
+    public var facebookAccessToken: String?
+
+    public init(twitter: OAuth1Credentials?, facebookAccessToken: String?) {
+        self.twitter = twitter
+        self.facebookAccessToken = facebookAccessToken
+    }
+
+    public static func fromEnvironment(_ environment: [String: String]) -> Credentials {
+        var twitter: OAuth1Credentials?
+        if let key = environment["WAYPOST_TWITTER_CONSUMER_KEY"],
+            let secret = environment["WAYPOST_TWITTER_CONSUMER_SECRET"]
+        {
+            twitter = OAuth1Credentials(
+                consumerKey: key, consumerSecret: secret, token: environment["WAYPOST_TWITTER_TOKEN"],
+                tokenSecret: environment["WAYPOST_TWITTER_TOKEN_SECRET"])
+        }
+        return Credentials(twitter: twitter, facebookAccessToken: environment["WAYPOST_FACEBOOK_ACCESS_TOKEN"])
+    }
+
+    /// Reads a credentials file, refusing one that group or others may read or write.
+    public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> Credentials {
+        let name = displayName ?? url.path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        else { throw ConfigFileError(file: name, message: "cannot read the credentials file") }
+        guard mode & 0o077 == 0 else {
+            throw ConfigFileError(
+                file: name,
+                message: String(format: "mode %o lets others read the credentials; chmod 600 it", mode & 0o777))
+        }
+        let root = try ConfigNode.load(contentsOf: url, displayName: name)
+        let fields = try root.mapping(allowing: ["twitter", "facebook"])
+        var credentials = Credentials(twitter: nil, facebookAccessToken: nil)
+        if let twitter = fields["twitter"] {
+            let t = try twitter.mapping(allowing: ["consumerKey", "consumerSecret", "token", "tokenSecret"])
+            guard let key = t["consumerKey"], let secret = t["consumerSecret"] else {
+                throw twitter.failure("twitter needs consumerKey and consumerSecret")
+            }
+            credentials.twitter = OAuth1Credentials(
+                consumerKey: try key.string(), consumerSecret: try secret.string(), token: try t["token"]?.string(),
+                tokenSecret: try t["tokenSecret"]?.string())
+        }
+        if let facebook = fields["facebook"] {
+            let f = try facebook.mapping(allowing: ["accessToken"])
+            guard let token = f["accessToken"] else { throw facebook.failure("facebook needs accessToken") }
+            credentials.facebookAccessToken = try token.string()
+        }
+        return credentials
+    }
+}

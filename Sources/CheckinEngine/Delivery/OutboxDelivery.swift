@@ -1,0 +1,283 @@
+import Foundation
+import Geo
+import SocialAPI
+import Store
+
+/// Sends what the outbox holds, one post at a time: claim (committed before any request), check
+/// staleness and the network's own settings, look the place up, compose, post, and write the
+/// outcome with its audit record in one transaction.
+///
+/// After a crash, a post left `sending` is in doubt: it is sent again, and a duplicate answer
+/// (Twitter 187, Graph 506) then means the first request did land — so every post is delivered
+/// once.
+public final class OutboxDelivery {
+    let store: Store
+    let clients: SocialClients
+    let clock: any DeliveryClock
+    let retry: RetryPolicy
+    /// Each network's settings, asked once per delivery session.
+    private var twitterGeoEnabled: Bool?
+    private var facebookPermissions: Set<String>?
+
+    public init(store: Store, clients: SocialClients, clock: any DeliveryClock, retry: RetryPolicy = RetryPolicy()) {
+        self.store = store
+        self.clients = clients
+        self.clock = clock
+        self.retry = retry
+    }
+
+    /// Sends every post due now, and those a crash left in doubt; returns their new audit records.
+    public func deliverDue() async throws(StoreError) -> [AuditRecord] {
+        var changed: [AuditRecord] = []
+        for entry in try store.inDoubtPosts() {
+            changed.append(try await attempt(entry, inDoubt: true))
+        }
+        while true {
+            let due = try store.duePosts(now: clock.now, limit: 50)
+            if due.isEmpty { break }
+            for entry in due {
+                guard let claimed = try store.claim(entry.id) else { continue }
+                changed.append(try await attempt(claimed, inDoubt: false))
+            }
+        }
+        return changed
+    }
+
+    /// Delivers until nothing is due within `maxWait` seconds, waiting on the clock between retries.
+    public func drain(maxWait: Double) async throws(StoreError) -> [AuditRecord] {
+        var changed = try await deliverDue()
+        while let next = try store.nextDueTime(), next - clock.now <= maxWait {
+            do { try await clock.sleep(until: next) } catch { break }
+            changed += try await deliverDue()
+        }
+        return changed
+    }
+
+    // MARK: - One attempt
+
+    private struct Outcome {
+        var state: OutboxState
+        var decision: PostDecision
+        var detail: String?
+        var notBefore: Double?
+        var remoteID: String?
+        var wireFields: [String: String] = [:]
+    }
+
+    private func attempt(_ entry: OutboxEntry, inDoubt: Bool) async throws(StoreError) -> AuditRecord {
+        guard var intent = try? JSONDecoder().decode(PostIntent.self, from: entry.payload) else {
+            let detail = "the outbox entry cannot be read by this version of waypost"
+            try store.settle(entry.id, state: .failed, lastError: detail, at: clock.now, audit: Data("{}".utf8))
+            return AuditRecord(
+                key: entry.key, time: entry.createdAt, trigger: .regionEnter, latitude: 0, longitude: 0, rule: "?",
+                network: Network(rawValue: entry.network) ?? .twitter, decision: .failed, carriesLocation: false,
+                precision: .none, wireFields: [:], lookupFields: [:], gates: [], detail: detail, attempts: entry.attempts)
+        }
+        let outcome = await send(&intent, entry: entry, inDoubt: inDoubt)
+        let record = intent.audit(
+            key: entry.key, decision: outcome.decision, wireFields: outcome.wireFields, detail: outcome.detail,
+            attempts: entry.attempts, remoteID: outcome.remoteID)
+        try store.settle(
+            entry.id, state: outcome.state, notBefore: outcome.notBefore, payload: try? Self.encoder.encode(intent),
+            lastError: outcome.state == .sent ? nil : outcome.detail, remoteID: outcome.remoteID, at: clock.now,
+            audit: (try? Self.encoder.encode(record)) ?? Data("{}".utf8))
+        return record
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private func send(_ intent: inout PostIntent, entry: OutboxEntry, inDoubt: Bool) async -> Outcome {
+        let now = clock.now
+        let age = now - entry.createdAt
+        guard age <= intent.maxAge else {
+            intent.gates.record(
+                GateVerdict(.staleness, passed: false, "waited \(Self.seconds(age)), more than \(Self.seconds(intent.maxAge))"))
+            return Outcome(state: .expired, decision: .expired, detail: "expired after \(Self.seconds(age)) unsent")
+        }
+        intent.gates.record(
+            GateVerdict(.staleness, passed: true, "waited \(Self.seconds(age)) of at most \(Self.seconds(intent.maxAge))"))
+        do {
+            switch intent.network {
+            case .twitter:
+                guard let twitter = clients.twitter else { return permanent("no Twitter credentials") }
+                if twitterGeoEnabled == nil { twitterGeoEnabled = try await twitter.verifyCredentials().geoEnabled ?? false }
+                if twitterGeoEnabled == true {
+                    intent.gates.record(GateVerdict(.network, passed: true, "geo_enabled is on"))
+                } else {
+                    // Twitter would drop the location silently; Waypost does not send it, and says so.
+                    intent.gates.record(
+                        GateVerdict(.network, passed: false, "geo_enabled is off: the tweet goes without location"))
+                    intent.precision = .none
+                }
+                return try await postTweet(&intent, twitter, entry: entry, inDoubt: inDoubt)
+            case .facebook:
+                guard let facebook = clients.facebook else { return permanent("no Facebook access token") }
+                if facebookPermissions == nil {
+                    facebookPermissions = Set(
+                        try await facebook.permissions().filter { $0.status == "granted" }.map(\.permission))
+                }
+                let granted = facebookPermissions ?? []
+                guard let permission = ["publish_checkins", "publish_actions"].first(where: granted.contains) else {
+                    intent.gates.record(
+                        GateVerdict(.network, passed: false, "neither publish_checkins nor publish_actions is granted"))
+                    return Outcome(
+                        state: .failed, decision: .blocked, detail: "Facebook permission publish_checkins missing")
+                }
+                intent.gates.record(GateVerdict(.network, passed: true, "\(permission) granted"))
+                return try await postCheckin(&intent, facebook, entry: entry, inDoubt: inDoubt)
+            }
+        } catch {
+            return failure(error, intent: intent, entry: entry, inDoubt: inDoubt)
+        }
+    }
+
+    private func permanent(_ detail: String) -> Outcome { Outcome(state: .failed, decision: .failed, detail: detail) }
+
+    private func failure(_ error: SocialAPIError, intent: PostIntent, entry: OutboxEntry, inDoubt: Bool) -> Outcome {
+        guard error.isRetryable, entry.attempts < retry.maxAttempts else {
+            let reason = error.isRetryable ? "gave up after \(entry.attempts) attempts: \(error)" : "\(error)"
+            return permanent(reason)
+        }
+        let delay = retry.delay(afterAttempt: entry.attempts, key: entry.key, hint: error.retryDelay(now: clock.now))
+        return Outcome(
+            state: .pending, decision: .queued, detail: "attempt \(entry.attempts) failed (\(error)); retry in \(Self.seconds(delay))",
+            notBefore: clock.now + delay)
+    }
+
+    // MARK: - Posting
+
+    /// Sends the post itself; a failure still reports the location fields that went out.
+    private func post(
+        _ wire: [String: String], entry: OutboxEntry, intent: PostIntent, inDoubt: Bool,
+        _ request: () async throws(SocialAPIError) -> String
+    ) async -> Outcome {
+        do {
+            let id = try await request()
+            return Outcome(state: .sent, decision: .posted, detail: intent.resolved?.detail, remoteID: id, wireFields: wire)
+        } catch let error where inDoubt && error.isDuplicate {
+            return Outcome(
+                state: .sent, decision: .posted,
+                detail: "delivered before a restart (the network reports a duplicate)", wireFields: wire)
+        } catch {
+            var outcome = failure(error, intent: intent, entry: entry, inDoubt: inDoubt)
+            outcome.wireFields = wire
+            return outcome
+        }
+    }
+
+    private func postTweet(_ intent: inout PostIntent, _ twitter: TwitterClient, entry: OutboxEntry, inDoubt: Bool)
+        async throws(SocialAPIError) -> Outcome
+    {
+        if intent.precision > .none, intent.resolved == nil {
+            let granularity = intent.precision == .city ? "city" : "poi"
+            let places = try await twitter.reverseGeocode(
+                latitude: intent.latitude, longitude: intent.longitude, accuracy: intent.horizontalAccuracy,
+                granularity: granularity, maxResults: 20)
+            let fields = ["lat": "\(intent.latitude)", "long": "\(intent.longitude)"]
+            let candidates = intent.precision == .city ? places.filter { $0.placeType == "city" } : places
+            if let place = PlaceSelection.choose(
+                candidates, intent.place, near: intent.coordinate, name: \.name, category: { _ in nil },
+                location: PlaceSelection.center)
+            {
+                intent.resolved = .init(
+                    id: place.id, name: place.name, precision: intent.precision, lookupFields: fields)
+            } else {
+                // Exact coordinates need no place; a place-only post without a place carries nothing.
+                intent.resolved = .init(
+                    precision: intent.precision == .exact ? .exact : .none,
+                    detail: "no Twitter place at \(granularity) granularity here", lookupFields: fields)
+            }
+        }
+        let precision = intent.precision == .none ? .none : intent.resolved?.precision ?? .none
+        intent.precision = precision
+        let message = intent.message(placeName: precision == .none ? nil : intent.resolved?.name)
+        guard TweetLength.fits(message, legacy: intent.legacyLength) else {
+            let limit = intent.legacyLength ? TweetLength.legacyMaximum : TweetLength.maximum
+            let length = TweetLength.count(message, legacy: intent.legacyLength)
+            return permanent("the tweet counts \(length) characters, over \(limit); it is refused, not truncated")
+        }
+        var wire: [String: String] = [:]
+        if precision == .exact {
+            wire["lat"] = "\(intent.latitude)"
+            wire["long"] = "\(intent.longitude)"
+        }
+        let placeID = precision > .none ? intent.resolved?.id : nil
+        if let placeID { wire["place_id"] = placeID }
+        if precision > .none { wire["display_coordinates"] = precision == .exact ? "true" : "false" }
+        return await post(wire, entry: entry, intent: intent, inDoubt: inDoubt) { () async throws(SocialAPIError) in
+            try await twitter.updateStatus(
+                message, latitude: wire["lat"] == nil ? nil : intent.latitude,
+                longitude: wire["long"] == nil ? nil : intent.longitude, placeID: placeID,
+                displayCoordinates: wire["display_coordinates"].map { $0 == "true" }
+            ).idStr
+        }
+    }
+
+    // MARK: - Facebook
+
+    private func postCheckin(_ intent: inout PostIntent, _ facebook: FacebookClient, entry: OutboxEntry, inDoubt: Bool)
+        async throws(SocialAPIError) -> Outcome
+    {
+        if intent.precision > .none, intent.resolved == nil {
+            if intent.precision == .city {
+                // A Graph check-in names a page; there is no city-level one, so nothing is sent.
+                intent.resolved = .init(
+                    precision: .none, detail: "Facebook has no city-level check-in; posted without place",
+                    lookupFields: [:])
+            } else {
+                let pages = try await facebook.searchPlaces(
+                    latitude: intent.latitude, longitude: intent.longitude, distance: Int(intent.searchRadius),
+                    limit: 25)
+                let fields = ["center": "\(intent.latitude),\(intent.longitude)"]
+                if let page = PlaceSelection.choose(
+                    pages.data, intent.place, near: intent.coordinate, name: \.name, category: \.category,
+                    location: PlaceSelection.location)
+                {
+                    intent.resolved = .init(
+                        id: page.id, name: page.name, precision: intent.precision, lookupFields: fields)
+                } else {
+                    intent.resolved = .init(
+                        precision: .none, detail: "no Facebook place within \(Int(intent.searchRadius)) m",
+                        lookupFields: fields)
+                }
+            }
+        }
+        let precision = intent.precision == .none ? .none : intent.resolved?.precision ?? .none
+        intent.precision = precision
+        let message = intent.message(placeName: precision == .none ? nil : intent.resolved?.name)
+        guard precision > .none, let place = intent.resolved?.id else {
+            return await post([:], entry: entry, intent: intent, inDoubt: inDoubt) { () async throws(SocialAPIError) in
+                try await facebook.postToFeed(message: message)
+            }
+        }
+        var wire = ["place": place]
+        if precision == .exact {
+            wire["coordinates"] = "{\"latitude\":\(intent.latitude),\"longitude\":\(intent.longitude)}"
+        }
+        return await post(wire, entry: entry, intent: intent, inDoubt: inDoubt) { () async throws(SocialAPIError) in
+            try await facebook.checkIn(
+                place: place, latitude: precision == .exact ? intent.latitude : nil,
+                longitude: precision == .exact ? intent.longitude : nil, message: message)
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value < 120 ? String(format: "%.0f s", value) : value < 7_200 ? String(format: "%.0f min", value / 60)
+            : String(format: "%.1f h", value / 3_600)
+    }
+}
+
+extension SocialAPIError {
+    /// Twitter 187 (status is a duplicate) or Graph 506 (duplicate status message).
+    var isDuplicate: Bool {
+        switch self {
+        case .twitter(_, let errors, _): errors.contains { $0.code == 187 }
+        case .graph(_, let error, _): error.code == 506
+        default: false
+        }
+    }
+}

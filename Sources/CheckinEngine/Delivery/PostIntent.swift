@@ -1,0 +1,59 @@
+import Geo
+
+/// A post as the outbox keeps it: everything needed to look the place up and send it later,
+/// after a restart or when the network is back.
+struct PostIntent: Codable, Equatable {
+    var network: Network
+    var rule: String
+    var trigger: Trigger
+    var region: String?
+    var device: String?
+    /// Virtual time of the triggering event.
+    var time: Double
+    var latitude: Double
+    var longitude: Double
+    var horizontalAccuracy: Double
+    /// The precision the gates allowed before the network was asked.
+    var precision: Precision
+    var place: PlaceChoice
+    var searchRadius: Double
+    var template: String
+    var legacyLength: Bool
+    var maxAge: Double
+    /// The verdicts so far; delivery adds network and staleness, and may lower precision.
+    var gates: [GateVerdict]
+    /// The place found, once looked up: a retry does not look it up again.
+    var resolved: ResolvedPlace?
+
+    struct ResolvedPlace: Codable, Equatable {
+        var id: String?
+        var name: String?
+        var precision: Precision
+        var detail: String?
+        /// The location fields the lookup request carried.
+        var lookupFields: [String: String]
+    }
+}
+
+extension PostIntent {
+    var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    func message(placeName: String?) -> String {
+        MessageTemplate.render(template, place: placeName, region: region, time: time, network: network)
+    }
+
+    /// The audit record of this post as it now stands.
+    func audit(
+        key: String, decision: PostDecision, wireFields: [String: String] = [:], detail: String? = nil,
+        attempts: Int = 0, remoteID: String? = nil
+    ) -> AuditRecord {
+        let placeName = precision > .none ? resolved?.name : nil
+        return AuditRecord(
+            key: key, time: time, device: device, trigger: trigger, region: region, latitude: latitude,
+            longitude: longitude, rule: rule, network: network,
+            placeID: precision > .none ? resolved?.id : nil, placeName: placeName, decision: decision,
+            carriesLocation: !wireFields.isEmpty, precision: decision == .blocked ? .none : precision,
+            wireFields: wireFields, lookupFields: resolved?.lookupFields ?? [:], gates: gates,
+            message: message(placeName: placeName), detail: detail, attempts: attempts, remoteID: remoteID)
+    }
+}

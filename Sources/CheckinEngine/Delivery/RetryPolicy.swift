@@ -1,0 +1,45 @@
+import Foundation
+
+/// Exponential backoff with seeded jitter: the n-th retry waits between half and all of
+/// `base·2ⁿ⁻¹` (capped at `maximum`), or longer when the server named a time. The jitter comes
+/// from the seed and the post's key, so the same run retries at the same times.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Attempts in all, the first included.
+    public var maxAttempts = 6
+    public var base = 2.0
+    public var maximum = 900.0
+    public var seed: UInt64 = 0
+
+    public init(maxAttempts: Int = 6, base: Double = 2, maximum: Double = 900, seed: UInt64 = 0) {
+        self.maxAttempts = maxAttempts
+        self.base = base
+        self.maximum = maximum
+        self.seed = seed
+    }
+
+    /// Seconds to wait after failed attempt number `attempt` (1-based); `hint` is the server's
+    /// `x-rate-limit-reset`/`Retry-After`, which is honoured as a minimum.
+    public func delay(afterAttempt attempt: Int, key: String, hint: Double? = nil) -> Double {
+        let ceiling = min(maximum, base * pow(2, Double(max(0, attempt - 1))))
+        let unit = Double(Self.mix(seed ^ Self.fnv1a(key) ^ UInt64(attempt)) >> 11) / Double(1 << 53)
+        return max(ceiling / 2 + unit * ceiling / 2, hint ?? 0)
+    }
+
+    /// FNV-1a: a stable hash (Swift's `Hasher` is seeded per process).
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// SplitMix64's finaliser.
+    static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

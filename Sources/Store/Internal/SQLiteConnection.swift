@@ -1,0 +1,142 @@
+import CSQLite
+import Foundation
+
+/// A value bound to, or read from, an SQL statement.
+enum SQLValue: Equatable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case null
+}
+
+extension SQLValue {
+    init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
+    init(_ value: Double?) { self = value.map(SQLValue.real) ?? .null }
+    init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    init(_ value: Bool) { self = .integer(value ? 1 : 0) }
+}
+
+/// One row of a result, read by column index.
+struct SQLRow {
+    fileprivate let statement: OpaquePointer
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func bool(_ column: Int32) -> Bool { sqlite3_column_int64(statement, column) != 0 }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+}
+
+/// A thin typed layer over one sqlite3 connection: prepared statements (cached by their SQL),
+/// bound parameters, transactions. Not thread-safe; ``Store`` serialises access.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private let path: String
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String) throws(StoreError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw StoreError(path: path, message: "cannot open: \(message)")
+        }
+        handle = db
+        self.path = path
+        // Another process (a second `waypost`, a crash-restart) may hold the write lock briefly.
+        sqlite3_busy_timeout(handle, 5_000)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    private func failure(_ what: String) -> StoreError {
+        StoreError(path: path, message: "\(what): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+
+    /// Runs one or more statements without parameters (schema, pragmas).
+    func execute(_ sql: String) throws(StoreError) {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure(sql) }
+    }
+
+    /// Runs a statement; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) -> Int {
+        try query(sql, values) { _ in }
+        return Int(sqlite3_changes(handle))
+    }
+
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs a query, calling `row` for each result row.
+    func query(_ sql: String, _ values: [SQLValue] = [], row: (SQLRow) throws(StoreError) -> Void) throws(StoreError) {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            let status: Int32
+            switch value {
+            case .integer(let v): status = sqlite3_bind_int64(statement, position, v)
+            case .real(let v): status = sqlite3_bind_double(statement, position, v)
+            case .text(let v): status = sqlite3_bind_text(statement, position, v, -1, transientDestructor)
+            case .null: status = sqlite3_bind_null(statement, position)
+            }
+            guard status == SQLITE_OK else { throw failure("binding parameter \(position) of \(sql)") }
+        }
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW: try row(SQLRow(statement: statement))
+            case SQLITE_DONE: return
+            default: throw failure(sql)
+            }
+        }
+    }
+
+    /// The rows of a query, each mapped by `transform`.
+    func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ transform: (SQLRow) -> T) throws(StoreError) -> [T] {
+        var out: [T] = []
+        try query(sql, values) { out.append(transform($0)) }
+        return out
+    }
+
+    /// Runs `body` in an immediate transaction: all of it is written, or none.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+        if let cached = statements[sql] { return cached }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure("preparing \(sql)")
+        }
+        statements[sql] = statement
+        return statement
+    }
+}
+
+/// sqlite3's `SQLITE_TRANSIENT`: sqlite copies bound text before the call returns.
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,49 @@
+/// The schema as an ordered list of migrations; `PRAGMA user_version` counts those applied.
+/// Append, never edit: a database written by an earlier build migrates forward from its version.
+enum Schema {
+    static let migrations = [
+        """
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            track TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            finished_at REAL,
+            dry_run INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE locations (
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            time REAL NOT NULL,
+            device TEXT,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            horizontal_accuracy REAL NOT NULL,
+            service TEXT NOT NULL
+        );
+        CREATE INDEX locations_by_time ON locations(time);
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            network TEXT NOT NULL,
+            state TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            not_before REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            payload TEXT NOT NULL,
+            last_error TEXT,
+            remote_id TEXT,
+            finished_at REAL
+        );
+        CREATE INDEX outbox_due ON outbox(state, not_before);
+        CREATE TABLE audit (
+            key TEXT PRIMARY KEY,
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            sequence INTEGER NOT NULL,
+            record TEXT NOT NULL
+        );
+        CREATE INDEX audit_by_run ON audit(run, sequence);
+        """
+    ]
+}

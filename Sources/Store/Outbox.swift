@@ -1,0 +1,183 @@
+import Foundation
+
+/// Where a post is in its delivery.
+public enum OutboxState: String, Sendable, CaseIterable, Codable {
+    /// Written, waiting for its turn (or its retry time).
+    case pending
+    /// Claimed by a sender: the request may or may not have reached the network (in doubt after a crash).
+    case sending
+    case sent
+    /// Gave up: a permanent error, or out of attempts.
+    case failed
+    /// Older than its maximum age when its turn came: never sent.
+    case expired
+
+    public var isFinal: Bool { self == .sent || self == .failed || self == .expired }
+}
+
+/// A post in the durable outbox. The payload is the engine's own JSON; the store only keeps it.
+public struct OutboxEntry: Sendable, Equatable {
+    public var id: Int64
+    /// One per intended post: a second enqueue with the same key is ignored.
+    public var key: String
+    public var run: Int64
+    public var network: String
+    public var state: OutboxState
+    /// Seconds since 1970 on the delivery clock.
+    public var createdAt: Double
+    public var notBefore: Double
+    public var attempts: Int
+    public var payload: Data
+    public var lastError: String?
+    public var remoteID: String?
+    public var finishedAt: Double?
+}
+
+/// The outbox and the audit: a post is written (with its audit record) before it is sent, and
+/// its outcome is written with its audit record in one transaction.
+extension Store {
+    /// Writes a new pending post and its audit record; false (and nothing written) when the key exists.
+    @discardableResult
+    public func enqueue(
+        key: String, run: Int64, network: String, createdAt: Double, payload: Data, audit: Data
+    ) throws(StoreError) -> Bool {
+        try transaction { db throws(StoreError) in
+            let inserted = try db.run(
+                "INSERT OR IGNORE INTO outbox (key, run, network, state, created_at, not_before, payload) "
+                    + "VALUES (?, ?, ?, 'pending', ?, ?, ?)",
+                [
+                    .text(key), .integer(run), .text(network), .real(createdAt), .real(createdAt),
+                    .text(String(decoding: payload, as: UTF8.self)),
+                ])
+            guard inserted == 1 else { return false }
+            try Self.saveAudit(db, key: key, run: run, record: audit)
+            return true
+        }
+    }
+
+    /// Whether a post with this key was ever written.
+    public func contains(key: String) throws(StoreError) -> Bool {
+        try locked { db throws(StoreError) in
+            var found = false
+            try db.query("SELECT 1 FROM outbox WHERE key = ? UNION SELECT 1 FROM audit WHERE key = ?", [
+                .text(key), .text(key),
+            ]) { _ in found = true }
+            return found
+        }
+    }
+
+    /// Pending posts due at `now`, oldest first.
+    public func duePosts(now: Double, limit: Int = 100) throws(StoreError) -> [OutboxEntry] {
+        try entries(where: "state = 'pending' AND not_before <= ? ORDER BY not_before, id LIMIT ?", [
+            .real(now), .integer(Int64(limit)),
+        ])
+    }
+
+    /// When the next pending post falls due, if any is pending.
+    public func nextDueTime() throws(StoreError) -> Double? {
+        try locked { db throws(StoreError) in
+            var time: Double?
+            try db.query("SELECT MIN(not_before) FROM outbox WHERE state = 'pending'") { time = $0.optionalDouble(0) }
+            return time
+        }
+    }
+
+    /// Claims a pending post for sending (counting the attempt) and commits before any request is made.
+    public func claim(_ id: Int64) throws(StoreError) -> OutboxEntry? {
+        try transaction { db throws(StoreError) in
+            let changed = try db.run(
+                "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ? AND state = 'pending'",
+                [.integer(id)])
+            guard changed == 1 else { return nil }
+            return try Self.entries(db, where: "id = ?", [.integer(id)]).first
+        }
+    }
+
+    /// Posts left in `sending` by a process that stopped mid-request.
+    public func inDoubtPosts() throws(StoreError) -> [OutboxEntry] {
+        try entries(where: "state = 'sending' ORDER BY id", [])
+    }
+
+    /// Records what happened to a post, with its updated audit record, in one transaction.
+    public func settle(
+        _ id: Int64, state: OutboxState, notBefore: Double? = nil, payload: Data? = nil, lastError: String? = nil,
+        remoteID: String? = nil, at time: Double, audit: Data
+    ) throws(StoreError) {
+        try transaction { db throws(StoreError) in
+            try db.run(
+                "UPDATE outbox SET state = ?, not_before = COALESCE(?, not_before), payload = COALESCE(?, payload), "
+                    + "last_error = ?, remote_id = COALESCE(?, remote_id), finished_at = ? WHERE id = ?",
+                [
+                    .text(state.rawValue), SQLValue(notBefore),
+                    SQLValue(payload.map { String(decoding: $0, as: UTF8.self) }), SQLValue(lastError),
+                    SQLValue(remoteID), state.isFinal ? .real(time) : .null, .integer(id),
+                ])
+            var run: Int64 = 0
+            var key = ""
+            try db.query("SELECT run, key FROM outbox WHERE id = ?", [.integer(id)]) {
+                run = Int64($0.int(0))
+                key = $0.text(1)
+            }
+            try Self.saveAudit(db, key: key, run: run, record: audit)
+        }
+    }
+
+    /// Posts in the given states (all when nil), oldest first.
+    public func outbox(states: Set<OutboxState>? = nil, run: Int64? = nil) throws(StoreError) -> [OutboxEntry] {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        if let states {
+            conditions.append("state IN (" + states.map { _ in "?" }.joined(separator: ", ") + ")")
+            values += states.sorted { $0.rawValue < $1.rawValue }.map { .text($0.rawValue) }
+        }
+        if let run {
+            conditions.append("run = ?")
+            values.append(.integer(run))
+        }
+        let condition = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
+        return try entries(where: "\(condition) ORDER BY id", values)
+    }
+
+    // MARK: Audit
+
+    /// Writes (or replaces) the audit record of a post that never reached the outbox (blocked, dry run).
+    public func saveAudit(key: String, run: Int64, record: Data) throws(StoreError) {
+        try transaction { db throws(StoreError) in try Self.saveAudit(db, key: key, run: run, record: record) }
+    }
+
+    /// The audit records of a run, in the order the posts were first recorded.
+    public func auditRecords(run: Int64) throws(StoreError) -> [Data] {
+        try locked { db throws(StoreError) in
+            try db.rows("SELECT record FROM audit WHERE run = ? ORDER BY sequence", [.integer(run)]) {
+                Data($0.text(0).utf8)
+            }
+        }
+    }
+
+    private static func saveAudit(_ db: SQLiteConnection, key: String, run: Int64, record: Data) throws(StoreError) {
+        try db.run(
+            "INSERT INTO audit (key, run, sequence, record) "
+                + "VALUES (?, ?, (SELECT COALESCE(MAX(sequence), 0) + 1 FROM audit WHERE run = ?), ?) "
+                + "ON CONFLICT(key) DO UPDATE SET record = excluded.record",
+            [.text(key), .integer(run), .integer(run), .text(String(decoding: record, as: UTF8.self))])
+    }
+
+    private func entries(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [OutboxEntry] {
+        try locked { db throws(StoreError) in try Self.entries(db, where: condition, values) }
+    }
+
+    private static func entries(_ db: SQLiteConnection, where condition: String, _ values: [SQLValue])
+        throws(StoreError) -> [OutboxEntry]
+    {
+        try db.rows(
+            "SELECT id, key, run, network, state, created_at, not_before, attempts, payload, last_error, remote_id, "
+                + "finished_at FROM outbox WHERE \(condition)", values
+        ) {
+            OutboxEntry(
+                id: Int64($0.int(0)), key: $0.text(1), run: Int64($0.int(2)), network: $0.text(3),
+                state: OutboxState(rawValue: $0.text(4)) ?? .failed, createdAt: $0.double(5),
+                notBefore: $0.double(6), attempts: $0.int(7), payload: Data($0.text(8).utf8),
+                lastError: $0.optionalText(9), remoteID: $0.optionalText(10), finishedAt: $0.optionalDouble(11))
+        }
+    }
+}

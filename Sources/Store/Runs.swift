@@ -1,0 +1,56 @@
+/// One replay, by name: a second run with the same name resumes it.
+public struct RunRecord: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    public var track: String
+    /// Wall-clock seconds since 1970.
+    public var startedAt: Double
+    public var finishedAt: Double?
+    public var dryRun: Bool
+}
+
+extension Store {
+    /// The run named `name`, created when new; an existing one is resumed (its `finishedAt` cleared).
+    public func beginRun(name: String, track: String, at time: Double, dryRun: Bool = false) throws(StoreError)
+        -> RunRecord
+    {
+        try transaction { db throws(StoreError) in
+            try db.run(
+                "INSERT INTO runs (name, track, started_at, dry_run) VALUES (?, ?, ?, ?) "
+                    + "ON CONFLICT(name) DO UPDATE SET finished_at = NULL",
+                [.text(name), .text(track), .real(time), SQLValue(dryRun)])
+            return try Self.runs(db, where: "name = ?", [.text(name)])[0]
+        }
+    }
+
+    public func finishRun(_ id: Int64, at time: Double) throws(StoreError) {
+        try locked { db throws(StoreError) in
+            try db.run("UPDATE runs SET finished_at = ? WHERE id = ?", [.real(time), .integer(id)])
+        }
+    }
+
+    /// Every run, oldest first.
+    public func runs() throws(StoreError) -> [RunRecord] {
+        try locked { db throws(StoreError) in try Self.runs(db, where: "1", []) }
+    }
+
+    /// The run named `name`, or the latest run when `name` is nil.
+    public func run(named name: String?) throws(StoreError) -> RunRecord? {
+        try locked { db throws(StoreError) in
+            if let name { return try Self.runs(db, where: "name = ?", [.text(name)]).first }
+            return try Self.runs(db, where: "1", []).last
+        }
+    }
+
+    private static func runs(_ db: SQLiteConnection, where condition: String, _ values: [SQLValue]) throws(StoreError)
+        -> [RunRecord]
+    {
+        try db.rows(
+            "SELECT id, name, track, started_at, finished_at, dry_run FROM runs WHERE \(condition) ORDER BY id", values
+        ) {
+            RunRecord(
+                id: Int64($0.int(0)), name: $0.text(1), track: $0.text(2), startedAt: $0.double(3),
+                finishedAt: $0.optionalDouble(4), dryRun: $0.bool(5))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import CheckinEngine
+import Foundation
+import SocialAPI
+import SocialEmulator
+import Store
+
+/// `--db`: where runs, history, the outbox and the audit live.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The SQLite database (created when missing).")
+    var db: String = ".waypost/waypost.db"
+
+    func open() throws -> Store {
+        do {
+            return try Store(path: db)
+        } catch {
+            throw CommandFailure(.cannotCreate, error.description)
+        }
+    }
+}
+
+/// Where posts go: the in-process emulator (the default), or any compatible servers.
+struct NetworkOptions: ParsableArguments {
+    @Option(help: "Twitter API base URL ending in the version, e.g. https://api.example.com/1.1/ (default: in-process emulator).")
+    var twitterBaseURL: String?
+
+    @Option(help: "Facebook Graph base URL (default: in-process emulator).")
+    var facebookBaseURL: String?
+
+    @Option(help: "Credentials file (YAML/JSON, mode 0600); otherwise WAYPOST_* environment variables.")
+    var credentials: String?
+
+    @Option(help: "Emulator fixtures for the in-process emulator.")
+    var fixtures: String = "fixtures/places"
+
+    @Option(help: "Against real servers: longest wait for a retry before leaving posts queued, seconds.")
+    var maxWait: Double = 30
+
+    var external: Bool { twitterBaseURL != nil || facebookBaseURL != nil }
+
+    /// The clients, and the in-process emulator when no base URL was given (stop it when done).
+    func connect(clock: any DeliveryClock, seed: UInt64) async throws -> (SocialClients, EmulatorServer.Running?) {
+        guard external else {
+            let loaded: EmulatorFixtures
+            do {
+                loaded = try EmulatorFixtures.load(from: URL(fileURLWithPath: fixtures))
+            } catch {
+                let missing = !FileManager.default.fileExists(atPath: fixtures)
+                throw CommandFailure(missing ? .noInput : .dataError, "\(fixtures): cannot load emulator fixtures (\(error))")
+            }
+            let core = EmulatorCore(fixtures: loaded, seed: seed, clock: { clock.now })
+            let running: EmulatorServer.Running
+            do {
+                running = try await EmulatorServer(core: core).start(port: 0)
+            } catch {
+                throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")
+            }
+            let demo = EmulatorConfiguration.demo
+            let twitter = demo.twitterAccounts[0]
+            let credentials = OAuth1Credentials(
+                consumerKey: demo.consumers.keys.sorted()[0], consumerSecret: demo.consumers.values.sorted()[0],
+                token: twitter.token, tokenSecret: twitter.tokenSecret)
+            return (clients(twitter: running.twitterBaseURL, facebook: running.facebookBaseURL, credentials: Credentials(
+                twitter: credentials, facebookAccessToken: demo.facebookAccounts[0].accessToken), clock: clock), running)
+        }
+        let credentials: Credentials
+        if let file = self.credentials {
+            guard FileManager.default.fileExists(atPath: file) else { throw CommandFailure(.noInput, "\(file): no such file") }
+            do {
+                credentials = try Credentials.read(contentsOf: URL(fileURLWithPath: file), displayName: file)
+            } catch {
+                throw CommandFailure(.dataError, error.description)
+            }
+        } else {
+            credentials = Credentials.fromEnvironment(ProcessInfo.processInfo.environment)
+        }
+        func url(_ text: String?, _ flag: String) throws -> URL? {
+            guard let text else { return nil }
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw CommandFailure(.usage, "\(flag) '\(text)' is not an http(s) URL")
+            }
+            return url
+        }
+        return (
+            clients(
+                twitter: try url(twitterBaseURL, "--twitter-base-url"),
+                facebook: try url(facebookBaseURL, "--facebook-base-url"), credentials: credentials, clock: clock), nil
+        )
+    }
+
+    private func clients(twitter: URL?, facebook: URL?, credentials: Credentials, clock: any DeliveryClock)
+        -> SocialClients
+    {
+        SocialClients(
+            twitter: zip2(twitter, credentials.twitter).map {
+                TwitterClient(baseURL: $0, credentials: $1, now: { Int(clock.now) })
+            },
+            facebook: zip2(facebook, credentials.facebookAccessToken).map {
+                FacebookClient(baseURL: $0, accessToken: $1)
+            })
+    }
+}
+
+private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
+
+extension AuditReport.Format: ExpressibleByArgument {}
+extension OutboxState: ExpressibleByArgument {}

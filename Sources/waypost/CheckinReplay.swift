@@ -1,0 +1,103 @@
+import CheckinEngine
+import Foundation
+import LocationSimulation
+import SocialEmulator
+import Store
+
+/// `waypost replay --checkins`: the simulation's events through the check-in engine, with
+/// `post` events interleaved in virtual-time order.
+struct CheckinReplay {
+    var simulation: Simulation
+    /// The status the app had when the route started (the prompt is answered before it).
+    var authorization: AuthorizationStatus
+    var rules: [CheckinRule]
+    var profile: PrivacyProfile
+    var origin: Double
+    var seed: UInt64
+    var runName: String
+    var track: String
+    var dryRun: Bool
+    var storage: StoreOptions
+    var network: NetworkOptions
+
+    func run(
+        print: @escaping (TimedEvent) -> Void, output: BufferedOutput, format: EventStreamEncoder.Format
+    ) async throws {
+        let store = try storage.open()
+        try store.applyRetention(now: Date().timeIntervalSince1970)
+        let run = try store.beginRun(name: runName, track: track, at: Date().timeIntervalSince1970, dryRun: dryRun)
+        // Against the in-process emulator the whole run, retries included, is on virtual time.
+        let virtual = network.external ? nil : VirtualDeliveryClock(start: origin)
+        let clock: any DeliveryClock = virtual ?? WallDeliveryClock()
+        var emulator: EmulatorServer.Running?
+        var delivery: OutboxDelivery?
+        if !dryRun {
+            let (clients, running) = try await network.connect(clock: clock, seed: seed)
+            emulator = running
+            delivery = OutboxDelivery(store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
+        }
+        let engine = CheckinEngine(rules: rules, profile: profile, store: store, run: run, delivery: delivery)
+        func report(_ records: [AuditRecord], at time: Double) {
+            for record in records {
+                output.write(
+                    (format == .jsonl
+                        ? PostEventFormat.json(record, at: time) : PostEventFormat.text(record, at: time)) + "\n")
+            }
+        }
+        do {
+            _ = try await engine.handle(TimedEvent(time: origin, event: .authorizationChanged(authorization)))
+            let pipe = EventPipe(simulation)
+            for await event in pipe.events {
+                pipe.consumed()
+                print(event)
+                virtual?.advance(to: event.time)
+                report(try await engine.handle(event), at: virtual?.now ?? event.time)
+            }
+            report(try await engine.finish(maxWait: virtual == nil ? network.maxWait : .infinity), at: clock.now)
+            output.flush()
+            try store.finishRun(run.id, at: Date().timeIntervalSince1970)
+        } catch {
+            output.flush()
+            await emulator?.stop()
+            throw error
+        }
+        await emulator?.stop()
+        let waiting = try store.outbox(states: [.pending, .sending], run: run.id).count
+        if waiting > 0 {
+            FileHandle.standardError.write(
+                Data("waypost: \(waiting) posts still queued; `waypost outbox flush` sends them\n".utf8))
+        }
+    }
+}
+
+/// Runs a (synchronous) simulation on its own thread and hands its events to async code, at
+/// most `capacity` ahead, so a long route never piles up in memory.
+struct EventPipe {
+    let events: AsyncStream<TimedEvent>
+    private let slots: DispatchSemaphore
+
+    init(_ simulation: Simulation, capacity: Int = 1_024) {
+        let slots = DispatchSemaphore(value: capacity)
+        let (stream, continuation) = AsyncStream<TimedEvent>.makeStream()
+        let box = UncheckedBox(simulation)
+        Thread {
+            var clock = VirtualClock()
+            box.value.run(clock: &clock) { event in
+                slots.wait()
+                continuation.yield(event)
+            }
+            continuation.finish()
+        }.start()
+        self.events = stream
+        self.slots = slots
+    }
+
+    /// Call once per event taken: lets the simulation run one further ahead.
+    func consumed() { slots.signal() }
+}
+
+/// Hands a value that is used by one thread at a time to another thread.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
