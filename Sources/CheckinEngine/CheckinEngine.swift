@@ -90,7 +90,7 @@ public final class CheckinEngine {
     }
 
     /// One record per post, its latest, in the order the posts first appear.
-    static func latest(_ records: [AuditRecord]) -> [AuditRecord] {
+    public static func latest(_ records: [AuditRecord]) -> [AuditRecord] {
         var last: [String: AuditRecord] = [:]
         for record in records { last[record.key] = record }
         var seen: Set<String> = []

@@ -1,1 +1,160 @@
+import CheckinEngine
+import Foundation
+import LocationSimulation
+import SocialAPI
+import SocialEmulator
+import Store
 import Testing
+
+@Suite("Check-in engine against the emulator, checked on the wire")
+struct EngineTests {
+    @Test("Place precision sends place ids only: no coordinates on either network")
+    func placePrecision() async throws {
+        var profile = PrivacyProfile.permissive
+        profile.maximumPrecision = .place
+        let run = try await runEngine(rules: [rule(precision: .exact)], profile: profile, events: enters([(2, 1)]))
+        let tweet = try #require(run.posts(.twitter).first)
+        #expect(tweet.parameters["place_id"] == "e1a2b3c4d5e6f701")
+        #expect(tweet.parameters["display_coordinates"] == "false")
+        #expect(tweet.parameters["lat"] == nil && tweet.parameters["long"] == nil)
+        let checkin = try #require(run.posts(.facebook).first)
+        #expect(checkin.path == "/me/checkins" && checkin.parameters["place"] != nil)
+        #expect(checkin.parameters["coordinates"] == nil)
+        #expect(run.audit.map(\.decision) == [.posted, .posted])
+        #expect(run.audit.allSatisfy { $0.carriesLocation && $0.precision == .place && $0.gates.allPassed })
+        #expect(run.audit[0].wireFields == ["place_id": "e1a2b3c4d5e6f701", "display_coordinates": "false"])
+    }
+
+    @Test("Exact precision sends the coordinates, as lat/long and as Graph's JSON string")
+    func exactPrecision() async throws {
+        let run = try await runEngine(
+            rules: [rule(precision: .exact)], profile: .permissive, events: enters([(2, 1)]))
+        let tweet = try #require(run.posts(.twitter).first)
+        #expect(tweet.parameters["lat"] == "37.3236" && tweet.parameters["long"] == "-122.0315")
+        #expect(tweet.parameters["display_coordinates"] == "true")
+        let checkin = try #require(run.posts(.facebook).first)
+        #expect(checkin.parameters["coordinates"] == #"{"latitude":37.3236,"longitude":-122.0315}"#)
+    }
+
+    @Test("geo_enabled off: the tweet goes out with no location at all, and the audit says why")
+    func geoDisabled() async throws {
+        let run = try await runEngine(
+            rules: [rule([.twitter], precision: .exact)], profile: .permissive, events: enters([(2, 1), (3, 5)]),
+            configure: { $0.twitterAccounts[0].geoEnabled = false })
+        #expect(run.posts(.twitter).count == 2)
+        #expect(run.locating.isEmpty)
+        for record in run.audit {
+            #expect(record.decision == .posted && !record.carriesLocation && record.precision == .none)
+            #expect(record.gates.first { $0.gate == .network }?.passed == false)
+        }
+    }
+
+    @Test("Without publish_checkins or publish_actions nothing reaches Facebook")
+    func facebookPermissionMissing() async throws {
+        let run = try await runEngine(
+            rules: [rule([.facebook])], profile: .permissive, events: enters([(2, 1)]),
+            configure: { $0.facebookAccounts[0].permissions = ["public_profile"] })
+        #expect(run.posts(.facebook).isEmpty)
+        #expect(run.locating.isEmpty)
+        #expect(run.audit.map(\.decision) == [.blocked])
+        #expect(run.audit[0].gates.first { $0.gate == .network }?.passed == false)
+    }
+
+    @Test("Inside a privacy zone no request carries location, and nothing is posted")
+    func privacyZone() async throws {
+        var profile = PrivacyProfile.permissive
+        profile.zones = [PrivacyZone(name: "home", center: cafes[3].center, radius: 300)]
+        let run = try await runEngine(rules: [rule(precision: .exact)], profile: profile, events: enters([(3, 1), (2, 9)]))
+        let inside = run.audit.filter { $0.region == cafes[3].identifier }
+        #expect(inside.count == 2 && inside.allSatisfy { $0.decision == .blocked && !$0.carriesLocation })
+        #expect(!run.locating.contains { $0.parameters["lat"] == "37.3316" || $0.parameters["status"]?.contains("Infinite") == true })
+        #expect(run.posts(.twitter).count == 1)
+    }
+
+    @Test("Consent asks in order; a no or a missing answer blocks the post before anything is sent")
+    func scriptedConsent() async throws {
+        var profile = PrivacyProfile.permissive
+        profile.consent = .ask
+        profile.answers = [true, false]
+        let run = try await runEngine(rules: [rule([.twitter])], profile: profile, events: enters([(0, 1), (1, 2), (2, 3)]))
+        #expect(run.audit.map(\.decision) == [.posted, .blocked, .blocked])
+        #expect(run.audit[2].gates.first { $0.gate == .consent }?.reason.contains("no answer") == true)
+        #expect(run.posts(.twitter).count == 1)
+    }
+
+    @Test("Safe defaults: without an opt-in nothing is sent at all")
+    func safeDefaults() async throws {
+        let run = try await runEngine(rules: [rule()], profile: PrivacyProfile(), events: enters([(2, 1)]))
+        #expect(run.journal.isEmpty)
+        #expect(run.audit.allSatisfy { $0.decision == .blocked })
+    }
+
+    @Test("Region events need Always authorization")
+    func whenInUseIsNotEnough() async throws {
+        let run = try await runEngine(
+            rules: [rule()], profile: .permissive, events: enters([(2, 1)], authorization: .authorizedWhenInUse))
+        #expect(run.journal.isEmpty)
+        #expect(run.audit.allSatisfy { $0.gates.first?.gate == .authorization && $0.gates.first?.passed == false })
+    }
+
+    @Test("The cool-down stops a second check-in at the same place")
+    func cooldown() async throws {
+        let run = try await runEngine(
+            rules: [rule([.twitter], cooldown: 3_600)], profile: .permissive, events: enters([(2, 1), (2, 30), (2, 90)]))
+        #expect(run.audit.map(\.decision) == [.posted, .blocked, .posted])
+        #expect(run.posts(.twitter).count == 2)
+    }
+
+    @Test("A dry run evaluates and records, and sends nothing")
+    func dryRun() async throws {
+        let run = try await runEngine(rules: [rule()], profile: .permissive, events: enters([(2, 1)]), dryRun: true)
+        #expect(run.journal.isEmpty)
+        #expect(run.audit.map(\.decision) == [.dryRun, .dryRun])
+        #expect(run.outbox.isEmpty)
+    }
+
+    @Test("An over-long tweet is refused, not truncated")
+    func overLength() async throws {
+        let long = String(repeating: "☕", count: 141) + " {place}"
+        let run = try await runEngine(
+            rules: [rule([.twitter], message: long)], profile: .permissive, events: enters([(2, 1)]))
+        #expect(run.posts(.twitter).isEmpty)
+        #expect(run.audit[0].decision == .failed)
+        #expect(run.audit[0].detail?.contains("over 280") == true)
+    }
+
+    @Test("A rate-limit storm and 503s end with every post delivered once, or failed/expired in the audit")
+    func rateLimitStorm() async throws {
+        let visits = (0..<12).map { ($0 % 4, $0 * 2 + 1) }
+        let run = try await runEngine(
+            rules: [rule([.twitter], message: "Stop {time}")], profile: .permissive, events: enters(visits),
+            configure: { $0.geoRateLimit = 3 },
+            faults: [Fault(kind: .status, pathContains: "statuses/update", probability: 0.4, status: 503)],
+            retry: RetryPolicy(maxAttempts: 8, seed: 3))
+        #expect(run.journal.contains { $0.status == 429 })
+        #expect(run.journal.contains { $0.status == 503 })
+        let delivered = run.posts(.twitter).filter { $0.status == 200 }.compactMap { $0.parameters["status"] }
+        #expect(Set(delivered).count == delivered.count, "no tweet twice")
+        #expect(run.audit.count == 12)
+        for record in run.audit {
+            switch record.decision {
+            case .posted: #expect(delivered.filter { $0 == record.message }.count == 1)
+            case .failed, .expired: #expect(!delivered.contains { $0 == record.message })
+            default: Issue.record("post left \(record.decision)")
+            }
+        }
+        #expect(run.outbox.allSatisfy { $0.state.isFinal })
+    }
+
+    @Test("A post that cannot be sent within its maximum age expires unsent")
+    func staleness() async throws {
+        let run = try await runEngine(
+            rules: [rule([.twitter], maxAge: 60)], profile: .permissive, events: enters([(2, 1)]),
+            faults: [Fault(kind: .status, pathContains: "statuses/update", status: 503)],
+            retry: RetryPolicy(maxAttempts: 20, base: 10))
+        #expect(run.audit[0].decision == .expired)
+        #expect(run.audit[0].gates.first { $0.gate == .staleness }?.passed == false)
+        #expect(run.outbox[0].state == .expired)
+        #expect(run.journal.allSatisfy { $0.time <= start + 60 + 60 })
+    }
+}

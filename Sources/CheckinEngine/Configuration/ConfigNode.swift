@@ -129,6 +129,14 @@ public struct ConfigNode {
         return seconds
     }
 
+    /// `7d`, `12h`, `30m` or `45s`: the largest whole unit.
+    public static func describe(_ seconds: Double) -> String {
+        for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)] where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
+            return "\(Int(seconds / size))\(unit)"
+        }
+        return "\(Int(seconds))s"
+    }
+
     /// Parses `90s`, `15m`, `2h`, `7d` (or plain seconds); nil when malformed or negative.
     public static func duration(_ text: String) -> Double? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]

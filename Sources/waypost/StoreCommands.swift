@@ -1,0 +1,197 @@
+import ArgumentParser
+import CheckinEngine
+import Foundation
+import Store
+import Tracks
+
+/// `waypost audit [RUN]`: which posts carried location, at what precision, and why.
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show, post by post, whether and how each post carried location, and every gate's verdict.",
+        discussion: """
+            Examples:
+              waypost audit                       # the latest run
+              waypost audit sunnyvale-commute.kml --format csv
+              waypost audit --carries-location --format json
+            """
+    )
+
+    @Argument(help: "The run's name (default: the latest run).")
+    var run: String?
+
+    @OptionGroup var storage: StoreOptions
+
+    @Option(help: "table, json or csv.")
+    var format: AuditReport.Format = .table
+
+    @Flag(help: "Only the posts that carried location.")
+    var carriesLocation = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let store = try storage.open()
+            guard let record = try store.run(named: run) else {
+                throw CommandFailure(.noInput, run.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet")
+            }
+            var records = try store.auditRecords(run: record.id).map { data in
+                do {
+                    return try JSONDecoder().decode(AuditRecord.self, from: data)
+                } catch {
+                    throw CommandFailure(.dataError, "\(storage.db): an audit record of run '\(record.name)' is unreadable")
+                }
+            }
+            if carriesLocation { records = records.filter(\.carriesLocation) }
+            print(AuditReport(run: record.name, records: records).render(format), terminator: "")
+        }
+    }
+}
+
+/// `waypost outbox list|flush`: the posts waiting to be sent.
+struct Outbox: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the outbox, or send what it holds.",
+        subcommands: [List.self, Flush.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List posts in the outbox, oldest first.")
+
+        @OptionGroup var storage: StoreOptions
+
+        @Option(help: "Only posts in this state: pending, sending, sent, failed, expired (repeatable).")
+        var state: [OutboxState] = []
+
+        func run() async throws {
+            try await reportingFailures {
+                let entries = try storage.open().outbox(states: state.isEmpty ? nil : Set(state))
+                if entries.isEmpty { return print("The outbox is empty.") }
+                for e in entries {
+                    var line = "\(e.id)  \(e.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
+                    line += "  \(e.network.padding(toLength: 8, withPad: " ", startingAt: 0))"
+                    line += "  created \(XSDDateTime.format(e.createdAt, fractionDigits: 0))  attempts \(e.attempts)"
+                    if e.state == .pending { line += "  due \(XSDDateTime.format(e.notBefore, fractionDigits: 0))" }
+                    if let id = e.remoteID { line += "  id \(id)" }
+                    if let error = e.lastError { line += "  (\(error))" }
+                    print(line + "  " + e.key)
+                }
+            }
+        }
+    }
+
+    struct Flush: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send the pending posts now (on the wall clock: stale posts expire).",
+            discussion: """
+                Posts a crash left in doubt are sent again; a duplicate answer then means the first
+                request landed, so nothing is posted twice.
+                """
+        )
+
+        @OptionGroup var storage: StoreOptions
+        @OptionGroup var network: NetworkOptions
+
+        @Option(help: "Seed for the retry jitter.")
+        var seed: UInt64 = 0
+
+        func run() async throws {
+            try await reportingFailures {
+                let store = try storage.open()
+                let clock = WallDeliveryClock()
+                let (clients, emulator) = try await network.connect(clock: clock, seed: seed)
+                let delivery = OutboxDelivery(store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
+                let records: [AuditRecord]
+                do {
+                    records = try await delivery.drain(maxWait: network.maxWait)
+                } catch {
+                    await emulator?.stop()
+                    throw error
+                }
+                await emulator?.stop()
+                for record in CheckinEngine.latest(records) { print(PostEventFormat.text(record, at: clock.now)) }
+                let waiting = try store.outbox(states: [.pending]).count
+                print("\(records.isEmpty ? "Nothing was due." : "Done.") \(waiting) posts still pending.")
+            }
+        }
+    }
+}
+
+/// `waypost history purge|retention`: the user's right to destroy past location records.
+struct History: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Destroy stored location history, or set how long it is kept.",
+        subcommands: [Purge.self, Retention.self]
+    )
+
+    struct Purge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete location fixes (all, or those before a time).",
+            discussion: """
+                Examples:
+                  waypost history purge                              # everything
+                  waypost history purge --before 2025-06-01T00:00:00Z
+                  waypost history purge --before 7d                  # older than a week
+                """
+        )
+
+        @OptionGroup var storage: StoreOptions
+
+        @Option(help: "An ISO-8601 time, or an age such as 7d, 12h, 30m.")
+        var before: String?
+
+        func run() async throws {
+            try await reportingFailures {
+                var cutoff: Double?
+                if let before {
+                    if let time = XSDDateTime.parse(before) {
+                        cutoff = time
+                    } else if let age = ConfigNode.duration(before) {
+                        cutoff = Date().timeIntervalSince1970 - age
+                    } else {
+                        throw CommandFailure(.usage, "--before '\(before)' is neither an ISO-8601 time nor an age like 7d")
+                    }
+                }
+                let deleted = try storage.open().purgeLocations(before: cutoff)
+                print("Deleted \(deleted) location records.")
+            }
+        }
+    }
+
+    struct Retention: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show or set how long location fixes are kept (applied now and at every replay).",
+            discussion: """
+                Examples:
+                  waypost history retention           # show
+                  waypost history retention 7d
+                  waypost history retention off       # keep until purged
+                """
+        )
+
+        @OptionGroup var storage: StoreOptions
+
+        @Argument(help: "An age such as 7d or 12h, or off.")
+        var period: String?
+
+        func run() async throws {
+            try await reportingFailures {
+                let store = try storage.open()
+                if let period {
+                    if period == "off" {
+                        try store.setRetention(nil)
+                    } else {
+                        guard let seconds = ConfigNode.duration(period), seconds > 0 else {
+                            throw CommandFailure(.usage, "'\(period)' is not an age such as 7d, 12h or 30m, nor off")
+                        }
+                        try store.setRetention(seconds)
+                    }
+                }
+                let deleted = try store.applyRetention(now: Date().timeIntervalSince1970)
+                if let seconds = try store.retention() {
+                    print("Location fixes are kept for \(ConfigNode.describe(seconds)); \(deleted) older ones deleted.")
+                } else {
+                    print("Location fixes are kept until purged.")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import CheckinEngine
+import Testing
+
+@Suite("Rules, privacy profiles and tweet length")
+struct ConfigurationTests {
+    @Test("A rules file reads every field")
+    func rules() throws {
+        let rules = try CheckinRuleFile.parse(
+            """
+            rules:
+              - id: coffee
+                on: [regionEnter, visit]
+                regions: [a, b]
+                networks: twitter
+                message: "At {place}"
+                place: {category: Coffee}
+                precision: city
+                consent: ask
+                cooldown: 2h
+                maxAge: 15m
+                legacyLength: true
+            """, name: "rules.yaml")
+        #expect(rules.count == 1)
+        let rule = rules[0]
+        #expect(rule.triggers == [.regionEnter, .visit] && rule.regions == ["a", "b"] && rule.networks == [.twitter])
+        #expect(rule.place == .category("Coffee") && rule.precision == .city && rule.consent == .ask)
+        #expect(rule.cooldown == 7_200 && rule.maxAge == 900 && rule.legacyLength)
+    }
+
+    @Test(
+        "Bad rules are one error with file:line:column",
+        arguments: [
+            ("rules:\n  - id: a\n    on: regionEnter\n    colour: red\n", "rules.yaml:4:5: unknown key 'colour'"),
+            ("rules:\n  - id: a\n    on: arrive\n", "rules.yaml:3:9: 'arrive' is not one of"),
+            ("rules:\n  - id: a\n    on: regionEnter\n    cooldown: soon\n", "rules.yaml:4:15: 'soon' is not a duration"),
+            ("rules:\n  - id: a\n    on: visit\n  - id: a\n    on: visit\n", "rules.yaml:4:5: rule 'a' is defined twice"),
+            ("rules:\n  - on: visit\n", "rules.yaml:2:5: missing 'id'"),
+            ("a: &x [1]\nb: *x\n", "rules.yaml:1:4: YAML anchors"),
+        ])
+    func badRules(text: String, expected: String) {
+        #expect {
+            try CheckinRuleFile.parse(text, name: "rules.yaml")
+        } throws: { error in
+            (error as? ConfigFileError)?.description.hasPrefix(expected) == true
+        }
+    }
+
+    @Test("A profile reads zones and answers; the defaults share nothing")
+    func profile() throws {
+        let profile = try PrivacyProfileFile.parse(
+            """
+            optIn: true
+            disclosureAcknowledged: true
+            precision: exact
+            consent: ask
+            answers: [yes, no]
+            zones:
+              - {name: home, latitude: 37.33, longitude: -122.03, radius: 300}
+            maxAge: 1h
+            """, name: "p.yaml")
+        #expect(profile.optIn && profile.disclosureAcknowledged && profile.maximumPrecision == .exact)
+        #expect(profile.answers == [true, false] && profile.zones.first?.name == "home" && profile.maxAge == 3_600)
+        let safe = PrivacyProfile()
+        #expect(!safe.optIn && !safe.disclosureAcknowledged && safe.consent == .ask && safe.maximumPrecision == .place)
+        #expect(throws: ConfigFileError.self) {
+            try PrivacyProfileFile.parse("zones:\n  - {name: h, latitude: 95, longitude: 0, radius: 1}\n", name: "p")
+        }
+    }
+
+    @Test(
+        "Tweet length follows twitter-text v3 weights",
+        arguments: [
+            ("hello", 5, false), ("café", 4, false), ("日本語", 6, false), ("☕️", 2, false), ("👩‍👩‍👧", 2, false),
+            ("see https://example.com/a/very/long/path/indeed ok", 4 + 23 + 3, false),
+            ("日本語", 3, true), ("see http://x.co", 4 + 23, true),
+        ])
+    func tweetLength(text: String, expected: Int, legacy: Bool) {
+        #expect(TweetLength.count(text, legacy: legacy) == expected)
+    }
+
+    @Test("280 weighted fits; 281 does not; 141 CJK characters are over")
+    func limits() {
+        #expect(TweetLength.fits(String(repeating: "a", count: 280)))
+        #expect(!TweetLength.fits(String(repeating: "a", count: 281)))
+        #expect(!TweetLength.fits(String(repeating: "語", count: 141)))
+        #expect(TweetLength.fits(String(repeating: "a", count: 140), legacy: true))
+        #expect(!TweetLength.fits(String(repeating: "a", count: 141), legacy: true))
+    }
+}

@@ -1,0 +1,118 @@
+import CheckinEngine
+import Foundation
+import Geo
+import LocationSimulation
+import SocialAPI
+import SocialEmulator
+import Store
+import TestSupport
+
+/// The shipped cafés' regions (fixtures/regions/commute-cafes.yaml), for synthetic events.
+let cafes: [CircularRegion] = [
+    CircularRegion(
+        identifier: "sunnyvale-coffee-roasters", center: .init(latitude: 37.377, longitude: -122.0305), radius: 100),
+    CircularRegion(
+        identifier: "homestead-road-cafe", center: .init(latitude: 37.3368, longitude: -122.0322), radius: 150),
+    CircularRegion(
+        identifier: "stevens-creek-coffee-house", center: .init(latitude: 37.3236, longitude: -122.0315), radius: 150),
+    CircularRegion(
+        identifier: "infinite-loop-cafe", center: .init(latitude: 37.3316, longitude: -122.0305), radius: 200),
+]
+
+let start = 1_748_960_000.0
+
+/// Authorization, then one region enter per `(cafe index, minutes after start)`.
+func enters(_ visits: [(Int, Int)], authorization: AuthorizationStatus = .authorizedAlways) -> [TimedEvent] {
+    [TimedEvent(time: start, event: .authorizationChanged(authorization))]
+        + visits.map { cafe, minutes in
+            TimedEvent(
+                time: start + Double(minutes * 60), event: .enteredRegion(cafes[cafe], at: cafes[cafe].center))
+        }
+}
+
+func rule(
+    _ networks: [Network] = [.twitter, .facebook], precision: Precision = .place, message: String = "At {place} {time}",
+    cooldown: Double = 0, maxAge: Double = 3_600
+) -> CheckinRule {
+    CheckinRule(
+        id: "cafes", triggers: [.regionEnter], networks: networks, message: message, place: .nearest,
+        precision: precision, consent: .auto, cooldown: cooldown, maxAge: maxAge)
+}
+
+/// What a run left behind: the audit (from the store) and the emulator's journal (the wire).
+struct RunResult {
+    var audit: [AuditRecord]
+    var journal: [JournalEntry]
+    var outbox: [OutboxEntry]
+
+    /// Requests that carried any location field.
+    var locating: [JournalEntry] { journal.filter(\.carriesLocation) }
+
+    func posts(_ network: Network) -> [JournalEntry] {
+        journal.filter {
+            $0.method == "POST"
+                && (network == .twitter ? $0.path.hasSuffix("statuses/update.json") : !$0.path.hasPrefix("/1"))
+        }
+    }
+}
+
+extension JournalEntry {
+    static let locationFields = ["lat", "long", "place_id", "coordinates", "place", "center"]
+    var carriesLocation: Bool { Self.locationFields.contains { parameters[$0] != nil } }
+}
+
+/// Runs `events` through an engine wired to a real emulator on loopback, on virtual time.
+func runEngine(
+    rules: [CheckinRule], profile: PrivacyProfile, events: [TimedEvent],
+    configure: (inout EmulatorConfiguration) -> Void = { _ in }, faults: [Fault] = [], dryRun: Bool = false,
+    retry: RetryPolicy = RetryPolicy()
+) async throws -> RunResult {
+    try await withTemporaryDirectory { directory in
+        var configuration = EmulatorConfiguration.demo
+        configure(&configuration)
+        let clock = VirtualDeliveryClock(start: events.first?.time ?? start)
+        let core = EmulatorCore(
+            fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), configuration: configuration,
+            clock: { clock.now })
+        for fault in faults { await core.addFault(fault) }
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        do {
+            let result = try await drive(
+                events, running: running, core: core, clock: clock, rules: rules, profile: profile,
+                database: directory.appendingPathComponent("waypost.db").path, dryRun: dryRun, retry: retry)
+            await running.stop()
+            return result
+        } catch {
+            await running.stop()
+            throw error
+        }
+    }
+}
+
+private func drive(
+    _ events: [TimedEvent], running: EmulatorServer.Running, core: EmulatorCore, clock: VirtualDeliveryClock,
+    rules: [CheckinRule], profile: PrivacyProfile, database: String, dryRun: Bool, retry: RetryPolicy
+) async throws -> RunResult {
+    let store = try Store(path: database)
+    let run = try store.beginRun(name: "test", track: "synthetic", at: 0, dryRun: dryRun)
+    let twitter = TwitterClient(
+        baseURL: running.twitterBaseURL,
+        credentials: OAuth1Credentials(
+            consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
+            token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
+        now: { Int(clock.now) })
+    let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+    let delivery =
+        dryRun
+        ? nil
+        : OutboxDelivery(
+            store: store, clients: SocialClients(twitter: twitter, facebook: facebook), clock: clock, retry: retry)
+    let engine = CheckinEngine(rules: rules, profile: profile, store: store, run: run, delivery: delivery)
+    for event in events {
+        clock.advance(to: event.time)
+        _ = try await engine.handle(event)
+    }
+    _ = try await engine.finish(maxWait: .infinity)
+    let audit = try store.auditRecords(run: run.id).map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
+    return RunResult(audit: audit, journal: await core.journal, outbox: try store.outbox())
+}
