@@ -1,0 +1,131 @@
+import Foundation
+import SocialEmulator
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `waypost replay --checkins` and the store commands, as a user runs them.
+@Suite("Check-ins from the command line")
+struct CheckinCLITests {
+    static let commute = [
+        "replay", "tracks/sunnyvale-commute.kml", "--regions", "fixtures/regions/commute-cafes.yaml",
+    ]
+
+    @Test("The demo replay posts at the cafés and the audit says how each carried location")
+    func demoRunAndAudit() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            let replay = try CLITests.waypost(
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                    "--format", "jsonl",
+                ])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            let posts = replay.stdout.split(separator: "\n").filter { $0.contains(#""type":"post""#) }
+            #expect(posts.filter { $0.contains(#""decision":"posted""#) }.count == 6)
+            #expect(posts.filter { $0.contains(#""decision":"blocked""#) }.count == 2)
+            let audit = try CLITests.waypost("audit", "--db", db, "--format", "csv")
+            #expect(audit.status == 0)
+            let rows = audit.stdout.split(separator: "\n").dropFirst()
+            #expect(rows.count == 8)
+            #expect(rows.filter { $0.contains(",posted,yes,place,") }.count == 6)
+            #expect(rows.filter { $0.contains("inside privacy zone 'home'") }.count == 2)
+            let carrying = try CLITests.waypost("audit", "--db", db, "--carries-location", "--format", "json")
+            #expect(carrying.stdout.components(separatedBy: #""carriesLocation" : true"#).count == 7)
+        }
+    }
+
+    @Test("History: retention and purge delete fixes; bad ages are usage errors")
+    func history() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            _ = try CLITests.waypost(Self.commute + ["--checkins", "fixtures/rules/coffee.yaml", "--dry-run", "--db", db])
+            let purge = try CLITests.waypost("history", "purge", "--before", "2025-06-03T15:20:00Z", "--db", db)
+            #expect(purge.status == 0 && purge.stdout.hasPrefix("Deleted ") && !purge.stdout.hasPrefix("Deleted 0 "))
+            let retention = try CLITests.waypost("history", "retention", "7d", "--db", db)
+            #expect(retention.stdout.contains("kept for 7d"))
+            #expect(try CLITests.waypost("history", "purge", "--before", "soon", "--db", db).status == 64)
+        }
+    }
+
+    @Test("A credentials file others can read is refused, and no secret is printed")
+    func credentialsMode() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("credentials.yaml")
+            try "facebook:\n  accessToken: sekrit-token-123\n".write(to: file, atomically: true, encoding: .utf8)
+            chmod(file.path, 0o644)
+            let run = try CLITests.waypost(
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--db", directory.appendingPathComponent("w.db").path,
+                    "--facebook-base-url", "http://127.0.0.1:9/", "--credentials", file.path,
+                ])
+            #expect(run.status == 65)
+            #expect(run.stderr.contains("chmod 600"))
+            #expect(!run.stderr.contains("sekrit") && !run.stdout.contains("sekrit"))
+        }
+    }
+
+    /// Kills `waypost replay` with SIGKILL at several moments, runs it again until it finishes,
+    /// and counts the posts on the emulator's journal: each intended post exactly once.
+    @Test("Killed with SIGKILL at any moment and run again, every post is delivered exactly once")
+    func crashRestartDeliversExactlyOnce() async throws {
+        try await withTemporaryDirectory { directory in
+            let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot))
+            // Slow answers, so that kills land mid-request as well as between requests.
+            await core.addFault(Fault(kind: .latency, pathContains: "statuses/update", milliseconds: 60))
+            await core.addFault(Fault(kind: .latency, pathContains: "me/", milliseconds: 60))
+            let running = try await EmulatorServer(core: core).start(port: 0)
+            let rules = directory.appendingPathComponent("rules.yaml")
+            try """
+            rules:
+              - {id: in, on: regionEnter, message: "In at {region} {time}", precision: exact, cooldown: 0}
+              - {id: out, on: regionExit, message: "Out of {region} {time}", precision: exact, cooldown: 0}
+            """.write(to: rules, atomically: true, encoding: .utf8)
+            let profile = directory.appendingPathComponent("profile.yaml")
+            try "optIn: true\ndisclosureAcknowledged: true\nconsent: auto\nprecision: exact\nmaxAge: 30d\n".write(
+                to: profile, atomically: true, encoding: .utf8)
+            let credentials = directory.appendingPathComponent("credentials.yaml")
+            try """
+            twitter: {consumerKey: waypost-demo-consumer, consumerSecret: waypost-demo-consumer-secret, token: 1001-waypost-demo-token, tokenSecret: waypost-demo-token-secret}
+            facebook: {accessToken: waypost-demo-graph-token}
+            """.write(to: credentials, atomically: true, encoding: .utf8)
+            chmod(credentials.path, 0o600)
+            let arguments =
+                Self.commute + [
+                    "--checkins", rules.path, "--privacy", profile.path, "--db",
+                    directory.appendingPathComponent("w.db").path, "--twitter-base-url",
+                    running.twitterBaseURL.absoluteString, "--facebook-base-url", running.facebookBaseURL.absoluteString,
+                    "--credentials", credentials.path, "--format", "jsonl",
+                ]
+            var kills = 0
+            for delay in [0.25, 0.4, 0.55, 0.7, 0.85, 1.0] {
+                let process = Process()
+                process.executableURL = CLITests.executable
+                process.arguments = arguments
+                process.currentDirectoryURL = Corpus.repositoryRoot
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                if process.isRunning {
+                    kill(process.processIdentifier, SIGKILL)
+                    kills += 1
+                }
+                process.waitUntilExit()
+            }
+            let last = try CLITests.waypost(arguments)
+            let journal = await core.journal
+            await running.stop()
+            #expect(last.status == 0, "\(last.stderr)")
+            #expect(kills > 0, "no run was killed; the test proved nothing")
+            let posted = journal.filter { $0.method == "POST" && $0.status == 200 }
+                .compactMap { $0.parameters["status"] ?? $0.parameters["message"] }
+            // 4 enters and 3 exits (one region ignores exits) on the commute, on both networks.
+            #expect(posted.count == 14, "\(posted.sorted())")
+            #expect(Set(posted).count * 2 == posted.count, "each message once per network")
+        }
+    }
+}
