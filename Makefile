@@ -4,7 +4,8 @@
 SWIFT ?= swift
 DEPS = libxml2-dev libsqlite3-dev zlib1g-dev pkg-config
 BENCH_DEPS = libxml2-utils gpsbabel wrk
-DEMO_TRACK ?= tracks/cupertino-walk.kml
+DEMO_TRACK ?= tracks/sunnyvale-commute.kml
+DEMO_DB ?= .waypost/demo.db
 
 .PHONY: deps build demo test bench format lint clean
 
@@ -14,9 +15,14 @@ deps:
 build: deps
 	$(SWIFT) build --product waypost
 
-## Replays a shipped route and prints its location fixes.
+## Replays the shipped commute past four cafés, checks in through the in-process emulator
+## (region events and posts shown; fixes left out), then prints the audit of the run.
 demo: build
-	$$($(SWIFT) build --show-bin-path)/waypost replay $(DEMO_TRACK)
+	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	$$($(SWIFT) build --show-bin-path)/waypost replay $(DEMO_TRACK) --regions fixtures/regions/commute-cafes.yaml \
+	  --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --db $(DEMO_DB) \
+	  | grep -v '  location  '
+	$$($(SWIFT) build --show-bin-path)/waypost audit --db $(DEMO_DB)
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI).
 test: deps

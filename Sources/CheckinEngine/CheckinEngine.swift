@@ -153,7 +153,8 @@ public final class CheckinEngine {
                     "checked in here \(OutboxDelivery.seconds(timed.time - last)) ago; cool-down \(OutboxDelivery.seconds(cooldown))"
                 ))
         } else {
-            gates.record(GateVerdict(.volume, passed: true, "no check-in here within \(OutboxDelivery.seconds(cooldown))"))
+            gates.record(
+                GateVerdict(.volume, passed: true, "no check-in here within \(OutboxDelivery.seconds(cooldown))"))
         }
 
         let intent = PostIntent(
@@ -171,7 +172,8 @@ public final class CheckinEngine {
         }
         let record = intent.audit(key: key, decision: .queued)
         let written = try store.enqueue(
-            key: key, run: run.id, network: network.rawValue, createdAt: delivery.clock.now, payload: try encode(intent),
+            key: key, run: run.id, network: network.rawValue, createdAt: delivery.clock.now,
+            payload: try encode(intent),
             audit: try encode(record))
         return written ? record : nil
     }

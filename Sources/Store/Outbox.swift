@@ -59,18 +59,23 @@ extension Store {
     public func contains(key: String) throws(StoreError) -> Bool {
         try locked { db throws(StoreError) in
             var found = false
-            try db.query("SELECT 1 FROM outbox WHERE key = ? UNION SELECT 1 FROM audit WHERE key = ?", [
-                .text(key), .text(key),
-            ]) { _ in found = true }
+            try db.query(
+                "SELECT 1 FROM outbox WHERE key = ? UNION SELECT 1 FROM audit WHERE key = ?",
+                [
+                    .text(key), .text(key),
+                ]
+            ) { _ in found = true }
             return found
         }
     }
 
     /// Pending posts due at `now`, oldest first.
     public func duePosts(now: Double, limit: Int = 100) throws(StoreError) -> [OutboxEntry] {
-        try entries(where: "state = 'pending' AND not_before <= ? ORDER BY not_before, id LIMIT ?", [
-            .real(now), .integer(Int64(limit)),
-        ])
+        try entries(
+            where: "state = 'pending' AND not_before <= ? ORDER BY not_before, id LIMIT ?",
+            [
+                .real(now), .integer(Int64(limit)),
+            ])
     }
 
     /// When the next pending post falls due, if any is pending.

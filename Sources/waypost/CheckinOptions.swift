@@ -21,7 +21,10 @@ struct StoreOptions: ParsableArguments {
 
 /// Where posts go: the in-process emulator (the default), or any compatible servers.
 struct NetworkOptions: ParsableArguments {
-    @Option(help: "Twitter API base URL ending in the version, e.g. https://api.example.com/1.1/ (default: in-process emulator).")
+    @Option(
+        help:
+            "Twitter API base URL ending in the version, e.g. https://api.example.com/1.1/ (default: in-process emulator)."
+    )
     var twitterBaseURL: String?
 
     @Option(help: "Facebook Graph base URL (default: in-process emulator).")
@@ -46,7 +49,8 @@ struct NetworkOptions: ParsableArguments {
                 loaded = try EmulatorFixtures.load(from: URL(fileURLWithPath: fixtures))
             } catch {
                 let missing = !FileManager.default.fileExists(atPath: fixtures)
-                throw CommandFailure(missing ? .noInput : .dataError, "\(fixtures): cannot load emulator fixtures (\(error))")
+                throw CommandFailure(
+                    missing ? .noInput : .dataError, "\(fixtures): cannot load emulator fixtures (\(error))")
             }
             let core = EmulatorCore(fixtures: loaded, seed: seed, clock: { clock.now })
             let running: EmulatorServer.Running
@@ -60,12 +64,19 @@ struct NetworkOptions: ParsableArguments {
             let credentials = OAuth1Credentials(
                 consumerKey: demo.consumers.keys.sorted()[0], consumerSecret: demo.consumers.values.sorted()[0],
                 token: twitter.token, tokenSecret: twitter.tokenSecret)
-            return (clients(twitter: running.twitterBaseURL, facebook: running.facebookBaseURL, credentials: Credentials(
-                twitter: credentials, facebookAccessToken: demo.facebookAccounts[0].accessToken), clock: clock), running)
+            return (
+                clients(
+                    twitter: running.twitterBaseURL, facebook: running.facebookBaseURL,
+                    credentials: Credentials(
+                        twitter: credentials, facebookAccessToken: demo.facebookAccounts[0].accessToken), clock: clock),
+                running
+            )
         }
         let credentials: Credentials
         if let file = self.credentials {
-            guard FileManager.default.fileExists(atPath: file) else { throw CommandFailure(.noInput, "\(file): no such file") }
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw CommandFailure(.noInput, "\(file): no such file")
+            }
             do {
                 credentials = try Credentials.read(contentsOf: URL(fileURLWithPath: file), displayName: file)
             } catch {

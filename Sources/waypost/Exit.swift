@@ -60,7 +60,9 @@ extension ParsableCommand {
 
     /// Reads a configuration file: missing → 66, malformed → 65 with file:line:column.
     func readConfig<T>(_ path: String, _ read: (URL, String) throws(ConfigFileError) -> T) throws -> T {
-        guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure(.noInput, "\(path): no such file") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure(.noInput, "\(path): no such file")
+        }
         do {
             return try read(URL(fileURLWithPath: path), path)
         } catch {

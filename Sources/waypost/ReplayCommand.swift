@@ -118,7 +118,9 @@ struct Replay: AsyncParsableCommand {
     @Flag(help: "With --checkins: evaluate the gates and record the audit, send nothing.")
     var dryRun = false
 
-    @Option(help: "With --checkins: the run's name in the store (default: the track's file name); the same name resumes it.")
+    @Option(
+        help: "With --checkins: the run's name in the store (default: the track's file name); the same name resumes it."
+    )
     var run: String?
 
     @OptionGroup var storage: StoreOptions
@@ -232,7 +234,8 @@ struct Replay: AsyncParsableCommand {
                         }
                     } ?? PrivacyProfile()
                 try await CheckinReplay(
-                    simulation: simulation, authorization: manager.authorizationStatus, rules: rules, profile: profile, origin: origin, seed: seed,
+                    simulation: simulation, authorization: manager.authorizationStatus, rules: rules, profile: profile,
+                    origin: origin, seed: seed,
                     runName: run ?? URL(fileURLWithPath: track).lastPathComponent, track: track, dryRun: dryRun,
                     storage: storage, network: network
                 ).run(print: print, output: out, format: format)

@@ -31,13 +31,15 @@ struct Audit: AsyncParsableCommand {
         try await reportingFailures {
             let store = try storage.open()
             guard let record = try store.run(named: run) else {
-                throw CommandFailure(.noInput, run.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet")
+                throw CommandFailure(
+                    .noInput, run.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet")
             }
             var records = try store.auditRecords(run: record.id).map { data in
                 do {
                     return try JSONDecoder().decode(AuditRecord.self, from: data)
                 } catch {
-                    throw CommandFailure(.dataError, "\(storage.db): an audit record of run '\(record.name)' is unreadable")
+                    throw CommandFailure(
+                        .dataError, "\(storage.db): an audit record of run '\(record.name)' is unreadable")
                 }
             }
             if carriesLocation { records = records.filter(\.carriesLocation) }
@@ -98,7 +100,8 @@ struct Outbox: AsyncParsableCommand {
                 let store = try storage.open()
                 let clock = WallDeliveryClock()
                 let (clients, emulator) = try await network.connect(clock: clock, seed: seed)
-                let delivery = OutboxDelivery(store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
+                let delivery = OutboxDelivery(
+                    store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
                 let records: [AuditRecord]
                 do {
                     records = try await delivery.drain(maxWait: network.maxWait)
@@ -147,7 +150,8 @@ struct History: AsyncParsableCommand {
                     } else if let age = ConfigNode.duration(before) {
                         cutoff = Date().timeIntervalSince1970 - age
                     } else {
-                        throw CommandFailure(.usage, "--before '\(before)' is neither an ISO-8601 time nor an age like 7d")
+                        throw CommandFailure(
+                            .usage, "--before '\(before)' is neither an ISO-8601 time nor an age like 7d")
                     }
                 }
                 let deleted = try storage.open().purgeLocations(before: cutoff)

@@ -32,8 +32,14 @@ struct ConfigurationTests {
         arguments: [
             ("rules:\n  - id: a\n    on: regionEnter\n    colour: red\n", "rules.yaml:4:5: unknown key 'colour'"),
             ("rules:\n  - id: a\n    on: arrive\n", "rules.yaml:3:9: 'arrive' is not one of"),
-            ("rules:\n  - id: a\n    on: regionEnter\n    cooldown: soon\n", "rules.yaml:4:15: 'soon' is not a duration"),
-            ("rules:\n  - id: a\n    on: visit\n  - id: a\n    on: visit\n", "rules.yaml:4:5: rule 'a' is defined twice"),
+            (
+                "rules:\n  - id: a\n    on: regionEnter\n    cooldown: soon\n",
+                "rules.yaml:4:15: 'soon' is not a duration"
+            ),
+            (
+                "rules:\n  - id: a\n    on: visit\n  - id: a\n    on: visit\n",
+                "rules.yaml:4:5: rule 'a' is defined twice"
+            ),
             ("rules:\n  - on: visit\n", "rules.yaml:2:5: missing 'id'"),
             ("a: &x [1]\nb: *x\n", "rules.yaml:1:4: YAML anchors"),
         ])

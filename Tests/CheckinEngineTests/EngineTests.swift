@@ -64,10 +64,14 @@ struct EngineTests {
     func privacyZone() async throws {
         var profile = PrivacyProfile.permissive
         profile.zones = [PrivacyZone(name: "home", center: cafes[3].center, radius: 300)]
-        let run = try await runEngine(rules: [rule(precision: .exact)], profile: profile, events: enters([(3, 1), (2, 9)]))
+        let run = try await runEngine(
+            rules: [rule(precision: .exact)], profile: profile, events: enters([(3, 1), (2, 9)]))
         let inside = run.audit.filter { $0.region == cafes[3].identifier }
         #expect(inside.count == 2 && inside.allSatisfy { $0.decision == .blocked && !$0.carriesLocation })
-        #expect(!run.locating.contains { $0.parameters["lat"] == "37.3316" || $0.parameters["status"]?.contains("Infinite") == true })
+        #expect(
+            !run.locating.contains {
+                $0.parameters["lat"] == "37.3316" || $0.parameters["status"]?.contains("Infinite") == true
+            })
         #expect(run.posts(.twitter).count == 1)
     }
 
@@ -76,7 +80,8 @@ struct EngineTests {
         var profile = PrivacyProfile.permissive
         profile.consent = .ask
         profile.answers = [true, false]
-        let run = try await runEngine(rules: [rule([.twitter])], profile: profile, events: enters([(0, 1), (1, 2), (2, 3)]))
+        let run = try await runEngine(
+            rules: [rule([.twitter])], profile: profile, events: enters([(0, 1), (1, 2), (2, 3)]))
         #expect(run.audit.map(\.decision) == [.posted, .blocked, .blocked])
         #expect(run.audit[2].gates.first { $0.gate == .consent }?.reason.contains("no answer") == true)
         #expect(run.posts(.twitter).count == 1)
@@ -100,7 +105,8 @@ struct EngineTests {
     @Test("The cool-down stops a second check-in at the same place")
     func cooldown() async throws {
         let run = try await runEngine(
-            rules: [rule([.twitter], cooldown: 3_600)], profile: .permissive, events: enters([(2, 1), (2, 30), (2, 90)]))
+            rules: [rule([.twitter], cooldown: 3_600)], profile: .permissive,
+            events: enters([(2, 1), (2, 30), (2, 90)]))
         #expect(run.audit.map(\.decision) == [.posted, .blocked, .posted])
         #expect(run.posts(.twitter).count == 2)
     }

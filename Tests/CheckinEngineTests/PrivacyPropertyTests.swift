@@ -40,7 +40,8 @@ struct PrivacyPropertyTests {
     @Test("Location goes out only when every gate passed")
     func locationOnlyWhenEveryGatePassed() async {
         await propertyCheck(
-            count: 40, input: Gen.int(in: 0...4095), Gen.int(in: 0...1).array(of: 0...6), Gen.int(in: 0...3).array(of: 1...6)
+            count: 40, input: Gen.int(in: 0...4095), Gen.int(in: 0...1).array(of: 0...6),
+            Gen.int(in: 0...3).array(of: 1...6)
         ) { flags, answers, visits in
             let s = Self.settings(flags: flags, answers: answers, visits: visits)
             var profile = PrivacyProfile()
@@ -51,14 +52,17 @@ struct PrivacyPropertyTests {
             profile.answers = s.answers
             if let zone = s.zone { profile.zones = [PrivacyZone(name: "z", center: cafes[zone].center, radius: 250)] }
             let events = enters(
-                s.visits.enumerated().map { ($1, $0 * 7 + 1) }, authorization: s.always ? .authorizedAlways : .authorizedWhenInUse)
+                s.visits.enumerated().map { ($1, $0 * 7 + 1) },
+                authorization: s.always ? .authorizedAlways : .authorizedWhenInUse)
             let run: RunResult
             do {
                 run = try await runEngine(
-                    rules: [rule(precision: .exact, message: "Visit {region} {time}")], profile: profile, events: events,
+                    rules: [rule(precision: .exact, message: "Visit {region} {time}")], profile: profile,
+                    events: events,
                     configure: {
                         $0.twitterAccounts[0].geoEnabled = s.geoEnabled
-                        $0.facebookAccounts[0].permissions = s.publishCheckins ? ["publish_checkins"] : ["public_profile"]
+                        $0.facebookAccounts[0].permissions =
+                            s.publishCheckins ? ["publish_checkins"] : ["public_profile"]
                     })
             } catch {
                 Issue.record("run failed: \(error)")
@@ -68,10 +72,17 @@ struct PrivacyPropertyTests {
                 let isPost = request.method == "POST"
                 let network: Network = request.path.hasPrefix("/1") ? .twitter : .facebook
                 // A lookup is for the post that follows it on the same network.
-                let post = isPost ? request : run.journal[(index + 1)...].first { $0.method == "POST" && ($0.path.hasPrefix("/1") == (network == .twitter)) }
+                let post =
+                    isPost
+                    ? request
+                    : run.journal[(index + 1)...].first {
+                        $0.method == "POST" && ($0.path.hasPrefix("/1") == (network == .twitter))
+                    }
                 let message = post?.parameters["status"] ?? post?.parameters["message"]
                 let record = run.audit.first { $0.network == network && $0.message == message }
-                #expect(record?.gates.allPassed == true, "\(request.method) \(request.path) \(request.parameters) for \(record?.gates ?? [])")
+                #expect(
+                    record?.gates.allPassed == true,
+                    "\(request.method) \(request.path) \(request.parameters) for \(record?.gates ?? [])")
             }
             // Zones, opt-in and authorization stop everything for their posts.
             if !s.optIn || !s.acknowledged || !s.always || s.consent == .never { #expect(run.locating.isEmpty) }

@@ -11,8 +11,14 @@ struct StoreTests {
             let path = directory.appendingPathComponent("sub/w.db").path
             var store: Store? = try Store(path: path)
             let run = try #require(try store?.beginRun(name: "r", track: "t", at: 1))
-            #expect(try store?.enqueue(key: "k", run: run.id, network: "twitter", createdAt: 10, payload: Data("{}".utf8), audit: Data("{}".utf8)) == true)
-            #expect(try store?.enqueue(key: "k", run: run.id, network: "twitter", createdAt: 11, payload: Data("{}".utf8), audit: Data("{}".utf8)) == false)
+            #expect(
+                try store?.enqueue(
+                    key: "k", run: run.id, network: "twitter", createdAt: 10, payload: Data("{}".utf8),
+                    audit: Data("{}".utf8)) == true)
+            #expect(
+                try store?.enqueue(
+                    key: "k", run: run.id, network: "twitter", createdAt: 11, payload: Data("{}".utf8),
+                    audit: Data("{}".utf8)) == false)
             #expect(try store?.duePosts(now: 9).isEmpty == true)
             let due = try #require(try store?.duePosts(now: 10).first)
             let claimed = try #require(try store?.claim(due.id))
@@ -36,7 +42,8 @@ struct StoreTests {
             let run = try store.beginRun(name: "r", track: "t", at: 0)
             try store.appendLocations(
                 (0..<10).map {
-                    LocationRecord(time: Double($0) * 100, latitude: 1, longitude: 2, horizontalAccuracy: 5, service: "standard")
+                    LocationRecord(
+                        time: Double($0) * 100, latitude: 1, longitude: 2, horizontalAccuracy: 5, service: "standard")
                 }, run: run.id)
             #expect(try store.purgeLocations(before: 300) == 3)
             try store.setRetention(500)
@@ -56,7 +63,10 @@ struct StoreTests {
             _ = try Store(path: path)
             let sqlite = Process()
             sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            sqlite.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('PRAGMA user_version = 99'); c.commit()"]
+            sqlite.arguments = [
+                "python3", "-c",
+                "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('PRAGMA user_version = 99'); c.commit()",
+            ]
             try sqlite.run()
             sqlite.waitUntilExit()
             #expect(throws: StoreError.self) { try Store(path: path) }

@@ -42,7 +42,8 @@ struct CheckinCLITests {
     func history() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("w.db").path
-            _ = try CLITests.waypost(Self.commute + ["--checkins", "fixtures/rules/coffee.yaml", "--dry-run", "--db", db])
+            _ = try CLITests.waypost(
+                Self.commute + ["--checkins", "fixtures/rules/coffee.yaml", "--dry-run", "--db", db])
             let purge = try CLITests.waypost("history", "purge", "--before", "2025-06-03T15:20:00Z", "--db", db)
             #expect(purge.status == 0 && purge.stdout.hasPrefix("Deleted ") && !purge.stdout.hasPrefix("Deleted 0 "))
             let retention = try CLITests.waypost("history", "retention", "7d", "--db", db)
@@ -97,7 +98,8 @@ struct CheckinCLITests {
                 Self.commute + [
                     "--checkins", rules.path, "--privacy", profile.path, "--db",
                     directory.appendingPathComponent("w.db").path, "--twitter-base-url",
-                    running.twitterBaseURL.absoluteString, "--facebook-base-url", running.facebookBaseURL.absoluteString,
+                    running.twitterBaseURL.absoluteString, "--facebook-base-url",
+                    running.facebookBaseURL.absoluteString,
                     "--credentials", credentials.path, "--format", "jsonl",
                 ]
             var kills = 0

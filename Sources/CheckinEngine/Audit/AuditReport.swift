@@ -53,9 +53,10 @@ public struct AuditReport {
         let widths = Self.columns.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         var out = "Audit of run \(run): \(records.count) posts\n\n"
         for (index, row) in rows.enumerated() {
-            out += row.enumerated().map { c, cell in
-                c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ") + "\n"
+            out +=
+                row.enumerated().map { c, cell in
+                    c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                }.joined(separator: "  ") + "\n"
             if index == 0 { out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
         }
         out += "\nCarried location:\n"
@@ -71,7 +72,8 @@ public struct AuditReport {
 
     private func csv() -> String {
         func quote(_ cell: String) -> String {
-            cell.contains(where: { ",\"\n".contains($0) }) ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+            cell.contains(where: { ",\"\n".contains($0) })
+                ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
         }
         let header = Self.columns.map { $0.replacingOccurrences(of: " ", with: "_") } + ["wire_values", "message"]
         var out = header.joined(separator: ",") + "\n"
@@ -94,7 +96,8 @@ public struct AuditReport {
             }
         }
         let document = Document(
-            run: run, posts: records, summary: summary.map { .init(network: $0.network, precision: $0.precision, posts: $0.count) })
+            run: run, posts: records,
+            summary: summary.map { .init(network: $0.network, precision: $0.precision, posts: $0.count) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self) + "\n"

@@ -81,7 +81,9 @@ public enum CheckinRuleFile {
     public static func rules(_ root: ConfigNode) throws(ConfigFileError) -> [CheckinRule] {
         let list: ConfigNode
         if case .mapping = root.node {
-            guard let rules = try root.mapping(allowing: ["rules"])["rules"] else { throw root.failure("missing 'rules'") }
+            guard let rules = try root.mapping(allowing: ["rules"])["rules"] else {
+                throw root.failure("missing 'rules'")
+            }
             list = rules
         } else {
             list = root

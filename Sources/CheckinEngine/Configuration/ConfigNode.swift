@@ -131,7 +131,8 @@ public struct ConfigNode {
 
     /// `7d`, `12h`, `30m` or `45s`: the largest whole unit.
     public static func describe(_ seconds: Double) -> String {
-        for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)] where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
+        for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)]
+        where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
             return "\(Int(seconds / size))\(unit)"
         }
         return "\(Int(seconds))s"

@@ -100,7 +100,8 @@ public enum PrivacyProfileFile {
             guard let value = fields[key] else { throw node.failure("missing '\(key)'") }
             return value
         }
-        let center = Coordinate(latitude: try required("latitude").number(), longitude: try required("longitude").number())
+        let center = Coordinate(
+            latitude: try required("latitude").number(), longitude: try required("longitude").number())
         guard center.isValid else { throw node.failure("latitude/longitude \(center) is out of range") }
         let radius = try required("radius").number()
         guard radius > 0 else { throw node.failure("radius must be positive metres") }

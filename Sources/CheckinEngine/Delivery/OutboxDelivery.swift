@@ -71,7 +71,8 @@ public final class OutboxDelivery {
             return AuditRecord(
                 key: entry.key, time: entry.createdAt, trigger: .regionEnter, latitude: 0, longitude: 0, rule: "?",
                 network: Network(rawValue: entry.network) ?? .twitter, decision: .failed, carriesLocation: false,
-                precision: .none, wireFields: [:], lookupFields: [:], gates: [], detail: detail, attempts: entry.attempts)
+                precision: .none, wireFields: [:], lookupFields: [:], gates: [], detail: detail,
+                attempts: entry.attempts)
         }
         let outcome = await send(&intent, entry: entry, inDoubt: inDoubt)
         let record = intent.audit(
@@ -95,16 +96,20 @@ public final class OutboxDelivery {
         let age = now - entry.createdAt
         guard age <= intent.maxAge else {
             intent.gates.record(
-                GateVerdict(.staleness, passed: false, "waited \(Self.seconds(age)), more than \(Self.seconds(intent.maxAge))"))
+                GateVerdict(
+                    .staleness, passed: false, "waited \(Self.seconds(age)), more than \(Self.seconds(intent.maxAge))"))
             return Outcome(state: .expired, decision: .expired, detail: "expired after \(Self.seconds(age)) unsent")
         }
         intent.gates.record(
-            GateVerdict(.staleness, passed: true, "waited \(Self.seconds(age)) of at most \(Self.seconds(intent.maxAge))"))
+            GateVerdict(
+                .staleness, passed: true, "waited \(Self.seconds(age)) of at most \(Self.seconds(intent.maxAge))"))
         do {
             switch intent.network {
             case .twitter:
                 guard let twitter = clients.twitter else { return permanent("no Twitter credentials") }
-                if twitterGeoEnabled == nil { twitterGeoEnabled = try await twitter.verifyCredentials().geoEnabled ?? false }
+                if twitterGeoEnabled == nil {
+                    twitterGeoEnabled = try await twitter.verifyCredentials().geoEnabled ?? false
+                }
                 if twitterGeoEnabled == true {
                     intent.gates.record(GateVerdict(.network, passed: true, "geo_enabled is on"))
                 } else {
@@ -144,7 +149,8 @@ public final class OutboxDelivery {
         }
         let delay = retry.delay(afterAttempt: entry.attempts, key: entry.key, hint: error.retryDelay(now: clock.now))
         return Outcome(
-            state: .pending, decision: .queued, detail: "attempt \(entry.attempts) failed (\(error)); retry in \(Self.seconds(delay))",
+            state: .pending, decision: .queued,
+            detail: "attempt \(entry.attempts) failed (\(error)); retry in \(Self.seconds(delay))",
             notBefore: clock.now + delay)
     }
 
@@ -157,7 +163,8 @@ public final class OutboxDelivery {
     ) async -> Outcome {
         do {
             let id = try await request()
-            return Outcome(state: .sent, decision: .posted, detail: intent.resolved?.detail, remoteID: id, wireFields: wire)
+            return Outcome(
+                state: .sent, decision: .posted, detail: intent.resolved?.detail, remoteID: id, wireFields: wire)
         } catch let error where inDoubt && error.isDuplicate {
             return Outcome(
                 state: .sent, decision: .posted,
@@ -266,8 +273,11 @@ public final class OutboxDelivery {
     }
 
     static func seconds(_ value: Double) -> String {
-        value < 120 ? String(format: "%.0f s", value) : value < 7_200 ? String(format: "%.0f min", value / 60)
-            : String(format: "%.1f h", value / 3_600)
+        value < 120
+            ? String(format: "%.0f s", value)
+            : value < 7_200
+                ? String(format: "%.0f min", value / 60)
+                : String(format: "%.1f h", value / 3_600)
     }
 }
 
