@@ -272,6 +272,23 @@ func socialSection() {
     } else {
         print("wrk: n/a (apt install wrk)")
     }
+    print("End-to-end check-ins (rule → gates → SQLite outbox → reverse_geocode + statuses/update → audit)")
+    nonisolated(unsafe) var checkins: [(Int, Double)]?
+    Task.detached {
+        checkins = try? await CheckinBench.run(
+            root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), seconds: socialSeconds,
+            concurrencies: [1, 16])
+        done.signal()
+    }
+    done.wait()
+    let signed = social.figures.first { $0.concurrency == 16 }?.requestsPerSecond ?? .nan
+    for (concurrency, rate) in checkins ?? [] {
+        print(
+            String(
+                format: "concurrency %2d   %7.0f check-ins/s   = %.2f of the signed pair rate at c16 (%.0f pairs/s)%@",
+                concurrency, rate, rate / (signed / 2), signed / 2, concurrency == 16 ? "; target ≥ 500/s" : ""))
+    }
+    if checkins == nil { print("check-in measurements failed") }
 }
 
 if arguments.count == 2 && arguments[1] == "social" {

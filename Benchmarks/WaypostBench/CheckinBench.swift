@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import CheckinEngine
+import Foundation
+import Geo
+import LocationSimulation
+import SocialAPI
+import SocialEmulator
+import Store
+
+/// End-to-end check-ins: region enter → gates → outbox (SQLite) → reverse_geocode → statuses/update
+/// → settled with its audit, against the in-process emulator. Concurrency N = N devices, each with
+/// its own engine and database file, at once.
+enum CheckinBench {
+    static func run(root: URL, seconds: Double, concurrencies: [Int]) async throws -> [(Int, Double)] {
+        var configuration = EmulatorConfiguration.demo
+        configuration.geoRateLimit = .max
+        configuration.statusUpdateLimit = .max
+        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let twitter = TwitterClient(
+            baseURL: running.twitterBaseURL,
+            credentials: OAuth1Credentials(
+                consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
+                token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
+            transport: AsyncHTTPClientTransport(client: http))
+        let clients = SocialClients(twitter: twitter, facebook: nil)
+        let region = CircularRegion(
+            identifier: "stevens-creek-coffee-house", center: Coordinate(latitude: 37.3236, longitude: -122.0315),
+            radius: 150)
+        let rule = CheckinRule(
+            id: "bench", triggers: [.regionEnter], networks: [.twitter], message: "Bench {place} {region}",
+            precision: .place, consent: .auto, cooldown: 0)
+        var results: [(Int, Double)] = []
+        for concurrency in concurrencies {
+            await core.reset()
+            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for device in 0..<concurrency {
+                    group.addTask {
+                        let store = try Store(
+                            path: directory.appendingPathComponent("c\(concurrency)-d\(device).db").path)
+                        let run = try store.beginRun(name: "bench", track: "-", at: 0)
+                        let clock = WallDeliveryClock()
+                        let engine = CheckinEngine(
+                            rules: [rule], profile: .permissive, store: store, run: run,
+                            delivery: OutboxDelivery(store: store, clients: clients, clock: clock), keepsHistory: false)
+                        _ = try await engine.handle(
+                            TimedEvent(time: clock.now, event: .authorizationChanged(.authorizedAlways)))
+                        var done = 0
+                        var time = clock.now
+                        while ContinuousClock.now < deadline {
+                            time += 0.001
+                            // A distinct region name: a distinct post key and tweet text (no 187 duplicate).
+                            var here = region
+                            here.identifier = "cafe-\(device)-\(done)"
+                            let records = try await engine.handle(
+                                TimedEvent(
+                                    time: time, device: "d\(device)", event: .enteredRegion(here, at: here.center)))
+                            done += records.filter { $0.decision == .posted }.count
+                        }
+                        return done
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            results.append((concurrency, Double(counts) / seconds))
+        }
+        try await http.shutdown()
+        await running.stop()
+        return results
+    }
+}
