@@ -55,20 +55,6 @@ extension Store {
         }
     }
 
-    /// Whether a post with this key was ever written.
-    public func contains(key: String) throws(StoreError) -> Bool {
-        try locked { db throws(StoreError) in
-            var found = false
-            try db.query(
-                "SELECT 1 FROM outbox WHERE key = ? UNION SELECT 1 FROM audit WHERE key = ?",
-                [
-                    .text(key), .text(key),
-                ]
-            ) { _ in found = true }
-            return found
-        }
-    }
-
     /// Pending posts due at `now`, oldest first.
     public func duePosts(now: Double, limit: Int = 100) throws(StoreError) -> [OutboxEntry] {
         try entries(

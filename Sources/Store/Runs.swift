@@ -29,11 +29,6 @@ extension Store {
         }
     }
 
-    /// Every run, oldest first.
-    public func runs() throws(StoreError) -> [RunRecord] {
-        try locked { db throws(StoreError) in try Self.runs(db, where: "1", []) }
-    }
-
     /// The run named `name`, or the latest run when `name` is nil.
     public func run(named name: String?) throws(StoreError) -> RunRecord? {
         try locked { db throws(StoreError) in

@@ -96,11 +96,6 @@ public struct ConfigNode {
         return value
     }
 
-    public func int() throws(ConfigFileError) -> Int {
-        guard case .scalar = node, let value = node.int else { throw failure("expected a whole number") }
-        return value
-    }
-
     public func bool() throws(ConfigFileError) -> Bool {
         guard case .scalar = node, let value = node.bool else { throw failure("expected true or false") }
         return value

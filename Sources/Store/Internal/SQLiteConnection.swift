@@ -78,8 +78,6 @@ final class SQLiteConnection {
         return Int(sqlite3_changes(handle))
     }
 
-    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
     /// Runs a query, calling `row` for each result row.
     func query(_ sql: String, _ values: [SQLValue] = [], row: (SQLRow) throws(StoreError) -> Void) throws(StoreError) {
         let statement = try prepared(sql)
