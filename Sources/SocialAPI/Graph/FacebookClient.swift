@@ -80,14 +80,8 @@ public struct FacebookClient: Sendable {
             if let error = try? JSONDecoder().decode(GraphErrorBody.self, from: response.body) {
                 throw .graph(status: response.status, error: error.error, retryAfter: response.retryAfter)
             }
-            throw .http(
-                status: response.status, body: String(decoding: response.body, as: UTF8.self),
-                retryAfter: response.retryAfter)
+            throw response.unexpected
         }
-        do {
-            return try JSONDecoder().decode(T.self, from: response.body)
-        } catch {
-            throw .decoding("\(path): \(error)")
-        }
+        return try response.decoded(path)
     }
 }

@@ -31,6 +31,20 @@ public struct HTTPResponseSpec: Sendable, Equatable {
         self.body = body
     }
 
+    /// A 2xx body decoded as `T`.
+    func decoded<T: Decodable>(_ path: String) throws(SocialAPIError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch {
+            throw .decoding("\(path): \(error)")
+        }
+    }
+
+    /// A failure answer that is not in the provider's error format.
+    var unexpected: SocialAPIError {
+        .http(status: status, body: String(decoding: body, as: UTF8.self), retryAfter: retryAfter)
+    }
+
     /// `Retry-After` in seconds (the delta form; an HTTP date is not used by these providers).
     public var retryAfter: Int? { headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 }

@@ -129,14 +129,8 @@ public struct TwitterClient: Sendable {
                     status: response.status, errors: error.errors,
                     rateLimitReset: response.headers["x-rate-limit-reset"].flatMap { Int($0) })
             }
-            throw .http(
-                status: response.status, body: String(decoding: response.body, as: UTF8.self),
-                retryAfter: response.retryAfter)
+            throw response.unexpected
         }
-        do {
-            return try JSONDecoder().decode(T.self, from: response.body)
-        } catch {
-            throw .decoding("\(path): \(error)")
-        }
+        return try response.decoded(path)
     }
 }
