@@ -12,23 +12,10 @@ import Store
 /// its own engine and database file, at once.
 enum CheckinBench {
     static func run(root: URL, seconds: Double, concurrencies: [Int]) async throws -> [(Int, Double)] {
-        var configuration = EmulatorConfiguration.demo
-        configuration.geoRateLimit = .max
-        configuration.statusUpdateLimit = .max
-        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
-        let running = try await EmulatorServer(core: core).start(port: 0)
-        var clientConfiguration = HTTPClient.Configuration()
-        clientConfiguration.connectionPool = .init(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        let (core, running, http, twitter) = try await SocialBench.startEmulator(
+            root: root, connections: max(concurrencies.max() ?? 1, 8))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let twitter = TwitterClient(
-            baseURL: running.twitterBaseURL,
-            credentials: OAuth1Credentials(
-                consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
-                token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
-            transport: AsyncHTTPClientTransport(client: http))
         let clients = SocialClients(twitter: twitter, facebook: nil)
         let region = CircularRegion(
             identifier: "stevens-creek-coffee-house", center: Coordinate(latitude: 37.3236, longitude: -122.0315),

@@ -18,21 +18,8 @@ enum SocialBench {
     static func run(root: URL, seconds: Double, concurrencies: [Int]) async throws -> (
         figures: [Figures], wrk: Double?, bareClient: Figures
     ) {
-        var configuration = EmulatorConfiguration.demo
-        configuration.geoRateLimit = .max
-        configuration.statusUpdateLimit = .max
-        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
-        let running = try await EmulatorServer(core: core).start(port: 0)
-        var clientConfiguration = HTTPClient.Configuration()
-        clientConfiguration.connectionPool = .init(
-            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrencies.max() ?? 1, 8))
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-        let twitter = TwitterClient(
-            baseURL: running.twitterBaseURL,
-            credentials: OAuth1Credentials(
-                consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
-                token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
-            transport: AsyncHTTPClientTransport(client: http))
+        let (core, running, http, twitter) = try await startEmulator(
+            root: root, connections: max(concurrencies.max() ?? 1, 8))
         var figures: [Figures] = []
         for concurrency in concurrencies {
             await core.reset()
@@ -55,6 +42,29 @@ enum SocialBench {
         try await http.shutdown()
         await running.stop()
         return (figures, wrk, bare)
+    }
+
+    /// The emulator without rate or daily limits on loopback, and a signed demo Twitter client
+    /// allowed `connections` connections to it. Shut down the client and stop the server after.
+    static func startEmulator(root: URL, connections: Int) async throws -> (
+        EmulatorCore, EmulatorServer.Running, HTTPClient, TwitterClient
+    ) {
+        var configuration = EmulatorConfiguration.demo
+        configuration.geoRateLimit = .max
+        configuration.statusUpdateLimit = .max
+        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        let twitter = TwitterClient(
+            baseURL: running.twitterBaseURL,
+            credentials: OAuth1Credentials(
+                consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
+                token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
+            transport: AsyncHTTPClientTransport(client: http))
+        return (core, running, http, twitter)
     }
 
     /// Runs `request` in `concurrency` workers until the deadline, `n` counting each worker's requests.
