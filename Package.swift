@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SocialEmulator", targets: ["SocialEmulator"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "CheckinEngine", targets: ["CheckinEngine"]),
+        .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "RunReports", targets: ["RunReports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -68,10 +70,16 @@ let package = Package(
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "Store", .product(name: "Yams", package: "Yams"),
             ]
         ),
+        .target(
+            name: "Scenarios",
+            dependencies: ["Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine"]
+        ),
+        .target(name: "RunReports", dependencies: ["Geo", "Tracks", "Store", "CheckinEngine"]),
         .executableTarget(
             name: "waypost",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
+                "Scenarios", "RunReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -106,6 +114,11 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "CheckinEngine", "SocialEmulator", "LocationSimulation", "TestSupport"]
+        ),
+        .testTarget(name: "RunReportsTests", dependencies: ["RunReports", "Store", "CheckinEngine", "TestSupport"]),
         .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "SocialEmulator", "SocialAPI", "TestSupport"]),
     ]
 )

@@ -23,15 +23,17 @@ public final class CheckinEngine {
     private let store: Store
     /// nil: a dry run, which evaluates the gates and sends nothing.
     private let delivery: OutboxDelivery?
-    /// Whether location fixes go to the history.
+    /// Whether location fixes and events go to the history.
     private let keepsHistory: Bool
 
-    private var authorization = AuthorizationStatus.notDetermined
+    /// Per device (nil: a single-device run).
+    private var authorization: [String?: AuthorizationStatus] = [:]
     private var lastAccuracy = 65.0
     private var answersUsed = 0
     /// Last check-in time per network and place, for the cool-down.
     private var lastCheckin: [String: Double] = [:]
     private var history: [LocationRecord] = []
+    private var events: [EventRecord] = []
 
     public init(
         rules: [CheckinRule], profile: PrivacyProfile, store: Store, run: RunRecord, delivery: OutboxDelivery?,
@@ -50,9 +52,16 @@ public final class CheckinEngine {
         let trigger: Trigger
         let position: Coordinate
         var region: String?
+        if keepsHistory, timed.event.type != "location", timed.event.type != "regionState" {
+            events.append(
+                EventRecord(
+                    time: timed.time, device: timed.device, type: timed.event.type,
+                    region: timed.event.region?.identifier, latitude: timed.event.coordinate?.latitude,
+                    longitude: timed.event.coordinate?.longitude, detail: timed.event.detail))
+        }
         switch timed.event {
         case .authorizationChanged(let status):
-            authorization = status
+            authorization[timed.device] = status
             return []
         case .locationUpdated(let fix, let service):
             lastAccuracy = fix.horizontalAccuracy
@@ -89,6 +98,16 @@ public final class CheckinEngine {
         return Self.latest(changed + (try await deliverDue()))
     }
 
+    /// Records the regions the run monitors, for its report (`waypost report`).
+    public func recordRegions(_ regions: [CircularRegion]) throws(StoreError) {
+        try store.saveRegions(
+            regions.map {
+                RegionRecord(
+                    identifier: $0.identifier, latitude: $0.center.latitude, longitude: $0.center.longitude,
+                    radius: $0.radius)
+            }, run: run.id)
+    }
+
     /// One record per post, its latest, in the order the posts first appear.
     public static func latest(_ records: [AuditRecord]) -> [AuditRecord] {
         var last: [String: AuditRecord] = [:]
@@ -110,7 +129,9 @@ public final class CheckinEngine {
 
     private func flushHistory() throws(StoreError) {
         try store.appendLocations(history, run: run.id)
+        try store.appendEvents(events, run: run.id)
         history.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Gates
@@ -125,7 +146,7 @@ public final class CheckinEngine {
             String(format: "%.3f", timed.time),
         ].joined(separator: "|")
         var gates: [GateVerdict] = []
-        gates.record(authorizationVerdict(trigger))
+        gates.record(authorizationVerdict(trigger, authorization[timed.device] ?? .notDetermined))
         gates.record(
             profile.optIn && profile.disclosureAcknowledged
                 ? GateVerdict(.optIn, passed: true, "opted in, disclosure acknowledged")
@@ -186,7 +207,7 @@ public final class CheckinEngine {
         }
     }
 
-    private func authorizationVerdict(_ trigger: Trigger) -> GateVerdict {
+    private func authorizationVerdict(_ trigger: Trigger, _ authorization: AuthorizationStatus) -> GateVerdict {
         switch authorization {
         case .authorizedAlways:
             return GateVerdict(.authorization, passed: true, "authorizedAlways")

@@ -21,7 +21,7 @@ public struct Fault: Sendable, Codable, Equatable {
         case hang
     }
 
-    public enum Distribution: String, Sendable, Codable {
+    public enum Distribution: String, Sendable, Codable, CaseIterable {
         case fixed, uniform, lognormal
     }
 

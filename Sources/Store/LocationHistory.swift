@@ -54,12 +54,14 @@ extension Store {
         }
     }
 
-    /// Deletes fixes older than `time` (all of them when nil); returns how many went.
+    /// Deletes fixes and events older than `time` (all of them when nil); returns how many
+    /// records went.
     @discardableResult
     public func purgeLocations(before time: Double?) throws(StoreError) -> Int {
         try transaction { db throws(StoreError) in
-            guard let time else { return try db.run("DELETE FROM locations") }
+            guard let time else { return try db.run("DELETE FROM locations") + db.run("DELETE FROM events") }
             return try db.run("DELETE FROM locations WHERE time < ?", [.real(time)])
+                + db.run("DELETE FROM events WHERE time < ?", [.real(time)])
         }
     }
 

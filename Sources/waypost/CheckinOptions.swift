@@ -1,6 +1,7 @@
 import ArgumentParser
 import CheckinEngine
 import Foundation
+import Scenarios
 import SocialAPI
 import SocialEmulator
 import Store
@@ -44,33 +45,13 @@ struct NetworkOptions: ParsableArguments {
     /// The clients, and the in-process emulator when no base URL was given (stop it when done).
     func connect(clock: any DeliveryClock, seed: UInt64) async throws -> (SocialClients, EmulatorServer.Running?) {
         guard external else {
-            let loaded: EmulatorFixtures
+            let loaded = try loadFixtures(fixtures)
             do {
-                loaded = try EmulatorFixtures.load(from: URL(fileURLWithPath: fixtures))
-            } catch {
-                let missing = !FileManager.default.fileExists(atPath: fixtures)
-                throw CommandFailure(
-                    missing ? .noInput : .dataError, "\(fixtures): cannot load emulator fixtures (\(error))")
-            }
-            let core = EmulatorCore(fixtures: loaded, seed: seed, clock: { clock.now })
-            let running: EmulatorServer.Running
-            do {
-                running = try await EmulatorServer(core: core).start(port: 0)
+                let emulator = try await InProcessEmulator.start(fixtures: loaded, seed: seed, clock: clock)
+                return (emulator.clients, emulator.running)
             } catch {
                 throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")
             }
-            let demo = EmulatorConfiguration.demo
-            let twitter = demo.twitterAccounts[0]
-            let credentials = OAuth1Credentials(
-                consumerKey: demo.consumers.keys.sorted()[0], consumerSecret: demo.consumers.values.sorted()[0],
-                token: twitter.token, tokenSecret: twitter.tokenSecret)
-            return (
-                clients(
-                    twitter: running.twitterBaseURL, facebook: running.facebookBaseURL,
-                    credentials: Credentials(
-                        twitter: credentials, facebookAccessToken: demo.facebookAccounts[0].accessToken), clock: clock),
-                running
-            )
         }
         let credentials: Credentials
         if let file = self.credentials {
@@ -109,6 +90,16 @@ struct NetworkOptions: ParsableArguments {
             facebook: zip2(facebook, credentials.facebookAccessToken).map {
                 FacebookClient(baseURL: $0, accessToken: $1)
             })
+    }
+}
+
+/// Emulator fixtures from a folder: missing → 66, unreadable → 65.
+func loadFixtures(_ path: String) throws -> EmulatorFixtures {
+    do {
+        return try EmulatorFixtures.load(from: URL(fileURLWithPath: path))
+    } catch {
+        let missing = !FileManager.default.fileExists(atPath: path)
+        throw CommandFailure(missing ? .noInput : .dataError, "\(path): cannot load emulator fixtures (\(error))")
     }
 }
 

@@ -8,6 +8,7 @@ import Store
 /// `post` events interleaved in virtual-time order.
 struct CheckinReplay {
     var simulation: Simulation
+    var regions: [CircularRegion]
     /// The status the app had when the route started (the prompt is answered before it).
     var authorization: AuthorizationStatus
     var rules: [CheckinRule]
@@ -45,8 +46,9 @@ struct CheckinReplay {
             }
         }
         do {
+            try engine.recordRegions(regions)
             _ = try await engine.handle(TimedEvent(time: origin, event: .authorizationChanged(authorization)))
-            let pipe = EventPipe(simulation)
+            let pipe = SimulationEventPipe(simulation)
             for await event in pipe.events {
                 pipe.consumed()
                 print(event)
@@ -68,36 +70,4 @@ struct CheckinReplay {
                 Data("waypost: \(waiting) posts still queued; `waypost outbox flush` sends them\n".utf8))
         }
     }
-}
-
-/// Runs a (synchronous) simulation on its own thread and hands its events to async code, at
-/// most `capacity` ahead, so a long route never piles up in memory.
-struct EventPipe {
-    let events: AsyncStream<TimedEvent>
-    private let slots: DispatchSemaphore
-
-    init(_ simulation: Simulation, capacity: Int = 1_024) {
-        let slots = DispatchSemaphore(value: capacity)
-        let (stream, continuation) = AsyncStream<TimedEvent>.makeStream()
-        let box = UncheckedBox(simulation)
-        Thread {
-            var clock = VirtualClock()
-            box.value.run(clock: &clock) { event in
-                slots.wait()
-                continuation.yield(event)
-            }
-            continuation.finish()
-        }.start()
-        self.events = stream
-        self.slots = slots
-    }
-
-    /// Call once per event taken: lets the simulation run one further ahead.
-    func consumed() { slots.signal() }
-}
-
-/// Hands a value that is used by one thread at a time to another thread.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -31,17 +31,9 @@ struct Emulator: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded: EmulatorFixtures
-        do {
-            loaded = try EmulatorFixtures.load(from: URL(fileURLWithPath: fixtures))
-        } catch {
-            let missing = !FileManager.default.fileExists(atPath: fixtures)
-            try reportingFailures {
-                throw CommandFailure(
-                    missing ? .noInput : .dataError, "\(fixtures): cannot load emulator fixtures (\(error))")
-            }
-            return
-        }
+        var loaded: EmulatorFixtures?
+        try reportingFailures { loaded = try loadFixtures(fixtures) }
+        guard let loaded else { return }
         let running: EmulatorServer.Running
         do {
             running = try await EmulatorServer(core: EmulatorCore(fixtures: loaded)).start(

@@ -5,7 +5,7 @@ import Store
 import Tracks
 
 /// `waypost audit [RUN]`: which posts carried location, at what precision, and why.
-struct Audit: AsyncParsableCommand {
+struct Audit: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show, post by post, whether and how each post carried location, and every gate's verdict.",
         discussion: """
@@ -16,8 +16,8 @@ struct Audit: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The run's name (default: the latest run).")
-    var run: String?
+    @Argument(help: ArgumentHelp("The run's name (default: the latest run).", valueName: "run"))
+    var runName: String?
 
     @OptionGroup var storage: StoreOptions
 
@@ -27,16 +27,16 @@ struct Audit: AsyncParsableCommand {
     @Flag(help: "Only the posts that carried location.")
     var carriesLocation = false
 
-    func run() async throws {
-        try await reportingFailures {
+    func run() throws {
+        try reportingFailures {
             let store = try storage.open()
-            guard let record = try store.run(named: run) else {
+            guard let record = try store.run(named: runName) else {
                 throw CommandFailure(
-                    .noInput, run.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet")
+                    .noInput, runName.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet")
             }
             var records = try store.auditRecords(run: record.id).map { data in
                 do {
-                    return try JSONDecoder().decode(AuditRecord.self, from: data)
+                    return try AuditRecord(stored: data)
                 } catch {
                     throw CommandFailure(
                         .dataError, "\(storage.db): an audit record of run '\(record.name)' is unreadable")
@@ -55,7 +55,7 @@ struct Outbox: AsyncParsableCommand {
         subcommands: [List.self, Flush.self]
     )
 
-    struct List: AsyncParsableCommand {
+    struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List posts in the outbox, oldest first.")
 
         @OptionGroup var storage: StoreOptions
@@ -63,8 +63,8 @@ struct Outbox: AsyncParsableCommand {
         @Option(help: "Only posts in this state: pending, sending, sent, failed, expired (repeatable).")
         var state: [OutboxState] = []
 
-        func run() async throws {
-            try await reportingFailures {
+        func run() throws {
+            try reportingFailures {
                 let entries = try storage.open().outbox(states: state.isEmpty ? nil : Set(state))
                 if entries.isEmpty { return print("The outbox is empty.") }
                 for e in entries {
@@ -125,7 +125,7 @@ struct History: AsyncParsableCommand {
         subcommands: [Purge.self, Retention.self]
     )
 
-    struct Purge: AsyncParsableCommand {
+    struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete location fixes (all, or those before a time).",
             discussion: """
@@ -141,8 +141,8 @@ struct History: AsyncParsableCommand {
         @Option(help: "An ISO-8601 time, or an age such as 7d, 12h, 30m.")
         var before: String?
 
-        func run() async throws {
-            try await reportingFailures {
+        func run() throws {
+            try reportingFailures {
                 var cutoff: Double?
                 if let before {
                     if let time = XSDDateTime.parse(before) {
@@ -160,7 +160,7 @@ struct History: AsyncParsableCommand {
         }
     }
 
-    struct Retention: AsyncParsableCommand {
+    struct Retention: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show or set how long location fixes are kept (applied now and at every replay).",
             discussion: """
@@ -176,8 +176,8 @@ struct History: AsyncParsableCommand {
         @Argument(help: "An age such as 7d or 12h, or off.")
         var period: String?
 
-        func run() async throws {
-            try await reportingFailures {
+        func run() throws {
+            try reportingFailures {
                 let store = try storage.open()
                 if let period {
                     if period == "off" {

@@ -11,6 +11,8 @@ struct Waypost: AsyncParsableCommand {
             66 input missing, 69 service unavailable, 70 internal error.
             """,
         version: "0.1.0",
-        subcommands: [Replay.self, Audit.self, Outbox.self, History.self, Export.self, OAuthSign.self, Emulator.self]
+        subcommands: [
+            Replay.self, Test.self, Report.self, Audit.self, Outbox.self, History.self, Export.self, OAuthSign.self, Emulator.self,
+        ]
     )
 }

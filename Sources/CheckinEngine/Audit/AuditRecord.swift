@@ -1,3 +1,5 @@
+import Foundation
+
 /// What became of a post.
 public enum PostDecision: String, Sendable, Codable, CaseIterable {
     /// Sent, and the network accepted it.
@@ -46,4 +48,11 @@ public struct AuditRecord: Sendable, Codable, Equatable {
     public var attempts: Int
     /// The network's id for the post, once posted.
     public var remoteID: String?
+}
+
+extension AuditRecord {
+    /// Reads a record as the store keeps it (``Store/auditRecords(run:)``).
+    public init(stored data: Data) throws {
+        self = try JSONDecoder().decode(AuditRecord.self, from: data)
+    }
 }

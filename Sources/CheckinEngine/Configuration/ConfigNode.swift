@@ -133,14 +133,23 @@ public struct ConfigNode {
         return "\(Int(seconds))s"
     }
 
-    /// Parses `90s`, `15m`, `2h`, `7d` (or plain seconds); nil when malformed or negative.
+    /// Parses `90s`, `15m`, `2h`, `7d`, compounds such as `1h30m` or `10m1s`, or plain
+    /// seconds; nil when malformed or negative.
     public static func duration(_ text: String) -> Double? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed) { return seconds >= 0 && seconds.isFinite ? seconds : nil }
-        guard let unit = trimmed.last.flatMap({ units[$0] }), let value = Double(trimmed.dropLast()), value >= 0,
-            value.isFinite
-        else { return nil }
-        return value * unit
+        var total = 0.0
+        var number = ""
+        for character in trimmed {
+            if let unit = units[character] {
+                guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+                total += value * unit
+                number = ""
+            } else {
+                number.append(character)
+            }
+        }
+        return number.isEmpty && !trimmed.isEmpty ? total : nil
     }
 }

@@ -59,3 +59,51 @@ extension SimulatedLocationManagerDelegate {
     {}
     public func locationManager(_ manager: SimulatedLocationManager, didVisit visit: Visit) {}
 }
+
+extension LocationEvent {
+    /// The event stream's `type` (DESIGN.md's contract): `authorization`, `location`, `error`,
+    /// `regionEnter`, `regionExit`, `regionState`, `monitoringFailed` or `visit`.
+    public var type: String {
+        switch self {
+        case .authorizationChanged: "authorization"
+        case .locationUpdated: "location"
+        case .failed: "error"
+        case .enteredRegion: "regionEnter"
+        case .exitedRegion: "regionExit"
+        case .determinedState: "regionState"
+        case .monitoringFailed: "monitoringFailed"
+        case .visited: "visit"
+        }
+    }
+
+    /// The region the event is about, if any.
+    public var region: CircularRegion? {
+        switch self {
+        case .enteredRegion(let region, _), .exitedRegion(let region, _), .determinedState(_, let region):
+            region
+        case .monitoringFailed(let region, _): region
+        case .authorizationChanged, .locationUpdated, .failed, .visited: nil
+        }
+    }
+
+    /// Where the device was, when the event says.
+    public var coordinate: Coordinate? {
+        switch self {
+        case .locationUpdated(let fix, _): fix.coordinate
+        case .enteredRegion(_, let at), .exitedRegion(_, let at): at
+        case .visited(let visit): visit.coordinate
+        case .authorizationChanged, .failed, .determinedState, .monitoringFailed: nil
+        }
+    }
+
+    /// The status, state or error name an event carries: what a scenario matches on.
+    public var detail: String? {
+        switch self {
+        case .authorizationChanged(let status): status.description
+        case .determinedState(let state, _): state.description
+        case .failed(let error), .monitoringFailed(_, let error): error.name
+        case .locationUpdated(_, let service): service == .standard ? "standard" : "significantChange"
+        case .enteredRegion, .exitedRegion, .visited: nil
+        }
+    }
+}

@@ -38,12 +38,11 @@ public enum EventStreamEncoder {
         XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
         out.append(UInt8(ascii: "\""))
         if let device = timed.device { field("device", quoted(device), &out) }
+        field("type", "\"" + timed.event.type + "\"", &out)
         switch timed.event {
         case .authorizationChanged(let status):
-            type("authorization", &out)
             field("status", "\"\(status)\"", &out)
         case .locationUpdated(let fix, let service):
-            type("location", &out)
             field("lat", "\(fix.coordinate.latitude)", &out)
             field("lon", "\(fix.coordinate.longitude)", &out)
             out.append(contentsOf: #","alt":"#.utf8)
@@ -60,35 +59,26 @@ public enum EventStreamEncoder {
                 contentsOf: service == .standard
                     ? #","service":"standard""#.utf8 : #","service":"significantChange""#.utf8)
         case .failed(let error):
-            type("error", &out)
             field("code", "\(error.code.rawValue)", &out)
             field("error", "\"\(error.name)\"", &out)
         case .enteredRegion(let region, let at), .exitedRegion(let region, let at):
-            if case .enteredRegion = timed.event { type("regionEnter", &out) } else { type("regionExit", &out) }
             field("region", quoted(region.identifier), &out)
             field("lat", "\(at.latitude)", &out)
             field("lon", "\(at.longitude)", &out)
         case .determinedState(let state, let region):
-            type("regionState", &out)
             field("region", quoted(region.identifier), &out)
             field("state", "\"\(state)\"", &out)
         case .monitoringFailed(let region, let error):
-            type("monitoringFailed", &out)
             field("region", region.map { quoted($0.identifier) } ?? "null", &out)
             field("code", "\(error.code.rawValue)", &out)
             field("error", "\"\(error.name)\"", &out)
         case .visited(let visit):
-            type("visit", &out)
             field("lat", "\(visit.coordinate.latitude)", &out)
             field("lon", "\(visit.coordinate.longitude)", &out)
             field("arrival", "\"" + XSDDateTime.formatMilliseconds(visit.arrival) + "\"", &out)
             field("departure", "\"" + XSDDateTime.formatMilliseconds(visit.departure) + "\"", &out)
         }
         out.append(UInt8(ascii: "}"))
-    }
-
-    private static func type(_ name: String, _ out: inout [UInt8]) {
-        field("type", "\"" + name + "\"", &out)
     }
 
     private static func field(_ key: String, _ json: String, _ out: inout [UInt8]) {

@@ -44,6 +44,30 @@ enum Schema {
             record TEXT NOT NULL
         );
         CREATE INDEX audit_by_run ON audit(run, sequence);
+        """,
+        // 2: what a report draws besides fixes and posts — the regions a run monitored and its
+        // events (enter, exit, failures, authorization). Events locate the user, so they are
+        // history: purged and expired with the fixes.
         """
+        CREATE TABLE regions (
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            identifier TEXT NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            radius REAL NOT NULL,
+            UNIQUE (run, identifier)
+        );
+        CREATE TABLE events (
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            time REAL NOT NULL,
+            device TEXT,
+            type TEXT NOT NULL,
+            region TEXT,
+            latitude REAL,
+            longitude REAL,
+            detail TEXT
+        );
+        CREATE INDEX events_by_time ON events(time);
+        """,
     ]
 }

@@ -1,0 +1,59 @@
+import CheckinEngine
+import Foundation
+import Store
+
+/// Everything recorded about one run, read once from the store: what every report draws.
+public struct RunSnapshot: Sendable {
+    public var run: RunRecord
+    public var regions: [RegionRecord]
+    /// Fixes in time order (all devices).
+    public var fixes: [LocationRecord]
+    public var events: [EventRecord]
+    /// The audit: one record per post.
+    public var posts: [AuditRecord]
+
+    public init(
+        run: RunRecord, regions: [RegionRecord], fixes: [LocationRecord], events: [EventRecord], posts: [AuditRecord]
+    ) {
+        self.run = run
+        self.regions = regions
+        self.fixes = fixes
+        self.events = events
+        self.posts = posts
+    }
+
+    /// Reads a run; fails on an unreadable audit record rather than drawing less than happened.
+    public static func load(from store: Store, run: RunRecord) throws -> RunSnapshot {
+        RunSnapshot(
+            run: run, regions: try store.regions(run: run.id), fixes: try store.locations(run: run.id),
+            events: try store.events(run: run.id), posts: try store.auditRecords(run: run.id).map(AuditRecord.init(stored:)))
+    }
+
+    /// First and last recorded instants (virtual time), nil for an empty run.
+    public var span: ClosedRange<Double>? {
+        let times = fixes.map(\.time) + events.map(\.time) + posts.map(\.time)
+        guard let low = times.min(), let high = times.max() else { return nil }
+        return low...high
+    }
+
+    /// The devices' names in order of first appearance (nil: the single unnamed device).
+    public var devices: [String?] {
+        var seen: [String?] = []
+        for fix in fixes where !seen.contains(fix.device) { seen.append(fix.device) }
+        return seen
+    }
+
+    /// A device's route as stretches of fixes; a gap longer than `gap` seconds (a tunnel, a
+    /// stop of the service) starts a new stretch.
+    public func stretches(of device: String?, gap: Double = 60) -> [[LocationRecord]] {
+        var out: [[LocationRecord]] = []
+        for fix in fixes where fix.device == device {
+            if let last = out.last?.last, fix.time - last.time <= gap {
+                out[out.count - 1].append(fix)
+            } else {
+                out.append([fix])
+            }
+        }
+        return out
+    }
+}

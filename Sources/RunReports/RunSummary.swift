@@ -1,0 +1,59 @@
+import CheckinEngine
+import Foundation
+import Geo
+
+/// A run in plain text: its span and distance, the regions, the timeline of events and posts,
+/// and how many posts carried location at which precision.
+public enum RunSummary {
+    public static func render(_ run: RunSnapshot) -> String {
+        var out = "Run '\(run.run.name)' (\(run.run.track))\(run.run.dryRun ? ", dry run" : "")\n"
+        guard let span = run.span else { return out + "nothing recorded (the history may have been purged)\n" }
+        let start = span.lowerBound
+        func offset(_ t: Double) -> String {
+            let s = Int((t - start).rounded())
+            return String(format: "+%d:%02d:%02d", s / 3_600, s / 60 % 60, s % 60)
+        }
+        out += "  \(SVGMap.time(span.lowerBound)) – \(SVGMap.time(span.upperBound)) UTC\n"
+        for device in run.devices {
+            let metres = run.stretches(of: device).reduce(0.0) { total, stretch in
+                zip(stretch, stretch.dropFirst()).reduce(total) {
+                    $0
+                        + ShortDistance.distance(
+                            Coordinate(latitude: $1.0.latitude, longitude: $1.0.longitude),
+                            Coordinate(latitude: $1.1.latitude, longitude: $1.1.longitude))
+                }
+            }
+            let fixes = run.fixes.filter { $0.device == device }.count
+            out += "  \(device ?? "device"): \(fixes) fixes, \(String(format: "%.2f", metres / 1_000)) km\n"
+        }
+        if !run.regions.isEmpty {
+            out += "Regions\n"
+            for region in run.regions {
+                out += "  \(region.identifier)  \(region.latitude), \(region.longitude)  r \(Int(region.radius)) m\n"
+            }
+        }
+        var lines: [(Double, Int, String)] = run.events.enumerated().map { index, e in
+            let text =
+                "\(e.type)" + (e.region.map { " \($0)" } ?? "") + (e.detail.map { " (\($0))" } ?? "")
+                + (e.device.map { " on \($0)" } ?? "")
+            return (e.time, index, text)
+        }
+        lines += run.posts.enumerated().map { index, p in
+            var text = "post \(p.network.rawValue) \(p.decision.rawValue)"
+            if let place = p.placeName { text += " at \(place)" }
+            text += p.carriesLocation ? ", location: \(p.precision.rawValue)" : ", no location"
+            if let gate = p.gates.first(where: { !$0.passed }) { text += ", blocked by \(gate.gate.rawValue)" }
+            return (p.time, run.events.count + index, text)
+        }
+        out += "Timeline\n"
+        for (time, _, text) in lines.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
+            out += "  \(offset(time))  \(text)\n"
+        }
+        let located = run.posts.filter(\.carriesLocation)
+        out += "Posts: \(run.posts.count), \(run.posts.filter { $0.decision == .posted }.count) posted, "
+        out += "\(located.count) carried location"
+        let byPrecision = Dictionary(grouping: located, by: \.precision).map { "\($0.value.count) \($0.key.rawValue)" }
+        out += byPrecision.isEmpty ? "\n" : " (\(byPrecision.sorted().joined(separator: ", ")))\n"
+        return out
+    }
+}

@@ -1,0 +1,373 @@
+import CheckinEngine
+import Foundation
+import Geo
+import Store
+import Tracks
+
+/// A self-contained SVG map of a run: the route in Web Mercator, regions as true-scale circles,
+/// event markers, post markers coloured by the location precision they carried, a legend, a
+/// scale bar and a title with the run's name and time span. No network, no fonts, no scripts.
+///
+/// Every drawn item carries a `<title>` (hover text in any SVG viewer) and `data-t` (seconds
+/// from the run's start) and `data-info` attributes, which ``HTMLMap`` uses for its time slider
+/// and details panel.
+///
+/// ```swift
+/// let svg = SVGMap.render(try RunSnapshot.load(from: store, run: run))
+/// try svg.write(toFile: "run.svg", atomically: true, encoding: .utf8)
+/// ```
+public enum SVGMap {
+    public static let width = 1_000.0
+    public static let height = 760.0
+    static let header = 64.0
+
+    /// Colours of the location precision a post carried; `nil` is a post that carried none.
+    static func color(_ precision: Precision?) -> String {
+        switch precision {
+        case .exact?: "#d7263d"
+        case .place?: "#f46036"
+        case .city?: "#e2b714"
+        case .none?, nil: "#8a94a6"
+        }
+    }
+
+    static let routeColors = ["#1b6ca8", "#7b2cbf", "#2a9d8f", "#6a4c93"]
+
+    public static func render(_ run: RunSnapshot) -> String {
+        let start = run.span?.lowerBound ?? 0
+        var points = run.fixes.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        points += run.events.compactMap { e in e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } } }
+        points += run.posts.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        let projection = MapProjection(
+            fitting: points, circles: framedRegions(run.regions, around: points), top: header, width: width,
+            height: height - header)
+        var svg = SVGWriter()
+        svg.open(
+            "svg",
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"), ("width", "\(Int(width))"), ("height", "\(Int(height))"),
+                ("viewBox", "0 0 \(Int(width)) \(Int(height))"), ("font-family", "Helvetica, Arial, sans-serif"),
+                ("font-size", "12"), ("class", "waypost-run-map"),
+            ])
+        svg.element("title", text: "Waypost run '\(run.run.name)'")
+        svg.element("rect", [("x", "0"), ("y", "0"), ("width", "\(Int(width))"), ("height", "\(Int(height))"), ("fill", "#f7f7f2")])
+        svg.element(
+            "rect", [("x", "0"), ("y", "0"), ("width", "\(Int(width))"), ("height", "\(Int(header))"), ("fill", "#ffffff")])
+        title(run, into: &svg)
+        svg.open("clipPath", [("id", "map-area")])
+        svg.element(
+            "rect", [("x", "0"), ("y", f(header)), ("width", "\(Int(width))"), ("height", f(height - header))])
+        svg.close("clipPath")
+        svg.open("g", [("id", "map"), ("clip-path", "url(#map-area)")])
+
+        svg.open("g", [("id", "regions")])
+        for region in run.regions {
+            let center = Coordinate(latitude: region.latitude, longitude: region.longitude)
+            let (x, y) = projection.point(center)
+            let r = projection.pixels(metres: region.radius, at: region.latitude)
+            let info = "region \(region.identifier): radius \(Int(region.radius)) m"
+            svg.open("g", [("class", "region"), ("data-info", info)])
+            svg.element("title", text: info)
+            svg.element(
+                "circle",
+                [
+                    ("cx", f(x)), ("cy", f(y)), ("r", f(r)), ("fill", "#2a9d8f"), ("fill-opacity", "0.12"),
+                    ("stroke", "#2a9d8f"), ("stroke-width", "1.5"),
+                ])
+            svg.element(
+                "text", [("x", f(x)), ("y", f(y - r - 4)), ("text-anchor", "middle"), ("fill", "#1d6f66")],
+                text: region.identifier)
+            svg.close("g")
+        }
+        svg.close("g")
+
+        svg.open("g", [("id", "routes"), ("fill", "none"), ("stroke-linejoin", "round"), ("stroke-linecap", "round")])
+        for (index, device) in run.devices.enumerated() {
+            let color = routeColors[index % routeColors.count]
+            let stretches = run.stretches(of: device)
+            for (n, stretch) in stretches.enumerated() {
+                // Chunks, so the HTML slider can reveal the route as time passes.
+                for chunk in chunked(thinned(stretch), size: 40) {
+                    guard let first = chunk.first else { continue }
+                    let path = chunk.map { fix -> String in
+                        let (x, y) = projection.point(Coordinate(latitude: fix.latitude, longitude: fix.longitude))
+                        return "\(f(x)),\(f(y))"
+                    }.joined(separator: " ")
+                    svg.element(
+                        "polyline",
+                        [
+                            ("class", "route"), ("points", path), ("stroke", color), ("stroke-width", "3"),
+                            ("data-t", f(first.time - start)), ("data-device", device ?? ""),
+                        ])
+                }
+                // A gap (signal loss): dashed between the stretches.
+                if n + 1 < stretches.count, let a = stretch.last, let b = stretches[n + 1].first {
+                    let (x1, y1) = projection.point(Coordinate(latitude: a.latitude, longitude: a.longitude))
+                    let (x2, y2) = projection.point(Coordinate(latitude: b.latitude, longitude: b.longitude))
+                    let info = "no fixes for \(Int(b.time - a.time)) s"
+                    svg.open("g", [("class", "gap"), ("data-t", f(a.time - start)), ("data-info", info)])
+                    svg.element("title", text: info)
+                    svg.element(
+                        "line",
+                        [
+                            ("x1", f(x1)), ("y1", f(y1)), ("x2", f(x2)), ("y2", f(y2)), ("stroke", color),
+                            ("stroke-width", "2"), ("stroke-dasharray", "4 5"), ("stroke-opacity", "0.6"),
+                        ])
+                    svg.close("g")
+                }
+            }
+            if let first = stretches.first?.first {
+                let (x, y) = projection.point(Coordinate(latitude: first.latitude, longitude: first.longitude))
+                svg.element(
+                    "circle",
+                    [("cx", f(x)), ("cy", f(y)), ("r", "5"), ("fill", "#ffffff"), ("stroke", color), ("stroke-width", "2.5"),
+                     ("class", "route-start")])
+            }
+        }
+        svg.close("g")
+
+        svg.open("g", [("id", "events")])
+        for event in run.events {
+            guard let lat = event.latitude, let lon = event.longitude else { continue }
+            let (x, y) = projection.point(Coordinate(latitude: lat, longitude: lon))
+            let info =
+                "\(time(event.time)) \(event.type)" + (event.region.map { " \($0)" } ?? "")
+                + (event.device.map { " on \($0)" } ?? "") + (event.detail.map { " (\($0))" } ?? "")
+            svg.open("g", [("class", "event \(event.type)"), ("data-t", f(event.time - start)), ("data-info", info)])
+            svg.element("title", text: info)
+            switch event.type {
+            case "regionEnter":
+                svg.element("path", [("d", triangle(x, y, up: true)), ("fill", "#2b9348"), ("stroke", "#ffffff")])
+            case "regionExit":
+                svg.element("path", [("d", triangle(x, y, up: false)), ("fill", "#6c757d"), ("stroke", "#ffffff")])
+            default:
+                svg.element("circle", [("cx", f(x)), ("cy", f(y)), ("r", "4"), ("fill", "#343a40")])
+            }
+            svg.close("g")
+        }
+        svg.close("g")
+
+        svg.open("g", [("id", "posts")])
+        for post in run.posts {
+            var (x, y) = projection.point(Coordinate(latitude: post.latitude, longitude: post.longitude))
+            // Twitter and Facebook posts from one event sit side by side, not on top of each other.
+            x += post.network == .twitter ? -7 : 7
+            y -= 14
+            let carried = post.carriesLocation ? post.precision : nil
+            let sent = post.decision == .posted || post.decision == .queued
+            let info =
+                "\(time(post.time)) \(post.network.rawValue) \(post.decision.rawValue)"
+                + (post.placeName.map { " at \($0)" } ?? "")
+                + (post.carriesLocation ? " — carried location (\(post.precision.rawValue))" : " — no location sent")
+                + (post.gates.first(where: { !$0.passed }).map { " — blocked by \($0.gate.rawValue): \($0.reason)" } ?? "")
+            svg.open(
+                "g",
+                [
+                    ("class", "post \(post.network.rawValue) \(post.decision.rawValue)"),
+                    ("data-t", f(post.time - start)), ("data-info", info),
+                    ("data-precision", carried?.rawValue ?? "none"),
+                ])
+            svg.element("title", text: info)
+            let shape = post.network == .twitter ? square(x, y) : diamond(x, y)
+            svg.element(
+                "path",
+                [
+                    ("d", shape), ("fill", sent ? color(carried) : "#ffffff"), ("stroke", color(carried)),
+                    ("stroke-width", sent ? "1" : "2.5"),
+                ])
+            svg.close("g")
+        }
+        svg.close("g")
+        svg.close("g")
+
+        legend(into: &svg)
+        scaleBar(projection, latitude: points.map(\.latitude).reduce(0, +) / Double(max(points.count, 1)), into: &svg)
+        svg.close("svg")
+        return svg.text
+    }
+
+    // MARK: - Furniture
+
+    private static func title(_ run: RunSnapshot, into svg: inout SVGWriter) {
+        svg.element("text", [("x", "20"), ("y", "28"), ("font-size", "19"), ("font-weight", "bold"), ("fill", "#1a1a2e")], text: "Waypost run '\(run.run.name)'")
+        var subtitle = run.span.map { "\(time($0.lowerBound)) – \(time($0.upperBound)) UTC" } ?? "no fixes recorded"
+        let posted = run.posts.filter { $0.decision == .posted }.count
+        let located = run.posts.filter(\.carriesLocation).count
+        subtitle +=
+            " · \(run.fixes.count) fixes · \(run.events.filter { $0.type == "regionEnter" }.count) region entries"
+            + " · \(run.posts.count) posts (\(posted) posted, \(located) carried location)"
+        svg.element("text", [("x", "20"), ("y", "50"), ("font-size", "13"), ("fill", "#4a4e69")], text: subtitle)
+    }
+
+    private static func legend(into svg: inout SVGWriter) {
+        let rows: [(String, (inout SVGWriter, Double, Double) -> Void)] = [
+            ("route (dashed: no signal)", { s, x, y in
+                s.element("line", [("x1", f(x - 7)), ("y1", f(y)), ("x2", f(x + 7)), ("y2", f(y)), ("stroke", routeColors[0]), ("stroke-width", "3")])
+            }),
+            ("region (true scale)", { s, x, y in
+                s.element("circle", [("cx", f(x)), ("cy", f(y)), ("r", "6"), ("fill", "#2a9d8f"), ("fill-opacity", "0.12"), ("stroke", "#2a9d8f")])
+            }),
+            ("region entered / exited", { s, x, y in
+                s.element("path", [("d", triangle(x - 5, y, up: true)), ("fill", "#2b9348")])
+                s.element("path", [("d", triangle(x + 6, y, up: false)), ("fill", "#6c757d")])
+            }),
+            ("post ■ Twitter ◆ Facebook; hollow: not sent", { s, x, y in
+                s.element("path", [("d", square(x - 5, y)), ("fill", color(.place))])
+                s.element("path", [("d", diamond(x + 7, y)), ("fill", "#ffffff"), ("stroke", color(nil)), ("stroke-width", "2")])
+            }),
+        ]
+        let precisions: [(String, Precision?)] = [
+            ("exact coordinates", .exact), ("place only", .place), ("city", .city), ("no location", nil),
+        ]
+        let x = 16.0
+        let boxHeight = Double(rows.count + precisions.count + 1) * 18 + 14
+        let top = height - boxHeight - 12
+        svg.open("g", [("id", "legend")])
+        svg.element(
+            "rect",
+            [
+                ("x", f(x)), ("y", f(top)), ("width", "300"), ("height", f(boxHeight)), ("rx", "6"), ("fill", "#ffffff"),
+                ("fill-opacity", "0.92"), ("stroke", "#c9c9c9"),
+            ])
+        var y = top + 20
+        for (label, draw) in rows {
+            draw(&svg, x + 22, y - 4)
+            svg.element("text", [("x", f(x + 42)), ("y", f(y))], text: label)
+            y += 18
+        }
+        svg.element("text", [("x", f(x + 12)), ("y", f(y)), ("font-weight", "bold")], text: "location carried by a post")
+        y += 18
+        for (label, precision) in precisions {
+            svg.element("path", [("d", square(x + 22, y - 4)), ("fill", color(precision))])
+            svg.element("text", [("x", f(x + 42)), ("y", f(y))], text: label)
+            y += 18
+        }
+        svg.close("g")
+    }
+
+    private static func scaleBar(_ projection: MapProjection, latitude: Double, into svg: inout SVGWriter) {
+        let (metres, pixels) = projection.scaleBar(at: latitude)
+        let right = width - 24
+        let y = height - 24
+        let label = metres >= 1_000 ? "\(f(metres / 1_000)) km" : "\(Int(metres)) m"
+        svg.open("g", [("id", "scale-bar")])
+        svg.element(
+            "rect",
+            [("x", f(right - pixels - 12)), ("y", f(y - 26)), ("width", f(pixels + 24)), ("height", "36"), ("rx", "4"), ("fill", "#ffffff"), ("fill-opacity", "0.9")])
+        svg.element(
+            "path",
+            [
+                ("d", "M\(f(right - pixels)),\(f(y - 6)) V\(f(y)) H\(f(right)) V\(f(y - 6))"), ("fill", "none"),
+                ("stroke", "#1a1a2e"), ("stroke-width", "2"),
+            ])
+        svg.element("text", [("x", f(right - pixels / 2)), ("y", f(y - 10)), ("text-anchor", "middle")], text: label)
+        svg.close("g")
+    }
+
+    // MARK: - Helpers
+
+    /// The regions the frame must show: all of them when nothing moved, otherwise those near
+    /// the route (within a kilometre of its bounding box) — a far-away region would shrink the
+    /// route to a dot; it is clipped instead.
+    static func framedRegions(_ regions: [RegionRecord], around points: [Coordinate]) -> [(Coordinate, Double)] {
+        let circles = regions.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
+        guard let south = points.map(\.latitude).min(), let north = points.map(\.latitude).max(),
+            let west = points.map(\.longitude).min(), let east = points.map(\.longitude).max()
+        else { return circles }
+        return circles.filter { center, radius in
+            let margin = (radius + 1_000) / 111_320
+            let lonMargin = margin / max(cos(center.latitude * .pi / 180), 1e-6)
+            return center.latitude >= south - margin && center.latitude <= north + margin
+                && center.longitude >= west - lonMargin && center.longitude <= east + lonMargin
+        }
+    }
+
+    static func time(_ t: Double) -> String {
+        let text = XSDDateTime.format(t, fractionDigits: 0)  // 2025-06-01T08:00:00Z
+        return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+    }
+
+    /// Keeps at most `limit` fixes of a stretch (evenly, always the last), so a day-long
+    /// 1 Hz route stays a light file.
+    static func thinned(_ fixes: [LocationRecord], limit: Int = 2_000) -> [LocationRecord] {
+        guard fixes.count > limit else { return fixes }
+        let step = Double(fixes.count - 1) / Double(limit - 1)
+        return (0..<limit).map { fixes[Int((Double($0) * step).rounded())] }
+    }
+
+    /// Consecutive chunks sharing their boundary point, so the line has no breaks.
+    static func chunked<T>(_ items: [T], size: Int) -> [[T]] {
+        guard items.count > size else { return [items] }
+        var out: [[T]] = []
+        var index = 0
+        while index < items.count - 1 {
+            out.append(Array(items[index...min(index + size, items.count - 1)]))
+            index += size
+        }
+        return out
+    }
+
+    static func f(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
+    }
+
+    static func triangle(_ x: Double, _ y: Double, up: Bool) -> String {
+        let s = 7.0
+        return up
+            ? "M\(f(x)),\(f(y - s)) L\(f(x + s)),\(f(y + s * 0.8)) L\(f(x - s)),\(f(y + s * 0.8)) Z"
+            : "M\(f(x)),\(f(y + s)) L\(f(x + s)),\(f(y - s * 0.8)) L\(f(x - s)),\(f(y - s * 0.8)) Z"
+    }
+
+    static func square(_ x: Double, _ y: Double) -> String {
+        "M\(f(x - 5.5)),\(f(y - 5.5)) h11 v11 h-11 Z"
+    }
+
+    static func diamond(_ x: Double, _ y: Double) -> String {
+        "M\(f(x)),\(f(y - 7)) L\(f(x + 7)),\(f(y)) L\(f(x)),\(f(y + 7)) L\(f(x - 7)),\(f(y)) Z"
+    }
+}
+
+/// Builds SVG text with every attribute and text node escaped.
+struct SVGWriter {
+    private(set) var text = ""
+    private var depth = 0
+
+    mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
+        text += indent + "<\(name)\(Self.attributes(attributes))>\n"
+        depth += 1
+    }
+
+    mutating func close(_ name: String) {
+        depth -= 1
+        text += indent + "</\(name)>\n"
+    }
+
+    mutating func element(_ name: String, _ attributes: [(String, String)] = [], text content: String? = nil) {
+        if let content {
+            text += indent + "<\(name)\(Self.attributes(attributes))>\(Self.escape(content))</\(name)>\n"
+        } else {
+            text += indent + "<\(name)\(Self.attributes(attributes))/>\n"
+        }
+    }
+
+    private var indent: String { String(repeating: "  ", count: depth) }
+
+    private static func attributes(_ list: [(String, String)]) -> String {
+        list.map { " \($0.0)=\"\(escape($0.1))\"" }.joined()
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

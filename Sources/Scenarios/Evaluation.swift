@@ -1,0 +1,163 @@
+import CheckinEngine
+import Foundation
+import Geo
+import LocationSimulation
+import SocialEmulator
+
+/// Everything a run produced that expectations look at.
+public struct ScenarioOutcome: Sendable {
+    /// The scenario's start, seconds since 1970 (virtual time).
+    public var origin: Double
+    /// Every event of every device, in time order.
+    public var events: [TimedEvent]
+    /// The audit: one record per post, its final state.
+    public var posts: [AuditRecord]
+    /// The emulator's request journal, as received on the wire.
+    public var journal: [JournalEntry]
+}
+
+/// One expectation's verdict, with what was expected and what happened.
+public struct ExpectationResult: Sendable, Codable, Equatable {
+    public var description: String
+    /// `file:line:column` of the expectation.
+    public var location: String
+    public var passed: Bool
+    public var expected: String
+    public var actual: String
+}
+
+extension Expectation {
+    /// Checks the expectation against a run.
+    public func evaluate(_ outcome: ScenarioOutcome) -> ExpectationResult {
+        let (description, expected, actual, passed) = verdict(outcome)
+        return ExpectationResult(
+            description: label ?? description, location: location, passed: passed, expected: expected, actual: actual)
+    }
+
+    private func verdict(_ o: ScenarioOutcome) -> (String, String, String, Bool) {
+        let shown = 5
+        func listed<T>(_ items: [T], _ text: (T) -> String) -> String {
+            let head = items.prefix(shown).map(text).joined(separator: "; ")
+            return items.count > shown ? head + "; … (\(items.count - shown) more)" : head
+        }
+        func at(_ time: Double, _ device: String?) -> String {
+            Offset.text(time - o.origin) + (device.map { " on \($0)" } ?? "")
+        }
+        switch kind {
+        case .events(let filter, let count):
+            let found = o.events.filter { filter.matches($0, origin: o.origin) }
+            var actual = "\(found.count)"
+            if !found.isEmpty {
+                actual += ": at " + listed(found) { at($0.time, $0.device) }
+            } else if !count.holds(0) {
+                let sameType = o.events.filter { $0.event.type == filter.type }
+                actual +=
+                    sameType.isEmpty
+                    ? " (no \(filter.type) events at all)"
+                    : " (\(filter.type) events seen: "
+                        + listed(sameType) { event in
+                            [event.event.detail, event.event.region.map { "'\($0.identifier)'" }].compactMap { $0 }
+                                .joined(separator: " ") + " at " + at(event.time, event.device)
+                        } + ")"
+            }
+            return ("\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                count.holds(found.count))
+
+        case .order(let filters):
+            var cursor = o.events.startIndex
+            var times: [String] = []
+            for filter in filters {
+                guard let index = o.events[cursor...].firstIndex(where: { filter.matches($0, origin: o.origin) })
+                else {
+                    let anywhere = o.events.first { filter.matches($0, origin: o.origin) }
+                    let actual =
+                        (times.isEmpty ? "" : "matched " + times.joined(separator: ", ") + "; then ")
+                        + "no \(filter.description)"
+                        + (anywhere.map { " after that (one at \(at($0.time, $0.device)))" } ?? " at all")
+                    return (orderDescription(filters), "in this order", actual, false)
+                }
+                times.append(at(o.events[index].time, o.events[index].device))
+                cursor = o.events.index(after: index)
+            }
+            return (orderDescription(filters), "in this order", "in order at " + times.joined(separator: ", "), true)
+
+        case .posts(let filter, let count):
+            let found = o.posts.filter { filter.matches($0, origin: o.origin) }
+            var actual = "\(found.count)"
+            if !found.isEmpty && count.holds(found.count) {
+                actual += ": at " + listed(found) { at($0.time, $0.device) }
+            } else if !count.holds(found.count) {
+                actual +=
+                    o.posts.isEmpty
+                    ? " (no posts at all)"
+                    : " (posts: " + listed(found.isEmpty ? o.posts : found) { Self.summary($0, at(($0.time), $0.device)) }
+                        + ")"
+            }
+            return ("\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                count.holds(found.count))
+
+        case .noLocationInZone(let zone):
+            let description = "nothing locates the user inside privacy zone '\(zone.name)'"
+            var violations: [String] = []
+            for post in o.posts
+            where post.carriesLocation && zone.contains(Coordinate(latitude: post.latitude, longitude: post.longitude))
+            {
+                violations.append("\(post.network.rawValue) post at \(at(post.time, post.device)) carried location")
+            }
+            for entry in o.journal {
+                for point in Self.points(in: entry.parameters) where zone.contains(point) {
+                    violations.append(
+                        "request #\(entry.sequence) \(entry.method) \(entry.path) sent \(point.latitude),\(point.longitude)"
+                    )
+                }
+            }
+            let checked = "\(o.posts.count) posts and \(o.journal.count) requests checked"
+            return (description, "no post or request with a point inside the zone",
+                violations.isEmpty ? "none (\(checked))" : listed(violations) { $0 }, violations.isEmpty)
+
+        case .requests(let filter, let count):
+            let found = o.journal.filter { filter.matches($0, origin: o.origin) }
+            var actual = "\(found.count)"
+            if !count.holds(found.count) {
+                let paths = Dictionary(grouping: o.journal, by: { "\($0.method) \($0.path)" })
+                    .map { "\($0.key) ×\($0.value.count)" }.sorted()
+                actual += paths.isEmpty ? " (the journal is empty)" : " (journal: " + listed(paths) { $0 } + ")"
+            }
+            return ("\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                count.holds(found.count))
+        }
+    }
+
+    private func orderDescription(_ filters: [EventFilter]) -> String {
+        "in order: " + filters.map(\.description).joined(separator: ", then ")
+    }
+
+    private static func summary(_ post: AuditRecord, _ at: String) -> String {
+        var text = "\(post.network.rawValue) \(post.decision.rawValue) at \(at)"
+        if let place = post.placeName { text += " '\(place)'" }
+        text += post.carriesLocation ? " (\(post.precision.rawValue))" : " (no location)"
+        if let gate = post.gates.first(where: { !$0.passed }) { text += " blocked by \(gate.gate.rawValue)" }
+        return text
+    }
+
+    /// The points a request's parameters give away: `lat`/`long`, Graph `center` and
+    /// `coordinates`.
+    static func points(in parameters: [String: String]) -> [Coordinate] {
+        var points: [Coordinate] = []
+        if let lat = parameters["lat"].flatMap(Double.init), let lon = parameters["long"].flatMap(Double.init) {
+            points.append(Coordinate(latitude: lat, longitude: lon))
+        }
+        if let center = parameters["center"] {
+            let parts = center.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            if parts.count == 2 { points.append(Coordinate(latitude: parts[0], longitude: parts[1])) }
+        }
+        if let json = parameters["coordinates"]?.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
+            let lat = (object["latitude"] as? NSNumber)?.doubleValue,
+            let lon = (object["longitude"] as? NSNumber)?.doubleValue
+        {
+            points.append(Coordinate(latitude: lat, longitude: lon))
+        }
+        return points
+    }
+}

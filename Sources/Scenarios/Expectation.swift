@@ -1,0 +1,179 @@
+import CheckinEngine
+import Foundation
+import LocationSimulation
+import SocialEmulator
+
+/// What a scenario asserts about its run.
+public struct Expectation: Sendable {
+    public enum Kind: Sendable {
+        /// Events of the stream matching a filter, counted.
+        case events(EventFilter, Count)
+        /// Events matching each filter, in this order (others may come between).
+        case order([EventFilter])
+        /// Posts (audit records) matching a filter, counted.
+        case posts(PostFilter, Count)
+        /// No post triggered inside the zone carried location, and no request on the wire sent a
+        /// point inside it.
+        case noLocationInZone(PrivacyZone)
+        /// Requests in the emulator's journal matching a filter, counted.
+        case requests(RequestFilter, Count)
+    }
+
+    public var kind: Kind
+    /// Shown instead of the generated description when given.
+    public var label: String?
+    /// Where it is written, `file:line:column`, for failures.
+    public var location: String
+}
+
+/// How many matches an expectation wants; the default is at least one.
+public struct Count: Sendable, Equatable, CustomStringConvertible {
+    public var atLeast = 1
+    public var atMost: Int?
+
+    public static let none = Count(atLeast: 0, atMost: 0)
+    public static func exactly(_ n: Int) -> Count { Count(atLeast: n, atMost: n) }
+
+    public func holds(_ n: Int) -> Bool { n >= atLeast && atMost.map { n <= $0 } ?? true }
+
+    public var description: String {
+        switch (atLeast, atMost) {
+        case (0, 0?): "none"
+        case (let low, let high?) where low == high: "exactly \(low)"
+        case (let low, let high?): "\(low) to \(high)"
+        case (let low, nil): "at least \(low)"
+        }
+    }
+}
+
+/// A time window, as offsets from the scenario's start.
+public struct Window: Sendable, Equatable {
+    public var after: Double?
+    public var before: Double?
+
+    func contains(_ offset: Double) -> Bool {
+        (after.map { offset >= $0 } ?? true) && (before.map { offset <= $0 } ?? true)
+    }
+
+    var description: String? {
+        switch (after, before) {
+        case (nil, nil): nil
+        case (let a?, nil): "after \(Offset.text(a))"
+        case (nil, let b?): "before \(Offset.text(b))"
+        case (let a?, let b?): "between \(Offset.text(a)) and \(Offset.text(b))"
+        }
+    }
+}
+
+/// Matches events of the stream by type, region, device, detail and time.
+public struct EventFilter: Sendable, Equatable {
+    /// The event stream's `type` (`regionEnter`, `monitoringFailed`, …).
+    public var type: String
+    public var region: String?
+    public var device: String?
+    /// Status (`authorization`), state (`regionState`) or error name (`error`, `monitoringFailed`).
+    public var detail: String?
+    public var window = Window()
+
+    func matches(_ event: TimedEvent, origin: Double) -> Bool {
+        event.event.type == type && (region == nil || event.event.region?.identifier == region)
+            && (device == nil || event.device == device) && (detail == nil || event.event.detail == detail)
+            && window.contains(event.time - origin)
+    }
+
+    var description: String {
+        var text = type
+        if let detail { text += " \(detail)" }
+        if let region { text += " of '\(region)'" }
+        if let device { text += " on \(device)" }
+        if let window = window.description { text += " \(window)" }
+        return text
+    }
+}
+
+/// Matches posts by network, place, region, decision, location carried, precision and gate.
+public struct PostFilter: Sendable, Equatable {
+    /// nil: either network.
+    public var network: Network?
+    public var region: String?
+    /// The place's name as the network knows it.
+    public var place: String?
+    public var decision: PostDecision?
+    public var carriesLocation: Bool?
+    public var precision: Precision?
+    /// The first gate that did not pass.
+    public var blockedBy: PrivacyGate?
+    public var device: String?
+    public var rule: String?
+    public var window = Window()
+
+    func matches(_ post: AuditRecord, origin: Double) -> Bool {
+        (network == nil || post.network == network) && (region == nil || post.region == region)
+            && (place == nil || post.placeName == place) && (decision == nil || post.decision == decision)
+            && (carriesLocation == nil || post.carriesLocation == carriesLocation)
+            && (precision == nil || post.precision == precision)
+            && (blockedBy == nil || post.gates.first(where: { !$0.passed })?.gate == blockedBy)
+            && (device == nil || post.device == device) && (rule == nil || post.rule == rule)
+            && window.contains(post.time - origin)
+    }
+
+    var description: String {
+        var parts = [network.map { "\($0.rawValue) post" } ?? "post"]
+        if let rule { parts.append("by rule '\(rule)'") }
+        if let region { parts.append("for '\(region)'") }
+        if let place { parts.append("at '\(place)'") }
+        if let device { parts.append("on \(device)") }
+        if let decision { parts.append(decision.rawValue) }
+        if let blockedBy { parts.append("blocked by \(blockedBy.rawValue)") }
+        if let carriesLocation { parts.append(carriesLocation ? "carrying location" : "without location") }
+        if let precision { parts.append("at \(precision.rawValue) precision") }
+        if let window = window.description { parts.append(window) }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// Matches requests in the emulator's journal.
+public struct RequestFilter: Sendable, Equatable {
+    /// Part of the path, e.g. `statuses/update`; empty matches every request.
+    public var path: String
+    public var method: String?
+    public var status: Int?
+    /// Parameters that must be present…
+    public var with: [String] = []
+    /// …absent…
+    public var without: [String] = []
+    /// …or have these values.
+    public var parameters: [String: String] = [:]
+    /// When the emulator received it.
+    public var window = Window()
+
+    func matches(_ entry: JournalEntry, origin: Double) -> Bool {
+        window.contains(entry.time - origin) && (path.isEmpty || entry.path.contains(path)) && (method == nil || entry.method == method)
+            && (status == nil || entry.status == status) && with.allSatisfy { entry.parameters[$0] != nil }
+            && without.allSatisfy { entry.parameters[$0] == nil }
+            && parameters.allSatisfy { entry.parameters[$0.key] == $0.value }
+    }
+
+    var description: String {
+        var text = [method, path.isEmpty ? "any path" : path].compactMap { $0 }.joined(separator: " ")
+        text = "request " + text
+        if let status { text += " answered \(status)" }
+        if !with.isEmpty { text += " with \(with.joined(separator: ", "))" }
+        if !without.isEmpty { text += " without \(without.joined(separator: ", "))" }
+        for (key, value) in parameters.sorted(by: { $0.key < $1.key }) { text += " \(key)=\(value)" }
+        if let window = window.description { text += " \(window)" }
+        return text
+    }
+}
+
+/// Offsets from a scenario's start, written as `+1:02:03` (hours only when needed).
+enum Offset {
+    static func text(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let sign = total < 0 ? "-" : "+"
+        let s = abs(total)
+        let (h, m, sec) = (s / 3_600, s / 60 % 60, s % 60)
+        return h > 0
+            ? String(format: "%@%d:%02d:%02d", sign, h, m, sec) : String(format: "%@%d:%02d", sign, m, sec)
+    }
+}

@@ -1,0 +1,49 @@
+import CheckinEngine
+import Foundation
+import SocialAPI
+import SocialEmulator
+
+/// The emulator inside this process, on an ephemeral loopback port — real HTTP all the same —
+/// with the project's clients signed as its first configured accounts. `waypost replay
+/// --checkins` and every scenario post through one of these unless told otherwise.
+///
+/// ```swift
+/// let clock = VirtualDeliveryClock(start: origin)
+/// let emulator = try await InProcessEmulator.start(fixtures: fixtures, seed: 7, clock: clock)
+/// let delivery = OutboxDelivery(store: store, clients: emulator.clients, clock: clock)
+/// …
+/// await emulator.stop()
+/// ```
+public struct InProcessEmulator: Sendable {
+    public let core: EmulatorCore
+    public let running: EmulatorServer.Running
+    public let clients: SocialClients
+
+    /// Starts the emulator on `clock` (its OAuth window, rate limits and fault times follow it).
+    public static func start(
+        fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
+        clock: any DeliveryClock
+    ) async throws -> InProcessEmulator {
+        let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: { clock.now })
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        var twitter: TwitterClient?
+        if let account = configuration.twitterAccounts.first,
+            let (key, secret) = configuration.consumers.sorted(by: { $0.key < $1.key }).first
+        {
+            twitter = TwitterClient(
+                baseURL: running.twitterBaseURL,
+                credentials: OAuth1Credentials(
+                    consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret),
+                now: { Int(clock.now) })
+        }
+        let facebook = configuration.facebookAccounts.first.map {
+            FacebookClient(baseURL: running.facebookBaseURL, accessToken: $0.accessToken)
+        }
+        return InProcessEmulator(
+            core: core, running: running, clients: SocialClients(twitter: twitter, facebook: facebook))
+    }
+
+    public func stop() async {
+        await running.stop()
+    }
+}

@@ -1,0 +1,82 @@
+import CheckinEngine
+import Foundation
+import LocationSimulation
+import SocialEmulator
+
+/// A scripted run: devices on routes, the regions they monitor, the user's privacy choices, the
+/// check-in rules, how the emulated networks behave — and what must happen.
+///
+/// Read one with ``ScenarioFile``; run it with ``ScenarioRunner``. Times in a scenario are
+/// offsets from its start (the earliest route start), written `90s`, `12m`, `1h` or seconds.
+public struct Scenario: Sendable {
+    /// Also the run's name in the store.
+    public var name: String
+    /// The file it came from, as given.
+    public var file: String
+    public var description: String?
+    /// Seeds the noise, the emulator's faults and the retry jitter.
+    public var seed: UInt64 = 0
+    public var devices: [DeviceScript]
+    public var regions: [CircularRegion] = []
+    public var rules: [CheckinRule] = []
+    public var privacy = PrivacyProfile()
+    public var emulator = EmulatorSetup()
+    /// Evaluate the gates and record the audit, send nothing.
+    public var dryRun = false
+    public var expectations: [Expectation]
+}
+
+/// One simulated phone: its route and the script of what its user and its radio do.
+public struct DeviceScript: Sendable {
+    public enum Mode: String, Sendable, CaseIterable {
+        case standard, significantChange = "significant-change", none
+    }
+
+    /// Needed when a scenario has several devices; events carry it.
+    public var name: String?
+    /// A KML, KMZ or GPX file, resolved against the scenario file's folder.
+    public var route: URL
+    public var routeDisplayName: String
+    /// Which path of the file, counting from 1.
+    public var path: Int?
+    /// For untimed geometry, m/s.
+    public var speed = 1.4
+    public var sampleInterval = 1.0
+    /// For untimed geometry, seconds since 1970.
+    public var start: Double?
+    /// Seconds added to the route's times, so devices can share a route staggered.
+    public var startAfter = 0.0
+    public var mode = Mode.standard
+    public var desiredAccuracy = LocationAccuracy.best
+    public var distanceFilter = LocationAccuracy.distanceFilterNone
+    public var noise = NoiseModel.Preset.none
+    /// Defaults to the scenario's seed.
+    public var seed: UInt64?
+    /// The answer to the first-use prompt; nil: nobody answers.
+    public var authorization: AuthorizationAnswer? = .allowAlways
+    /// Changes by the user during the run, at offsets from the scenario's start.
+    public var authorizationChanges: [(at: Double, status: AuthorizationStatus)] = []
+    /// Signal gaps (tunnels), offsets from the scenario's start.
+    public var signalLoss: [ClosedRange<Double>] = []
+    public var visits = false
+}
+
+/// How the in-process emulator starts and what changes during the run.
+public struct EmulatorSetup: Sendable {
+    /// A change to the accounts at an offset from the scenario's start.
+    public struct Change: Sendable {
+        public var at: Double
+        public var geoEnabled: Bool?
+        public var permissions: Set<String>?
+    }
+
+    /// The Twitter account's `geo_enabled`.
+    public var geoEnabled = true
+    /// The Facebook user's granted permissions.
+    public var permissions: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
+    /// Requests per 15-minute window to each geo endpoint.
+    public var geoRateLimit = 15
+    /// Faults with `from`/`until` as offsets from the scenario's start.
+    public var faults: [Fault] = []
+    public var changes: [Change] = []
+}

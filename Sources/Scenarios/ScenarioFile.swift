@@ -1,0 +1,458 @@
+import CheckinEngine
+import Foundation
+import LocationSimulation
+import SocialEmulator
+import Tracks
+
+/// Why a scenario could not be read or run, in a user's words, with the sysexits class the
+/// command line exits with.
+public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// Bad input data (65).
+        case data
+        /// A file that does not exist (66).
+        case missing
+        /// The emulator or the store could not be set up (69 / 73).
+        case unavailable
+    }
+
+    public var kind: Kind
+    public var description: String
+
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+
+    init(_ error: ConfigFileError) {
+        self.init(error.line == 0 && error.message.hasPrefix("cannot read") ? .missing : .data, error.description)
+    }
+}
+
+/// Reads scenario files (YAML or JSON) strictly: unknown keys, wrong types, unknown names and
+/// missing files are errors at their `file:line:column`. The format is in docs/scenarios.md.
+public enum ScenarioFile {
+    public static func read(contentsOf url: URL, displayName: String? = nil) throws(ScenarioError) -> Scenario {
+        let name = displayName ?? url.path
+        guard FileManager.default.fileExists(atPath: url.path) else { throw ScenarioError(.missing, "\(name): no such file") }
+        do {
+            let root = try ConfigNode.load(contentsOf: url, displayName: name)
+            return try Reader(base: url.absoluteURL.deletingLastPathComponent()).scenario(root)
+        } catch let error as ConfigFileError {
+            throw ScenarioError(error)
+        } catch let error as ScenarioError {
+            throw error
+        } catch {
+            throw ScenarioError(.data, "\(name): \(error)")
+        }
+    }
+}
+
+/// The reader proper; paths in a scenario are relative to its folder.
+private struct Reader {
+    let base: URL
+
+    static let topKeys: Set<String> = [
+        "name", "description", "seed", "device", "devices", "regions", "privacy", "rules", "emulator", "dryRun",
+        "expect",
+    ]
+
+    func scenario(_ root: ConfigNode) throws -> Scenario {
+        let fields = try root.mapping(allowing: Self.topKeys)
+        func required(_ key: String) throws(ConfigFileError) -> ConfigNode {
+            guard let value = fields[key] else { throw root.failure("missing '\(key)'") }
+            return value
+        }
+        let seed = try fields["seed"].map { node throws(ConfigFileError) in try unsigned(node) } ?? 0
+        guard (fields["device"] == nil) != (fields["devices"] == nil) else {
+            throw root.failure("give the route under 'device' (one) or 'devices' (a list), not both or neither")
+        }
+        var devices: [DeviceScript] = []
+        for node in try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 }) {
+            devices.append(try device(node, seed: seed))
+        }
+        if devices.count > 1 {
+            var names: Set<String> = []
+            for (node, device) in zip(try fields["devices"]?.list() ?? [], devices) {
+                guard let name = device.name else { throw node.failure("with several devices each needs a 'name'") }
+                guard names.insert(name).inserted else { throw node.failure("device '\(name)' is named twice") }
+            }
+        }
+        var regions: [CircularRegion] = []
+        if let node = fields["regions"] {
+            let (url, display) = try file(node)
+            do {
+                regions = try RegionFile.read(contentsOf: url, displayName: display)
+            } catch {
+                throw ScenarioError(.data, error.description)
+            }
+        }
+        var privacy = PrivacyProfile()
+        if let node = fields["privacy"] {
+            privacy = try included(node) { n throws(ConfigFileError) in try PrivacyProfileFile.profile(n) }
+        }
+        var rules: [CheckinRule] = []
+        if let node = fields["rules"] {
+            rules = try included(node) { n throws(ConfigFileError) in try CheckinRuleFile.rules(n) }
+        }
+        var emulator = EmulatorSetup()
+        if let node = fields["emulator"] { emulator = try self.emulator(node) }
+        let context = Context(
+            regions: Set(regions.map(\.identifier)), devices: Set(devices.compactMap(\.name)),
+            rules: Set(rules.map(\.id)), zones: privacy.zones)
+        var expectations: [Expectation] = []
+        for node in try required("expect").list() { expectations.append(try expectation(node, context)) }
+        guard !expectations.isEmpty else { throw root.failure("'expect' needs at least one expectation") }
+        return Scenario(
+            name: try required("name").string(), file: root.file, description: try fields["description"]?.string(),
+            seed: seed, devices: devices, regions: regions, rules: rules, privacy: privacy, emulator: emulator,
+            dryRun: try fields["dryRun"]?.bool() ?? false, expectations: expectations)
+    }
+
+    // MARK: - Parts
+
+    /// A path relative to the scenario, which must exist.
+    func file(_ node: ConfigNode) throws(ConfigFileError) -> (URL, String) {
+        let path = try node.string()
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardized
+        // Shown relative to the working directory when it is inside it, as a user would type it.
+        let cwd = FileManager.default.currentDirectoryPath + "/"
+        let display = url.path.hasPrefix(cwd) ? String(url.path.dropFirst(cwd.count)) : url.path
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw node.failure("'\(path)' does not exist (looked for \(display))")
+        }
+        return (url, display)
+    }
+
+    /// A section written inline, or a path to a file holding it.
+    func included<T>(_ node: ConfigNode, _ read: (ConfigNode) throws(ConfigFileError) -> T) throws(ConfigFileError)
+        -> T
+    {
+        guard case .scalar = node.node else { return try read(node) }
+        let (url, display) = try file(node)
+        return try read(try ConfigNode.load(contentsOf: url, displayName: display))
+    }
+
+    func unsigned(_ node: ConfigNode) throws(ConfigFileError) -> UInt64 {
+        let value = try node.number()
+        guard value >= 0, value == value.rounded(), value < 1e18 else {
+            throw node.failure("expected a whole number ≥ 0")
+        }
+        return UInt64(value)
+    }
+
+    func whole(_ node: ConfigNode, minimum: Int = 0) throws(ConfigFileError) -> Int {
+        let value = try node.number()
+        guard value >= Double(minimum), value == value.rounded(), value < 1e9 else {
+            throw node.failure("expected a whole number ≥ \(minimum)")
+        }
+        return Int(value)
+    }
+
+    func device(_ node: ConfigNode, seed: UInt64) throws -> DeviceScript {
+        let fields = try node.mapping(allowing: [
+            "name", "route", "path", "speed", "sampleInterval", "start", "startAfter", "mode", "accuracy",
+            "distanceFilter", "noise", "seed", "authorization", "authorizationChanges", "signalLoss", "visits",
+        ])
+        guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
+        let (route, display) = try file(routeNode)
+        var device = DeviceScript(name: try fields["name"]?.string(), route: route, routeDisplayName: display)
+        if let v = fields["path"] { device.path = try whole(v, minimum: 1) }
+        if let v = fields["speed"] {
+            device.speed = try v.number()
+            guard device.speed > 0 else { throw v.failure("'speed' must be positive m/s") }
+        }
+        if let v = fields["sampleInterval"] {
+            device.sampleInterval = try v.duration()
+            guard device.sampleInterval > 0 else { throw v.failure("'sampleInterval' must be positive") }
+        }
+        if let v = fields["start"] {
+            guard let start = XSDDateTime.parse(try v.string()) else {
+                throw v.failure("'start' must be an ISO-8601 time such as 2025-06-01T08:00:00Z")
+            }
+            device.start = start
+        }
+        if let v = fields["startAfter"] { device.startAfter = try v.duration() }
+        if let v = fields["mode"] { device.mode = try v.choice(DeviceScript.Mode.self) }
+        if let v = fields["accuracy"] { device.desiredAccuracy = try accuracy(v) }
+        if let v = fields["distanceFilter"] {
+            device.distanceFilter = try v.number()
+            guard device.distanceFilter >= 0 || device.distanceFilter == -1 else {
+                throw v.failure("'distanceFilter' is metres ≥ 0, or -1 for every fix")
+            }
+        }
+        if let v = fields["noise"] { device.noise = try v.choice(NoiseModel.Preset.self) }
+        device.seed = try fields["seed"].map { n throws(ConfigFileError) in try unsigned(n) } ?? seed
+        if let v = fields["authorization"] {
+            let answers: [String: AuthorizationAnswer?] = [
+                "always": .allowAlways, "when-in-use": .allowWhenInUse, "denied": .deny, "ask": nil,
+            ]
+            let text = try v.string()
+            guard let answer = answers[text] else {
+                throw v.failure("'\(text)' is not one of always, when-in-use, denied, ask")
+            }
+            device.authorization = answer
+        }
+        for change in try fields["authorizationChanges"]?.list() ?? [] {
+            let f = try change.mapping(allowing: ["at", "status"])
+            guard let at = f["at"], let status = f["status"] else { throw change.failure("needs 'at' and 'status'") }
+            let text = try status.string()
+            guard let value = AuthorizationStatus.allCases.first(where: { $0.description == text }) else {
+                throw status.failure(
+                    "'\(text)' is not one of \(AuthorizationStatus.allCases.map(\.description).joined(separator: ", "))")
+            }
+            device.authorizationChanges.append((try at.duration(), value))
+        }
+        for gap in try fields["signalLoss"]?.list() ?? [] {
+            let f = try gap.mapping(allowing: ["from", "to"])
+            guard let from = f["from"], let to = f["to"] else { throw gap.failure("needs 'from' and 'to'") }
+            let (a, b) = (try from.duration(), try to.duration())
+            guard b >= a else { throw to.failure("'to' comes before 'from'") }
+            device.signalLoss.append(a...b)
+        }
+        if let v = fields["visits"] { device.visits = try v.bool() }
+        return device
+    }
+
+    func accuracy(_ node: ConfigNode) throws(ConfigFileError) -> Double {
+        let names: [String: Double] = [
+            "best-for-navigation": LocationAccuracy.bestForNavigation, "best": LocationAccuracy.best,
+            "ten-meters": LocationAccuracy.nearestTenMeters, "hundred-meters": LocationAccuracy.hundredMeters,
+            "kilometer": LocationAccuracy.kilometer, "three-kilometers": LocationAccuracy.threeKilometers,
+        ]
+        if case .scalar = node.node, let metres = node.node.float ?? node.node.int.map(Double.init) {
+            guard metres > 0 else { throw node.failure("'accuracy' in metres must be positive") }
+            return metres
+        }
+        let text = try node.string()
+        guard let value = names[text] else {
+            throw node.failure("'\(text)' is not one of \(names.keys.sorted().joined(separator: ", ")), or metres")
+        }
+        return value
+    }
+
+    func emulator(_ node: ConfigNode) throws(ConfigFileError) -> EmulatorSetup {
+        let fields = try node.mapping(allowing: ["geoEnabled", "permissions", "geoRateLimit", "faults", "changes"])
+        var setup = EmulatorSetup()
+        if let v = fields["geoEnabled"] { setup.geoEnabled = try v.bool() }
+        if let v = fields["permissions"] { setup.permissions = try strings(v) }
+        if let v = fields["geoRateLimit"] { setup.geoRateLimit = try whole(v, minimum: 1) }
+        for item in try fields["faults"]?.list() ?? [] { setup.faults.append(try fault(item)) }
+        for item in try fields["changes"]?.list() ?? [] {
+            let f = try item.mapping(allowing: ["at", "geoEnabled", "permissions"])
+            guard let at = f["at"] else { throw item.failure("missing 'at'") }
+            guard f.count > 1 else { throw item.failure("a change needs 'geoEnabled' or 'permissions'") }
+            setup.changes.append(
+                EmulatorSetup.Change(
+                    at: try at.duration(), geoEnabled: try f["geoEnabled"]?.bool(),
+                    permissions: try f["permissions"].map { n throws(ConfigFileError) in try strings(n) }))
+        }
+        setup.changes.sort { $0.at < $1.at }
+        return setup
+    }
+
+    func strings(_ node: ConfigNode) throws(ConfigFileError) -> Set<String> {
+        var out: Set<String> = []
+        for item in try node.list() { out.insert(try item.string()) }
+        return out
+    }
+
+    func fault(_ node: ConfigNode) throws(ConfigFileError) -> Fault {
+        let f = try node.mapping(allowing: [
+            "kind", "path", "probability", "count", "from", "until", "status", "code", "distribution", "ms", "maxMs",
+            "sigma",
+        ])
+        guard let kind = f["kind"] else { throw node.failure("missing 'kind'") }
+        var fault = Fault(kind: try kind.choice(Fault.Kind.self), pathContains: try f["path"]?.string() ?? "")
+        if let v = f["probability"] {
+            fault.probability = try v.number()
+            guard (0...1).contains(fault.probability) else { throw v.failure("'probability' is within 0…1") }
+        }
+        if let v = f["count"] { fault.remaining = try whole(v) }
+        fault.from = try f["from"]?.duration()
+        fault.until = try f["until"]?.duration()
+        if let v = f["status"] {
+            fault.status = try whole(v, minimum: 100)
+            guard fault.status < 600 else { throw v.failure("'status' must be an HTTP status") }
+        }
+        if let v = f["code"] { fault.code = try whole(v) }
+        if let v = f["distribution"] { fault.distribution = try v.choice(Fault.Distribution.self) }
+        if let v = f["ms"] { fault.milliseconds = try v.number() }
+        if let v = f["maxMs"] { fault.maximumMilliseconds = try v.number() }
+        if let v = f["sigma"] { fault.sigma = try v.number() }
+        return fault
+    }
+
+    // MARK: - Expectations
+
+    /// Names an expectation may refer to, so a typo is an error rather than a silent "0 found".
+    struct Context {
+        var regions: Set<String>
+        var devices: Set<String>
+        var rules: Set<String>
+        var zones: [PrivacyZone]
+    }
+
+    static let eventTypes = [
+        "authorization", "location", "error", "regionEnter", "regionExit", "regionState", "monitoringFailed", "visit",
+    ]
+    static let countKeys: Set<String> = ["count", "atLeast", "atMost"]
+    static let windowKeys: Set<String> = ["after", "before"]
+    static let eventKeys: Set<String> = ["region", "device", "status", "state", "error"]
+    static let postKeys: Set<String> = [
+        "region", "place", "decision", "carriesLocation", "precision", "blockedBy", "device", "rule",
+    ]
+    static let requestKeys: Set<String> = ["method", "status", "with", "without", "params"]
+
+    func expectation(_ node: ConfigNode, _ context: Context) throws(ConfigFileError) -> Expectation {
+        let kinds = ["event", "noEvent", "order", "post", "noPost", "noLocationInZone", "request", "noRequest"]
+        guard case .mapping(let mapping) = node.node else { throw node.failure("expected a mapping") }
+        let present = kinds.filter { key in mapping.keys.contains { $0.string == key } }
+        guard present.count == 1, let kind = present.first else {
+            throw node.failure("an expectation has exactly one of \(kinds.joined(separator: ", "))")
+        }
+        var allowed: Set<String> = [kind, "name"]
+        switch kind {
+        case "event", "noEvent": allowed.formUnion(Self.eventKeys.union(Self.windowKeys))
+        case "post", "noPost": allowed.formUnion(Self.postKeys.union(Self.windowKeys))
+        case "request", "noRequest": allowed.formUnion(Self.requestKeys.union(Self.windowKeys))
+        default: break
+        }
+        if kind == "event" || kind == "post" || kind == "request" { allowed.formUnion(Self.countKeys) }
+        let fields = try node.mapping(allowing: allowed)
+        let value = fields[kind] ?? node
+        let location = "\(node.file):\(node.node.mark?.line ?? 0):\(node.node.mark?.column ?? 0)"
+        let label = try fields["name"]?.string()
+        let expected: Expectation.Kind
+        switch kind {
+        case "event", "noEvent":
+            expected = .events(
+                try eventFilter(type: value, fields, context), kind == "noEvent" ? .none : try count(fields))
+        case "order":
+            var filters: [EventFilter] = []
+            for item in try value.list() {
+                let f = try item.mapping(allowing: Self.eventKeys.union(Self.windowKeys).union(["event"]))
+                guard let type = f["event"] else { throw item.failure("missing 'event'") }
+                filters.append(try eventFilter(type: type, f, context))
+            }
+            guard filters.count >= 2 else { throw value.failure("'order' needs at least two events") }
+            expected = .order(filters)
+        case "post", "noPost":
+            expected = .posts(try postFilter(network: value, fields, context), kind == "noPost" ? .none : try count(fields))
+        case "noLocationInZone":
+            let name = try value.string()
+            guard let zone = context.zones.first(where: { $0.name == name }) else {
+                throw value.failure(
+                    "no privacy zone '\(name)' in the scenario's privacy profile"
+                        + (context.zones.isEmpty ? "" : " (zones: \(context.zones.map(\.name).joined(separator: ", ")))"))
+            }
+            expected = .noLocationInZone(zone)
+        default:
+            expected = .requests(try requestFilter(path: value, fields), kind == "noRequest" ? .none : try count(fields))
+        }
+        return Expectation(kind: expected, label: label, location: location)
+    }
+
+    func count(_ fields: [String: ConfigNode]) throws(ConfigFileError) -> Count {
+        if let exact = fields["count"] {
+            if let other = fields["atLeast"] ?? fields["atMost"] {
+                throw other.failure("'count' cannot be combined with 'atLeast'/'atMost'")
+            }
+            return .exactly(try whole(exact))
+        }
+        var count = Count()
+        if let v = fields["atLeast"] { count.atLeast = try whole(v) }
+        if let v = fields["atMost"] {
+            count.atMost = try whole(v)
+            if fields["atLeast"] == nil { count.atLeast = 0 }
+            guard count.atLeast <= count.atMost ?? 0 else { throw v.failure("'atMost' is below 'atLeast'") }
+        }
+        return count
+    }
+
+    func window(_ fields: [String: ConfigNode]) throws(ConfigFileError) -> Window {
+        let window = Window(after: try fields["after"]?.duration(), before: try fields["before"]?.duration())
+        if let a = window.after, let b = window.before, b < a, let node = fields["before"] {
+            throw node.failure("'before' comes earlier than 'after'")
+        }
+        return window
+    }
+
+    func known(_ node: ConfigNode?, in names: Set<String>, what: String) throws(ConfigFileError) -> String? {
+        guard let node else { return nil }
+        let name = try node.string()
+        guard names.contains(name) else {
+            throw node.failure(
+                "no \(what) '\(name)' in this scenario"
+                    + (names.isEmpty ? "" : " (\(what)s: \(names.sorted().joined(separator: ", ")))"))
+        }
+        return name
+    }
+
+    func eventFilter(type node: ConfigNode, _ fields: [String: ConfigNode], _ context: Context) throws(ConfigFileError)
+        -> EventFilter
+    {
+        let type = try node.string()
+        guard Self.eventTypes.contains(type) else {
+            throw node.failure("'\(type)' is not an event type (\(Self.eventTypes.joined(separator: ", ")))")
+        }
+        let details = ["status", "state", "error"].compactMap { fields[$0] }
+        guard details.count <= 1 else { throw details[1].failure("give one of 'status', 'state', 'error'") }
+        return EventFilter(
+            type: type, region: try known(fields["region"], in: context.regions, what: "region"),
+            device: try known(fields["device"], in: context.devices, what: "device"),
+            detail: try details.first?.string(), window: try window(fields))
+    }
+
+    func postFilter(network node: ConfigNode, _ fields: [String: ConfigNode], _ context: Context)
+        throws(ConfigFileError) -> PostFilter
+    {
+        let network = try node.string()
+        var filter = PostFilter()
+        if network != "any" {
+            guard let value = Network(rawValue: network) else {
+                throw node.failure("'\(network)' is not one of twitter, facebook, any")
+            }
+            filter.network = value
+        }
+        filter.region = try known(fields["region"], in: context.regions, what: "region")
+        filter.place = try fields["place"]?.string()
+        filter.decision = try fields["decision"]?.choice(PostDecision.self)
+        filter.carriesLocation = try fields["carriesLocation"]?.bool()
+        filter.precision = try fields["precision"]?.choice(Precision.self)
+        filter.blockedBy = try fields["blockedBy"]?.choice(PrivacyGate.self)
+        filter.device = try known(fields["device"], in: context.devices, what: "device")
+        filter.rule = try known(fields["rule"], in: context.rules, what: "rule")
+        filter.window = try window(fields)
+        return filter
+    }
+
+    func requestFilter(path node: ConfigNode, _ fields: [String: ConfigNode]) throws(ConfigFileError)
+        -> RequestFilter
+    {
+        let path = try node.string()
+        var filter = RequestFilter(path: path == "any" ? "" : path)
+        if let v = fields["method"] {
+            filter.method = try v.string().uppercased()
+            guard ["GET", "POST", "DELETE"].contains(filter.method ?? "") else {
+                throw v.failure("'method' is GET, POST or DELETE")
+            }
+        }
+        if let v = fields["status"] { filter.status = try whole(v, minimum: 100) }
+        filter.with = try fields["with"].map { n throws(ConfigFileError) in try strings(n).sorted() } ?? []
+        filter.without = try fields["without"].map { n throws(ConfigFileError) in try strings(n).sorted() } ?? []
+        filter.window = try window(fields)
+        if let v = fields["params"] {
+            guard case .mapping(let mapping) = v.node else {
+                throw v.failure("'params' maps parameter names to values")
+            }
+            for (key, value) in mapping {
+                guard let name = key.string, case .scalar(let scalar) = value else {
+                    throw v.failure("'params' maps parameter names to string values")
+                }
+                filter.parameters[name] = scalar.string
+            }
+        }
+        return filter
+    }
+}

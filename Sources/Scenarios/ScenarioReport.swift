@@ -1,0 +1,131 @@
+import Foundation
+
+/// Writes scenario results for people (text), programs (JSON) and CI systems (JUnit XML).
+///
+/// Nothing here depends on the wall clock, so the same results print the same bytes.
+public enum ScenarioReport {
+    /// `PASS`/`FAIL` per scenario, then each expectation with ✓ or ✗; failures show what was
+    /// expected and what happened, and where the expectation is written.
+    public static func text(_ results: [ScenarioResult]) -> String {
+        var out = ""
+        for result in results {
+            if let error = result.error {
+                out += "ERROR \(result.name)  (\(result.file))\n      \(error.description)\n"
+                continue
+            }
+            let failed = result.expectations.filter { !$0.passed }.count
+            out +=
+                (result.passed ? "PASS  " : "FAIL  ") + "\(result.name)  (\(result.file)) — "
+                + (failed == 0
+                    ? "\(result.expectations.count) expectations hold\n"
+                    : "\(failed) of \(result.expectations.count) expectations failed\n")
+            for expectation in result.expectations {
+                if expectation.passed {
+                    out += "  ✓ \(expectation.description): \(expectation.actual)\n"
+                } else {
+                    out += "  ✗ \(expectation.description)\n"
+                    out += "      expected: \(expectation.expected)\n"
+                    out += "      actual:   \(expectation.actual)\n"
+                    out += "      at:       \(expectation.location)\n"
+                }
+            }
+        }
+        out += summary(results) + "\n"
+        return out
+    }
+
+    /// One line: how many scenarios passed, failed and could not run.
+    public static func summary(_ results: [ScenarioResult]) -> String {
+        let errors = results.filter { $0.error != nil }.count
+        let passed = results.filter(\.passed).count
+        return "\(results.count) scenarios: \(passed) passed, \(results.count - passed - errors) failed, \(errors) errors"
+    }
+
+    /// `{"passed":…, "scenarios":[{"name","file","passed","error","expectations":[…]}]}`.
+    public static func json(_ results: [ScenarioResult]) -> String {
+        struct Scenario: Encodable {
+            var name: String
+            var file: String
+            var passed: Bool
+            var error: String?
+            var expectations: [ExpectationResult]
+        }
+        struct Document: Encodable {
+            var passed: Bool
+            var summary: String
+            var scenarios: [Scenario]
+        }
+        let document = Document(
+            passed: results.allSatisfy(\.passed), summary: summary(results),
+            scenarios: results.map {
+                Scenario(
+                    name: $0.name, file: $0.file, passed: $0.passed, error: $0.error?.description,
+                    expectations: $0.expectations)
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// JUnit XML as Jenkins, GitLab, GitHub Actions reporters and others read it: a test suite
+    /// per scenario, a test case per expectation; a scenario that could not run is one case
+    /// with an `<error>`.
+    public static func junit(_ results: [ScenarioResult]) -> String {
+        let failures = results.reduce(0) { $0 + $1.expectations.filter { !$0.passed }.count }
+        let errors = results.filter { $0.error != nil }.count
+        let tests = results.reduce(0) { $0 + max($1.expectations.count, $1.error == nil ? 0 : 1) }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"waypost\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
+        for result in results {
+            let name = escape(result.name)
+            let failed = result.expectations.filter { !$0.passed }.count
+            out +=
+                "  <testsuite name=\"\(name)\" file=\"\(escape(result.file))\" "
+                + "tests=\"\(max(result.expectations.count, result.error == nil ? 0 : 1))\" "
+                + "failures=\"\(failed)\" errors=\"\(result.error == nil ? 0 : 1)\">\n"
+            if let error = result.error {
+                out += "    <testcase classname=\"\(name)\" name=\"run\">\n"
+                out +=
+                    "      <error message=\"\(escape(error.description))\">\(escape(error.description))</error>\n"
+                out += "    </testcase>\n"
+            }
+            for expectation in result.expectations {
+                out += "    <testcase classname=\"\(name)\" name=\"\(escape(expectation.description))\""
+                if expectation.passed {
+                    out += "/>\n"
+                } else {
+                    let message = "expected \(expectation.expected); actual \(expectation.actual)"
+                    out += ">\n      <failure message=\"\(escape(message))\">"
+                    out += escape(
+                        "expected: \(expectation.expected)\nactual:   \(expectation.actual)\nat:       \(expectation.location)")
+                    out += "</failure>\n    </testcase>\n"
+                }
+            }
+            out += "  </testsuite>\n"
+        }
+        out += "</testsuites>\n"
+        return out
+    }
+
+    /// XML-escapes text for an attribute or element; drops characters XML 1.0 cannot carry.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t", "\r": out += "&#\(scalar.value);"
+            default:
+                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

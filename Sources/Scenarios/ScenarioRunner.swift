@@ -1,0 +1,223 @@
+import CheckinEngine
+import Foundation
+import LocationSimulation
+import SocialEmulator
+import Store
+import Tracks
+
+/// A scenario's verdict: every expectation's result, or why it could not run.
+public struct ScenarioResult: Sendable {
+    public var name: String
+    public var file: String
+    public var expectations: [ExpectationResult]
+    /// Set when the scenario could not be read or run; then nothing was checked.
+    public var error: ScenarioError?
+
+    public var passed: Bool { error == nil && expectations.allSatisfy(\.passed) }
+}
+
+/// Runs scenarios: the devices through the simulated location manager, their events through
+/// the check-in engine to an in-process emulator set up as the scenario says, all on one
+/// virtual clock — then checks the expectations against the events, the audit and the
+/// emulator's journal.
+///
+/// ```swift
+/// let runner = ScenarioRunner(fixtures: try EmulatorFixtures.load(from: placesFolder))
+/// let scenario = try ScenarioFile.read(contentsOf: url)
+/// let result = await runner.run(scenario)
+/// print(result.passed)
+/// ```
+///
+/// A scenario's run is recorded in the store under its name (replacing any earlier run of the
+/// same name), so `waypost report NAME` can draw it; the same scenario gives the same result
+/// every time.
+public struct ScenarioRunner: Sendable {
+    public var fixtures: EmulatorFixtures
+    /// The database runs are recorded in; nil: a temporary one, removed afterwards.
+    public var storePath: String?
+
+    public init(fixtures: EmulatorFixtures, storePath: String? = nil) {
+        self.fixtures = fixtures
+        self.storePath = storePath
+    }
+
+    /// Reads a scenario file and runs it; a file that cannot be read is a result with an error.
+    public func run(contentsOf url: URL, displayName: String) async -> ScenarioResult {
+        do {
+            return await run(try ScenarioFile.read(contentsOf: url, displayName: displayName))
+        } catch {
+            return ScenarioResult(name: displayName, file: displayName, expectations: [], error: error)
+        }
+    }
+
+    public func run(_ scenario: Scenario) async -> ScenarioResult {
+        var result = ScenarioResult(name: scenario.name, file: scenario.file, expectations: [])
+        do {
+            let outcome = try await execute(scenario)
+            result.expectations = scenario.expectations.map { $0.evaluate(outcome) }
+        } catch let error as ScenarioError {
+            result.error = error
+        } catch {
+            result.error = ScenarioError(.data, "\(scenario.file): \(error)")
+        }
+        return result
+    }
+
+    /// Runs the scenario and collects what expectations look at.
+    public func execute(_ scenario: Scenario) async throws -> ScenarioOutcome {
+        let routes = try scenario.devices.map(route)
+        let starts = zip(scenario.devices, routes).map { ($1.first?.point.timeIntervalSince1970 ?? 0) + $0.startAfter }
+        guard let origin = starts.min() else { throw ScenarioError(.data, "\(scenario.file): no devices") }
+
+        var setupEvents: [TimedEvent] = []
+        var devices: [SimulatedDevice] = []
+        for (index, script) in scenario.devices.enumerated() {
+            let manager = SimulatedLocationManager(
+                status: .notDetermined, authorizationAnswer: script.authorization, noise: NoiseModel(script.noise),
+                seed: script.seed ?? scenario.seed, startTime: starts[index])
+            let name = script.name
+            manager.observer = { event in
+                var event = event
+                event.device = name
+                setupEvents.append(event)
+            }
+            // The simulated app: ask, monitor, start.
+            manager.reportInitialAuthorization()
+            manager.requestAlwaysAuthorization()
+            manager.desiredAccuracy = script.desiredAccuracy
+            manager.distanceFilter = script.distanceFilter
+            for region in scenario.regions { manager.startMonitoring(for: region) }
+            switch script.mode {
+            case .standard: manager.startUpdatingLocation()
+            case .significantChange: manager.startMonitoringSignificantLocationChanges()
+            case .none: break
+            }
+            if script.visits { manager.startMonitoringVisits() }
+            manager.observer = nil
+            devices.append(
+                SimulatedDevice(
+                    name: name, route: routes[index], manager: manager, clockOffset: script.startAfter,
+                    signalGaps: script.signalLoss.map { (origin + $0.lowerBound)...(origin + $0.upperBound) },
+                    authorizationChanges: script.authorizationChanges.map { (origin + $0.at, $0.status) }))
+        }
+
+        let temporary = storePath == nil ? FileManager.default.temporaryDirectory
+            .appendingPathComponent("waypost-scenario-\(UUID().uuidString)") : nil
+        defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
+        let store: Store
+        do {
+            store = try Store(path: storePath ?? temporary?.appendingPathComponent("run.db").path ?? "")
+            try store.deleteRun(named: scenario.name)
+        } catch {
+            throw ScenarioError(.unavailable, error.description)
+        }
+        let run = try store.beginRun(
+            name: scenario.name, track: scenario.devices.map(\.routeDisplayName).joined(separator: ", "),
+            at: Date().timeIntervalSince1970, dryRun: scenario.dryRun)
+
+        let clock = VirtualDeliveryClock(start: origin)
+        var emulator: InProcessEmulator?
+        var delivery: OutboxDelivery?
+        if !scenario.dryRun {
+            do {
+                emulator = try await InProcessEmulator.start(
+                    fixtures: fixtures, configuration: configuration(scenario.emulator), seed: scenario.seed,
+                    clock: clock)
+            } catch {
+                throw ScenarioError(.unavailable, "cannot start the in-process emulator: \(error)")
+            }
+            for var fault in scenario.emulator.faults {
+                fault.from = fault.from.map { origin + $0 }
+                fault.until = fault.until.map { origin + $0 }
+                await emulator?.core.addFault(fault)
+            }
+            delivery = OutboxDelivery(
+                store: store, clients: emulator?.clients ?? SocialClients(twitter: nil, facebook: nil), clock: clock,
+                retry: RetryPolicy(seed: scenario.seed))
+        }
+        let engine = CheckinEngine(
+            rules: scenario.rules, profile: scenario.privacy, store: store, run: run, delivery: delivery)
+        var changes = scenario.emulator.changes[...]
+        func applyChanges(through time: Double) async {
+            while let change = changes.first, origin + change.at <= time {
+                changes.removeFirst()
+                await emulator?.apply(change)
+            }
+        }
+
+        var events = setupEvents
+        do {
+            try engine.recordRegions(scenario.regions)
+            for event in setupEvents { _ = try await engine.handle(event) }
+            let pipe = SimulationEventPipe(Simulation(devices: devices))
+            for await event in pipe.events {
+                pipe.consumed()
+                events.append(event)
+                await applyChanges(through: event.time)
+                clock.advance(to: event.time)
+                _ = try await engine.handle(event)
+            }
+            await applyChanges(through: .infinity)
+            _ = try await engine.finish(maxWait: .infinity)
+            try store.finishRun(run.id, at: Date().timeIntervalSince1970)
+        } catch {
+            await emulator?.stop()
+            throw ScenarioError(.unavailable, "\(scenario.file): \(error)")
+        }
+        // Setup events of a later-starting device belong after earlier devices' events.
+        events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+        let journal = await emulator?.core.journal ?? []
+        await emulator?.stop()
+        let posts = try store.auditRecords(run: run.id).map(AuditRecord.init(stored:))
+        return ScenarioOutcome(origin: origin, events: events, posts: posts, journal: journal)
+    }
+
+    private func route(_ script: DeviceScript) throws -> [RouteSample] {
+        do {
+            let track = try TrackReader().read(contentsOf: script.route, displayName: script.routeDisplayName)
+            return try RouteTiming(
+                speed: script.speed, sampleInterval: script.sampleInterval,
+                start: script.start.map(Date.init(timeIntervalSince1970:))
+            ).samples(for: track, path: script.path)
+        } catch let error as RouteTimingError {
+            throw ScenarioError(.data, "\(script.routeDisplayName): \(error.message)")
+        } catch {
+            throw ScenarioError(.data, "\(error)")
+        }
+    }
+
+    private func configuration(_ setup: EmulatorSetup) -> EmulatorConfiguration {
+        var configuration = EmulatorConfiguration.demo
+        for index in configuration.twitterAccounts.indices {
+            configuration.twitterAccounts[index].geoEnabled = setup.geoEnabled
+        }
+        for index in configuration.facebookAccounts.indices {
+            configuration.facebookAccounts[index].permissions = setup.permissions
+        }
+        configuration.geoRateLimit = setup.geoRateLimit
+        return configuration
+    }
+}
+
+extension InProcessEmulator {
+    /// Applies a scripted account change through the emulator's control plane.
+    fileprivate func apply(_ change: EmulatorSetup.Change) async {
+        let demo = EmulatorConfiguration.demo
+        if let on = change.geoEnabled, let user = demo.twitterAccounts.first?.userID {
+            _ = await core.handle(
+                EmulatorRequest(
+                    method: "POST", path: "/__waypost/twitter/geo_enabled", query: "user_id=\(user)&enabled=\(on)"))
+        }
+        if let granted = change.permissions, let user = demo.facebookAccounts.first?.userID {
+            let known: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
+            for permission in known.union(granted).sorted() {
+                let status = granted.contains(permission) ? "granted" : "declined"
+                _ = await core.handle(
+                    EmulatorRequest(
+                        method: "POST", path: "/__waypost/facebook/permissions",
+                        query: "user_id=\(user)&permission=\(permission)&status=\(status)"))
+            }
+        }
+    }
+}

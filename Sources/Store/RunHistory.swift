@@ -1,0 +1,107 @@
+/// A circular region a run monitored, as a report draws it.
+public struct RegionRecord: Sendable, Equatable {
+    public var identifier: String
+    public var latitude: Double
+    public var longitude: Double
+    /// Metres.
+    public var radius: Double
+
+    public init(identifier: String, latitude: Double, longitude: Double, radius: Double) {
+        self.identifier = identifier
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+    }
+}
+
+/// A location event other than a fix (those are ``LocationRecord``s): a region transition, a
+/// monitoring failure, an error, an authorization change or a visit.
+public struct EventRecord: Sendable, Equatable {
+    public var time: Double
+    public var device: String?
+    /// The event stream's `type`: `regionEnter`, `regionExit`, `monitoringFailed`, `error`,
+    /// `authorization` or `visit`.
+    public var type: String
+    public var region: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    /// The status, error name or other short detail.
+    public var detail: String?
+
+    public init(
+        time: Double, device: String? = nil, type: String, region: String? = nil, latitude: Double? = nil,
+        longitude: Double? = nil, detail: String? = nil
+    ) {
+        self.time = time
+        self.device = device
+        self.type = type
+        self.region = region
+        self.latitude = latitude
+        self.longitude = longitude
+        self.detail = detail
+    }
+}
+
+/// What a run monitored and what happened on the way, beside its fixes: the material of
+/// `waypost report`.
+extension Store {
+    /// Records the regions a run monitors; an identifier registered again replaces the region.
+    public func saveRegions(_ regions: [RegionRecord], run: Int64) throws(StoreError) {
+        try transaction { db throws(StoreError) in
+            for r in regions {
+                try db.run(
+                    "INSERT INTO regions (run, identifier, latitude, longitude, radius) VALUES (?, ?, ?, ?, ?) "
+                        + "ON CONFLICT(run, identifier) DO UPDATE SET latitude = excluded.latitude, "
+                        + "longitude = excluded.longitude, radius = excluded.radius",
+                    [.integer(run), .text(r.identifier), .real(r.latitude), .real(r.longitude), .real(r.radius)])
+            }
+        }
+    }
+
+    public func regions(run: Int64) throws(StoreError) -> [RegionRecord] {
+        try locked { db throws(StoreError) in
+            try db.rows(
+                "SELECT identifier, latitude, longitude, radius FROM regions WHERE run = ? ORDER BY rowid",
+                [.integer(run)]
+            ) {
+                RegionRecord(identifier: $0.text(0), latitude: $0.double(1), longitude: $0.double(2), radius: $0.double(3))
+            }
+        }
+    }
+
+    public func appendEvents(_ events: [EventRecord], run: Int64) throws(StoreError) {
+        guard !events.isEmpty else { return }
+        try transaction { db throws(StoreError) in
+            for e in events {
+                try db.run(
+                    "INSERT INTO events (run, time, device, type, region, latitude, longitude, detail) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .integer(run), .real(e.time), SQLValue(e.device), .text(e.type), SQLValue(e.region),
+                        SQLValue(e.latitude), SQLValue(e.longitude), SQLValue(e.detail),
+                    ])
+            }
+        }
+    }
+
+    /// A run's events in time order.
+    public func events(run: Int64) throws(StoreError) -> [EventRecord] {
+        try locked { db throws(StoreError) in
+            try db.rows(
+                "SELECT time, device, type, region, latitude, longitude, detail FROM events WHERE run = ? "
+                    + "ORDER BY time, rowid", [.integer(run)]
+            ) {
+                EventRecord(
+                    time: $0.double(0), device: $0.optionalText(1), type: $0.text(2), region: $0.optionalText(3),
+                    latitude: $0.optionalDouble(4), longitude: $0.optionalDouble(5), detail: $0.optionalText(6))
+            }
+        }
+    }
+
+    /// Deletes a run and everything recorded under it (history, outbox, audit); returns whether
+    /// it existed. A scenario starts this way, so running it again gives the same result.
+    @discardableResult
+    public func deleteRun(named name: String) throws(StoreError) -> Bool {
+        try transaction { db throws(StoreError) in try db.run("DELETE FROM runs WHERE name = ?", [.text(name)]) > 0 }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import RunReports
+
+/// `waypost report [RUN]`: a picture (or a summary, or GeoJSON) of a recorded run.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a recorded run: a map (SVG, HTML), GeoJSON, or a text timeline.",
+        discussion: """
+            Runs are recorded by `waypost replay --checkins` and `waypost test --db`. The SVG and
+            HTML maps are self-contained (no network): the route in Web Mercator, regions as
+            true-scale circles, event markers, and posts coloured by the location precision they
+            carried. The HTML adds a time slider and hover details. GeoJSON opens in geojson.io or QGIS.
+
+            Examples:
+              waypost report demo --db .waypost/demo.db
+              waypost report demo --db .waypost/demo.db --format html --output demo.html
+              waypost report --format geojson --output run.geojson
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, svg, html, geojson
+    }
+
+    @Argument(help: ArgumentHelp("The run's name (default: the latest run).", valueName: "run"))
+    var runName: String?
+
+    @Option(help: "text, svg, html or geojson.")
+    var format: Format = .text
+
+    @Option(name: [.short, .long], help: "Write to this file instead of standard output.")
+    var output: String?
+
+    @OptionGroup var storage: StoreOptions
+
+    func run() throws {
+        try reportingFailures {
+            guard FileManager.default.fileExists(atPath: storage.db) else {
+                throw CommandFailure(.noInput, "\(storage.db): no such database")
+            }
+            let store = try storage.open()
+            guard let record = try store.run(named: runName) else {
+                throw CommandFailure(
+                    .noInput, runName.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet")
+            }
+            let snapshot: RunSnapshot
+            do {
+                snapshot = try RunSnapshot.load(from: store, run: record)
+            } catch let error as DecodingError {
+                throw CommandFailure(.dataError, "\(storage.db): a record of run '\(record.name)' is unreadable (\(error))")
+            }
+            let text: String
+            switch format {
+            case .text: text = RunSummary.render(snapshot)
+            case .svg: text = SVGMap.render(snapshot)
+            case .html: text = HTMLMap.render(snapshot)
+            case .geojson: text = RunGeoJSON.render(snapshot)
+            }
+            if let output {
+                try AtomicFile.write(to: output) { $0.write(text) }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+/// `waypost test SCENARIO…`: scripted runs with assertions, for CI.
+struct Test: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run scenario files and check their expectations (exit 0 only when all hold).",
+        discussion: """
+            Each scenario runs its devices through the simulated location manager, its events
+            through the check-in engine to an in-process emulator set up as the scenario says,
+            on virtual time, and checks every expectation against the events, the audit and the
+            emulator's request journal. Independent scenarios run in parallel; the same scenario
+            gives the same result every run. The file format is in docs/scenarios.md.
+
+            Exit codes: 0 every expectation holds, 1 an expectation failed, 65 a scenario is
+            invalid, 66 a scenario file is missing.
+
+            Examples:
+              waypost test fixtures/scenarios/*.yaml
+              waypost test fixtures/scenarios/*.yaml --junit out.xml
+              waypost test fixtures/scenarios/privacy-zone-home.yaml --format json
+              waypost test fixtures/scenarios/commute-cafe-checkin.yaml --db runs.db && waypost report commute-cafe-checkin --db runs.db
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "Scenario files (YAML or JSON).")
+    var scenarios: [String]
+
+    @Option(help: "Also write the results as JUnit XML to this file.")
+    var junit: String?
+
+    @Option(help: "text or json.")
+    var format: Format = .text
+
+    @Option(help: "Record the runs in this database (each under its scenario's name) for `waypost report`.")
+    var db: String?
+
+    @Option(help: "Emulator fixtures (places and pages).")
+    var fixtures: String = "fixtures/places"
+
+    @Option(help: "Scenarios run at once (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() async throws {
+        var worst: SysExit = .ok
+        try await reportingFailures {
+            let runner = ScenarioRunner(fixtures: try loadFixtures(fixtures), storePath: db)
+            let results = await runAll(runner)
+            let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
+            FileHandle.standardOutput.write(Data(report.utf8))
+            if let junit {
+                try AtomicFile.write(to: junit) { $0.write(ScenarioReport.junit(results)) }
+            }
+            for result in results {
+                switch result.error?.kind {
+                case .missing?: worst = max(worst, .noInput)
+                case .data?: worst = max(worst, .dataError)
+                case .unavailable?: worst = max(worst, .unavailable)
+                case nil: if !result.passed { worst = max(worst, .expectationFailed) }
+                }
+            }
+        }
+        if worst != .ok { throw ExitCode(worst.rawValue) }
+    }
+
+    /// Runs the scenarios `jobs` at a time; results keep the command line's order.
+    private func runAll(_ runner: ScenarioRunner) async -> [ScenarioResult] {
+        await withTaskGroup(of: (Int, ScenarioResult).self) { group in
+            var results: [ScenarioResult?] = Array(repeating: nil, count: scenarios.count)
+            var next = 0
+            func start() {
+                guard next < scenarios.count else { return }
+                let (index, path) = (next, scenarios[next])
+                next += 1
+                group.addTask {
+                    (index, await runner.run(contentsOf: URL(fileURLWithPath: path), displayName: path))
+                }
+            }
+            for _ in 0..<min(jobs, scenarios.count) { start() }
+            for await (index, result) in group {
+                results[index] = result
+                start()
+            }
+            return results.compactMap { $0 }
+        }
+    }
+}
+
+extension SysExit: Comparable {
+    /// Which of two statuses a command with several outcomes reports: the more serious.
+    static func < (a: SysExit, b: SysExit) -> Bool { a.rawValue < b.rawValue }
+}
