@@ -23,11 +23,16 @@ demo: build
 	  --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --db $(DEMO_DB) \
 	  | grep -v '  location  '
 	$$($(SWIFT) build --show-bin-path)/waypost audit --db $(DEMO_DB)
+	$$($(SWIFT) build --show-bin-path)/waypost report --db $(DEMO_DB) --format svg --output .waypost/demo.svg
+	$$($(SWIFT) build --show-bin-path)/waypost report --db $(DEMO_DB) --format html --output .waypost/demo.html
+	@echo "Map of the run: .waypost/demo.html (time slider, hover details) and .waypost/demo.svg"
 
-## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI).
+## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
+## then the scenario library end to end (JUnit XML in .build/scenarios.xml).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
 
 ## Generates 1M-point inputs and measures the reader against xmllint and gpsbabel (release build).
 bench: deps

@@ -72,7 +72,9 @@ let package = Package(
         ),
         .target(
             name: "Scenarios",
-            dependencies: ["Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine"]
+            dependencies: [
+                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
+            ]
         ),
         .target(name: "RunReports", dependencies: ["Geo", "Tracks", "Store", "CheckinEngine"]),
         .executableTarget(

@@ -26,7 +26,8 @@ public struct RunSnapshot: Sendable {
     public static func load(from store: Store, run: RunRecord) throws -> RunSnapshot {
         RunSnapshot(
             run: run, regions: try store.regions(run: run.id), fixes: try store.locations(run: run.id),
-            events: try store.events(run: run.id), posts: try store.auditRecords(run: run.id).map(AuditRecord.init(stored:)))
+            events: try store.events(run: run.id),
+            posts: try store.auditRecords(run: run.id).map(AuditRecord.init(stored:)))
     }
 
     /// First and last recorded instants (virtual time), nil for an empty run.

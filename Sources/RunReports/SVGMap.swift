@@ -36,7 +36,9 @@ public enum SVGMap {
     public static func render(_ run: RunSnapshot) -> String {
         let start = run.span?.lowerBound ?? 0
         var points = run.fixes.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
-        points += run.events.compactMap { e in e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } } }
+        points += run.events.compactMap { e in
+            e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
+        }
         points += run.posts.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
         let projection = MapProjection(
             fitting: points, circles: framedRegions(run.regions, around: points), top: header, width: width,
@@ -50,9 +52,12 @@ public enum SVGMap {
                 ("font-size", "12"), ("class", "waypost-run-map"),
             ])
         svg.element("title", text: "Waypost run '\(run.run.name)'")
-        svg.element("rect", [("x", "0"), ("y", "0"), ("width", "\(Int(width))"), ("height", "\(Int(height))"), ("fill", "#f7f7f2")])
         svg.element(
-            "rect", [("x", "0"), ("y", "0"), ("width", "\(Int(width))"), ("height", "\(Int(header))"), ("fill", "#ffffff")])
+            "rect",
+            [("x", "0"), ("y", "0"), ("width", "\(Int(width))"), ("height", "\(Int(height))"), ("fill", "#f7f7f2")])
+        svg.element(
+            "rect",
+            [("x", "0"), ("y", "0"), ("width", "\(Int(width))"), ("height", "\(Int(header))"), ("fill", "#ffffff")])
         title(run, into: &svg)
         svg.open("clipPath", [("id", "map-area")])
         svg.element(
@@ -120,8 +125,11 @@ public enum SVGMap {
                 let (x, y) = projection.point(Coordinate(latitude: first.latitude, longitude: first.longitude))
                 svg.element(
                     "circle",
-                    [("cx", f(x)), ("cy", f(y)), ("r", "5"), ("fill", "#ffffff"), ("stroke", color), ("stroke-width", "2.5"),
-                     ("class", "route-start")])
+                    [
+                        ("cx", f(x)), ("cy", f(y)), ("r", "5"), ("fill", "#ffffff"), ("stroke", color),
+                        ("stroke-width", "2.5"),
+                        ("class", "route-start"),
+                    ])
             }
         }
         svg.close("g")
@@ -159,7 +167,8 @@ public enum SVGMap {
                 "\(time(post.time)) \(post.network.rawValue) \(post.decision.rawValue)"
                 + (post.placeName.map { " at \($0)" } ?? "")
                 + (post.carriesLocation ? " — carried location (\(post.precision.rawValue))" : " — no location sent")
-                + (post.gates.first(where: { !$0.passed }).map { " — blocked by \($0.gate.rawValue): \($0.reason)" } ?? "")
+                + (post.gates.first(where: { !$0.passed }).map { " — blocked by \($0.gate.rawValue): \($0.reason)" }
+                    ?? "")
             svg.open(
                 "g",
                 [
@@ -189,7 +198,9 @@ public enum SVGMap {
     // MARK: - Furniture
 
     private static func title(_ run: RunSnapshot, into svg: inout SVGWriter) {
-        svg.element("text", [("x", "20"), ("y", "28"), ("font-size", "19"), ("font-weight", "bold"), ("fill", "#1a1a2e")], text: "Waypost run '\(run.run.name)'")
+        svg.element(
+            "text", [("x", "20"), ("y", "28"), ("font-size", "19"), ("font-weight", "bold"), ("fill", "#1a1a2e")],
+            text: "Waypost run '\(run.run.name)'")
         var subtitle = run.span.map { "\(time($0.lowerBound)) – \(time($0.upperBound)) UTC" } ?? "no fixes recorded"
         let posted = run.posts.filter { $0.decision == .posted }.count
         let located = run.posts.filter(\.carriesLocation).count
@@ -201,20 +212,44 @@ public enum SVGMap {
 
     private static func legend(into svg: inout SVGWriter) {
         let rows: [(String, (inout SVGWriter, Double, Double) -> Void)] = [
-            ("route (dashed: no signal)", { s, x, y in
-                s.element("line", [("x1", f(x - 7)), ("y1", f(y)), ("x2", f(x + 7)), ("y2", f(y)), ("stroke", routeColors[0]), ("stroke-width", "3")])
-            }),
-            ("region (true scale)", { s, x, y in
-                s.element("circle", [("cx", f(x)), ("cy", f(y)), ("r", "6"), ("fill", "#2a9d8f"), ("fill-opacity", "0.12"), ("stroke", "#2a9d8f")])
-            }),
-            ("region entered / exited", { s, x, y in
-                s.element("path", [("d", triangle(x - 5, y, up: true)), ("fill", "#2b9348")])
-                s.element("path", [("d", triangle(x + 6, y, up: false)), ("fill", "#6c757d")])
-            }),
-            ("post ■ Twitter ◆ Facebook; hollow: not sent", { s, x, y in
-                s.element("path", [("d", square(x - 5, y)), ("fill", color(.place))])
-                s.element("path", [("d", diamond(x + 7, y)), ("fill", "#ffffff"), ("stroke", color(nil)), ("stroke-width", "2")])
-            }),
+            (
+                "route (dashed: no signal)",
+                { s, x, y in
+                    s.element(
+                        "line",
+                        [
+                            ("x1", f(x - 7)), ("y1", f(y)), ("x2", f(x + 7)), ("y2", f(y)), ("stroke", routeColors[0]),
+                            ("stroke-width", "3"),
+                        ])
+                }
+            ),
+            (
+                "region (true scale)",
+                { s, x, y in
+                    s.element(
+                        "circle",
+                        [
+                            ("cx", f(x)), ("cy", f(y)), ("r", "6"), ("fill", "#2a9d8f"), ("fill-opacity", "0.12"),
+                            ("stroke", "#2a9d8f"),
+                        ])
+                }
+            ),
+            (
+                "region entered / exited",
+                { s, x, y in
+                    s.element("path", [("d", triangle(x - 5, y, up: true)), ("fill", "#2b9348")])
+                    s.element("path", [("d", triangle(x + 6, y, up: false)), ("fill", "#6c757d")])
+                }
+            ),
+            (
+                "post ■ Twitter ◆ Facebook; hollow: not sent",
+                { s, x, y in
+                    s.element("path", [("d", square(x - 5, y)), ("fill", color(.place))])
+                    s.element(
+                        "path",
+                        [("d", diamond(x + 7, y)), ("fill", "#ffffff"), ("stroke", color(nil)), ("stroke-width", "2")])
+                }
+            ),
         ]
         let precisions: [(String, Precision?)] = [
             ("exact coordinates", .exact), ("place only", .place), ("city", .city), ("no location", nil),
@@ -226,7 +261,8 @@ public enum SVGMap {
         svg.element(
             "rect",
             [
-                ("x", f(x)), ("y", f(top)), ("width", "300"), ("height", f(boxHeight)), ("rx", "6"), ("fill", "#ffffff"),
+                ("x", f(x)), ("y", f(top)), ("width", "300"), ("height", f(boxHeight)), ("rx", "6"),
+                ("fill", "#ffffff"),
                 ("fill-opacity", "0.92"), ("stroke", "#c9c9c9"),
             ])
         var y = top + 20
@@ -235,7 +271,8 @@ public enum SVGMap {
             svg.element("text", [("x", f(x + 42)), ("y", f(y))], text: label)
             y += 18
         }
-        svg.element("text", [("x", f(x + 12)), ("y", f(y)), ("font-weight", "bold")], text: "location carried by a post")
+        svg.element(
+            "text", [("x", f(x + 12)), ("y", f(y)), ("font-weight", "bold")], text: "location carried by a post")
         y += 18
         for (label, precision) in precisions {
             svg.element("path", [("d", square(x + 22, y - 4)), ("fill", color(precision))])
@@ -253,7 +290,10 @@ public enum SVGMap {
         svg.open("g", [("id", "scale-bar")])
         svg.element(
             "rect",
-            [("x", f(right - pixels - 12)), ("y", f(y - 26)), ("width", f(pixels + 24)), ("height", "36"), ("rx", "4"), ("fill", "#ffffff"), ("fill-opacity", "0.9")])
+            [
+                ("x", f(right - pixels - 12)), ("y", f(y - 26)), ("width", f(pixels + 24)), ("height", "36"),
+                ("rx", "4"), ("fill", "#ffffff"), ("fill-opacity", "0.9"),
+            ])
         svg.element(
             "path",
             [

@@ -24,6 +24,14 @@ public struct ExpectationResult: Sendable, Codable, Equatable {
     public var passed: Bool
     public var expected: String
     public var actual: String
+
+    public init(description: String, location: String, passed: Bool, expected: String, actual: String) {
+        self.description = description
+        self.location = location
+        self.passed = passed
+        self.expected = expected
+        self.actual = actual
+    }
 }
 
 extension Expectation {
@@ -60,8 +68,10 @@ extension Expectation {
                                 .joined(separator: " ") + " at " + at(event.time, event.device)
                         } + ")"
             }
-            return ("\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
-                count.holds(found.count))
+            return (
+                "\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                count.holds(found.count)
+            )
 
         case .order(let filters):
             var cursor = o.events.startIndex
@@ -90,11 +100,15 @@ extension Expectation {
                 actual +=
                     o.posts.isEmpty
                     ? " (no posts at all)"
-                    : " (posts: " + listed(found.isEmpty ? o.posts : found) { Self.summary($0, at(($0.time), $0.device)) }
-                        + ")"
+                    : " (posts: "
+                        + listed(found.isEmpty ? related(to: filter, in: o.posts) : found) {
+                            Self.summary($0, at($0.time, $0.device))
+                        } + ")"
             }
-            return ("\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
-                count.holds(found.count))
+            return (
+                "\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                count.holds(found.count)
+            )
 
         case .noLocationInZone(let zone):
             let description = "nothing locates the user inside privacy zone '\(zone.name)'"
@@ -112,8 +126,10 @@ extension Expectation {
                 }
             }
             let checked = "\(o.posts.count) posts and \(o.journal.count) requests checked"
-            return (description, "no post or request with a point inside the zone",
-                violations.isEmpty ? "none (\(checked))" : listed(violations) { $0 }, violations.isEmpty)
+            return (
+                description, "no post or request with a point inside the zone",
+                violations.isEmpty ? "none (\(checked))" : listed(violations) { $0 }, violations.isEmpty
+            )
 
         case .requests(let filter, let count):
             let found = o.journal.filter { filter.matches($0, origin: o.origin) }
@@ -123,9 +139,20 @@ extension Expectation {
                     .map { "\($0.key) ×\($0.value.count)" }.sorted()
                 actual += paths.isEmpty ? " (the journal is empty)" : " (journal: " + listed(paths) { $0 } + ")"
             }
-            return ("\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
-                count.holds(found.count))
+            return (
+                "\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                count.holds(found.count)
+            )
         }
+    }
+
+    /// The posts a reader most wants to see when none matched: those for the same region
+    /// (or network), else all of them.
+    private func related(to filter: PostFilter, in posts: [AuditRecord]) -> [AuditRecord] {
+        let sameRegion = posts.filter { post in filter.region.map { post.region == $0 } ?? false }
+        if !sameRegion.isEmpty { return sameRegion }
+        let sameNetwork = posts.filter { post in filter.network.map { post.network == $0 } ?? false }
+        return sameNetwork.isEmpty ? posts : sameNetwork
     }
 
     private func orderDescription(_ filters: [EventFilter]) -> String {

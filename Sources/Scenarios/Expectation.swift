@@ -148,7 +148,8 @@ public struct RequestFilter: Sendable, Equatable {
     public var window = Window()
 
     func matches(_ entry: JournalEntry, origin: Double) -> Bool {
-        window.contains(entry.time - origin) && (path.isEmpty || entry.path.contains(path)) && (method == nil || entry.method == method)
+        window.contains(entry.time - origin) && (path.isEmpty || entry.path.contains(path))
+            && (method == nil || entry.method == method)
             && (status == nil || entry.status == status) && with.allSatisfy { entry.parameters[$0] != nil }
             && without.allSatisfy { entry.parameters[$0] == nil }
             && parameters.allSatisfy { entry.parameters[$0.key] == $0.value }

@@ -34,7 +34,9 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
 public enum ScenarioFile {
     public static func read(contentsOf url: URL, displayName: String? = nil) throws(ScenarioError) -> Scenario {
         let name = displayName ?? url.path
-        guard FileManager.default.fileExists(atPath: url.path) else { throw ScenarioError(.missing, "\(name): no such file") }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ScenarioError(.missing, "\(name): no such file")
+        }
         do {
             let root = try ConfigNode.load(contentsOf: url, displayName: name)
             return try Reader(base: url.absoluteURL.deletingLastPathComponent()).scenario(root)
@@ -199,7 +201,8 @@ private struct Reader {
             let text = try status.string()
             guard let value = AuthorizationStatus.allCases.first(where: { $0.description == text }) else {
                 throw status.failure(
-                    "'\(text)' is not one of \(AuthorizationStatus.allCases.map(\.description).joined(separator: ", "))")
+                    "'\(text)' is not one of \(AuthorizationStatus.allCases.map(\.description).joined(separator: ", "))"
+                )
             }
             device.authorizationChanges.append((try at.duration(), value))
         }
@@ -338,17 +341,20 @@ private struct Reader {
             guard filters.count >= 2 else { throw value.failure("'order' needs at least two events") }
             expected = .order(filters)
         case "post", "noPost":
-            expected = .posts(try postFilter(network: value, fields, context), kind == "noPost" ? .none : try count(fields))
+            expected = .posts(
+                try postFilter(network: value, fields, context), kind == "noPost" ? .none : try count(fields))
         case "noLocationInZone":
             let name = try value.string()
             guard let zone = context.zones.first(where: { $0.name == name }) else {
                 throw value.failure(
                     "no privacy zone '\(name)' in the scenario's privacy profile"
-                        + (context.zones.isEmpty ? "" : " (zones: \(context.zones.map(\.name).joined(separator: ", ")))"))
+                        + (context.zones.isEmpty
+                            ? "" : " (zones: \(context.zones.map(\.name).joined(separator: ", ")))"))
             }
             expected = .noLocationInZone(zone)
         default:
-            expected = .requests(try requestFilter(path: value, fields), kind == "noRequest" ? .none : try count(fields))
+            expected = .requests(
+                try requestFilter(path: value, fields), kind == "noRequest" ? .none : try count(fields))
         }
         return Expectation(kind: expected, label: label, location: location)
     }

@@ -38,7 +38,8 @@ public enum ScenarioReport {
     public static func summary(_ results: [ScenarioResult]) -> String {
         let errors = results.filter { $0.error != nil }.count
         let passed = results.filter(\.passed).count
-        return "\(results.count) scenarios: \(passed) passed, \(results.count - passed - errors) failed, \(errors) errors"
+        return
+            "\(results.count) scenarios: \(passed) passed, \(results.count - passed - errors) failed, \(errors) errors"
     }
 
     /// `{"passed":…, "scenarios":[{"name","file","passed","error","expectations":[…]}]}`.
@@ -98,7 +99,8 @@ public enum ScenarioReport {
                     let message = "expected \(expectation.expected); actual \(expectation.actual)"
                     out += ">\n      <failure message=\"\(escape(message))\">"
                     out += escape(
-                        "expected: \(expectation.expected)\nactual:   \(expectation.actual)\nat:       \(expectation.location)")
+                        "expected: \(expectation.expected)\nactual:   \(expectation.actual)\nat:       \(expectation.location)"
+                    )
                     out += "</failure>\n    </testcase>\n"
                 }
             }

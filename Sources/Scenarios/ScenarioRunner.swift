@@ -14,6 +14,13 @@ public struct ScenarioResult: Sendable {
     public var error: ScenarioError?
 
     public var passed: Bool { error == nil && expectations.allSatisfy(\.passed) }
+
+    public init(name: String, file: String, expectations: [ExpectationResult], error: ScenarioError? = nil) {
+        self.name = name
+        self.file = file
+        self.expectations = expectations
+        self.error = error
+    }
 }
 
 /// Runs scenarios: the devices through the simulated location manager, their events through
@@ -101,8 +108,10 @@ public struct ScenarioRunner: Sendable {
                     authorizationChanges: script.authorizationChanges.map { (origin + $0.at, $0.status) }))
         }
 
-        let temporary = storePath == nil ? FileManager.default.temporaryDirectory
-            .appendingPathComponent("waypost-scenario-\(UUID().uuidString)") : nil
+        let temporary =
+            storePath == nil
+            ? FileManager.default.temporaryDirectory
+                .appendingPathComponent("waypost-scenario-\(UUID().uuidString)") : nil
         defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
         let store: Store
         do {

@@ -64,7 +64,8 @@ extension Store {
                 "SELECT identifier, latitude, longitude, radius FROM regions WHERE run = ? ORDER BY rowid",
                 [.integer(run)]
             ) {
-                RegionRecord(identifier: $0.text(0), latitude: $0.double(1), longitude: $0.double(2), radius: $0.double(3))
+                RegionRecord(
+                    identifier: $0.text(0), latitude: $0.double(1), longitude: $0.double(2), radius: $0.double(3))
             }
         }
     }

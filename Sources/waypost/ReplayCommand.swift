@@ -234,7 +234,8 @@ struct Replay: AsyncParsableCommand {
                         }
                     } ?? PrivacyProfile()
                 try await CheckinReplay(
-                    simulation: simulation, regions: monitored, authorization: manager.authorizationStatus, rules: rules, profile: profile,
+                    simulation: simulation, regions: monitored, authorization: manager.authorizationStatus,
+                    rules: rules, profile: profile,
                     origin: origin, seed: seed,
                     runName: run ?? URL(fileURLWithPath: track).lastPathComponent, track: track, dryRun: dryRun,
                     storage: storage, network: network

@@ -42,13 +42,15 @@ struct Report: ParsableCommand {
             let store = try storage.open()
             guard let record = try store.run(named: runName) else {
                 throw CommandFailure(
-                    .noInput, runName.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet")
+                    .noInput, runName.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet"
+                )
             }
             let snapshot: RunSnapshot
             do {
                 snapshot = try RunSnapshot.load(from: store, run: record)
             } catch let error as DecodingError {
-                throw CommandFailure(.dataError, "\(storage.db): a record of run '\(record.name)' is unreadable (\(error))")
+                throw CommandFailure(
+                    .dataError, "\(storage.db): a record of run '\(record.name)' is unreadable (\(error))")
             }
             let text: String
             switch format {

@@ -32,7 +32,8 @@ struct Audit: ParsableCommand {
             let store = try storage.open()
             guard let record = try store.run(named: runName) else {
                 throw CommandFailure(
-                    .noInput, runName.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet")
+                    .noInput, runName.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet"
+                )
             }
             var records = try store.auditRecords(run: record.id).map { data in
                 do {

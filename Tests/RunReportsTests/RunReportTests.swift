@@ -1,0 +1,128 @@
+import CheckinEngine
+import Foundation
+import Geo
+import RunReports
+import Store
+import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Reports of a run recorded in a real store: the SVG's structure, the projection's true scale,
+/// and GeoJSON as RFC 7946 has it.
+struct RunReportTests {
+    /// A two-stretch route (a signal gap between), two regions, an enter event and two posts.
+    static func snapshot(in directory: URL) throws -> RunSnapshot {
+        let store = try Store(path: directory.appendingPathComponent("r.db").path)
+        let run = try store.beginRun(name: "walk <1>", track: "walk.kml", at: 0)
+        let start = 1_750_000_000.0
+        var fixes: [LocationRecord] = []
+        for i in 0..<120 where !(50..<80).contains(i) {
+            fixes.append(
+                LocationRecord(
+                    time: start + Double(i) * 3, latitude: 37.33 + Double(i) * 0.0001, longitude: -122.03,
+                    horizontalAccuracy: 5, service: "standard"))
+        }
+        try store.appendLocations(fixes, run: run.id)
+        try store.saveRegions(
+            [
+                RegionRecord(identifier: "cafe", latitude: 37.335, longitude: -122.03, radius: 100),
+                RegionRecord(identifier: "far-away", latitude: 40.0, longitude: -100.0, radius: 100),
+            ], run: run.id)
+        try store.appendEvents(
+            [
+                EventRecord(
+                    time: start + 150, type: "regionEnter", region: "cafe", latitude: 37.335, longitude: -122.03)
+            ], run: run.id)
+        for (network, carries) in [("twitter", true), ("facebook", false)] {
+            let record = """
+                {"key":"\(network)","time":\(start + 150),"trigger":"regionEnter","region":"cafe","latitude":37.335,\
+                "longitude":-122.03,"rule":"coffee","network":"\(network)","placeName":"Café","decision":"\(carries ? "posted" : "blocked")",\
+                "carriesLocation":\(carries),"precision":"place","wireFields":{},"lookupFields":{},\
+                "gates":[{"gate":"network","passed":\(carries),"reason":"r"}],"attempts":1}
+                """
+            try store.saveAudit(key: network, run: run.id, record: Data(record.utf8))
+        }
+        return try RunSnapshot.load(from: store, run: run)
+    }
+
+    /// Element names with their `id`/`class`, in document order.
+    final class Elements: NSObject, XMLParserDelegate {
+        var all: [(name: String, attributes: [String: String])] = []
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String]
+        ) {
+            all.append((name, attributes))
+        }
+    }
+
+    @Test func svgHasTheMapsParts() throws {
+        try withTemporaryDirectory { directory in
+            let svg = SVGMap.render(try Self.snapshot(in: directory))
+            let parser = XMLParser(data: Data(svg.utf8))
+            let elements = Elements()
+            parser.delegate = elements
+            #expect(parser.parse(), "the SVG is well-formed XML")
+            let all = elements.all
+            #expect(all.first?.name == "svg")
+            #expect(all.first?.attributes["xmlns"] == "http://www.w3.org/2000/svg")
+            let ids = Set(all.compactMap { $0.attributes["id"] })
+            #expect(ids.isSuperset(of: ["regions", "routes", "events", "posts", "legend", "scale-bar"]))
+            #expect(all.filter { $0.attributes["class"] == "region" }.count == 2)
+            #expect(all.filter { $0.attributes["class"] == "gap" }.count == 1, "the signal gap is drawn dashed")
+            #expect(all.filter { $0.attributes["class"] == "route" }.count >= 2)
+            let posts = all.filter { $0.attributes["class"]?.hasPrefix("post ") == true }
+            #expect(posts.map { $0.attributes["data-precision"] } == ["place", "none"])
+            #expect(all.filter { $0.attributes["class"] == "event regionEnter" }.count == 1)
+            #expect(
+                svg.contains("Waypost run &apos;walk &lt;1&gt;&apos;") || svg.contains("Waypost run 'walk &lt;1&gt;'"))
+            #expect(!svg.contains("http://") || svg.components(separatedBy: "http://").count == 2, "only the namespace")
+        }
+    }
+
+    @Test func regionsAreTrueScale() {
+        let center = Coordinate(latitude: 60, longitude: 10)
+        let projection = MapProjection(fitting: [center], circles: [(center, 1_000)], width: 800, height: 600)
+        let east = Geodesic.wgs84.direct(from: center, azimuth: 90, distance: 1_000).coordinate
+        let (x0, _) = projection.point(center)
+        let (x1, _) = projection.point(east)
+        let radius = projection.pixels(metres: 1_000, at: 60)
+        #expect(abs((x1 - x0) - radius) / radius < 0.01)
+        let bar = projection.scaleBar(at: 60)
+        #expect([1.0, 2, 5].contains(bar.metres / pow(10, floor(log10(bar.metres)))))
+        #expect(bar.pixels <= 160 && bar.pixels > 160 / 2.5)
+    }
+
+    @Test func geoJSONFeatures() throws {
+        try withTemporaryDirectory { directory in
+            let text = RunGeoJSON.render(try Self.snapshot(in: directory))
+            let root = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(root["type"] as? String == "FeatureCollection")
+            let features = try #require(root["features"] as? [[String: Any]])
+            let kinds = features.compactMap { ($0["properties"] as? [String: Any])?["kind"] as? String }
+            #expect(kinds == ["route", "region", "region", "event", "post", "post"])
+            let route = try #require(features[0]["geometry"] as? [String: Any])
+            #expect(route["type"] as? String == "MultiLineString", "split at the signal gap")
+            let first = try #require((route["coordinates"] as? [[[Double]]])?.first?.first)
+            #expect(first == [-122.03, 37.33], "longitude first")
+            let region = try #require(features[1]["geometry"] as? [String: Any])
+            let ring = try #require((region["coordinates"] as? [[[Double]]])?.first)
+            #expect(ring.first == ring.last && ring.count == 65)
+            let post = try #require(features[5]["properties"] as? [String: Any])
+            #expect(post["blockedBy"] as? String == "network")
+            #expect(post["carriesLocation"] as? Bool == false)
+        }
+    }
+
+    @Test func textSummaryTimeline() throws {
+        try withTemporaryDirectory { directory in
+            let text = RunSummary.render(try Self.snapshot(in: directory))
+            #expect(text.contains("+0:02:30  regionEnter cafe"))
+            #expect(text.contains("post facebook blocked at Café, no location, blocked by network"))
+            #expect(text.contains("Posts: 2, 1 posted, 1 carried location (1 place)"))
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import CheckinEngine
+import Foundation
+import Scenarios
+import SocialEmulator
+import TestSupport
+import Testing
+
+/// Scenario files read strictly, run against the real emulator, and judged with explanations.
+struct ScenarioTests {
+    static let runner: ScenarioRunner = {
+        let places = Corpus.repositoryRoot.appendingPathComponent("fixtures/places")
+        // Fixtures ship with the repository; a failure here is a broken checkout.
+        return ScenarioRunner(fixtures: try! EmulatorFixtures.load(from: places))
+    }()
+
+    static func scenario(_ name: String) throws -> Scenario {
+        try ScenarioFile.read(
+            contentsOf: Corpus.repositoryRoot.appendingPathComponent("fixtures/scenarios/\(name)"),
+            displayName: "fixtures/scenarios/\(name)")
+    }
+
+    /// A scenario written into `directory`, its paths pointing at the repository's files.
+    static func write(_ text: String, in directory: URL, name: String = "scenario.yaml") throws -> URL {
+        let root = Corpus.repositoryRoot.path
+        let url = directory.appendingPathComponent(name)
+        try text.replacingOccurrences(of: "$ROOT", with: root).write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test(arguments: [
+        "commute-cafe-checkin.yaml", "privacy-zone-home.yaml", "twitter-geo-disabled.yaml", "rate-limit-storm.yaml",
+    ])
+    func shippedScenarioPasses(_ name: String) async throws {
+        let result = await Self.runner.run(try Self.scenario(name))
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        for expectation in result.expectations {
+            #expect(expectation.passed, "\(expectation.description): \(expectation.actual)")
+        }
+        #expect(!result.expectations.isEmpty)
+    }
+
+    @Test func sameScenarioSameResult() async throws {
+        let scenario = try Self.scenario("rate-limit-storm.yaml")
+        let first = await Self.runner.run(scenario)
+        let second = await Self.runner.run(scenario)
+        #expect(first.expectations == second.expectations)
+        #expect(ScenarioReport.json([first]) == ScenarioReport.json([second]))
+    }
+
+    @Test func brokenExpectationFailsWithExpectedAndActual() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = try Self.write(
+                """
+                name: broken
+                device:
+                  route: $ROOT/tracks/sunnyvale-commute.kml
+                regions: $ROOT/fixtures/regions/commute-cafes.yaml
+                privacy: $ROOT/fixtures/privacy/demo.yaml
+                rules: $ROOT/fixtures/rules/coffee.yaml
+                expect:
+                  - event: regionEnter
+                    region: sunnyvale-coffee-roasters
+                    before: 30s
+                  - post: twitter
+                    region: infinite-loop-cafe
+                    decision: posted
+                  - event: regionEnter
+                    region: homestead-road-cafe
+                """, in: directory)
+            let result = await Self.runner.run(contentsOf: url, displayName: "broken.yaml")
+            #expect(!result.passed)
+            #expect(result.error == nil)
+            let (early, zone, fine) = (result.expectations[0], result.expectations[1], result.expectations[2])
+            #expect(!early.passed)
+            #expect(early.expected == "at least 1")
+            #expect(early.actual.contains("'sunnyvale-coffee-roasters' at +0:48"), "\(early.actual)")
+            #expect(early.location == "broken.yaml:8:5")
+            #expect(!zone.passed)
+            #expect(zone.actual.contains("blocked by privacyZone"), "\(zone.actual)")
+            #expect(fine.passed)
+            let text = ScenarioReport.text([result])
+            #expect(text.contains("FAIL  broken"))
+            #expect(text.contains("expected: at least 1"))
+            #expect(text.contains("1 scenarios: 0 passed, 1 failed, 0 errors"))
+        }
+    }
+
+    @Test func junitCountsFailuresAndEscapes() async throws {
+        let failing = ExpectationResult(
+            description: "post <twitter> & co", location: "a.yaml:3:5", passed: false, expected: "at least 1",
+            actual: "0 \"none\"")
+        let passing = ExpectationResult(
+            description: "ok", location: "a.yaml:5:5", passed: true, expected: "", actual: "")
+        let xml = ScenarioReport.junit([
+            ScenarioResult(name: "a", file: "a.yaml", expectations: [failing, passing])
+        ])
+        #expect(xml.contains(#"<testsuites name="waypost" tests="2" failures="1" errors="0">"#))
+        #expect(xml.contains(#"<testcase classname="a" name="post &lt;twitter&gt; &amp; co">"#))
+        #expect(xml.contains(#"<failure message="expected at least 1; actual 0 &quot;none&quot;">"#))
+        #expect(xml.contains(#"<testcase classname="a" name="ok"/>"#))
+    }
+
+    @Test(arguments: [
+        ("name: x\nbogus: 1\n", "scenario.yaml:2:1: unknown key 'bogus'"),
+        ("name: x\ndevice:\n  route: nowhere.kml\nexpect: []\n", "scenario.yaml:3:10: 'nowhere.kml' does not exist"),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: regionEnter\n    region: nope\n",
+            "scenario.yaml:6:13: no region 'nope' in this scenario"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: teleport\n",
+            "scenario.yaml:5:12: 'teleport' is not an event type"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  speed: fast\nexpect:\n  - event: location\n",
+            "scenario.yaml:4:10: expected a number, not 'fast'"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: location\n    post: any\n",
+            "scenario.yaml:5:5: an expectation has exactly one of"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noLocationInZone: home\n",
+            "scenario.yaml:5:23: no privacy zone 'home'"
+        ),
+    ])
+    func invalidScenarioIsOneClearError(_ text: String, _ message: String) throws {
+        try withTemporaryDirectory { directory in
+            let url = try Self.write(text, in: directory)
+            let error = #expect(throws: ScenarioError.self) {
+                try ScenarioFile.read(contentsOf: url, displayName: "scenario.yaml")
+            }
+            #expect(error?.kind == .data)
+            #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "")")
+        }
+    }
+
+    @Test func missingScenarioFile() {
+        let error = #expect(throws: ScenarioError.self) {
+            try ScenarioFile.read(contentsOf: URL(fileURLWithPath: "/nonexistent/s.yaml"), displayName: "s.yaml")
+        }
+        #expect(error?.kind == .missing)
+    }
+
+    @Test func compoundDurations() {
+        #expect(ConfigNode.duration("1h30m") == 5_400)
+        #expect(ConfigNode.duration("10m1s") == 601)
+        #expect(ConfigNode.duration("90") == 90)
+        #expect(ConfigNode.duration("m") == nil)
+        #expect(ConfigNode.duration("5x") == nil)
+        #expect(ConfigNode.duration("") == nil)
+    }
+}
