@@ -69,7 +69,7 @@ extension Expectation {
                         } + ")"
             }
             return (
-                "\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                Self.counted(count, filter.description), count.description, actual,
                 count.holds(found.count)
             )
 
@@ -106,7 +106,7 @@ extension Expectation {
                         } + ")"
             }
             return (
-                "\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                Self.counted(count, filter.description), count.description, actual,
                 count.holds(found.count)
             )
 
@@ -140,7 +140,7 @@ extension Expectation {
                 actual += paths.isEmpty ? " (the journal is empty)" : " (journal: " + listed(paths) { $0 } + ")"
             }
             return (
-                "\(count == .none ? "no" : count.description) \(filter.description)", count.description, actual,
+                Self.counted(count, filter.description), count.description, actual,
                 count.holds(found.count)
             )
         }
@@ -157,6 +157,11 @@ extension Expectation {
 
     private func orderDescription(_ filters: [EventFilter]) -> String {
         "in order: " + filters.map(\.description).joined(separator: ", then ")
+    }
+
+    /// "no regionExit …", "at least 1 regionEnter …".
+    private static func counted(_ count: Count, _ what: String) -> String {
+        "\(count == .none ? "no" : count.description) \(what)"
     }
 
     private static func summary(_ post: AuditRecord, _ at: String) -> String {
