@@ -1,10 +1,12 @@
+import Tracks
+
 /// The SVG map in a self-contained HTML page with a time slider and hover details, in plain
 /// JavaScript: no network, no CDN, one file to attach to a bug report.
 public enum HTMLMap {
     public static func render(_ run: RunSnapshot) -> String {
         let svg = SVGMap.render(run)
         let duration = run.span.map { $0.upperBound - $0.lowerBound } ?? 0
-        let title = SVGWriter.escape("Waypost run '\(run.run.name)'")
+        let title = XMLEscaping.escape("Waypost run '\(run.run.name)'")
         return """
             <!DOCTYPE html>
             <html lang="en">

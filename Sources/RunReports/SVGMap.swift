@@ -385,7 +385,7 @@ struct SVGWriter {
 
     mutating func element(_ name: String, _ attributes: [(String, String)] = [], text content: String? = nil) {
         if let content {
-            text += indent + "<\(name)\(Self.attributes(attributes))>\(Self.escape(content))</\(name)>\n"
+            text += indent + "<\(name)\(Self.attributes(attributes))>\(XMLEscaping.escape(content))</\(name)>\n"
         } else {
             text += indent + "<\(name)\(Self.attributes(attributes))/>\n"
         }
@@ -394,20 +394,6 @@ struct SVGWriter {
     private var indent: String { String(repeating: "  ", count: depth) }
 
     private static func attributes(_ list: [(String, String)]) -> String {
-        list.map { " \($0.0)=\"\(escape($0.1))\"" }.joined()
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
+        list.map { " \($0.0)=\"\(XMLEscaping.escape($0.1, attribute: true))\"" }.joined()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracks
 
 /// Writes scenario results for people (text), programs (JSON) and CI systems (JUnit XML).
 ///
@@ -110,24 +111,6 @@ public enum ScenarioReport {
         return out
     }
 
-    /// XML-escapes text for an attribute or element; drops characters XML 1.0 cannot carry.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t", "\r": out += "&#\(scalar.value);"
-            default:
-                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    /// Escaped for an attribute or element; line breaks kept as character references.
+    static func escape(_ text: String) -> String { XMLEscaping.escape(text, attribute: true) }
 }

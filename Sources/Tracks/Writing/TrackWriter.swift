@@ -50,9 +50,15 @@ enum Format {
         }
         return out + "\""
     }
+}
 
-    /// Escaped for XML 1.0 text and attributes; control characters XML cannot carry are dropped.
-    static func xml(_ text: String) -> String {
+/// XML 1.0 escaping for every XML the project writes: GPX and KML here, JUnit reports and SVG
+/// maps elsewhere.
+public enum XMLEscaping {
+    /// `text` escaped for XML 1.0 text and attributes; control characters XML cannot carry are
+    /// dropped. With `attribute`, tab and line breaks become character references, which
+    /// survive attribute-value normalisation (a parser would read them as spaces otherwise).
+    public static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -60,7 +66,8 @@ enum Format {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\t", "\n", "\r":
+                if attribute { out += "&#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
             case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: continue
             default: out.unicodeScalars.append(scalar)
             }

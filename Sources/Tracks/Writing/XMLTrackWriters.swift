@@ -4,7 +4,7 @@ enum GPXWriter {
     static func write(_ track: Track, to out: inout some TextOutputStream) {
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.write("<gpx version=\"1.1\" creator=\"Waypost\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n")
-        if let name = track.name { out.write("<metadata><name>\(Format.xml(name))</name></metadata>\n") }
+        if let name = track.name { out.write("<metadata><name>\(XMLEscaping.escape(name))</name></metadata>\n") }
         for feature in track.features {
             guard let geometry = feature.geometry else { continue }
             for point in geometry.points {
@@ -16,8 +16,8 @@ enum GPXWriter {
             guard !paths.isEmpty else { continue }
             let isRoute = feature.kind == .route
             out.write(isRoute ? "<rte>" : "<trk>")
-            if let name = feature.name { out.write("<name>\(Format.xml(name))</name>") }
-            if let description = feature.description { out.write("<desc>\(Format.xml(description))</desc>") }
+            if let name = feature.name { out.write("<name>\(XMLEscaping.escape(name))</name>") }
+            if let description = feature.description { out.write("<desc>\(XMLEscaping.escape(description))</desc>") }
             out.write("\n")
             for path in paths {
                 if !isRoute { out.write("<trkseg>\n") }
@@ -39,8 +39,8 @@ enum GPXWriter {
         if let t = p.timeIntervalSince1970 ?? feature?.timeSpan?.begin?.timeIntervalSince1970 {
             out.write("<time>\(XSDDateTime.formatCompact(t))</time>")
         }
-        if let name = feature?.name { out.write("<name>\(Format.xml(name))</name>") }
-        if let description = feature?.description { out.write("<desc>\(Format.xml(description))</desc>") }
+        if let name = feature?.name { out.write("<name>\(XMLEscaping.escape(name))</name>") }
+        if let description = feature?.description { out.write("<desc>\(XMLEscaping.escape(description))</desc>") }
     }
 }
 
@@ -52,12 +52,12 @@ enum KMLWriter {
         out.write(
             "<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document>\n"
         )
-        if let name = track.name { out.write("<name>\(Format.xml(name))</name>\n") }
+        if let name = track.name { out.write("<name>\(XMLEscaping.escape(name))</name>\n") }
         for feature in track.features {
             out.write("<Placemark>\n")
-            if let name = feature.name { out.write("<name>\(Format.xml(name))</name>\n") }
+            if let name = feature.name { out.write("<name>\(XMLEscaping.escape(name))</name>\n") }
             if let description = feature.description {
-                out.write("<description>\(Format.xml(description))</description>\n")
+                out.write("<description>\(XMLEscaping.escape(description))</description>\n")
             }
             if let span = feature.timeSpan {
                 if span.begin == span.end, let at = span.begin {
@@ -78,7 +78,7 @@ enum KMLWriter {
                 out.write("<ExtendedData>")
                 for key in feature.properties.keys.sorted() {
                     out.write(
-                        "<Data name=\"\(Format.xml(key))\"><value>\(Format.xml(feature.properties[key] ?? ""))</value></Data>"
+                        "<Data name=\"\(XMLEscaping.escape(key))\"><value>\(XMLEscaping.escape(feature.properties[key] ?? ""))</value></Data>"
                     )
                 }
                 out.write("</ExtendedData>\n")
