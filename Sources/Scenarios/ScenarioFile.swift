@@ -218,18 +218,11 @@ private struct Reader {
     }
 
     func accuracy(_ node: ConfigNode) throws(ConfigFileError) -> Double {
-        let names: [String: Double] = [
-            "best-for-navigation": LocationAccuracy.bestForNavigation, "best": LocationAccuracy.best,
-            "ten-meters": LocationAccuracy.nearestTenMeters, "hundred-meters": LocationAccuracy.hundredMeters,
-            "kilometer": LocationAccuracy.kilometer, "three-kilometers": LocationAccuracy.threeKilometers,
-        ]
-        if case .scalar = node.node, let metres = node.node.float ?? node.node.int.map(Double.init) {
-            guard metres > 0 else { throw node.failure("'accuracy' in metres must be positive") }
-            return metres
-        }
         let text = try node.string()
-        guard let value = names[text] else {
-            throw node.failure("'\(text)' is not one of \(names.keys.sorted().joined(separator: ", ")), or metres")
+        guard let value = LocationAccuracy.named(text) else {
+            throw node.failure(
+                "'\(text)' is not one of \(LocationAccuracy.names.map(\.key).joined(separator: ", ")), or positive metres"
+            )
         }
         return value
     }

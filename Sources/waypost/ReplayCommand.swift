@@ -146,20 +146,10 @@ struct Replay: AsyncParsableCommand {
     }
 
     func desiredAccuracy() throws -> Double {
-        switch accuracy {
-        case "best-for-navigation": return LocationAccuracy.bestForNavigation
-        case "best": return LocationAccuracy.best
-        case "ten-meters": return LocationAccuracy.nearestTenMeters
-        case "hundred-meters": return LocationAccuracy.hundredMeters
-        case "kilometer": return LocationAccuracy.kilometer
-        case "three-kilometers": return LocationAccuracy.threeKilometers
-        default:
-            guard let metres = Double(accuracy), metres > 0 else {
-                throw ValidationError(
-                    "--accuracy '\(accuracy)' is not a CoreLocation accuracy name or a number of metres")
-            }
-            return metres
+        guard let value = LocationAccuracy.named(accuracy) else {
+            throw ValidationError("--accuracy '\(accuracy)' is not a CoreLocation accuracy name or a number of metres")
         }
+        return value
     }
 
     /// `--signal-loss` ranges as absolute virtual times.

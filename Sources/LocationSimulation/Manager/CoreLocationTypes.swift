@@ -109,6 +109,19 @@ public enum LocationAccuracy {
     /// `kCLDistanceFilterNone`: deliver every fix.
     public static let distanceFilterNone = -1.0
 
+    /// The accuracy constants by the names `waypost replay --accuracy` and scenarios accept.
+    public static let names: KeyValuePairs<String, Double> = [
+        "best-for-navigation": bestForNavigation, "best": best, "ten-meters": nearestTenMeters,
+        "hundred-meters": hundredMeters, "kilometer": kilometer, "three-kilometers": threeKilometers,
+    ]
+
+    /// A name from ``names``, or a positive number of metres; nil for anything else.
+    public static func named(_ text: String) -> Double? {
+        if let value = names.first(where: { $0.key == text })?.value { return value }
+        guard let metres = Double(text), metres > 0, metres.isFinite else { return nil }
+        return metres
+    }
+
     /// The horizontal accuracy a fix reports for a `desiredAccuracy`, before noise: GPS-class
     /// (5 m) for the best settings, the requested figure otherwise.
     public static func reportedAccuracy(for desired: Double) -> Double {
