@@ -18,6 +18,19 @@ struct StoreOptions: ParsableArguments {
             throw CommandFailure(.cannotCreate, error.description)
         }
     }
+
+    /// The existing database and the run named `name` (the latest when nil), for commands that
+    /// only read a run: a missing database or run is 66, and no empty file is left behind.
+    func openRun(named name: String?) throws -> (Store, RunRecord) {
+        guard FileManager.default.fileExists(atPath: db) else {
+            throw CommandFailure(.noInput, "\(db): no such database")
+        }
+        let store = try open()
+        guard let record = try store.run(named: name) else {
+            throw CommandFailure(.noInput, name.map { "no run named '\($0)' in \(db)" } ?? "\(db) has no runs yet")
+        }
+        return (store, record)
+    }
 }
 
 /// Where posts go: the in-process emulator (the default), or any compatible servers.

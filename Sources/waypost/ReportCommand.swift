@@ -36,15 +36,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            guard FileManager.default.fileExists(atPath: storage.db) else {
-                throw CommandFailure(.noInput, "\(storage.db): no such database")
-            }
-            let store = try storage.open()
-            guard let record = try store.run(named: runName) else {
-                throw CommandFailure(
-                    .noInput, runName.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet"
-                )
-            }
+            let (store, record) = try storage.openRun(named: runName)
             let snapshot: RunSnapshot
             do {
                 snapshot = try RunSnapshot.load(from: store, run: record)

@@ -29,12 +29,7 @@ struct Audit: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let store = try storage.open()
-            guard let record = try store.run(named: runName) else {
-                throw CommandFailure(
-                    .noInput, runName.map { "no run named '\($0)' in \(storage.db)" } ?? "\(storage.db) has no runs yet"
-                )
-            }
+            let (store, record) = try storage.openRun(named: runName)
             var records = try store.auditRecords(run: record.id).map { data in
                 do {
                     return try AuditRecord(stored: data)
