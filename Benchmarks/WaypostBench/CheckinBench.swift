@@ -38,7 +38,8 @@ enum CheckinBench {
                             rules: [rule], profile: .permissive, store: store, run: run,
                             delivery: OutboxDelivery(store: store, clients: clients, clock: clock), keepsHistory: false)
                         _ = try await engine.handle(
-                            TimedEvent(time: clock.now, event: .authorizationChanged(.authorizedAlways)))
+                            TimedEvent(
+                                time: clock.now, device: "d\(device)", event: .authorizationChanged(.authorizedAlways)))
                         var done = 0
                         var time = clock.now
                         while ContinuousClock.now < deadline {

@@ -56,16 +56,17 @@ public struct EmulatorFixtures: Sendable {
         try load(from: root.appendingPathComponent("fixtures/places"))
     }
 
-    /// The place as Twitter returns it, `contained_within` filled with its parent chain.
+    /// The place as Twitter returns it: `contained_within` holds the direct parent only, itself
+    /// without a `contained_within` (Twitter HQ, a poi, was contained within San Francisco alone).
     func twitterPlace(_ fixture: FixturePlace, baseURL: String) -> TwitterPlace {
         var place = fixture.place
-        var chain: [TwitterPlace] = []
-        var parent = fixture.parent
-        while let id = parent, let next = twitterPlaces.first(where: { $0.id == id }) {
-            chain.append(next.place)
-            parent = next.parent
-        }
-        place.containedWithin = chain
+        place.containedWithin = fixture.parent.flatMap { id in
+            twitterPlaces.first { $0.id == id }.map { parent in
+                var parent = parent.place
+                parent.url = "\(baseURL)geo/id/\(parent.id).json"
+                return [parent]
+            }
+        } ?? []
         place.url = "\(baseURL)geo/id/\(place.id).json"
         return place
     }
