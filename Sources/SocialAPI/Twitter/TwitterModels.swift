@@ -46,6 +46,30 @@ public struct TwitterPlace: Codable, Sendable, Equatable {
             self.type = type
             self.coordinates = coordinates
         }
+
+        private enum CodingKeys: String, CodingKey { case type, coordinates }
+
+        /// Walks the rings by hand: the synthesized decoding of `[[[Double]]]` goes through the
+        /// generic array path at every level, and was a third of the cost of decoding a
+        /// `reverse_geocode` answer.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try container.decode(String.self, forKey: .type)
+            var rings = try container.nestedUnkeyedContainer(forKey: .coordinates)
+            var coordinates: [[[Double]]] = []
+            while !rings.isAtEnd {
+                var ring = try rings.nestedUnkeyedContainer()
+                var positions: [[Double]] = []
+                while !ring.isAtEnd {
+                    var position = try ring.nestedUnkeyedContainer()
+                    var values: [Double] = []
+                    while !position.isAtEnd { values.append(try position.decode(Double.self)) }
+                    positions.append(values)
+                }
+                coordinates.append(positions)
+            }
+            self.coordinates = coordinates
+        }
     }
 
     /// The granularities `reverse_geocode` accepts, finest first.
