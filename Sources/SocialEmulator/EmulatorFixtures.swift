@@ -60,13 +60,11 @@ public struct EmulatorFixtures: Sendable {
     /// without a `contained_within` (Twitter HQ, a poi, was contained within San Francisco alone).
     func twitterPlace(_ fixture: FixturePlace, baseURL: String) -> TwitterPlace {
         var place = fixture.place
-        place.containedWithin = fixture.parent.flatMap { id in
-            twitterPlaces.first { $0.id == id }.map { parent in
-                var parent = parent.place
-                parent.url = "\(baseURL)geo/id/\(parent.id).json"
-                return [parent]
-            }
-        } ?? []
+        place.containedWithin = []
+        if let id = fixture.parent, var parent = twitterPlaces.first(where: { $0.id == id })?.place {
+            parent.url = "\(baseURL)geo/id/\(parent.id).json"
+            place.containedWithin = [parent]
+        }
         place.url = "\(baseURL)geo/id/\(place.id).json"
         return place
     }
