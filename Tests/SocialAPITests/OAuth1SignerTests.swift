@@ -89,5 +89,14 @@ struct OAuth1SignerTests {
         #expect(PercentEncoding.decode("%E2%98") == nil)  // not UTF-8
         #expect(PercentEncoding.decode("%G1") == nil)
         #expect(PercentEncoding.decode("a+b", plusIsSpace: true) == "a b")
+        #expect(PercentEncoding.decode("a+b") == "a+b")
+        #expect(PercentEncoding.decode("plain") == "plain")
+    }
+
+    @Test func noncesAreFreshHex() {
+        let nonces = (0..<1000).map { _ in OAuth1Signer.randomNonce() }
+        #expect(Set(nonces).count == nonces.count)
+        #expect(nonces.allSatisfy { $0.utf8.count == 32 && $0.allSatisfy(\.isHexDigit) })
+        #expect(PercentEncoding.encode(nonces[0]) == nonces[0])
     }
 }

@@ -128,6 +128,22 @@ public struct OAuth1Signer: Sendable {
         return (components.string ?? url.absoluteString, query)
     }
 
+    /// A fresh `oauth_nonce`: 128 random bits as 32 hex digits, so a replay check never trips by chance.
+    public static func randomNonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        for _ in 0..<2 {
+            var word = generator.next() as UInt64
+            for _ in 0..<16 {
+                out.append(digits[Int(word & 0xF)])
+                word >>= 4
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Base64 HMAC-SHA1 of `base` with the key `consumerSecret&tokenSecret` (each encoded).
     public static func hmacSHA1(_ base: String, consumerSecret: String, tokenSecret: String) -> String {
         let keyText = PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(tokenSecret)

@@ -2,28 +2,44 @@
 /// form except the unreserved characters `A–Z a–z 0–9 - . _ ~` becomes `%XX`, upper-case hex.
 /// Unlike `addingPercentEncoding`, nothing else is spared — not `+`, `/`, `:` or `=`.
 public enum PercentEncoding {
+    /// `text` with every byte but the unreserved ones as `%XX`.
     public static func encode(_ text: String) -> String {
+        // Most names and values (keys, tokens, numbers) need no escaping: hand them back as they are.
+        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
+        out.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
+            if isUnreserved(byte) {
                 out.append(byte)
-            default:
+            } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0x0F))
             }
         }
         return String(decoding: out, as: UTF8.self)
     }
 
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    /// Upper-case hex, as RFC 3986 §2.1 recommends and OAuth requires.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
+
     /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`, as form bodies do); nil
     /// when an escape is malformed or the result is not UTF-8.
     public static func decode(_ text: String, plusIsSpace: Bool = false) -> String? {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) })
+        else { return text }
         var out: [UInt8] = []
         var bytes = text.utf8.makeIterator()
         while let byte = bytes.next() {

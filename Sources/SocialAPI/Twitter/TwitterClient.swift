@@ -19,7 +19,7 @@ public struct TwitterClient: Sendable {
 
     public init(
         baseURL: URL, credentials: OAuth1Credentials, transport: any HTTPTransport = AsyncHTTPClientTransport(),
-        nonce: @escaping @Sendable () -> String = { UUID().uuidString.replacingOccurrences(of: "-", with: "") },
+        nonce: @escaping @Sendable () -> String = OAuth1Signer.randomNonce,
         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
     ) {
         self.baseURL = baseURL
