@@ -211,6 +211,8 @@ public actor EmulatorCore {
             ? PercentEncoding.pairs(String(decoding: request.body, as: UTF8.self), plusIsSpace: true) ?? [] : []
         let query = PercentEncoding.pairs(request.query) ?? []
         if request.path.hasPrefix("/__waypost/") { return control(request, parameters: query + form) }
+        // Parsed once: authentication checks it, the journal records it with the signature redacted.
+        let oauth = request.headers["authorization"].flatMap(Self.oauthParameters)
         let twitterPath = Self.twitterPath(request.path)
         let met = fault(for: request.path)
         var response: EmulatorResponse
@@ -231,14 +233,14 @@ public actor EmulatorCore {
             response.transport = met?.kind == .reset ? .reset : .hang
         case .latency?, .truncated?, nil:
             if let twitterPath {
-                response = twitter(request, path: twitterPath, query: query, form: form)
+                response = twitter(request, path: twitterPath, oauth: oauth, query: query, form: form)
             } else {
                 response = graph(request, path: Self.graphPath(request.path), parameters: query + form)
             }
             if let met, met.kind == .latency { response.delay = state.random.latency(met) }
             if met?.kind == .truncated { response.body = response.body.prefix(response.body.count / 2) }
         }
-        record(request, parameters: query + form, status: response.status, fault: met?.kind)
+        record(request, oauth: oauth, parameters: query + form, status: response.status, fault: met?.kind)
         return response
     }
 
@@ -250,11 +252,11 @@ public actor EmulatorCore {
     }
 
     private func twitter(
-        _ request: EmulatorRequest, path: String, query: [(name: String, value: String)],
+        _ request: EmulatorRequest, path: String, oauth: [String: String]?, query: [(name: String, value: String)],
         form: [(name: String, value: String)]
     ) -> EmulatorResponse {
         let account: EmulatorConfiguration.TwitterAccount
-        switch authenticateTwitter(request, query: query, form: form) {
+        switch authenticateTwitter(request, oauth: oauth, form: form) {
         case .success(let found): account = found
         case .failure(let response): return response
         }
@@ -293,10 +295,9 @@ public actor EmulatorCore {
     /// OAuth 1.0a as Twitter checked it: parameters present, consumer and token known,
     /// timestamp within the window, nonce not replayed, HMAC-SHA1 signature correct.
     private func authenticateTwitter(
-        _ request: EmulatorRequest, query: [(name: String, value: String)], form: [(name: String, value: String)]
+        _ request: EmulatorRequest, oauth: [String: String]?, form: [(name: String, value: String)]
     ) -> Authenticated<EmulatorConfiguration.TwitterAccount> {
-        guard let header = request.headers["authorization"], let oauth = Self.oauthParameters(header),
-            let consumerKey = oauth["oauth_consumer_key"], let nonce = oauth["oauth_nonce"],
+        guard let oauth, let consumerKey = oauth["oauth_consumer_key"], let nonce = oauth["oauth_nonce"],
             let signature = oauth["oauth_signature"], let timestampText = oauth["oauth_timestamp"],
             let timestamp = Double(timestampText), oauth["oauth_signature_method"] == "HMAC-SHA1"
         else { return .failure(twitterError(400, 215, "Bad Authentication data.")) }
@@ -725,15 +726,16 @@ public actor EmulatorCore {
     // MARK: - Journal and responses
 
     private func record(
-        _ request: EmulatorRequest, parameters: [(name: String, value: String)], status: Int, fault: Fault.Kind?
+        _ request: EmulatorRequest, oauth: [String: String]?, parameters: [(name: String, value: String)], status: Int,
+        fault: Fault.Kind?
     ) {
         var values: [String: String] = [:]
         for (name, value) in parameters where values[name] == nil {
             values[name] = name == "access_token" ? "REDACTED" : value
         }
         var headers = request.headers
-        if let authorization = headers["authorization"] {
-            if authorization.hasPrefix("OAuth "), var oauth = Self.oauthParameters(authorization) {
+        if headers["authorization"] != nil {
+            if var oauth {
                 oauth["oauth_signature"] = "REDACTED"
                 headers["authorization"] =
                     "OAuth "

@@ -77,7 +77,7 @@ public struct EmulatorServer: Sendable {
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let body = try await request.body.collect(upTo: limit)
             var headers: [String: String] = [:]
-            for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
+            for field in request.headers { headers[field.name.canonicalName] = field.value }  // lower case already
             if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
             let answer = await core.handle(
                 EmulatorRequest(
