@@ -11,6 +11,11 @@ import Store
 /// → settled with its audit, against the in-process emulator. Concurrency N = N devices, each with
 /// its own engine and database file, at once.
 enum CheckinBench {
+    struct NothingPosted: Error, CustomStringConvertible {
+        var device: String
+        var description: String { "device \(device) posted no check-in: the engine refused every region entry" }
+    }
+
     static func run(root: URL, seconds: Double, concurrencies: [Int]) async throws -> [(Int, Double)] {
         let (core, running, http, twitter) = try await SocialBench.startEmulator(
             root: root, connections: max(concurrencies.max() ?? 1, 8))
@@ -52,6 +57,8 @@ enum CheckinBench {
                                     time: time, device: "d\(device)", event: .enteredRegion(here, at: here.center)))
                             done += records.filter { $0.decision == .posted }.count
                         }
+                        // A bench that posts nothing measures nothing: say so rather than print 0/s.
+                        guard done > 0 else { throw NothingPosted(device: "d\(device)") }
                         return done
                     }
                 }

@@ -274,10 +274,15 @@ func socialSection() {
     }
     print("End-to-end check-ins (rule → gates → SQLite outbox → reverse_geocode + statuses/update → audit)")
     nonisolated(unsafe) var checkins: [(Int, Double)]?
+    nonisolated(unsafe) var failure: (any Error)?
     Task.detached {
-        checkins = try? await CheckinBench.run(
-            root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), seconds: socialSeconds,
-            concurrencies: [1, 16])
+        do {
+            checkins = try await CheckinBench.run(
+                root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), seconds: socialSeconds,
+                concurrencies: [1, 16])
+        } catch {
+            failure = error
+        }
         done.signal()
     }
     done.wait()
@@ -288,7 +293,7 @@ func socialSection() {
                 format: "concurrency %2d   %7.0f check-ins/s   = %.2f of the signed pair rate at c16 (%.0f pairs/s)%@",
                 concurrency, rate, rate / (signed / 2), signed / 2, concurrency == 16 ? "; target ≥ 500/s" : ""))
     }
-    if checkins == nil { print("check-in measurements failed") }
+    if let failure { print("check-in measurements failed: \(failure)") }
 }
 
 if arguments.count == 2 && arguments[1] == "social" {
