@@ -41,18 +41,60 @@ public struct EmulatorFixtures: Sendable {
         self.facebookPages = facebookPages
     }
 
+    /// Why a fixture file could not be loaded: which file, and what is wrong with it.
+    public struct LoadError: Error, CustomStringConvertible {
+        public var file: String
+        /// True when the file is not there at all (rather than unreadable or malformed).
+        public var isMissing: Bool
+        public var reason: String
+
+        public var description: String { "\(file): \(reason)" }
+    }
+
     /// Reads `twitter-places.json` and `facebook-pages.json` from `directory`.
-    public static func load(from directory: URL) throws -> EmulatorFixtures {
+    public static func load(from directory: URL) throws(LoadError) -> EmulatorFixtures {
         struct Places: Decodable { var places: [FixturePlace] }
-        let places = try JSONDecoder().decode(
-            Places.self, from: Data(contentsOf: directory.appendingPathComponent("twitter-places.json")))
-        let pages = try JSONDecoder().decode(
-            GraphList<GraphPage>.self, from: Data(contentsOf: directory.appendingPathComponent("facebook-pages.json")))
+        let places = try read(Places.self, directory.appendingPathComponent("twitter-places.json"))
+        let pages = try read(GraphList<GraphPage>.self, directory.appendingPathComponent("facebook-pages.json"))
         return EmulatorFixtures(twitterPlaces: places.places, facebookPages: pages.data)
     }
 
+    private static func read<T: Decodable>(_ type: T.Type, _ file: URL) throws(LoadError) -> T {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            let missing = !FileManager.default.fileExists(atPath: file.path)
+            throw LoadError(
+                file: file.path, isMissing: missing,
+                reason: missing ? "no such file (is this a fixtures directory like fixtures/places?)" : "unreadable")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw LoadError(file: file.path, isMissing: false, reason: explain(context, "not valid JSON"))
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw LoadError(
+                file: file.path, isMissing: false, reason: explain(context, "missing \"\(key.stringValue)\""))
+        } catch let DecodingError.typeMismatch(expected, context) {
+            throw LoadError(file: file.path, isMissing: false, reason: explain(context, "expected \(expected)"))
+        } catch let DecodingError.valueNotFound(expected, context) {
+            throw LoadError(
+                file: file.path, isMissing: false, reason: explain(context, "expected \(expected), found null"))
+        } catch {
+            throw LoadError(file: file.path, isMissing: false, reason: "\(error)")
+        }
+    }
+
+    /// `at places[3].bounding_box: expected Double (…)`: where in the file, and what.
+    private static func explain(_ context: DecodingError.Context, _ what: String) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        let location = path.isEmpty ? "" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): "
+        return location + what + (context.debugDescription.isEmpty ? "" : " (\(context.debugDescription))")
+    }
+
     /// The fixtures shipped in `fixtures/places` of a checkout at `root`.
-    public static func shipped(root: URL) throws -> EmulatorFixtures {
+    public static func shipped(root: URL) throws(LoadError) -> EmulatorFixtures {
         try load(from: root.appendingPathComponent("fixtures/places"))
     }
 

@@ -111,8 +111,7 @@ func loadFixtures(_ path: String) throws -> EmulatorFixtures {
     do {
         return try EmulatorFixtures.load(from: URL(fileURLWithPath: path))
     } catch {
-        let missing = !FileManager.default.fileExists(atPath: path)
-        throw CommandFailure(missing ? .noInput : .dataError, "\(path): cannot load emulator fixtures (\(error))")
+        throw CommandFailure(error.isMissing ? .noInput : .dataError, "emulator fixtures: \(error)")
     }
 }
 

@@ -166,6 +166,23 @@ struct CLITests {
             ).status == 64)
     }
 
+    @Test func emulatorFixturesThatAreWrongSayWhichFileAndWhere() throws {
+        let missing = try Self.waypost("emulator", "--fixtures", "fixtures")
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("fixtures/twitter-places.json: no such file"), "\(missing.stderr)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-fixtures-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"places":[{"id":"p1","name":"Cafe","full_name":"Cafe","place_type":"poi","country":"US"}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("twitter-places.json"))
+        let malformed = try Self.waypost("emulator", "--fixtures", directory.path)
+        #expect(malformed.status == 65)
+        #expect(
+            malformed.stderr.contains("twitter-places.json: at places[0]: missing \"country_code\""),
+            "\(malformed.stderr)")
+        #expect(malformed.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func emulatorServesUntilInterrupted() async throws {
         let process = Process()
         process.executableURL = Self.executable
