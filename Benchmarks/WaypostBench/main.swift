@@ -1,12 +1,17 @@
-// waypost-bench: measures the track reader against its peers on 1M-point files, in one run.
+// waypost-bench: measures the track reader against its peers on 1M-point files, then the
+// emulator and the check-in engine over loopback, in one run.
 //
-//   waypost-bench                 generate inputs in .bench/ (once, seeded) and compare
+//   waypost-bench                 generate inputs in .bench/ (once, seeded) and compare; then `social`
+//   waypost-bench social          only the signed-request and check-in figures
 //   waypost-bench parse FILE      parse FILE into a Track and print its point count (child mode)
 //   waypost-bench generate DIR    only write the inputs
 //
-// Every measurement runs in its own child process so that peak RSS (from wait4) is that tool's
-// alone. Times are medians of several runs; the figures that matter are the ratios, since the
-// peers run on the same machine in the same minute. Never run by the tests.
+// Environment: BENCH_RUNS (reader runs, 5), BENCH_SOCIAL_SECONDS (per measurement, 5),
+// BENCH_SOCIAL_RUNS (signed-request runs per concurrency, 3).
+//
+// Every reader measurement runs in its own child process so that peak RSS (from wait4) is that
+// tool's alone. Times are medians of several runs; the figures that matter are the ratios, since
+// the peers run on the same machine in the same minute. Never run by the tests.
 
 import Foundation
 import Geo
@@ -241,14 +246,16 @@ if arguments.count == 4 && arguments[1] == "replay", let regions = Int(arguments
 /// Signed requests against the emulator on loopback, with wrk's ceiling in the same run.
 func socialSection() {
     let socialSeconds = Double(ProcessInfo.processInfo.environment["BENCH_SOCIAL_SECONDS"] ?? "") ?? 5
+    let socialRuns = Int(ProcessInfo.processInfo.environment["BENCH_SOCIAL_RUNS"] ?? "") ?? 3
     print(
-        "Signed reverse_geocode + statuses/update pairs against the emulator, \(Int(socialSeconds)) s per concurrency")
+        "Signed reverse_geocode + statuses/update pairs against the emulator, median of \(socialRuns) runs of \(Int(socialSeconds)) s per concurrency"
+    )
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var social: (figures: [SocialBench.Figures], wrk: Double?, bareClient: SocialBench.Figures)?
     Task.detached {
         social = try? await SocialBench.run(
             root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), seconds: socialSeconds,
-            concurrencies: [1, 16, 64])
+            runs: socialRuns, concurrencies: [1, 16, 64])
         done.signal()
     }
     done.wait()
