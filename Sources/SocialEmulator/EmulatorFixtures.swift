@@ -44,11 +44,13 @@ public struct EmulatorFixtures: Sendable {
     /// Why a fixture file could not be loaded: which file, and what is wrong with it.
     public struct LoadError: Error, CustomStringConvertible {
         public var file: String
+        /// `line:column` of a JSON syntax error.
+        public var position: String?
         /// True when the file is not there at all (rather than unreadable or malformed).
-        public var isMissing: Bool
+        public var isMissing = false
         public var reason: String
 
-        public var description: String { "\(file): \(reason)" }
+        public var description: String { file + (position.map { ":" + $0 } ?? "") + ": " + reason }
     }
 
     /// Reads `twitter-places.json` and `facebook-pages.json` from `directory`.
@@ -71,23 +73,47 @@ public struct EmulatorFixtures: Sendable {
         }
         do {
             return try JSONDecoder().decode(type, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            throw LoadError(file: file.path, isMissing: false, reason: explain(context, "not valid JSON"))
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw LoadError(
-                file: file.path, isMissing: false, reason: explain(context, "missing \"\(key.stringValue)\""))
-        } catch let DecodingError.typeMismatch(expected, context) {
-            throw LoadError(file: file.path, isMissing: false, reason: explain(context, "expected \(expected)"))
-        } catch let DecodingError.valueNotFound(expected, context) {
-            throw LoadError(
-                file: file.path, isMissing: false, reason: explain(context, "expected \(expected), found null"))
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            let (position, reason) = syntaxError(data)
+            throw LoadError(file: file.path, position: position, reason: reason)
+        } catch let error as DecodingError {
+            throw LoadError(file: file.path, reason: explain(error))
         } catch {
-            throw LoadError(file: file.path, isMissing: false, reason: "\(error)")
+            throw LoadError(file: file.path, reason: "\(error)")
+        }
+    }
+
+    /// Where the first syntax error is (`line:column`) and what. JSONDecoder does not say where;
+    /// JSONSerialization says "around character N", or that the file ended early.
+    private static func syntaxError(_ data: Data) -> (position: String?, reason: String) {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+            return (nil, "not valid JSON")
+        } catch {
+            let text = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
+            let endsEarly = text.contains("end of file")
+            let offset =
+                text.range(of: "around character ").flatMap { Int(text[$0.upperBound...].prefix(while: \.isNumber)) }
+                ?? (endsEarly ? data.count : nil)
+            let reason = endsEarly ? "not valid JSON: the file ends inside a value" : "not valid JSON"
+            guard let offset else { return (nil, reason) }
+            let before = data.prefix(offset)
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+            return ("\(before.count { $0 == UInt8(ascii: "\n") } + 1):\(offset - lineStart + 1)", reason)
         }
     }
 
     /// `at places[3].bounding_box: expected Double (…)`: where in the file, and what.
-    private static func explain(_ context: DecodingError.Context, _ what: String) -> String {
+    private static func explain(_ error: DecodingError) -> String {
+        let context: DecodingError.Context
+        let what: String
+        switch error {
+        case .dataCorrupted(let found): (context, what) = (found, "invalid")
+        case .keyNotFound(let key, let found): (context, what) = (found, "missing \"\(key.stringValue)\"")
+        case .typeMismatch(let type, let found): (context, what) = (found, "expected \(type)")
+        case .valueNotFound(let type, let found): (context, what) = (found, "expected \(type), found null")
+        @unknown default: return "\(error)"
+        }
         let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         let location = path.isEmpty ? "" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): "
         return location + what + (context.debugDescription.isEmpty ? "" : " (\(context.debugDescription))")

@@ -181,6 +181,11 @@ struct CLITests {
             malformed.stderr.contains("twitter-places.json: at places[0]: missing \"country_code\""),
             "\(malformed.stderr)")
         #expect(malformed.stderr.split(separator: "\n").count == 1)
+        try Data("{\"places\": [\n  {\"id\": 1,,}]}".utf8).write(
+            to: directory.appendingPathComponent("twitter-places.json"))
+        let broken = try Self.waypost("emulator", "--fixtures", directory.path)
+        #expect(broken.status == 65)
+        #expect(broken.stderr.contains("twitter-places.json:2:12: not valid JSON"), "\(broken.stderr)")
     }
 
     @Test func emulatorServesUntilInterrupted() async throws {
