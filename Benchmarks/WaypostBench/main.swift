@@ -268,14 +268,17 @@ func socialSection() {
     }
     print(
         String(
-            format: "bare AsyncHTTPClient GETs of /__waypost/faults at c16: %.0f req/s (the client library's ceiling)",
-            social.bareClient.requestsPerSecond))
+            format:
+                "bare AsyncHTTPClient GETs of /__waypost/faults at c16: %.0f req/s (the client library's ceiling; signed = %.2f of it)",
+            social.bareClient.requestsPerSecond,
+            (social.figures.first { $0.concurrency == 16 }?.requestsPerSecond ?? .nan)
+                / social.bareClient.requestsPerSecond))
     if let wrk = social.wrk, let c16 = social.figures.first(where: { $0.concurrency == 16 }) {
         print(
             String(
                 format:
-                    "wrk -t2 -c16 on GET /__waypost/faults: %.0f req/s; signed at c16 = %.2f of it (target ≥ 0.33); target ≥ 3000 req/s",
-                wrk, c16.requestsPerSecond / wrk))
+                    "wrk -t2 -c16 on GET /__waypost/faults: %.0f req/s; signed at c16 = %.2f of it (target ≥ 0.33), the bare client %.2f; target ≥ 3000 req/s",
+                wrk, c16.requestsPerSecond / wrk, social.bareClient.requestsPerSecond / wrk))
     } else {
         print("wrk: n/a (apt install wrk)")
     }
