@@ -52,6 +52,8 @@ public struct EmulatorConfiguration: Sendable {
 
     /// Twitter consumer keys and their secrets.
     public var consumers: [String: String]
+    /// Consumers with read-only access: their status updates get 403/261.
+    public var readOnlyConsumers: Set<String> = []
     public var twitterAccounts: [TwitterAccount]
     public var facebookAccounts: [FacebookAccount]
     /// Requests per window to each geo endpoint, per user (Twitter: 15 per 15 minutes).
@@ -112,6 +114,9 @@ public actor EmulatorCore {
     /// Everything a reset clears.
     private struct State {
         var consumers: [String: String]
+        var readOnlyConsumers: Set<String>
+        /// Graph access tokens refused, and why (the 190 subcode).
+        var refusedTokens: [String: GraphErrorSubcode] = [:]
         var twitterAccounts: [EmulatorConfiguration.TwitterAccount]
         var facebookAccounts: [EmulatorConfiguration.FacebookAccount]
         var geoEnabled: [String: Bool]
@@ -139,6 +144,7 @@ public actor EmulatorCore {
         init(_ configuration: EmulatorConfiguration, seed: UInt64) {
             random = FaultRandom(seed: seed)
             consumers = configuration.consumers
+            readOnlyConsumers = configuration.readOnlyConsumers
             twitterAccounts = configuration.twitterAccounts
             facebookAccounts = configuration.facebookAccounts
             geoEnabled = Dictionary(
@@ -221,9 +227,9 @@ public actor EmulatorCore {
             let status = met?.status ?? 503
             response =
                 twitterPath != nil
-                ? twitterError(status, met?.code ?? 130, "Over capacity")
+                ? twitterError(status, code: met?.code ?? TwitterErrorCode.overCapacity.rawValue, "Over capacity")
                 : graphError(
-                    status, met?.code ?? 2, "OAuthException",
+                    status, code: met?.code ?? GraphErrorCode.serviceUnavailable.rawValue,
                     "An unexpected error has occurred. Please retry your request later.")
         case .empty?:
             response = EmulatorResponse(
@@ -268,10 +274,13 @@ public actor EmulatorCore {
         case ("GET", let p) where p.hasPrefix("geo/id/") && p.hasSuffix(".json"):
             let id = String(p.dropFirst("geo/id/".count).dropLast(".json".count))
             guard let place = encodedPlaces[id] else {
-                return twitterError(404, 34, "Sorry, that page does not exist.")
+                return twitterError(404, .pageDoesNotExist, "Sorry, that page does not exist.")
             }
             return json(200, encoded: place)
         case ("POST", "statuses/update.json"):
+            if let consumer = oauth?["oauth_consumer_key"], state.readOnlyConsumers.contains(consumer) {
+                return twitterError(403, .applicationCannotWrite, "Application cannot perform write actions.")
+            }
             return updateStatus(account, parameters: parameters)
         case ("GET", "statuses/user_timeline.json"):
             let count = parameters["count"].flatMap { Int($0) } ?? 20
@@ -283,7 +292,7 @@ public actor EmulatorCore {
                     idStr: account.userID, screenName: account.screenName, geoEnabled: state.geoEnabled[account.userID])
             )
         default:
-            return twitterError(404, 34, "Sorry, that page does not exist.")
+            return twitterError(404, .pageDoesNotExist, "Sorry, that page does not exist.")
         }
     }
 
@@ -300,27 +309,29 @@ public actor EmulatorCore {
         guard let oauth, let consumerKey = oauth["oauth_consumer_key"], let nonce = oauth["oauth_nonce"],
             let signature = oauth["oauth_signature"], let timestampText = oauth["oauth_timestamp"],
             let timestamp = Double(timestampText), oauth["oauth_signature_method"] == "HMAC-SHA1"
-        else { return .failure(twitterError(400, 215, "Bad Authentication data.")) }
+        else { return .failure(twitterError(400, .badAuthenticationData, "Bad Authentication data.")) }
         guard let consumerSecret = state.consumers[consumerKey] else {
-            return .failure(twitterError(401, 32, "Could not authenticate you."))
+            return .failure(twitterError(401, .couldNotAuthenticate, "Could not authenticate you."))
         }
         guard let token = oauth["oauth_token"],
             let account = state.twitterAccounts.first(where: { $0.token == token })
-        else { return .failure(twitterError(401, 89, "Invalid or expired token.")) }
+        else { return .failure(twitterError(401, .invalidOrExpiredToken, "Invalid or expired token.")) }
         let now = clock()
         guard abs(now - timestamp) <= configuration.timestampWindow else {
-            return .failure(twitterError(401, 135, "Timestamp out of bounds."))
+            return .failure(twitterError(401, .timestampOutOfBounds, "Timestamp out of bounds."))
         }
         let host = request.headers["host"] ?? "localhost"
         let url = URL(string: "http://\(host)\(request.path)" + (request.query.isEmpty ? "" : "?\(request.query)"))
-        guard let url else { return .failure(twitterError(400, 215, "Bad Authentication data.")) }
+        guard let url else { return .failure(twitterError(400, .badAuthenticationData, "Bad Authentication data.")) }
         var protocolParameters = oauth
         protocolParameters["oauth_signature"] = nil
         let base = OAuth1Signer.baseString(
             OAuth1Request(method: request.method, url: url, formParameters: form),
             protocolParameters: protocolParameters)
         let expected = OAuth1Signer.hmacSHA1(base, consumerSecret: consumerSecret, tokenSecret: account.tokenSecret)
-        guard expected == signature else { return .failure(twitterError(401, 32, "Could not authenticate you.")) }
+        guard expected == signature else {
+            return .failure(twitterError(401, .couldNotAuthenticate, "Could not authenticate you."))
+        }
         // A nonce may be used once per consumer while its timestamp is inside the window.
         while state.nonceQueueStart < state.nonceQueue.count,
             now - state.nonceQueue[state.nonceQueueStart].timestamp > 2 * configuration.timestampWindow
@@ -334,7 +345,7 @@ public actor EmulatorCore {
         }
         let key = consumerKey + "\u{0}" + nonce + "\u{0}" + timestampText
         guard state.seenNonces[key] == nil else {
-            return .failure(twitterError(401, 32, "Could not authenticate you."))
+            return .failure(twitterError(401, .couldNotAuthenticate, "Could not authenticate you."))
         }
         state.seenNonces[key] = timestamp
         state.nonceQueue.append((key, timestamp))
@@ -365,7 +376,7 @@ public actor EmulatorCore {
         // reverse_geocode defaults to neighborhoods, as Twitter's did; search and similar_places find venues.
         let granularity = parameters["granularity"] ?? (path == "geo/reverse_geocode.json" ? "neighborhood" : "poi")
         guard let rank = TwitterPlace.granularities.firstIndex(of: granularity) else {
-            return twitterError(400, 3, "Invalid granularity: \(granularity)")
+            return twitterError(400, .invalidParameter, "Invalid granularity: \(granularity)")
         }
         let maxResults = max(1, min(parameters["max_results"].flatMap { Int($0) } ?? 20, 100))
         var places = fixtures.twitterPlaces.filter {
@@ -373,16 +384,19 @@ public actor EmulatorCore {
         }
         if path == "geo/reverse_geocode.json" || path == "geo/similar_places.json" {
             guard let latitude, let longitude, abs(latitude) <= 90, abs(longitude) <= 180 else {
-                return twitterError(400, 3, "Invalid coordinates.")
+                return twitterError(400, .invalidParameter, "Invalid coordinates.")
             }
             places = places.filter { $0.contains(latitude: latitude, longitude: longitude) }
         } else if let latitude, let longitude {
             places = places.filter { $0.contains(latitude: latitude, longitude: longitude) }
+        } else if (parameters["query"] ?? "").isEmpty {
+            // Nothing to search by but the caller's IP address, which Twitter could not place.
+            return twitterError(404, .noLocationForIP, "No location associated with the specified IP address.")
         }
         if let name = parameters[path == "geo/similar_places.json" ? "name" : "query"], !name.isEmpty {
             places = places.filter { $0.name.localizedCaseInsensitiveContains(name) }
         } else if path == "geo/similar_places.json" {
-            return twitterError(400, 3, "Missing name.")
+            return twitterError(400, .invalidParameter, "Missing name.")
         }
         // Twitter's order: finest granularity first.
         places.sort {
@@ -409,18 +423,18 @@ public actor EmulatorCore {
         -> EmulatorResponse
     {
         guard let status = parameters["status"], !status.isEmpty else {
-            return twitterError(403, 170, "Missing required parameter: status.")
+            return twitterError(403, .missingParameter, "Missing required parameter: status.")
         }
-        guard status.count <= 280 else { return twitterError(403, 186, "Status is over 280 characters.") }
+        guard status.count <= 280 else { return twitterError(403, .statusTooLong, "Status is over 280 characters.") }
         let dayAgo = clock() - 86_400
         if let first = state.postTimes[account.userID]?.first, first <= dayAgo {
             state.postTimes[account.userID]?.removeAll { $0 <= dayAgo }
         }
         guard (state.postTimes[account.userID]?.count ?? 0) < configuration.statusUpdateLimit else {
-            return twitterError(403, 185, "User is over daily status update limit.")
+            return twitterError(403, .statusUpdateLimit, "User is over daily status update limit.")
         }
         if state.postedTexts[account.userID]?.contains(status) == true {
-            return twitterError(403, 187, "Status is a duplicate.")
+            return twitterError(403, .duplicateStatus, "Status is a duplicate.")
         }
         state.nextID += 1
         var tweet = Tweet(
@@ -498,7 +512,7 @@ public actor EmulatorCore {
         window.count += 1
         state.rateWindows[key] = window
         guard window.count > configuration.geoRateLimit else { return nil }
-        var response = twitterError(429, 88, "Rate limit exceeded")
+        var response = twitterError(429, .rateLimitExceeded, "Rate limit exceeded")
         response.headers.merge(rateHeaders(window), uniquingKeysWith: { _, new in new })
         return response
     }
@@ -537,11 +551,19 @@ public actor EmulatorCore {
         if token == nil, let header = request.headers["authorization"], header.hasPrefix("Bearer ") {
             token = String(header.dropFirst(7))
         }
+        let aboutMe = path == "me" || path.hasPrefix("me/")
         guard let token else {
-            return graphError(400, 104, "OAuthException", "An access token is required to request this resource.")
+            return aboutMe
+                ? graphError(
+                    400, .unknownPath,
+                    "An active access token must be used to query information about the current user.")
+                : graphError(400, .accessTokenRequired, "An access token is required to request this resource.")
+        }
+        if let why = state.refusedTokens[token] {
+            return graphError(400, .invalidToken, "Error validating access token: \(Self.describe(why))", subcode: why)
         }
         guard let account = state.facebookAccounts.first(where: { $0.accessToken == token }) else {
-            return graphError(400, 190, "OAuthException", "Invalid OAuth access token.", subcode: 463)
+            return graphError(400, .invalidToken, "Invalid OAuth access token - Cannot parse access token")
         }
         if let throttled = graphThrottle(account.userID) { return throttled }
         let granted = state.permissions[account.userID] ?? []
@@ -552,12 +574,12 @@ public actor EmulatorCore {
             return json(200, GraphList(data: Array((state.checkins[account.userID] ?? []).reversed())))
         case ("POST", "me/checkins"):
             guard granted.contains("publish_checkins") || granted.contains("publish_actions") else {
-                return graphError(403, 200, "OAuthException", "(#200) Requires extended permission: publish_checkins")
+                return graphError(403, .permissionMissing, "(#200) Requires extended permission: publish_checkins")
             }
             return postCheckin(account, values, feed: false)
         case ("POST", "me/feed"):
             guard granted.contains("publish_actions") else {
-                return graphError(403, 200, "OAuthException", "(#200) Requires extended permission: publish_actions")
+                return graphError(403, .permissionMissing, "(#200) Requires extended permission: publish_actions")
             }
             return postCheckin(account, values, feed: true)
         case ("GET", "me/permissions"):
@@ -567,8 +589,23 @@ public actor EmulatorCore {
             }
             return json(200, GraphList(data: list))
         default:
-            return graphError(
-                404, 803, "OAuthException", "(#803) Some of the aliases you requested do not exist: \(path)")
+            if aboutMe {
+                return graphError(400, .unknownPath, "Unknown path components: /\(path.dropFirst("me/".count))")
+            }
+            return graphError(404, .unknownAlias, "(#803) Some of the aliases you requested do not exist: \(path)")
+        }
+    }
+
+    /// Graph's wording for a refused token.
+    private static func describe(_ why: GraphErrorSubcode) -> String {
+        switch why {
+        case .applicationNotInstalled: "The user has not authorized the application."
+        case .userCheckpointed: "You cannot access the app till you log in to www.facebook.com."
+        case .passwordChanged:
+            "The session has been invalidated because the user changed their password."
+        case .expired: "Session has expired."
+        case .unconfirmedUser: "Sessions for the user are not allowed because the user is not a confirmed user."
+        case .invalidToken: "The session is invalid because the user logged out."
         }
     }
 
@@ -584,8 +621,8 @@ public actor EmulatorCore {
             state.rateWindows[key] = window
             if window.count > limit {
                 return key == "graph-app"
-                    ? graphError(400, 4, "OAuthException", "(#4) Application request limit reached")
-                    : graphError(400, 17, "OAuthException", "(#17) User request limit reached")
+                    ? graphError(400, .applicationRateLimit, "(#4) Application request limit reached")
+                    : graphError(400, .userRateLimit, "(#17) User request limit reached")
             }
         }
         return nil
@@ -593,11 +630,11 @@ public actor EmulatorCore {
 
     private func searchPlaces(_ values: [String: String]) -> EmulatorResponse {
         guard values["type"] == "place" else {
-            return graphError(400, 100, "OAuthException", "(#100) Unsupported type: \(values["type"] ?? "")")
+            return graphError(400, .invalidParameter, "(#100) Unsupported type: \(values["type"] ?? "")")
         }
         let center = values["center"]?.split(separator: ",").compactMap { Double($0) } ?? []
         guard center.count == 2, abs(center[0]) <= 90, abs(center[1]) <= 180 else {
-            return graphError(400, 100, "OAuthException", "(#100) Invalid center parameter")
+            return graphError(400, .invalidParameter, "(#100) Invalid center parameter")
         }
         let here = Coordinate(latitude: center[0], longitude: center[1])
         let distance = min(Double(values["distance"].flatMap { Int($0) } ?? 1000), 50_000)
@@ -625,16 +662,16 @@ public actor EmulatorCore {
     {
         let page = values["place"].flatMap { id in fixtures.facebookPages.first { $0.id == id } }
         if !feed && page == nil {
-            return graphError(400, 100, "OAuthException", "(#100) param place must be a valid place ID")
+            return graphError(400, .invalidParameter, "(#100) param place must be a valid place ID")
         }
         let message = values["message"]
         if let message, state.lastGraphMessage[account.userID] == message {
-            return graphError(400, 506, "OAuthException", "(#506) Duplicate status message")
+            return graphError(400, .duplicatePost, "(#506) Duplicate status message")
         }
         var coordinates: GraphCheckin.Coordinates?
         if let text = values["coordinates"] {
             guard let decoded = try? JSONDecoder().decode(GraphCheckin.Coordinates.self, from: Data(text.utf8)) else {
-                return graphError(400, 100, "OAuthException", "(#100) coordinates must be a JSON object")
+                return graphError(400, .invalidParameter, "(#100) coordinates must be a JSON object")
             }
             coordinates = decoded
         }
@@ -681,8 +718,17 @@ public actor EmulatorCore {
             guard let key = values["key"], !key.isEmpty, let secret = values["secret"], !secret.isEmpty else {
                 return json(400, ["error": "key and secret are required"])
             }
+            let access = values["access"] ?? "read-write"
+            guard access == "read" || access == "read-write" else {
+                return json(400, ["error": "access is read or read-write"])
+            }
             state.consumers[key] = secret
-            return json(200, ["key": key])
+            if access == "read" {
+                state.readOnlyConsumers.insert(key)
+            } else {
+                state.readOnlyConsumers.remove(key)
+            }
+            return json(200, ["key": key, "access": access])
         case ("POST", "/__waypost/twitter/users"):
             guard let user = values["user_id"], let name = values["screen_name"], let token = values["token"],
                 let secret = values["token_secret"], ![user, name, token, secret].contains("")
@@ -702,6 +748,21 @@ public actor EmulatorCore {
             state.facebookAccounts.append(.init(userID: user, accessToken: token, permissions: granted))
             state.permissions[user] = granted
             return json(200, ["user_id": user, "permissions": granted.sorted().joined(separator: ",")])
+        case ("POST", "/__waypost/facebook/tokens"):
+            let states: [String: GraphErrorSubcode?] = [
+                "valid": nil, "expired": .expired, "password-changed": .passwordChanged,
+                "app-not-installed": .applicationNotInstalled, "checkpoint": .userCheckpointed,
+                "unconfirmed": .unconfirmedUser, "logged-out": .invalidToken,
+            ]
+            guard let token = values["access_token"], !token.isEmpty, let name = values["state"],
+                let refused = states[name]
+            else {
+                return json(
+                    400, ["error": "access_token and state=\(states.keys.sorted().joined(separator: "|")) are required"]
+                )
+            }
+            state.refusedTokens[token] = refused
+            return json(200, ["state": name])
         case ("POST", "/__waypost/faults"):
             switch Fault.parse(values) {
             case .success(let fault): return json(200, addFault(fault))
@@ -764,18 +825,29 @@ public actor EmulatorCore {
         return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
-    private func twitterError(_ status: Int, _ code: Int, _ message: String) -> EmulatorResponse {
+    private func twitterError(_ status: Int, _ code: TwitterErrorCode, _ message: String) -> EmulatorResponse {
+        twitterError(status, code: code.rawValue, message)
+    }
+
+    /// Any code: a `status` fault may ask for one Twitter never documented.
+    private func twitterError(_ status: Int, code: Int, _ message: String) -> EmulatorResponse {
         json(status, TwitterErrorBody(errors: [.init(code: code, message: message)]))
     }
 
-    private func graphError(_ status: Int, _ code: Int, _ type: String, _ message: String, subcode: Int? = nil)
-        -> EmulatorResponse
-    {
+    private func graphError(
+        _ status: Int, _ code: GraphErrorCode, _ message: String, subcode: GraphErrorSubcode? = nil
+    ) -> EmulatorResponse {
+        graphError(status, code: code.rawValue, message, subcode: subcode?.rawValue)
+    }
+
+    /// Graph's errors are all of type `OAuthException` on these endpoints.
+    private func graphError(_ status: Int, code: Int, _ message: String, subcode: Int? = nil) -> EmulatorResponse {
         state.nextID += 1
         return json(
             status,
             GraphErrorBody(
                 error: .init(
-                    message: message, type: type, code: code, errorSubcode: subcode, fbtraceID: "Wp\(state.nextID)")))
+                    message: message, type: "OAuthException", code: code, errorSubcode: subcode,
+                    fbtraceID: "Wp\(state.nextID)")))
     }
 }

@@ -81,11 +81,7 @@ struct EmulatorTests {
             let duplicate = await twitterErrorCode { _ = try await client.updateStatus("At the café") }
             #expect(duplicate?.status == 403 && duplicate?.code == 187)
             // geo_enabled off: location dropped silently, as Twitter did.
-            _ = await core.handle(
-                EmulatorRequest(
-                    method: "POST", path: "/__waypost/twitter/geo_enabled",
-                    headers: ["content-type": "application/x-www-form-urlencoded"],
-                    body: Data("user_id=1001&enabled=false".utf8)))
+            await core.control("POST", "/__waypost/twitter/geo_enabled", "user_id=1001&enabled=false")
             let dropped = try await client.updateStatus(
                 "Geo off", latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, placeID: "e1a2b3c4d5e6f701"
             )
@@ -115,6 +111,73 @@ struct EmulatorTests {
             _ = try await fixed.verifyCredentials()
             let replay = await twitterErrorCode { _ = try await fixed.verifyCredentials() }
             #expect(replay?.status == 401 && replay?.code == 32)
+        }
+    }
+
+    @Test func providerErrorsAreTypedAsTheProvidersSentThem() async throws {
+        try await withEmulator { running, core in
+            // A read-only application cannot tweet: 403/261.
+            #expect(
+                await core.control("POST", "/__waypost/twitter/consumers", "key=ro&secret=ro-s&access=read").status
+                    == 200)
+            var readOnly = Self.demoTwitter
+            (readOnly.consumerKey, readOnly.consumerSecret) = ("ro", "ro-s")
+            do {
+                _ = try await twitter(running, credentials: readOnly).updateStatus("Hello")
+                Issue.record("a read-only application should not tweet")
+            } catch let SocialAPIError.twitter(status, errors, _) {
+                #expect(status == 403 && errors.first?.known == .applicationCannotWrite)
+            }
+            _ = try await twitter(running, credentials: readOnly).verifyCredentials()  // reading still works
+            // geo/search with nothing to locate by but the caller's address: 404/13.
+            do {
+                _ = try await twitter(running).searchPlaces()
+                Issue.record("a search without location or query should fail")
+            } catch let SocialAPIError.twitter(status, errors, _) {
+                #expect(status == 404 && errors.first?.known == .noLocationForIP)
+            }
+
+            // Graph: a token that was never issued is 190 without a subcode; a refused one says why.
+            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+            let stranger = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "stolen")
+            func graphError(_ body: () async throws -> Void) async -> GraphErrorBody.Detail? {
+                do {
+                    try await body()
+                    return nil
+                } catch let SocialAPIError.graph(_, error, _) {
+                    return error
+                } catch {
+                    return nil
+                }
+            }
+            let unknown = await graphError { _ = try await stranger.checkins() }
+            #expect(unknown?.known == .invalidToken && unknown?.errorSubcode == nil)
+            for (state, subcode) in [
+                ("expired", GraphErrorSubcode.expired), ("password-changed", .passwordChanged),
+                ("app-not-installed", .applicationNotInstalled),
+            ] {
+                await core.control(
+                    "POST", "/__waypost/facebook/tokens", "access_token=waypost-demo-graph-token&state=\(state)")
+                let refused = await graphError { _ = try await facebook.checkins() }
+                #expect(refused?.known == .invalidToken && refused?.knownSubcode == subcode, "\(state)")
+            }
+            #expect(
+                await core.control("POST", "/__waypost/facebook/tokens", "access_token=x&state=sleepy").status == 400)
+            await core.control(
+                "POST", "/__waypost/facebook/tokens", "access_token=waypost-demo-graph-token&state=valid")
+            #expect(try await facebook.checkins().data.isEmpty)
+
+            // Unknown edges of `me`, and `me` without a token: 2500, on the wire.
+            let transport = AsyncHTTPClientTransport()
+            for (path, message) in [
+                ("me/likes?access_token=waypost-demo-graph-token", "Unknown path components: /likes"),
+                ("me/checkins", "An active access token must be used to query information about the current user."),
+            ] {
+                let url = try #require(URL(string: running.facebookBaseURL.absoluteString + path))
+                let answer = try await transport.send(HTTPRequestSpec(method: "GET", url: url))
+                let body = try JSONDecoder().decode(GraphErrorBody.self, from: answer.body)
+                #expect(answer.status == 400 && body.error.known == .unknownPath && body.error.message == message)
+            }
         }
     }
 
@@ -166,16 +229,10 @@ struct EmulatorTests {
             } catch let SocialAPIError.graph(status, error, _) {
                 #expect(status == 400 && error.code == 506)
             }
-            _ = await core.handle(
-                EmulatorRequest(
-                    method: "POST", path: "/__waypost/facebook/permissions",
-                    headers: ["content-type": "application/x-www-form-urlencoded"],
-                    body: Data("user_id=2001&permission=publish_checkins&status=declined".utf8)))
-            _ = await core.handle(
-                EmulatorRequest(
-                    method: "POST", path: "/__waypost/facebook/permissions",
-                    headers: ["content-type": "application/x-www-form-urlencoded"],
-                    body: Data("user_id=2001&permission=publish_actions&status=declined".utf8)))
+            await core.control(
+                "POST", "/__waypost/facebook/permissions", "user_id=2001&permission=publish_checkins&status=declined")
+            await core.control(
+                "POST", "/__waypost/facebook/permissions", "user_id=2001&permission=publish_actions&status=declined")
             do {
                 _ = try await facebook.checkIn(place: "1002", message: "Latte")
                 Issue.record("missing permission should fail")

@@ -118,21 +118,16 @@ struct FaultTests {
 
     @Test func controlPlaneSetsFaultsAndTheClock() async throws {
         try await withEmulator { (running, core) async throws in
-            func control(_ method: String, _ path: String, _ body: String = "") async -> EmulatorResponse {
-                await core.handle(
-                    EmulatorRequest(
-                        method: method, path: path, headers: ["content-type": "application/x-www-form-urlencoded"],
-                        body: Data(body.utf8)))
-            }
             #expect(
-                await control("POST", "/__waypost/faults", "kind=status&path=verify&status=502&count=1").status == 200)
-            #expect(await control("POST", "/__waypost/faults", "kind=teleport").status == 400)
-            #expect(await control("POST", "/__waypost/faults", "kind=status&probability=2").status == 400)
-            let listed = await control("GET", "/__waypost/faults")
+                await core.control("POST", "/__waypost/faults", "kind=status&path=verify&status=502&count=1").status
+                    == 200)
+            #expect(await core.control("POST", "/__waypost/faults", "kind=teleport").status == 400)
+            #expect(await core.control("POST", "/__waypost/faults", "kind=status&probability=2").status == 400)
+            let listed = await core.control("GET", "/__waypost/faults")
             #expect(String(decoding: listed.body, as: UTF8.self).contains(#""kind":"status""#))
-            #expect(await control("DELETE", "/__waypost/faults").status == 200)
+            #expect(await core.control("DELETE", "/__waypost/faults").status == 200)
             // Ten minutes ahead: the client's timestamps are now out of bounds (135).
-            #expect(await control("POST", "/__waypost/clock", "offset=600").status == 200)
+            #expect(await core.control("POST", "/__waypost/clock", "offset=600").status == 200)
             do throws(SocialAPIError) {
                 _ = try await client(running).verifyCredentials()
                 Issue.record("a skewed clock should fail")
@@ -143,12 +138,12 @@ struct FaultTests {
                             status: 401, errors: [.init(code: 135, message: "Timestamp out of bounds.")],
                             rateLimitReset: nil))
             }
-            #expect(await control("POST", "/__waypost/reset").status == 200)
+            #expect(await core.control("POST", "/__waypost/reset").status == 200)
             #expect(try await client(running).verifyCredentials().screenName == "waypost_demo")
             // New consumers, users and tokens.
-            #expect(await control("POST", "/__waypost/twitter/consumers", "key=ck&secret=cs").status == 200)
+            #expect(await core.control("POST", "/__waypost/twitter/consumers", "key=ck&secret=cs").status == 200)
             #expect(
-                await control(
+                await core.control(
                     "POST", "/__waypost/twitter/users",
                     "user_id=7&screen_name=second&token=7-token&token_secret=7-secret&geo_enabled=false"
                 ).status == 200)
@@ -159,7 +154,7 @@ struct FaultTests {
             let user = try await second.verifyCredentials()
             #expect(user.screenName == "second" && user.geoEnabled == false)
             #expect(
-                await control(
+                await core.control(
                     "POST", "/__waypost/facebook/users", "user_id=8&access_token=t8&permissions=public_profile"
                 )
                 .status == 200)

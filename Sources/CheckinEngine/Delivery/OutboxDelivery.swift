@@ -280,14 +280,3 @@ public final class OutboxDelivery {
                 : String(format: "%.1f h", value / 3_600)
     }
 }
-
-extension SocialAPIError {
-    /// Twitter 187 (status is a duplicate) or Graph 506 (duplicate status message).
-    var isDuplicate: Bool {
-        switch self {
-        case .twitter(_, let errors, _): errors.contains { $0.code == 187 }
-        case .graph(_, let error, _): error.code == 506
-        default: false
-        }
-    }
-}

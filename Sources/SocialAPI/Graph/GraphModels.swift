@@ -191,3 +191,50 @@ public struct GraphErrorBody: Codable, Sendable, Equatable {
         self.error = error
     }
 }
+
+/// Graph's error codes ("Handling errors" in the Graph API docs), the ones these endpoints answered with.
+public enum GraphErrorCode: Int, Sendable, CaseIterable {
+    case serviceUnavailable = 2
+    /// Application request limit reached (throttled app-wide).
+    case applicationRateLimit = 4
+    /// The permission was not granted, or was removed.
+    case permissionDenied = 10
+    /// User request limit reached.
+    case userRateLimit = 17
+    /// Page request limit reached.
+    case pageRateLimit = 32
+    case invalidParameter = 100
+    case accessTokenRequired = 104
+    /// The access token is invalid or expired; ``GraphErrorSubcode`` says why.
+    case invalidToken = 190
+    /// `(#200) Requires extended permission: …`.
+    case permissionMissing = 200
+    /// The same message was posted just before.
+    case duplicatePost = 506
+    case unknownAlias = 803
+    /// An unknown edge (`Unknown path components`) or `me` without an access token.
+    case unknownPath = 2500
+    /// A rate limit specific to the call.
+    case customRateLimit = 613
+
+    /// The codes Graph throttles with: retry after a while.
+    public var isThrottling: Bool {
+        [.applicationRateLimit, .userRateLimit, .pageRateLimit, .customRateLimit].contains(self)
+    }
+}
+
+/// Why Graph refused an access token (the `error_subcode` of a 190).
+public enum GraphErrorSubcode: Int, Sendable, CaseIterable {
+    case applicationNotInstalled = 458
+    case userCheckpointed = 459
+    case passwordChanged = 460
+    case expired = 463
+    case unconfirmedUser = 464
+    case invalidToken = 467
+}
+
+extension GraphErrorBody.Detail {
+    /// The code as a known ``GraphErrorCode``, nil for others.
+    public var known: GraphErrorCode? { GraphErrorCode(rawValue: code) }
+    public var knownSubcode: GraphErrorSubcode? { errorSubcode.flatMap(GraphErrorSubcode.init(rawValue:)) }
+}

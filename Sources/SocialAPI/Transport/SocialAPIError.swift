@@ -16,10 +16,21 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isRetryable: Bool {
         switch self {
         case .transport: true
-        case .twitter(let status, let errors, _): status >= 500 || status == 429 || errors.contains { $0.code == 88 }
-        case .graph(let status, let error, _): status >= 500 || [4, 17, 32, 613].contains(error.code)
+        case .twitter(let status, let errors, _):
+            status >= 500 || status == 429 || errors.contains { $0.known == .rateLimitExceeded }
+        case .graph(let status, let error, _): status >= 500 || error.known?.isThrottling == true
         case .http(let status, _, _): status >= 500 || status == 429
         case .decoding: false
+        }
+    }
+
+    /// The provider refused the post as one it already has (Twitter 187, Graph 506): after a
+    /// retry of a request whose answer was lost, that means the first one landed.
+    public var isDuplicate: Bool {
+        switch self {
+        case .twitter(_, let errors, _): errors.contains { $0.known == .duplicateStatus }
+        case .graph(_, let error, _): error.known == .duplicatePost
+        default: false
         }
     }
 

@@ -177,17 +177,32 @@ public struct TwitterErrorBody: Codable, Sendable, Equatable {
     }
 }
 
-/// Twitter's error codes that clients act on.
+/// Twitter's error codes (v1.1 "Response codes"), the ones these endpoints answered with.
 public enum TwitterErrorCode: Int, Sendable, CaseIterable {
-    case noSuchPage = 3
+    /// Invalid coordinates, granularity or other geo parameter.
+    case invalidParameter = 3
+    /// `geo/search` with nothing to locate by but an IP address Twitter cannot place.
     case noLocationForIP = 13
     case couldNotAuthenticate = 32
+    case pageDoesNotExist = 34
     case rateLimitExceeded = 88
     case invalidOrExpiredToken = 89
+    case overCapacity = 130
     case timestampOutOfBounds = 135
+    case missingParameter = 170
     case statusUpdateLimit = 185
     case statusTooLong = 186
     case duplicateStatus = 187
     case badAuthenticationData = 215
+    /// The application has read-only access.
     case applicationCannotWrite = 261
+}
+
+extension TwitterErrorBody.Entry {
+    public init(_ code: TwitterErrorCode, message: String) {
+        self.init(code: code.rawValue, message: message)
+    }
+
+    /// The code as a known ``TwitterErrorCode``, nil for others.
+    public var known: TwitterErrorCode? { TwitterErrorCode(rawValue: code) }
 }
