@@ -43,7 +43,8 @@ public final class Store: @unchecked Sendable {
             throw StoreError(path: path, message: "cannot create \(directory.path): \(error.localizedDescription)")
         }
         connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        try connection.enableWriteAheadLog()
+        try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try migrate()
     }
 

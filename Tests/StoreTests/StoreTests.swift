@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Synchronization
 import TestSupport
 import Testing
 
@@ -70,6 +71,25 @@ struct StoreTests {
             try sqlite.run()
             sqlite.waitUntilExit()
             #expect(throws: StoreError.self) { try Store(path: path) }
+        }
+    }
+
+    @Test("Stores opened at once on a fresh file all open (the WAL switch is retried, not failed)")
+    func concurrentOpens() throws {
+        try withTemporaryDirectory { directory in
+            for attempt in 0..<5 {
+                let path = directory.appendingPathComponent("fresh-\(attempt).db").path
+                let failures = Mutex<[String]>([])
+                DispatchQueue.concurrentPerform(iterations: 8) { index in
+                    do {
+                        let store = try Store(path: path)
+                        _ = try store.beginRun(name: "run-\(index)", track: "-", at: 0)
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+                #expect(failures.withLock { $0 } == [])
+            }
         }
     }
 }

@@ -66,6 +66,31 @@ final class SQLiteConnection {
         StoreError(path: path, message: "\(what): \(String(cString: sqlite3_errmsg(handle)))")
     }
 
+    /// Puts the file in WAL mode, a property of the file set by whichever connection comes first.
+    /// The switch needs the file to itself and SQLite does not wait for it (the busy handler is
+    /// not consulted), so stores opened at once — `waypost test --db` runs scenarios in parallel —
+    /// retry for up to `timeout` seconds, and stop as soon as another connection has done it.
+    func enableWriteAheadLog(timeout: Double = 5) throws(StoreError) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var pause = 0.001
+        while true {
+            var mode = ""
+            do {
+                try query("PRAGMA journal_mode = WAL") { mode = $0.text(0).lowercased() }
+            } catch {
+                // A refused switch is SQLITE_BUSY (or the old mode handed back); anything else,
+                // such as a file that is not a database, is final.
+                guard [SQLITE_BUSY, SQLITE_LOCKED].contains(sqlite3_errcode(handle) & 0xFF) else { throw error }
+            }
+            if mode == "wal" || mode == "memory" { return }
+            guard Date() < deadline else {
+                throw StoreError(path: path, message: "cannot switch to WAL mode: the database stays locked")
+            }
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(pause * 2, 0.1)
+        }
+    }
+
     /// Runs one or more statements without parameters (schema, pragmas).
     func execute(_ sql: String) throws(StoreError) {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure(sql) }
