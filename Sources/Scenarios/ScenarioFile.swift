@@ -185,16 +185,7 @@ private struct Reader {
         }
         if let v = fields["noise"] { device.noise = try v.choice(NoiseModel.Preset.self) }
         device.seed = try fields["seed"].map { n throws(ConfigFileError) in try unsigned(n) } ?? seed
-        if let v = fields["authorization"] {
-            let answers: [String: AuthorizationAnswer?] = [
-                "always": .allowAlways, "when-in-use": .allowWhenInUse, "denied": .deny, "ask": nil,
-            ]
-            let text = try v.string()
-            guard let answer = answers[text] else {
-                throw v.failure("'\(text)' is not one of always, when-in-use, denied, ask")
-            }
-            device.authorization = answer
-        }
+        if let v = fields["authorization"] { device.authorization = try v.choice(AuthorizationPrompt.self).answer }
         for change in try fields["authorizationChanges"]?.list() ?? [] {
             let f = try change.mapping(allowing: ["at", "status"])
             guard let at = f["at"], let status = f["status"] else { throw change.failure("needs 'at' and 'status'") }

@@ -36,19 +36,6 @@ struct Replay: AsyncParsableCommand {
         case standard, significantChange = "significant-change"
     }
 
-    enum Auth: String, ExpressibleByArgument, CaseIterable {
-        case always, whenInUse = "when-in-use", denied, ask
-
-        var answer: AuthorizationAnswer? {
-            switch self {
-            case .always: .allowAlways
-            case .whenInUse: .allowWhenInUse
-            case .denied: .deny
-            case .ask: nil
-            }
-        }
-    }
-
     @Argument(help: "A KML, KMZ or GPX file.")
     var track: String
 
@@ -80,7 +67,7 @@ struct Replay: AsyncParsableCommand {
     var signalLoss: [String] = []
 
     @Option(help: "How the user answers the location prompt: always, when-in-use, denied, or ask (nobody answers).")
-    var auth: Auth = .always
+    var auth: AuthorizationPrompt = .always
 
     @Flag(help: "Also report visits (a stay of 5 min within 100 m).")
     var visits = false
@@ -257,6 +244,7 @@ struct Replay: AsyncParsableCommand {
 }
 
 extension NoiseModel.Preset: ExpressibleByArgument {}
+extension AuthorizationPrompt: ExpressibleByArgument {}
 extension EventStreamEncoder.Format: ExpressibleByArgument {}
 
 /// What `--summary` reports.

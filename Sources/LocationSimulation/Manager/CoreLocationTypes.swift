@@ -35,6 +35,21 @@ public enum AuthorizationAnswer: String, Sendable, CaseIterable {
     }
 }
 
+/// The answer to the location prompt as the command line (`--auth`) and scenario files name it;
+/// `ask` leaves the prompt unanswered.
+public enum AuthorizationPrompt: String, Sendable, CaseIterable {
+    case always, whenInUse = "when-in-use", denied, ask
+
+    public var answer: AuthorizationAnswer? {
+        switch self {
+        case .always: .allowAlways
+        case .whenInUse: .allowWhenInUse
+        case .denied: .deny
+        case .ask: nil
+        }
+    }
+}
+
 /// CoreLocation's errors by number and name (`CLError.Code`).
 public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: Int, Sendable, CaseIterable {
