@@ -582,6 +582,8 @@ public actor EmulatorCore {
                 return graphError(403, .permissionMissing, "(#200) Requires extended permission: publish_actions")
             }
             return postCheckin(account, values, feed: true)
+        case ("GET", "me"):
+            return json(200, ["id": account.userID])
         case ("GET", "me/permissions"):
             let all = state.facebookAccounts.first { $0.userID == account.userID }?.permissions ?? []
             let list = all.union(granted).sorted().map {

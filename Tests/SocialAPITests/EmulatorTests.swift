@@ -169,6 +169,11 @@ struct EmulatorTests {
 
             // Unknown edges of `me`, and `me` without a token: 2500, on the wire.
             let transport = AsyncHTTPClientTransport()
+            let me = try await transport.send(
+                HTTPRequestSpec(
+                    method: "GET", url: running.facebookBaseURL.appendingPathComponent("me"),
+                    headers: ["Authorization": "Bearer waypost-demo-graph-token"]))
+            #expect(me.status == 200 && String(decoding: me.body, as: UTF8.self) == #"{"id":"2001"}"#)
             for (path, message) in [
                 ("me/likes?access_token=waypost-demo-graph-token", "Unknown path components: /likes"),
                 ("me/checkins", "An active access token must be used to query information about the current user."),
