@@ -68,6 +68,9 @@ public struct EmulatorSetup: Sendable {
         public var at: Double
         public var geoEnabled: Bool?
         public var permissions: Set<String>?
+        /// The Facebook user's access token from now on: a name from
+        /// `EmulatorCore.graphTokenStates` (`valid`, `expired`, `password-changed`, …).
+        public var graphToken: String?
     }
 
     /// The Twitter account's `geo_enabled`.

@@ -226,13 +226,25 @@ private struct Reader {
         if let v = fields["geoRateLimit"] { setup.geoRateLimit = try whole(v, minimum: 1) }
         for item in try fields["faults"]?.list() ?? [] { setup.faults.append(try fault(item)) }
         for item in try fields["changes"]?.list() ?? [] {
-            let f = try item.mapping(allowing: ["at", "geoEnabled", "permissions"])
+            let f = try item.mapping(allowing: ["at", "geoEnabled", "permissions", "graphToken"])
             guard let at = f["at"] else { throw item.failure("missing 'at'") }
-            guard f.count > 1 else { throw item.failure("a change needs 'geoEnabled' or 'permissions'") }
+            guard f.count > 1 else {
+                throw item.failure("a change needs 'geoEnabled', 'permissions' or 'graphToken'")
+            }
+            var graphToken: String?
+            if let v = f["graphToken"] {
+                let name = try v.string()
+                let names = EmulatorCore.graphTokenStates.map(\.key)
+                guard names.contains(name) else {
+                    throw v.failure("'\(name)' is not one of \(names.joined(separator: ", "))")
+                }
+                graphToken = name
+            }
             setup.changes.append(
                 EmulatorSetup.Change(
                     at: try at.duration(), geoEnabled: try f["geoEnabled"]?.bool(),
-                    permissions: try f["permissions"].map { n throws(ConfigFileError) in try strings(n) }))
+                    permissions: try f["permissions"].map { n throws(ConfigFileError) in try strings(n) },
+                    graphToken: graphToken))
         }
         setup.changes.sort { $0.at < $1.at }
         return setup

@@ -218,6 +218,11 @@ extension InProcessEmulator {
                 EmulatorRequest(
                     method: "POST", path: "/__waypost/twitter/geo_enabled", query: "user_id=\(user)&enabled=\(on)"))
         }
+        if let state = change.graphToken, let token = demo.facebookAccounts.first?.accessToken {
+            _ = await core.handle(
+                EmulatorRequest(
+                    method: "POST", path: "/__waypost/facebook/tokens", query: "access_token=\(token)&state=\(state)"))
+        }
         if let granted = change.permissions, let user = demo.facebookAccounts.first?.userID {
             let known: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
             for permission in known.union(granted).sorted() {

@@ -598,6 +598,14 @@ public actor EmulatorCore {
         }
     }
 
+    /// The states a Graph access token can be put in (`/__waypost/facebook/tokens`, scenario
+    /// `graphToken` changes): valid, or refused with that 190 subcode.
+    public static let graphTokenStates: KeyValuePairs<String, GraphErrorSubcode?> = [
+        "valid": nil, "expired": .expired, "password-changed": .passwordChanged,
+        "app-not-installed": .applicationNotInstalled, "checkpoint": .userCheckpointed,
+        "unconfirmed": .unconfirmedUser, "logged-out": .invalidToken,
+    ]
+
     /// Graph's wording for a refused token.
     private static func describe(_ why: GraphErrorSubcode) -> String {
         switch why {
@@ -751,17 +759,11 @@ public actor EmulatorCore {
             state.permissions[user] = granted
             return json(200, ["user_id": user, "permissions": granted.sorted().joined(separator: ",")])
         case ("POST", "/__waypost/facebook/tokens"):
-            let states: [String: GraphErrorSubcode?] = [
-                "valid": nil, "expired": .expired, "password-changed": .passwordChanged,
-                "app-not-installed": .applicationNotInstalled, "checkpoint": .userCheckpointed,
-                "unconfirmed": .unconfirmedUser, "logged-out": .invalidToken,
-            ]
             guard let token = values["access_token"], !token.isEmpty, let name = values["state"],
-                let refused = states[name]
+                let refused = Self.graphTokenStates.first(where: { $0.key == name })?.value
             else {
-                return json(
-                    400, ["error": "access_token and state=\(states.keys.sorted().joined(separator: "|")) are required"]
-                )
+                let names = Self.graphTokenStates.map(\.key).joined(separator: "|")
+                return json(400, ["error": "access_token and state=\(names) are required"])
             }
             state.refusedTokens[token] = refused
             return json(200, ["state": name])

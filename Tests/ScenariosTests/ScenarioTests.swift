@@ -29,6 +29,7 @@ struct ScenarioTests {
 
     @Test(arguments: [
         "commute-cafe-checkin.yaml", "privacy-zone-home.yaml", "twitter-geo-disabled.yaml", "rate-limit-storm.yaml",
+        "facebook-token-expires.yaml",
     ])
     func shippedScenarioPasses(_ name: String) async throws {
         let result = await Self.runner.run(try Self.scenario(name))
@@ -122,6 +123,11 @@ struct ScenarioTests {
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noLocationInZone: home\n",
             "scenario.yaml:5:23: no privacy zone 'home'"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nemulator:\n  changes:\n"
+                + "    - { at: 1m, graphToken: stale }\nexpect:\n  - event: location\n",
+            "scenario.yaml:6:29: 'stale' is not one of valid, expired"
         ),
     ])
     func invalidScenarioIsOneClearError(_ text: String, _ message: String) throws {

@@ -32,6 +32,22 @@ struct ScenarioCLITests {
         }
     }
 
+    @Test func theAuditSaysWhyAPostFailed() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("runs.db").path
+            let run = try CLITests.waypost("test", "fixtures/scenarios/facebook-token-expires.yaml", "--db", db)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let audit = try CLITests.waypost("audit", "facebook-token-expires", "--db", db)
+            let failed = audit.stdout.split(separator: "\n").filter { $0.contains(" failed ") }
+            #expect(failed.count == 2)
+            #expect(
+                failed.allSatisfy {
+                    $0.hasSuffix(
+                        "all passed; Graph 400: (#190/463) Error validating access token: Session has expired.")
+                })
+        }
+    }
+
     @Test func brokenScenarioFailsWithExitOneAndInvalidWithSixtyFive() throws {
         try withTemporaryDirectory { directory in
             let root = Corpus.repositoryRoot.path
