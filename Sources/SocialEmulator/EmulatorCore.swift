@@ -760,12 +760,12 @@ public actor EmulatorCore {
             return json(200, ["user_id": user, "permissions": granted.sorted().joined(separator: ",")])
         case ("POST", "/__waypost/facebook/tokens"):
             guard let token = values["access_token"], !token.isEmpty, let name = values["state"],
-                let refused = Self.graphTokenStates.first(where: { $0.key == name })?.value
+                let entry = Self.graphTokenStates.first(where: { $0.key == name })
             else {
                 let names = Self.graphTokenStates.map(\.key).joined(separator: "|")
                 return json(400, ["error": "access_token and state=\(names) are required"])
             }
-            state.refusedTokens[token] = refused
+            state.refusedTokens[token] = entry.value  // nil: valid again
             return json(200, ["state": name])
         case ("POST", "/__waypost/faults"):
             switch Fault.parse(values) {
