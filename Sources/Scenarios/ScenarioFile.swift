@@ -81,13 +81,15 @@ private struct Reader {
             }
         }
         var regions: [CircularRegion] = []
-        if let node = fields["regions"] {
+        if let node = fields["regions"], case .scalar = node.node {
             let (url, display) = try file(node)
             do {
                 regions = try RegionFile.read(contentsOf: url, displayName: display)
             } catch {
                 throw ScenarioError(.data, error.description)
             }
+        } else if let node = fields["regions"] {
+            regions = try inlineRegions(node)
         }
         var privacy = PrivacyProfile()
         if let node = fields["privacy"] {
@@ -124,6 +126,32 @@ private struct Reader {
             throw node.failure("'\(path)' does not exist (looked for \(display))")
         }
         return (url, display)
+    }
+
+    /// Regions written in the scenario, with a regions file's fields.
+    func inlineRegions(_ node: ConfigNode) throws(ConfigFileError) -> [CircularRegion] {
+        var regions: [CircularRegion] = []
+        var seen: Set<String> = []
+        for item in try node.list() {
+            let f = try item.mapping(allowing: RegionFile.keys)
+            guard let identifier = f["identifier"], let latitude = f["latitude"], let longitude = f["longitude"],
+                let radius = f["radius"]
+            else { throw item.failure("a region needs identifier, latitude, longitude and radius") }
+            let name = try identifier.string()
+            guard seen.insert(name).inserted else { throw identifier.failure("region '\(name)' is defined twice") }
+            let (lat, lon, metres) = (try latitude.number(), try longitude.number(), try radius.number())
+            let onEntry = try f["notifyOnEntry"]?.bool() ?? true
+            let onExit = try f["notifyOnExit"]?.bool() ?? true
+            do {
+                regions.append(
+                    try RegionFile.region(
+                        identifier: name, latitude: lat, longitude: lon, radius: metres, notifyOnEntry: onEntry,
+                        notifyOnExit: onExit))
+            } catch {
+                throw (error.field == "radius" ? radius : latitude).failure(error.message)
+            }
+        }
+        return regions
     }
 
     /// A section written inline, or a path to a file holding it.

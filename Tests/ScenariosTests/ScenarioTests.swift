@@ -40,6 +40,28 @@ struct ScenarioTests {
         #expect(!result.expectations.isEmpty)
     }
 
+    @Test func regionsWrittenInTheScenario() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = try Self.write(
+                """
+                name: inline-regions
+                device:
+                  route: $ROOT/tracks/sunnyvale-commute.kml
+                regions:
+                  - { identifier: roasters, latitude: 37.377, longitude: -122.0305, radius: 100 }
+                  - { identifier: far-away, latitude: 48.8584, longitude: 2.2945, radius: 200, notifyOnExit: false }
+                expect:
+                  - { event: regionEnter, region: roasters, before: 2m, count: 1 }
+                  - { noEvent: regionEnter, region: far-away }
+                """, in: directory)
+            let scenario = try ScenarioFile.read(contentsOf: url, displayName: "scenario.yaml")
+            #expect(scenario.regions.map(\.identifier) == ["roasters", "far-away"])
+            #expect(scenario.regions.last?.notifyOnExit == false && scenario.regions.last?.radius == 200)
+            let result = await Self.runner.run(scenario)
+            #expect(result.error == nil && result.expectations.allSatisfy(\.passed), "\(result.expectations)")
+        }
+    }
+
     @Test func sameScenarioSameResult() async throws {
         let scenario = try Self.scenario("rate-limit-storm.yaml")
         let first = await Self.runner.run(scenario)
@@ -123,6 +145,23 @@ struct ScenarioTests {
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noLocationInZone: home\n",
             "scenario.yaml:5:23: no privacy zone 'home'"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nregions:\n"
+                + "  - { identifier: a, latitude: 37.3, longitude: -122.0, radius: -5 }\nexpect:\n  - event: location\n",
+            "scenario.yaml:5:65: radius -5.0 must be a positive number of metres"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nregions:\n"
+                + "  - { identifier: a, latitude: 97.3, longitude: -122.0, radius: 5 }\n"
+                + "  - { identifier: a, latitude: 37.3, longitude: -122.0, radius: 5 }\nexpect:\n  - event: location\n",
+            "scenario.yaml:5:32: latitude/longitude 97.3, -122.0 is out of range"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nregions:\n"
+                + "  - { identifier: a, latitude: 37.3, longitude: -122.0, radius: 5 }\n"
+                + "  - { identifier: a, latitude: 37.3, longitude: -122.0, radius: 5 }\nexpect:\n  - event: location\n",
+            "scenario.yaml:6:19: region 'a' is defined twice"
         ),
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nemulator:\n  changes:\n"

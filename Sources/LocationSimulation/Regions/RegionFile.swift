@@ -31,9 +31,36 @@ public struct RegionFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// Unknown keys, wrong types, missing fields, out-of-range values and duplicate identifiers are
 /// errors with their line and column; YAML anchors and aliases are refused (alias bombs).
 public enum RegionFile {
-    private static let keys: Set<String> = [
+    /// The fields of a region, in a regions file or written inline (scenario files).
+    public static let keys: Set<String> = [
         "identifier", "latitude", "longitude", "radius", "notifyOnEntry", "notifyOnExit",
     ]
+
+    /// What is wrong with a region's values, and which field to point at.
+    public struct InvalidRegion: Error, Sendable {
+        /// `latitude` or `radius`.
+        public var field: String
+        public var message: String
+    }
+
+    /// A region from its fields, checked as every reader checks them: the centre on the
+    /// ellipsoid, the radius a positive number of metres.
+    public static func region(
+        identifier: String, latitude: Double, longitude: Double, radius: Double, notifyOnEntry: Bool = true,
+        notifyOnExit: Bool = true
+    ) throws(InvalidRegion) -> CircularRegion {
+        let center = Coordinate(latitude: latitude, longitude: longitude)
+        guard center.isValid else {
+            throw InvalidRegion(
+                field: "latitude", message: "latitude/longitude \(latitude), \(longitude) is out of range")
+        }
+        guard radius > 0, radius.isFinite else {
+            throw InvalidRegion(field: "radius", message: "radius \(radius) must be a positive number of metres")
+        }
+        return CircularRegion(
+            identifier: identifier, center: center, radius: radius, notifyOnEntry: notifyOnEntry,
+            notifyOnExit: notifyOnExit)
+    }
 
     public static func read(contentsOf url: URL, displayName: String? = nil) throws(RegionFileError) -> [CircularRegion]
     {
@@ -181,18 +208,16 @@ public enum RegionFile {
         private func build(_ node: Node, identifier: String, latitude: Double, longitude: Double, properties: Node)
             throws(RegionFileError) -> CircularRegion
         {
-            let center = Coordinate(latitude: latitude, longitude: longitude)
-            guard center.isValid else {
-                throw failure(node, "latitude/longitude \(latitude), \(longitude) is out of range")
-            }
             let radius = try number(properties, "radius")
-            guard radius > 0, radius.isFinite else {
-                throw failure(properties, "radius \(radius) must be a positive number of metres")
+            let onEntry = try flag(properties, "notifyOnEntry")
+            let onExit = try flag(properties, "notifyOnExit")
+            do {
+                return try RegionFile.region(
+                    identifier: identifier, latitude: latitude, longitude: longitude, radius: radius,
+                    notifyOnEntry: onEntry, notifyOnExit: onExit)
+            } catch {
+                throw failure(error.field == "radius" ? properties : node, error.message)
             }
-            return CircularRegion(
-                identifier: identifier, center: center, radius: radius,
-                notifyOnEntry: try flag(properties, "notifyOnEntry"), notifyOnExit: try flag(properties, "notifyOnExit")
-            )
         }
 
         private func value(_ node: Node, _ key: String) throws(RegionFileError) -> Node {
