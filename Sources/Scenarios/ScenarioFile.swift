@@ -81,15 +81,17 @@ private struct Reader {
             }
         }
         var regions: [CircularRegion] = []
-        if let node = fields["regions"], case .scalar = node.node {
-            let (url, display) = try file(node)
-            do {
-                regions = try RegionFile.read(contentsOf: url, displayName: display)
-            } catch {
-                throw ScenarioError(.data, error.description)
+        if let node = fields["regions"] {
+            if case .scalar = node.node {
+                let (url, display) = try file(node)
+                do {
+                    regions = try RegionFile.read(contentsOf: url, displayName: display)
+                } catch {
+                    throw ScenarioError(.data, error.description)
+                }
+            } else {
+                regions = try inlineRegions(node)
             }
-        } else if let node = fields["regions"] {
-            regions = try inlineRegions(node)
         }
         var privacy = PrivacyProfile()
         if let node = fields["privacy"] {
