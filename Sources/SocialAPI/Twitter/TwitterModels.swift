@@ -199,10 +199,6 @@ public enum TwitterErrorCode: Int, Sendable, CaseIterable {
 }
 
 extension TwitterErrorBody.Entry {
-    public init(_ code: TwitterErrorCode, message: String) {
-        self.init(code: code.rawValue, message: message)
-    }
-
     /// The code as a known ``TwitterErrorCode``, nil for others.
     public var known: TwitterErrorCode? { TwitterErrorCode(rawValue: code) }
 }
