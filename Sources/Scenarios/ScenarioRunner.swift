@@ -214,23 +214,18 @@ extension InProcessEmulator {
     fileprivate func apply(_ change: EmulatorSetup.Change) async {
         let demo = EmulatorConfiguration.demo
         if let on = change.geoEnabled, let user = demo.twitterAccounts.first?.userID {
-            _ = await core.handle(
-                EmulatorRequest(
-                    method: "POST", path: "/__waypost/twitter/geo_enabled", query: "user_id=\(user)&enabled=\(on)"))
+            await core.control("POST", "/__waypost/twitter/geo_enabled", "user_id=\(user)&enabled=\(on)")
         }
         if let state = change.graphToken, let token = demo.facebookAccounts.first?.accessToken {
-            _ = await core.handle(
-                EmulatorRequest(
-                    method: "POST", path: "/__waypost/facebook/tokens", query: "access_token=\(token)&state=\(state)"))
+            await core.control("POST", "/__waypost/facebook/tokens", "access_token=\(token)&state=\(state)")
         }
         if let granted = change.permissions, let user = demo.facebookAccounts.first?.userID {
             let known: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
             for permission in known.union(granted).sorted() {
                 let status = granted.contains(permission) ? "granted" : "declined"
-                _ = await core.handle(
-                    EmulatorRequest(
-                        method: "POST", path: "/__waypost/facebook/permissions",
-                        query: "user_id=\(user)&permission=\(permission)&status=\(status)"))
+                await core.control(
+                    "POST", "/__waypost/facebook/permissions",
+                    "user_id=\(user)&permission=\(permission)&status=\(status)")
             }
         }
     }

@@ -211,6 +211,16 @@ public actor EmulatorCore {
     /// Every request received since the last reset, in order.
     public var journal: [JournalEntry] { state.journal }
 
+    /// A control-plane call (`/__waypost/…`, form-encoded parameters) without HTTP, as scenarios
+    /// and tests script the emulator.
+    @discardableResult
+    public func control(_ method: String, _ path: String, _ form: String = "") -> EmulatorResponse {
+        handle(
+            EmulatorRequest(
+                method: method, path: path, headers: ["content-type": "application/x-www-form-urlencoded"],
+                body: Data(form.utf8)))
+    }
+
     public func handle(_ request: EmulatorRequest) -> EmulatorResponse {
         let form =
             request.headers["content-type"]?.hasPrefix("application/x-www-form-urlencoded") == true

@@ -19,14 +19,3 @@ func withEmulator(
     }
     await running.stop()
 }
-
-extension EmulatorCore {
-    /// A form-encoded control-plane call (`/__waypost/…`), straight to the core.
-    @discardableResult
-    func control(_ method: String, _ path: String, _ body: String = "") async -> EmulatorResponse {
-        await handle(
-            EmulatorRequest(
-                method: method, path: path, headers: ["content-type": "application/x-www-form-urlencoded"],
-                body: Data(body.utf8)))
-    }
-}
