@@ -264,7 +264,7 @@ private struct Reader {
             var graphToken: String?
             if let v = f["graphToken"] {
                 let name = try v.string()
-                let names = EmulatorCore.graphTokenStates.map(\.key)
+                let names = EmulatorCore.graphTokenStates
                 guard names.contains(name) else {
                     throw v.failure("'\(name)' is not one of \(names.joined(separator: ", "))")
                 }

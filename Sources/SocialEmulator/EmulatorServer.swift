@@ -75,14 +75,20 @@ public struct EmulatorServer: Sendable {
         let core = self.core
         let limit = maximumBodySize
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            let body = try await request.body.collect(upTo: limit)
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }  // lower case already
             if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
-            let answer = await core.handle(
-                EmulatorRequest(
-                    method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
-                    headers: headers, body: Data(buffer: body)))
+            var received = EmulatorRequest(
+                method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
+                headers: headers)
+            let answer: EmulatorResponse
+            do {
+                received.body = Data(buffer: try await request.body.collect(upTo: limit))
+                answer = await core.handle(received)
+            } catch {
+                // Over the limit: the provider's error object, not a dropped connection.
+                answer = await core.tooLarge(received)
+            }
             if answer.delay > 0 { try await Task.sleep(for: .milliseconds(Int(answer.delay * 1000))) }
             var fields = HTTPFields()
             for (name, value) in answer.headers {

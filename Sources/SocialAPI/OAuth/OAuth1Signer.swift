@@ -91,12 +91,25 @@ public struct OAuth1Signer: Sendable {
     }
 
     /// RFC 5849 §3.4.1: `METHOD&base-URL&normalized-parameters`, each part percent-encoded.
-    /// Parameters come from the query, the form body and the protocol parameters, with `realm`
-    /// and `oauth_signature` excluded, sorted by encoded name and then encoded value.
+    /// Parameters come from the query and the form body — both decoded as
+    /// `application/x-www-form-urlencoded`, so `+` is a space (§3.4.1.3.1) — and the protocol
+    /// parameters, with `realm` and `oauth_signature` excluded, sorted by encoded name and then
+    /// encoded value.
     public static func baseString(_ request: OAuth1Request, protocolParameters: [String: String]) -> String {
         let (baseURL, query) = Self.baseURL(request.url)
-        var parameters: [(name: String, value: String)] = PercentEncoding.pairs(query, plusIsSpace: false) ?? []
-        parameters += request.formParameters
+        let queryPairs = PercentEncoding.pairs(query, plusIsSpace: true) ?? []
+        return baseString(
+            method: request.method, baseURL: baseURL, parameters: queryPairs + request.formParameters,
+            protocolParameters: protocolParameters)
+    }
+
+    /// The same from parts already taken apart: the base string URI (§3.4.1.2) and the decoded
+    /// query and form parameters. A verifier, which has the request as received, starts here.
+    public static func baseString(
+        method: String, baseURL: String, parameters: [(name: String, value: String)],
+        protocolParameters: [String: String]
+    ) -> String {
+        var parameters = parameters
         for (name, value) in protocolParameters where name != "oauth_signature" && name != "realm" {
             parameters.append((name, value))
         }
@@ -105,13 +118,13 @@ public struct OAuth1Signer: Sendable {
         }
         encoded.sort { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
         let normalized = encoded.map { $0.name + "=" + $0.value }.joined(separator: "&")
-        return [request.method.uppercased(), PercentEncoding.encode(baseURL), PercentEncoding.encode(normalized)]
+        return [method.uppercased(), PercentEncoding.encode(baseURL), PercentEncoding.encode(normalized)]
             .joined(separator: "&")
     }
 
     /// RFC 5849 §3.4.1.2: scheme and host in lower case, the default port left out, no query or
     /// fragment; and the query, still percent-encoded.
-    static func baseURL(_ url: URL) -> (base: String, query: String) {
+    public static func baseURL(_ url: URL) -> (base: String, query: String) {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return (url.absoluteString, "")
         }

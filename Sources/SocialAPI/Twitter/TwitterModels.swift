@@ -185,11 +185,19 @@ public enum TwitterErrorCode: Int, Sendable, CaseIterable {
     case noLocationForIP = 13
     case couldNotAuthenticate = 32
     case pageDoesNotExist = 34
+    /// `<named parameter> parameter is missing` (HTTP 403).
+    case parameterMissing = 38
+    /// `users/show` of a user that does not exist (HTTP 404).
+    case userNotFound = 50
     case rateLimitExceeded = 88
     case invalidOrExpiredToken = 89
     case overCapacity = 130
     case timestampOutOfBounds = 135
+    /// `statuses/show` or `statuses/destroy` of a tweet that does not exist (HTTP 404).
+    case noStatusFound = 144
     case missingParameter = 170
+    /// `statuses/destroy` of another user's tweet (HTTP 403).
+    case cannotDeleteOthersStatus = 183
     case statusUpdateLimit = 185
     case statusTooLong = 186
     case duplicateStatus = 187

@@ -81,19 +81,36 @@ public struct Fault: Sendable, Codable, Equatable {
             }
             return .success(value)
         }
-        do {
-            if let p = try number("probability").get() {
-                guard (0...1).contains(p) else { return .failure(FaultError("probability must be within 0…1")) }
-                fault.probability = p
+        // Ranges checked before any conversion to Int: `count=1e300` must be an error, not a trap.
+        func whole(_ key: String, in range: ClosedRange<Double>) -> Result<Int?, FaultError> {
+            number(key).flatMap { value in
+                guard let value else { return .success(nil) }
+                guard range.contains(value), value == value.rounded() else {
+                    return .failure(FaultError("\(key) must be a whole number within \(Int(range.lowerBound))…\(Int(range.upperBound))"))
+                }
+                return .success(Int(value))
             }
-            if let count = try number("count").get() { fault.remaining = max(0, Int(count)) }
-            fault.from = try number("from").get()
-            fault.until = try number("until").get()
-            if let status = try number("status").get() { fault.status = Int(status) }
-            fault.code = try number("code").get().map { Int($0) }
-            if let ms = try number("ms").get() { fault.milliseconds = max(0, ms) }
-            if let ms = try number("max_ms").get() { fault.maximumMilliseconds = max(0, ms) }
-            if let sigma = try number("sigma").get() { fault.sigma = max(0, sigma) }
+        }
+        func bounded(_ key: String, in range: ClosedRange<Double>) -> Result<Double?, FaultError> {
+            number(key).flatMap { value in
+                guard let value else { return .success(nil) }
+                guard range.contains(value) else {
+                    return .failure(FaultError("\(key) must be within \(range.lowerBound)…\(range.upperBound)"))
+                }
+                return .success(value)
+            }
+        }
+        do {
+            if let p = try bounded("probability", in: 0...1).get() { fault.probability = p }
+            fault.remaining = try whole("count", in: 0...1e9).get()
+            fault.from = try bounded("from", in: -1e12...1e12).get()
+            fault.until = try bounded("until", in: -1e12...1e12).get()
+            if let status = try whole("status", in: 100...599).get() { fault.status = status }
+            fault.code = try whole("code", in: 0...1e9).get()
+            // An hour at most: a longer wait is a `hang`.
+            if let ms = try bounded("ms", in: 0...3_600_000).get() { fault.milliseconds = ms }
+            if let ms = try bounded("max_ms", in: 0...3_600_000).get() { fault.maximumMilliseconds = ms }
+            if let sigma = try bounded("sigma", in: 0...10).get() { fault.sigma = sigma }
         } catch {
             return .failure(error)
         }
@@ -103,7 +120,6 @@ public struct Fault: Sendable, Codable, Equatable {
             }
             fault.distribution = distribution
         }
-        guard (100...599).contains(fault.status) else { return .failure(FaultError("status must be an HTTP status")) }
         return .success(fault)
     }
 }
@@ -111,6 +127,50 @@ public struct Fault: Sendable, Codable, Equatable {
 public struct FaultError: Error, Sendable {
     public var message: String
     init(_ message: String) { self.message = message }
+}
+
+/// The faults set on the emulator and the seeded generator they draw from.
+struct FaultTable: Sendable {
+    private(set) var faults: [Fault] = []
+    private var nextID = 1
+    private(set) var random: FaultRandom
+
+    init(seed: UInt64 = 0) {
+        random = FaultRandom(seed: seed)
+    }
+
+    /// Adds a fault; returns it with its id.
+    mutating func add(_ fault: Fault) -> Fault {
+        var fault = fault
+        fault.id = nextID
+        nextID += 1
+        faults.append(fault)
+        return fault
+    }
+
+    mutating func clear() {
+        faults = []
+    }
+
+    /// The first active fault for `path` that this request meets, drawing its probability.
+    mutating func match(path: String, now: Double) -> Fault? {
+        for index in faults.indices {
+            let fault = faults[index]
+            guard fault.pathContains.isEmpty || path.contains(fault.pathContains),
+                fault.remaining.map({ $0 > 0 }) ?? true, fault.from.map({ now >= $0 }) ?? true,
+                fault.until.map({ now < $0 }) ?? true
+            else { continue }
+            guard fault.probability >= 1 || random.next() < fault.probability else { continue }
+            if let remaining = fault.remaining { faults[index].remaining = remaining - 1 }
+            return fault
+        }
+        return nil
+    }
+
+    /// The delay a `latency` fault adds, seconds.
+    mutating func latency(_ fault: Fault) -> Double {
+        random.latency(fault)
+    }
 }
 
 /// What the HTTP layer must do beyond sending the response.
@@ -121,7 +181,7 @@ public enum TransportFault: Sendable, Equatable {
 }
 
 /// The emulator's seeded generator (SplitMix64), for fault probabilities and latencies.
-struct FaultRandom {
+struct FaultRandom: Sendable {
     private var state: UInt64
 
     init(seed: UInt64) {

@@ -1,0 +1,42 @@
+import Foundation
+import SocialAPI
+
+/// The clients' ``HTTPTransport`` answered by an ``EmulatorCore`` in memory — no socket — for
+/// unit tests and property tests that make thousands of requests. Faults that act on the
+/// connection (`reset`, `hang`) surface as the transport errors a socket would give; a
+/// `latency` fault's delay is reported, not slept.
+///
+/// ```swift
+/// let core = EmulatorCore(fixtures: fixtures)
+/// let twitter = TwitterClient(baseURL: EmulatorTransport.twitterBaseURL, credentials: …,
+///                             transport: EmulatorTransport(core: core))
+/// ```
+public struct EmulatorTransport: HTTPTransport {
+    public let core: EmulatorCore
+
+    /// The base URLs the clients are given; the host is only a name here.
+    public static let baseURL = URL(string: "http://emulator.invalid/") ?? URL(fileURLWithPath: "/")
+    public static var twitterBaseURL: URL { baseURL.appendingPathComponent("1.1/") }
+
+    public init(core: EmulatorCore) {
+        self.core = core
+    }
+
+    public func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
+        guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
+            throw .transport("not a URL: \(request.url)")
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in request.headers { headers[name.lowercased()] = value }
+        headers["host"] = components.port.map { "\(components.host ?? ""):\($0)" } ?? components.host ?? ""
+        let answer = await core.handle(
+            EmulatorRequest(
+                method: request.method, path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
+                query: components.percentEncodedQuery ?? "", headers: headers, body: request.body ?? Data()))
+        switch answer.transport {
+        case .none: return HTTPResponseSpec(status: answer.status, headers: answer.headers, body: answer.body)
+        case .reset: throw .transport("connection reset by the emulator (fault)")
+        case .hang: throw .transport("timed out: the emulator never answered (fault)")
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Geo
+import SocialAPI
+
+/// Facebook Graph's endpoints as the emulator serves them: places search, `me`, check-ins,
+/// the feed and permissions, under any version prefix (`/v2.0/…`, `/v3.1/…`) or none (the
+/// app's default version), each answer carrying `facebook-api-version`; lists with `paging`
+/// cursors and working `next`/`previous` URLs; every failure as Graph's error object.
+struct GraphRoutes: Sendable {
+    let fixtures: EmulatorFixtures
+    let configuration: EmulatorConfiguration
+
+    /// The version a path asks for (`v3.1`) and the path after it, without its leading slash.
+    static func route(_ path: String, defaultVersion: String) -> (version: String, path: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        if let first = parts.first, isVersion(first) {
+            return (String(first), parts.dropFirst().joined(separator: "/"))
+        }
+        return (defaultVersion, parts.joined(separator: "/"))
+    }
+
+    /// `vN.M`, as Graph spelled its versions.
+    private static func isVersion(_ text: Substring) -> Bool {
+        let parts = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        return text.first == "v" && parts.count == 2
+            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
+    func respond(
+        to request: EmulatorRequest, parameters: RequestParameters, state: inout EmulatorState, now: Double
+    ) -> EmulatorResponse {
+        let (version, path) = Self.route(request.path, defaultVersion: configuration.graphDefaultVersion)
+        return versioned(
+            answer(request, version: version, path: path, parameters: parameters, state: &state, now: now),
+            path: request.path)
+    }
+
+    /// Every Graph answer says which version served it.
+    func versioned(_ response: EmulatorResponse, path: String) -> EmulatorResponse {
+        var response = response
+        response.headers["facebook-api-version"] = Self.route(path, defaultVersion: configuration.graphDefaultVersion)
+            .version
+        return response
+    }
+
+    private func answer(
+        _ request: EmulatorRequest, version: String, path: String, parameters: RequestParameters,
+        state: inout EmulatorState, now: Double
+    ) -> EmulatorResponse {
+        var token = parameters["access_token"]
+        if token == nil, let header = request.headers["authorization"] {
+            for scheme in ["Bearer ", "OAuth "] where header.hasPrefix(scheme) {
+                token = String(header.dropFirst(scheme.count))
+            }
+        }
+        let aboutMe = path == "me" || path.hasPrefix("me/")
+        guard let token else {
+            return aboutMe
+                ? Self.error(
+                    400, .unknownPath, "An active access token must be used to query information about the current user.",
+                    state: &state)
+                : Self.error(400, .accessTokenRequired, "An access token is required to request this resource.", state: &state)
+        }
+        if let why = state.refusedTokens[token] {
+            return Self.error(
+                400, .invalidToken, "Error validating access token: \(Self.describe(why))", subcode: why, state: &state)
+        }
+        guard let account = state.facebookAccounts.first(where: { $0.accessToken == token }) else {
+            return Self.error(400, .invalidToken, "Invalid OAuth access token - Cannot parse access token", state: &state)
+        }
+        if let throttled = throttle(account.userID, state: &state, now: now) { return throttled }
+        let granted = state.permissions[account.userID] ?? []
+        let page = Paging(request: request, version: version, path: path, parameters: parameters)
+        switch (request.method, path) {
+        case ("GET", "search"):
+            return searchPlaces(parameters, page, state: &state)
+        case ("GET", "me"):
+            return .json(200, ["id": account.userID, "name": account.name])
+        case ("GET", "me/checkins"):
+            return page.list(Array((state.checkins[account.userID] ?? []).reversed()), state: &state)
+        case ("POST", "me/checkins"):
+            guard granted.contains("publish_checkins") || granted.contains("publish_actions") else {
+                return Self.error(
+                    403, .permissionMissing, "(#200) Requires extended permission: publish_checkins", state: &state)
+            }
+            return postCheckin(account, parameters, feed: false, state: &state, now: now)
+        case ("POST", "me/feed"):
+            guard granted.contains("publish_actions") else {
+                return Self.error(
+                    403, .permissionMissing, "(#200) Requires extended permission: publish_actions", state: &state)
+            }
+            return postCheckin(account, parameters, feed: true, state: &state, now: now)
+        case ("GET", "me/permissions"):
+            let all = state.facebookAccounts.first { $0.userID == account.userID }?.permissions ?? []
+            let list = all.union(granted).sorted().map {
+                GraphPermission(permission: $0, status: granted.contains($0) ? "granted" : "declined")
+            }
+            return .json(200, GraphList(data: list))
+        case ("GET", let id) where !id.contains("/") && !aboutMe:
+            if let page = fixtures.facebookPages.first(where: { $0.id == id }) { return .json(200, page) }
+            if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) { return .json(200, checkin) }
+        case ("DELETE", let id) where !id.contains("/") && !aboutMe:
+            if state.checkins[account.userID]?.contains(where: { $0.id == id }) == true {
+                state.checkins[account.userID]?.removeAll { $0.id == id }
+                return .json(200, ["success": true])
+            }
+        default:
+            break
+        }
+        if aboutMe {
+            return Self.error(
+                400, .unknownPath, "Unknown path components: /\(path.dropFirst("me/".count))", state: &state)
+        }
+        return Self.error(
+            404, .unknownAlias, "(#803) Some of the aliases you requested do not exist: \(path)", state: &state)
+    }
+
+    // MARK: - Places and check-ins
+
+    private func searchPlaces(_ parameters: RequestParameters, _ page: Paging, state: inout EmulatorState)
+        -> EmulatorResponse
+    {
+        guard parameters["type"] == "place" else {
+            return Self.error(400, .invalidParameter, "(#100) Unsupported type: \(parameters["type"] ?? "")", state: &state)
+        }
+        let center = parameters["center"]?.split(separator: ",").compactMap { Double($0) } ?? []
+        guard center.count == 2, abs(center[0]) <= 90, abs(center[1]) <= 180 else {
+            return Self.error(400, .invalidParameter, "(#100) Invalid center parameter", state: &state)
+        }
+        let distance = parameters.decimal("distance", in: 0...Double.greatestFiniteMagnitude)
+        if distance.isInvalid {
+            return Self.error(400, .invalidParameter, "(#100) Param distance must be a number", state: &state)
+        }
+        let here = Coordinate(latitude: center[0], longitude: center[1])
+        let radius = min(distance.value ?? 1000, 50_000)
+        var found: [(GraphPage, Double)] = fixtures.facebookPages.compactMap { page in
+            guard let lat = page.location?.latitude, let lon = page.location?.longitude else { return nil }
+            let d = ShortDistance.distance(here, Coordinate(latitude: lat, longitude: lon))
+            return d <= radius ? (page, d) : nil
+        }
+        if let q = parameters["q"], !q.isEmpty {
+            found = found.filter { $0.0.name.localizedCaseInsensitiveContains(q) }
+        }
+        found.sort { $0.1 < $1.1 }
+        return page.list(found.map(\.0), state: &state)
+    }
+
+    private func postCheckin(
+        _ account: EmulatorConfiguration.FacebookAccount, _ parameters: RequestParameters, feed: Bool,
+        state: inout EmulatorState, now: Double
+    ) -> EmulatorResponse {
+        let page = parameters["place"].flatMap { id in fixtures.facebookPages.first { $0.id == id } }
+        if !feed && page == nil {
+            return Self.error(400, .invalidParameter, "(#100) param place must be a valid place ID", state: &state)
+        }
+        let message = parameters["message"]
+        if let message, state.lastGraphMessage[account.userID] == message {
+            return Self.error(400, .duplicatePost, "(#506) Duplicate status message", state: &state)
+        }
+        var coordinates: GraphCheckin.Coordinates?
+        if let text = parameters["coordinates"] {
+            guard let decoded = try? JSONDecoder().decode(GraphCheckin.Coordinates.self, from: Data(text.utf8)),
+                abs(decoded.latitude) <= 90, abs(decoded.longitude) <= 180
+            else {
+                return Self.error(
+                    400, .invalidParameter, "(#100) coordinates must be a JSON object with latitude and longitude",
+                    state: &state)
+            }
+            coordinates = decoded
+        }
+        let id = "\(account.userID)_\(state.makeID())"
+        state.lastGraphMessage[account.userID] = message
+        state.checkins[account.userID, default: []].append(
+            GraphCheckin(id: id, message: message, place: page, createdTime: GraphDate.text(now), coordinates: coordinates))
+        return .json(200, GraphCreated(id: id))
+    }
+
+    // MARK: - Throttling and errors
+
+    /// Graph's throttling: per user (code 17) and per app (code 4), in fixed windows; the app's
+    /// use reported in `x-app-usage` as Graph did (percent of the limit).
+    private func throttle(_ user: String, state: inout EmulatorState, now: Double) -> EmulatorResponse? {
+        let window = configuration.graphRateLimitWindow
+        let app = state.limiter.count("graph-app", limit: configuration.graphAppRateLimit, window: window, now: now)
+        let person = state.limiter.count(
+            "graph-user " + user, limit: configuration.graphUserRateLimit, window: window, now: now)
+        var response: EmulatorResponse?
+        if app.isExceeded {
+            response = Self.error(400, .applicationRateLimit, "(#4) Application request limit reached", state: &state)
+        } else if person.isExceeded {
+            response = Self.error(400, .userRateLimit, "(#17) User request limit reached", state: &state)
+        }
+        let percent = min(100, app.count * 100 / max(1, app.limit))
+        response?.headers["x-app-usage"] = #"{"call_count":\#(percent),"total_cputime":0,"total_time":0}"#
+        return response
+    }
+
+    static func error(
+        _ status: Int, _ code: GraphErrorCode, _ message: String, subcode: GraphErrorSubcode? = nil,
+        state: inout EmulatorState
+    ) -> EmulatorResponse {
+        error(status, code: code.rawValue, message, subcode: subcode?.rawValue, trace: state.makeID())
+    }
+
+    /// Graph's errors are all of type `OAuthException` on these endpoints.
+    static func error(_ status: Int, code: Int, _ message: String, subcode: Int? = nil, trace: Int64)
+        -> EmulatorResponse
+    {
+        .json(
+            status,
+            GraphErrorBody(
+                error: .init(
+                    message: message, type: "OAuthException", code: code, errorSubcode: subcode, fbtraceID: "Wp\(trace)")))
+    }
+
+    /// The states a Graph access token can be put in (`/__waypost/facebook/tokens`, scenario
+    /// `graphToken` changes): valid, or refused with that 190 subcode.
+    static let tokenStates: KeyValuePairs<String, GraphErrorSubcode?> = [
+        "valid": nil, "expired": .expired, "password-changed": .passwordChanged,
+        "app-not-installed": .applicationNotInstalled, "checkpoint": .userCheckpointed,
+        "unconfirmed": .unconfirmedUser, "logged-out": .invalidToken,
+    ]
+
+    /// Graph's wording for a refused token.
+    private static func describe(_ why: GraphErrorSubcode) -> String {
+        switch why {
+        case .applicationNotInstalled: "The user has not authorized the application."
+        case .userCheckpointed: "You cannot access the app till you log in to www.facebook.com."
+        case .passwordChanged: "The session has been invalidated because the user changed their password."
+        case .expired: "Session has expired."
+        case .unconfirmedUser: "Sessions for the user are not allowed because the user is not a confirmed user."
+        case .invalidToken: "The session is invalid because the user logged out."
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SocialAPI
+
+/// A request's query and form-body parameters, decoded as `application/x-www-form-urlencoded`
+/// (HTML 4.01 §17.13.4: `+` is a space, `%XX` a byte, names and values UTF-8), which is how
+/// both providers read them and how RFC 5849 §3.4.1.3.1 has them enter the signature.
+///
+/// Hummingbird's `URLEncodedFormDecoder` decodes into `Decodable` types; it does not fit here
+/// because the providers' rules are not Swift's: Twitter's booleans are true only as `true`,
+/// `t` or `1` (and false otherwise, never an error), repeated names are kept for the signature,
+/// and numbers are validated with the provider's own error codes.
+struct RequestParameters: Sendable {
+    /// In order: the query's pairs, then the form body's.
+    var pairs: [(name: String, value: String)]
+    /// The form body's pairs alone (they, not a JSON or binary body, are signed).
+    var form: [(name: String, value: String)]
+
+    /// Decodes the query and, for a form body, the body; nil when either holds a malformed
+    /// escape or bytes that are not UTF-8.
+    init?(_ request: EmulatorRequest) {
+        guard let query = PercentEncoding.pairs(request.query, plusIsSpace: true) else { return nil }
+        var form: [(name: String, value: String)] = []
+        if request.hasFormBody, !request.body.isEmpty {
+            guard let text = String(validating: request.body, as: UTF8.self),
+                let decoded = PercentEncoding.pairs(text, plusIsSpace: true)
+            else { return nil }
+            form = decoded
+        }
+        self.pairs = query + form
+        self.form = form
+    }
+
+    init(pairs: [(name: String, value: String)]) {
+        self.pairs = pairs
+        self.form = []
+    }
+
+    /// The first value given for `name`.
+    subscript(_ name: String) -> String? {
+        pairs.first { $0.name == name }?.value
+    }
+
+    /// Twitter's boolean parameters: true only when spelled `true`, `t` or `1` (any case), false
+    /// for every other value, nil when absent. Twitter's parameter reference for `trim_user`,
+    /// `include_entities`, `display_coordinates`…: "When set to either true, t or 1". So
+    /// `display_coordinates=False` (Python's spelling of false) hides the coordinates.
+    func twitterBool(_ name: String) -> Bool? {
+        self[name].map { ["true", "t", "1"].contains($0.lowercased()) }
+    }
+
+    /// An integer parameter: nil when absent, `.invalid` when present but not a whole number
+    /// within `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>) -> Parsed<Int> {
+        guard let text = self[name] else { return .absent }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+            return .invalid(text)
+        }
+        return .value(value)
+    }
+
+    /// A decimal parameter within `range` (finite numbers only).
+    func decimal(_ name: String, in range: ClosedRange<Double>) -> Parsed<Double> {
+        guard let text = self[name] else { return .absent }
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, range.contains(value)
+        else { return .invalid(text) }
+        return .value(value)
+    }
+
+    enum Parsed<Value> {
+        case absent
+        case value(Value)
+        case invalid(String)
+
+        var value: Value? {
+            if case .value(let value) = self { return value }
+            return nil
+        }
+
+        var isInvalid: Bool {
+            if case .invalid = self { return true }
+            return false
+        }
+    }
+}

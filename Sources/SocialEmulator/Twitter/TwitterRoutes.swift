@@ -1,0 +1,452 @@
+import Foundation
+import SocialAPI
+
+/// Twitter's v1.1 endpoints (and the same under `/1/`, where older clients still call them),
+/// answered as Twitter did: objects in Twitter's shape (``TweetObject``, ``UserObject``,
+/// ``PlaceObject``), parameters read by Twitter's rules, errors as `{"errors":[{code,message}]}`
+/// with Twitter's codes, and each endpoint's documented rate limit with `x-rate-limit-*` headers.
+struct TwitterRoutes: Sendable {
+    let fixtures: EmulatorFixtures
+    let configuration: EmulatorConfiguration
+    private let placesByID: [String: EmulatorFixtures.FixturePlace]
+
+    init(fixtures: EmulatorFixtures, configuration: EmulatorConfiguration) {
+        self.fixtures = fixtures
+        self.configuration = configuration
+        self.placesByID = Dictionary(fixtures.twitterPlaces.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The API version prefix and the endpoint after it; nil for paths outside Twitter's API.
+    static func route(_ path: String) -> (version: String, endpoint: String)? {
+        for version in ["1.1", "1"] where path.hasPrefix("/\(version)/") {
+            return (version, String(path.dropFirst(version.count + 2)))
+        }
+        return nil
+    }
+
+    /// Tweet ids are 64-bit, past what a double holds exactly — as Twitter's snowflake ids were,
+    /// which is why `id_str` exists; clients that read `id` as a double are caught here too.
+    static let tweetIDBase: Int64 = 1_100_000_000_000_000_000
+
+    /// Twitter's per-user limits per 15-minute window (v1.1 "Rate limits" table), by the family
+    /// name `application/rate_limit_status` reports; `statuses/update` has a daily limit instead.
+    func rateLimit(_ family: String) -> Int? {
+        switch family {
+        case "/geo/reverse_geocode", "/geo/search", "/geo/similar_places": configuration.geoRateLimit
+        case "/geo/id/:place_id": 75
+        case "/statuses/user_timeline", "/statuses/show/:id", "/users/show/:id": 900
+        case "/account/verify_credentials": 75
+        case "/application/rate_limit_status": 180
+        default: nil
+        }
+    }
+
+    static let rateLimitFamilies = [
+        "/account/verify_credentials", "/application/rate_limit_status", "/geo/id/:place_id", "/geo/reverse_geocode",
+        "/geo/search", "/geo/similar_places", "/statuses/show/:id", "/statuses/user_timeline", "/users/show/:id",
+    ]
+
+    // MARK: - Routing
+
+    func respond(
+        to request: EmulatorRequest, endpoint: String, version: String, parameters: RequestParameters,
+        header: OAuthHeader?, state: inout EmulatorState, now: Double
+    ) -> EmulatorResponse {
+        let account: EmulatorConfiguration.TwitterAccount
+        switch OAuthVerifier.verify(
+            request, header: header, parameters: parameters, state: &state, now: now,
+            window: configuration.timestampWindow)
+        {
+        case .verified(let found): account = found
+        case .refused(let status, let code, let message): return Self.error(status, code, message)
+        }
+        let context = Context(
+            account: account, parameters: parameters, apiRoot: "\(request.origin)/\(version)/",
+            requestURL: request.origin + request.path + (request.query.isEmpty ? "" : "?" + request.query),
+            consumer: header?["oauth_consumer_key"] ?? "", now: now)
+        let (family, answer): (String?, (inout EmulatorState) -> EmulatorResponse) =
+            switch (request.method, endpoint) {
+            case ("GET", "geo/reverse_geocode.json"): ("/geo/reverse_geocode", { geo(.reverseGeocode, context, &$0) })
+            case ("GET", "geo/search.json"): ("/geo/search", { geo(.search, context, &$0) })
+            case ("GET", "geo/similar_places.json"): ("/geo/similar_places", { geo(.similarPlaces, context, &$0) })
+            case ("GET", let p) where p.hasPrefix("geo/id/") && p.hasSuffix(".json"):
+                ("/geo/id/:place_id", { place(id: String(p.dropFirst(7).dropLast(5)), context, &$0) })
+            case ("POST", "statuses/update.json"): (nil, { updateStatus(context, &$0) })
+            case ("GET", "statuses/user_timeline.json"): ("/statuses/user_timeline", { userTimeline(context, &$0) })
+            case ("GET", "statuses/show.json"): ("/statuses/show/:id", { show(id: parameters["id"], context, &$0) })
+            case ("GET", let p) where p.hasPrefix("statuses/show/") && p.hasSuffix(".json"):
+                ("/statuses/show/:id", { show(id: String(p.dropFirst(14).dropLast(5)), context, &$0) })
+            case ("POST", let p) where p.hasPrefix("statuses/destroy/") && p.hasSuffix(".json"):
+                (nil, { destroy(id: String(p.dropFirst(17).dropLast(5)), context, &$0) })
+            case ("GET", "users/show.json"): ("/users/show/:id", { showUser(context, &$0) })
+            case ("GET", "account/verify_credentials.json"):
+                ("/account/verify_credentials", { verifyCredentials(context, &$0) })
+            case ("GET", "application/rate_limit_status.json"):
+                ("/application/rate_limit_status", { rateLimitStatus(context, &$0) })
+            default: (nil, { _ in Self.error(404, .pageDoesNotExist, "Sorry, that page does not exist.") })
+            }
+        guard let family, let limit = rateLimit(family) else { return answer(&state) }
+        let window = state.limiter.count(
+            account.userID + " " + family, limit: limit, window: configuration.rateLimitWindow, now: now)
+        var response =
+            window.isExceeded ? Self.error(429, .rateLimitExceeded, "Rate limit exceeded") : answer(&state)
+        response.headers["x-rate-limit-limit"] = String(window.limit)
+        response.headers["x-rate-limit-remaining"] = String(window.remaining)
+        response.headers["x-rate-limit-reset"] = String(window.reset)
+        return response
+    }
+
+    /// What every endpoint needs of the request.
+    struct Context {
+        var account: EmulatorConfiguration.TwitterAccount
+        var parameters: RequestParameters
+        /// `http://host/1.1/`.
+        var apiRoot: String
+        var requestURL: String
+        var consumer: String
+        var now: Double
+    }
+
+    static func error(_ status: Int, _ code: TwitterErrorCode, _ message: String) -> EmulatorResponse {
+        error(status, code: code.rawValue, message)
+    }
+
+    /// Any code: a `status` fault may ask for one Twitter never documented.
+    static func error(_ status: Int, code: Int, _ message: String) -> EmulatorResponse {
+        .json(status, TwitterErrorBody(errors: [.init(code: code, message: message)]))
+    }
+
+    // MARK: - Geo
+
+    enum GeoQuery: String {
+        case reverseGeocode = "reverse_geocode"
+        case search
+        case similarPlaces = "similar_places"
+    }
+
+    /// `query.params` of a geo answer, as Twitter echoed them.
+    private struct GeoParams: Encodable {
+        struct Point: Encodable {
+            var type = "Point"
+            var coordinates: [Double]
+        }
+        var accuracy: Double
+        var granularity: String
+        var coordinates: Point?
+        var query: String?
+        var name: String?
+        var containedWithin: String?
+        var autocomplete: Bool?
+        var trimPlace: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case accuracy, granularity, coordinates, query, name, autocomplete
+            case containedWithin = "contained_within", trimPlace = "trim_place"
+        }
+    }
+
+    private struct GeoQueryObject: Encodable {
+        var url: String
+        var type: String
+        var params: GeoParams
+    }
+
+    /// `geo/reverse_geocode`, `geo/search` and `geo/similar_places`: places containing the point
+    /// (or matching the query), at or above the granularity, finest first, with Twitter's
+    /// `query` object beside `result`.
+    private func geo(_ kind: GeoQuery, _ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        let parameters = context.parameters
+        let latitude = parameters.decimal("lat", in: -90...90)
+        let longitude = parameters.decimal("long", in: -180...180)
+        let invalidCoordinates = Self.error(400, .invalidParameter, "Invalid coordinates.")
+        // Both or neither, and numbers within range; reverse_geocode and similar_places need them.
+        if latitude.isInvalid || longitude.isInvalid || (latitude.value == nil) != (longitude.value == nil) {
+            return invalidCoordinates
+        }
+        let point = latitude.value.flatMap { lat in longitude.value.map { (latitude: lat, longitude: $0) } }
+        if kind != .search && point == nil { return invalidCoordinates }
+        // reverse_geocode and search: "If no granularity is provided for the request neighborhood
+        // is assumed." similar_places takes none: it matches venues by name.
+        let granularity = parameters["granularity"] ?? (kind == .similarPlaces ? "poi" : "neighborhood")
+        guard let rank = TwitterPlace.granularities.firstIndex(of: granularity) else {
+            return Self.error(400, .invalidParameter, "Invalid granularity: \(granularity)")
+        }
+        guard let accuracy = Self.accuracy(parameters["accuracy"]) else {
+            return Self.error(400, .invalidParameter, "Invalid accuracy: \(parameters["accuracy"] ?? "")")
+        }
+        // A hint, as Twitter documented it: out-of-range values are clamped, not refused.
+        let maxResults = max(1, min(parameters.integer("max_results", in: Int.min...Int.max).value ?? 20, 100))
+        var places = fixtures.twitterPlaces.filter {
+            (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0) >= rank
+        }
+        if let point { places = places.filter { $0.contains(latitude: point.latitude, longitude: point.longitude) } }
+        let text = parameters[kind == .similarPlaces ? "name" : "query"].flatMap { $0.isEmpty ? nil : $0 }
+        if kind == .similarPlaces && text == nil {
+            return Self.error(403, .parameterMissing, "name parameter is missing.")
+        }
+        if kind == .search && point == nil && text == nil {
+            // Nothing to search by but the caller's IP address, which Twitter could not place.
+            return Self.error(404, .noLocationForIP, "No location associated with the specified IP address.")
+        }
+        if let text { places = places.filter { $0.name.localizedCaseInsensitiveContains(text) } }
+        let within = parameters["contained_within"].flatMap { $0.isEmpty ? nil : $0 }
+        if let within { places = places.filter { ancestors(of: $0).contains(within) } }
+        places.sort {
+            (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0)
+                < (TwitterPlace.granularities.firstIndex(of: $1.placeType) ?? 0)
+        }
+        let query = GeoQueryObject(
+            url: context.requestURL, type: kind.rawValue,
+            params: GeoParams(
+                accuracy: accuracy, granularity: granularity,
+                coordinates: point.map { .init(coordinates: [$0.longitude, $0.latitude]) },
+                query: kind == .search ? text : nil, name: kind == .similarPlaces ? text : nil,
+                containedWithin: within, autocomplete: kind == .search ? false : nil,
+                trimPlace: kind == .search ? false : nil))
+        // `{"query":…,"result":{"places":[…],"token":…}}`, the places spliced from their
+        // encodings, which never change.
+        var body = Data(#"{"query":"#.utf8)
+        body.append(JSONBody.encode(query))
+        body.append(Data(#","result":{"places":["#.utf8))
+        for (index, place) in places.prefix(maxResults).enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(encodedPlace(place.id, apiRoot: context.apiRoot, state: &state))
+        }
+        body.append(UInt8(ascii: "]"))
+        if kind == .similarPlaces {
+            body.append(Data(#","token":"wp\#(state.makeID())""#.utf8))
+        }
+        body.append(Data("}}".utf8))
+        return .json(200, encoded: body)
+    }
+
+    /// Twitter's `accuracy`: metres, or feet with an `ft` suffix (`m` allowed); 0 when absent.
+    static func accuracy(_ text: String?) -> Double? {
+        guard var text = text?.trimmingCharacters(in: .whitespaces).lowercased(), !text.isEmpty else { return 0 }
+        var factor = 1.0
+        if text.hasSuffix("ft") {
+            factor = 0.3048
+            text.removeLast(2)
+        } else if text.hasSuffix("m") {
+            text.removeLast()
+        }
+        guard let value = Double(text), value.isFinite, value >= 0, value <= 1e8 else { return nil }
+        return value * factor
+    }
+
+    /// Ids of the place's parents, nearest first.
+    private func ancestors(of place: EmulatorFixtures.FixturePlace) -> [String] {
+        var out: [String] = []
+        var next = place.parent
+        while let id = next, !out.contains(id), let parent = placesByID[id] {
+            out.append(id)
+            next = parent.parent
+        }
+        return out
+    }
+
+    private func placeObject(_ id: String, apiRoot: String, detailed: Bool = false) -> PlaceObject? {
+        guard let fixture = placesByID[id] else { return nil }
+        return PlaceObject(
+            place: fixture.place, parent: fixture.parent.flatMap { placesByID[$0]?.place }, apiRoot: apiRoot,
+            detailed: detailed)
+    }
+
+    /// A place's encoding, made once per API root: places never change, and encoding them per
+    /// request was most of the emulator's cost.
+    private func encodedPlace(_ id: String, apiRoot: String, state: inout EmulatorState) -> Data {
+        let key = apiRoot + id
+        if let cached = state.encodedPlaces[key] { return cached }
+        let data = placeObject(id, apiRoot: apiRoot).map(JSONBody.encode) ?? Data("{}".utf8)
+        if state.encodedPlaces.count < 100_000 { state.encodedPlaces[key] = data }
+        return data
+    }
+
+    private func place(id: String, _ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        guard let place = placeObject(id, apiRoot: context.apiRoot, detailed: true) else {
+            return Self.error(404, .pageDoesNotExist, "Sorry, that page does not exist.")
+        }
+        return .json(200, place)
+    }
+
+    // MARK: - Statuses
+
+    private func updateStatus(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        let parameters = context.parameters
+        let account = context.account
+        if state.readOnlyConsumers.contains(context.consumer) {
+            return Self.error(403, .applicationCannotWrite, "Application cannot perform write actions.")
+        }
+        guard let status = parameters["status"], !status.isEmpty else {
+            return Self.error(403, .missingParameter, "Missing required parameter: status.")
+        }
+        guard status.count <= 280 else { return Self.error(403, .statusTooLong, "Status is over 280 characters.") }
+        let dayAgo = context.now - 86_400
+        if let first = state.postTimes[account.userID]?.first, first <= dayAgo {
+            state.postTimes[account.userID]?.removeAll { $0 <= dayAgo }
+        }
+        guard (state.postTimes[account.userID]?.count ?? 0) < configuration.statusUpdateLimit else {
+            return Self.error(403, .statusUpdateLimit, "User is over daily status update limit.")
+        }
+        if state.postedTexts[account.userID]?.contains(status) == true {
+            return Self.error(403, .duplicateStatus, "Status is a duplicate.")
+        }
+        var tweet = StoredTweet(
+            id: Self.tweetIDBase + state.makeID(), text: status, createdAt: context.now, userID: account.userID,
+            point: nil, placeID: nil, application: context.consumer)
+        // With geo_enabled off, Twitter dropped location silently. lat and long are "ignored"
+        // unless both are given and within range; display_coordinates=false (any spelling but
+        // true, t or 1) keeps the exact point off the tweet.
+        if state.geoEnabled[account.userID] == true {
+            if let lat = parameters.decimal("lat", in: -90...90).value,
+                let long = parameters.decimal("long", in: -180...180).value,
+                parameters.twitterBool("display_coordinates") ?? true
+            {
+                tweet.point = (lat, long)
+            }
+            if let id = parameters["place_id"], placesByID[id] != nil { tweet.placeID = id }
+        }
+        state.tweets[tweet.id] = tweet
+        state.timelines[account.userID, default: []].append(tweet.id)
+        state.postTimes[account.userID, default: []].append(context.now)
+        state.postedTexts[account.userID, default: []].insert(status)
+        return .json(200, tweetObject(tweet, context, state))
+    }
+
+    /// The tweet as answered: `trim_user` and `include_entities` as the request asked.
+    private func tweetObject(_ tweet: StoredTweet, _ context: Context, _ state: EmulatorState, embedded: Bool = false)
+        -> TweetObject
+    {
+        var user: UserObject?
+        if !embedded, let author = state.twitterAccounts.first(where: { $0.userID == tweet.userID }) {
+            user = userObject(author, state)
+            user?.trimmed = context.parameters.twitterBool("trim_user") ?? false
+        }
+        return TweetObject(
+            tweet: tweet, user: user, place: tweet.placeID.flatMap { placeObject($0, apiRoot: context.apiRoot) },
+            includeEntities: context.parameters.twitterBool("include_entities") ?? true)
+    }
+
+    private func userObject(_ account: EmulatorConfiguration.TwitterAccount, _ state: EmulatorState) -> UserObject {
+        UserObject(
+            account: account, geoEnabled: state.geoEnabled[account.userID] ?? false,
+            statusesCount: state.timelines[account.userID]?.count ?? 0, status: nil)
+    }
+
+    /// A user with their latest tweet embedded (`users/show`, `verify_credentials`), unless
+    /// `skip_status`.
+    private func userWithStatus(_ account: EmulatorConfiguration.TwitterAccount, _ context: Context,
+        _ state: EmulatorState
+    ) -> UserObject {
+        var user = userObject(account, state)
+        if !(context.parameters.twitterBool("skip_status") ?? false),
+            let id = state.timelines[account.userID]?.last, let tweet = state.tweets[id]
+        {
+            user.status = Box(tweetObject(tweet, context, state, embedded: true))
+        }
+        return user
+    }
+
+    private func userTimeline(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        let parameters = context.parameters
+        var owner = context.account
+        if parameters["user_id"] != nil || parameters["screen_name"] != nil {
+            guard let found = findUser(parameters, state) else {
+                return Self.error(404, .pageDoesNotExist, "Sorry, that page does not exist.")
+            }
+            owner = found
+        }
+        // count: "up to 200"; larger values give 200, nonsense the default.
+        let count = max(1, min(parameters.integer("count", in: Int.min...Int.max).value ?? 20, 200))
+        let sinceID = parameters.integer("since_id", in: 1...Int.max).value.map(Int64.init)
+        let maxID = parameters.integer("max_id", in: 1...Int.max).value.map(Int64.init)
+        let tweets = (state.timelines[owner.userID] ?? []).reversed()
+            .filter { id in sinceID.map { id > $0 } ?? true }
+            .filter { id in maxID.map { id <= $0 } ?? true }
+            .prefix(count)
+            .compactMap { state.tweets[$0] }
+        return .json(200, tweets.map { tweetObject($0, context, state) })
+    }
+
+    private func show(id text: String?, _ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        guard let text else { return Self.error(403, .parameterMissing, "id parameter is missing.") }
+        guard let id = Int64(text), let tweet = state.tweets[id] else {
+            return Self.error(404, .noStatusFound, "No status found with that ID.")
+        }
+        return .json(200, tweetObject(tweet, context, state))
+    }
+
+    private func destroy(id text: String, _ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        if state.readOnlyConsumers.contains(context.consumer) {
+            return Self.error(403, .applicationCannotWrite, "Application cannot perform write actions.")
+        }
+        guard let id = Int64(text), let tweet = state.tweets[id] else {
+            return Self.error(404, .noStatusFound, "No status found with that ID.")
+        }
+        guard tweet.userID == context.account.userID else {
+            return Self.error(403, .cannotDeleteOthersStatus, "You may not delete another user's status.")
+        }
+        let answer = tweetObject(tweet, context, state)
+        state.tweets[id] = nil
+        state.timelines[tweet.userID]?.removeAll { $0 == id }
+        state.postedTexts[tweet.userID]?.remove(tweet.text)
+        return .json(200, answer)
+    }
+
+    // MARK: - Users and the application
+
+    private func findUser(_ parameters: RequestParameters, _ state: EmulatorState)
+        -> EmulatorConfiguration.TwitterAccount?
+    {
+        if let id = parameters["user_id"] { return state.twitterAccounts.first { $0.userID == id } }
+        let name = (parameters["screen_name"] ?? "").lowercased()
+        return state.twitterAccounts.first { $0.screenName.lowercased() == name }
+    }
+
+    private func showUser(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        guard context.parameters["user_id"] != nil || context.parameters["screen_name"] != nil else {
+            return Self.error(403, .parameterMissing, "user_id or screen_name parameter is missing.")
+        }
+        guard let user = findUser(context.parameters, state) else {
+            return Self.error(404, .userNotFound, "User not found.")
+        }
+        return .json(200, userWithStatus(user, context, state))
+    }
+
+    private func verifyCredentials(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        .json(200, userWithStatus(context.account, context, state))
+    }
+
+    private struct RateLimitStatus: Encodable {
+        struct Entry: Encodable {
+            var limit: Int
+            var remaining: Int
+            var reset: Int
+        }
+        var rateLimitContext: [String: String]
+        var resources: [String: [String: Entry]]
+        enum CodingKeys: String, CodingKey {
+            case resources
+            case rateLimitContext = "rate_limit_context"
+        }
+    }
+
+    /// `application/rate_limit_status`: each family's window for this user, grouped by resource
+    /// (`resources=geo,statuses` narrows it), as python-twitter reads it before sleeping on limits.
+    private func rateLimitStatus(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
+        let wanted = context.parameters["resources"].map { Set($0.split(separator: ",").map(String.init)) }
+        var resources: [String: [String: RateLimitStatus.Entry]] = [:]
+        for family in Self.rateLimitFamilies {
+            let resource = String(family.dropFirst().prefix { $0 != "/" })
+            guard wanted.map({ $0.contains(resource) }) ?? true, let limit = rateLimit(family) else { continue }
+            let window = state.limiter.peek(
+                context.account.userID + " " + family, limit: limit, window: configuration.rateLimitWindow,
+                now: context.now)
+            resources[resource, default: [:]][family] = .init(
+                limit: window.limit, remaining: window.remaining, reset: window.reset)
+        }
+        return .json(
+            200,
+            RateLimitStatus(rateLimitContext: ["access_token": context.account.token], resources: resources))
+    }
+}
