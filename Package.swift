@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -107,7 +108,13 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationSimulationTests", dependencies: ["LocationSimulation", "Tracks", "Geo", "TestSupport"]),
-        .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "SocialEmulator", "TestSupport"]),
+        .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "TestSupport"]),
+        .testTarget(
+            name: "SocialEmulatorTests",
+            dependencies: [
+                "SocialEmulator", "SocialAPI", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
         .testTarget(
             name: "CheckinEngineTests",

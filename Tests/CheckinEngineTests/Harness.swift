@@ -61,7 +61,7 @@ extension JournalEntry {
     var carriesLocation: Bool { Self.locationFields.contains { parameters[$0] != nil } }
 }
 
-/// Runs `events` through an engine wired to a real emulator on loopback, on virtual time.
+/// Runs `events` through an engine wired to the emulator, on virtual time.
 func runEngine(
     rules: [CheckinRule], profile: PrivacyProfile, events: [TimedEvent],
     configure: (inout EmulatorConfiguration) -> Void = { _ in }, faults: [Fault] = [], dryRun: Bool = false,
@@ -75,33 +75,28 @@ func runEngine(
             fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), configuration: configuration,
             clock: { clock.now })
         for fault in faults { await core.addFault(fault) }
-        let running = try await EmulatorServer(core: core).start(port: 0)
-        do {
-            let result = try await drive(
-                events, running: running, core: core, clock: clock, rules: rules, profile: profile,
-                database: directory.appendingPathComponent("waypost.db").path, dryRun: dryRun, retry: retry)
-            await running.stop()
-            return result
-        } catch {
-            await running.stop()
-            throw error
-        }
+        // In memory: the same core the socket server runs, without a server per case (the
+        // property test runs dozens); the CLI tests keep the real HTTP path covered.
+        return try await drive(
+            events, transport: EmulatorTransport(core: core), core: core, clock: clock, rules: rules, profile: profile,
+            database: directory.appendingPathComponent("waypost.db").path, dryRun: dryRun, retry: retry)
     }
 }
 
 private func drive(
-    _ events: [TimedEvent], running: EmulatorServer.Running, core: EmulatorCore, clock: VirtualDeliveryClock,
+    _ events: [TimedEvent], transport: EmulatorTransport, core: EmulatorCore, clock: VirtualDeliveryClock,
     rules: [CheckinRule], profile: PrivacyProfile, database: String, dryRun: Bool, retry: RetryPolicy
 ) async throws -> RunResult {
     let store = try Store(path: database)
     let run = try store.beginRun(name: "test", track: "synthetic", at: 0, dryRun: dryRun)
     let twitter = TwitterClient(
-        baseURL: running.twitterBaseURL,
+        baseURL: EmulatorTransport.twitterBaseURL,
         credentials: OAuth1Credentials(
             consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
             token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
-        now: { Int(clock.now) })
-    let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+        transport: transport, now: { Int(clock.now) })
+    let facebook = FacebookClient(
+        baseURL: EmulatorTransport.baseURL, accessToken: "waypost-demo-graph-token", transport: transport)
     let delivery =
         dryRun
         ? nil

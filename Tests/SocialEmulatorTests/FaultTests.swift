@@ -7,14 +7,14 @@ import Testing
 
 /// Faults injected by the emulator, as the clients meet them over real sockets.
 struct FaultTests {
-    func client(_ running: EmulatorServer.Running, timeout: TimeAmount = .seconds(10)) -> TwitterClient {
+    func client(_ running: TestEmulator, timeout: TimeAmount = .seconds(10)) -> TwitterClient {
         TwitterClient(
             baseURL: running.twitterBaseURL, credentials: EmulatorTests.demoTwitter,
             transport: AsyncHTTPClientTransport(timeout: timeout))
     }
 
     @Test func statusFaultsByCountAreRetryable() async throws {
-        try await withEmulator { (running, core) async throws in
+        try await withEmulator(loopback: true) { (running, core) async throws in
             await core.addFault(Fault(kind: .status, pathContains: "statuses/update", remaining: 2, status: 503))
             let twitter = client(running)
             for attempt in 1...2 {
@@ -35,7 +35,7 @@ struct FaultTests {
     }
 
     @Test func brokenConnectionsAreTransportErrors() async throws {
-        try await withEmulator { (running, core) async throws in
+        try await withEmulator(loopback: true) { (running, core) async throws in
             await core.addFault(Fault(kind: .reset, pathContains: "verify_credentials", remaining: 1))
             await core.addFault(Fault(kind: .hang, pathContains: "user_timeline", remaining: 1))
             await core.addFault(Fault(kind: .empty, pathContains: "geo/id", remaining: 1))
@@ -66,7 +66,7 @@ struct FaultTests {
     }
 
     @Test func truncatedAnswersLeaveTheOutcomeUnknown() async throws {
-        try await withEmulator { (running, core) async throws in
+        try await withEmulator(loopback: true) { (running, core) async throws in
             await core.addFault(Fault(kind: .truncated, pathContains: "statuses/update", remaining: 1))
             let twitter = client(running)
             do throws(SocialAPIError) {
@@ -86,7 +86,7 @@ struct FaultTests {
     @Test func probabilitiesAreReproducibleBySeed() async throws {
         func pattern(seed: UInt64) async throws -> [Bool] {
             var outcomes: [Bool] = []
-            try await withEmulator(seed: seed) { (running, core) async throws in
+            try await withEmulator(seed: seed, loopback: true) { (running, core) async throws in
                 await core.addFault(
                     Fault(kind: .status, pathContains: "reverse_geocode", probability: 0.5, status: 500))
                 let twitter = client(running)
@@ -108,7 +108,7 @@ struct FaultTests {
     }
 
     @Test func latencyFaultsStillAnswer() async throws {
-        try await withEmulator { (running, core) async throws in
+        try await withEmulator(loopback: true) { (running, core) async throws in
             await core.addFault(
                 Fault(kind: .latency, pathContains: "verify_credentials", distribution: .fixed, milliseconds: 50))
             #expect(try await client(running).verifyCredentials().screenName == "waypost_demo")
@@ -117,7 +117,7 @@ struct FaultTests {
     }
 
     @Test func controlPlaneSetsFaultsAndTheClock() async throws {
-        try await withEmulator { (running, core) async throws in
+        try await withEmulator(loopback: true) { (running, core) async throws in
             #expect(
                 await core.control("POST", "/__waypost/faults", "kind=status&path=verify&status=502&count=1").status
                     == 200)

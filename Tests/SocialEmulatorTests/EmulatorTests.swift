@@ -4,7 +4,7 @@ import SocialEmulator
 import TestSupport
 import Testing
 
-/// The clients against the emulator over real loopback sockets.
+/// The clients against the emulator, in memory (``EmulatorTransport``): the same core the socket server runs.
 struct EmulatorTests {
     static let demoTwitter = OAuth1Credentials(
         consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
@@ -12,7 +12,7 @@ struct EmulatorTests {
     static let coffee = (latitude: 37.32360, longitude: -122.03150)
 
     func twitter(
-        _ running: EmulatorServer.Running, credentials: OAuth1Credentials = demoTwitter, nonce: String? = nil,
+        _ running: TestEmulator, credentials: OAuth1Credentials = demoTwitter, nonce: String? = nil,
         skew: Int = 0
     )
         -> TwitterClient
@@ -22,10 +22,10 @@ struct EmulatorTests {
             // unique per timestamp, so the clock is pinned too.
             let pinned = Int(Date().timeIntervalSince1970) + skew
             return TwitterClient(
-                baseURL: running.twitterBaseURL, credentials: credentials, nonce: { nonce }, now: { pinned })
+                baseURL: running.twitterBaseURL, credentials: credentials, transport: running.transport, nonce: { nonce }, now: { pinned })
         }
         return TwitterClient(
-            baseURL: running.twitterBaseURL, credentials: credentials, now: { Int(Date().timeIntervalSince1970) + skew }
+            baseURL: running.twitterBaseURL, credentials: credentials, transport: running.transport, now: { Int(Date().timeIntervalSince1970) + skew }
         )
     }
 
@@ -140,8 +140,8 @@ struct EmulatorTests {
             }
 
             // Graph: a token that was never issued is 190 without a subcode; a refused one says why.
-            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
-            let stranger = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "stolen")
+            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
+            let stranger = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "stolen", transport: running.transport)
             func graphError(_ body: () async throws -> Void) async -> GraphErrorBody.Detail? {
                 do {
                     try await body()
@@ -170,7 +170,7 @@ struct EmulatorTests {
             #expect(try await facebook.checkins().data.isEmpty)
 
             // Unknown edges of `me`, and `me` without a token: 2500, on the wire.
-            let transport = AsyncHTTPClientTransport()
+            let transport = running.transport
             let me = try await transport.send(
                 HTTPRequestSpec(
                     method: "GET", url: running.facebookBaseURL.appendingPathComponent("me"),
@@ -206,7 +206,7 @@ struct EmulatorTests {
 
     @Test func graphPlacesAndCheckins() async throws {
         try await withEmulator { running, core in
-            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
             let near = try await facebook.searchPlaces(
                 latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, distance: 1500)
             #expect(near.data.first?.name == "Stevens Creek Coffee House")  // nearest first
@@ -249,7 +249,7 @@ struct EmulatorTests {
             }
             #expect(
                 try await facebook.permissions().first { $0.permission == "publish_checkins" }?.status == "declined")
-            let stranger = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "stolen")
+            let stranger = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "stolen", transport: running.transport)
             do {
                 _ = try await stranger.checkins()
                 Issue.record("bad token should fail")
@@ -265,14 +265,14 @@ struct EmulatorTests {
         configuration.graphUserRateLimit = 3
         try await withEmulator(configuration: configuration) { (running, _) async throws in
             // Twitter's v1 paths answer too.
-            let v1 = TwitterClient(baseURL: running.baseURL.appendingPathComponent("1/"), credentials: Self.demoTwitter)
+            let v1 = TwitterClient(baseURL: running.baseURL.appendingPathComponent("1/"), credentials: Self.demoTwitter, transport: running.transport)
             #expect(try await v1.verifyCredentials().screenName == "waypost_demo")
             _ = try await v1.updateStatus("one")
             _ = try await v1.updateStatus("two")
             let limited = await twitterErrorCode { _ = try await v1.updateStatus("three") }
             #expect(limited?.status == 403 && limited?.code == 185)
             // Graph feed posts at a place, then user throttling (code 17) after three calls.
-            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
             let id = try await facebook.postToFeed(message: "At the library", place: "1007")
             #expect(id.hasPrefix("2001_"))
             #expect(try await facebook.checkins().data.first?.place?.name == "Cupertino Library")
@@ -291,7 +291,7 @@ struct EmulatorTests {
         try await withEmulator { running, core in
             _ = try await twitter(running).updateStatus(
                 "Journal", latitude: Self.coffee.latitude, longitude: Self.coffee.longitude)
-            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token")
+            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
             _ = try await facebook.checkIn(place: "1003", latitude: 37.3368, longitude: -122.0322)
             let journal = await core.journal
             #expect(journal.map(\.path) == ["/1.1/statuses/update.json", "/me/checkins"])
