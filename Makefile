@@ -28,11 +28,13 @@ demo: build
 	@echo "Map of the run: .waypost/demo.html (time slider, hover details) and .waypost/demo.svg"
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
-## then the scenario library end to end (JUnit XML in .build/scenarios.xml).
+## then the scenario library end to end (JUnit XML in .build/scenarios.xml), then real Twitter and
+## Graph client libraries (tweepy, python-twitter, twython, facebook-sdk) against `waypost emulator`.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
+	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 
 ## Generates 1M-point inputs and measures the reader against xmllint and gpsbabel (release build).
 bench: deps

@@ -96,6 +96,8 @@ struct GraphRoutes: Sendable {
                 GraphPermission(permission: $0, status: granted.contains($0) ? "granted" : "declined")
             }
             return .json(200, GraphList(data: list))
+        case ("GET", "") where parameters["ids"] != nil:
+            return objects(ids: parameters["ids"] ?? "", of: account, state: &state)
         case ("GET", let id) where !id.contains("/") && !aboutMe:
             if let page = fixtures.facebookPages.first(where: { $0.id == id }) { return .json(200, page) }
             if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) { return .json(200, checkin) }
@@ -116,6 +118,31 @@ struct GraphRoutes: Sendable {
     }
 
     // MARK: - Places and check-ins
+
+    /// `GET /?ids=a,b`: several objects at once, as a map from id to object ("Multiple ID Read
+    /// Requests"); any unknown id fails the whole request, as Graph did.
+    private func objects(ids: String, of account: EmulatorConfiguration.FacebookAccount, state: inout EmulatorState)
+        -> EmulatorResponse
+    {
+        var body = Data("{".utf8)
+        for (index, id) in ids.split(separator: ",").map(String.init).enumerated() {
+            let object: Data
+            if let page = fixtures.facebookPages.first(where: { $0.id == id }) {
+                object = JSONBody.encode(page)
+            } else if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) {
+                object = JSONBody.encode(checkin)
+            } else {
+                return Self.error(
+                    404, .unknownAlias, "(#803) Some of the aliases you requested do not exist: \(id)", state: &state)
+            }
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(JSONBody.encode(id))
+            body.append(UInt8(ascii: ":"))
+            body.append(object)
+        }
+        body.append(UInt8(ascii: "}"))
+        return .json(200, encoded: body)
+    }
 
     private func searchPlaces(_ parameters: RequestParameters, _ page: Paging, state: inout EmulatorState)
         -> EmulatorResponse
