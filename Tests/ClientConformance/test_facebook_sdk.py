@@ -147,6 +147,15 @@ def test_put_feed_post(graph):
     assert created["id"].startswith(GRAPH_USER_ID + "_")
 
 
+def test_delete_object_checkin(graph, control):
+    keep = checkin(graph)
+    gone = checkin(graph)
+    assert graph.delete_object(gone["id"]) == {"success": True}  # DELETE vX.Y/2001_…
+    entry = control.last(gone["id"])
+    assert entry["method"] == "DELETE" and entry["path"] == f"/{graph.version}/{gone['id']}"
+    assert [c["id"] for c in graph.get_connections("me", "checkins")["data"]] == [keep["id"]]
+
+
 def test_duplicate_message_is_506(graph):
     message = unique("Same again")
     checkin(graph, message)

@@ -35,7 +35,7 @@ struct GeodesicTests {
         abs(Angle180(a - b))
     }
 
-    @Test(arguments: ["geodtest100.csv", "geographiclib_python_testcases.csv"])
+    @Test(.needsCorpus, arguments: ["geodtest100.csv", "geographiclib_python_testcases.csv"])
     func inverseAgreesWithGeographicLibToAMillimetre(file: String) throws {
         let rows = try Self.rows(file)
         #expect(rows.count >= 20)
@@ -50,7 +50,7 @@ struct GeodesicTests {
         }
     }
 
-    @Test(arguments: ["geodtest100.csv", "geographiclib_python_testcases.csv"])
+    @Test(.needsCorpus, arguments: ["geodtest100.csv", "geographiclib_python_testcases.csv"])
     func directLandsWithinAMillimetre(file: String) throws {
         for (n, row) in try Self.rows(file).enumerated() {
             let (end, finalAzimuth) = Geodesic.wgs84.direct(from: row.p1, azimuth: row.azimuth1, distance: row.distance)
@@ -60,7 +60,7 @@ struct GeodesicTests {
         }
     }
 
-    @Test func publishedExamples() throws {
+    @Test(.needsCorpus) func publishedExamples() throws {
         let rows = try Corpus.csv("distance-vectors/handpicked_published_examples.csv")
         var checked = 0
         for row in rows where row["model"] == "WGS84 Vincenty" {

@@ -6,7 +6,7 @@ import Testing
 struct ShortDistanceTests {
     /// Measures the fast path's error against the geodesic over the geofence-scale vectors and
     /// holds it to the bound documented on `ShortDistance`.
-    @Test func errorAgainstTheGeodesicIsWithinTheDocumentedBound() throws {
+    @Test(.needsCorpus) func errorAgainstTheGeodesicIsWithinTheDocumentedBound() throws {
         let rows = try Corpus.csv("distance-vectors/generated_geofence_scale_vectors.csv")
         #expect(rows.count == 505)
         var worst = 0.0

@@ -138,7 +138,7 @@ struct RegionMonitoringTests {
         #expect(events.transitions.count == 2)
     }
 
-    @Test func regionsOnARealRecordedHike() throws {
+    @Test(.needsCorpus) func regionsOnARealRecordedHike() throws {
         // gpsbabel's google_ext.kml: a 451-point recorded hike. Regions of 150 m centred on its
         // 100th and 300th points: each must be entered, and the entry reported no earlier than
         // 20 s after the hike first came within 75 m (half the radius) of the centre.

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Locates the shared third-party test corpus (`../shared/corpus` beside the checkout).
 ///
@@ -19,7 +20,18 @@ public enum Corpus {
         return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
     }()
 
-    /// The corpus file at `path`; tests fail loudly (rather than skip) when it is absent.
+    /// Whether tests that read the corpus should run: when it is there, and always when
+    /// `WAYPOST_REQUIRE_CORPUS=1` (CI sets it), so that its absence is a failure, not a skip.
+    /// A user's fresh clone has no `../shared`: those tests are skipped, and `make test` says
+    /// how many.
+    public static let isAvailable: Bool =
+        ProcessInfo.processInfo.environment["WAYPOST_REQUIRE_CORPUS"] == "1"
+        || FileManager.default.fileExists(atPath: root.path)
+
+    /// Why a corpus test was skipped, as `make test` counts it.
+    public static let skipReason = "needs ../shared/corpus (third-party test data, beside the checkout in CI)"
+
+    /// The corpus file at `path`; tests fail loudly when it is absent.
     public static func url(_ path: String) throws -> URL {
         let url = root.appendingPathComponent(path)
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -49,4 +61,9 @@ public enum Corpus {
             "test corpus file missing: \(path) (expected ../shared/corpus beside the checkout, or set WAYPOST_CORPUS)"
         }
     }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For tests that read `../shared/corpus`: skipped where it is absent, unless required.
+    public static var needsCorpus: Self { .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.skipReason)) }
 }

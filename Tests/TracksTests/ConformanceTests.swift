@@ -8,6 +8,7 @@ import Testing
 /// reference pairs and libkml's goldens. Everything must match except the deviations listed
 /// here, each with its reason; a listed deviation that starts matching fails too, so the list
 /// stays honest.
+@Suite(.needsCorpus)
 struct ConformanceTests {
     /// A line of positions with their times, the unit compared.
     struct Line: Equatable {
@@ -35,20 +36,22 @@ struct ConformanceTests {
             "a gx:Track with coords and no <when> is an untimed line; togeojson reports its first coord as a Point",
     ]
 
-    static func togeojsonFiles() throws -> [String] {
-        let directory = try Corpus.url("placemark-togeojson/test-data")
-        return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    /// The fixtures, or none without the corpus (then `everyTogeojsonFixtureIsCovered` fails
+    /// where the corpus is required).
+    static func togeojsonFiles() -> [String] {
+        guard let directory = try? Corpus.url("placemark-togeojson/test-data") else { return [] }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
             .filter { $0.hasSuffix(".kml") || $0.hasSuffix(".gpx") }
             .sorted()
     }
 
     @Test func everyTogeojsonFixtureIsCovered() throws {
-        let files = try Self.togeojsonFiles()
+        let files = Self.togeojsonFiles()
         #expect(files.count >= 55)
         for name in Self.togeojsonDeviations.keys { #expect(files.contains(name), "\(name) listed but missing") }
     }
 
-    @Test(arguments: try togeojsonFiles())
+    @Test(arguments: togeojsonFiles())
     func matchesTogeojson(file: String) throws {
         let input = try Corpus.url("placemark-togeojson/test-data/\(file)")
         let expectedURL = try Corpus.url("placemark-togeojson/expected/\(file).expected.geojson")

@@ -55,7 +55,7 @@ struct CoordinateTextTests {
         return tuples
     }
 
-    @Test func peerVectors() throws {
+    @Test(.needsCorpus) func peerVectors() throws {
         let data = try Data(contentsOf: Corpus.url("coordinate-string-vectors/coordinate_vectors.json"))
         struct File: Decodable { var cases: [Vector] }
         let cases = try JSONDecoder().decode(File.self, from: data).cases

@@ -69,7 +69,7 @@ struct RouteTimingTests {
         #expect(samples[1].course == 12)
     }
 
-    @Test func overlappingPathsNeedAChoice() throws {
+    @Test(.needsCorpus) func overlappingPathsNeedAChoice() throws {
         let track = try TrackReader().read(contentsOf: Corpus.url("placemark-togeojson/test-data/gxmultitrack.kml"))
         #expect(throws: RouteTimingError.self) { try RouteTiming().samples(for: track) }
         let second = try RouteTiming().samples(for: track, path: 2)
@@ -77,7 +77,7 @@ struct RouteTimingTests {
         #expect(throws: RouteTimingError.self) { try RouteTiming().samples(for: track, path: 3) }
     }
 
-    @Test func routeTimesAreNotATimeline() throws {
+    @Test(.needsCorpus) func routeTimesAreNotATimeline() throws {
         // expertgps.gpx's route points carry creation stamps out of order; the route is timed by speed.
         let track = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/expertgps.gpx"))
         let routeIndex = try #require(

@@ -16,7 +16,7 @@ struct WriterTests {
         "gpxpy/test_files/korita-zbevnica.gpx",
     ]
 
-    @Test(arguments: samples, [ExportFormat.gpx, .kml])
+    @Test(.needsCorpus, arguments: samples, [ExportFormat.gpx, .kml])
     func roundTripsPointsAndTimes(file: String, format: ExportFormat) throws {
         let original = try TrackReader().read(contentsOf: Corpus.url(file))
         var text = ""
@@ -29,7 +29,7 @@ struct WriterTests {
                 == original.features.filter { $0.geometry != nil }.map(\.name))
     }
 
-    @Test func routesExportToKMLAsLines() throws {
+    @Test(.needsCorpus) func routesExportToKMLAsLines() throws {
         // expertgps.gpx's route-point times are creation stamps out of order: KML gets plain lines.
         let original = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/expertgps.gpx"))
         var text = ""
@@ -38,7 +38,7 @@ struct WriterTests {
         #expect(again.paths.map { $0.points.map(\.coordinate) } == original.paths.map { $0.points.map(\.coordinate) })
     }
 
-    @Test func geoJSONRoundTripsThroughJSONSerialization() throws {
+    @Test(.needsCorpus) func geoJSONRoundTripsThroughJSONSerialization() throws {
         let original = try TrackReader().read(contentsOf: Corpus.url("placemark-togeojson/test-data/gxtrack.kml"))
         var text = ""
         TrackWriter.write(original, as: .geojson, to: &text)

@@ -111,7 +111,7 @@ struct CLITests {
         )
     }
 
-    @Test func badInputGivesOneLineAndExit65() throws {
+    @Test(.needsCorpus) func badInputGivesOneLineAndExit65() throws {
         let corpus = Corpus.root.path
         let run = try Self.waypost("replay", "\(corpus)/libkml/testdata/kml/billion.kml")
         #expect(run.status == 65)
