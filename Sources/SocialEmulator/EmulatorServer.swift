@@ -110,6 +110,7 @@ public struct EmulatorServer: Sendable {
             }
         }
         for method in [HTTPRequest.Method.get, .post, .delete, .put] {  // the core routes and answers 404s
+            router.on("/", method: method, use: handler)  // Graph's root: `GET /?ids=a,b`
             router.on("**", method: method, use: handler)
         }
         var quiet = Logger(label: "waypost.emulator")

@@ -113,6 +113,25 @@ struct GraphRoutes: Sendable {
             return Self.error(
                 400, .unknownPath, "Unknown path components: /\(path.dropFirst("me/".count))", state: &state)
         }
+        let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
+        if parts.count == 2, fixtures.facebookPages.contains(where: { $0.id == parts[0] }) {
+            return Self.error(
+                400, .invalidParameter, "(#100) Tried accessing nonexisting field (\(parts[1])) on node type (Page)",
+                state: &state)
+        }
+        // An id that could name an object (digits, or a post's user_post) is Graph's
+        // "Unsupported get request" (100/33); anything else is an alias that does not exist.
+        if let id = parts.first, !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "_") }) {
+            return .json(
+                400,
+                GraphErrorBody(
+                    error: .init(
+                        message: "Unsupported \(request.method.lowercased()) request. Object with ID '\(id)' does not "
+                            + "exist, cannot be loaded due to missing permissions, or does not support this operation. "
+                            + "Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api",
+                        type: "GraphMethodException", code: GraphErrorCode.invalidParameter.rawValue, errorSubcode: 33,
+                        fbtraceID: "Wp\(state.makeID())")))
+        }
         return Self.error(
             404, .unknownAlias, "(#803) Some of the aliases you requested do not exist: \(path)", state: &state)
     }
