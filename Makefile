@@ -8,7 +8,7 @@ BENCH_DEPS = libxml2-utils gpsbabel wrk
 DEMO_TRACK ?= tracks/sunnyvale-commute.kml
 DEMO_DB ?= .waypost/demo.db
 
-.PHONY: deps build demo test bench format lint clean
+.PHONY: deps build demo test bench format lint clean embed
 
 deps:
 	@scripts/install-deps.sh $(DEPS)
@@ -47,6 +47,10 @@ bench: deps
 	$(SWIFT) build -c release --product waypost-bench
 	$(SWIFT) build -c release --product waypost
 	$$($(SWIFT) build -c release --show-bin-path)/waypost-bench
+
+## Rebuilds the places compiled into the tool from fixtures/places (a test checks they agree).
+embed:
+	scripts/embed-places.sh
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks

@@ -21,6 +21,8 @@ public struct Scenario: Sendable {
     public var rules: [CheckinRule] = []
     public var privacy = PrivacyProfile()
     public var emulator = EmulatorSetup()
+    /// The emulator's places (`places: DIR`, relative to the scenario); nil: the runner's.
+    public var places: EmulatorFixtures?
     /// Evaluate the gates and record the audit, send nothing.
     public var dryRun = false
     public var expectations: [Expectation]

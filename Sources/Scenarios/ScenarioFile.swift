@@ -55,8 +55,8 @@ private struct Reader {
     let base: URL
 
     static let topKeys: Set<String> = [
-        "name", "description", "seed", "device", "devices", "regions", "privacy", "rules", "emulator", "dryRun",
-        "expect",
+        "name", "description", "seed", "device", "devices", "regions", "privacy", "rules", "emulator", "places",
+        "dryRun", "expect",
     ]
 
     func scenario(_ root: ConfigNode) throws -> Scenario {
@@ -103,6 +103,15 @@ private struct Reader {
         }
         var emulator = EmulatorSetup()
         if let node = fields["emulator"] { emulator = try self.emulator(node) }
+        var places: EmulatorFixtures?
+        if let node = fields["places"] {
+            let (url, _) = try file(node)
+            do {
+                places = try EmulatorFixtures.load(from: url)
+            } catch {
+                throw node.failure("places: \(error)")
+            }
+        }
         let context = Context(
             regions: Set(regions.map(\.identifier)), devices: Set(devices.compactMap(\.name)),
             rules: Set(rules.map(\.id)), zones: privacy.zones)
@@ -112,7 +121,7 @@ private struct Reader {
         return Scenario(
             name: try required("name").string(), file: root.file, description: try fields["description"]?.string(),
             seed: seed, devices: devices, regions: regions, rules: rules, privacy: privacy, emulator: emulator,
-            dryRun: try fields["dryRun"]?.bool() ?? false, expectations: expectations)
+            places: places, dryRun: try fields["dryRun"]?.bool() ?? false, expectations: expectations)
     }
 
     // MARK: - Parts

@@ -130,7 +130,8 @@ public struct ScenarioRunner: Sendable {
         if !scenario.dryRun {
             do {
                 emulator = try await InProcessEmulator.start(
-                    fixtures: fixtures, configuration: configuration(scenario.emulator), seed: scenario.seed,
+                    fixtures: scenario.places ?? fixtures, configuration: configuration(scenario.emulator),
+                    seed: scenario.seed,
                     clock: clock)
             } catch {
                 throw ScenarioError(.unavailable, "cannot start the in-process emulator: \(error)")

@@ -2,7 +2,8 @@ import Foundation
 import Geo
 import SocialAPI
 
-/// The places the emulator serves, loaded from `fixtures/places/`.
+/// The places the emulator serves: ``builtIn`` (the project's `fixtures/places`, compiled into the
+/// tool so that it works from any directory), or a directory of the same two files.
 public struct EmulatorFixtures: Sendable {
     /// Twitter places with their parent ids (poi/neighborhood → city → admin → country).
     public var twitterPlaces: [FixturePlace]
@@ -53,11 +54,28 @@ public struct EmulatorFixtures: Sendable {
         public var description: String { file + (position.map { ":" + $0 } ?? "") + ": " + reason }
     }
 
+    private struct PlacesFile: Decodable { var places: [FixturePlace] }
+
     /// Reads `twitter-places.json` and `facebook-pages.json` from `directory`.
     public static func load(from directory: URL) throws(LoadError) -> EmulatorFixtures {
-        struct Places: Decodable { var places: [FixturePlace] }
-        let places = try read(Places.self, directory.appendingPathComponent("twitter-places.json"))
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw LoadError(
+                file: directory.path, isMissing: true,
+                reason: "not a directory (a fixtures directory holds twitter-places.json and facebook-pages.json)")
+        }
+        let places = try read(PlacesFile.self, directory.appendingPathComponent("twitter-places.json"))
         let pages = try read(GraphList<GraphPage>.self, directory.appendingPathComponent("facebook-pages.json"))
+        return EmulatorFixtures(twitterPlaces: places.places, facebookPages: pages.data)
+    }
+
+    /// The places built into the tool: the project's `fixtures/places`, for every shipped route.
+    public static func builtIn() throws(LoadError) -> EmulatorFixtures {
+        let places = try decode(
+            PlacesFile.self, Data(builtInTwitterPlacesJSON.utf8), file: "(built in) twitter-places.json")
+        let pages = try decode(
+            GraphList<GraphPage>.self, Data(builtInFacebookPagesJSON.utf8), file: "(built in) facebook-pages.json")
         return EmulatorFixtures(twitterPlaces: places.places, facebookPages: pages.data)
     }
 
@@ -71,15 +89,19 @@ public struct EmulatorFixtures: Sendable {
                 file: file.path, isMissing: missing,
                 reason: missing ? "no such file (is this a fixtures directory like fixtures/places?)" : "unreadable")
         }
+        return try decode(type, data, file: file.path)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, file: String) throws(LoadError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             let (position, reason) = syntaxError(data)
-            throw LoadError(file: file.path, position: position, reason: reason)
+            throw LoadError(file: file, position: position, reason: reason)
         } catch let error as DecodingError {
-            throw LoadError(file: file.path, reason: explain(error))
+            throw LoadError(file: file, reason: explain(error))
         } catch {
-            throw LoadError(file: file.path, reason: "\(error)")
+            throw LoadError(file: file, reason: "\(error)")
         }
     }
 

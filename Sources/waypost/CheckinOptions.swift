@@ -47,8 +47,8 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: "Credentials file (YAML/JSON, mode 0600); otherwise WAYPOST_* environment variables.")
     var credentials: String?
 
-    @Option(help: "Emulator fixtures for the in-process emulator.")
-    var fixtures: String = "fixtures/places"
+    @Option(help: "Places for the in-process emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places).")
+    var fixtures: String?
 
     @Option(help: "Against real servers: longest wait for a retry before leaving posts queued, seconds.")
     var maxWait: Double = 30
@@ -106,9 +106,11 @@ struct NetworkOptions: ParsableArguments {
     }
 }
 
-/// Emulator fixtures from a folder: missing → 66, unreadable → 65.
-func loadFixtures(_ path: String) throws -> EmulatorFixtures {
+/// Emulator places from a folder, or the built-in ones when none is given: missing → 66,
+/// unreadable → 65.
+func loadFixtures(_ path: String?) throws -> EmulatorFixtures {
     do {
+        guard let path else { return try EmulatorFixtures.builtIn() }
         return try EmulatorFixtures.load(from: URL(fileURLWithPath: path))
     } catch {
         throw CommandFailure(error.isMissing ? .noInput : .dataError, "emulator fixtures: \(error)")

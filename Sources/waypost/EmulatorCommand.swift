@@ -23,8 +23,8 @@ struct Emulator: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Directory with twitter-places.json and facebook-pages.json.")
-    var fixtures: String = "fixtures/places"
+    @Option(help: "Directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places).")
+    var fixtures: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }

@@ -304,3 +304,15 @@ struct EmulatorTests {
         }
     }
 }
+
+/// The places compiled into the tool are fixtures/places, byte for byte (`make embed`).
+struct BuiltInPlacesTests {
+    @Test func builtInPlacesAreTheFixtureFiles() throws {
+        let directory = Corpus.repositoryRoot.appendingPathComponent("fixtures/places")
+        let builtIn = try EmulatorFixtures.builtIn()
+        let files = try EmulatorFixtures.load(from: directory)
+        #expect(builtIn.twitterPlaces == files.twitterPlaces)
+        #expect(builtIn.facebookPages == files.facebookPages)
+        #expect(!builtIn.twitterPlaces.isEmpty && !builtIn.facebookPages.isEmpty)
+    }
+}

@@ -30,11 +30,12 @@ struct CLITests {
         try waypost(arguments)
     }
 
-    static func waypost(_ arguments: [String]) throws -> Run {
+    /// Runs the tool in `directory` (the checkout by default).
+    static func waypost(_ arguments: [String], in directory: URL = Corpus.repositoryRoot) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = Corpus.repositoryRoot
+        process.currentDirectoryURL = directory
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -188,11 +189,15 @@ struct CLITests {
         #expect(broken.stderr.contains("twitter-places.json:2:12: not valid JSON"), "\(broken.stderr)")
     }
 
+    /// From an empty directory: the places are built into the tool.
     @Test func emulatorServesUntilInterrupted() async throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-empty-\(getpid())")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["emulator", "--port", "0"]
-        process.currentDirectoryURL = Corpus.repositoryRoot
+        process.currentDirectoryURL = empty
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -216,6 +221,52 @@ struct CLITests {
         process.interrupt()  // SIGINT: a clean shutdown
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    /// A user's own repository: a scenario with its route, outside the checkout, run from there;
+    /// then the same scenario naming its own places file, relative to itself.
+    @Test func scenariosRunFromAnyDirectoryWithBuiltInOrTheirOwnPlaces() throws {
+        try withTemporaryDirectory { directory in
+            let root = Corpus.repositoryRoot
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("routes"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: root.appendingPathComponent("tracks/sunnyvale-commute.kml"),
+                to: directory.appendingPathComponent("routes/commute.kml"))
+            let scenario = """
+                name: my-cafe
+                device: { route: routes/commute.kml }
+                regions:
+                  - { identifier: roasters, latitude: 37.37700, longitude: -122.03050, radius: 150 }
+                privacy: { optIn: true, disclosureAcknowledged: true, consent: auto, precision: place }
+                rules:
+                  - { id: cafe, on: regionEnter, networks: [facebook], message: "At {place}" }
+                expect:
+                  - { post: facebook, decision: posted, place: Sunnyvale Coffee Roasters, count: 1 }
+
+                """
+            try scenario.write(to: directory.appendingPathComponent("cafe.yaml"), atomically: true, encoding: .utf8)
+            let builtIn = try Self.waypost(["test", "cafe.yaml"], in: directory)
+            #expect(builtIn.status == 0, "\(builtIn.stdout)\(builtIn.stderr)")
+            // Its own places, where the page at the café has another name: the expectation fails.
+            let places = directory.appendingPathComponent("places")
+            try FileManager.default.createDirectory(at: places, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: root.appendingPathComponent("fixtures/places/twitter-places.json"),
+                to: places.appendingPathComponent("twitter-places.json"))
+            try Data(
+                #"{"data": [{"id": "9", "name": "My Own Roastery", "location": {"latitude": 37.377, "longitude": -122.0305}}]}"#
+                    .utf8
+            ).write(to: places.appendingPathComponent("facebook-pages.json"))
+            try (scenario + "places: places\n").write(
+                to: directory.appendingPathComponent("own.yaml"), atomically: true, encoding: .utf8)
+            let own = try Self.waypost(["test", "own.yaml"], in: directory)
+            #expect(own.status == 1, "\(own.stdout)\(own.stderr)")
+            try (scenario + "places: nowhere\n").write(
+                to: directory.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+            let bad = try Self.waypost(["test", "bad.yaml"], in: directory)
+            #expect(bad.status == 65 && bad.stdout.contains("bad.yaml:10:9: 'nowhere' does not exist"), "\(bad.stdout)")
+        }
     }
 
     @Test func failedExportsWriteNothing() throws {
