@@ -8,7 +8,10 @@ BENCH_DEPS = libxml2-utils gpsbabel wrk
 DEMO_TRACK ?= tracks/sunnyvale-commute.kml
 DEMO_DB ?= .waypost/demo.db
 
-.PHONY: deps build demo test bench format lint clean embed
+PREFIX ?= /usr/local
+CONFIG ?= release
+
+.PHONY: deps build demo test bench format lint clean embed install uninstall
 
 deps:
 	@scripts/install-deps.sh $(DEPS)
@@ -39,6 +42,7 @@ test: deps
 	@skipped=$$(grep -c 'skipped: "needs ../shared/corpus' .build/swift-test.log || true); \
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
+	scripts/test-install.sh debug
 	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 
 ## Generates 1M-point inputs and measures the reader against xmllint and gpsbabel (release build).
@@ -47,6 +51,14 @@ bench: deps
 	$(SWIFT) build -c release --product waypost-bench
 	$(SWIFT) build -c release --product waypost
 	$$($(SWIFT) build -c release --show-bin-path)/waypost-bench
+
+## Installs the tool (release build), its bash/zsh/fish completions and man page under PREFIX
+## (default /usr/local; PREFIX=$$HOME/.local needs no root). `make uninstall PREFIX=…` removes them.
+install: deps
+	SWIFT=$(SWIFT) scripts/install.sh "$(PREFIX)" $(CONFIG)
+
+uninstall:
+	scripts/install.sh --uninstall "$(PREFIX)"
 
 ## Rebuilds the places compiled into the tool from fixtures/places (a test checks they agree).
 embed:
