@@ -8,12 +8,14 @@ struct Emulator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the Twitter v1.1 and Facebook Graph emulator until interrupted.",
         discussion: """
-            Prints its base URLs and the demo credentials, then serves until SIGINT or SIGTERM.
+            Prints its base URLs and the demo credentials, then serves until SIGINT or SIGTERM. \
+            The places it knows are built in (the project's fixtures/places) unless --fixtures \
+            names a directory of your own. The README's "The emulator" section lists the \
+            endpoints and which client libraries are verified against each.
 
             Examples:
               waypost emulator --port 8080
-              curl 'http://127.0.0.1:8080/search?type=place&center=37.3236,-122.0315&distance=500&access_token=waypost-demo-graph-token'
-              curl http://127.0.0.1:8080/__waypost/journal
+              waypost emulator --port 0 --fixtures fixtures/places
             """
     )
 

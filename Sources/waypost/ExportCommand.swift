@@ -11,7 +11,7 @@ struct Export: ParsableCommand {
         discussion: """
             Examples:
               waypost export tracks/cupertino-walk.kml --format geojson > walk.geojson
-              waypost export ride.gpx --format kml --output ride.kml
+              waypost export tracks/stevens-creek-ride.gpx --format kml --output ride.kml
             """
     )
 

@@ -8,15 +8,20 @@ struct OAuthSign: ParsableCommand {
         commandName: "oauth-sign",
         abstract: "Print the OAuth 1.0a signature base string, signature and Authorization header for a request.",
         discussion: """
-            --param values go in the form body for POST and PUT, in the query otherwise. Secrets are
-            used for signing and never printed. Without --nonce and --timestamp a fresh random nonce
-            and the current time are used.
+            --param values go in the form body for POST and PUT, in the query otherwise. Secrets \
+            are used for signing and never printed. Without --nonce and --timestamp a fresh random \
+            nonce and the current time are used.
 
-            Example (Twitter's "Creating a signature" walk-through):
+            The example is Twitter's "Creating a signature" walk-through, whose signature it \
+            prints (include_entities was in the query there, and signs the same in the body).
+
+            Example:
               waypost oauth-sign --method POST \\
-                --url 'https://api.twitter.com/1.1/statuses/update.json?include_entities=true' \\
+                --url https://api.twitter.com/1.1/statuses/update.json \\
+                --param include_entities=true \\
                 --param 'status=Hello Ladies + Gentlemen, a signed OAuth request!' \\
-                --consumer-key xvz1evFS4wEEPTGEFPHBog --consumer-secret kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw \\
+                --consumer-key xvz1evFS4wEEPTGEFPHBog \\
+                --consumer-secret kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw \\
                 --token 370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb \\
                 --token-secret LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE \\
                 --nonce kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg --timestamp 1318622958

@@ -12,23 +12,27 @@ struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay a route through a simulated CoreLocation manager and print its events.",
         discussion: """
-            The simulated app asks for authorization (answered by --auth), monitors the --regions,
-            and starts the standard service (or the significant-change service with
-            --mode significant-change). Timed tracks keep their own times; untimed geometry is timed
-            at --speed and densified so that samples are at most --sample-interval apart.
+            The simulated app asks for authorization (answered by --auth), monitors the --regions, \
+            and starts the standard service (or the significant-change service with \
+            --mode significant-change). Timed tracks keep their own times; untimed geometry is \
+            timed at --speed and densified so that samples are at most --sample-interval apart.
+
+            With --checkins, region enters and exits, significant changes and visits become posts, \
+            gated by the --privacy profile (safe defaults without one: nothing shared), written to \
+            the outbox in --db, sent to the in-process emulator (or --twitter-base-url and \
+            --facebook-base-url), and reported as `post` events; `waypost audit` shows them after.
 
             Examples:
               waypost replay tracks/cupertino-walk.kml
-              waypost replay tracks/sunnyvale-commute.kml --regions fixtures/regions/cafes.yaml --format jsonl
-              waypost replay tracks/i280-drive.kml --speed 29 --mode significant-change --summary
-              waypost replay tracks/cupertino-walk.kml --noise urban --seed 7 --signal-loss 600-900
-              waypost replay tracks/sunnyvale-commute.kml --regions fixtures/regions/commute-cafes.yaml \\
+              waypost replay tracks/sunnyvale-commute.kml --format jsonl \\
+                --regions fixtures/regions/commute-cafes.yaml
+              waypost replay tracks/i280-drive.kml --speed 29 --summary \\
+                --mode significant-change
+              waypost replay tracks/cupertino-walk.kml --noise urban --seed 7 \\
+                --signal-loss 600-900
+              waypost replay tracks/sunnyvale-commute.kml \\
+                --regions fixtures/regions/commute-cafes.yaml \\
                 --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml
-
-            With --checkins, region enters/exits, significant changes and visits become posts, gated
-            by the --privacy profile (safe defaults without one: nothing shared), written to the
-            outbox in --db, sent to the in-process emulator (or --twitter-base-url and
-            --facebook-base-url), and reported as `post` events; `waypost audit` shows them after.
             """
     )
 

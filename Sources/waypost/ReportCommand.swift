@@ -7,15 +7,17 @@ struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a recorded run: a map (SVG, HTML), GeoJSON, or a text timeline.",
         discussion: """
-            Runs are recorded by `waypost replay --checkins` and `waypost test --db`. The SVG and
-            HTML maps are self-contained (no network): the route in Web Mercator, regions as
-            true-scale circles, event markers, and posts coloured by the location precision they
-            carried. The HTML adds a time slider and hover details. GeoJSON opens in geojson.io or QGIS.
+            Runs are recorded by `waypost replay --checkins` and `waypost test --db`. The SVG and \
+            HTML maps are self-contained (no network): the route in Web Mercator, regions as \
+            true-scale circles, event markers, and posts coloured by the location precision they \
+            carried. The HTML adds a time slider and hover details. GeoJSON opens in geojson.io or \
+            QGIS.
 
             Examples:
-              waypost report demo --db .waypost/demo.db
-              waypost report demo --db .waypost/demo.db --format html --output demo.html
-              waypost report --format geojson --output run.geojson
+              waypost test fixtures/scenarios/commute-cafe-checkin.yaml --db runs.db
+              waypost report commute-cafe-checkin --db runs.db
+              waypost report commute-cafe-checkin --db runs.db --format html -o map.html
+              waypost report --db runs.db --format geojson --output run.geojson
             """
     )
 

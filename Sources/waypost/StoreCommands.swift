@@ -48,6 +48,11 @@ struct Audit: ParsableCommand {
 struct Outbox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the outbox, or send what it holds.",
+        discussion: """
+            Examples:
+              waypost outbox list
+              waypost outbox list --state pending
+            """,
         subcommands: [List.self, Flush.self]
     )
 
@@ -80,8 +85,12 @@ struct Outbox: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send the pending posts now (on the wall clock: stale posts expire).",
             discussion: """
-                Posts a crash left in doubt are sent again; a duplicate answer then means the first
+                Posts a crash left in doubt are sent again; a duplicate answer then means the first \
                 request landed, so nothing is posted twice.
+
+                Examples:
+                  waypost outbox flush                # to the in-process emulator
+                  waypost outbox flush --max-wait 5
                 """
         )
 

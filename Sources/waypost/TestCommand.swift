@@ -7,20 +7,20 @@ struct Test: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run scenario files and check their expectations (exit 0 only when all hold).",
         discussion: """
-            Each scenario runs its devices through the simulated location manager, its events
-            through the check-in engine to an in-process emulator set up as the scenario says,
-            on virtual time, and checks every expectation against the events, the audit and the
-            emulator's request journal. Independent scenarios run in parallel; the same scenario
+            Each scenario runs its devices through the simulated location manager, its events \
+            through the check-in engine to an in-process emulator set up as the scenario says, on \
+            virtual time, and checks every expectation against the events, the audit and the \
+            emulator's request journal. Independent scenarios run in parallel; the same scenario \
             gives the same result every run. The file format is in docs/scenarios.md.
 
-            Exit codes: 0 every expectation holds, 1 an expectation failed, 65 a scenario is
+            Exit codes: 0 every expectation holds, 1 an expectation failed, 65 a scenario is \
             invalid, 66 a scenario file is missing.
 
             Examples:
               waypost test fixtures/scenarios/*.yaml
               waypost test fixtures/scenarios/*.yaml --junit out.xml
               waypost test fixtures/scenarios/privacy-zone-home.yaml --format json
-              waypost test fixtures/scenarios/commute-cafe-checkin.yaml --db runs.db && waypost report commute-cafe-checkin --db runs.db
+              waypost test fixtures/scenarios/commute-cafe-checkin.yaml --db runs.db
             """
     )
 

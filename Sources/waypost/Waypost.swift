@@ -7,8 +7,9 @@ struct Waypost: AsyncParsableCommand {
         commandName: "waypost",
         abstract: "Replay KML/GPX routes as CoreLocation-style location events, and check in where privacy allows.",
         discussion: """
-            Exit codes follow sysexits: 0 ok, 1 expectation failed, 64 usage, 65 bad input data,
-            66 input missing, 69 service unavailable, 70 internal error.
+            Exit codes follow sysexits: 0 ok, 1 expectation failed, 64 usage, 65 bad input data, \
+            66 input missing, 69 service unavailable, 70 internal error, 73 cannot create output, \
+            74 I/O error.
             """,
         version: "0.1.0",
         subcommands: [
