@@ -1,4 +1,6 @@
 import CheckinEngine
+import Foundation
+import TestSupport
 import Testing
 
 @Suite("Rules, privacy profiles and tweet length")
@@ -91,5 +93,39 @@ struct ConfigurationTests {
         #expect(!TweetLength.fits(String(repeating: "語", count: 141)))
         #expect(TweetLength.fits(String(repeating: "a", count: 140), legacy: true))
         #expect(!TweetLength.fits(String(repeating: "a", count: 141), legacy: true))
+    }
+}
+
+/// A credentials file with a mistake must not print what it holds: the error names the file and
+/// the place, never a value (a misplaced secret, a key typed where a value goes, YAML's own
+/// message quoting the line).
+struct CredentialsErrorTests {
+    static let secret = "S3CRET-9f8e7d"
+
+    @Test(arguments: [
+        "twitter: {consumerKey: k, consumerSecret: \(secret)", // unclosed: YAML's syntax error
+        "twitter:\n  consumerKey: k\n  consumerSecret: [\(secret)]",  // a list, not a string
+        "twitter:\n  consumerKey: k\n  \(secret): x",  // a secret typed as a key
+        "\(secret)",  // a bare scalar
+        "facebook:\n  accessToken: {value: \(secret)}",
+        "facebook:\n  accesToken: \(secret)",
+        "twitter:\n  consumerKey: k\n  consumerSecret: s\n  token: [\(secret)]",
+        "twitter: \(secret)",
+        "facebook: [\(secret)]",
+        "twitter:\n  consumerKey: k\n  consumerSecret: \"\(secret)\n",  // unterminated quote
+    ])
+    func errorsNeverEchoTheFile(_ text: String) throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("credentials.yaml")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            do {
+                _ = try Credentials.read(contentsOf: file, displayName: "credentials.yaml")
+                Issue.record("accepted: \(text)")
+            } catch let error as ConfigFileError {
+                #expect(!error.description.contains("S3CRET"), "\(error.description)")
+                #expect(error.description.hasPrefix("credentials.yaml"))
+            }
+        }
     }
 }

@@ -92,4 +92,19 @@ struct StoreTests {
             }
         }
     }
+
+    /// Location history is personal data: a new database, its WAL and its shared memory are the
+    /// owner's alone.
+    @Test func newDatabasesAreReadableByTheirOwnerOnly() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("private.db").path
+            let store = try Store(path: path)
+            _ = try store.beginRun(name: "r", track: "t", at: 0, dryRun: false)
+            for file in [path, path + "-wal", path + "-shm"] {
+                let mode = try #require(
+                    try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)
+                #expect(mode.intValue & 0o777 == 0o600, "\(file): \(String(mode.intValue, radix: 8))")
+            }
+        }
+    }
 }

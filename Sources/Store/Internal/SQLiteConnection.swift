@@ -43,6 +43,10 @@ final class SQLiteConnection {
     private var statements: [String: OpaquePointer] = [:]
 
     init(path: String) throws(StoreError) {
+        // Location history is personal data: a new database is its owner's alone (0600), and
+        // SQLite gives its -wal and -shm files the database's mode.
+        let created = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &db, flags, nil)
