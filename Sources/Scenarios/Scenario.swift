@@ -61,6 +61,9 @@ public struct DeviceScript: Sendable {
     /// Signal gaps (tunnels), offsets from the scenario's start.
     public var signalLoss: [ClosedRange<Double>] = []
     public var visits = false
+    /// The iOS release whose rules the device follows (`iosVersion`, on the device or for all);
+    /// nil: ``LocationManagerConfiguration``'s default, the current release.
+    public var iosVersion: Int?
 }
 
 /// How the in-process emulator starts and what changes during the run.

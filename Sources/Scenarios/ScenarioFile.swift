@@ -56,7 +56,7 @@ private struct Reader {
 
     static let topKeys: Set<String> = [
         "name", "description", "seed", "device", "devices", "regions", "privacy", "rules", "emulator", "places",
-        "dryRun", "expect",
+        "dryRun", "expect", "iosVersion",
     ]
 
     func scenario(_ root: ConfigNode) throws -> Scenario {
@@ -70,8 +70,11 @@ private struct Reader {
             throw root.failure("give the route under 'device' (one) or 'devices' (a list), not both or neither")
         }
         var devices: [DeviceScript] = []
+        let ios = try fields["iosVersion"].map { node throws(ConfigFileError) in try iosVersion(node) }
         for node in try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 }) {
-            devices.append(try device(node, seed: seed))
+            var script = try device(node, seed: seed)
+            script.iosVersion = script.iosVersion ?? ios
+            devices.append(script)
         }
         if devices.count > 1 {
             var names: Set<String> = []
@@ -194,6 +197,7 @@ private struct Reader {
         let fields = try node.mapping(allowing: [
             "name", "route", "path", "speed", "sampleInterval", "start", "startAfter", "mode", "accuracy",
             "distanceFilter", "noise", "seed", "authorization", "authorizationChanges", "signalLoss", "visits",
+            "iosVersion",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
@@ -244,7 +248,18 @@ private struct Reader {
             device.signalLoss.append(a...b)
         }
         if let v = fields["visits"] { device.visits = try v.bool() }
+        if let v = fields["iosVersion"] { device.iosVersion = try iosVersion(v) }
         return device
+    }
+
+    /// An iOS release the behaviour profiles cover (`LocationManagerConfiguration.iosVersions`).
+    func iosVersion(_ node: ConfigNode) throws(ConfigFileError) -> Int {
+        let range = LocationManagerConfiguration.iosVersions
+        let value = try node.number()
+        guard value == value.rounded(), Double(range.lowerBound)...Double(range.upperBound) ~= value else {
+            throw node.failure("iosVersion must be a release from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(value)
     }
 
     func accuracy(_ node: ConfigNode) throws(ConfigFileError) -> Double {

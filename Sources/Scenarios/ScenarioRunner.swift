@@ -79,9 +79,11 @@ public struct ScenarioRunner: Sendable {
         var setupEvents: [TimedEvent] = []
         var devices: [SimulatedDevice] = []
         for (index, script) in scenario.devices.enumerated() {
+            var configuration = LocationManagerConfiguration()
+            if let version = script.iosVersion { configuration.iosVersion = version }
             let manager = SimulatedLocationManager(
                 status: .notDetermined, authorizationAnswer: script.authorization, noise: NoiseModel(script.noise),
-                seed: script.seed ?? scenario.seed, startTime: starts[index])
+                seed: script.seed ?? scenario.seed, startTime: starts[index], configuration: configuration)
             let name = script.name
             manager.observer = { event in
                 var event = event

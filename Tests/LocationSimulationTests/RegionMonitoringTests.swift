@@ -121,13 +121,20 @@ struct RegionMonitoringTests {
             for: CircularRegion(identifier: "huge", center: origin, radius: manager.maximumRegionMonitoringDistance + 1)
         )
         #expect(codes == [.regionMonitoringFailure])
-        let whenInUse = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
-        var denied: [LocationError.Code] = []
-        whenInUse.observer = { timed in
-            if case .monitoringFailed(_, let error) = timed.event { denied.append(error.code) }
+        // Up to iOS 12 monitoring needs Always; from iOS 13 When In Use allows it (Apple,
+        // "Choosing the Location Services Authorization to Request").
+        for (version, expected) in [(12, [LocationError.Code.regionMonitoringDenied]), (13, []), (26, [])] {
+            var configuration = LocationManagerConfiguration()
+            configuration.iosVersion = version
+            let whenInUse = SimulatedLocationManager(
+                status: .authorizedWhenInUse, startTime: t0, configuration: configuration)
+            var denied: [LocationError.Code] = []
+            whenInUse.observer = { timed in
+                if case .monitoringFailed(_, let error) = timed.event { denied.append(error.code) }
+            }
+            whenInUse.startMonitoring(for: CircularRegion(identifier: "r", center: origin, radius: 100))
+            #expect(denied == expected, "iOS \(version)")
         }
-        whenInUse.startMonitoring(for: CircularRegion(identifier: "r", center: origin, radius: 100))
-        #expect(denied == [.regionMonitoringDenied])
         #expect(LocationError.Code.regionMonitoringDenied.rawValue == 4)
     }
 
@@ -171,5 +178,50 @@ struct RegionMonitoringTests {
             let entered = try #require(enters.first?.time)
             #expect(entered >= before + 20 && entered <= close + 20, "\(entered - before)")
         }
+    }
+
+    // A 300 m region 1 km north, approached at 10 m/s: the entry threshold (150 m inside, the
+    // inward cap at half the radius) is crossed at 85 s, confirmed 20 s later.
+
+    /// iOS 13+: When In Use monitors regions (Apple, "Choosing the Location Services
+    /// Authorization to Request"); iOS 12 refuses with regionMonitoringDenied.
+    @Test func whenInUseMonitorsFromIOS13() {
+        for (version, enters) in [(13, [105.0]), (12, [])] {
+            var configuration = LocationManagerConfiguration()
+            configuration.iosVersion = version
+            let manager = SimulatedLocationManager(
+                status: .authorizedWhenInUse, startTime: t0, configuration: configuration)
+            manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
+            let events = run(route(seconds: 140) { 10 * $0 }, manager: manager)
+            #expect(events.transitions.map(\.0) == enters.map { _ in "enter" }, "iOS \(version)")
+            #expect(zip(events.transitions, enters).allSatisfy { abs($0.2 - $1) < 0.01 })
+        }
+    }
+
+    /// A region registered before the prompt is answered is kept and monitored once the answer
+    /// allows it, as iOS keeps it; it does not fail.
+    @Test func regionsRegisteredBeforeTheAnswerAreKept() {
+        let manager = SimulatedLocationManager(status: .notDetermined, startTime: t0)
+        manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
+        let events = run(
+            route(seconds: 140) { 10 * $0 }, manager: manager, changes: [(t0 + 60, .authorizedAlways)])
+        #expect(events.failures.isEmpty)
+        #expect(events.transitions.map(\.0) == ["enter"])
+        #expect(events.transitions.first.map { abs($0.2 - 105) < 0.01 } == true)
+    }
+
+    /// Transitions are confirmed only by fixes that arrived: with the signal lost from 60 s to
+    /// 110 s the crossing (85 s) happened unseen, so the 20 s dwell starts with the first fix
+    /// after the gap (111 s) and the entry is reported at 131 s. Interpolating across the gap
+    /// placed the crossing at 92 s, inside the gap, and reported the entry on one real fix.
+    @Test func nothingIsStampedInsideASignalGap() {
+        let manager = alwaysManager()
+        manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
+        // To the centre at 10 m/s, then waiting there.
+        let events = run(
+            route(seconds: 160) { min(10 * $0, 1000) }, manager: manager, gaps: [(t0 + 60)...(t0 + 110)])
+        #expect(events.transitions.map(\.0) == ["enter"])
+        #expect(events.transitions.first.map { abs($0.2 - 131) < 0.01 } == true, "\(events.transitions)")
+        #expect(!events.contains { $0.time > t0 + 60 && $0.time <= t0 + 110 && !$0.isFailure })
     }
 }

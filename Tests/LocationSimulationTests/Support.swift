@@ -45,6 +45,13 @@ func alwaysManager(
         status: .authorizedAlways, noise: noise, seed: seed, startTime: t0, configuration: configuration)
 }
 
+extension TimedEvent {
+    var isFailure: Bool {
+        if case .failed = event { return true }
+        return false
+    }
+}
+
 extension [TimedEvent] {
     /// Times (seconds after t0) of region transitions: ("enter"|"exit", region, t).
     var transitions: [(String, String, Double)] {

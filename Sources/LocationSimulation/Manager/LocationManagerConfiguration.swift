@@ -34,7 +34,23 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// Vertical accuracy reported when the route has altitude, metres.
     public var verticalAccuracy = 3.0
 
+    /// The iOS release whose rules apply (`--ios-version`, scenario `iosVersion`). Up to iOS 12,
+    /// region monitoring needs Always, and When In Use gets `regionMonitoringDenied` (4). From
+    /// iOS 13, When In Use allows every location service, region monitoring included, with events
+    /// delivered while the app is in use (Apple, "Choosing the Location Services Authorization to
+    /// Request"; `CLAuthorizationStatus.authorizedWhenInUse`). Default: 26, the release current
+    /// when this was written; the rules modelled here are the same from 13 on.
+    public var iosVersion = 26
+
+    /// The releases the profiles cover: iOS 8 introduced the Always / When In Use split.
+    public static let iosVersions = 8...26
+
     public init() {}
+
+    /// Whether `status` lets the app monitor regions under this release's rules.
+    public func allowsRegionMonitoring(_ status: AuthorizationStatus) -> Bool {
+        status == .authorizedAlways || (iosVersion >= 13 && status == .authorizedWhenInUse)
+    }
 
     /// The inward distance an entry needs for a region of `radius` metres.
     public func inwardThreshold(radius: Double) -> Double {

@@ -75,6 +75,8 @@ public final class SimulatedLocationManager {
     @exclusivity(unchecked) private var visitAnchor: (coordinate: Coordinate, since: Double)?
     @exclusivity(unchecked) private var visitConfirmed = false
     @exclusivity(unchecked) private var inSignalGap = false
+    /// When the signal last came back after a gap: a crossing is never placed before it.
+    @exclusivity(unchecked) private var signalResumed = -Double.infinity
 
     private struct Monitored {
         var region: CircularRegion
@@ -165,11 +167,9 @@ public final class SimulatedLocationManager {
         if !status.allowsLocation && status != .notDetermined && (updating || significantChanges) {
             emit(.failed(LocationError(.denied, "location access is \(status)")))
         }
-        if status != .authorizedAlways && status != .notDetermined {
+        if !configuration.allowsRegionMonitoring(status) && status != .notDetermined {
             for region in slots.filter(\.isLive).map(\.region).sorted(by: { $0.identifier < $1.identifier }) {
-                emit(
-                    .monitoringFailed(
-                        region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
+                emit(.monitoringFailed(region, monitoringDenied))
             }
         }
     }
@@ -206,11 +206,19 @@ public final class SimulatedLocationManager {
 
     // MARK: - Region monitoring
 
+    private var monitoringDenied: LocationError {
+        LocationError(
+            .regionMonitoringDenied,
+            configuration.iosVersion >= 13
+                ? "region monitoring needs authorizedWhenInUse or authorizedAlways"
+                : "region monitoring needs authorizedAlways (iOS \(configuration.iosVersion))")
+    }
+
+    /// Registers `region`. Before the user has answered the prompt the region is kept, and
+    /// monitored once authorization allows it, as iOS does; refused authorization fails it.
     public func startMonitoring(for region: CircularRegion) {
-        if authorizationStatus != .authorizedAlways {
-            return emit(
-                .monitoringFailed(
-                    region, LocationError(.regionMonitoringDenied, "region monitoring needs authorizedAlways")))
+        if authorizationStatus != .notDetermined && !configuration.allowsRegionMonitoring(authorizationStatus) {
+            return emit(.monitoringFailed(region, monitoringDenied))
         }
         guard region.radius > 0, region.radius <= maximumRegionMonitoringDistance, region.center.isValid else {
             return emit(
@@ -278,6 +286,7 @@ public final class SimulatedLocationManager {
             inSignalGap = true
             return
         }
+        if inSignalGap { signalResumed = sample.time }
         inSignalGap = false
         let offset = noise.step(at: sample.time)
         var believed = sample.coordinate
@@ -287,7 +296,7 @@ public final class SimulatedLocationManager {
                 longitude: sample.coordinate.longitude
                     + offset.east / (111_319.49 * cos(sample.coordinate.latitude * .pi / 180)))
         }
-        if authorizationStatus == .authorizedAlways && !slotOf.isEmpty {
+        if configuration.allowsRegionMonitoring(authorizationStatus) && !slotOf.isEmpty {
             evaluateRegions(at: believed, time: sample.time)
         }
         guard authorizationStatus.allowsLocation else { return }
@@ -360,6 +369,8 @@ public final class SimulatedLocationManager {
             monitored.state = distance <= region.radius ? .inside : .outside
             return
         }
+        // The first fix after a signal gap: a dwell begun before the gap is not evidence.
+        if (monitored.lastTime ?? .infinity) < signalResumed { monitored.pending = nil }
         let target: RegionState = monitored.state == .inside ? .outside : .inside
         let threshold =
             target == .inside
@@ -372,7 +383,10 @@ public final class SimulatedLocationManager {
         }
         if monitored.pending == nil {
             var since = time
-            if let d0 = monitored.lastDistance, let t0 = monitored.lastTime, d0 != distance {
+            // Interpolated between two fixes that both arrived; across a signal gap the device's
+            // path is unknown, so the crossing counts from the first fix after it, and the dwell
+            // is made of fixes that really came.
+            if let d0 = monitored.lastDistance, let t0 = monitored.lastTime, d0 != distance, t0 >= signalResumed {
                 let fraction = (threshold - d0) / (distance - d0)
                 if fraction > 0 && fraction <= 1 { since = t0 + (time - t0) * fraction }
             }
