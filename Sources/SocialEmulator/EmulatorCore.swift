@@ -15,6 +15,8 @@ public actor EmulatorCore {
     private let graph: GraphRoutes
     private let controlPlane: ControlRoutes
     private let wallClock: @Sendable () -> Double
+    /// When set, control-plane requests over HTTP need it in `X-Waypost-Control-Token`.
+    private let controlToken: String?
     private var state: EmulatorState
 
     private func clock() -> Double { wallClock() + state.clockOffset }
@@ -22,11 +24,15 @@ public actor EmulatorCore {
     /// - Parameters:
     ///   - seed: seeds fault probabilities and latencies.
     ///   - journalCapacity: requests the journal keeps; older ones are dropped and counted.
+    ///   - controlToken: required of control-plane requests over HTTP (`X-Waypost-Control-Token`),
+    ///     so that an emulator reachable from elsewhere cannot be reset or read by anyone.
     ///   - clock: the emulator's time (OAuth timestamps, rate-limit windows, fault windows).
     public init(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64 = 0,
-        journalCapacity: Int = 100_000, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        journalCapacity: Int = 100_000, controlToken: String? = nil,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
+        self.controlToken = controlToken
         self.fixtures = fixtures
         self.twitter = TwitterRoutes(fixtures: fixtures, configuration: configuration)
         self.graph = GraphRoutes(fixtures: fixtures, configuration: configuration)
@@ -61,10 +67,9 @@ public actor EmulatorCore {
     /// and tests script the emulator.
     @discardableResult
     public func control(_ method: String, _ path: String, _ form: String = "") -> EmulatorResponse {
-        handle(
-            EmulatorRequest(
-                method: method, path: path, headers: ["content-type": "application/x-www-form-urlencoded"],
-                body: Data(form.utf8)))
+        var headers = ["content-type": "application/x-www-form-urlencoded"]
+        headers["x-waypost-control-token"] = controlToken
+        return handle(EmulatorRequest(method: method, path: path, headers: headers, body: Data(form.utf8)))
     }
 
     public func handle(_ request: EmulatorRequest) -> EmulatorResponse {
@@ -86,6 +91,9 @@ public actor EmulatorCore {
             return response
         }
         if request.path.hasPrefix("/__waypost/") {
+            if let controlToken, request.headers["x-waypost-control-token"] != controlToken {
+                return .json(401, ["error": "the control plane needs this emulator's X-Waypost-Control-Token"])
+            }
             return controlPlane.respond(
                 to: request.method, request.path, parameters: parameters, state: &state, wallClock: wallClock)
         }

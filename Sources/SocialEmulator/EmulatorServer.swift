@@ -21,6 +21,9 @@ public struct EmulatorServer: Sendable {
     public let core: EmulatorCore
     /// Largest request body accepted, bytes.
     public var maximumBodySize = 1 << 20
+    /// A connection with nothing read from it for this long is closed: idle keep-alive and
+    /// half-open connections do not pile up.
+    public var idleTimeout: Duration = .seconds(60)
 
     public init(core: EmulatorCore) {
         self.core = core
@@ -116,8 +119,11 @@ public struct EmulatorServer: Sendable {
         var quiet = Logger(label: "waypost.emulator")
         quiet.logLevel = .warning
         let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let (seconds, attoseconds) = idleTimeout.components
+        let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let app = Application(
-            router: router, configuration: .init(address: .hostname(host, port: port)),
+            router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()

@@ -25,6 +25,12 @@ struct Emulator: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
+    @Option(help: "Require this token in X-Waypost-Control-Token for the control plane (reset, journal, faults, accounts); give one when listening beyond loopback.")
+    var controlToken: String?
+
+    /// Loopback addresses: only this machine reaches them.
+    var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+
     @Option(help: "Directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places).")
     var fixtures: String?
 
@@ -38,7 +44,7 @@ struct Emulator: AsyncParsableCommand {
         guard let loaded else { return }
         let running: EmulatorServer.Running
         do {
-            running = try await EmulatorServer(core: EmulatorCore(fixtures: loaded)).start(
+            running = try await EmulatorServer(core: EmulatorCore(fixtures: loaded, controlToken: controlToken)).start(
                 host: host, port: port, shutdownSignals: [.sigint, .sigterm])
         } catch {
             try reportingFailures { throw CommandFailure(.unavailable, "cannot listen on \(host):\(port): \(error)") }
@@ -61,6 +67,14 @@ struct Emulator: AsyncParsableCommand {
 
             """
         FileHandle.standardOutput.write(Data(banner.utf8))  // unbuffered: scripts wait for this line
+        if !isLoopback {
+            let warning =
+                "waypost: warning: listening on \(host), beyond loopback: other machines reach the emulator"
+                + (controlToken == nil
+                    ? ", and its control plane (reset, faults, a journal with coordinates) — give --control-token\n"
+                    : "; its control plane needs the --control-token\n")
+            FileHandle.standardError.write(Data(warning.utf8))
+        }
         try await running.wait()
     }
 }

@@ -310,4 +310,21 @@ struct WireTests {
             #expect(answer.headers["facebook-api-version"] == "v3.1")
         }
     }
+
+    /// With a control token, the control plane over HTTP needs it; the in-process scripting
+    /// (`control`) carries it; the providers' endpoints are unaffected.
+    @Test func aControlTokenGuardsTheControlPlane() async throws {
+        let core = EmulatorCore(
+            fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), controlToken: "let-me-in")
+        let anonymous = await core.handle(EmulatorRequest(method: "GET", path: "/__waypost/journal"))
+        #expect(anonymous.status == 401)
+        let wrong = await core.handle(
+            EmulatorRequest(method: "POST", path: "/__waypost/reset", headers: ["x-waypost-control-token": "guess"]))
+        #expect(wrong.status == 401)
+        let right = await core.handle(
+            EmulatorRequest(method: "GET", path: "/__waypost/journal", headers: ["x-waypost-control-token": "let-me-in"]))
+        #expect(right.status == 200)
+        #expect(await core.control("POST", "/__waypost/reset").status == 200)
+        #expect(await core.handle(try Self.signed("GET", "/1.1/account/verify_credentials.json")).status == 200)
+    }
 }

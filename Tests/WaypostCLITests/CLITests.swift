@@ -269,6 +269,30 @@ struct CLITests {
         }
     }
 
+    /// Beyond loopback the emulator says so, and asks for a control token when none is given.
+    @Test func listeningBeyondLoopbackIsWarnedAbout() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["emulator", "--host", "0.0.0.0", "--port", "0"]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        _ = out.fileHandleForReading.availableData  // the banner: it is listening
+        var warning = Data()
+        while !warning.contains(UInt8(ascii: "\n")) {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            warning.append(chunk)
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        let text = String(decoding: warning, as: UTF8.self)
+        #expect(text.hasPrefix("waypost: warning: listening on 0.0.0.0, beyond loopback"), "\(text)")
+        #expect(text.contains("--control-token"))
+    }
+
     @Test func failedExportsWriteNothing() throws {
         try withTemporaryDirectory { directory in
             let bad = directory.appendingPathComponent("bad.kml")
