@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The README's examples run as printed: every `$ waypost …` command of its console blocks, in
+/// order, in a fresh directory holding the checkout's tracks/ and fixtures/; and its emulator
+/// `sh` block as a script (on a free port instead of 8080, each curl made to fail on an HTTP
+/// error). The Python block runs in Tests/ClientConformance, with the client libraries.
+struct ReadmeExampleTests {
+    static let readme: String = {
+        (try? String(contentsOf: Corpus.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// Code blocks with their language (empty for plain ones).
+    static func blocks(_ markdown: String) -> [(language: String, lines: [String])] {
+        var out: [(String, [String])] = []
+        var current: (String, [String])?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                if let block = current {
+                    out.append(block)
+                    current = nil
+                } else {
+                    current = (String(line.dropFirst(3)), [])
+                }
+            } else if current != nil {
+                current?.1.append(line)
+            }
+        }
+        return out
+    }
+
+    /// `$ waypost …` commands of the plain blocks, continuation lines joined.
+    static var consoleCommands: [String] {
+        var commands: [String] = []
+        for block in blocks(readme) where block.language.isEmpty {
+            var pending: String?
+            for line in block.lines {
+                if let started = pending {
+                    let text = line.trimmingCharacters(in: .whitespaces)
+                    if text.hasSuffix("\\") {
+                        pending = started + text.dropLast() + " "
+                    } else {
+                        commands.append(started + text)
+                        pending = nil
+                    }
+                } else if line.hasPrefix("$ waypost ") {
+                    var text = String(line.dropFirst(2))
+                    if let comment = text.range(of: "   #") { text = String(text[..<comment.lowerBound]) }
+                    if text.hasSuffix("\\") { pending = text.dropLast() + " " } else { commands.append(text) }
+                }
+            }
+        }
+        return commands
+    }
+
+    static func shell(_ script: String, in directory: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = CLITests.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    static func sandbox(_ body: (URL) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            for name in ["tracks", "fixtures"] {
+                try FileManager.default.createSymbolicLink(
+                    at: directory.appendingPathComponent(name),
+                    withDestinationURL: Corpus.repositoryRoot.appendingPathComponent(name))
+            }
+            try body(directory)
+        }
+    }
+
+    @Test func consoleExamplesRun() throws {
+        let commands = Self.consoleCommands
+        #expect(commands.count >= 6)
+        try Self.sandbox { directory in
+            for command in commands {
+                let run = try Self.shell("set -o pipefail; " + command + " >/dev/null", in: directory)
+                #expect(run.status == 0, "\(command): \(run.output)")
+            }
+        }
+    }
+
+    @Test func emulatorShellBlockRuns() throws {
+        let blocks = Self.blocks(Self.readme).filter { $0.language == "sh" && $0.lines.first?.hasPrefix("waypost emulator") == true }
+        let block = try #require(blocks.first, "the README's emulator block")
+        let port = String(20_000 + Int(getpid()) % 20_000)
+        let script =
+            "set -e\ncurl() { command curl -fsS --max-time 10 \"$@\" >/dev/null; }\n"
+            + block.lines.joined(separator: "\n").replacingOccurrences(of: "8080", with: port)
+            + "\nkill %1\n"
+        try Self.sandbox { directory in
+            let run = try Self.shell(script, in: directory)
+            #expect(run.status == 0, "\(run.output)")
+        }
+    }
+}
