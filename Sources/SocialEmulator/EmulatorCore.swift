@@ -86,7 +86,8 @@ public actor EmulatorCore {
                             400, .invalidParameter, "(#100) Malformed parameters: invalid percent-encoding or UTF-8",
                             state: &state), path: request.path)
             if !request.path.hasPrefix("/__waypost/") {
-                state.journal.record(request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
+                state.journal.record(
+                    request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
             }
             return response
         }
@@ -106,7 +107,8 @@ public actor EmulatorCore {
             let status = met?.status ?? 503
             response =
                 route != nil
-                ? TwitterRoutes.error(status, code: met?.code ?? TwitterErrorCode.overCapacity.rawValue, "Over capacity")
+                ? TwitterRoutes.error(
+                    status, code: met?.code ?? TwitterErrorCode.overCapacity.rawValue, "Over capacity")
                 : graph.versioned(
                     GraphRoutes.error(
                         status, code: met?.code ?? GraphErrorCode.serviceUnavailable.rawValue,
@@ -138,7 +140,8 @@ public actor EmulatorCore {
     public func tooLarge(_ request: EmulatorRequest) -> EmulatorResponse {
         let response =
             TwitterRoutes.route(request.path) != nil
-            ? TwitterRoutes.error(413, code: TwitterErrorCode.badAuthenticationData.rawValue, "Request entity too large.")
+            ? TwitterRoutes.error(
+                413, code: TwitterErrorCode.badAuthenticationData.rawValue, "Request entity too large.")
             : graph.versioned(
                 GraphRoutes.error(400, .invalidParameter, "(#100) Request body too large", state: &state),
                 path: request.path)

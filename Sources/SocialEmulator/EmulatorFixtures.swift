@@ -145,17 +145,4 @@ public struct EmulatorFixtures: Sendable {
     public static func shipped(root: URL) throws(LoadError) -> EmulatorFixtures {
         try load(from: root.appendingPathComponent("fixtures/places"))
     }
-
-    /// The place as Twitter returns it: `contained_within` holds the direct parent only, itself
-    /// without a `contained_within` (Twitter HQ, a poi, was contained within San Francisco alone).
-    func twitterPlace(_ fixture: FixturePlace, baseURL: String) -> TwitterPlace {
-        var place = fixture.place
-        place.containedWithin = []
-        if let id = fixture.parent, var parent = twitterPlaces.first(where: { $0.id == id })?.place {
-            parent.url = "\(baseURL)geo/id/\(parent.id).json"
-            place.containedWithin = [parent]
-        }
-        place.url = "\(baseURL)geo/id/\(place.id).json"
-        return place
-    }
 }

@@ -31,7 +31,8 @@ public struct EmulatorTransport: HTTPTransport {
         headers["host"] = components.port.map { "\(components.host ?? ""):\($0)" } ?? components.host ?? ""
         let answer = await core.handle(
             EmulatorRequest(
-                method: request.method, path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
+                method: request.method,
+                path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
                 query: components.percentEncodedQuery ?? "", headers: headers, body: request.body ?? Data()))
         switch answer.transport {
         case .none: return HTTPResponseSpec(status: answer.status, headers: answer.headers, body: answer.body)

@@ -47,7 +47,10 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: "Credentials file (YAML/JSON, mode 0600); otherwise WAYPOST_* environment variables.")
     var credentials: String?
 
-    @Option(help: "Places for the in-process emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places).")
+    @Option(
+        help:
+            "Places for the in-process emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places)."
+    )
     var fixtures: String?
 
     @Option(help: "Against real servers: longest wait for a retry before leaving posts queued, seconds.")

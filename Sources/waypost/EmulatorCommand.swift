@@ -25,13 +25,19 @@ struct Emulator: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Require this token in X-Waypost-Control-Token for the control plane (reset, journal, faults, accounts); give one when listening beyond loopback.")
+    @Option(
+        help:
+            "Require this token in X-Waypost-Control-Token for the control plane (reset, journal, faults, accounts); give one when listening beyond loopback."
+    )
     var controlToken: String?
 
     /// Loopback addresses: only this machine reaches them.
     var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
-    @Option(help: "Directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places).")
+    @Option(
+        help:
+            "Directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places)."
+    )
     var fixtures: String?
 
     func validate() throws {

@@ -76,7 +76,10 @@ struct Replay: AsyncParsableCommand {
     @Flag(help: "Also report visits (a stay of 5 min within 100 m).")
     var visits = false
 
-    @Option(help: "The iOS release whose rules apply: up to 12, region monitoring needs Always; from 13, When In Use allows it (default: 26, the current release).")
+    @Option(
+        help:
+            "The iOS release whose rules apply: up to 12, region monitoring needs Always; from 13, When In Use allows it (default: 26, the current release)."
+    )
     var iosVersion = LocationManagerConfiguration().iosVersion
 
     @Flag(help: "Lift CoreLocation's 20-region limit, for load-style runs.")
@@ -124,7 +127,8 @@ struct Replay: AsyncParsableCommand {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number of m/s") }
         let releases = LocationManagerConfiguration.iosVersions
         guard releases.contains(iosVersion) else {
-            throw ValidationError("--ios-version must be a release from \(releases.lowerBound) to \(releases.upperBound)")
+            throw ValidationError(
+                "--ios-version must be a release from \(releases.lowerBound) to \(releases.upperBound)")
         }
         guard sampleInterval > 0, sampleInterval.isFinite else {
             throw ValidationError("--sample-interval must be a positive number of seconds")

@@ -40,7 +40,10 @@ struct Test: AsyncParsableCommand {
     @Option(help: "Record the runs in this database (each under its scenario's name) for `waypost report`.")
     var db: String?
 
-    @Option(help: "Places for the emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places; a scenario's own 'places' wins).")
+    @Option(
+        help:
+            "Places for the emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places; a scenario's own 'places' wins)."
+    )
     var fixtures: String?
 
     @Option(help: "Scenarios run at once (default: the number of cores).")

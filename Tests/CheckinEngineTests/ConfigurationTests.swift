@@ -103,7 +103,7 @@ struct CredentialsErrorTests {
     static let secret = "S3CRET-9f8e7d"
 
     @Test(arguments: [
-        "twitter: {consumerKey: k, consumerSecret: \(secret)", // unclosed: YAML's syntax error
+        "twitter: {consumerKey: k, consumerSecret: \(secret)",  // unclosed: YAML's syntax error
         "twitter:\n  consumerKey: k\n  consumerSecret: [\(secret)]",  // a list, not a string
         "twitter:\n  consumerKey: k\n  \(secret): x",  // a secret typed as a key
         "\(secret)",  // a bare scalar

@@ -22,10 +22,12 @@ struct EmulatorTests {
             // unique per timestamp, so the clock is pinned too.
             let pinned = Int(Date().timeIntervalSince1970) + skew
             return TwitterClient(
-                baseURL: running.twitterBaseURL, credentials: credentials, transport: running.transport, nonce: { nonce }, now: { pinned })
+                baseURL: running.twitterBaseURL, credentials: credentials, transport: running.transport,
+                nonce: { nonce }, now: { pinned })
         }
         return TwitterClient(
-            baseURL: running.twitterBaseURL, credentials: credentials, transport: running.transport, now: { Int(Date().timeIntervalSince1970) + skew }
+            baseURL: running.twitterBaseURL, credentials: credentials, transport: running.transport,
+            now: { Int(Date().timeIntervalSince1970) + skew }
         )
     }
 
@@ -140,8 +142,10 @@ struct EmulatorTests {
             }
 
             // Graph: a token that was never issued is 190 without a subcode; a refused one says why.
-            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
-            let stranger = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "stolen", transport: running.transport)
+            let facebook = FacebookClient(
+                baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
+            let stranger = FacebookClient(
+                baseURL: running.facebookBaseURL, accessToken: "stolen", transport: running.transport)
             func graphError(_ body: () async throws -> Void) async -> GraphErrorBody.Detail? {
                 do {
                     try await body()
@@ -175,7 +179,8 @@ struct EmulatorTests {
                 HTTPRequestSpec(
                     method: "GET", url: running.facebookBaseURL.appendingPathComponent("me"),
                     headers: ["Authorization": "Bearer waypost-demo-graph-token"]))
-            #expect(me.status == 200 && String(decoding: me.body, as: UTF8.self) == #"{"id":"2001","name":"Waypost Demo"}"#)
+            #expect(
+                me.status == 200 && String(decoding: me.body, as: UTF8.self) == #"{"id":"2001","name":"Waypost Demo"}"#)
             for (path, message) in [
                 ("me/likes?access_token=waypost-demo-graph-token", "Unknown path components: /likes"),
                 ("me/checkins", "An active access token must be used to query information about the current user."),
@@ -206,7 +211,8 @@ struct EmulatorTests {
 
     @Test func graphPlacesAndCheckins() async throws {
         try await withEmulator { running, core in
-            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
+            let facebook = FacebookClient(
+                baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
             let near = try await facebook.searchPlaces(
                 latitude: Self.coffee.latitude, longitude: Self.coffee.longitude, distance: 1500)
             #expect(near.data.first?.name == "Stevens Creek Coffee House")  // nearest first
@@ -249,7 +255,8 @@ struct EmulatorTests {
             }
             #expect(
                 try await facebook.permissions().first { $0.permission == "publish_checkins" }?.status == "declined")
-            let stranger = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "stolen", transport: running.transport)
+            let stranger = FacebookClient(
+                baseURL: running.facebookBaseURL, accessToken: "stolen", transport: running.transport)
             do {
                 _ = try await stranger.checkins()
                 Issue.record("bad token should fail")
@@ -265,14 +272,17 @@ struct EmulatorTests {
         configuration.graphUserRateLimit = 3
         try await withEmulator(configuration: configuration) { (running, _) async throws in
             // Twitter's v1 paths answer too.
-            let v1 = TwitterClient(baseURL: running.baseURL.appendingPathComponent("1/"), credentials: Self.demoTwitter, transport: running.transport)
+            let v1 = TwitterClient(
+                baseURL: running.baseURL.appendingPathComponent("1/"), credentials: Self.demoTwitter,
+                transport: running.transport)
             #expect(try await v1.verifyCredentials().screenName == "waypost_demo")
             _ = try await v1.updateStatus("one")
             _ = try await v1.updateStatus("two")
             let limited = await twitterErrorCode { _ = try await v1.updateStatus("three") }
             #expect(limited?.status == 403 && limited?.code == 185)
             // Graph feed posts at a place, then user throttling (code 17) after three calls.
-            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
+            let facebook = FacebookClient(
+                baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
             let id = try await facebook.postToFeed(message: "At the library", place: "1007")
             #expect(id.hasPrefix("2001_"))
             #expect(try await facebook.checkins().data.first?.place?.name == "Cupertino Library")
@@ -291,7 +301,8 @@ struct EmulatorTests {
         try await withEmulator { running, core in
             _ = try await twitter(running).updateStatus(
                 "Journal", latitude: Self.coffee.latitude, longitude: Self.coffee.longitude)
-            let facebook = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
+            let facebook = FacebookClient(
+                baseURL: running.facebookBaseURL, accessToken: "waypost-demo-graph-token", transport: running.transport)
             _ = try await facebook.checkIn(place: "1003", latitude: 37.3368, longitude: -122.0322)
             let journal = await core.journal
             #expect(journal.map(\.path) == ["/1.1/statuses/update.json", "/me/checkins"])

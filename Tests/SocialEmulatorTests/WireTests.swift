@@ -47,7 +47,10 @@ struct WireTests {
     /// "Wed Oct 10 20:19:24 +0000 2018", and `coordinates`, `geo`, `place` nullable but present.
     @Test func tweetsCarryEveryFieldClientsReadInTwittersShape() async throws {
         let core = try Self.core()
-        let posted = await core.handle(try Self.signed("POST", "/1.1/statuses/update.json", form: "status=Hello+%23coffee+%40friend+https%3A%2F%2Fexample.com%2Fa"))
+        let posted = await core.handle(
+            try Self.signed(
+                "POST", "/1.1/statuses/update.json",
+                form: "status=Hello+%23coffee+%40friend+https%3A%2F%2Fexample.com%2Fa"))
         #expect(posted.status == 200)
         let tweet = try Self.object(posted)
         let id = try #require(tweet["id"] as? NSNumber)
@@ -80,7 +83,9 @@ struct WireTests {
     @Test func trimUserAndIncludeEntitiesFollowTwittersBooleans() async throws {
         let core = try Self.core()
         let trimmed = try Self.object(
-            await core.handle(try Self.signed("POST", "/1.1/statuses/update.json", form: "status=one&trim_user=t&include_entities=false")))
+            await core.handle(
+                try Self.signed(
+                    "POST", "/1.1/statuses/update.json", form: "status=one&trim_user=t&include_entities=false")))
         #expect((trimmed["user"] as? [String: Any]).map { Set($0.keys) } == ["id", "id_str"])
         #expect(trimmed["entities"] == nil)
         let full = try Self.object(
@@ -120,7 +125,8 @@ struct WireTests {
     @Test func outOfRangeOrLoneCoordinatesAreIgnored() async throws {
         let core = try Self.core()
         for form in ["status=a&lat=91&long=-122", "status=b&lat=37.3", "status=c&lat=north&long=-122"] {
-            let tweet = try Self.object(await core.handle(try Self.signed("POST", "/1.1/statuses/update.json", form: form)))
+            let tweet = try Self.object(
+                await core.handle(try Self.signed("POST", "/1.1/statuses/update.json", form: form)))
             #expect(tweet["coordinates"] is NSNull, "\(form)")
         }
     }
@@ -131,7 +137,8 @@ struct WireTests {
         let core = try Self.core()
         let answer = try Self.object(
             await core.handle(
-                try Self.signed("GET", "/1.1/geo/reverse_geocode.json", query: "lat=37.3236&long=-122.0315&granularity=poi")))
+                try Self.signed(
+                    "GET", "/1.1/geo/reverse_geocode.json", query: "lat=37.3236&long=-122.0315&granularity=poi")))
         let query = try #require(answer["query"] as? [String: Any])
         #expect(query["type"] as? String == "reverse_geocode")
         #expect((query["url"] as? String)?.hasPrefix("\(Self.origin)/1.1/geo/reverse_geocode.json?") == true)
@@ -147,7 +154,9 @@ struct WireTests {
         // geo/search without granularity assumes neighborhood: no venues.
         let search = try Self.object(
             await core.handle(try Self.signed("GET", "/1.1/geo/search.json", query: "query=Stevens+Creek")))
-        #expect(((search["query"] as? [String: Any])?["params"] as? [String: Any])?["granularity"] as? String == "neighborhood")
+        #expect(
+            ((search["query"] as? [String: Any])?["params"] as? [String: Any])?["granularity"] as? String
+                == "neighborhood")
         let detail = try Self.object(
             await core.handle(try Self.signed("GET", "/1/geo/id/e1a2b3c4d5e6f701.json")))
         #expect(detail["url"] as? String == "\(Self.origin)/1/geo/id/e1a2b3c4d5e6f701.json")
@@ -158,7 +167,8 @@ struct WireTests {
 
     @Test func statusesShowAndDestroyAsTwitterAnswered() async throws {
         let core = try Self.core()
-        let posted = try Self.object(await core.handle(try Self.signed("POST", "/1.1/statuses/update.json", form: "status=mine")))
+        let posted = try Self.object(
+            await core.handle(try Self.signed("POST", "/1.1/statuses/update.json", form: "status=mine")))
         let id = try #require(posted["id_str"] as? String)
         let byPath = await core.handle(try Self.signed("GET", "/1.1/statuses/show/\(id).json"))
         let byQuery = await core.handle(try Self.signed("GET", "/1.1/statuses/show.json", query: "id=\(id)"))
@@ -177,7 +187,8 @@ struct WireTests {
         #expect(try destroyed.status == 200 && Self.object(destroyed)["id_str"] as? String == id)
         #expect(try Self.twitterCode(await core.handle(try Self.signed("GET", "/1.1/statuses/show/\(id).json"))) == 144)
         // Deleted, the same text may be posted again.
-        #expect(await core.handle(try Self.signed("POST", "/1.1/statuses/update.json", form: "status=mine")).status == 200)
+        #expect(
+            await core.handle(try Self.signed("POST", "/1.1/statuses/update.json", form: "status=mine")).status == 200)
     }
 
     @Test func usersShowAndVerifyCredentialsEmbedTheLatestStatus() async throws {
@@ -206,7 +217,8 @@ struct WireTests {
             #expect(answer.headers["x-rate-limit-limit"] == "15")
         }
         let status = try Self.object(
-            await core.handle(try Self.signed("GET", "/1.1/application/rate_limit_status.json", query: "resources=geo,statuses")))
+            await core.handle(
+                try Self.signed("GET", "/1.1/application/rate_limit_status.json", query: "resources=geo,statuses")))
         let resources = try #require(status["resources"] as? [String: [String: [String: Int]]])
         #expect(Set(resources.keys) == ["geo", "statuses"])
         #expect(resources["geo"]?["/geo/reverse_geocode"]?["remaining"] == 13)
@@ -227,7 +239,9 @@ struct WireTests {
         let core = try Self.core()
         let answer = await core.handle(try Self.signed("GET", "/1.1/geo/search.json", query: query))
         #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
-        #expect(await core.journal.last?.parameters["query"] == PercentEncoding.pairs(query, plusIsSpace: true)?.first?.value)
+        #expect(
+            await core.journal.last?.parameters["query"]
+                == PercentEncoding.pairs(query, plusIsSpace: true)?.first?.value)
     }
 
     @Test func plusAndPercentTwentySignTheSame() throws {
@@ -235,7 +249,8 @@ struct WireTests {
         let plus = signer.sign(
             OAuth1Request(method: "GET", url: try #require(URL(string: "http://h/x?q=a+b"))), nonce: "n", timestamp: 1)
         let percent = signer.sign(
-            OAuth1Request(method: "GET", url: try #require(URL(string: "http://h/x?q=a%20b"))), nonce: "n", timestamp: 1)
+            OAuth1Request(method: "GET", url: try #require(URL(string: "http://h/x?q=a%20b"))), nonce: "n", timestamp: 1
+        )
         #expect(plus.baseString == percent.baseString)
         #expect(plus.baseString.contains("q%3Da%2520b"))
     }
@@ -256,7 +271,8 @@ struct WireTests {
             #expect(graph.status == 400)
             #expect(((try Self.object(graph))["error"] as? [String: Any])?["code"] as? Int == 100)
         }
-        let long = await core.handle(try Self.signed("GET", "/1.1/account/verify_credentials.json", nonce: String(repeating: "n", count: 300)))
+        let long = await core.handle(
+            try Self.signed("GET", "/1.1/account/verify_credentials.json", nonce: String(repeating: "n", count: 300)))
         #expect(long.status == 401)
         #expect(await core.handle(try Self.signed("GET", "/1.1/account/verify_credentials.json")).status == 200)
     }
@@ -277,7 +293,8 @@ struct WireTests {
     @Test func graphPagingWalksTheWholeListByItsNextURLs() async throws {
         let core = try Self.core()
         let token = "access_token=waypost-demo-graph-token"
-        var url: String? = "\(Self.origin)/v2.12/search?type=place&center=37.3236,-122.0315&distance=50000&limit=2&\(token)"
+        var url: String? =
+            "\(Self.origin)/v2.12/search?type=place&center=37.3236,-122.0315&distance=50000&limit=2&\(token)"
         var names: [String] = []
         var pages = 0
         while let next = url, pages < 20 {
@@ -304,7 +321,8 @@ struct WireTests {
         #expect(names == expected && expected.count > 2)
         for cursor in ["LTE%3D", "garbage", "d3A6OTk5OQ%3D%3D"] {
             let answer = await core.handle(
-                EmulatorRequest(method: "GET", path: "/search", query: "type=place&center=37.3,-122.0&after=\(cursor)&\(token)"))
+                EmulatorRequest(
+                    method: "GET", path: "/search", query: "type=place&center=37.3,-122.0&after=\(cursor)&\(token)"))
             #expect(answer.status == 400)
             #expect(((try Self.object(answer))["error"] as? [String: Any])?["code"] as? Int == 100)
             #expect(answer.headers["facebook-api-version"] == "v3.1")
@@ -322,7 +340,8 @@ struct WireTests {
             EmulatorRequest(method: "POST", path: "/__waypost/reset", headers: ["x-waypost-control-token": "guess"]))
         #expect(wrong.status == 401)
         let right = await core.handle(
-            EmulatorRequest(method: "GET", path: "/__waypost/journal", headers: ["x-waypost-control-token": "let-me-in"]))
+            EmulatorRequest(
+                method: "GET", path: "/__waypost/journal", headers: ["x-waypost-control-token": "let-me-in"]))
         #expect(right.status == 200)
         #expect(await core.control("POST", "/__waypost/reset").status == 200)
         #expect(await core.handle(try Self.signed("GET", "/1.1/account/verify_credentials.json")).status == 200)

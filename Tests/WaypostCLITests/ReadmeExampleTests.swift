@@ -94,7 +94,9 @@ struct ReadmeExampleTests {
     }
 
     @Test func emulatorShellBlockRuns() throws {
-        let blocks = Self.blocks(Self.readme).filter { $0.language == "sh" && $0.lines.first?.hasPrefix("waypost emulator") == true }
+        let blocks = Self.blocks(Self.readme).filter {
+            $0.language == "sh" && $0.lines.first?.hasPrefix("waypost emulator") == true
+        }
         let block = try #require(blocks.first, "the README's emulator block")
         let port = String(20_000 + Int(getpid()) % 20_000)
         let script =

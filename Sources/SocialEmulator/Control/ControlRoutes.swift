@@ -7,7 +7,8 @@ struct ControlRoutes: Sendable {
     let journalCapacity: Int
 
     /// - Parameter wallClock: the real clock, before the scripted offset.
-    func respond(to method: String, _ path: String, parameters: RequestParameters, state: inout EmulatorState,
+    func respond(
+        to method: String, _ path: String, parameters: RequestParameters, state: inout EmulatorState,
         wallClock: () -> Double
     ) -> EmulatorResponse {
         let values = Dictionary(parameters.pairs, uniquingKeysWith: { first, _ in first })
@@ -74,7 +75,8 @@ struct ControlRoutes: Sendable {
             guard let token = values["access_token"], !token.isEmpty, let name = values["state"],
                 let entry = GraphRoutes.tokenStates.first(where: { $0.key == name })
             else {
-                return error("access_token and state=\(GraphRoutes.tokenStates.map(\.key).joined(separator: "|")) are required")
+                return error(
+                    "access_token and state=\(GraphRoutes.tokenStates.map(\.key).joined(separator: "|")) are required")
             }
             state.refusedTokens[token] = entry.value  // nil: valid again
             return .json(200, ["state": name])

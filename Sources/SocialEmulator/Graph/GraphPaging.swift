@@ -59,7 +59,8 @@ struct Paging: Sendable {
 
     private func link(_ name: String, _ cursor: String) -> String {
         let pairs = kept + [("limit", String(limit)), (name, cursor)]
-        return url + "?" + pairs.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
+        return url + "?"
+            + pairs.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
             .joined(separator: "&")
     }
 

@@ -23,7 +23,9 @@ struct GraphRoutes: Sendable {
     private static func isVersion(_ text: Substring) -> Bool {
         let parts = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
         return text.first == "v" && parts.count == 2
-            && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+            && parts.allSatisfy {
+                !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber)
+            }
     }
 
     func respond(
@@ -38,7 +40,8 @@ struct GraphRoutes: Sendable {
     /// Every Graph answer says which version served it.
     func versioned(_ response: EmulatorResponse, path: String) -> EmulatorResponse {
         var response = response
-        response.headers["facebook-api-version"] = Self.route(path, defaultVersion: configuration.graphDefaultVersion)
+        response.headers["facebook-api-version"] =
+            Self.route(path, defaultVersion: configuration.graphDefaultVersion)
             .version
         return response
     }
@@ -57,16 +60,19 @@ struct GraphRoutes: Sendable {
         guard let token else {
             return aboutMe
                 ? Self.error(
-                    400, .unknownPath, "An active access token must be used to query information about the current user.",
+                    400, .unknownPath,
+                    "An active access token must be used to query information about the current user.",
                     state: &state)
-                : Self.error(400, .accessTokenRequired, "An access token is required to request this resource.", state: &state)
+                : Self.error(
+                    400, .accessTokenRequired, "An access token is required to request this resource.", state: &state)
         }
         if let why = state.refusedTokens[token] {
             return Self.error(
                 400, .invalidToken, "Error validating access token: \(Self.describe(why))", subcode: why, state: &state)
         }
         guard let account = state.facebookAccounts.first(where: { $0.accessToken == token }) else {
-            return Self.error(400, .invalidToken, "Invalid OAuth access token - Cannot parse access token", state: &state)
+            return Self.error(
+                400, .invalidToken, "Invalid OAuth access token - Cannot parse access token", state: &state)
         }
         if let throttled = throttle(account.userID, state: &state, now: now) { return throttled }
         let granted = state.permissions[account.userID] ?? []
@@ -100,7 +106,9 @@ struct GraphRoutes: Sendable {
             return objects(ids: parameters["ids"] ?? "", of: account, state: &state)
         case ("GET", let id) where !id.contains("/") && !aboutMe:
             if let page = fixtures.facebookPages.first(where: { $0.id == id }) { return .json(200, page) }
-            if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) { return .json(200, checkin) }
+            if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) {
+                return .json(200, checkin)
+            }
         case ("DELETE", let id) where !id.contains("/") && !aboutMe:
             if state.checkins[account.userID]?.contains(where: { $0.id == id }) == true {
                 state.checkins[account.userID]?.removeAll { $0.id == id }
@@ -167,7 +175,8 @@ struct GraphRoutes: Sendable {
         -> EmulatorResponse
     {
         guard parameters["type"] == "place" else {
-            return Self.error(400, .invalidParameter, "(#100) Unsupported type: \(parameters["type"] ?? "")", state: &state)
+            return Self.error(
+                400, .invalidParameter, "(#100) Unsupported type: \(parameters["type"] ?? "")", state: &state)
         }
         let center = parameters["center"]?.split(separator: ",").compactMap { Double($0) } ?? []
         guard center.count == 2, abs(center[0]) <= 90, abs(center[1]) <= 180 else {
@@ -217,7 +226,8 @@ struct GraphRoutes: Sendable {
         let id = "\(account.userID)_\(state.makeID())"
         state.lastGraphMessage[account.userID] = message
         state.checkins[account.userID, default: []].append(
-            GraphCheckin(id: id, message: message, place: page, createdTime: GraphDate.text(now), coordinates: coordinates))
+            GraphCheckin(
+                id: id, message: message, place: page, createdTime: GraphDate.text(now), coordinates: coordinates))
         return .json(200, GraphCreated(id: id))
     }
 
@@ -256,7 +266,8 @@ struct GraphRoutes: Sendable {
             status,
             GraphErrorBody(
                 error: .init(
-                    message: message, type: "OAuthException", code: code, errorSubcode: subcode, fbtraceID: "Wp\(trace)")))
+                    message: message, type: "OAuthException", code: code, errorSubcode: subcode, fbtraceID: "Wp\(trace)"
+                )))
     }
 
     /// The states a Graph access token can be put in (`/__waypost/facebook/tokens`, scenario

@@ -30,11 +30,6 @@ struct RequestParameters: Sendable {
         self.form = form
     }
 
-    init(pairs: [(name: String, value: String)]) {
-        self.pairs = pairs
-        self.form = []
-    }
-
     /// The first value given for `name`.
     subscript(_ name: String) -> String? {
         pairs.first { $0.name == name }?.value

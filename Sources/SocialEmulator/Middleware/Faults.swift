@@ -86,7 +86,9 @@ public struct Fault: Sendable, Codable, Equatable {
             number(key).flatMap { value in
                 guard let value else { return .success(nil) }
                 guard range.contains(value), value == value.rounded() else {
-                    return .failure(FaultError("\(key) must be a whole number within \(Int(range.lowerBound))…\(Int(range.upperBound))"))
+                    return .failure(
+                        FaultError(
+                            "\(key) must be a whole number within \(Int(range.lowerBound))…\(Int(range.upperBound))"))
                 }
                 return .success(Int(value))
             }

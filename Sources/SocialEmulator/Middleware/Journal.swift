@@ -17,7 +17,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 /// order. A ring: past `capacity` the oldest entries go, and are counted, so a long-running
 /// emulator's memory stays bounded.
 struct Journal: Sendable {
-    private(set) var entries: [JournalEntry] = []
+    private var entries: [JournalEntry] = []
     private var start = 0
     let capacity: Int
     /// Entries dropped to stay within `capacity`.
@@ -31,7 +31,8 @@ struct Journal: Sendable {
     /// Entries oldest first.
     var ordered: [JournalEntry] { Array(entries[start...] + entries[..<start]) }
 
-    mutating func record(_ request: EmulatorRequest, oauth: OAuthHeader?, parameters: [(name: String, value: String)],
+    mutating func record(
+        _ request: EmulatorRequest, oauth: OAuthHeader?, parameters: [(name: String, value: String)],
         status: Int, fault: Fault.Kind?, time: Double
     ) {
         var values: [String: String] = [:]

@@ -52,7 +52,9 @@ struct NonceCache: Sendable {
     }
 
     /// Records the nonce; false when it was already used with this timestamp.
-    mutating func admit(consumer: String, nonce: String, timestamp: String, seconds: Double, now: Double, window: Double)
+    mutating func admit(
+        consumer: String, nonce: String, timestamp: String, seconds: Double, now: Double, window: Double
+    )
         -> Bool
     {
         while queueStart < queue.count,

@@ -66,7 +66,9 @@ struct TweetEntities: Encodable {
     init(text: String) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
-        func isWord(_ s: Unicode.Scalar) -> Bool { s.properties.isAlphabetic || s.properties.numericType != nil || s == "_" }
+        func isWord(_ s: Unicode.Scalar) -> Bool {
+            s.properties.isAlphabetic || s.properties.numericType != nil || s == "_"
+        }
         while index < scalars.count {
             let atWordStart = index == 0 || !isWord(scalars[index - 1])
             let s = scalars[index]
@@ -89,7 +91,8 @@ struct TweetEntities: Encodable {
                 if rest.hasPrefix("http://") || rest.hasPrefix("https://") {
                     var end = index
                     while end < scalars.count, !scalars[end].properties.isWhitespace { end += 1 }
-                    urls.append(Link(url: String(String.UnicodeScalarView(scalars[index..<end])), indices: [index, end]))
+                    urls.append(
+                        Link(url: String(String.UnicodeScalarView(scalars[index..<end])), indices: [index, end]))
                     index = end
                     continue
                 }

@@ -13,7 +13,8 @@ struct TwitterRoutes: Sendable {
     init(fixtures: EmulatorFixtures, configuration: EmulatorConfiguration) {
         self.fixtures = fixtures
         self.configuration = configuration
-        self.placesByID = Dictionary(fixtures.twitterPlaces.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.placesByID = Dictionary(
+            fixtures.twitterPlaces.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The API version prefix and the endpoint after it; nil for paths outside Twitter's API.
@@ -335,7 +336,8 @@ struct TwitterRoutes: Sendable {
 
     /// A user with their latest tweet embedded (`users/show`, `verify_credentials`), unless
     /// `skip_status`.
-    private func userWithStatus(_ account: EmulatorConfiguration.TwitterAccount, _ context: Context,
+    private func userWithStatus(
+        _ account: EmulatorConfiguration.TwitterAccount, _ context: Context,
         _ state: EmulatorState
     ) -> UserObject {
         var user = userObject(account, state)
