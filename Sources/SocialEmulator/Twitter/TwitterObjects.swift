@@ -4,7 +4,9 @@ import SocialAPI
 // Twitter v1.1 objects in the shape Twitter sent them ("Tweet object", "User object", "Geo
 // objects" in Twitter's v1.1 data dictionary), so that the model classes of real clients —
 // tweepy's `Status`, python-twitter's `Status`/`User`/`Place` — parse them. Absent values are
-// `null`, not missing keys: `coordinates`, `geo` and `place` are always present.
+// `null`, not missing keys: `coordinates`, `geo` and `place` are always present. Tweets and
+// users are written with ``JSONWriter`` (they are most answers); places, cached once encoded,
+// with `JSONEncoder`.
 
 /// A posted tweet as the emulator keeps it; rendered as ``TweetObject`` when answered, so that
 /// the embedded user is the user as they are now (Twitter's embedded users were current).
@@ -22,45 +24,15 @@ struct StoredTweet: Sendable {
 
 /// The `entities` of a text: hashtags, mentions and URLs with code-point `indices`, as
 /// Twitter's extractor (twitter-text) found them; symbols are left empty.
-struct TweetEntities: Encodable {
-    struct Hashtag: Encodable {
+struct TweetEntities {
+    struct Token {
         var text: String
-        var indices: [Int]
-    }
-    struct Mention: Encodable {
-        var screenName: String
-        var indices: [Int]
-        enum CodingKeys: String, CodingKey {
-            case indices
-            case screenName = "screen_name"
-        }
-    }
-    struct Link: Encodable {
-        var url: String
-        var indices: [Int]
-        enum CodingKeys: String, CodingKey {
-            case url, indices
-            case expandedURL = "expanded_url"
-            case displayURL = "display_url"
-        }
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(url, forKey: .url)
-            try c.encode(url, forKey: .expandedURL)
-            try c.encode(String(url.drop { $0 != "/" }.drop { $0 == "/" }), forKey: .displayURL)
-            try c.encode(indices, forKey: .indices)
-        }
+        var indices: (Int, Int)
     }
 
-    var hashtags: [Hashtag] = []
-    var symbols: [Hashtag] = []
-    var userMentions: [Mention] = []
-    var urls: [Link] = []
-
-    enum CodingKeys: String, CodingKey {
-        case hashtags, symbols, urls
-        case userMentions = "user_mentions"
-    }
+    var hashtags: [Token] = []
+    var userMentions: [Token] = []
+    var urls: [Token] = []
 
     /// Scans `text` for `#tag`, `@name` and `http(s)://…` tokens (at a word start).
     init(text: String) {
@@ -69,30 +41,30 @@ struct TweetEntities: Encodable {
         func isWord(_ s: Unicode.Scalar) -> Bool {
             s.properties.isAlphabetic || s.properties.numericType != nil || s == "_"
         }
+        func slice(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(scalars[range])) }
         while index < scalars.count {
             let atWordStart = index == 0 || !isWord(scalars[index - 1])
             let s = scalars[index]
             if atWordStart, s == "#" || s == "@" || s == "＃" || s == "＠" {
                 var end = index + 1
                 while end < scalars.count, isWord(scalars[end]) { end += 1 }
-                let body = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+                let body = slice((index + 1)..<end)
                 if s == "#" || s == "＃", body.contains(where: { !$0.isNumber }) {
-                    hashtags.append(Hashtag(text: body, indices: [index, end]))
+                    hashtags.append(Token(text: body, indices: (index, end)))
                 } else if s == "@" || s == "＠", (1...15).contains(body.unicodeScalars.count),
                     body.unicodeScalars.allSatisfy({ $0.isASCII })
                 {
-                    userMentions.append(Mention(screenName: body, indices: [index, end]))
+                    userMentions.append(Token(text: body, indices: (index, end)))
                 }
                 index = max(end, index + 1)
                 continue
             }
             if atWordStart, s == "h" {
-                let rest = String(String.UnicodeScalarView(scalars[index..<min(scalars.count, index + 8)]))
+                let rest = slice(index..<min(scalars.count, index + 8))
                 if rest.hasPrefix("http://") || rest.hasPrefix("https://") {
                     var end = index
                     while end < scalars.count, !scalars[end].properties.isWhitespace { end += 1 }
-                    urls.append(
-                        Link(url: String(String.UnicodeScalarView(scalars[index..<end])), indices: [index, end]))
+                    urls.append(Token(text: slice(index..<end), indices: (index, end)))
                     index = end
                     continue
                 }
@@ -100,134 +72,173 @@ struct TweetEntities: Encodable {
             index += 1
         }
     }
+
+    func write(to w: inout JSONWriter) {
+        func indices(_ token: Token, _ w: inout JSONWriter) {
+            w.key("indices")
+            w.array {
+                $0.number(token.indices.0)
+                $0.number(token.indices.1)
+            }
+        }
+        w.object { w in
+            w.key("hashtags")
+            w.array { w in
+                for tag in hashtags {
+                    w.object { w in
+                        w.field("text", tag.text)
+                        indices(tag, &w)
+                    }
+                }
+            }
+            w.key("symbols")
+            w.array { _ in }
+            w.key("user_mentions")
+            w.array { w in
+                for mention in userMentions {
+                    w.object { w in
+                        w.field("screen_name", mention.text)
+                        indices(mention, &w)
+                    }
+                }
+            }
+            w.key("urls")
+            w.array { w in
+                for url in urls {
+                    w.object { w in
+                        w.field("url", url.text)
+                        w.field("expanded_url", url.text)
+                        w.field("display_url", String(url.text.drop { $0 != "/" }.drop { $0 == "/" }))
+                        indices(url, &w)
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A v1.1 user object.
-struct UserObject: Encodable {
+struct UserObject {
     var account: EmulatorConfiguration.TwitterAccount
     var geoEnabled: Bool
     var statusesCount: Int
-    /// The user's latest tweet, embedded by `users/show` and `account/verify_credentials`
-    /// (boxed: a tweet embeds its user in turn).
-    var status: Box<TweetObject>?
     /// `trim_user`: only `id` and `id_str`.
     var trimmed = false
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, location, description, url, entities, protected, verified, lang, following, notifications
-        case status
-        case idStr = "id_str", screenName = "screen_name", followersCount = "followers_count"
-        case friendsCount = "friends_count", listedCount = "listed_count", createdAt = "created_at"
-        case favouritesCount = "favourites_count", utcOffset = "utc_offset", timeZone = "time_zone"
-        case geoEnabled = "geo_enabled", statusesCount = "statuses_count"
-        case contributorsEnabled = "contributors_enabled", isTranslator = "is_translator"
-        case profileImageURL = "profile_image_url", profileImageURLHTTPS = "profile_image_url_https"
-        case profileBackgroundColor = "profile_background_color", profileLinkColor = "profile_link_color"
-        case profileTextColor = "profile_text_color", defaultProfile = "default_profile"
-        case defaultProfileImage = "default_profile_image", followRequestSent = "follow_request_sent"
-        case translatorType = "translator_type"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(Int64(account.userID) ?? 0, forKey: .id)
-        try c.encode(account.userID, forKey: .idStr)
-        guard !trimmed else { return }
-        try c.encode(account.name, forKey: .name)
-        try c.encode(account.screenName, forKey: .screenName)
-        try c.encode("", forKey: .location)
-        try c.encode("", forKey: .description)
-        try c.encode(String?.none, forKey: .url)
-        try c.encode(["description": ["urls": [String]()]], forKey: .entities)
-        try c.encode(false, forKey: .protected)
-        for key in [CodingKeys.followersCount, .friendsCount, .listedCount, .favouritesCount] {
-            try c.encode(0, forKey: key)
+    /// Writes the user; `status` adds the user's latest tweet (`users/show`, `verify_credentials`).
+    func write(to w: inout JSONWriter, status: ((inout JSONWriter) -> Void)? = nil) {
+        w.object { w in
+            w.field("id", Int64(account.userID) ?? 0)
+            w.field("id_str", account.userID)
+            guard !trimmed else { return }
+            w.field("name", account.name)
+            w.field("screen_name", account.screenName)
+            w.field("location", "")
+            w.field("description", "")
+            w.field("url", nil)
+            w.key("entities")
+            w.object { w in
+                w.key("description")
+                w.object { w in
+                    w.key("urls")
+                    w.array { _ in }
+                }
+            }
+            w.field("protected", false)
+            for key in ["followers_count", "friends_count", "listed_count", "favourites_count"] { w.field(key, 0) }
+            w.field("created_at", TwitterDate.text(0))
+            w.key("utc_offset")
+            w.null()
+            w.field("time_zone", nil)
+            w.field("geo_enabled", geoEnabled)
+            w.field("verified", false)
+            w.field("statuses_count", statusesCount)
+            w.field("lang", nil)
+            w.field("contributors_enabled", false)
+            w.field("is_translator", false)
+            w.field(
+                "profile_image_url", "http://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png")
+            w.field(
+                "profile_image_url_https",
+                "https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png")
+            w.field("profile_background_color", "F5F8FA")
+            w.field("profile_link_color", "1DA1F2")
+            w.field("profile_text_color", "333333")
+            w.field("default_profile", true)
+            w.field("default_profile_image", true)
+            w.field("following", false)
+            w.field("follow_request_sent", false)
+            w.field("notifications", false)
+            w.field("translator_type", "none")
+            if let status {
+                w.key("status")
+                status(&w)
+            }
         }
-        try c.encode(TwitterDate.text(0), forKey: .createdAt)
-        try c.encode(Int?.none, forKey: .utcOffset)
-        try c.encode(String?.none, forKey: .timeZone)
-        try c.encode(geoEnabled, forKey: .geoEnabled)
-        try c.encode(false, forKey: .verified)
-        try c.encode(statusesCount, forKey: .statusesCount)
-        try c.encode(String?.none, forKey: .lang)
-        try c.encode(false, forKey: .contributorsEnabled)
-        try c.encode(false, forKey: .isTranslator)
-        try c.encode(
-            "http://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png", forKey: .profileImageURL)
-        try c.encode(
-            "https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png",
-            forKey: .profileImageURLHTTPS)
-        try c.encode("F5F8FA", forKey: .profileBackgroundColor)
-        try c.encode("1DA1F2", forKey: .profileLinkColor)
-        try c.encode("333333", forKey: .profileTextColor)
-        try c.encode(true, forKey: .defaultProfile)
-        try c.encode(true, forKey: .defaultProfileImage)
-        try c.encode(false, forKey: .following)
-        try c.encode(false, forKey: .followRequestSent)
-        try c.encode(false, forKey: .notifications)
-        try c.encode("none", forKey: .translatorType)
-        try c.encodeIfPresent(status, forKey: .status)
     }
-}
-
-/// A reference wrapper that encodes as its value, to nest a type within itself.
-final class Box<Value: Encodable>: Encodable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
 /// A v1.1 tweet object.
-struct TweetObject: Encodable {
+struct TweetObject {
     var tweet: StoredTweet
     /// nil inside a user's embedded `status` (Twitter left the user out there).
     var user: UserObject?
-    var place: PlaceObject?
+    /// The place, already encoded in Twitter's shape.
+    var place: Data?
     var includeEntities = true
 
-    enum CodingKeys: String, CodingKey {
-        case id, text, truncated, entities, source, user, geo, coordinates, place, contributors, favorited
-        case retweeted, lang
-        case idStr = "id_str", createdAt = "created_at"
-        case inReplyToStatusID = "in_reply_to_status_id", inReplyToStatusIDStr = "in_reply_to_status_id_str"
-        case inReplyToUserID = "in_reply_to_user_id", inReplyToUserIDStr = "in_reply_to_user_id_str"
-        case inReplyToScreenName = "in_reply_to_screen_name", isQuoteStatus = "is_quote_status"
-        case retweetCount = "retweet_count", favoriteCount = "favorite_count"
-    }
-
-    /// GeoJSON-style point: `coordinates` is `[longitude, latitude]`, the deprecated `geo`
-    /// `[latitude, longitude]`.
-    private struct Point: Encodable {
-        var type = "Point"
-        var coordinates: [Double]
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(TwitterDate.text(tweet.createdAt), forKey: .createdAt)
-        try c.encode(tweet.id, forKey: .id)
-        try c.encode(String(tweet.id), forKey: .idStr)
-        try c.encode(tweet.text, forKey: .text)
-        try c.encode(false, forKey: .truncated)
-        if includeEntities { try c.encode(TweetEntities(text: tweet.text), forKey: .entities) }
-        try c.encode(
-            "<a href=\"https://developer.twitter.com\" rel=\"nofollow\">\(tweet.application)</a>", forKey: .source)
-        try c.encode(Int64?.none, forKey: .inReplyToStatusID)
-        try c.encode(String?.none, forKey: .inReplyToStatusIDStr)
-        try c.encode(Int64?.none, forKey: .inReplyToUserID)
-        try c.encode(String?.none, forKey: .inReplyToUserIDStr)
-        try c.encode(String?.none, forKey: .inReplyToScreenName)
-        try c.encodeIfPresent(user, forKey: .user)
-        try c.encode(tweet.point.map { Point(coordinates: [$0.latitude, $0.longitude]) }, forKey: .geo)
-        try c.encode(tweet.point.map { Point(coordinates: [$0.longitude, $0.latitude]) }, forKey: .coordinates)
-        try c.encode(place, forKey: .place)
-        try c.encode(String?.none, forKey: .contributors)
-        try c.encode(false, forKey: .isQuoteStatus)
-        try c.encode(0, forKey: .retweetCount)
-        try c.encode(0, forKey: .favoriteCount)
-        try c.encode(false, forKey: .favorited)
-        try c.encode(false, forKey: .retweeted)
-        try c.encode("und", forKey: .lang)
+    func write(to w: inout JSONWriter) {
+        w.object { w in
+            w.field("created_at", TwitterDate.text(tweet.createdAt))
+            w.field("id", tweet.id)
+            w.field("id_str", String(tweet.id))
+            w.field("text", tweet.text)
+            w.field("truncated", false)
+            if includeEntities {
+                w.key("entities")
+                TweetEntities(text: tweet.text).write(to: &w)
+            }
+            w.field(
+                "source", "<a href=\"https://developer.twitter.com\" rel=\"nofollow\">\(tweet.application)</a>")
+            for key in [
+                "in_reply_to_status_id", "in_reply_to_status_id_str", "in_reply_to_user_id", "in_reply_to_user_id_str",
+                "in_reply_to_screen_name",
+            ] {
+                w.key(key)
+                w.null()
+            }
+            if let user {
+                w.key("user")
+                user.write(to: &w)
+            }
+            // GeoJSON order in `coordinates` ([longitude, latitude]); the deprecated `geo` has
+            // latitude first.
+            for (key, latitudeFirst) in [("geo", true), ("coordinates", false)] {
+                w.key(key)
+                if let point = tweet.point {
+                    w.object { w in
+                        w.field("type", "Point")
+                        w.key("coordinates")
+                        w.array { w in
+                            w.number(latitudeFirst ? point.latitude : point.longitude)
+                            w.number(latitudeFirst ? point.longitude : point.latitude)
+                        }
+                    }
+                } else {
+                    w.null()
+                }
+            }
+            w.key("place")
+            if let place { w.raw(place) } else { w.null() }
+            w.key("contributors")
+            w.null()
+            w.field("is_quote_status", false)
+            w.field("retweet_count", 0)
+            w.field("favorite_count", 0)
+            w.field("favorited", false)
+            w.field("retweeted", false)
+            w.field("lang", "und")
+        }
     }
 }
 

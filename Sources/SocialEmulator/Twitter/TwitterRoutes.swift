@@ -125,33 +125,6 @@ struct TwitterRoutes: Sendable {
         case similarPlaces = "similar_places"
     }
 
-    /// `query.params` of a geo answer, as Twitter echoed them.
-    private struct GeoParams: Encodable {
-        struct Point: Encodable {
-            var type = "Point"
-            var coordinates: [Double]
-        }
-        var accuracy: Double
-        var granularity: String
-        var coordinates: Point?
-        var query: String?
-        var name: String?
-        var containedWithin: String?
-        var autocomplete: Bool?
-        var trimPlace: Bool?
-
-        enum CodingKeys: String, CodingKey {
-            case accuracy, granularity, coordinates, query, name, autocomplete
-            case containedWithin = "contained_within", trimPlace = "trim_place"
-        }
-    }
-
-    private struct GeoQueryObject: Encodable {
-        var url: String
-        var type: String
-        var params: GeoParams
-    }
-
     /// `geo/reverse_geocode`, `geo/search` and `geo/similar_places`: places containing the point
     /// (or matching the query), at or above the granularity, finest first, with Twitter's
     /// `query` object beside `result`.
@@ -196,18 +169,38 @@ struct TwitterRoutes: Sendable {
             (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0)
                 < (TwitterPlace.granularities.firstIndex(of: $1.placeType) ?? 0)
         }
-        let query = GeoQueryObject(
-            url: context.requestURL, type: kind.rawValue,
-            params: GeoParams(
-                accuracy: accuracy, granularity: granularity,
-                coordinates: point.map { .init(coordinates: [$0.longitude, $0.latitude]) },
-                query: kind == .search ? text : nil, name: kind == .similarPlaces ? text : nil,
-                containedWithin: within, autocomplete: kind == .search ? false : nil,
-                trimPlace: kind == .search ? false : nil))
-        // `{"query":…,"result":{"places":[…],"token":…}}`, the places spliced from their
-        // encodings, which never change.
+        // `{"query":{url,type,params},"result":{"places":[…],"token":…}}`: the query as Twitter
+        // echoed it, the places spliced from their encodings, which never change.
+        var query = JSONWriter()
+        query.object { w in
+            w.field("url", context.requestURL)
+            w.field("type", kind.rawValue)
+            w.key("params")
+            w.object { w in
+                w.key("accuracy")
+                w.number(accuracy)
+                w.field("granularity", granularity)
+                if let point {
+                    w.key("coordinates")
+                    w.object { w in
+                        w.field("type", "Point")
+                        w.key("coordinates")
+                        w.array { w in
+                            w.number(point.longitude)
+                            w.number(point.latitude)
+                        }
+                    }
+                }
+                if let text { w.field(kind == .similarPlaces ? "name" : "query", text) }
+                if let within { w.field("contained_within", within) }
+                if kind == .search {
+                    w.field("autocomplete", false)
+                    w.field("trim_place", false)
+                }
+            }
+        }
         var body = Data(#"{"query":"#.utf8)
-        body.append(JSONBody.encode(query))
+        body.append(contentsOf: query.bytes)
         body.append(Data(#","result":{"places":["#.utf8))
         for (index, place) in places.prefix(maxResults).enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
@@ -311,42 +304,66 @@ struct TwitterRoutes: Sendable {
         state.timelines[account.userID, default: []].append(tweet.id)
         state.postTimes[account.userID, default: []].append(context.now)
         state.postedTexts[account.userID, default: []].insert(status)
-        return .json(200, tweetObject(tweet, context, state))
+        return answer([tweet], array: false, context, &state)
     }
 
-    /// The tweet as answered: `trim_user` and `include_entities` as the request asked.
-    private func tweetObject(_ tweet: StoredTweet, _ context: Context, _ state: EmulatorState, embedded: Bool = false)
-        -> TweetObject
-    {
+    /// The tweet as answered: `trim_user` and `include_entities` as the request asked; inside a
+    /// user's `status`, without the user.
+    private func write(
+        _ tweet: StoredTweet, _ context: Context, _ state: inout EmulatorState, to w: inout JSONWriter,
+        embedded: Bool = false
+    ) {
         var user: UserObject?
         if !embedded, let author = state.twitterAccounts.first(where: { $0.userID == tweet.userID }) {
             user = userObject(author, state)
             user?.trimmed = context.parameters.twitterBool("trim_user") ?? false
         }
-        return TweetObject(
-            tweet: tweet, user: user, place: tweet.placeID.flatMap { placeObject($0, apiRoot: context.apiRoot) },
-            includeEntities: context.parameters.twitterBool("include_entities") ?? true)
+        let place = tweet.placeID.map { encodedPlace($0, apiRoot: context.apiRoot, state: &state) }
+        TweetObject(
+            tweet: tweet, user: user, place: place,
+            includeEntities: context.parameters.twitterBool("include_entities") ?? true
+        ).write(to: &w)
+    }
+
+    /// Tweets as a JSON answer: one, or an array.
+    private func answer(_ tweets: [StoredTweet], array: Bool, _ context: Context, _ state: inout EmulatorState)
+        -> EmulatorResponse
+    {
+        var w = JSONWriter()
+        if array {
+            w.array { w in for tweet in tweets { write(tweet, context, &state, to: &w) } }
+        } else if let tweet = tweets.first {
+            write(tweet, context, &state, to: &w)
+        }
+        return .json(200, encoded: w.data)
     }
 
     private func userObject(_ account: EmulatorConfiguration.TwitterAccount, _ state: EmulatorState) -> UserObject {
         UserObject(
             account: account, geoEnabled: state.geoEnabled[account.userID] ?? false,
-            statusesCount: state.timelines[account.userID]?.count ?? 0, status: nil)
+            statusesCount: state.timelines[account.userID]?.count ?? 0)
     }
 
     /// A user with their latest tweet embedded (`users/show`, `verify_credentials`), unless
     /// `skip_status`.
-    private func userWithStatus(
-        _ account: EmulatorConfiguration.TwitterAccount, _ context: Context,
-        _ state: EmulatorState
-    ) -> UserObject {
-        var user = userObject(account, state)
-        if !(context.parameters.twitterBool("skip_status") ?? false),
-            let id = state.timelines[account.userID]?.last, let tweet = state.tweets[id]
-        {
-            user.status = Box(tweetObject(tweet, context, state, embedded: true))
+    private func answer(
+        user account: EmulatorConfiguration.TwitterAccount, _ context: Context,
+        _ state: inout EmulatorState
+    ) -> EmulatorResponse {
+        var w = JSONWriter()
+        var latest: StoredTweet?
+        if !(context.parameters.twitterBool("skip_status") ?? false), let id = state.timelines[account.userID]?.last {
+            latest = state.tweets[id]
         }
-        return user
+        let user = userObject(account, state)
+        if let latest {
+            var embedded = JSONWriter()
+            write(latest, context, &state, to: &embedded, embedded: true)
+            user.write(to: &w) { $0.raw(embedded.data) }
+        } else {
+            user.write(to: &w)
+        }
+        return .json(200, encoded: w.data)
     }
 
     private func userTimeline(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
@@ -367,7 +384,7 @@ struct TwitterRoutes: Sendable {
             .filter { id in maxID.map { id <= $0 } ?? true }
             .prefix(count)
             .compactMap { state.tweets[$0] }
-        return .json(200, tweets.map { tweetObject($0, context, state) })
+        return answer(Array(tweets), array: true, context, &state)
     }
 
     private func show(id text: String?, _ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
@@ -375,7 +392,7 @@ struct TwitterRoutes: Sendable {
         guard let id = Int64(text), let tweet = state.tweets[id] else {
             return Self.error(404, .noStatusFound, "No status found with that ID.")
         }
-        return .json(200, tweetObject(tweet, context, state))
+        return answer([tweet], array: false, context, &state)
     }
 
     private func destroy(id text: String, _ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
@@ -388,11 +405,11 @@ struct TwitterRoutes: Sendable {
         guard tweet.userID == context.account.userID else {
             return Self.error(403, .cannotDeleteOthersStatus, "You may not delete another user's status.")
         }
-        let answer = tweetObject(tweet, context, state)
+        let deleted = answer([tweet], array: false, context, &state)
         state.tweets[id] = nil
         state.timelines[tweet.userID]?.removeAll { $0 == id }
         state.postedTexts[tweet.userID]?.remove(tweet.text)
-        return .json(200, answer)
+        return deleted
     }
 
     // MARK: - Users and the application
@@ -412,11 +429,11 @@ struct TwitterRoutes: Sendable {
         guard let user = findUser(context.parameters, state) else {
             return Self.error(404, .userNotFound, "User not found.")
         }
-        return .json(200, userWithStatus(user, context, state))
+        return answer(user: user, context, &state)
     }
 
     private func verifyCredentials(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
-        .json(200, userWithStatus(context.account, context, state))
+        answer(user: context.account, context, &state)
     }
 
     private struct RateLimitStatus: Encodable {
