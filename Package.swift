@@ -60,6 +60,7 @@ let package = Package(
             name: "SocialEmulator",
             dependencies: [
                 "SocialAPI", "Geo", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

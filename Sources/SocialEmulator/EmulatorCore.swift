@@ -135,16 +135,21 @@ public actor EmulatorCore {
         return response
     }
 
-    /// The answer to a request whose body was over the size limit (the HTTP layer stops reading
-    /// it), in the provider's error format: 413.
-    public func tooLarge(_ request: EmulatorRequest) -> EmulatorResponse {
+    /// The part of a request over the HTTP layer's size limit.
+    public enum OversizedPart: Sendable {
+        case headers, body
+    }
+
+    /// The answer to a request whose headers or body were over the size limit (the HTTP layer
+    /// stops there), in the provider's error format: 431 or 413 (Graph: 400/100).
+    public func tooLarge(_ request: EmulatorRequest, part: OversizedPart) -> EmulatorResponse {
+        let (status, what) =
+            part == .headers ? (431, "Request header fields too large.") : (413, "Request entity too large.")
         let response =
             TwitterRoutes.route(request.path) != nil
-            ? TwitterRoutes.error(
-                413, code: TwitterErrorCode.badAuthenticationData.rawValue, "Request entity too large.")
+            ? TwitterRoutes.error(status, code: TwitterErrorCode.badAuthenticationData.rawValue, what)
             : graph.versioned(
-                GraphRoutes.error(400, .invalidParameter, "(#100) Request body too large", state: &state),
-                path: request.path)
+                GraphRoutes.error(400, .invalidParameter, "(#100) \(what)", state: &state), path: request.path)
         state.journal.record(request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
         return response
     }

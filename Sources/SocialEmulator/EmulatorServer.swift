@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -21,6 +22,9 @@ public struct EmulatorServer: Sendable {
     public let core: EmulatorCore
     /// Largest request body accepted, bytes.
     public var maximumBodySize = 1 << 20
+    /// Largest header block answered normally, bytes; up to 1 MiB more gets the provider's 431
+    /// error object, beyond that the HTTP parser's bare 400.
+    public var maximumHeaderSize = 64 << 10
     /// A connection with nothing read from it for this long is closed: idle keep-alive and
     /// half-open connections do not pile up.
     public var idleTimeout: Duration = .seconds(60)
@@ -77,6 +81,7 @@ public struct EmulatorServer: Sendable {
         let router = Router()
         let core = self.core
         let limit = maximumBodySize
+        let headerLimit = maximumHeaderSize
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }  // lower case already
@@ -85,12 +90,17 @@ public struct EmulatorServer: Sendable {
                 method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
                 headers: headers)
             let answer: EmulatorResponse
-            do {
-                received.body = Data(buffer: try await request.body.collect(upTo: limit))
-                answer = await core.handle(received)
-            } catch {
-                // Over the limit: the provider's error object, not a dropped connection.
-                answer = await core.tooLarge(received)
+            let headerBytes = headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 }
+            if headerBytes > headerLimit {
+                answer = await core.tooLarge(received, part: .headers)
+            } else {
+                do {
+                    received.body = Data(buffer: try await request.body.collect(upTo: limit))
+                    answer = await core.handle(received)
+                } catch {
+                    // Over the limit: the provider's error object, not a dropped connection.
+                    answer = await core.tooLarge(received, part: .body)
+                }
             }
             if answer.delay > 0 { try await Task.sleep(for: .milliseconds(Int(answer.delay * 1000))) }
             var fields = HTTPFields()
@@ -121,8 +131,12 @@ public struct EmulatorServer: Sendable {
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let (seconds, attoseconds) = idleTimeout.components
         let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        var http1 = HTTP1Channel.Configuration(idleTimeout: idle)
+        // Large enough that an oversized header block reaches the handler, which answers it.
+        http1.httpDecoder = .init(
+            maxHeaderFieldSize: 1 << 20, maxHeaderListSize: 1 << 20, maxHeaderFieldCount: 1000)
         let app = Application(
-            router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+            router: router, server: .http1(configuration: http1),
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)

@@ -162,4 +162,35 @@ struct FaultTests {
             #expect(try await reader.permissions().map(\.permission) == ["public_profile"])
         }
     }
+
+    /// Oversized headers and bodies over a real connection: the provider's error object (Twitter
+    /// 431/413, Graph 400/100), and the emulator keeps serving.
+    @Test func oversizedRequestsGetTheProvidersErrorObject() async throws {
+        try await withEmulator(loopback: true) { (running, _) async throws in
+            let transport = AsyncHTTPClientTransport()
+            let big = String(repeating: "b", count: 100_000)
+            let header = try await transport.send(
+                HTTPRequestSpec(
+                    method: "GET",
+                    url: running.twitterBaseURL.appendingPathComponent("account/verify_credentials.json"),
+                    headers: ["X-Big": big]))
+            #expect(header.status == 431)
+            #expect(String(decoding: header.body, as: UTF8.self).contains(#""errors""#))
+            let body = try await transport.send(
+                HTTPRequestSpec(
+                    method: "POST", url: running.facebookBaseURL.appendingPathComponent("v3.1/me/feed"),
+                    headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                    body: Data(repeating: UInt8(ascii: "a"), count: 2 << 20)))
+            #expect(body.status == 400)
+            #expect(body.headers["facebook-api-version"] == "v3.1")
+            #expect(String(decoding: body.body, as: UTF8.self).contains(#""code":100"#))
+            let after = try await transport.send(
+                HTTPRequestSpec(
+                    method: "GET",
+                    url: try #require(
+                        URL(string: running.facebookBaseURL.absoluteString + "me?access_token=waypost-demo-graph-token")
+                    )))
+            #expect(after.status == 200)
+        }
+    }
 }
