@@ -205,11 +205,15 @@ private struct Reader {
         if let v = fields["path"] { device.path = try whole(v, minimum: 1) }
         if let v = fields["speed"] {
             device.speed = try v.number()
-            guard device.speed > 0 else { throw v.failure("'speed' must be positive m/s") }
+            guard device.speed >= 0.01, device.speed <= 1_000 else {
+                throw v.failure("'speed' must be 0.01…1000 m/s (untimed geometry is timed at it)")
+            }
         }
         if let v = fields["sampleInterval"] {
             device.sampleInterval = try v.duration()
-            guard device.sampleInterval > 0 else { throw v.failure("'sampleInterval' must be positive") }
+            guard device.sampleInterval >= 0.01, device.sampleInterval <= 3_600 else {
+                throw v.failure("'sampleInterval' must be 0.01s…1h")
+            }
         }
         if let v = fields["start"] {
             guard let start = XSDDateTime.parse(try v.string()) else {

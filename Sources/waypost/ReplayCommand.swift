@@ -124,14 +124,15 @@ struct Replay: AsyncParsableCommand {
     @OptionGroup var network: NetworkOptions
 
     func validate() throws {
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number of m/s") }
+        // Slower than a centimetre a second, a short line would become billions of fixes.
+        guard speed >= 0.01, speed <= 1_000 else { throw ValidationError("--speed must be 0.01…1000 m/s") }
         let releases = LocationManagerConfiguration.iosVersions
         guard releases.contains(iosVersion) else {
             throw ValidationError(
                 "--ios-version must be a release from \(releases.lowerBound) to \(releases.upperBound)")
         }
-        guard sampleInterval > 0, sampleInterval.isFinite else {
-            throw ValidationError("--sample-interval must be a positive number of seconds")
+        guard sampleInterval >= 0.01, sampleInterval <= 3_600 else {
+            throw ValidationError("--sample-interval must be 0.01…3600 seconds")
         }
         if let start, XSDDateTime.parse(start) == nil {
             throw ValidationError("--start '\(start)' is not an ISO-8601 time such as 2025-06-01T08:00:00Z")

@@ -215,4 +215,20 @@ struct HostileInputTests {
             try TrackReader().read(contentsOf: URL(fileURLWithPath: "/nonexistent/route.kml"))
         }
     }
+
+    /// A Track's `when`/`coord` where no Track is being read — outside a Placemark, inside an
+    /// unknown element — used to stop the reader (an index of -1); they are skipped, as their Track is.
+    @Test(arguments: [
+        "<Document><gx:Track><when>2020-01-01T00:00:00Z</when><gx:coord>1 2 3</gx:coord></gx:Track></Document>",
+        "<Placemark><Foo><gx:Track><when>2020-01-01T00:00:00Z</when><gx:coord>1 2</gx:coord></gx:Track></Foo></Placemark>",
+        "<gx:Track><when>2020-01-01T00:00:00Z</when></gx:Track>",
+        "<Folder><Track><coord>1 2</coord><when>2020-01-01T00:00:00Z</when></Track></Folder>",
+    ])
+    func trackPartsOutsideATrackBeingReadAreSkipped(_ body: String) throws {
+        let document =
+            #"<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">"# + body
+            + "</kml>"
+        let track = try TrackReader().read(data: Data(document.utf8), name: "stray.kml")
+        #expect(track.pointCount == 0)
+    }
 }

@@ -293,6 +293,30 @@ struct CLITests {
         #expect(text.contains("--control-token"))
     }
 
+    /// Numbers that would make an endless run are refused up front, one line, exit 64 / 65.
+    @Test func absurdSpeedsAndDurationsAreRefusedNotFatal() throws {
+        for arguments in [
+            ["replay", "tracks/cupertino-walk.kml", "--speed", "1e-300"],
+            ["replay", "tracks/cupertino-walk.kml", "--sample-interval", "1e-300"],
+        ] {
+            let run = try Self.waypost(arguments)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        }
+        try withTemporaryDirectory { directory in
+            let scenario = """
+                name: forever
+                device: { route: \(Corpus.repositoryRoot.path)/tracks/cupertino-walk.kml }
+                expect:
+                  - { event: location, after: 1e308m }
+
+                """
+            try scenario.write(to: directory.appendingPathComponent("forever.yaml"), atomically: true, encoding: .utf8)
+            let run = try Self.waypost(["test", "forever.yaml"], in: directory)
+            #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("forever.yaml:4:"), "\(run.stdout)")
+        }
+    }
+
     @Test func failedExportsWriteNothing() throws {
         try withTemporaryDirectory { directory in
             let bad = directory.appendingPathComponent("bad.kml")

@@ -115,14 +115,21 @@ public struct ConfigNode {
     public func duration() throws(ConfigFileError) -> Double {
         if let seconds = node.float ?? node.int.map(Double.init), case .scalar = node {
             guard seconds >= 0 else { throw failure("a duration cannot be negative") }
+            guard seconds <= Self.longestDuration else { throw failure(Self.tooLong) }
             return seconds
         }
         let text = try string()
         guard let seconds = Self.duration(text) else {
             throw failure("'\(text)' is not a duration such as 90s, 15m, 2h or 7d")
         }
+        guard seconds <= Self.longestDuration else { throw failure(Self.tooLong) }
         return seconds
     }
+
+    /// A century: no run, retention or cool-down is longer, and every time computed from one
+    /// stays far inside what a date or an integer can hold.
+    public static let longestDuration = 100 * 366 * 86_400.0
+    private static let tooLong = "a duration cannot be longer than a century"
 
     /// `7d`, `12h`, `30m` or `45s`: the largest whole unit.
     public static func describe(_ seconds: Double) -> String {

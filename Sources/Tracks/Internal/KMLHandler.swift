@@ -60,10 +60,12 @@ final class KMLHandler: XMLEventHandler {
             scanner = CoordinateScanner(line: position.line, column: position.column)
         case .name where [.Placemark, .Document, .Folder].contains(parent),
             .description where parent == .Placemark,
-            .when where parent == .TimeStamp || parent == .Track,
+            // A Track's when/coord only while that Track is being read: one outside a Placemark,
+            // or inside an unknown element, is skipped as its Track is.
+            .when where parent == .TimeStamp || (parent == .Track && nodes.last?.tag == .Track),
             .begin where parent == .TimeSpan, .end where parent == .TimeSpan,
             .altitudeMode where !nodes.isEmpty,
-            .coord where parent == .Track,
+            .coord where parent == .Track && nodes.last?.tag == .Track,
             .value where parent == .Data || parent == .SimpleArrayData,
             .SimpleData:
             text.begin(at: position)
