@@ -30,22 +30,17 @@ struct TwitterRoutes: Sendable {
     static let tweetIDBase: Int64 = 1_100_000_000_000_000_000
 
     /// Twitter's per-user limits per 15-minute window (v1.1 "Rate limits" table), by the family
-    /// name `application/rate_limit_status` reports; `statuses/update` has a daily limit instead.
-    func rateLimit(_ family: String) -> Int? {
-        switch family {
-        case "/geo/reverse_geocode", "/geo/search", "/geo/similar_places": configuration.geoRateLimit
-        case "/geo/id/:place_id": 75
-        case "/statuses/user_timeline", "/statuses/show/:id", "/users/show/:id": 900
-        case "/account/verify_credentials": 75
-        case "/application/rate_limit_status": 180
-        default: nil
-        }
-    }
-
-    static let rateLimitFamilies = [
-        "/account/verify_credentials", "/application/rate_limit_status", "/geo/id/:place_id", "/geo/reverse_geocode",
-        "/geo/search", "/geo/similar_places", "/statuses/show/:id", "/statuses/user_timeline", "/users/show/:id",
+    /// name `application/rate_limit_status` reports; nil stands for the configured geo limit.
+    /// `statuses/update` has a daily limit instead.
+    private static let windowLimits: [(family: String, limit: Int?)] = [
+        ("/account/verify_credentials", 75), ("/application/rate_limit_status", 180), ("/geo/id/:place_id", 75),
+        ("/geo/reverse_geocode", nil), ("/geo/search", nil), ("/geo/similar_places", nil),
+        ("/statuses/show/:id", 900), ("/statuses/user_timeline", 900), ("/users/show/:id", 900),
     ]
+
+    func rateLimit(_ family: String) -> Int? {
+        Self.windowLimits.first { $0.family == family }.map { $0.limit ?? configuration.geoRateLimit }
+    }
 
     // MARK: - Routing
 
@@ -455,7 +450,7 @@ struct TwitterRoutes: Sendable {
     private func rateLimitStatus(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
         let wanted = context.parameters["resources"].map { Set($0.split(separator: ",").map(String.init)) }
         var resources: [String: [String: RateLimitStatus.Entry]] = [:]
-        for family in Self.rateLimitFamilies {
+        for (family, _) in Self.windowLimits {
             let resource = String(family.dropFirst().prefix { $0 != "/" })
             guard wanted.map({ $0.contains(resource) }) ?? true, let limit = rateLimit(family) else { continue }
             let window = state.limiter.peek(
