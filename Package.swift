@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -54,6 +56,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(
@@ -61,6 +65,9 @@ let package = Package(
             dependencies: [
                 "SocialAPI", "Geo", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -128,7 +135,8 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "CheckinEngine", "SocialEmulator", "LocationSimulation", "TestSupport"]
         ),
-        .testTarget(name: "RunReportsTests", dependencies: ["RunReports", "Store", "CheckinEngine", "TestSupport"]),
+        .testTarget(
+            name: "RunReportsTests", dependencies: ["RunReports", "Store", "CheckinEngine", "Geo", "TestSupport"]),
         .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "SocialEmulator", "SocialAPI", "TestSupport"]),
     ]
 )
