@@ -43,13 +43,17 @@ let package = Package(
         ),
 
         .target(name: "Geo"),
+        // Small pieces several modules need: the calendar arithmetic, the seeded generator.
+        .target(name: "WaypostSupport"),
         .target(
             name: "Tracks",
-            dependencies: ["Geo", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: [
+                "Geo", "CLibXML2", "WaypostSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .target(
             name: "LocationSimulation",
-            dependencies: ["Geo", "Tracks", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Geo", "Tracks", "WaypostSupport", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "SocialAPI",
@@ -63,7 +67,7 @@ let package = Package(
         .target(
             name: "SocialEmulator",
             dependencies: [
-                "SocialAPI", "Geo", .product(name: "Hummingbird", package: "hummingbird"),
+                "SocialAPI", "Geo", "WaypostSupport", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import Geo
+import WaypostSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -73,30 +74,6 @@ struct NoiseProcess {
         // The reported radius wanders a little around the model's 68 % radius, as real ones do.
         let radius = NoiseModel.radius68 * model.sigma * (1 + 0.15 * random.gaussian()).clamped(0.6, 1.6)
         return (north, east, radius)
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A standard normal variate (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u1 = max(Double(next() >> 11) / Double(1 << 53), .leastNonzeroMagnitude)
-        let u2 = Double(next() >> 11) / Double(1 << 53)
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }
 

@@ -1,10 +1,12 @@
+import WaypostSupport
+
 /// Twitter's `created_at`: `Wed Aug 27 13:08:45 +0000 2008`, in UTC.
 enum TwitterDate {
     static func text(_ seconds: Double) -> String {
         let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let (dayNumber, secondOfDay) = CivilTime.split(seconds)
-        let (y, m, d) = CivilTime.civil(fromDays: dayNumber)
+        let (y, m, d) = CivilCalendar.date(days: dayNumber)
         return
             "\(days[((dayNumber % 7) + 7) % 7]) \(months[m - 1]) \(CivilTime.two(d)) \(CivilTime.clock(secondOfDay)) +0000 \(y)"
     }
@@ -14,7 +16,7 @@ enum TwitterDate {
 enum GraphDate {
     static func text(_ seconds: Double) -> String {
         let (dayNumber, secondOfDay) = CivilTime.split(seconds)
-        let (y, m, d) = CivilTime.civil(fromDays: dayNumber)
+        let (y, m, d) = CivilCalendar.date(days: dayNumber)
         return "\(y)-\(CivilTime.two(m))-\(CivilTime.two(d))T\(CivilTime.clock(secondOfDay))+0000"
     }
 }
@@ -33,18 +35,5 @@ enum CivilTime {
 
     static func clock(_ second: Int) -> String {
         "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
-    }
-
-    /// Year, month, day of a day count since 1970-01-01 (Hinnant's civil_from_days).
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WaypostSupport
 
 /// A fault the emulator injects into matching requests, as chaos tools do for other APIs.
 ///
@@ -182,26 +183,20 @@ public enum TransportFault: Sendable, Equatable {
     case hang
 }
 
-/// The emulator's seeded generator (SplitMix64), for fault probabilities and latencies.
+/// The emulator's seeded draws for fault probabilities and latencies.
 struct FaultRandom: Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
     mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) / Double(1 << 53)
+        generator.unit()
     }
 
     mutating func gaussian() -> Double {
-        let u1 = max(next(), .leastNonzeroMagnitude)
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * next())
+        generator.gaussian()
     }
 
     /// A latency in seconds for `fault`.

@@ -1,3 +1,5 @@
+import WaypostSupport
+
 /// Parsing and formatting of the xsd:dateTime family KML and GPX use, without Foundation's
 /// date formatters (ISO8601DateFormatter measured ~40 µs a call on Linux; this is ~20 ns).
 ///
@@ -99,7 +101,7 @@ public enum XSDDateTime {
             }
         }
         guard i == end else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         return Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + second
     }
 
@@ -132,7 +134,7 @@ public enum XSDDateTime {
         }
         let fraction = rest % scale
         let secondOfDay = Int(rest / scale)
-        let (y, m, d) = civilFromDays(Int(days))
+        let (y, m, d) = CivilCalendar.date(days: Int(days))
         if y < 0 { out.append(UInt8(ascii: "-")) }
         appendDigits(abs(y), width: 4, to: &out)
         out.append(UInt8(ascii: "-"))
@@ -183,28 +185,5 @@ public enum XSDDateTime {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Howard Hinnant's days_from_civil: days since 1970-01-01 in the proleptic Gregorian calendar.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
