@@ -79,12 +79,13 @@ public actor EmulatorCore {
             let response =
                 request.path.hasPrefix("/__waypost/")
                 ? .json(400, ["error": "malformed percent-encoding or parameters that are not UTF-8"])
-                : route != nil
-                    ? TwitterRoutes.error(401, .couldNotAuthenticate, "Could not authenticate you.")
-                    : graph.versioned(
-                        GraphRoutes.error(
-                            400, .invalidParameter, "(#100) Malformed parameters: invalid percent-encoding or UTF-8",
-                            state: &state), path: request.path)
+                : providerError(
+                    request.path,
+                    twitter: (401, TwitterErrorCode.couldNotAuthenticate.rawValue, "Could not authenticate you."),
+                    graph: (
+                        400, GraphErrorCode.invalidParameter.rawValue,
+                        "(#100) Malformed parameters: invalid percent-encoding or UTF-8"
+                    ))
             if !request.path.hasPrefix("/__waypost/") {
                 state.journal.record(
                     request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
@@ -105,15 +106,12 @@ public actor EmulatorCore {
         switch met?.kind {
         case .status?:
             let status = met?.status ?? 503
-            response =
-                route != nil
-                ? TwitterRoutes.error(
-                    status, code: met?.code ?? TwitterErrorCode.overCapacity.rawValue, "Over capacity")
-                : graph.versioned(
-                    GraphRoutes.error(
-                        status, code: met?.code ?? GraphErrorCode.serviceUnavailable.rawValue,
-                        "An unexpected error has occurred. Please retry your request later.", trace: state.makeID()),
-                    path: request.path)
+            response = providerError(
+                request.path, twitter: (status, met?.code ?? TwitterErrorCode.overCapacity.rawValue, "Over capacity"),
+                graph: (
+                    status, met?.code ?? GraphErrorCode.serviceUnavailable.rawValue,
+                    "An unexpected error has occurred. Please retry your request later."
+                ))
         case .empty?:
             response = .json(200, encoded: Data())
         case .reset?, .hang?:
@@ -145,12 +143,23 @@ public actor EmulatorCore {
     public func tooLarge(_ request: EmulatorRequest, part: OversizedPart) -> EmulatorResponse {
         let (status, what) =
             part == .headers ? (431, "Request header fields too large.") : (413, "Request entity too large.")
-        let response =
-            TwitterRoutes.route(request.path) != nil
-            ? TwitterRoutes.error(status, code: TwitterErrorCode.badAuthenticationData.rawValue, what)
-            : graph.versioned(
-                GraphRoutes.error(400, .invalidParameter, "(#100) \(what)", state: &state), path: request.path)
+        let response = providerError(
+            request.path, twitter: (status, TwitterErrorCode.badAuthenticationData.rawValue, what),
+            graph: (400, GraphErrorCode.invalidParameter.rawValue, "(#100) \(what)"))
         state.journal.record(request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
         return response
+    }
+
+    /// An error in the format of the provider `path` belongs to: Twitter's `errors` list, or
+    /// Graph's error object with its version header.
+    private func providerError(
+        _ path: String, twitter: (status: Int, code: Int, message: String),
+        graph answer: (status: Int, code: Int, message: String)
+    ) -> EmulatorResponse {
+        if TwitterRoutes.route(path) != nil {
+            return TwitterRoutes.error(twitter.status, code: twitter.code, twitter.message)
+        }
+        return graph.versioned(
+            GraphRoutes.error(answer.status, code: answer.code, answer.message, trace: state.makeID()), path: path)
     }
 }

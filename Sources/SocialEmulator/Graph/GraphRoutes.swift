@@ -130,15 +130,12 @@ struct GraphRoutes: Sendable {
         // An id that could name an object (digits, or a post's user_post) is Graph's
         // "Unsupported get request" (100/33); anything else is an alias that does not exist.
         if let id = parts.first, !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "_") }) {
-            return .json(
-                400,
-                GraphErrorBody(
-                    error: .init(
-                        message: "Unsupported \(request.method.lowercased()) request. Object with ID '\(id)' does not "
-                            + "exist, cannot be loaded due to missing permissions, or does not support this operation. "
-                            + "Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api",
-                        type: "GraphMethodException", code: GraphErrorCode.invalidParameter.rawValue, errorSubcode: 33,
-                        fbtraceID: "Wp\(state.makeID())")))
+            return Self.error(
+                400, code: GraphErrorCode.invalidParameter.rawValue,
+                "Unsupported \(request.method.lowercased()) request. Object with ID '\(id)' does not exist, cannot "
+                    + "be loaded due to missing permissions, or does not support this operation. Please read the "
+                    + "Graph API documentation at https://developers.facebook.com/docs/graph-api",
+                subcode: 33, type: "GraphMethodException", trace: state.makeID())
         }
         return Self.error(
             404, .unknownAlias, "(#803) Some of the aliases you requested do not exist: \(path)", state: &state)
@@ -258,16 +255,17 @@ struct GraphRoutes: Sendable {
         error(status, code: code.rawValue, message, subcode: subcode?.rawValue, trace: state.makeID())
     }
 
-    /// Graph's errors are all of type `OAuthException` on these endpoints.
-    static func error(_ status: Int, code: Int, _ message: String, subcode: Int? = nil, trace: Int64)
-        -> EmulatorResponse
-    {
+    /// Graph's errors on these endpoints are of type `OAuthException`, but for requests about
+    /// objects that do not exist (`GraphMethodException`).
+    static func error(
+        _ status: Int, code: Int, _ message: String, subcode: Int? = nil, type: String = "OAuthException",
+        trace: Int64
+    ) -> EmulatorResponse {
         .json(
             status,
             GraphErrorBody(
-                error: .init(
-                    message: message, type: "OAuthException", code: code, errorSubcode: subcode, fbtraceID: "Wp\(trace)"
-                )))
+                error: .init(message: message, type: type, code: code, errorSubcode: subcode, fbtraceID: "Wp\(trace)")
+            ))
     }
 
     /// The states a Graph access token can be put in (`/__waypost/facebook/tokens`, scenario
