@@ -133,3 +133,19 @@ gx_track_kml(
     sample(commute, 4.5, 3, datetime(2025, 6, 3, 15, 10, 0, tzinfo=timezone.utc), wobble=0.00001, seed=5,
            altitude=alt_cupertino),
     extra)
+
+# A walk to Stevens Creek Coffee House, a 25-minute stop at a table, and on: the stop is long
+# enough for an automatic pause (15 min) and a visit (5 min).
+start = datetime(2025, 6, 9, 9, 0, 0, tzinfo=timezone.utc)
+walk_in = sample([(37.32000, -122.03150), (37.32360, -122.03150)], 1.4, 5, start, wobble=0.000005, seed=21,
+                 altitude=alt_cupertino)
+arrived = walk_in[-1][0]
+rng = random.Random(22)
+stop = [(arrived + timedelta(seconds=5 * k), 37.32360 + rng.gauss(0, 0.00002), -122.03150 + rng.gauss(0, 0.00002),
+         alt_cupertino(37.32360, -122.03150)) for k in range(1, 300)]
+walk_out = sample([(37.32360, -122.03150), (37.32900, -122.03150)], 1.4, 5, stop[-1][0] + timedelta(seconds=5),
+                  wobble=0.000005, seed=23, altitude=alt_cupertino)
+gx_track_kml(
+    "tracks/cafe-stop.kml", "A coffee stop",
+    "A walk to Stevens Creek Coffee House, 25 minutes at a table, and on north, recorded every 5 s.",
+    walk_in + stop + walk_out)

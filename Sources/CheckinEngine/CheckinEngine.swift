@@ -28,6 +28,8 @@ public final class CheckinEngine {
 
     /// Per device (nil: a single-device run).
     private var authorization: [String?: AuthorizationStatus] = [:]
+    /// Each device's app state; an app is in the foreground until an event says otherwise.
+    private var appState: [String?: AppState] = [:]
     private var lastAccuracy = 65.0
     private var answersUsed = 0
     /// Last check-in time per network and place, for the cool-down.
@@ -63,6 +65,12 @@ public final class CheckinEngine {
         case .authorizationChanged(let status):
             authorization[timed.device] = status
             return []
+        case .appStateChanged(let state):
+            appState[timed.device] = state
+            return []
+        case .appLaunched:
+            appState[timed.device] = .background
+            return []
         case .locationUpdated(let fix, let service):
             lastAccuracy = fix.horizontalAccuracy
             if keepsHistory {
@@ -81,8 +89,11 @@ public final class CheckinEngine {
         case .exitedRegion(let circle, let at):
             (trigger, position, region) = (.regionExit, at, circle.identifier)
         case .visited(let visit):
+            // A check-in belongs to the arrival; the departure of the same visit is not a new place.
+            guard visit.isInProgress else { return [] }
             (trigger, position) = (.visit, visit.coordinate)
-        case .failed, .determinedState, .monitoringFailed:
+        case .accuracyAuthorizationChanged, .failed, .startedMonitoring, .determinedState, .monitoringFailed,
+            .locationUpdatesPaused, .locationUpdatesResumed:
             return []
         }
         var changed: [AuditRecord] = []
@@ -146,7 +157,9 @@ public final class CheckinEngine {
             String(format: "%.3f", timed.time),
         ].joined(separator: "|")
         var gates: [GateVerdict] = []
-        gates.record(authorizationVerdict(trigger, authorization[timed.device] ?? .notDetermined))
+        gates.record(
+            authorizationVerdict(
+                trigger, authorization[timed.device] ?? .notDetermined, appState[timed.device] ?? .foreground))
         gates.record(
             profile.optIn && profile.disclosureAcknowledged
                 ? GateVerdict(.optIn, passed: true, "opted in, disclosure acknowledged")
@@ -207,13 +220,19 @@ public final class CheckinEngine {
         }
     }
 
-    private func authorizationVerdict(_ trigger: Trigger, _ authorization: AuthorizationStatus) -> GateVerdict {
+    /// Gate 1: Always allows a check-in at any time; When In Use only while the app is in the
+    /// foreground — a trigger in the background needs Always.
+    private func authorizationVerdict(_ trigger: Trigger, _ authorization: AuthorizationStatus, _ state: AppState)
+        -> GateVerdict
+    {
         switch authorization {
         case .authorizedAlways:
             return GateVerdict(.authorization, passed: true, "authorizedAlways")
+        case .authorizedWhenInUse where state == .foreground:
+            return GateVerdict(.authorization, passed: true, "authorizedWhenInUse, app in the foreground")
         case .authorizedWhenInUse:
             return GateVerdict(
-                .authorization, passed: false, "\(trigger.rawValue) arrives in the background and needs Always")
+                .authorization, passed: false, "\(trigger.rawValue) arrives in the \(state) app and needs Always")
         default:
             return GateVerdict(.authorization, passed: false, "location is \(authorization)")
         }

@@ -30,10 +30,6 @@ public struct Scenario: Sendable {
 
 /// One simulated phone: its route and the script of what its user and its radio do.
 public struct DeviceScript: Sendable {
-    public enum Mode: String, Sendable, CaseIterable {
-        case standard, significantChange = "significant-change", none
-    }
-
     /// Needed when a scenario has several devices; events carry it.
     public var name: String?
     /// A KML, KMZ or GPX file, resolved against the scenario file's folder.
@@ -48,19 +44,13 @@ public struct DeviceScript: Sendable {
     public var start: Double?
     /// Seconds added to the route's times, so devices can share a route staggered.
     public var startAfter = 0.0
-    public var mode = Mode.standard
-    public var desiredAccuracy = LocationAccuracy.best
-    public var distanceFilter = LocationAccuracy.distanceFilterNone
+    /// What the app does and what happens to it (its regions are the scenario's).
+    public var app = AppScript()
     public var noise = NoiseModel.Preset.none
     /// Defaults to the scenario's seed.
     public var seed: UInt64?
-    /// The answer to the first-use prompt; nil: nobody answers.
-    public var authorization: AuthorizationAnswer? = .allowAlways
-    /// Changes by the user during the run, at offsets from the scenario's start.
-    public var authorizationChanges: [(at: Double, status: AuthorizationStatus)] = []
     /// Signal gaps (tunnels), offsets from the scenario's start.
     public var signalLoss: [ClosedRange<Double>] = []
-    public var visits = false
     /// The iOS release whose rules the device follows (`iosVersion`, on the device or for all);
     /// nil: ``LocationManagerConfiguration``'s default, the current release.
     public var iosVersion: Int?

@@ -72,9 +72,7 @@ private struct Reader {
         var devices: [DeviceScript] = []
         let ios = try fields["iosVersion"].map { node throws(ConfigFileError) in try iosVersion(node) }
         for node in try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 }) {
-            var script = try device(node, seed: seed)
-            script.iosVersion = script.iosVersion ?? ios
-            devices.append(script)
+            devices.append(try device(node, seed: seed, iosVersion: ios))
         }
         if devices.count > 1 {
             var names: Set<String> = []
@@ -193,11 +191,13 @@ private struct Reader {
         return Int(value)
     }
 
-    func device(_ node: ConfigNode, seed: UInt64) throws -> DeviceScript {
+    /// One device; `iosVersion` is the scenario's, which the device's own overrides.
+    func device(_ node: ConfigNode, seed: UInt64, iosVersion scenarioVersion: Int?) throws -> DeviceScript {
         let fields = try node.mapping(allowing: [
             "name", "route", "path", "speed", "sampleInterval", "start", "startAfter", "mode", "accuracy",
             "distanceFilter", "noise", "seed", "authorization", "authorizationChanges", "signalLoss", "visits",
-            "iosVersion",
+            "iosVersion", "appStates", "accuracyAuthorization", "locationServices", "backgroundUpdates",
+            "pausesAutomatically", "activityType", "temporaryFullAccuracyAt",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
@@ -222,17 +222,26 @@ private struct Reader {
             device.start = start
         }
         if let v = fields["startAfter"] { device.startAfter = try v.duration() }
-        if let v = fields["mode"] { device.mode = try v.choice(DeviceScript.Mode.self) }
-        if let v = fields["accuracy"] { device.desiredAccuracy = try accuracy(v) }
+        if let v = fields["mode"] { device.app.mode = try v.choice(AppScript.Mode.self) }
+        if let v = fields["accuracy"] { device.app.desiredAccuracy = try accuracy(v) }
         if let v = fields["distanceFilter"] {
-            device.distanceFilter = try v.number()
-            guard device.distanceFilter >= 0 || device.distanceFilter == -1 else {
+            device.app.distanceFilter = try v.number()
+            guard device.app.distanceFilter >= 0 || device.app.distanceFilter == -1 else {
                 throw v.failure("'distanceFilter' is metres ≥ 0, or -1 for every fix")
             }
         }
         if let v = fields["noise"] { device.noise = try v.choice(NoiseModel.Preset.self) }
         device.seed = try fields["seed"].map { n throws(ConfigFileError) in try unsigned(n) } ?? seed
-        if let v = fields["authorization"] { device.authorization = try v.choice(AuthorizationPrompt.self).answer }
+        if let v = fields["authorization"] {
+            let text = try v.string()
+            guard let prompt = PromptScript(text) else {
+                throw v.failure(
+                    "'\(text)' is not ANSWER[@SECONDS]: one of "
+                        + AuthorizationPrompt.allCases.map(\.rawValue).joined(separator: ", ")
+                        + ", answered SECONDS (0…86400) after the app asks, e.g. when-in-use@60")
+            }
+            device.app.prompt = prompt
+        }
         for change in try fields["authorizationChanges"]?.list() ?? [] {
             let f = try change.mapping(allowing: ["at", "status"])
             guard let at = f["at"], let status = f["status"] else { throw change.failure("needs 'at' and 'status'") }
@@ -242,8 +251,24 @@ private struct Reader {
                     "'\(text)' is not one of \(AuthorizationStatus.allCases.map(\.description).joined(separator: ", "))"
                 )
             }
-            device.authorizationChanges.append((try at.duration(), value))
+            device.app.authorizationChanges.append((try at.duration(), value))
         }
+        let stateNodes = try fields["appStates"]?.list() ?? []
+        for item in stateNodes {
+            let f = try item.mapping(allowing: ["at", "state"])
+            guard let at = f["at"], let state = f["state"] else { throw item.failure("needs 'at' and 'state'") }
+            device.app.appStates.append((try at.duration(), try state.choice(AppState.self)))
+        }
+        if let v = fields["accuracyAuthorization"] {
+            let text = try v.string()
+            guard text == "full" || text == "reduced" else { throw v.failure("'\(text)' is not full or reduced") }
+            device.app.accuracyAuthorization = text == "full" ? .fullAccuracy : .reducedAccuracy
+        }
+        if let v = fields["locationServices"] { device.app.locationServicesEnabled = try v.bool() }
+        if let v = fields["backgroundUpdates"] { device.app.backgroundUpdates = try v.bool() }
+        if let v = fields["pausesAutomatically"] { device.app.pausesAutomatically = try v.bool() }
+        if let v = fields["activityType"] { device.app.activityType = try v.choice(ActivityType.self) }
+        if let v = fields["temporaryFullAccuracyAt"] { device.app.temporaryFullAccuracyAt = try v.duration() }
         for gap in try fields["signalLoss"]?.list() ?? [] {
             let f = try gap.mapping(allowing: ["from", "to"])
             guard let from = f["from"], let to = f["to"] else { throw gap.failure("needs 'from' and 'to'") }
@@ -251,8 +276,17 @@ private struct Reader {
             guard b >= a else { throw to.failure("'to' comes before 'from'") }
             device.signalLoss.append(a...b)
         }
-        if let v = fields["visits"] { device.visits = try v.bool() }
-        if let v = fields["iosVersion"] { device.iosVersion = try iosVersion(v) }
+        if let v = fields["visits"] { device.app.visits = try v.bool() }
+        device.iosVersion = try fields["iosVersion"].map { v throws(ConfigFileError) in try iosVersion(v) } ?? scenarioVersion
+        if let problem = device.app.problem(iosVersion: device.iosVersion ?? LocationManagerConfiguration().iosVersion) {
+            let culprit: ConfigNode? =
+                switch problem.setting {
+                case .prompt: fields["authorization"]
+                case .accuracyAuthorization: fields["accuracyAuthorization"]
+                case .appState(let index): stateNodes[index]
+                }
+            throw (culprit ?? node).failure(problem.message)
+        }
         return device
     }
 
@@ -351,11 +385,17 @@ private struct Reader {
     }
 
     static let eventTypes = [
-        "authorization", "location", "error", "regionEnter", "regionExit", "regionState", "monitoringFailed", "visit",
+        "authorization", "accuracyAuthorization", "location", "error", "monitoringStarted", "regionEnter",
+        "regionExit", "regionState", "monitoringFailed", "visit", "locationUpdatesPaused", "locationUpdatesResumed",
+        "appState", "appLaunch",
     ]
     static let countKeys: Set<String> = ["count", "atLeast", "atMost"]
     static let windowKeys: Set<String> = ["after", "before"]
-    static let eventKeys: Set<String> = ["region", "device", "status", "state", "error"]
+    /// `status` (authorization), `state` (regionState, appState), `error`, `accuracy`
+    /// (accuracyAuthorization: fullAccuracy, reducedAccuracy), `reason` (appLaunch), `kind`
+    /// (visit: arrival, departure), `service` (location: standard, significantChange).
+    static let detailKeys = ["status", "state", "error", "accuracy", "reason", "kind", "service"]
+    static let eventKeys = Set(["region", "device"] + detailKeys)
     static let postKeys: Set<String> = [
         "region", "place", "decision", "carriesLocation", "precision", "blockedBy", "device", "rule",
     ]
@@ -456,8 +496,10 @@ private struct Reader {
         guard Self.eventTypes.contains(type) else {
             throw node.failure("'\(type)' is not an event type (\(Self.eventTypes.joined(separator: ", ")))")
         }
-        let details = ["status", "state", "error"].compactMap { fields[$0] }
-        guard details.count <= 1 else { throw details[1].failure("give one of 'status', 'state', 'error'") }
+        let details = Self.detailKeys.compactMap { fields[$0] }
+        guard details.count <= 1 else {
+            throw details[1].failure("give one of \(Self.detailKeys.map { "'\($0)'" }.joined(separator: ", "))")
+        }
         return EventFilter(
             type: type, region: try known(fields["region"], in: context.regions, what: "region"),
             device: try known(fields["device"], in: context.devices, what: "device"),

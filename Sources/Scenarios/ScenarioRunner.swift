@@ -81,33 +81,24 @@ public struct ScenarioRunner: Sendable {
         for (index, script) in scenario.devices.enumerated() {
             var configuration = LocationManagerConfiguration()
             if let version = script.iosVersion { configuration.iosVersion = version }
-            let manager = SimulatedLocationManager(
-                status: .notDetermined, authorizationAnswer: script.authorization, noise: NoiseModel(script.noise),
-                seed: script.seed ?? scenario.seed, startTime: starts[index], configuration: configuration)
+            var app = script.app
+            app.regions = scenario.regions
+            let manager = app.makeManager(
+                configuration: configuration, noise: NoiseModel(script.noise), seed: script.seed ?? scenario.seed,
+                startTime: starts[index])
             let name = script.name
             manager.observer = { event in
                 var event = event
                 event.device = name
                 setupEvents.append(event)
             }
-            // The simulated app: ask, monitor, start.
-            manager.reportInitialAuthorization()
-            manager.requestAlwaysAuthorization()
-            manager.desiredAccuracy = script.desiredAccuracy
-            manager.distanceFilter = script.distanceFilter
-            for region in scenario.regions { manager.startMonitoring(for: region) }
-            switch script.mode {
-            case .standard: manager.startUpdatingLocation()
-            case .significantChange: manager.startMonitoringSignificantLocationChanges()
-            case .none: break
-            }
-            if script.visits { manager.startMonitoringVisits() }
+            app.launch(manager)
             manager.observer = nil
             devices.append(
                 SimulatedDevice(
                     name: name, route: routes[index], manager: manager, clockOffset: script.startAfter,
                     signalGaps: script.signalLoss.map { (origin + $0.lowerBound)...(origin + $0.upperBound) },
-                    authorizationChanges: script.authorizationChanges.map { (origin + $0.at, $0.status) }))
+                    script: app.script(from: origin)))
         }
 
         let temporary =
@@ -161,9 +152,7 @@ public struct ScenarioRunner: Sendable {
         do {
             try engine.recordRegions(scenario.regions)
             for event in setupEvents { _ = try await engine.handle(event) }
-            let pipe = SimulationEventPipe(Simulation(devices: devices))
-            for await event in pipe.events {
-                pipe.consumed()
+            for event in Simulation(devices: devices).events() {
                 events.append(event)
                 await applyChanges(through: event.time)
                 clock.advance(to: event.time)

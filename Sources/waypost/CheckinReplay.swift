@@ -48,9 +48,7 @@ struct CheckinReplay {
         do {
             try engine.recordRegions(regions)
             _ = try await engine.handle(TimedEvent(time: origin, event: .authorizationChanged(authorization)))
-            let pipe = SimulationEventPipe(simulation)
-            for await event in pipe.events {
-                pipe.consumed()
+            for event in simulation.events() {
                 print(event)
                 virtual?.advance(to: event.time)
                 report(try await engine.handle(event), at: virtual?.now ?? event.time)

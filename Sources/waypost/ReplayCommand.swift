@@ -36,18 +36,14 @@ struct Replay: AsyncParsableCommand {
             """
     )
 
-    enum Mode: String, ExpressibleByArgument, CaseIterable {
-        case standard, significantChange = "significant-change"
-    }
-
     @Argument(help: "A KML, KMZ or GPX file.")
     var track: String
 
     @Option(help: "text (readable lines) or jsonl (one event object per line).")
     var format: EventStreamEncoder.Format = .text
 
-    @Option(help: "standard or significant-change.")
-    var mode: Mode = .standard
+    @Option(help: "standard, significant-change, or none (regions and visits only).")
+    var mode: AppScript.Mode = .standard
 
     @Option(help: "Metres from the last delivered fix before the next is delivered (-1: every fix).")
     var distanceFilter: Double = LocationAccuracy.distanceFilterNone
@@ -70,8 +66,34 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "A signal gap FROM-TO in seconds from the start, e.g. 600-720 (repeatable).")
     var signalLoss: [String] = []
 
-    @Option(help: "How the user answers the location prompt: always, when-in-use, denied, or ask (nobody answers).")
-    var auth: AuthorizationPrompt = .always
+    @Option(
+        help: ArgumentHelp(
+            "How and when the user answers the location prompt: ANSWER[@SECONDS].",
+            discussion:
+                "ANSWER is always, when-in-use, once (Allow Once, iOS 13+), denied, or ask (nobody answers); SECONDS after the app asks (default at once). From iOS 13 the app's Always request gets provisional Always, settled at the first use in the background: always accepts the upgrade, when-in-use keeps While Using.",
+            valueName: "answer"))
+    var auth = PromptScript(answer: .allowAlways)
+
+    @Flag(help: "Location Services are off for the whole device: every app reads denied.")
+    var servicesDisabled = false
+
+    @Option(help: "full, or reduced (iOS 14+: approximate positions a few times an hour, no regions).")
+    var accuracyAuthorization: AccuracyChoice = .full
+
+    @Option(
+        help: ArgumentHelp(
+            "The app moves to STATE at SECONDS from the start: foreground, background, suspended, terminated (repeatable, in time order).",
+            valueName: "state@seconds"))
+    var appState: [String] = []
+
+    @Flag(help: "allowsBackgroundLocationUpdates: standard updates go on in the background.")
+    var backgroundUpdates = false
+
+    @Flag(inversion: .prefixedNo, help: "pausesLocationUpdatesAutomatically: pause updates when the device is still.")
+    var pausesAutomatically = true
+
+    @Option(help: "activityType: other, automotiveNavigation, fitness, otherNavigation or airborne.")
+    var activityType: ActivityType = .other
 
     @Flag(help: "Also report visits (a stay of 5 min within 100 m).")
     var visits = false
@@ -142,6 +164,13 @@ struct Replay: AsyncParsableCommand {
         if !realtime && rate != 1 { throw ValidationError("--rate needs --realtime") }
         _ = try desiredAccuracy()
         _ = try gaps(from: 0)
+        if let problem = try app(regions: []).problem(iosVersion: iosVersion) {
+            switch problem.setting {
+            case .prompt: throw ValidationError("--auth \(auth): \(problem.message)")
+            case .accuracyAuthorization: throw ValidationError("--accuracy-authorization reduced: \(problem.message)")
+            case .appState(let index): throw ValidationError("--app-state \(appState[index]): \(problem.message)")
+            }
+        }
         if checkins == nil && (privacy != nil || dryRun || run != nil) {
             throw ValidationError("--privacy, --dry-run and --run need --checkins")
         }
@@ -153,6 +182,33 @@ struct Replay: AsyncParsableCommand {
             throw ValidationError("--accuracy '\(accuracy)' is not a CoreLocation accuracy name or a number of metres")
         }
         return value
+    }
+
+    /// The simulated app as the options describe it.
+    func app(regions: [CircularRegion]) throws -> AppScript {
+        var app = AppScript(regions: regions)
+        app.mode = mode
+        app.desiredAccuracy = try desiredAccuracy()
+        app.distanceFilter = distanceFilter
+        app.visits = visits
+        app.prompt = auth
+        app.locationServicesEnabled = !servicesDisabled
+        app.accuracyAuthorization = accuracyAuthorization == .full ? .fullAccuracy : .reducedAccuracy
+        app.backgroundUpdates = backgroundUpdates
+        app.pausesAutomatically = pausesAutomatically
+        app.activityType = activityType
+        app.appStates = try appState.map { text in
+            let parts = text.split(separator: "@")
+            guard parts.count == 2, let state = AppState(rawValue: String(parts[0])), let at = Double(parts[1]),
+                at >= 0, at <= 3_155_760_000
+            else {
+                throw ValidationError(
+                    "--app-state '\(text)' is not STATE@SECONDS with STATE one of "
+                        + AppState.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. background@600")
+            }
+            return (at, state)
+        }
+        return app
     }
 
     /// `--signal-loss` ranges as absolute virtual times.
@@ -192,9 +248,9 @@ struct Replay: AsyncParsableCommand {
             configuration.updateInterval = sampleInterval
             if unlimitedRegions { configuration.regionLimit = nil }
             configuration.iosVersion = iosVersion
-            let manager = SimulatedLocationManager(
-                status: .notDetermined, authorizationAnswer: auth.answer, noise: NoiseModel(noise), seed: seed,
-                startTime: origin, configuration: configuration)
+            let app = try app(regions: monitored)
+            let manager = app.makeManager(
+                configuration: configuration, noise: NoiseModel(noise), seed: seed, startTime: origin)
             let out = BufferedOutput()
             var counts = EventCounts()
             let format = self.format
@@ -202,19 +258,10 @@ struct Replay: AsyncParsableCommand {
                 counts.add(event.event)
                 out.write { EventStreamEncoder.append(event, as: format, to: &$0) }
             }
-            // The simulated app: ask, monitor, start.
-            manager.reportInitialAuthorization()
-            manager.requestAlwaysAuthorization()
-            manager.desiredAccuracy = try desiredAccuracy()
-            manager.distanceFilter = distanceFilter
-            for region in monitored { manager.startMonitoring(for: region) }
-            switch mode {
-            case .standard: manager.startUpdatingLocation()
-            case .significantChange: manager.startMonitoringSignificantLocationChanges()
-            }
-            if visits { manager.startMonitoringVisits() }
+            app.launch(manager)
 
-            let device = SimulatedDevice(route: route, manager: manager, signalGaps: try gaps(from: origin))
+            let device = SimulatedDevice(
+                route: route, manager: manager, signalGaps: try gaps(from: origin), script: app.script(from: origin))
             let simulation = Simulation(devices: [device])
             let print = manager.observer ?? { _ in }
             if let checkins {
@@ -261,7 +308,17 @@ struct Replay: AsyncParsableCommand {
 }
 
 extension NoiseModel.Preset: ExpressibleByArgument {}
-extension AuthorizationPrompt: ExpressibleByArgument {}
+/// `--accuracy-authorization`.
+enum AccuracyChoice: String, ExpressibleByArgument, CaseIterable {
+    case full, reduced
+}
+
+extension PromptScript: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
+
+extension AppScript.Mode: ExpressibleByArgument {}
+extension ActivityType: ExpressibleByArgument {}
 extension EventStreamEncoder.Format: ExpressibleByArgument {}
 
 /// What `--summary` reports.
@@ -273,6 +330,8 @@ struct EventCounts: CustomStringConvertible {
     var monitoringFailures = 0
     var errors = 0
     var visits = 0
+    var pauses = 0
+    var launches = 0
 
     mutating func add(_ event: LocationEvent) {
         switch event {
@@ -281,14 +340,17 @@ struct EventCounts: CustomStringConvertible {
         case .exitedRegion: exits += 1
         case .monitoringFailed: monitoringFailures += 1
         case .failed: errors += 1
-        case .visited: visits += 1
-        case .authorizationChanged, .determinedState: break
+        case .visited(let visit): if visit.isInProgress { visits += 1 }
+        case .locationUpdatesPaused: pauses += 1
+        case .appLaunched: launches += 1
+        default: break
         }
     }
 
     var description: String {
         "summary: \(fixes) fixes, \(significantChanges) significant changes, \(enters) enters, \(exits) exits, "
             + "\(monitoringFailures) monitoring failures, \(errors) errors, \(visits) visits"
+            + (pauses > 0 ? ", \(pauses) pauses" : "") + (launches > 0 ? ", \(launches) relaunches" : "")
     }
 }
 

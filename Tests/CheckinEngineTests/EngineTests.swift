@@ -94,12 +94,21 @@ struct EngineTests {
         #expect(run.audit.allSatisfy { $0.decision == .blocked })
     }
 
-    @Test("Region events need Always authorization")
-    func whenInUseIsNotEnough() async throws {
-        let run = try await runEngine(
+    /// Apple, "Choosing the Location Services Authorization to Request": When In Use gives
+    /// services "while the user is using the app"; Always lets the app "receive events even if the
+    /// user is not aware that your app is running".
+    @Test("Region events in the background need Always; in the foreground When In Use is enough")
+    func whenInUseIsNotEnoughInTheBackground() async throws {
+        let background = try await runEngine(
+            rules: [rule()], profile: .permissive,
+            events: enters([(2, 1)], authorization: .authorizedWhenInUse, appState: .background))
+        #expect(background.journal.isEmpty)
+        #expect(
+            background.audit.allSatisfy { $0.gates.first?.gate == .authorization && $0.gates.first?.passed == false })
+        let foreground = try await runEngine(
             rules: [rule()], profile: .permissive, events: enters([(2, 1)], authorization: .authorizedWhenInUse))
-        #expect(run.journal.isEmpty)
-        #expect(run.audit.allSatisfy { $0.gates.first?.gate == .authorization && $0.gates.first?.passed == false })
+        #expect(foreground.audit.map(\.decision) == [.posted, .posted])
+        #expect(foreground.audit.allSatisfy { $0.gates.first?.reason == "authorizedWhenInUse, app in the foreground" })
     }
 
     @Test("The cool-down stops a second check-in at the same place")

@@ -22,8 +22,11 @@ let cafes: [CircularRegion] = [
 let start = 1_748_960_000.0
 
 /// Authorization, then one region enter per `(cafe index, minutes after start)`.
-func enters(_ visits: [(Int, Int)], authorization: AuthorizationStatus = .authorizedAlways) -> [TimedEvent] {
+func enters(
+    _ visits: [(Int, Int)], authorization: AuthorizationStatus = .authorizedAlways, appState: AppState = .foreground
+) -> [TimedEvent] {
     [TimedEvent(time: start, event: .authorizationChanged(authorization))]
+        + (appState == .foreground ? [] : [TimedEvent(time: start, event: .appStateChanged(appState))])
         + visits.map { cafe, minutes in
             TimedEvent(
                 time: start + Double(minutes * 60), event: .enteredRegion(cafes[cafe], at: cafes[cafe].center))

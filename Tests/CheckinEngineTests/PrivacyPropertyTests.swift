@@ -53,7 +53,8 @@ struct PrivacyPropertyTests {
             if let zone = s.zone { profile.zones = [PrivacyZone(name: "z", center: cafes[zone].center, radius: 250)] }
             let events = enters(
                 s.visits.enumerated().map { ($1, $0 * 7 + 1) },
-                authorization: s.always ? .authorizedAlways : .authorizedWhenInUse)
+                authorization: s.always ? .authorizedAlways : .authorizedWhenInUse,
+                appState: s.always ? .foreground : .background)
             let run: RunResult
             do {
                 run = try await runEngine(

@@ -25,15 +25,14 @@ func route(seconds: Int, position: (Double) -> Double) -> [RouteSample] {
 /// Runs one device and returns its events.
 func run(
     _ route: [RouteSample], manager: SimulatedLocationManager, gaps: [ClosedRange<Double>] = [],
-    changes: [(time: Double, status: AuthorizationStatus)] = []
+    changes: [(time: Double, status: AuthorizationStatus)] = [], script: [(time: Double, change: ScriptedChange)] = []
 ) -> [TimedEvent] {
-    var events: [TimedEvent] = []
     let simulation = Simulation(devices: [
-        SimulatedDevice(route: route, manager: manager, signalGaps: gaps, authorizationChanges: changes)
+        SimulatedDevice(
+            route: route, manager: manager, signalGaps: gaps,
+            script: changes.map { ($0.time, .authorization($0.status)) } + script)
     ])
-    var clock = VirtualClock()
-    simulation.run(clock: &clock) { events.append($0) }
-    return events
+    return Array(simulation.events())
 }
 
 /// A manager already authorized Always, created at `t0`.

@@ -23,7 +23,9 @@ struct ReplaySimulationCLITests {
                 "sunnyvale-coffee-roasters", "homestead-road-cafe", "stevens-creek-coffee-house", "infinite-loop-cafe",
             ])
         let states = events.filter { $0["type"] as? String == "regionState" }
-        #expect(states.count == 7)  // one per transition: 4 enters, 3 exits
+        let started = events.filter { $0["type"] as? String == "monitoringStarted" }
+        #expect(started.count == 5)
+        #expect(states.count == 5 + 7)  // the initial state of each region, then one per transition: 4 enters, 3 exits
     }
 
     @Test func significantChangeModeAndSummary() throws {

@@ -24,30 +24,99 @@ public enum AuthorizationStatus: Int32, Sendable, CaseIterable, CustomStringConv
 
 /// How a user answers the first-use location prompt.
 public enum AuthorizationAnswer: String, Sendable, CaseIterable {
-    case allowAlways, allowWhenInUse, deny
-
-    var status: AuthorizationStatus {
-        switch self {
-        case .allowAlways: .authorizedAlways
-        case .allowWhenInUse: .authorizedWhenInUse
-        case .deny: .denied
-        }
-    }
+    /// "Allow" to an Always prompt (iOS 8–12); from iOS 13 an Always request first offers only
+    /// While Using, so this answer gives provisional Always and then accepts the upgrade prompt.
+    case allowAlways
+    /// "Allow While Using App". To an Always request from iOS 13: provisional Always, then
+    /// "Keep Only While Using" at the upgrade prompt.
+    case allowWhenInUse
+    /// "Allow Once" (iOS 13+): When In Use until the app leaves use, then not determined again.
+    case allowOnce
+    case deny
 }
 
 /// The answer to the location prompt as the command line (`--auth`) and scenario files name it;
 /// `ask` leaves the prompt unanswered.
 public enum AuthorizationPrompt: String, Sendable, CaseIterable {
-    case always, whenInUse = "when-in-use", denied, ask
+    case always, whenInUse = "when-in-use", once, denied, ask
 
     public var answer: AuthorizationAnswer? {
         switch self {
         case .always: .allowAlways
         case .whenInUse: .allowWhenInUse
+        case .once: .allowOnce
         case .denied: .deny
         case .ask: nil
         }
     }
+}
+
+/// When and how the user answers the location prompt: `ANSWER[@SECONDS]` on the command line
+/// and in scenarios (`when-in-use@60`: answered a minute after the app asks).
+public struct PromptScript: Sendable, Equatable, CustomStringConvertible {
+    /// nil: the prompt is never answered (`ask`).
+    public var answer: AuthorizationAnswer?
+    /// Seconds between the app's request and the answer.
+    public var delay: Double
+
+    public init(answer: AuthorizationAnswer?, delay: Double = 0) {
+        self.answer = answer
+        self.delay = delay
+    }
+
+    /// Parses `ANSWER[@SECONDS]`; nil for an unknown answer or a delay that is not a number of
+    /// seconds from 0 to a day.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let prompt = AuthorizationPrompt(rawValue: String(parts[0])) else { return nil }
+        var delay = 0.0
+        if parts.count == 2 {
+            guard prompt != .ask, let seconds = Double(parts[1]), seconds >= 0, seconds <= 86_400 else { return nil }
+            delay = seconds
+        }
+        self.init(answer: prompt.answer, delay: delay)
+    }
+
+    public var description: String {
+        let name = AuthorizationPrompt.allCases.first { $0.answer == answer }?.rawValue ?? "ask"
+        return delay > 0 ? "\(name)@\(EventStreamEncoder.fixed(delay, 3))" : name
+    }
+}
+
+/// Whether the app gets precise or approximate locations (`CLAccuracyAuthorization`, iOS 14+).
+public enum AccuracyAuthorization: Int, Sendable, CaseIterable, CustomStringConvertible {
+    case fullAccuracy = 0
+    case reducedAccuracy = 1
+
+    public var description: String { self == .fullAccuracy ? "fullAccuracy" : "reducedAccuracy" }
+}
+
+/// The app's lifecycle state as UIKit has it, with terminated for an app not running.
+public enum AppState: String, Sendable, CaseIterable, CustomStringConvertible {
+    case foreground, background, suspended, terminated
+
+    public var description: String { rawValue }
+
+    /// Whether a script may move an app from this state to `next`. A suspended or terminated app
+    /// reaches the background only when iOS wakes or relaunches it, never by a script; the user
+    /// leaves the foreground into the background, never straight into suspension.
+    public func canChange(to next: AppState) -> Bool {
+        switch (self, next) {
+        case (.foreground, .suspended), (.terminated, .background), (.terminated, .suspended): false
+        default: self != next
+        }
+    }
+}
+
+/// Why iOS launched a terminated app into the background (`UIApplication.LaunchOptionsKey.location`).
+public enum LaunchReason: String, Sendable, CaseIterable {
+    case region, significantChange, visit
+}
+
+/// The kind of movement the app expects (`CLActivityType`): it sets how long the device must be
+/// still before updates pause automatically.
+public enum ActivityType: String, Sendable, CaseIterable {
+    case other, automotiveNavigation, fitness, otherNavigation, airborne
 }
 
 /// CoreLocation's errors by number and name (`CLError.Code`).
@@ -121,6 +190,8 @@ public enum LocationAccuracy {
     public static let kilometer = 1000.0
     /// `kCLLocationAccuracyThreeKilometers`.
     public static let threeKilometers = 3000.0
+    /// `kCLLocationAccuracyReduced` (iOS 14): the accuracy of approximate locations.
+    public static let reduced = 3000.0
     /// `kCLDistanceFilterNone`: deliver every fix.
     public static let distanceFilterNone = -1.0
 
@@ -203,9 +274,25 @@ public struct CircularRegion: Sendable, Hashable {
 
 /// A place the device stayed (`CLVisit`): where, and from when until when.
 public struct Visit: Sendable, Equatable {
+    /// The centre of the stay.
     public var coordinate: Coordinate
-    /// Metres.
+    /// The spread of the positions around the centre, metres.
     public var horizontalAccuracy: Double
     public var arrival: Double
+    /// ``distantFuture`` while the visit is in progress (the arrival event).
     public var departure: Double
+
+    public init(coordinate: Coordinate, horizontalAccuracy: Double, arrival: Double, departure: Double) {
+        self.coordinate = coordinate
+        self.horizontalAccuracy = horizontalAccuracy
+        self.arrival = arrival
+        self.departure = departure
+    }
+
+    /// `Date.distantFuture` (4001-01-01) in seconds since 1970, as `CLVisit.departureDate` gives
+    /// it for a visit in progress.
+    public static let distantFuture = 64_092_211_200.0
+
+    /// Whether this is the arrival event: the device has not left yet.
+    public var isInProgress: Bool { departure >= Self.distantFuture }
 }

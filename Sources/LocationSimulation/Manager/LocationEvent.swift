@@ -3,14 +3,27 @@ import Geo
 /// Everything a location manager tells its delegate, as a value.
 public enum LocationEvent: Sendable, Equatable {
     case authorizationChanged(AuthorizationStatus)
+    /// `accuracyAuthorization` changed (iOS 14+), reported through
+    /// `locationManagerDidChangeAuthorization`.
+    case accuracyAuthorizationChanged(AccuracyAuthorization)
     case locationUpdated(Location, service: LocationService)
     case failed(LocationError)
+    /// `didStartMonitoringFor`: the region is monitored from now on.
+    case startedMonitoring(CircularRegion)
     /// The device's position when the transition was reported.
     case enteredRegion(CircularRegion, at: Coordinate)
     case exitedRegion(CircularRegion, at: Coordinate)
     case determinedState(RegionState, for: CircularRegion)
     case monitoringFailed(CircularRegion?, LocationError)
+    /// An arrival (departure ``Visit/distantFuture``) or a departure.
     case visited(Visit)
+    /// `locationManagerDidPauseLocationUpdates`: the device is still, standard updates pause.
+    case locationUpdatesPaused
+    case locationUpdatesResumed
+    /// The app moved to another lifecycle state (a script, or iOS suspending it).
+    case appStateChanged(AppState)
+    /// iOS launched the terminated app into the background to deliver a location event.
+    case appLaunched(LaunchReason)
 }
 
 /// An event at its virtual time, from one device of a run.
@@ -41,6 +54,10 @@ public protocol SimulatedLocationManagerDelegate: AnyObject {
         withError error: LocationError)
     func locationManager(_ manager: SimulatedLocationManager, didChangeAuthorization status: AuthorizationStatus)
     func locationManager(_ manager: SimulatedLocationManager, didVisit visit: Visit)
+    func locationManager(_ manager: SimulatedLocationManager, didStartMonitoringFor region: CircularRegion)
+    func locationManagerDidChangeAuthorization(_ manager: SimulatedLocationManager)
+    func locationManagerDidPauseLocationUpdates(_ manager: SimulatedLocationManager)
+    func locationManagerDidResumeLocationUpdates(_ manager: SimulatedLocationManager)
 }
 
 extension SimulatedLocationManagerDelegate {
@@ -58,31 +75,44 @@ extension SimulatedLocationManagerDelegate {
     public func locationManager(_ manager: SimulatedLocationManager, didChangeAuthorization status: AuthorizationStatus)
     {}
     public func locationManager(_ manager: SimulatedLocationManager, didVisit visit: Visit) {}
+    public func locationManager(_ manager: SimulatedLocationManager, didStartMonitoringFor region: CircularRegion) {}
+    public func locationManagerDidChangeAuthorization(_ manager: SimulatedLocationManager) {}
+    public func locationManagerDidPauseLocationUpdates(_ manager: SimulatedLocationManager) {}
+    public func locationManagerDidResumeLocationUpdates(_ manager: SimulatedLocationManager) {}
 }
 
 extension LocationEvent {
-    /// The event stream's `type` (DESIGN.md's contract): `authorization`, `location`, `error`,
-    /// `regionEnter`, `regionExit`, `regionState`, `monitoringFailed` or `visit`.
+    /// The event stream's `type` (DESIGN.md's contract and README's additions): `authorization`,
+    /// `accuracyAuthorization`, `location`, `error`, `monitoringStarted`, `regionEnter`,
+    /// `regionExit`, `regionState`, `monitoringFailed`, `visit`, `locationUpdatesPaused`,
+    /// `locationUpdatesResumed`, `appState` or `appLaunch`.
     public var type: String {
         switch self {
         case .authorizationChanged: "authorization"
+        case .accuracyAuthorizationChanged: "accuracyAuthorization"
         case .locationUpdated: "location"
         case .failed: "error"
+        case .startedMonitoring: "monitoringStarted"
         case .enteredRegion: "regionEnter"
         case .exitedRegion: "regionExit"
         case .determinedState: "regionState"
         case .monitoringFailed: "monitoringFailed"
         case .visited: "visit"
+        case .locationUpdatesPaused: "locationUpdatesPaused"
+        case .locationUpdatesResumed: "locationUpdatesResumed"
+        case .appStateChanged: "appState"
+        case .appLaunched: "appLaunch"
         }
     }
 
     /// The region the event is about, if any.
     public var region: CircularRegion? {
         switch self {
-        case .enteredRegion(let region, _), .exitedRegion(let region, _), .determinedState(_, let region):
+        case .enteredRegion(let region, _), .exitedRegion(let region, _), .determinedState(_, let region),
+            .startedMonitoring(let region):
             region
         case .monitoringFailed(let region, _): region
-        case .authorizationChanged, .locationUpdated, .failed, .visited: nil
+        default: nil
         }
     }
 
@@ -92,7 +122,7 @@ extension LocationEvent {
         case .locationUpdated(let fix, _): fix.coordinate
         case .enteredRegion(_, let at), .exitedRegion(_, let at): at
         case .visited(let visit): visit.coordinate
-        case .authorizationChanged, .failed, .determinedState, .monitoringFailed: nil
+        default: nil
         }
     }
 
@@ -100,10 +130,14 @@ extension LocationEvent {
     public var detail: String? {
         switch self {
         case .authorizationChanged(let status): status.description
+        case .accuracyAuthorizationChanged(let accuracy): accuracy.description
         case .determinedState(let state, _): state.description
         case .failed(let error), .monitoringFailed(_, let error): error.name
         case .locationUpdated(_, let service): service == .standard ? "standard" : "significantChange"
-        case .enteredRegion, .exitedRegion, .visited: nil
+        case .visited(let visit): visit.isInProgress ? "arrival" : "departure"
+        case .appStateChanged(let state): state.rawValue
+        case .appLaunched(let reason): reason.rawValue
+        case .enteredRegion, .exitedRegion, .startedMonitoring, .locationUpdatesPaused, .locationUpdatesResumed: nil
         }
     }
 }

@@ -27,6 +27,61 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     public var visitRadius = 100.0
     /// …for at least this long, seconds, to make a visit.
     public var visitMinimumDuration = 300.0
+    /// Smallest accuracy a visit reports (GPS class), metres: a stay on one exact point has no spread.
+    public var visitMinimumAccuracy = 5.0
+
+    /// Automatic pauses: the device counts as still while it stays within this radius, metres.
+    public var pauseRadius = 25.0
+    /// Automatic pauses: seconds of stillness before updates pause, by activity type. Apple gives
+    /// no figure; developers observe 10–20 minutes (e.g. react-native-background-geolocation #56:
+    /// "pausing after 10-20 minutes of inactivity"; cordova-plugin-background-geolocation #156:
+    /// "about 15 minutes"). Waypost's choice: 15 minutes, 20 for vehicles, which keep their radios
+    /// on through longer stops.
+    public var pauseDelays: [ActivityType: Double] = [
+        .other: 900, .fitness: 900, .otherNavigation: 900, .automotiveNavigation: 1_200, .airborne: 1_200,
+    ]
+
+    /// Reduced accuracy (iOS 14): approximate positions are the centre of a grid cell this many
+    /// degrees wide (≈ 5.6 km north–south), which keeps the city and misses by 1–4 km (Apple,
+    /// `kCLLocationAccuracyReduced`: "usually within 1–20 kilometers of the actual location")…
+    public var reducedAccuracyCell = 0.05
+    /// …delivered at most this often, seconds (Apple: "at most a few times per hour"; WWDC 2020
+    /// "What's new in location": "around 4 times an hour").
+    public var reducedAccuracyInterval = 900.0
+
+    /// Allow Once ends this many seconds after the app leaves use (WWDC 2019 "What's New in Core
+    /// Location": in use "for a few seconds after it has been put in the background").
+    public var allowOnceGrace = 10.0
+
+    /// Whether `didDetermineState` follows `didStartMonitoringFor` with the region's state once a
+    /// fix is known. Apple documents it only for transitions and `requestState(for:)`; devices
+    /// send it (observed, e.g. phonegap-estimotebeacons #34: "an initial call to check if you are
+    /// within a region when you call the startMonitoringForRegion"). Never an entry or exit.
+    public var reportsInitialRegionState = true
+
+    /// How a fix is made for a `desiredAccuracy`: how often, and with what error.
+    public struct Positioning: Sendable, Equatable {
+        /// Seconds between fixes of the standard service.
+        public var interval: Double
+        /// The 68 % radius of the source's own error, metres; nil for GPS, whose error is the
+        /// noise model's.
+        public var error: Double?
+    }
+
+    /// GPS for ten metres or better (a fix per sample, at most ``updateInterval`` apart); Wi-Fi for up to a hundred
+    /// metres (65 m, every 5 s); cells beyond (1414 m, every minute). Apple documents only that
+    /// coarser accuracy uses cheaper sources ("if you need the current location only within a
+    /// kilometer, specify kCLLocationAccuracyKilometer"); 65 m and 1414 m are the figures devices
+    /// report for Wi-Fi and cell fixes (Stack Overflow 7402503: "1414 is the constant the
+    /// CLLocationManager gives if it has determined your location based on cell tower
+    /// triangulation"); the intervals are Waypost's choice.
+    public func positioning(for desiredAccuracy: Double) -> Positioning {
+        if desiredAccuracy <= LocationAccuracy.nearestTenMeters { return Positioning(interval: updateInterval) }
+        if desiredAccuracy <= LocationAccuracy.hundredMeters {
+            return Positioning(interval: max(updateInterval, 5), error: 65)
+        }
+        return Positioning(interval: max(updateInterval, 60), error: 1414)
+    }
 
     /// Longest gap between fixes of the standard service, seconds (Apple: about 1 Hz); longer
     /// gaps between route points are filled by interpolation.
@@ -50,6 +105,11 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// Whether `status` lets the app monitor regions under this release's rules.
     public func allowsRegionMonitoring(_ status: AuthorizationStatus) -> Bool {
         status == .authorizedAlways || (iosVersion >= 13 && status == .authorizedWhenInUse)
+    }
+
+    /// Seconds of stillness before updates pause for `activity`.
+    public func pauseDelay(for activity: ActivityType) -> Double {
+        pauseDelays[activity] ?? pauseDelays[.other] ?? 900
     }
 
     /// The inward distance an entry needs for a region of `radius` metres.

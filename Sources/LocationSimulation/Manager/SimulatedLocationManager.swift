@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import Geo
 
 /// Where the device really is at one instant of a run, and whether it has a signal there.
@@ -25,12 +30,14 @@ public struct DeviceSample: Sendable, Equatable {
 }
 
 /// A location manager that behaves like CoreLocation's `CLLocationManager` for a simulated
-/// device: standard and significant-change updates, circular region monitoring with Apple's
-/// thresholds, visits, and authorization — on virtual time.
+/// device and app: standard and significant-change updates, circular region monitoring with
+/// Apple's thresholds, visits, authorization as each iOS release grants it, accuracy
+/// authorization, automatic pauses, and the app's lifecycle — on virtual time.
 ///
 /// The app side is CoreLocation's API; the world side is ``move(to:)``, which a ``Simulation``
-/// calls with the device's true position at each instant, and ``changeAuthorization(to:)``,
-/// the user changing Settings.
+/// calls with the device's true position at each instant, ``changeAuthorization(to:at:)``, the
+/// user changing Settings, and ``changeAppState(to:at:)``, the user or iOS moving the app
+/// between foreground, background, suspension and termination.
 ///
 /// ```swift
 /// let manager = SimulatedLocationManager(authorizationAnswer: .allowAlways)
@@ -41,88 +48,120 @@ public struct DeviceSample: Sendable, Equatable {
 /// ```
 ///
 /// Events reach the ``delegate``, the ``observer`` closure and the ``events`` sequence, in
-/// virtual-time order. Behaviour and numbers: ``LocationManagerConfiguration``.
+/// virtual-time order, and only as iOS would deliver them to an app in its current state.
+/// Behaviour and numbers: ``LocationManagerConfiguration``.
 public final class SimulatedLocationManager {
     public weak var delegate: (any SimulatedLocationManagerDelegate)?
     /// Receives every event with its time (the simulation runner's hook).
     @exclusivity(unchecked) public var observer: ((TimedEvent) -> Void)?
+    /// The app's code for lifecycle moves, called after each with the state it left: its start-up
+    /// when the user launches a terminated app (not when iOS relaunches it into the background
+    /// for a location event), its restart of updates when it comes back to the foreground.
+    @exclusivity(unchecked) public var lifecycleHandler: ((SimulatedLocationManager, AppState) -> Void)?
 
     public let configuration: LocationManagerConfiguration
-    /// `desiredAccuracy`, metres or a ``LocationAccuracy`` constant.
-    @exclusivity(unchecked) public var desiredAccuracy = LocationAccuracy.best
+    /// `desiredAccuracy`, metres or a ``LocationAccuracy`` constant: it chooses the positioning
+    /// source, so both the error of fixes and how often they come
+    /// (``LocationManagerConfiguration/positioning(for:)``).
+    @exclusivity(unchecked) public var desiredAccuracy = LocationAccuracy.best {
+        didSet { coarseNoise = Self.coarseNoise(configuration.positioning(for: desiredAccuracy), seed: seed) }
+    }
     /// `distanceFilter`: metres from the last delivered fix; ``LocationAccuracy/distanceFilterNone`` delivers all.
     @exclusivity(unchecked) public var distanceFilter = LocationAccuracy.distanceFilterNone
+    /// `allowsBackgroundLocationUpdates`: standard updates go on in the background (the app keeps
+    /// running, and counts as in use).
+    @exclusivity(unchecked) public var allowsBackgroundLocationUpdates = false
+    /// `pausesLocationUpdatesAutomatically` (true by default, as on iOS).
+    @exclusivity(unchecked) public var pausesLocationUpdatesAutomatically = true
+    /// `activityType`: how long the device must be still before updates pause.
+    @exclusivity(unchecked) public var activityType = ActivityType.other
     /// The most recently delivered fix.
     @exclusivity(unchecked) public private(set) var location: Location?
     @exclusivity(unchecked) public private(set) var authorizationStatus: AuthorizationStatus
+    /// `accuracyAuthorization` (iOS 14+).
+    @exclusivity(unchecked) public private(set) var accuracyAuthorization: AccuracyAuthorization
+    /// `CLLocationManager.locationServicesEnabled()`: Location Services on for the whole device.
+    public let locationServicesEnabled: Bool
+    /// Whether the Always status is provisional (iOS 13+): granted by "Allow While Using App" to an
+    /// Always request, until the upgrade prompt at the first use in the background.
+    @exclusivity(unchecked) public private(set) var isProvisionalAlways = false
+    /// Whether the When In Use status came from "Allow Once" and ends when the app leaves use.
+    @exclusivity(unchecked) public private(set) var isOneTimeAuthorization = false
+    @exclusivity(unchecked) public private(set) var appState = AppState.foreground
     public var maximumRegionMonitoringDistance: Double { configuration.maximumRegionMonitoringDistance }
     /// The regions being monitored.
-    public var monitoredRegions: Set<CircularRegion> { Set(slots.filter(\.isLive).map(\.region)) }
+    public var monitoredRegions: Set<CircularRegion> { Set(regions.regions) }
     /// The current virtual time: the last instant the manager was moved to.
     @exclusivity(unchecked) public private(set) var now: Double
 
-    /// The answer the user gives when the app first asks for location (nil: nobody answers).
-    @exclusivity(unchecked) public var authorizationAnswer: AuthorizationAnswer?
+    /// How and when the user answers the prompt when the app first asks (answer nil: nobody does).
+    @exclusivity(unchecked) public var prompt: PromptScript
+    /// The user's answer when the app asks for temporary full accuracy.
+    @exclusivity(unchecked) public var grantsTemporaryFullAccuracy = true
 
     // The manager is driven from one thread at a time (like CLLocationManager); its state skips
     // runtime exclusivity checks, which cost a third of a replay's time.
     @exclusivity(unchecked) private var noise: NoiseProcess
+    /// The error of Wi-Fi or cell positioning, when `desiredAccuracy` asks for no better.
+    @exclusivity(unchecked) private var coarseNoise: NoiseProcess
+    private let seed: UInt64
     @exclusivity(unchecked) private var device: DeviceSample?
     @exclusivity(unchecked) private var updating = false
     @exclusivity(unchecked) private var significantChanges = false
     @exclusivity(unchecked) private var lastSignificant: Location?
     @exclusivity(unchecked) private var visitsOn = false
-    @exclusivity(unchecked) private var visitAnchor: (coordinate: Coordinate, since: Double)?
-    @exclusivity(unchecked) private var visitConfirmed = false
+    @exclusivity(unchecked) private var visits: VisitDetector
+    @exclusivity(unchecked) private var regions: RegionMonitor
+    /// Regions registered before authorization allowed them: started when it does.
+    @exclusivity(unchecked) private var awaitingStart: [CircularRegion] = []
+    /// `requestState(for:)` calls, answered at the next instant (asynchronously, as on iOS).
+    @exclusivity(unchecked) private var stateRequests: [(region: CircularRegion, time: Double)] = []
     @exclusivity(unchecked) private var inSignalGap = false
-    /// When the signal last came back after a gap: a crossing is never placed before it.
-    @exclusivity(unchecked) private var signalResumed = -Double.infinity
-
-    private struct Monitored {
-        var region: CircularRegion
-        var state: RegionState = .unknown
-        /// The state being confirmed and since when it has held.
-        var pending: (state: RegionState, since: Double)?
-        var lastDistance: Double?
-        var lastTime: Double?
-        /// Evaluated on every sample, wherever the device is: inside, pending or undetermined.
-        var isActive = true
-        /// False once the slot's region stopped being monitored (slots are reused).
-        var isLive = true
-    }
-    /// Monitored regions by slot; slots are reused, identifiers map to them.
-    @exclusivity(unchecked) private var slots: [Monitored] = []
-    @exclusivity(unchecked) private var slotOf: [String: Int] = [:]
-    @exclusivity(unchecked) private var freeSlots: [Int] = []
-    @exclusivity(unchecked) private var index: CircleIndex<Int>
-    @exclusivity(unchecked) private var active: [Int] = []
-    /// Reused for each sample's candidates, so evaluating regions allocates nothing.
-    @exclusivity(unchecked) private var scratch: [Int] = []
-    @exclusivity(unchecked) private var metric: (latitude: Double, metric: LocalMetric)?
+    /// The prompt on screen, answered at `due`.
+    @exclusivity(unchecked) private var pendingAnswer: (due: Double, wantsAlways: Bool)?
+    /// When Allow Once ends, the app having left use (after iOS's grace period).
+    @exclusivity(unchecked) private var oneTimeExpiry: Double?
+    /// Temporary full accuracy granted: reduced again when the app leaves use.
+    @exclusivity(unchecked) private var temporaryFullAccuracy = false
+    /// Where the device has been still since when, for automatic pauses.
+    @exclusivity(unchecked) private var stillness: (coordinate: Coordinate, since: Double)?
+    @exclusivity(unchecked) private var paused = false
+    @exclusivity(unchecked) private var lastStandardFix: Double?
     @exclusivity(unchecked) private var continuation: AsyncStream<TimedEvent>.Continuation?
     /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
     private static let tolerance = 1e-6
 
     /// - Parameters:
     ///   - status: the authorization at creation (default: not determined, as on first launch).
-    ///   - authorizationAnswer: how the user answers the prompt when the app asks.
+    ///   - authorizationAnswer: how the user answers the prompt when the app asks…
+    ///   - answerDelay: …and how many seconds after the request.
+    ///   - accuracyAuthorization: precise or approximate locations (iOS 14+).
+    ///   - locationServicesEnabled: false: Location Services are off for the whole device, and
+    ///     every app is denied.
     ///   - noise: the error model of fixes (default: none — fixes lie on the route).
     ///   - seed: seeds the noise; the same seed gives the same fixes.
     ///   - startTime: virtual time of creation, seconds since 1970.
     public init(
         status: AuthorizationStatus = .notDetermined, authorizationAnswer: AuthorizationAnswer? = nil,
-        noise: NoiseModel = NoiseModel(.none), seed: UInt64 = 0, startTime: Double = 0,
-        configuration: LocationManagerConfiguration = LocationManagerConfiguration()
+        answerDelay: Double = 0, accuracyAuthorization: AccuracyAuthorization = .fullAccuracy,
+        locationServicesEnabled: Bool = true, noise: NoiseModel = NoiseModel(.none), seed: UInt64 = 0,
+        startTime: Double = 0, configuration: LocationManagerConfiguration = LocationManagerConfiguration()
     ) {
         self.configuration = configuration
-        self.authorizationStatus = status
-        self.authorizationAnswer = authorizationAnswer
+        // With Location Services off every app reads as denied (`CLAuthorizationStatus.denied`).
+        self.authorizationStatus = locationServicesEnabled ? status : .denied
+        self.locationServicesEnabled = locationServicesEnabled
+        self.accuracyAuthorization = configuration.iosVersion >= 14 ? accuracyAuthorization : .fullAccuracy
+        self.prompt = PromptScript(answer: authorizationAnswer, delay: answerDelay)
         self.noise = NoiseProcess(model: noise, seed: seed)
+        self.seed = seed
+        self.coarseNoise = Self.coarseNoise(configuration.positioning(for: LocationAccuracy.best), seed: seed)
         self.now = startTime
-        self.index = CircleIndex<Int>(margin: configuration.regionHysteresis)
+        self.regions = RegionMonitor(configuration: configuration)
+        self.visits = VisitDetector(configuration: configuration)
     }
 
-    /// Every event from now on as an async sequence (like `CLLocationUpdate.liveUpdates`).
+    /// Every event from now on as an async sequence.
     /// Events are buffered until read; ask for the sequence only if you read it.
     public var events: AsyncStream<TimedEvent> {
         let (stream, continuation) = AsyncStream<TimedEvent>.makeStream()
@@ -135,9 +174,11 @@ public final class SimulatedLocationManager {
         continuation?.finish()
     }
 
-    /// Reports the authorization at creation, as CoreLocation does when a manager is made.
+    /// Reports the authorization at creation, as CoreLocation does when a manager is made, and
+    /// the accuracy authorization when it is reduced.
     public func reportInitialAuthorization() {
         emit(.authorizationChanged(authorizationStatus))
+        if accuracyAuthorization == .reducedAccuracy { emit(.accuracyAuthorizationChanged(.reducedAccuracy)) }
     }
 
     // MARK: - Authorization
@@ -146,38 +187,168 @@ public final class SimulatedLocationManager {
         requestAuthorization(wantsAlways: false)
     }
 
+    /// From iOS 13 the prompt offers While Using, not Always: "Allow While Using App" gives
+    /// provisional Always, settled by a second prompt at the first use in the background (Apple,
+    /// WWDC 2019 "What's New in Core Location"). An app already When In Use gets that second
+    /// prompt at once, as iOS shows it.
     public func requestAlwaysAuthorization() {
+        if authorizationStatus == .authorizedWhenInUse && !isOneTimeAuthorization, let answer = prompt.answer {
+            if answer == .allowAlways { changeAuthorization(to: .authorizedAlways) }
+            return
+        }
         requestAuthorization(wantsAlways: true)
     }
 
     private func requestAuthorization(wantsAlways: Bool) {
-        guard authorizationStatus == .notDetermined, let answer = authorizationAnswer else { return }
-        // A when-in-use request cannot be answered with Always.
-        let status = !wantsAlways && answer == .allowAlways ? AuthorizationStatus.authorizedWhenInUse : answer.status
-        changeAuthorization(to: status)
+        // With Location Services off iOS offers to open Settings; the app stays denied.
+        guard locationServicesEnabled, authorizationStatus == .notDetermined, prompt.answer != nil,
+            pendingAnswer == nil
+        else { return }
+        if prompt.delay > 0 {
+            pendingAnswer = (now + prompt.delay, wantsAlways)
+        } else {
+            answerPrompt(wantsAlways: wantsAlways)
+        }
+    }
+
+    private func answerPrompt(wantsAlways: Bool) {
+        pendingAnswer = nil
+        guard authorizationStatus == .notDetermined, let answer = prompt.answer else { return }
+        switch answer {
+        case .deny:
+            changeAuthorization(to: .denied)
+        case .allowOnce:
+            changeAuthorization(to: .authorizedWhenInUse)
+            isOneTimeAuthorization = true
+        case .allowAlways, .allowWhenInUse:
+            if !wantsAlways {
+                changeAuthorization(to: .authorizedWhenInUse)
+            } else if configuration.iosVersion >= 13 {
+                changeAuthorization(to: .authorizedAlways)
+                isProvisionalAlways = true
+            } else {
+                changeAuthorization(to: answer == .allowAlways ? .authorizedAlways : .authorizedWhenInUse)
+            }
+        }
     }
 
     /// The user changes the app's location permission (Settings, or a prompt answer), now or at
     /// a later virtual `time`.
     public func changeAuthorization(to status: AuthorizationStatus, at time: Double? = nil) {
         if let time { now = max(now, time) }
+        isProvisionalAlways = false
+        isOneTimeAuthorization = false
         guard status != authorizationStatus else { return }
         authorizationStatus = status
         emit(.authorizationChanged(status))
         if !status.allowsLocation && status != .notDetermined && (updating || significantChanges) {
             emit(.failed(LocationError(.denied, "location access is \(status)")))
         }
-        if !configuration.allowsRegionMonitoring(status) && status != .notDetermined {
-            for region in slots.filter(\.isLive).map(\.region).sorted(by: { $0.identifier < $1.identifier }) {
-                emit(.monitoringFailed(region, monitoringDenied))
+        if status == .notDetermined { return }
+        if regionMonitoringAllowed {
+            let starting = awaitingStart
+            awaitingStart = []
+            for region in starting { begin(region) }
+        } else {
+            for region in regions.regions { emit(.monitoringFailed(region, monitoringDenied)) }
+        }
+    }
+
+    /// Asks for precise locations while the app is in use (`requestTemporaryFullAccuracyAuthorization`,
+    /// iOS 14); the answer is ``grantsTemporaryFullAccuracy``.
+    public func requestTemporaryFullAccuracyAuthorization(at time: Double? = nil) {
+        if let time { now = max(now, time) }
+        guard accuracyAuthorization == .reducedAccuracy, authorizationStatus.allowsLocation, isInUse,
+            grantsTemporaryFullAccuracy
+        else { return }
+        temporaryFullAccuracy = true
+        accuracyAuthorization = .fullAccuracy
+        emit(.accuracyAuthorizationChanged(.fullAccuracy))
+    }
+
+    // MARK: - The app's lifecycle
+
+    /// The app moves to `state` (the user switching apps, iOS suspending or terminating it), now
+    /// or at a later virtual `time`. Standard updates end with the app; monitored regions, the
+    /// significant-change service and visits survive it and relaunch an app authorized Always.
+    public func changeAppState(to state: AppState, at time: Double? = nil) {
+        if let time { now = max(now, time) }
+        guard state != appState else { return }
+        let previous = appState
+        appState = state
+        emit(.appStateChanged(state))
+        if state == .terminated {
+            updating = false
+            paused = false
+            stillness = nil
+        }
+        if isInUse {
+            oneTimeExpiry = nil
+        } else {
+            leftUse()
+        }
+        lifecycleHandler?(self, previous)
+    }
+
+    /// Whether the app is in use as iOS counts it: in the foreground, or running in the background
+    /// with background location updates on (the status-bar indicator).
+    public var isInUse: Bool {
+        switch appState {
+        case .foreground: true
+        case .background, .suspended: updating && allowsBackgroundLocationUpdates && authorizationStatus.allowsLocation
+        case .terminated: false
+        }
+    }
+
+    /// What ends when the app leaves use: Allow Once (after a grace period, or at once when the
+    /// app is terminated), and temporary full accuracy.
+    private func leftUse() {
+        if isOneTimeAuthorization {
+            if appState == .terminated {
+                changeAuthorization(to: .notDetermined)
+            } else if oneTimeExpiry == nil {
+                oneTimeExpiry = now + configuration.allowOnceGrace
             }
         }
+        if temporaryFullAccuracy {
+            temporaryFullAccuracy = false
+            accuracyAuthorization = .reducedAccuracy
+            emit(.accuracyAuthorizationChanged(.reducedAccuracy))
+        }
+    }
+
+    /// Whether an event of a background-capable service (regions, significant changes, visits)
+    /// reaches the app now: always while in use; otherwise only with Always, waking a suspended
+    /// app or relaunching a terminated one (an ``LocationEvent/appLaunched(_:)`` first). Provisional
+    /// Always is settled here, by the upgrade prompt iOS shows at the first such use.
+    private func deliversInBackground(_ reason: LaunchReason, relaunch: Bool = true, at time: Double? = nil) -> Bool {
+        if isInUse { return true }
+        guard authorizationStatus == .authorizedAlways, relaunch || appState != .terminated else { return false }
+        if isProvisionalAlways {
+            guard prompt.answer == .allowAlways else {
+                changeAuthorization(to: .authorizedWhenInUse)
+                return false
+            }
+            isProvisionalAlways = false
+        }
+        if appState == .terminated {
+            appState = .background
+            emit(.appLaunched(reason), at: time)
+        }
+        return true
     }
 
     // MARK: - Standard and significant-change services
 
+    /// Starts the standard service; after an automatic pause this is what resumes it, as iOS
+    /// never resumes updates by itself.
     public func startUpdatingLocation() {
         updating = true
+        stillness = nil
+        if paused {
+            paused = false
+            emit(.locationUpdatesResumed)
+        }
         if !authorizationStatus.allowsLocation && authorizationStatus != .notDetermined {
             emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
         }
@@ -185,6 +356,8 @@ public final class SimulatedLocationManager {
 
     public func stopUpdatingLocation() {
         updating = false
+        paused = false
+        stillness = nil
     }
 
     public func startMonitoringSignificantLocationChanges() {
@@ -206,8 +379,17 @@ public final class SimulatedLocationManager {
 
     // MARK: - Region monitoring
 
+    /// Up to iOS 12 regions need Always; from iOS 13 When In Use too. Approximate locations
+    /// (reduced accuracy, iOS 14) monitor no regions.
+    private var regionMonitoringAllowed: Bool {
+        configuration.allowsRegionMonitoring(authorizationStatus) && accuracyAuthorization == .fullAccuracy
+    }
+
     private var monitoringDenied: LocationError {
-        LocationError(
+        if configuration.allowsRegionMonitoring(authorizationStatus) {
+            return LocationError(.regionMonitoringDenied, "region monitoring needs full accuracy")
+        }
+        return LocationError(
             .regionMonitoringDenied,
             configuration.iosVersion >= 13
                 ? "region monitoring needs authorizedWhenInUse or authorizedAlways"
@@ -216,8 +398,10 @@ public final class SimulatedLocationManager {
 
     /// Registers `region`. Before the user has answered the prompt the region is kept, and
     /// monitored once authorization allows it, as iOS does; refused authorization fails it.
+    /// Monitoring begins with `didStartMonitoringFor` and, once a fix is known, the region's
+    /// state through `didDetermineState` — never an entry or exit for where the device already is.
     public func startMonitoring(for region: CircularRegion) {
-        if authorizationStatus != .notDetermined && !configuration.allowsRegionMonitoring(authorizationStatus) {
+        if authorizationStatus != .notDetermined && !regionMonitoringAllowed {
             return emit(.monitoringFailed(region, monitoringDenied))
         }
         guard region.radius > 0, region.radius <= maximumRegionMonitoringDistance, region.center.isValid else {
@@ -228,48 +412,39 @@ public final class SimulatedLocationManager {
                         .regionMonitoringFailure,
                         "radius \(region.radius) m is outside (0, \(maximumRegionMonitoringDistance)] m")))
         }
-        if slotOf[region.identifier] == nil, let limit = configuration.regionLimit, slotOf.count >= limit {
+        if !regions.contains(region.identifier), let limit = configuration.regionLimit, regions.count >= limit {
             return emit(
                 .monitoringFailed(
                     region, LocationError(.regionMonitoringFailure, "an app can monitor at most \(limit) regions")))
         }
-        // The same identifier replaces the region. No event at registration, even when inside.
-        var monitored = Monitored(region: region)
-        if let device, device.hasSignal {
-            let distance = ShortDistance.distance(region.center, device.coordinate)
-            monitored.state = distance <= region.radius ? .inside : .outside
-            monitored.lastDistance = distance
-            monitored.lastTime = device.time
-            monitored.isActive = monitored.state == .inside
+        if authorizationStatus == .notDetermined {
+            // Kept, unstarted, until the prompt is answered.
+            regions.register(region, deviceAt: nil, time: now)
+            awaitingStart.removeAll { $0.identifier == region.identifier }
+            awaitingStart.append(region)
+            return
         }
-        let slot: Int
-        if let existing = slotOf[region.identifier] {
-            slot = existing
-        } else if let free = freeSlots.popLast() {
-            slot = free
-        } else {
-            slot = slots.count
-            slots.append(monitored)
+        begin(region)
+    }
+
+    private func begin(_ region: CircularRegion) {
+        let position = device.flatMap { $0.hasSignal ? $0.coordinate : nil }
+        let state = regions.register(region, deviceAt: position, time: device?.time ?? now)
+        emit(.startedMonitoring(region))
+        if state != .unknown && configuration.reportsInitialRegionState && deliversInBackground(.region, relaunch: false) {
+            emit(.determinedState(state, for: region))
         }
-        slots[slot] = monitored
-        slotOf[region.identifier] = slot
-        index.insert(region.circle, for: slot)
-        active.removeAll { $0 == slot }
-        if monitored.isActive { active.append(slot) }
     }
 
     public func stopMonitoring(for region: CircularRegion) {
-        guard let slot = slotOf.removeValue(forKey: region.identifier) else { return }
-        slots[slot].isLive = false
-        freeSlots.append(slot)
-        index.remove(slot)
-        active.removeAll { $0 == slot }
+        regions.remove(region.identifier)
+        awaitingStart.removeAll { $0.identifier == region.identifier }
     }
 
-    /// Asks for a region's state; the answer comes through `didDetermineState`.
+    /// Asks for a region's state; the answer comes through `didDetermineState` at the next
+    /// instant, not during this call.
     public func requestState(for region: CircularRegion) {
-        let state = slotOf[region.identifier].map { slots[$0].state } ?? .unknown
-        emit(.determinedState(state, for: region))
+        stateRequests.append((region, now))
     }
 
     // MARK: - The world moves
@@ -277,42 +452,37 @@ public final class SimulatedLocationManager {
     /// The device is at `sample` (its true position) at `sample.time`: deliver what a real
     /// device's location manager would.
     public func move(to sample: DeviceSample) {
+        if let pending = pendingAnswer, pending.due <= sample.time {
+            now = max(now, pending.due)
+            answerPrompt(wantsAlways: pending.wantsAlways)
+        }
+        if let expiry = oneTimeExpiry, expiry <= sample.time {
+            oneTimeExpiry = nil
+            now = max(now, expiry)
+            if isOneTimeAuthorization && !isInUse { changeAuthorization(to: .notDetermined) }
+        }
+        for request in stateRequests {
+            emit(.determinedState(regions.state(of: request.region.identifier), for: request.region), at: request.time)
+        }
+        stateRequests.removeAll()
         now = sample.time
         device = sample
         guard sample.hasSignal else {
-            if !inSignalGap && authorizationStatus.allowsLocation && (updating || significantChanges) {
+            if !inSignalGap && authorizationStatus.allowsLocation && (updating || significantChanges) && isInUse {
                 emit(.failed(LocationError(.locationUnknown, "no signal")))
             }
             inSignalGap = true
             return
         }
-        if inSignalGap { signalResumed = sample.time }
+        if inSignalGap { regions.signalResumed(at: sample.time) }
         inSignalGap = false
         let offset = noise.step(at: sample.time)
-        var believed = sample.coordinate
-        if offset.north != 0 || offset.east != 0 {
-            believed = Coordinate(
-                latitude: sample.coordinate.latitude + offset.north / 111_132.954,
-                longitude: sample.coordinate.longitude
-                    + offset.east / (111_319.49 * cos(sample.coordinate.latitude * .pi / 180)))
-        }
-        if configuration.allowsRegionMonitoring(authorizationStatus) && !slotOf.isEmpty {
-            evaluateRegions(at: believed, time: sample.time)
+        let believed = shifted(sample.coordinate, by: offset)
+        if regionMonitoringAllowed && !regions.isEmpty {
+            for change in regions.evaluate(at: believed, time: sample.time) { deliver(change) }
         }
         guard authorizationStatus.allowsLocation else { return }
-        if updating {
-            let accuracy = max(LocationAccuracy.reportedAccuracy(for: desiredAccuracy), offset.radius)
-            let fix = makeFix(sample, at: believed, accuracy: accuracy)
-            if distanceFilter <= 0
-                || location.map({
-                    ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter
-                })
-                    ?? true
-            {
-                location = fix
-                emit(.locationUpdated(fix, service: .standard))
-            }
-        }
+        if updating { updateStandard(sample, believed: believed, noiseRadius: offset.radius) }
         if significantChanges {
             let due =
                 lastSignificant.map {
@@ -321,13 +491,105 @@ public final class SimulatedLocationManager {
                         && sample.time - $0.timestamp + 1e-9 >= configuration.significantChangeInterval
                 } ?? true
             if due {
-                let fix = makeFix(sample, at: sample.coordinate, accuracy: configuration.significantChangeAccuracy)
+                let fix = makeFix(sample, at: approximate(sample.coordinate), accuracy: coarseAccuracy)
                 lastSignificant = fix
-                if !updating { location = fix }
-                emit(.locationUpdated(fix, service: .significantChange))
+                if deliversInBackground(.significantChange) {
+                    if !updating { location = fix }
+                    emit(.locationUpdated(fix, service: .significantChange))
+                }
             }
         }
-        if visitsOn { trackVisit(at: sample.coordinate, time: sample.time) }
+        if visitsOn, let visit = visits.observe(believed, at: sample.time), deliversInBackground(.visit) {
+            var visit = visit
+            visit.coordinate = approximate(visit.coordinate)
+            emit(.visited(visit))
+        }
+    }
+
+    private func updateStandard(_ sample: DeviceSample, believed: Coordinate, noiseRadius: Double) {
+        if pausesLocationUpdatesAutomatically && detectPause(at: sample) { return }
+        guard isInUse else { return }
+        let reduced = accuracyAuthorization == .reducedAccuracy
+        let source = configuration.positioning(for: desiredAccuracy)
+        // GPS gives a fix per sample; Wi-Fi, cells and approximate locations come less often.
+        let interval = reduced ? configuration.reducedAccuracyInterval : source.error == nil ? 0 : source.interval
+        if let last = lastStandardFix, sample.time - last < interval - 1e-9 { return }
+        var position = believed
+        var accuracy = max(LocationAccuracy.reportedAccuracy(for: desiredAccuracy), noiseRadius)
+        if reduced {
+            (position, accuracy) = (approximate(believed), reducedAccuracyRadius(at: believed))
+        } else if let error = source.error {
+            // Wi-Fi or cell positioning: its own error, whose 68 % radius is what the fix reports.
+            let offset = coarseNoise.step(at: sample.time)
+            position = shifted(believed, by: offset)
+            accuracy = max(error, noiseRadius)
+        }
+        let fix = makeFix(sample, at: position, accuracy: accuracy)
+        lastStandardFix = sample.time
+        if distanceFilter <= 0
+            || location.map({ ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter })
+                ?? true
+        {
+            location = fix
+            emit(.locationUpdated(fix, service: .standard))
+        }
+    }
+
+    /// Automatic pauses (`pausesLocationUpdatesAutomatically`): after the device has stayed
+    /// within ``LocationManagerConfiguration/pauseRadius`` for the activity type's delay, updates
+    /// pause. Core Location never resumes them by itself (Apple,
+    /// `locationManagerDidResumeLocationUpdates(_:)`): the app restarts them. True while paused.
+    private func detectPause(at sample: DeviceSample) -> Bool {
+        if paused { return true }
+        guard let still = stillness,
+            ShortDistance.distance(still.coordinate, sample.coordinate) <= configuration.pauseRadius
+        else {
+            stillness = (sample.coordinate, sample.time)
+            return false
+        }
+        if sample.time - still.since >= configuration.pauseDelay(for: activityType) - 1e-9 {
+            paused = true
+            emit(.locationUpdatesPaused)
+        }
+        return paused
+    }
+
+    private static func coarseNoise(_ source: LocationManagerConfiguration.Positioning, seed: UInt64) -> NoiseProcess {
+        NoiseProcess(
+            model: NoiseModel(sigma: (source.error ?? 0) / NoiseModel.radius68, correlationTime: source.interval * 3),
+            seed: seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    private func shifted(_ coordinate: Coordinate, by offset: (north: Double, east: Double, radius: Double))
+        -> Coordinate
+    {
+        guard offset.north != 0 || offset.east != 0 else { return coordinate }
+        return Coordinate(
+            latitude: coordinate.latitude + offset.north / 111_132.954,
+            longitude: coordinate.longitude + offset.east / (111_319.49 * cos(coordinate.latitude * .pi / 180)))
+    }
+
+    /// Approximate locations (reduced accuracy): the centre of the grid cell the position lies in,
+    /// so the app learns the neighbourhood, never the street.
+    private func approximate(_ coordinate: Coordinate) -> Coordinate {
+        guard accuracyAuthorization == .reducedAccuracy else { return coordinate }
+        let cell = configuration.reducedAccuracyCell
+        return Coordinate(
+            latitude: ((coordinate.latitude / cell).rounded(.down) + 0.5) * cell,
+            longitude: ((coordinate.longitude / cell).rounded(.down) + 0.5) * cell)
+    }
+
+    /// The 68 % radius of the error ``approximate(_:)`` makes at `coordinate`: a point uniformly
+    /// placed in a cell of sides a × b lies within 0.465 √(ab) of its centre 68 % of the time.
+    private func reducedAccuracyRadius(at coordinate: Coordinate) -> Double {
+        let metric = LocalMetric(latitude: coordinate.latitude)
+        let cell = configuration.reducedAccuracyCell
+        return 0.465 * (cell * metric.metresPerDegreeLatitude * cell * metric.metresPerDegreeLongitude).squareRoot()
+    }
+
+    private var coarseAccuracy: Double {
+        guard accuracyAuthorization == .reducedAccuracy, let device else { return configuration.significantChangeAccuracy }
+        return reducedAccuracyRadius(at: device.coordinate)
     }
 
     private func makeFix(_ sample: DeviceSample, at coordinate: Coordinate, accuracy: Double) -> Location {
@@ -337,93 +599,18 @@ public final class SimulatedLocationManager {
             speed: sample.speed ?? -1, course: sample.course ?? -1, timestamp: sample.time)
     }
 
-    // MARK: Region thresholds
-
-    private func evaluateRegions(at position: Coordinate, time: Double) {
-        let metric = LocalMetric.near(position.latitude, cached: &metric)
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: index.candidates(near: position))
-        for slot in active where !scratch.contains(slot) { scratch.append(slot) }
-        if scratch.count > 1 { scratch.sort() }  // a fixed order for simultaneous events
-        for slot in scratch where slots[slot].isLive {
-            let distance = metric.distance(slots[slot].region.center, position)
-            evaluate(&slots[slot], distance: distance, at: position, time: time)
-            let keep = slots[slot].state != .outside || slots[slot].pending != nil
-            if keep != slots[slot].isActive {
-                slots[slot].isActive = keep
-                if keep { active.append(slot) } else { active.removeAll { $0 == slot } }
+    private func deliver(_ change: RegionMonitor.Change) {
+        switch change {
+        case .determined(let region, let state, let time):
+            if deliversInBackground(.region, relaunch: false) { emit(.determinedState(state, for: region), at: time) }
+        case .crossed(let region, let state, let time, let position):
+            let notifies = state == .inside ? region.notifyOnEntry : region.notifyOnExit
+            guard deliversInBackground(.region, relaunch: notifies, at: time) else { return }
+            if notifies {
+                emit(state == .inside ? .enteredRegion(region, at: position) : .exitedRegion(region, at: position), at: time)
             }
+            emit(.determinedState(state, for: region), at: time)
         }
-    }
-
-    /// Apple's rule: cross the boundary, get the hysteresis distance past it, stay there for the
-    /// dwell time. The crossing of the threshold is interpolated between samples, so the
-    /// reported time is exact to the route, not to the sampling.
-    private func evaluate(_ monitored: inout Monitored, distance: Double, at position: Coordinate, time: Double) {
-        let region = monitored.region
-        defer {
-            monitored.lastDistance = distance
-            monitored.lastTime = time
-        }
-        if monitored.state == .unknown {
-            monitored.state = distance <= region.radius ? .inside : .outside
-            return
-        }
-        // The first fix after a signal gap: a dwell begun before the gap is not evidence.
-        if (monitored.lastTime ?? .infinity) < signalResumed { monitored.pending = nil }
-        let target: RegionState = monitored.state == .inside ? .outside : .inside
-        let threshold =
-            target == .inside
-            ? region.radius - configuration.inwardThreshold(radius: region.radius)
-            : region.radius + configuration.regionHysteresis
-        let beyond = target == .inside ? distance <= threshold : distance >= threshold
-        guard beyond else {
-            monitored.pending = nil
-            return
-        }
-        if monitored.pending == nil {
-            var since = time
-            // Interpolated between two fixes that both arrived; across a signal gap the device's
-            // path is unknown, so the crossing counts from the first fix after it, and the dwell
-            // is made of fixes that really came.
-            if let d0 = monitored.lastDistance, let t0 = monitored.lastTime, d0 != distance, t0 >= signalResumed {
-                let fraction = (threshold - d0) / (distance - d0)
-                if fraction > 0 && fraction <= 1 { since = t0 + (time - t0) * fraction }
-            }
-            monitored.pending = (target, since)
-        }
-        guard let pending = monitored.pending, time - pending.since >= configuration.regionDwell - 1e-9 else { return }
-        monitored.state = target
-        monitored.pending = nil
-        let at = pending.since + configuration.regionDwell
-        if target == .inside {
-            if region.notifyOnEntry { emit(.enteredRegion(region, at: position), at: at) }
-        } else if region.notifyOnExit {
-            emit(.exitedRegion(region, at: position), at: at)
-        }
-        emit(.determinedState(target, for: region), at: at)
-    }
-
-    // MARK: Visits
-
-    private func trackVisit(at position: Coordinate, time: Double) {
-        guard let anchor = visitAnchor else {
-            visitAnchor = (position, time)
-            return
-        }
-        if ShortDistance.distance(anchor.coordinate, position) <= configuration.visitRadius {
-            if !visitConfirmed && time - anchor.since >= configuration.visitMinimumDuration { visitConfirmed = true }
-            return
-        }
-        if visitConfirmed {
-            emit(
-                .visited(
-                    Visit(
-                        coordinate: anchor.coordinate, horizontalAccuracy: configuration.visitRadius,
-                        arrival: anchor.since, departure: time)))
-        }
-        visitAnchor = (position, time)
-        visitConfirmed = false
     }
 
     // MARK: Delivery
@@ -435,21 +622,20 @@ public final class SimulatedLocationManager {
         guard let delegate else { return }
         switch event {
         case .authorizationChanged(let status): delegate.locationManager(self, didChangeAuthorization: status)
+        case .accuracyAuthorizationChanged: delegate.locationManagerDidChangeAuthorization(self)
         case .locationUpdated(let fix, _): delegate.locationManager(self, didUpdateLocations: [fix])
         case .failed(let error): delegate.locationManager(self, didFailWithError: error)
         case .enteredRegion(let region, _): delegate.locationManager(self, didEnterRegion: region)
         case .exitedRegion(let region, _): delegate.locationManager(self, didExitRegion: region)
         case .determinedState(let state, let region):
             delegate.locationManager(self, didDetermineState: state, for: region)
+        case .startedMonitoring(let region): delegate.locationManager(self, didStartMonitoringFor: region)
         case .monitoringFailed(let region, let error):
             delegate.locationManager(self, monitoringDidFailFor: region, withError: error)
         case .visited(let visit): delegate.locationManager(self, didVisit: visit)
+        case .locationUpdatesPaused: delegate.locationManagerDidPauseLocationUpdates(self)
+        case .locationUpdatesResumed: delegate.locationManagerDidResumeLocationUpdates(self)
+        case .appStateChanged, .appLaunched: break
         }
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif

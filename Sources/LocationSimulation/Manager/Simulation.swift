@@ -1,6 +1,16 @@
 import Geo
 import Tracks
 
+/// A change the script makes to a device's world at a virtual time.
+public enum ScriptedChange: Sendable, Equatable {
+    /// The user changes the app's permission in Settings.
+    case authorization(AuthorizationStatus)
+    /// The app moves between foreground, background, suspension and termination.
+    case appState(AppState)
+    /// The app asks for temporary full accuracy (iOS 14), answered by the manager's script.
+    case temporaryFullAccuracy
+}
+
 /// One simulated device in a run: its route, its location manager and its script.
 public struct SimulatedDevice {
     /// Shown in the event stream of a run with several devices.
@@ -12,19 +22,20 @@ public struct SimulatedDevice {
     public var clockOffset: Double
     /// Virtual-time intervals with no signal (tunnels), after the offset is applied.
     public var signalGaps: [ClosedRange<Double>]
-    /// Authorization changes by the user during the run, at virtual times.
-    public var authorizationChanges: [(time: Double, status: AuthorizationStatus)]
+    /// Changes by the user or iOS during the run, at virtual times, in time order.
+    public var script: [(time: Double, change: ScriptedChange)]
 
     public init(
         name: String? = nil, route: [RouteSample], manager: SimulatedLocationManager, clockOffset: Double = 0,
-        signalGaps: [ClosedRange<Double>] = [], authorizationChanges: [(time: Double, status: AuthorizationStatus)] = []
+        signalGaps: [ClosedRange<Double>] = [], script: [(time: Double, change: ScriptedChange)] = []
     ) {
         self.name = name
         self.route = route
         self.manager = manager
         self.clockOffset = clockOffset
         self.signalGaps = signalGaps.sorted { $0.lowerBound < $1.lowerBound }
-        self.authorizationChanges = authorizationChanges.sorted { $0.time < $1.time }
+        self.script = script.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
     }
 
     /// First and last instants of the device's route, after the offset.
@@ -35,15 +46,15 @@ public struct SimulatedDevice {
     }
 }
 
-/// Runs devices along their routes on virtual time and hands every event, in time order, to
-/// `onEvent`.
+/// Runs devices along their routes on virtual time. ``events()`` pulls the run's events one at a
+/// time, in time order; the run advances only as far as the next event needs, so a consumer that
+/// stops or throws simply stops pulling.
 ///
 /// ```swift
 /// let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: timeline[0].point.timeIntervalSince1970 ?? 0)
 /// manager.startUpdatingLocation()
-/// var simulation = Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)])
-/// var clock = VirtualClock()
-/// simulation.run(clock: &clock) { print($0) }
+/// let simulation = Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)])
+/// for event in simulation.events() { print(event) }
 /// ```
 public struct Simulation {
     public var devices: [SimulatedDevice]
@@ -59,54 +70,108 @@ public struct Simulation {
         return low...high
     }
 
-    /// Runs to the end of every route. Each manager's ``SimulatedLocationManager/observer`` is
-    /// borrowed for the run and restored afterwards.
-    public func run(clock: inout some SimulationClock, onEvent: @escaping (TimedEvent) -> Void) {
-        let previousObservers = devices.map(\.manager.observer)
-        defer { for (device, observer) in zip(devices, previousObservers) { device.manager.observer = observer } }
-        var cursors = devices.map { DeviceCursor(device: $0, interval: $0.manager.configuration.updateInterval) }
-        if devices.count == 1 {
-            // One device: its events are already in time order.
-            let name = devices[0].name
-            devices[0].manager.observer = { event in
-                var event = event
-                event.device = name
-                onEvent(event)
-            }
-            while let sample = cursors[0].next() {
-                clock.advance(to: sample.time)
-                cursors[0].deliver(sample)
-            }
-            return
+    /// The run's events, pulled one at a time. Each manager's
+    /// ``SimulatedLocationManager/observer`` is borrowed while the sequence is iterated and
+    /// restored when its iterator is released.
+    public func events() -> SimulationEvents { SimulationEvents(devices: devices) }
+
+    /// Runs to the end of every route, pacing by `clock` before each event.
+    public func run(clock: inout some SimulationClock, onEvent: (TimedEvent) -> Void) {
+        for event in events() {
+            clock.advance(to: event.time)
+            onEvent(event)
         }
-        // Several devices: a region event may be stamped between a device's samples, so events
-        // wait in a buffer until every device has moved past their time.
+    }
+}
+
+/// The events of a ``Simulation``, in virtual-time order, produced as they are pulled.
+///
+/// With one device, events come out as its manager emits them. With several, a region event may
+/// be stamped between a device's samples, so events wait until every device has moved past their
+/// time; same-time events keep the order they were emitted in.
+public struct SimulationEvents: Sequence, IteratorProtocol {
+    /// The managers' events land here; a class so the observers can reach it.
+    private final class Run {
+        var cursors: [DeviceCursor]
+        var upcoming: [DeviceSample?]
         var buffer: [TimedEvent] = []
-        for device in devices {
-            let name = device.name
-            device.manager.observer = { event in
-                var event = event
-                event.device = name
-                buffer.append(event)
+        var ready: [TimedEvent] = []
+        var readIndex = 0
+        let managers: [SimulatedLocationManager]
+        let previousObservers: [((TimedEvent) -> Void)?]
+
+        init(devices: [SimulatedDevice]) {
+            cursors = devices.map { DeviceCursor(device: $0, interval: $0.manager.configuration.updateInterval) }
+            upcoming = cursors.count > 1 ? cursors.map { $0.peek() } : []
+            managers = devices.map(\.manager)
+            previousObservers = managers.map(\.observer)
+            for device in devices {
+                let name = device.name
+                device.manager.observer = { [unowned self] event in
+                    var event = event
+                    event.device = name
+                    self.buffer.append(event)
+                }
             }
         }
-        var upcoming = cursors.map { $0.peek() }
-        while let (i, _) = upcoming.enumerated().compactMap({ i, s in s.map { (i, $0.time) } }).min(by: { $0.1 < $1.1 }
-        ),
-            let sample = cursors[i].next()
-        {
-            clock.advance(to: sample.time)
-            cursors[i].deliver(sample)
-            upcoming[i] = cursors[i].peek()
-            let horizon = upcoming.compactMap { $0?.time }.min() ?? .infinity
-            if !buffer.isEmpty {
-                var ready = buffer.filter { $0.time <= horizon }
-                buffer.removeAll { $0.time <= horizon }
-                ready.sort { $0.time < $1.time }  // stable: same-time events keep their order
-                ready.forEach(onEvent)
+
+        deinit {
+            for (manager, observer) in zip(managers, previousObservers) { manager.observer = observer }
+        }
+
+        /// Moves the device whose next sample comes first; false when every route is done.
+        func step() -> Bool {
+            var chosen = 0
+            if cursors.count > 1 {
+                var earliest = Double.infinity
+                for (i, sample) in upcoming.enumerated() where (sample?.time ?? .infinity) < earliest {
+                    (chosen, earliest) = (i, sample?.time ?? .infinity)
+                }
+            }
+            guard let sample = cursors[chosen].next() else {
+                release(through: .infinity)
+                return false
+            }
+            cursors[chosen].deliver(sample)
+            if cursors.count > 1 { upcoming[chosen] = cursors[chosen].peek() }
+            release(through: cursors.count > 1 ? upcoming.compactMap { $0?.time }.min() ?? .infinity : .infinity)
+            return true
+        }
+
+        /// Moves buffered events stamped up to `horizon` to the ready queue, in time order.
+        private func release(through horizon: Double) {
+            guard !buffer.isEmpty else { return }
+            if readIndex == ready.count {
+                ready.removeAll(keepingCapacity: true)
+                readIndex = 0
+            }
+            if horizon == .infinity && cursors.count == 1 {
+                ready.append(contentsOf: buffer)
+                buffer.removeAll(keepingCapacity: true)
+                return
+            }
+            var due = buffer.filter { $0.time <= horizon }
+            buffer.removeAll { $0.time <= horizon }
+            due.sort { $0.time < $1.time }  // stable: same-time events keep their order
+            ready.append(contentsOf: due)
+        }
+    }
+
+    private let run: Run
+
+    init(devices: [SimulatedDevice]) {
+        run = Run(devices: devices)
+    }
+
+    public mutating func next() -> TimedEvent? {
+        while run.readIndex == run.ready.count {
+            guard run.step() else {
+                guard run.readIndex < run.ready.count else { return nil }
+                break
             }
         }
-        buffer.sorted { $0.time < $1.time }.forEach(onEvent)
+        defer { run.readIndex += 1 }
+        return run.ready[run.readIndex]
     }
 }
 
@@ -117,7 +182,6 @@ struct DeviceCursor {
     let interval: Double
     private var index = 0
     private var fill: (from: RouteSample, to: RouteSample, step: Int, steps: Int)?
-    private var gap = 0
     private var change = 0
 
     init(device: SimulatedDevice, interval: Double) {
@@ -173,9 +237,13 @@ struct DeviceCursor {
 
     /// Applies scripted changes due by the sample's time, then moves the device.
     mutating func deliver(_ sample: DeviceSample) {
-        while change < device.authorizationChanges.count, device.authorizationChanges[change].time <= sample.time {
-            let scripted = device.authorizationChanges[change]
-            device.manager.changeAuthorization(to: scripted.status, at: scripted.time)
+        while change < device.script.count, device.script[change].time <= sample.time {
+            let (time, scripted) = device.script[change]
+            switch scripted {
+            case .authorization(let status): device.manager.changeAuthorization(to: status, at: time)
+            case .appState(let state): device.manager.changeAppState(to: state, at: time)
+            case .temporaryFullAccuracy: device.manager.requestTemporaryFullAccuracyAuthorization(at: time)
+            }
             change += 1
         }
         device.manager.move(to: sample)

@@ -75,8 +75,22 @@ public enum EventStreamEncoder {
         case .visited(let visit):
             field("lat", "\(visit.coordinate.latitude)", &out)
             field("lon", "\(visit.coordinate.longitude)", &out)
+            out.append(contentsOf: #","hacc":"#.utf8)
+            appendFixed(visit.horizontalAccuracy, 2, to: &out)
             field("arrival", "\"" + XSDDateTime.formatMilliseconds(visit.arrival) + "\"", &out)
-            field("departure", "\"" + XSDDateTime.formatMilliseconds(visit.departure) + "\"", &out)
+            field(
+                "departure",
+                visit.isInProgress ? "null" : "\"" + XSDDateTime.formatMilliseconds(visit.departure) + "\"", &out)
+        case .accuracyAuthorizationChanged(let accuracy):
+            field("accuracy", "\"\(accuracy)\"", &out)
+        case .startedMonitoring(let region):
+            field("region", quoted(region.identifier), &out)
+        case .appStateChanged(let state):
+            field("state", "\"\(state)\"", &out)
+        case .appLaunched(let reason):
+            field("reason", "\"\(reason.rawValue)\"", &out)
+        case .locationUpdatesPaused, .locationUpdatesResumed:
+            break
         }
         out.append(UInt8(ascii: "}"))
     }
@@ -115,8 +129,21 @@ public enum EventStreamEncoder {
             out += "monitoringFailed \(region?.identifier ?? "-"): \(error)"
         case .visited(let visit):
             out += String(
-                format: "visit           %.6f,%.6f  %@ → %@", visit.coordinate.latitude, visit.coordinate.longitude,
-                XSDDateTime.formatMilliseconds(visit.arrival), XSDDateTime.formatMilliseconds(visit.departure))
+                format: "visit           %.6f,%.6f  ±%.0f m  %@ → %@", visit.coordinate.latitude,
+                visit.coordinate.longitude, visit.horizontalAccuracy, XSDDateTime.formatMilliseconds(visit.arrival),
+                visit.isInProgress ? "(still there)" : XSDDateTime.formatMilliseconds(visit.departure))
+        case .accuracyAuthorizationChanged(let accuracy):
+            out += "accuracy        \(accuracy)"
+        case .startedMonitoring(let region):
+            out += "monitoring      \(region.identifier)"
+        case .locationUpdatesPaused:
+            out += "paused          location updates (device still)"
+        case .locationUpdatesResumed:
+            out += "resumed         location updates"
+        case .appStateChanged(let state):
+            out += "app             \(state)"
+        case .appLaunched(let reason):
+            out += "app launched    for \(reason.rawValue)"
         }
         return out
     }
