@@ -277,8 +277,10 @@ private struct Reader {
             device.signalLoss.append(a...b)
         }
         if let v = fields["visits"] { device.app.visits = try v.bool() }
-        device.iosVersion = try fields["iosVersion"].map { v throws(ConfigFileError) in try iosVersion(v) } ?? scenarioVersion
-        if let problem = device.app.problem(iosVersion: device.iosVersion ?? LocationManagerConfiguration().iosVersion) {
+        device.iosVersion =
+            try fields["iosVersion"].map { v throws(ConfigFileError) in try iosVersion(v) } ?? scenarioVersion
+        if let problem = device.app.problem(iosVersion: device.iosVersion ?? LocationManagerConfiguration().iosVersion)
+        {
             let culprit: ConfigNode? =
                 switch problem.setting {
                 case .prompt: fields["authorization"]

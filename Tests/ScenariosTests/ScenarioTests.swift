@@ -143,6 +143,18 @@ struct ScenarioTests {
             "scenario.yaml:5:5: an expectation has exactly one of"
         ),
         (
+            "name: x\niosVersion: 12\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  authorization: once\nexpect: []\n",
+            "scenario.yaml:5:18: the 'once' answer (Allow Once) exists from iOS 13; this device runs iOS 12"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  appStates:\n    - { at: 1m, state: terminated }\n    - { at: 2m, state: background }\nexpect: []\n",
+            "scenario.yaml:6:7: the app cannot go from terminated to background (only iOS relaunches"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  authorization: always@soon\nexpect: []\n",
+            "scenario.yaml:4:18: 'always@soon' is not ANSWER[@SECONDS]"
+        ),
+        (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noLocationInZone: home\n",
             "scenario.yaml:5:23: no privacy zone 'home'"
         ),

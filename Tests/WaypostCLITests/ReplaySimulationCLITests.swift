@@ -106,4 +106,36 @@ struct ReplaySimulationCLITests {
             #expect(try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--rate", "10").status == 64)
         }
     }
+
+    /// The lifecycle and authorization flags, and the script errors iOS has no path for: one
+    /// line naming the flag, exit 64, nothing run.
+    @Test func lifecycleFlagsDriveTheRunAndBadScriptsAreRefused() throws {
+        let (run, events) = try events(
+            "replay", "tracks/sunnyvale-commute.kml", "--regions", "fixtures/regions/commute-cafes.yaml", "--format",
+            "jsonl", "--auth", "always@60", "--app-state", "background@300", "--app-state", "terminated@600")
+        #expect(run.status == 0, "\(run.stderr)")
+        let types = events.compactMap { $0["type"] as? String }
+        #expect(types.contains("appLaunch") && types.filter { $0 == "appState" }.count == 2)
+        #expect(events.first { $0["type"] as? String == "appLaunch" }?["reason"] as? String == "region")
+        #expect(
+            events.filter { $0["status"] as? String == "authorizedAlways" }.first?["t"] as? String
+                == "2025-06-03T15:11:00.000Z")
+        for (arguments, message) in [
+            (
+                ["--auth", "once", "--ios-version", "12"],
+                "--auth once: the 'once' answer (Allow Once) exists from iOS 13"
+            ),
+            (["--accuracy-authorization", "reduced", "--ios-version", "13"], "reduced accuracy exists from iOS 14"),
+            (
+                ["--app-state", "suspended@10"],
+                "--app-state suspended@10: the app cannot go from foreground to suspended"
+            ),
+            (["--app-state", "asleep@10"], "--app-state 'asleep@10' is not STATE@SECONDS"),
+            (["--auth", "always@later"], "--auth"),
+        ] {
+            let bad = try CLITests.waypost(["replay", "tracks/cupertino-walk.kml"] + arguments)
+            #expect(bad.status == 64 && bad.stdout.isEmpty, "\(arguments)")
+            #expect(bad.stderr.contains(message), "\(bad.stderr)")
+        }
+    }
 }

@@ -1,9 +1,10 @@
+import Geo
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Geo
 
 /// Where the device really is at one instant of a run, and whether it has a signal there.
 public struct DeviceSample: Sendable, Equatable {
@@ -431,7 +432,9 @@ public final class SimulatedLocationManager {
         let position = device.flatMap { $0.hasSignal ? $0.coordinate : nil }
         let state = regions.register(region, deviceAt: position, time: device?.time ?? now)
         emit(.startedMonitoring(region))
-        if state != .unknown && configuration.reportsInitialRegionState && deliversInBackground(.region, relaunch: false) {
+        if state != .unknown && configuration.reportsInitialRegionState
+            && deliversInBackground(.region, relaunch: false)
+        {
             emit(.determinedState(state, for: region))
         }
     }
@@ -527,7 +530,8 @@ public final class SimulatedLocationManager {
         let fix = makeFix(sample, at: position, accuracy: accuracy)
         lastStandardFix = sample.time
         if distanceFilter <= 0
-            || location.map({ ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter })
+            || location.map({ ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter }
+            )
                 ?? true
         {
             location = fix
@@ -588,7 +592,9 @@ public final class SimulatedLocationManager {
     }
 
     private var coarseAccuracy: Double {
-        guard accuracyAuthorization == .reducedAccuracy, let device else { return configuration.significantChangeAccuracy }
+        guard accuracyAuthorization == .reducedAccuracy, let device else {
+            return configuration.significantChangeAccuracy
+        }
         return reducedAccuracyRadius(at: device.coordinate)
     }
 
@@ -607,7 +613,9 @@ public final class SimulatedLocationManager {
             let notifies = state == .inside ? region.notifyOnEntry : region.notifyOnExit
             guard deliversInBackground(.region, relaunch: notifies, at: time) else { return }
             if notifies {
-                emit(state == .inside ? .enteredRegion(region, at: position) : .exitedRegion(region, at: position), at: time)
+                emit(
+                    state == .inside ? .enteredRegion(region, at: position) : .exitedRegion(region, at: position),
+                    at: time)
             }
             emit(.determinedState(state, for: region), at: time)
         }

@@ -1,0 +1,146 @@
+import Geo
+import LocationSimulation
+import Testing
+
+/// Authorization as each iOS release grants it, and events as iOS delivers them in each app
+/// state. Each test names the rule's source.
+@Suite struct AppLifecycleTests {
+    /// A manager answered by `answer`, monitoring a 300 m region 1 km north, walking through it
+    /// at 10 m/s (enter reported at 90 s, exit at 170 s... see `RegionMonitoringTests`).
+    func walkThrough(
+        answer: AuthorizationAnswer = .allowAlways, ios: Int = 26, states: [(Double, AppState)] = [],
+        configure: (SimulatedLocationManager) -> Void = { _ in }
+    ) -> [TimedEvent] {
+        var configuration = LocationManagerConfiguration()
+        configuration.iosVersion = ios
+        let manager = SimulatedLocationManager(authorizationAnswer: answer, startTime: t0, configuration: configuration)
+        configure(manager)
+        manager.requestAlwaysAuthorization()
+        manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
+        manager.startUpdatingLocation()
+        return run(
+            route(seconds: 300) { 10 * $0 }, manager: manager,
+            script: states.map { (t0 + $0.0, .appState($0.1)) })
+    }
+
+    func types(_ events: [TimedEvent]) -> [String] {
+        events.filter { $0.event.type != "location" && $0.event.type != "regionState" }.map {
+            "\($0.event.type)\($0.event.detail.map { " " + $0 } ?? "")"
+        }
+    }
+
+    /// Apple, requestAlwaysAuthorization(): "The second prompt displays when Core Location
+    /// prepares to deliver an event to your app requiring CLAuthorizationStatus.authorizedAlways";
+    /// "Keep Only While Using": "The delegate receives CLAuthorizationStatus.authorizedWhenInUse";
+    /// "Change to Always Allow": "The delegate doesn't receive a callback."
+    @Test func provisionalAlwaysIsSettledAtTheFirstBackgroundEvent() {
+        let kept = walkThrough(answer: .allowWhenInUse, states: [(30, .background)])
+        #expect(types(kept) == ["appState background", "authorization authorizedWhenInUse"])
+        let upgraded = walkThrough(answer: .allowAlways, states: [(30, .background)])
+        #expect(types(upgraded) == ["appState background", "regionEnter", "regionExit"])
+    }
+
+    /// Apple, "Handling location updates in the background": a suspended app does not "receive
+    /// location updates"; `allowsBackgroundLocationUpdates` keeps them coming, and the app in use.
+    @Test func standardUpdatesStopInTheBackgroundUnlessBackgroundUpdatesAreOn() {
+        let plain = walkThrough(states: [(100, .background)])
+        #expect(plain.fixes.last?.time == 99)
+        let background = walkThrough(states: [(100, .background)]) { $0.allowsBackgroundLocationUpdates = true }
+        #expect(background.fixes.last?.time == 300)
+    }
+
+    /// Apple, CLRegion.notifyOnEntry: "If the app is not running when a boundary crossing occurs,
+    /// the system launches the app into the background to handle it"; standard updates do not
+    /// relaunch it; When In Use never does ("Choosing the Location Services Authorization").
+    @Test func aTerminatedAppIsRelaunchedByARegionOnlyWithAlways() {
+        let always = walkThrough(states: [(10, .background), (20, .terminated)])
+        #expect(
+            types(always).suffix(4) == ["appState terminated", "appLaunch region", "regionEnter", "regionExit"])
+        #expect(always.fixes.last?.time == 9)
+        let whenInUse = walkThrough(answer: .allowWhenInUse, ios: 12, states: [(10, .background), (20, .terminated)])
+        #expect(!types(whenInUse).contains("appLaunch region"))
+    }
+
+    /// Apple, requestAlwaysAuthorization(), "Allow Once": "This authorization expires when your
+    /// app is no longer in use, reverting to CLAuthorizationStatus.notDetermined"; WWDC 2019 705:
+    /// in use "for a few seconds after it has been put in the background".
+    @Test func allowOnceEndsAfterTheAppLeavesUse() {
+        let events = walkThrough(answer: .allowOnce, states: [(50, .background), (55, .foreground)])
+        #expect(!types(events).contains("authorization notDetermined"), "back within the grace period")
+        let expired = walkThrough(answer: .allowOnce, states: [(50, .background)])
+        let reset = expired.first { $0.event == .authorizationChanged(.notDetermined) }
+        #expect(reset.map { $0.time - t0 } == 50 + LocationManagerConfiguration().allowOnceGrace)
+        #expect(!types(expired).contains("regionEnter"))
+    }
+
+    /// Apple, `locationServicesEnabled()`: "When users disable the switch, the system calls your
+    /// delegate's locationManager(_:didChangeAuthorization:) method with a denied authorization
+    /// status"; `CLAuthorizationStatus.denied`: "disabled globally in Settings".
+    @Test func locationServicesOffDeniesEveryApp() {
+        let manager = SimulatedLocationManager(authorizationAnswer: .allowAlways, locationServicesEnabled: false)
+        var events: [LocationEvent] = []
+        manager.observer = { events.append($0.event) }
+        manager.reportInitialAuthorization()
+        manager.requestAlwaysAuthorization()
+        manager.startUpdatingLocation()
+        #expect(manager.authorizationStatus == .denied)
+        #expect(events.map(\.type) == ["authorization", "error"] && events.last?.detail == "denied")
+    }
+
+    /// Apple, `accuracyAuthorization`: with reduced accuracy "your app can't use region
+    /// monitoring"; `kCLLocationAccuracyReduced`: "usually within 1–20 kilometers", "at most a few
+    /// times per hour".
+    @Test func reducedAccuracyGivesApproximateFixesAndNoRegions() {
+        let manager = SimulatedLocationManager(
+            authorizationAnswer: .allowAlways, accuracyAuthorization: .reducedAccuracy, startTime: t0)
+        var setup: [TimedEvent] = []
+        manager.observer = { setup.append($0) }
+        manager.requestAlwaysAuthorization()
+        manager.pausesLocationUpdatesAutomatically = false
+        manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
+        manager.startUpdatingLocation()
+        #expect(setup.failures.map(\.code) == [.regionMonitoringDenied])
+        let events = run(route(seconds: 3_600) { $0 }, manager: manager)
+        #expect(events.fixes.map(\.time) == [0, 900, 1800, 2700, 3600])
+        for fix in events.fixes {
+            let error = ShortDistance.distance(fix.location.coordinate, north(fix.time))
+            #expect(error < 4_000 && fix.location.horizontalAccuracy > 1_000)
+        }
+    }
+
+    /// Apple, `pausesLocationUpdatesAutomatically`: "pause updates ... at times when the location
+    /// data is unlikely to change"; `locationManagerDidResumeLocationUpdates`: "Core Location does
+    /// not resume updates automatically after it pauses them."
+    @Test func aLongStopPausesUpdatesUntilTheAppRestartsThem() {
+        let manager = alwaysManager()
+        manager.startUpdatingLocation()
+        // 20 minutes still, then walking on.
+        let stop = run(route(seconds: 1_800) { $0 < 1_200 ? 0 : $0 - 1_200 }, manager: manager)
+        #expect(types(stop) == ["locationUpdatesPaused"])
+        #expect(stop.fixes.last?.time == 899)
+        manager.startUpdatingLocation()
+        #expect(manager.location?.timestamp == t0 + 899)
+        let fitness = alwaysManager()
+        fitness.activityType = .automotiveNavigation
+        fitness.startUpdatingLocation()
+        #expect(run(route(seconds: 1_100) { _ in 0 }, manager: fitness).fixes.count == 1_101)
+    }
+
+    @Test func scriptsIOSHasNoPathForAreRefused() {
+        var app = AppScript()
+        app.prompt = PromptScript(answer: .allowOnce)
+        #expect(app.problem(iosVersion: 12)?.setting == .prompt)
+        #expect(app.problem(iosVersion: 13) == nil)
+        app.accuracyAuthorization = .reducedAccuracy
+        #expect(app.problem(iosVersion: 13)?.setting == .accuracyAuthorization)
+        app = AppScript()
+        app.appStates = [(10, .background), (20, .terminated), (30, .background)]
+        #expect(app.problem(iosVersion: 26)?.setting == .appState(2))
+        app.appStates = [(10, .suspended)]
+        #expect(app.problem(iosVersion: 26)?.setting == .appState(0))
+        app.appStates = [(10, .background), (5, .foreground)]
+        #expect(app.problem(iosVersion: 26)?.message == "app states must be in time order")
+        #expect(PromptScript("when-in-use@60") == PromptScript(answer: .allowWhenInUse, delay: 60))
+        #expect(PromptScript("ask@5") == nil && PromptScript("sometimes") == nil && PromptScript("always@-1") == nil)
+    }
+}
