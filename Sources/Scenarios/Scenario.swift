@@ -54,6 +54,8 @@ public struct DeviceScript: Sendable {
     /// The iOS release whose rules the device follows (`iosVersion`, on the device or for all);
     /// nil: ``LocationManagerConfiguration``'s default, the current release.
     public var iosVersion: Int?
+    /// `exact` or `device` (`realism`, on the device or for all); nil: exact.
+    public var realism: Realism?
 }
 
 /// How the in-process emulator starts and what changes during the run.

@@ -56,7 +56,7 @@ private struct Reader {
 
     static let topKeys: Set<String> = [
         "name", "description", "seed", "device", "devices", "regions", "privacy", "rules", "emulator", "places",
-        "dryRun", "expect", "iosVersion",
+        "dryRun", "expect", "iosVersion", "realism",
     ]
 
     func scenario(_ root: ConfigNode) throws -> Scenario {
@@ -72,7 +72,9 @@ private struct Reader {
         var devices: [DeviceScript] = []
         let ios = try fields["iosVersion"].map { node throws(ConfigFileError) in try iosVersion(node) }
         for node in try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 }) {
-            devices.append(try device(node, seed: seed, iosVersion: ios))
+            var script = try device(node, seed: seed, iosVersion: ios)
+            if script.realism == nil { script.realism = try fields["realism"]?.choice(Realism.self) }
+            devices.append(script)
         }
         if devices.count > 1 {
             var names: Set<String> = []
@@ -197,7 +199,7 @@ private struct Reader {
             "name", "route", "path", "speed", "sampleInterval", "start", "startAfter", "mode", "accuracy",
             "distanceFilter", "noise", "seed", "authorization", "authorizationChanges", "signalLoss", "visits",
             "iosVersion", "appStates", "accuracyAuthorization", "locationServices", "backgroundUpdates",
-            "pausesAutomatically", "activityType", "temporaryFullAccuracyAt",
+            "pausesAutomatically", "activityType", "temporaryFullAccuracyAt", "realism",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
@@ -269,6 +271,7 @@ private struct Reader {
         if let v = fields["pausesAutomatically"] { device.app.pausesAutomatically = try v.bool() }
         if let v = fields["activityType"] { device.app.activityType = try v.choice(ActivityType.self) }
         if let v = fields["temporaryFullAccuracyAt"] { device.app.temporaryFullAccuracyAt = try v.duration() }
+        if let v = fields["realism"] { device.realism = try v.choice(Realism.self) }
         for gap in try fields["signalLoss"]?.list() ?? [] {
             let f = try gap.mapping(allowing: ["from", "to"])
             guard let from = f["from"], let to = f["to"] else { throw gap.failure("needs 'from' and 'to'") }

@@ -81,6 +81,7 @@ public struct ScenarioRunner: Sendable {
         for (index, script) in scenario.devices.enumerated() {
             var configuration = LocationManagerConfiguration()
             if let version = script.iosVersion { configuration.iosVersion = version }
+            if let realism = script.realism { configuration.realism = realism }
             var app = script.app
             app.regions = scenario.regions
             let manager = app.makeManager(

@@ -104,6 +104,12 @@ struct Replay: AsyncParsableCommand {
     )
     var iosVersion = LocationManagerConfiguration().iosVersion
 
+    @Option(
+        help:
+            "exact (Apple's rules to the millisecond) or device (seeded field behaviour: region events minutes late, small regions missed at speed, significant-change wake-ups without movement, cached first fixes)."
+    )
+    var realism: Realism = .exact
+
     @Flag(help: "Lift CoreLocation's 20-region limit, for load-style runs.")
     var unlimitedRegions = false
 
@@ -248,6 +254,7 @@ struct Replay: AsyncParsableCommand {
             configuration.updateInterval = sampleInterval
             if unlimitedRegions { configuration.regionLimit = nil }
             configuration.iosVersion = iosVersion
+            configuration.realism = realism
             let app = try app(regions: monitored)
             let manager = app.makeManager(
                 configuration: configuration, noise: NoiseModel(noise), seed: seed, startTime: origin)
@@ -318,6 +325,7 @@ extension PromptScript: ExpressibleByArgument {
 }
 
 extension AppScript.Mode: ExpressibleByArgument {}
+extension Realism: ExpressibleByArgument {}
 extension ActivityType: ExpressibleByArgument {}
 extension EventStreamEncoder.Format: ExpressibleByArgument {}
 

@@ -144,3 +144,72 @@ import Testing
         #expect(PromptScript("ask@5") == nil && PromptScript("sometimes") == nil && PromptScript("always@-1") == nil)
     }
 }
+
+/// `--realism device`: what devices show in the field, seeded (sources on `DeviceRealism`).
+@Suite struct DeviceRealismTests {
+    func manager(seed: UInt64, realism: Realism = .device) -> SimulatedLocationManager {
+        var configuration = LocationManagerConfiguration()
+        configuration.realism = realism
+        return alwaysManager(configuration: configuration, seed: seed)
+    }
+
+    /// Apple, `startMonitoring(for:)`: "within 3 to 5 minutes on average, if not sooner".
+    @Test func regionEventsArriveMinutesLateInOrderAndTheSameSeedGivesTheSameEvents() {
+        func walk(seed: UInt64, realism: Realism = .device) -> [TimedEvent] {
+            let m = manager(seed: seed, realism: realism)
+            m.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
+            return run(route(seconds: 1_800) { 10 * min($0, 150) }, manager: m)
+        }
+        let exact = walk(seed: 1, realism: .exact).transitions
+        var latencies: [Double] = []
+        for seed: UInt64 in 1...30 {
+            let late = walk(seed: seed).transitions
+            #expect(late.map(\.0) == exact.map(\.0), "seed \(seed): nothing missed for a 300 m region")
+            latencies += zip(late, exact).map { $0.2 - $1.2 }
+        }
+        #expect(latencies.allSatisfy { $0 > 0 })
+        let mean = latencies.reduce(0, +) / Double(latencies.count)
+        #expect(mean > 120 && mean < 300, "mean latency \(mean) s")
+        #expect(walk(seed: 7) == walk(seed: 7))
+        #expect(walk(seed: 7) != walk(seed: 8))
+    }
+
+    @Test func smallRegionsAtSpeedMissTransitions() {
+        var missed = 0
+        for seed: UInt64 in 1...40 {
+            let m = manager(seed: seed)
+            m.startMonitoring(for: CircularRegion(identifier: "small", center: north(1000), radius: 50))
+            // Into a 50 m region at 2 m/s, out of it at 10 m/s: in exact mode an entry and an exit.
+            let route = route(seconds: 1_200) { $0 < 600 ? 2 * $0 : 1_200 + 10 * ($0 - 600) }
+            missed += 2 - run(route, manager: m).transitions.count
+        }
+        // (1 − 50/100) × min(1, speed / 5): 0.2 for the entry, 0.5 for the exit — 28 of 80 expected.
+        #expect(missed > 15 && missed < 42, "\(missed) of 80 missed")
+        let exact = manager(seed: 1, realism: .exact)
+        exact.startMonitoring(for: CircularRegion(identifier: "small", center: north(1000), radius: 50))
+        #expect(
+            run(route(seconds: 1_200) { $0 < 600 ? 2 * $0 : 1_200 + 10 * ($0 - 600) }, manager: exact).transitions.count
+                == 2)
+    }
+
+    @Test func significantChangesWakeWithoutMovementAndTheFirstFixIsCached() {
+        let still = manager(seed: 3)
+        still.startMonitoringSignificantLocationChanges()
+        let events = run(route(seconds: 7_200) { _ in 0 }, manager: still)
+        // Exponential gaps, mean 15 min: about 8 in two hours after the first.
+        #expect((4...14).contains(events.fixes.count - 1), "\(events.fixes.count) significant changes")
+        let exact = manager(seed: 3, realism: .exact)
+        exact.startMonitoringSignificantLocationChanges()
+        #expect(run(route(seconds: 7_200) { _ in 0 }, manager: exact).fixes.count == 1)
+
+        let walker = manager(seed: 5)
+        walker.startUpdatingLocation()
+        let fixes = run(route(seconds: 10) { $0 }, manager: walker).fixes
+        let cached = fixes[0].location
+        #expect(fixes.count == 12 && fixes[0].time == 0 && fixes[1].time == 0)
+        #expect(cached.horizontalAccuracy == 65 && cached.timestamp < t0 && cached.timestamp >= t0 - 120)
+        #expect(
+            EventStreamEncoder.json(TimedEvent(time: t0, event: .locationUpdated(cached, service: .standard)))
+                .contains(#""age":"#))
+    }
+}

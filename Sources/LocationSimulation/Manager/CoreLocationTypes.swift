@@ -228,7 +228,7 @@ public struct Location: Sendable, Equatable {
     public var speed: Double
     /// Degrees from true north; negative when unknown.
     public var course: Double
-    /// Seconds since 1970 (virtual time).
+    /// Seconds since 1970 (virtual time); earlier than the delivery for a cached fix.
     public var timestamp: Double
 
     public init(

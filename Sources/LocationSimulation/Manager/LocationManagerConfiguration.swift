@@ -59,6 +59,11 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// within a region when you call the startMonitoringForRegion"). Never an entry or exit.
     public var reportsInitialRegionState = true
 
+    /// `exact` (the default): the rules above, deterministic to the millisecond, for assertions.
+    /// `device`: adds, seeded, what devices show in the field (``DeviceRealism``).
+    public var realism = Realism.exact
+    public var deviceRealism = DeviceRealism()
+
     /// How a fix is made for a `desiredAccuracy`: how often, and with what error.
     public struct Positioning: Sendable, Equatable {
         /// Seconds between fixes of the standard service.
@@ -116,4 +121,39 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     public func inwardThreshold(radius: Double) -> Double {
         min(regionHysteresis, radius * regionInwardCapFraction)
     }
+}
+
+/// `--realism` (scenario `realism`).
+public enum Realism: String, Sendable, CaseIterable {
+    case exact, device
+}
+
+/// What the `device` realism adds, each distribution with its source. Every draw comes from the
+/// manager's seed, so the same seed gives the same events.
+public struct DeviceRealism: Sendable, Equatable {
+    /// Region events arrive late: log-normal, median seconds… (Apple, `startMonitoring(for:)`,
+    /// older reference: "an app can expect to receive the appropriate region entered or region
+    /// exited notification within 3 to 5 minutes on average, if not sooner")
+    public var regionLatencyMedian = 150.0
+    /// …and log-normal σ: with a 150 s median, mean ≈ 180 s and 90 % within ≈ 5.5 min.
+    public var regionLatencySigma = 0.6
+    /// Regions smaller than this radius, metres, miss transitions (Kevin McMahon's WWDC 2012 lab
+    /// notes: "The minimum region radius size is 100m"; developers report 10 m regions never firing)…
+    public var smallRegionRadius = 100.0
+    /// …with probability (1 − radius / smallRegionRadius) × min(1, speed / this), m/s: the smaller
+    /// the region and the faster the device, the likelier the miss.
+    public var smallRegionMissSpeed = 5.0
+    /// Significant-change wake-ups without movement: exponential gaps with this mean, seconds
+    /// (Apple, Energy Efficiency Guide: "Significant-change location updates wake the system and
+    /// your app once every 15 minutes, at minimum, even if no location changes have occurred";
+    /// Apple DTS, forums thread 71792: "be tolerant of being resumed even if there was no location
+    /// change").
+    public var significantChangeHeartbeat = 900.0
+    /// The first fix after `startUpdatingLocation` is a cached one, up to this many seconds old, with
+    /// Wi-Fi accuracy (Apple, `CLLocationManager.location`: "It is a good idea to check the
+    /// timestamp of the location"; the visits service: "a recently cached value may be reported
+    /// to your delegate immediately").
+    public var cachedFixMaximumAge = 120.0
+
+    public init() {}
 }

@@ -1,4 +1,5 @@
 import Geo
+import WaypostSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -128,6 +129,13 @@ public final class SimulatedLocationManager {
     @exclusivity(unchecked) private var stillness: (coordinate: Coordinate, since: Double)?
     @exclusivity(unchecked) private var paused = false
     @exclusivity(unchecked) private var lastStandardFix: Double?
+    /// Device realism: its draws, region events waiting out their latency, the next
+    /// significant-change wake-up without movement, and a cached fix owed at the next start.
+    @exclusivity(unchecked) private var realism: SplitMix64
+    @exclusivity(unchecked) private var delayed: [(due: Double, change: RegionMonitor.Change)] = []
+    @exclusivity(unchecked) private var nextHeartbeat: Double?
+    @exclusivity(unchecked) private var cachedFixOwed = false
+    @exclusivity(unchecked) private var speed = 0.0
     @exclusivity(unchecked) private var continuation: AsyncStream<TimedEvent>.Continuation?
     /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
     private static let tolerance = 1e-6
@@ -156,6 +164,7 @@ public final class SimulatedLocationManager {
         self.prompt = PromptScript(answer: authorizationAnswer, delay: answerDelay)
         self.noise = NoiseProcess(model: noise, seed: seed)
         self.seed = seed
+        self.realism = SplitMix64(seed: seed ^ 0xD1B5_4A32_D192_ED03)
         self.coarseNoise = Self.coarseNoise(configuration.positioning(for: LocationAccuracy.best), seed: seed)
         self.now = startTime
         self.regions = RegionMonitor(configuration: configuration)
@@ -344,6 +353,7 @@ public final class SimulatedLocationManager {
     /// Starts the standard service; after an automatic pause this is what resumes it, as iOS
     /// never resumes updates by itself.
     public func startUpdatingLocation() {
+        if !updating && configuration.realism == .device { cachedFixOwed = true }
         updating = true
         stillness = nil
         if paused {
@@ -464,10 +474,16 @@ public final class SimulatedLocationManager {
             now = max(now, expiry)
             if isOneTimeAuthorization && !isInUse { changeAuthorization(to: .notDetermined) }
         }
+        if !delayed.isEmpty { deliverDelayed(through: sample.time) }
         for request in stateRequests {
             emit(.determinedState(regions.state(of: request.region.identifier), for: request.region), at: request.time)
         }
         stateRequests.removeAll()
+        if let previous = device, sample.time > previous.time {
+            speed =
+                sample.speed ?? ShortDistance.distance(previous.coordinate, sample.coordinate)
+                / (sample.time - previous.time)
+        }
         now = sample.time
         device = sample
         guard sample.hasSignal else {
@@ -482,18 +498,26 @@ public final class SimulatedLocationManager {
         let offset = noise.step(at: sample.time)
         let believed = shifted(sample.coordinate, by: offset)
         if regionMonitoringAllowed && !regions.isEmpty {
-            for change in regions.evaluate(at: believed, time: sample.time) { deliver(change) }
+            for change in regions.evaluate(at: believed, time: sample.time) { handle(change) }
         }
         guard authorizationStatus.allowsLocation else { return }
         if updating { updateStandard(sample, believed: believed, noiseRadius: offset.radius) }
         if significantChanges {
-            let due =
+            var due =
                 lastSignificant.map {
                     ShortDistance.distance($0.coordinate, sample.coordinate) + Self.tolerance
                         >= configuration.significantChangeDistance
                         && sample.time - $0.timestamp + 1e-9 >= configuration.significantChangeInterval
                 } ?? true
+            if configuration.realism == .device, let last = lastSignificant {
+                let heartbeat =
+                    nextHeartbeat ?? last.timestamp
+                    + exponential(configuration.deviceRealism.significantChangeHeartbeat)
+                nextHeartbeat = heartbeat
+                due = due || sample.time >= heartbeat
+            }
             if due {
+                nextHeartbeat = nil
                 let fix = makeFix(sample, at: approximate(sample.coordinate), accuracy: coarseAccuracy)
                 lastSignificant = fix
                 if deliversInBackground(.significantChange) {
@@ -526,6 +550,10 @@ public final class SimulatedLocationManager {
             let offset = coarseNoise.step(at: sample.time)
             position = shifted(believed, by: offset)
             accuracy = max(error, noiseRadius)
+        }
+        if cachedFixOwed {
+            cachedFixOwed = false
+            emitCachedFix(sample, near: believed)
         }
         let fix = makeFix(sample, at: position, accuracy: accuracy)
         lastStandardFix = sample.time
@@ -603,6 +631,48 @@ public final class SimulatedLocationManager {
             coordinate: coordinate, altitude: sample.altitude ?? 0, horizontalAccuracy: accuracy,
             verticalAccuracy: sample.altitude == nil ? -1 : configuration.verticalAccuracy,
             speed: sample.speed ?? -1, course: sample.course ?? -1, timestamp: sample.time)
+    }
+
+    // MARK: Device realism
+
+    /// A region change as the realism delivers it: at once (`exact`), or late, and for small
+    /// regions at speed sometimes never (`device`).
+    private func handle(_ change: RegionMonitor.Change) {
+        guard configuration.realism == .device, case .crossed(let region, let state, let time, let position) = change
+        else { return deliver(change) }
+        let model = configuration.deviceRealism
+        if region.radius < model.smallRegionRadius {
+            let miss = (1 - region.radius / model.smallRegionRadius) * min(1, speed / model.smallRegionMissSpeed)
+            if realism.unit() < miss { return }
+        }
+        // A region's events keep their order: an exit never overtakes its entry.
+        let earliest = delayed.last { $0.change.region == region }?.due ?? time
+        let due = max(earliest, time + model.regionLatencyMedian * exp(model.regionLatencySigma * realism.gaussian()))
+        delayed.append((due, .crossed(region, into: state, time: due, position: position)))
+    }
+
+    private func deliverDelayed(through time: Double) {
+        let ready = delayed.filter { $0.due <= time }.sorted { $0.due < $1.due }
+        guard !ready.isEmpty else { return }
+        delayed.removeAll { $0.due <= time }
+        for (_, change) in ready { deliver(change) }
+    }
+
+    /// The first fix after a start, from the cache: up to ``DeviceRealism/cachedFixMaximumAge``
+    /// old, where the device was believed to be then, with Wi-Fi accuracy.
+    private func emitCachedFix(_ sample: DeviceSample, near position: Coordinate) {
+        let age = realism.unit() * configuration.deviceRealism.cachedFixMaximumAge
+        let sigma = 65 / NoiseModel.radius68
+        let offset = (north: sigma * realism.gaussian(), east: sigma * realism.gaussian(), radius: 65.0)
+        var fix = makeFix(sample, at: shifted(position, by: offset), accuracy: 65)
+        fix.timestamp = sample.time - age
+        fix.speed = -1
+        fix.course = -1
+        emit(.locationUpdated(fix, service: .standard))
+    }
+
+    private func exponential(_ mean: Double) -> Double {
+        -mean * log(1 - realism.unit())
     }
 
     private func deliver(_ change: RegionMonitor.Change) {

@@ -58,6 +58,10 @@ public enum EventStreamEncoder {
             out.append(
                 contentsOf: service == .standard
                     ? #","service":"standard""#.utf8 : #","service":"significantChange""#.utf8)
+            if fix.timestamp < timed.time {
+                out.append(contentsOf: #","age":"#.utf8)
+                appendFixed(timed.time - fix.timestamp, 3, to: &out)
+            }
         case .failed(let error):
             field("code", "\(error.code.rawValue)", &out)
             field("error", "\"\(error.name)\"", &out)
@@ -117,6 +121,7 @@ public enum EventStreamEncoder {
             if fix.verticalAccuracy >= 0 { out += String(format: "  alt %.1f m", fix.altitude) }
             if fix.speed >= 0 { out += String(format: "  %.2f m/s", fix.speed) }
             if fix.course >= 0 { out += String(format: "  %.1f°", fix.course) }
+            if fix.timestamp < timed.time { out += String(format: "  cached, %.0f s old", timed.time - fix.timestamp) }
         case .failed(let error):
             out += "error           \(error.name) (\(error.code.rawValue))"
         case .enteredRegion(let region, _):

@@ -25,6 +25,12 @@ public struct RegionMonitor {
         /// crossing (interpolated between two received fixes) plus the dwell — reported with the
         /// believed `position` of the fix that confirmed it.
         case crossed(CircularRegion, into: RegionState, time: Double, position: Coordinate)
+
+        public var region: CircularRegion {
+            switch self {
+            case .determined(let region, _, _), .crossed(let region, _, _, _): region
+            }
+        }
     }
 
     private struct Slot {
