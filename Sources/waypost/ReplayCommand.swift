@@ -80,6 +80,9 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "full, or reduced (iOS 14+: approximate positions a few times an hour, no regions).")
     var accuracyAuthorization: AccuracyChoice = .full
 
+    @Option(help: "With reduced accuracy: the app asks for temporary full accuracy SECONDS from the start (granted).")
+    var temporaryFullAccuracyAt: Double?
+
     @Option(
         help: ArgumentHelp(
             "The app moves to STATE at SECONDS from the start: foreground, background, suspended, terminated (repeatable, in time order).",
@@ -170,6 +173,9 @@ struct Replay: AsyncParsableCommand {
         if !realtime && rate != 1 { throw ValidationError("--rate needs --realtime") }
         _ = try desiredAccuracy()
         _ = try gaps(from: 0)
+        if let at = temporaryFullAccuracyAt, !(0...3_155_760_000).contains(at) {
+            throw ValidationError("--temporary-full-accuracy-at must be seconds from the start, 0 to a century")
+        }
         if let problem = try app(regions: []).problem(iosVersion: iosVersion) {
             switch problem.setting {
             case .prompt: throw ValidationError("--auth \(auth): \(problem.message)")
@@ -203,6 +209,7 @@ struct Replay: AsyncParsableCommand {
         app.backgroundUpdates = backgroundUpdates
         app.pausesAutomatically = pausesAutomatically
         app.activityType = activityType
+        app.temporaryFullAccuracyAt = temporaryFullAccuracyAt
         app.appStates = try appState.map { text in
             let parts = text.split(separator: "@")
             guard parts.count == 2, let state = AppState(rawValue: String(parts[0])), let at = Double(parts[1]),

@@ -61,6 +61,20 @@ import Testing
         #expect(!types(whenInUse).contains("appLaunch region"))
     }
 
+    /// Apple, `requestWhenInUseAuthorization()` (iOS 8 reference): When In Use apps "cannot use any
+    /// services that automatically relaunch the app, such as region monitoring or the significant
+    /// location change service"; from iOS 13 they can, while in use.
+    @Test func upToIOS12WhenInUseGetsNoSignificantChanges() {
+        for (ios, expected) in [(12, 0), (13, 1)] {
+            var configuration = LocationManagerConfiguration()
+            configuration.iosVersion = ios
+            let manager = SimulatedLocationManager(
+                status: .authorizedWhenInUse, startTime: t0, configuration: configuration)
+            manager.startMonitoringSignificantLocationChanges()
+            #expect(run(route(seconds: 60) { $0 }, manager: manager).fixes.count == expected, "iOS \(ios)")
+        }
+    }
+
     /// Apple, requestAlwaysAuthorization(), "Allow Once": "This authorization expires when your
     /// app is no longer in use, reverting to CLAuthorizationStatus.notDetermined"; WWDC 2019 705:
     /// in use "for a few seconds after it has been put in the background".

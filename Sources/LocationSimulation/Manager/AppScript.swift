@@ -127,6 +127,6 @@ public struct AppScript: Sendable {
     public func script(from origin: Double) -> [(time: Double, change: ScriptedChange)] {
         authorizationChanges.map { (origin + $0.at, .authorization($0.status)) }
             + appStates.map { (origin + $0.at, .appState($0.state)) }
-            + (temporaryFullAccuracyAt.map { [(origin + $0, .temporaryFullAccuracy)] } ?? [])
+            + (temporaryFullAccuracyAt.map { [(origin + $0, .temporaryFullAccuracy(purposeKey: "Waypost"))] } ?? [])
     }
 }

@@ -119,6 +119,8 @@ public final class SimulatedLocationManager {
     /// `requestState(for:)` calls, answered at the next instant (asynchronously, as on iOS).
     @exclusivity(unchecked) private var stateRequests: [(region: CircularRegion, time: Double)] = []
     @exclusivity(unchecked) private var inSignalGap = false
+    /// Whether the When In Use → Always prompt has been shown (iOS shows it once).
+    @exclusivity(unchecked) private var upgradeAsked = false
     /// The prompt on screen, answered at `due`.
     @exclusivity(unchecked) private var pendingAnswer: (due: Double, wantsAlways: Bool)?
     /// When Allow Once ends, the app having left use (after iOS's grace period).
@@ -200,9 +202,11 @@ public final class SimulatedLocationManager {
     /// From iOS 13 the prompt offers While Using, not Always: "Allow While Using App" gives
     /// provisional Always, settled by a second prompt at the first use in the background (Apple,
     /// WWDC 2019 "What's New in Core Location"). An app already When In Use gets that second
-    /// prompt at once, as iOS shows it.
+    /// prompt at once, once only ("further calls have no effect"); under Allow Once, never.
     public func requestAlwaysAuthorization() {
-        if authorizationStatus == .authorizedWhenInUse && !isOneTimeAuthorization, let answer = prompt.answer {
+        if authorizationStatus == .authorizedWhenInUse {
+            guard !isOneTimeAuthorization, !upgradeAsked, let answer = prompt.answer else { return }
+            upgradeAsked = true
             if answer == .allowAlways { changeAuthorization(to: .authorizedAlways) }
             return
         }
@@ -264,9 +268,10 @@ public final class SimulatedLocationManager {
         }
     }
 
-    /// Asks for precise locations while the app is in use (`requestTemporaryFullAccuracyAuthorization`,
-    /// iOS 14); the answer is ``grantsTemporaryFullAccuracy``.
-    public func requestTemporaryFullAccuracyAuthorization(at time: Double? = nil) {
+    /// Asks for precise locations while the app is in use (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`,
+    /// iOS 14), now or at a later virtual `time`; the answer is ``grantsTemporaryFullAccuracy``.
+    /// The purpose key names the Info.plist explanation shown to the user.
+    public func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String, at time: Double? = nil) {
         if let time { now = max(now, time) }
         guard accuracyAuthorization == .reducedAccuracy, authorizationStatus.allowsLocation, isInUse,
             grantsTemporaryFullAccuracy
@@ -332,11 +337,16 @@ public final class SimulatedLocationManager {
     /// app or relaunching a terminated one (an ``LocationEvent/appLaunched(_:)`` first). Provisional
     /// Always is settled here, by the upgrade prompt iOS shows at the first such use.
     private func deliversInBackground(_ reason: LaunchReason, relaunch: Bool = true, at time: Double? = nil) -> Bool {
+        // iOS 8–12: When In Use "cannot use any services that automatically relaunch the app, such
+        // as region monitoring or the significant location change service" (Apple,
+        // `requestWhenInUseAuthorization()`, iOS 8 reference); visits are such a service too.
+        if configuration.iosVersion < 13 && authorizationStatus != .authorizedAlways { return false }
         if isInUse { return true }
         guard authorizationStatus == .authorizedAlways, relaunch || appState != .terminated else { return false }
         if isProvisionalAlways {
             guard prompt.answer == .allowAlways else {
                 changeAuthorization(to: .authorizedWhenInUse)
+                upgradeAsked = true
                 return false
             }
             isProvisionalAlways = false

@@ -7,8 +7,9 @@ public enum ScriptedChange: Sendable, Equatable {
     case authorization(AuthorizationStatus)
     /// The app moves between foreground, background, suspension and termination.
     case appState(AppState)
-    /// The app asks for temporary full accuracy (iOS 14), answered by the manager's script.
-    case temporaryFullAccuracy
+    /// The app asks for temporary full accuracy (iOS 14) with an Info.plist purpose key, answered
+    /// by the manager's script.
+    case temporaryFullAccuracy(purposeKey: String)
 }
 
 /// One simulated device in a run: its route, its location manager and its script.
@@ -242,7 +243,8 @@ struct DeviceCursor {
             switch scripted {
             case .authorization(let status): device.manager.changeAuthorization(to: status, at: time)
             case .appState(let state): device.manager.changeAppState(to: state, at: time)
-            case .temporaryFullAccuracy: device.manager.requestTemporaryFullAccuracyAuthorization(at: time)
+            case .temporaryFullAccuracy(let purposeKey):
+                device.manager.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey, at: time)
             }
             change += 1
         }
