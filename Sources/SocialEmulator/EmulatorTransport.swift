@@ -4,7 +4,8 @@ import SocialAPI
 /// The clients' ``HTTPTransport`` answered by an ``EmulatorCore`` in memory — no socket — for
 /// unit tests and property tests that make thousands of requests. Faults that act on the
 /// connection (`reset`, `hang`) surface as the transport errors a socket would give; a
-/// `latency` fault's delay is reported, not slept.
+/// `latency` fault's delay is not slept: past ``timeout`` the client gets the timeout a socket
+/// would give it — after the emulator processed the request, so the answer is lost.
 ///
 /// ```swift
 /// let core = EmulatorCore(fixtures: fixtures)
@@ -13,13 +14,16 @@ import SocialAPI
 /// ```
 public struct EmulatorTransport: HTTPTransport {
     public let core: EmulatorCore
+    /// Seconds the client waits for an answer (AsyncHTTPClient's deadline in `HTTPClientTransport`).
+    public var timeout: Double
 
     /// The base URLs the clients are given; the host is only a name here.
     public static let baseURL = URL(string: "http://emulator.invalid/") ?? URL(fileURLWithPath: "/")
     public static var twitterBaseURL: URL { baseURL.appendingPathComponent("1.1/") }
 
-    public init(core: EmulatorCore) {
+    public init(core: EmulatorCore, timeout: Double = 10) {
         self.core = core
+        self.timeout = timeout
     }
 
     public func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
@@ -35,6 +39,9 @@ public struct EmulatorTransport: HTTPTransport {
                 path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
                 query: components.percentEncodedQuery ?? "", headers: headers, body: request.body ?? Data()))
         switch answer.transport {
+        case .none where answer.delay > timeout:
+            throw .transport(
+                "timed out after \(Int(timeout)) s: the emulator answered \(Int(answer.delay)) s late (fault)")
         case .none: return HTTPResponseSpec(status: answer.status, headers: answer.headers, body: answer.body)
         case .reset: throw .transport("connection reset by the emulator (fault)")
         case .hang: throw .transport("timed out: the emulator never answered (fault)")

@@ -172,4 +172,50 @@ struct EngineTests {
         #expect(run.outbox[0].state == .expired)
         #expect(run.journal.allSatisfy { $0.time <= start + 60 + 60 })
     }
+
+    /// A post whose answer is lost — past the client's timeout, or a body cut in half — may have
+    /// arrived. It is looked for on the network before it is sent again: exactly one tweet and one
+    /// check-in, and an audit that says `posted` and how it was learnt.
+    @Test(
+        "Lost answers: looked for before a resend, delivered once, audited posted",
+        arguments: [
+            Fault(kind: .truncated, remaining: 1),
+            Fault(kind: .latency, remaining: 1, milliseconds: 30_000),  // past the 10 s timeout
+        ])
+    func lostAnswers(_ template: Fault) async throws {
+        var faults: [Fault] = []
+        for (id, path) in ["statuses/update", "me/checkins"].enumerated() {
+            var fault = template
+            fault.id = id + 1
+            fault.pathContains = path
+            faults.append(fault)
+        }
+        let run = try await runEngine(
+            rules: [rule()], profile: .permissive, events: enters([(2, 1)]), faults: faults)
+        #expect(run.audit.map(\.decision) == [.posted, .posted], "\(run.audit.map(\.detail))")
+        #expect(
+            run.audit.allSatisfy { $0.detail?.contains("was lost") == true && $0.detail?.contains("found on") == true })
+        #expect(run.audit.allSatisfy { $0.remoteID != nil })
+        for network in [Network.twitter, .facebook] {
+            #expect(run.posts(network).count == 1, "\(network): one request, never resent")
+        }
+        #expect(run.journal.contains { $0.path.hasSuffix("user_timeline.json") })
+        #expect(run.journal.contains { $0.method == "GET" && $0.path.hasSuffix("me/checkins") })
+    }
+
+    /// When the network cannot be asked (its timeline and check-ins fail for good), the post is
+    /// `inDoubt` — never `failed`, which would be untrue if it arrived.
+    @Test("A lost answer that cannot be checked is audited in doubt, never failed")
+    func unknowableFate() async throws {
+        let run = try await runEngine(
+            rules: [rule([.twitter])], profile: .permissive, events: enters([(2, 1)]),
+            faults: [
+                Fault(id: 1, kind: .truncated, pathContains: "statuses/update"),
+                Fault(id: 2, kind: .status, pathContains: "user_timeline", status: 401, code: 89),
+            ])
+        #expect(run.audit.map(\.decision) == [.inDoubt], "\(run.audit.map(\.detail))")
+        #expect(run.audit.first?.detail?.contains("whether it arrived is unknown") == true)
+        #expect(run.posts(.twitter).count == 1)
+        #expect(run.outbox.allSatisfy { $0.state.isFinal })
+    }
 }

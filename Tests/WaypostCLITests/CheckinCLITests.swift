@@ -71,13 +71,22 @@ struct CheckinCLITests {
 
     /// Kills `waypost replay` with SIGKILL at several moments, runs it again until it finishes,
     /// and counts the posts on the emulator's journal: each intended post exactly once.
-    @Test("Killed with SIGKILL at any moment and run again, every post is delivered exactly once")
-    func crashRestartDeliversExactlyOnce() async throws {
+    /// With `lostAnswers`, a third of the posts' answers are also cut in half after the post
+    /// landed: the audit must still say `posted` for each, never `failed`.
+    @Test(
+        "Killed with SIGKILL at any moment and run again, every post is delivered exactly once",
+        arguments: [false, true])
+    func crashRestartDeliversExactlyOnce(lostAnswers: Bool) async throws {
         try await withTemporaryDirectory { directory in
             let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot))
-            // Slow answers, so that kills land mid-request as well as between requests.
-            await core.addFault(Fault(kind: .latency, pathContains: "statuses/update", milliseconds: 60))
-            await core.addFault(Fault(kind: .latency, pathContains: "me/", milliseconds: 60))
+            // The first matching fault applies: lost answers first, then slow answers, so that
+            // kills land mid-request as well as between requests.
+            if lostAnswers {
+                await core.addFault(Fault(id: 1, kind: .truncated, pathContains: "statuses/update", probability: 0.3))
+                await core.addFault(Fault(id: 2, kind: .truncated, pathContains: "me/checkins", probability: 0.3))
+            }
+            await core.addFault(Fault(id: 3, kind: .latency, pathContains: "statuses/update", milliseconds: 60))
+            await core.addFault(Fault(id: 4, kind: .latency, pathContains: "me/", milliseconds: 60))
             let running = try await EmulatorServer(core: core).start(port: 0)
             let rules = directory.appendingPathComponent("rules.yaml")
             try """
@@ -119,6 +128,9 @@ struct CheckinCLITests {
                 process.waitUntilExit()
             }
             let last = try CLITests.waypost(arguments)
+            let audit = try CLITests.waypost([
+                "audit", "--db", directory.appendingPathComponent("w.db").path, "--format", "json",
+            ])
             let journal = await core.journal
             await running.stop()
             #expect(last.status == 0, "\(last.stderr)")
@@ -128,6 +140,14 @@ struct CheckinCLITests {
             // 4 enters and 3 exits (one region ignores exits) on the commute, on both networks.
             #expect(posted.count == 14, "\(posted.sorted())")
             #expect(Set(posted).count * 2 == posted.count, "each message once per network")
+            let records = try #require(
+                (try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])?["posts"]
+                    as? [[String: Any]])
+            let decisions = records.compactMap { $0["decision"] as? String }
+            #expect(
+                decisions == Array(repeating: "posted", count: 14),
+                "the audit says what happened: \(records.filter { $0["decision"] as? String != "posted" })")
+            if lostAnswers { #expect(journal.contains { $0.fault == .truncated }, "no answer was lost") }
         }
     }
 }

@@ -14,6 +14,9 @@ public enum PostDecision: String, Sendable, Codable, CaseIterable {
     case failed
     /// `--dry-run`: evaluated, never sent.
     case dryRun
+    /// Sent, but the answer was lost and the network could not be asked whether it arrived: it
+    /// may be there. Never reported as failed, which would be untrue if it is.
+    case inDoubt
 }
 
 /// The audit of one post: when, why, where, what it carried on the wire, and each gate's verdict.

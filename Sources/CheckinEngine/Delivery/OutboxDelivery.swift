@@ -7,9 +7,11 @@ import Store
 /// staleness and the network's own settings, look the place up, compose, post, and write the
 /// outcome with its audit record in one transaction.
 ///
-/// After a crash, a post left `sending` is in doubt: it is sent again, and a duplicate answer
-/// (Twitter 187, Graph 506) then means the first request did land — so every post is delivered
-/// once.
+/// A post is in doubt when it may have arrived without Waypost knowing: a crash left it `sending`,
+/// or the answer to it was lost (a timeout, a reset, an unreadable body). Before it is sent again
+/// it is looked for on the network — the user's timeline, their check-ins — and a duplicate answer
+/// (Twitter 187, Graph 506) also means the first request landed: so every post is delivered once,
+/// and one whose fate cannot be learnt is audited `inDoubt`, never `failed`.
 public final class OutboxDelivery {
     let store: Store
     let clients: SocialClients
@@ -62,6 +64,8 @@ public final class OutboxDelivery {
         var notBefore: Double?
         var remoteID: String?
         var wireFields: [String: String] = [:]
+        /// Set when this attempt's answer was lost: the post may have arrived.
+        var lostAnswer: String?
     }
 
     private func attempt(_ entry: OutboxEntry, inDoubt: Bool) async throws(StoreError) -> AuditRecord {
@@ -74,7 +78,19 @@ public final class OutboxDelivery {
                 precision: .none, wireFields: [:], lookupFields: [:], gates: [], detail: detail,
                 attempts: entry.attempts)
         }
-        let outcome = await send(&intent, entry: entry, inDoubt: inDoubt)
+        // A crash mid-request leaves the same doubt as a lost answer, until the post is found or sent.
+        if inDoubt && intent.lostAnswer == nil { intent.lostAnswer = "interrupted by a restart mid-request" }
+        var outcome = await send(&intent, entry: entry)
+        switch outcome.state {
+        case .sent: intent.lostAnswer = nil
+        case .pending: intent.lostAnswer = outcome.lostAnswer ?? intent.lostAnswer
+        default:
+            // Ending unsent after an answer was lost: the post may be on the network after all.
+            if let lost = outcome.lostAnswer ?? intent.lostAnswer {
+                outcome.decision = .inDoubt
+                outcome.detail = "\(lost); whether it arrived is unknown (\(outcome.detail ?? "not checked"))"
+            }
+        }
         let record = intent.audit(
             key: entry.key, decision: outcome.decision, wireFields: outcome.wireFields, detail: outcome.detail,
             attempts: entry.attempts, remoteID: outcome.remoteID)
@@ -91,7 +107,7 @@ public final class OutboxDelivery {
         return encoder
     }()
 
-    private func send(_ intent: inout PostIntent, entry: OutboxEntry, inDoubt: Bool) async -> Outcome {
+    private func send(_ intent: inout PostIntent, entry: OutboxEntry) async -> Outcome {
         let now = clock.now
         let age = now - entry.createdAt
         guard age <= intent.maxAge else {
@@ -118,7 +134,7 @@ public final class OutboxDelivery {
                         GateVerdict(.network, passed: false, "geo_enabled is off: the tweet goes without location"))
                     intent.precision = .none
                 }
-                return try await postTweet(&intent, twitter, entry: entry, inDoubt: inDoubt)
+                return try await postTweet(&intent, twitter, entry: entry)
             case .facebook:
                 guard let facebook = clients.facebook else { return permanent("no Facebook access token") }
                 if facebookPermissions == nil {
@@ -133,18 +149,20 @@ public final class OutboxDelivery {
                         state: .failed, decision: .blocked, detail: "Facebook permission publish_checkins missing")
                 }
                 intent.gates.record(GateVerdict(.network, passed: true, "\(permission) granted"))
-                return try await postCheckin(&intent, facebook, entry: entry, inDoubt: inDoubt)
+                return try await postCheckin(&intent, facebook, entry: entry)
             }
         } catch {
-            return failure(error, intent: intent, entry: entry, inDoubt: inDoubt)
+            return failure(error, intent: intent, entry: entry)
         }
     }
 
     private func permanent(_ detail: String) -> Outcome { Outcome(state: .failed, decision: .failed, detail: detail) }
 
-    private func failure(_ error: SocialAPIError, intent: PostIntent, entry: OutboxEntry, inDoubt: Bool) -> Outcome {
-        guard error.isRetryable, entry.attempts < retry.maxAttempts else {
-            let reason = error.isRetryable ? "gave up after \(entry.attempts) attempts: \(error)" : "\(error)"
+    private func failure(_ error: SocialAPIError, intent: PostIntent, entry: OutboxEntry) -> Outcome {
+        // A lost or unreadable answer is worth asking again, like a 5xx.
+        let retryable = error.isRetryable || error.answerWasLost
+        guard retryable, entry.attempts < retry.maxAttempts else {
+            let reason = retryable ? "gave up after \(entry.attempts) attempts: \(error)" : "\(error)"
             return permanent(reason)
         }
         let delay = retry.delay(afterAttempt: entry.attempts, key: entry.key, hint: error.retryDelay(now: clock.now))
@@ -158,25 +176,45 @@ public final class OutboxDelivery {
 
     /// Sends the post itself; a failure still reports the location fields that went out.
     private func post(
-        _ wire: [String: String], entry: OutboxEntry, intent: PostIntent, inDoubt: Bool,
+        _ wire: [String: String], entry: OutboxEntry, intent: PostIntent,
         _ request: () async throws(SocialAPIError) -> String
     ) async -> Outcome {
         do {
             let id = try await request()
             return Outcome(
                 state: .sent, decision: .posted, detail: intent.resolved?.detail, remoteID: id, wireFields: wire)
-        } catch let error where inDoubt && error.isDuplicate {
+        } catch let error where intent.lostAnswer != nil && error.isDuplicate {
             return Outcome(
                 state: .sent, decision: .posted,
-                detail: "delivered before a restart (the network reports a duplicate)", wireFields: wire)
+                detail:
+                    "\(intent.lostAnswer ?? "interrupted by a restart"); delivered then (the network reports a duplicate)",
+                wireFields: wire)
+        } catch let error where error.answerWasLost {
+            let lost = "the answer to attempt \(entry.attempts) was lost (\(error))"
+            guard entry.attempts < retry.maxAttempts else {
+                return Outcome(state: .failed, decision: .inDoubt, detail: lost, wireFields: wire, lostAnswer: lost)
+            }
+            let delay = retry.delay(afterAttempt: entry.attempts, key: entry.key, hint: nil)
+            return Outcome(
+                state: .pending, decision: .queued,
+                detail: "\(lost); it is looked for on the network before it is sent again, in \(Self.seconds(delay))",
+                notBefore: clock.now + delay, wireFields: wire, lostAnswer: lost)
         } catch {
-            var outcome = failure(error, intent: intent, entry: entry, inDoubt: inDoubt)
+            var outcome = failure(error, intent: intent, entry: entry)
             outcome.wireFields = wire
             return outcome
         }
     }
 
-    private func postTweet(_ intent: inout PostIntent, _ twitter: TwitterClient, entry: OutboxEntry, inDoubt: Bool)
+    /// A post in doubt that is found on the network: posted, and the audit says how it was learnt.
+    private func found(_ id: String, on place: String, intent: PostIntent, wire: [String: String]) -> Outcome {
+        Outcome(
+            state: .sent, decision: .posted,
+            detail: "\(intent.lostAnswer ?? ""); found on \(place), so not sent again",
+            remoteID: id, wireFields: wire)
+    }
+
+    private func postTweet(_ intent: inout PostIntent, _ twitter: TwitterClient, entry: OutboxEntry)
         async throws(SocialAPIError) -> Outcome
     {
         if intent.precision > .none, intent.resolved == nil {
@@ -215,7 +253,12 @@ public final class OutboxDelivery {
         let placeID = precision > .none ? intent.resolved?.id : nil
         if let placeID { wire["place_id"] = placeID }
         if precision > .none { wire["display_coordinates"] = precision == .exact ? "true" : "false" }
-        return await post(wire, entry: entry, intent: intent, inDoubt: inDoubt) { () async throws(SocialAPIError) in
+        if intent.lostAnswer != nil,
+            let tweet = try await twitter.userTimeline(count: 200).first(where: { $0.text == message })
+        {
+            return found(tweet.idStr, on: "the user's timeline", intent: intent, wire: wire)
+        }
+        return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
             try await twitter.updateStatus(
                 message, latitude: wire["lat"] == nil ? nil : intent.latitude,
                 longitude: wire["long"] == nil ? nil : intent.longitude, placeID: placeID,
@@ -226,7 +269,7 @@ public final class OutboxDelivery {
 
     // MARK: - Facebook
 
-    private func postCheckin(_ intent: inout PostIntent, _ facebook: FacebookClient, entry: OutboxEntry, inDoubt: Bool)
+    private func postCheckin(_ intent: inout PostIntent, _ facebook: FacebookClient, entry: OutboxEntry)
         async throws(SocialAPIError) -> Outcome
     {
         if intent.precision > .none, intent.resolved == nil {
@@ -257,7 +300,7 @@ public final class OutboxDelivery {
         intent.precision = precision
         let message = intent.message(placeName: precision == .none ? nil : intent.resolved?.name)
         guard precision > .none, let place = intent.resolved?.id else {
-            return await post([:], entry: entry, intent: intent, inDoubt: inDoubt) { () async throws(SocialAPIError) in
+            return await post([:], entry: entry, intent: intent) { () async throws(SocialAPIError) in
                 try await facebook.postToFeed(message: message)
             }
         }
@@ -265,7 +308,14 @@ public final class OutboxDelivery {
         if precision == .exact {
             wire["coordinates"] = "{\"latitude\":\(intent.latitude),\"longitude\":\(intent.longitude)}"
         }
-        return await post(wire, entry: entry, intent: intent, inDoubt: inDoubt) { () async throws(SocialAPIError) in
+        if intent.lostAnswer != nil,
+            let checkin = try await facebook.checkins().data.first(where: {
+                $0.message == message && $0.place?.id == place
+            })
+        {
+            return found(checkin.id, on: "the user's check-ins", intent: intent, wire: wire)
+        }
+        return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
             try await facebook.checkIn(
                 place: place, latitude: precision == .exact ? intent.latitude : nil,
                 longitude: precision == .exact ? intent.longitude : nil, message: message)

@@ -24,6 +24,9 @@ struct PostIntent: Codable, Equatable {
     var gates: [GateVerdict]
     /// The place found, once looked up: a retry does not look it up again.
     var resolved: ResolvedPlace?
+    /// Why the post is in doubt: an answer to it was lost, so it may have arrived. Before it is
+    /// sent again it is looked for on the network.
+    var lostAnswer: String?
 
     struct ResolvedPlace: Codable, Equatable {
         var id: String?

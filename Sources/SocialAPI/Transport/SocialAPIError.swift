@@ -26,6 +26,15 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The provider refused the post as one it already has (Twitter 187, Graph 506): after a
     /// retry of a request whose answer was lost, that means the first one landed.
+    /// Whether a request that met this error may still have been carried out: the answer was
+    /// lost (a timeout, a reset connection) or unreadable. A post that meets it is in doubt.
+    public var answerWasLost: Bool {
+        switch self {
+        case .transport, .decoding: true
+        case .twitter, .graph, .http: false
+        }
+    }
+
     public var isDuplicate: Bool {
         switch self {
         case .twitter(_, let errors, _): errors.contains { $0.known == .duplicateStatus }
