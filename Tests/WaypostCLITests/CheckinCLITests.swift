@@ -150,4 +150,44 @@ struct CheckinCLITests {
             if lostAnswers { #expect(journal.contains { $0.fault == .truncated }, "no answer was lost") }
         }
     }
+
+    /// A disk that fills at any point of a run (a file-size limit, with SIGXFSZ ignored so writes
+    /// fail as on a full disk): one line, exit 73 (the database cannot be created) or 74 (I/O
+    /// error), never a crash; and what was written stays readable — nothing half-written.
+    @Test func aDiskThatFillsEndsInOneLineAndNothingHalfWritten() throws {
+        try withTemporaryDirectory { directory in
+            let rules = directory.appendingPathComponent("rules.yaml")
+            try "rules:\n  - {id: in, on: regionEnter, message: \"In at {region} {time}\", cooldown: 0}\n".write(
+                to: rules, atomically: true, encoding: .utf8)
+            let profile = directory.appendingPathComponent("profile.yaml")
+            try "optIn: true\ndisclosureAcknowledged: true\nconsent: auto\n".write(
+                to: profile, atomically: true, encoding: .utf8)
+            var statuses: Set<Int32> = []
+            for blocks in [8, 40, 120, 200, 300] {
+                let database = directory.appendingPathComponent("full-\(blocks).db").path
+                let command =
+                    (Self.commute + ["--checkins", rules.path, "--privacy", profile.path, "--db", database])
+                    .map { "'\($0)'" }.joined(separator: " ")
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(blocks); exec '\(CLITests.executable.path)' \(command)"]
+                process.currentDirectoryURL = Corpus.repositoryRoot
+                let err = Pipe()
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = err
+                try process.run()
+                let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationReason == .exit, "\(blocks) blocks: killed by a signal")
+                statuses.insert(process.terminationStatus)
+                #expect([73, 74].contains(process.terminationStatus), "\(blocks) blocks: \(message)")
+                #expect(message.hasPrefix("waypost: error: \(database): ") && message.split(separator: "\n").count == 1)
+                // The store stays consistent: a run begun is audited; one never begun left no runs.
+                let audit = try CLITests.waypost(["audit", "--db", database])
+                let expected: Int32 = process.terminationStatus == 74 ? 0 : 66
+                #expect(audit.status == expected, "\(blocks) blocks: \(audit.stderr)")
+            }
+            #expect(statuses.contains(74), "the disk filled mid-run at least once")
+        }
+    }
 }
