@@ -165,6 +165,10 @@ struct HostileInputTests {
             "time goes backwards", 4
         ),
         (
+            "<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when><when>2010-05-28T02:02:10Z</when>\n<when>2010-05-28T02:02:08Z</when><gx:coord>1 2</gx:coord><gx:coord/><gx:coord>1 3</gx:coord></gx:Track></Placemark>",
+            "time goes backwards in a track: 2010-05-28T02:02:08Z after 2010-05-28T02:02:09Z", 4
+        ),
+        (
             "<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when><gx:coord>1 2</gx:coord><gx:coord>1 3</gx:coord></gx:Track></Placemark>",
             "1 <when> and 2 <coord>", 3
         ),
@@ -230,5 +234,21 @@ struct HostileInputTests {
             + "</kml>"
         let track = try TrackReader().read(data: Data(document.utf8), name: "stray.kml")
         #expect(track.pointCount == 0)
+    }
+
+    /// README, reading rules: "empty `<gx:coord/>` pairs are dropped" — with their `<when>`, which
+    /// then takes no part in the time order (OpenTracks writes such pairs at pauses).
+    @Test func anEmptyCoordPairIsOutOfTheTimeOrder() throws {
+        let track = try readTrack(
+            kml(
+                """
+                <Placemark><gx:Track>
+                <when>2025-06-01T08:00:00Z</when><when>2025-06-01T08:00:05Z</when>
+                <when>2025-06-01T08:00:03Z</when><when>2025-06-01T08:00:10Z</when>
+                <gx:coord>1 2 0</gx:coord><gx:coord/><gx:coord>1 2.001 0</gx:coord><gx:coord>1 2.002 0</gx:coord>
+                </gx:Track></Placemark>
+                """))
+        let times = track.features.first?.geometry?.paths.first?.points.compactMap(\.timeIntervalSince1970)
+        #expect(times.map { $0.map { $0 - times![0] } } == [0, 3, 10])
     }
 }

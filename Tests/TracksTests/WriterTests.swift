@@ -72,4 +72,15 @@ struct WriterTests {
             }
         }
     }
+
+    /// RFC 7946 §3.1.4: a LineString has two or more positions; a one-point track is a Point.
+    @Test func aOnePointTrackIsExportedAsAPoint() throws {
+        let track = try readTrack(
+            "<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg><trkpt lat=\"37.3\" lon=\"-122\"><time>2025-06-01T08:00:00Z</time></trkpt></trkseg></trk></gpx>",
+            name: "one.gpx")
+        var text = ""
+        TrackWriter.write(track, as: .geojson, to: &text)
+        #expect(text.contains(#""geometry":{"type":"Point","coordinates":[-122,37.3]}"#), "\(text)")
+        #expect(!text.contains("LineString"))
+    }
 }

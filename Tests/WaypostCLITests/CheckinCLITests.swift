@@ -170,7 +170,9 @@ struct CheckinCLITests {
                     .map { "'\($0)'" }.joined(separator: " ")
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(blocks); exec '\(CLITests.executable.path)' \(command)"]
+                process.arguments = [
+                    "-c", "trap '' XFSZ; ulimit -f \(blocks); exec '\(CLITests.executable.path)' \(command)",
+                ]
                 process.currentDirectoryURL = Corpus.repositoryRoot
                 let err = Pipe()
                 process.standardOutput = FileHandle.nullDevice

@@ -18,6 +18,9 @@ final class KMLHandler: XMLEventHandler {
         var whenCount = 0
         var coordCount = 0
         var lastTime = -Double.infinity
+        /// `<when>`s earlier than the one before them, by point index: an error only if both
+        /// points keep a position (a pair with an empty `gx:coord` is dropped, time and all).
+        var backwards: [(index: Int, position: SourcePosition)] = []
     }
 
     @exclusivity(unchecked) private var open: [ElementName] = []
@@ -235,6 +238,7 @@ final class KMLHandler: XMLEventHandler {
                         "a Track has \(node.whenCount) <when> and \(node.coordCount) <coord> elements; they pair one to one"
                 )
             }
+            if !node.backwards.isEmpty { try checkOrder(of: node) }
             let path = node.path.build()
             geometry = path.points.isEmpty ? nil : .track(path)
         default:
@@ -270,12 +274,28 @@ final class KMLHandler: XMLEventHandler {
         return parsed
     }
 
+    /// Notes a `<when>` earlier than the one before it; whether it is an error is known only
+    /// once the coordinates are read (``checkOrder(of:)``).
     private func checkOrder(_ time: Double, at position: SourcePosition) throws(ReadFailure) {
         let k = nodes.count - 1
-        if time < nodes[k].lastTime {
-            throw ReadFailure.timeGoesBackwards(time, after: nodes[k].lastTime, at: position)
-        }
+        if time < nodes[k].lastTime { nodes[k].backwards.append((nodes[k].whenCount, position)) }
         nodes[k].lastTime = time
+    }
+
+    /// The time order of the points that keep a position; the error points at the `<when>` that
+    /// went backwards at or before the offending point.
+    private func checkOrder(of node: Node) throws(ReadFailure) {
+        var last = -Double.infinity
+        // Without any coordinates the times alone are the track, and all of them count.
+        let positioned = node.coordCount > 0
+        for (index, point) in node.path.points.enumerated()
+        where (!positioned || !point.latitude.isNaN) && !point.storedTime.isNaN {
+            if point.storedTime < last {
+                let position = node.backwards.last { $0.index <= index }?.position ?? node.position
+                throw ReadFailure.timeGoesBackwards(point.storedTime, after: last, at: position)
+            }
+            last = point.storedTime
+        }
     }
 
     private func addTrackTime(_ time: Double?) {

@@ -70,9 +70,14 @@ enum GeoJSONWriter {
         case .point(let p):
             out.write("{\"type\":\"Point\",\"coordinates\":" + position(p) + "}")
         case .lineString(let path), .track(let path):
-            out.write("{\"type\":\"LineString\",\"coordinates\":")
-            line(path, to: &out)
-            out.write("}")
+            if path.points.count == 1 {
+                // A LineString needs two or more positions (RFC 7946 §3.1.4): one point is a Point.
+                out.write("{\"type\":\"Point\",\"coordinates\":" + position(path.points[0]) + "}")
+            } else {
+                out.write("{\"type\":\"LineString\",\"coordinates\":")
+                line(path, to: &out)
+                out.write("}")
+            }
         case .polygon(let outer, let inner):
             out.write("{\"type\":\"Polygon\",\"coordinates\":[")
             for (i, ring) in ([outer] + inner).enumerated() {
