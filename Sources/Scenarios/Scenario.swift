@@ -2,6 +2,7 @@ import CheckinEngine
 import Foundation
 import LocationSimulation
 import SocialEmulator
+import Tracks
 
 /// A scripted run: devices on routes, the regions they monitor, the user's privacy choices, the
 /// check-in rules, how the emulated networks behave — and what must happen.
@@ -35,6 +36,8 @@ public struct DeviceScript: Sendable {
     /// A KML, KMZ or GPX file, resolved against the scenario file's folder.
     public var route: URL
     public var routeDisplayName: String
+    /// A track point earlier than the one before it: refuse the file, drop it, or sort.
+    public var timeOrder = TimeOrder.strict
     /// Which path of the file, counting from 1.
     public var path: Int?
     /// For untimed geometry, m/s.

@@ -177,7 +177,8 @@ public struct ScenarioRunner: Sendable {
 
     private func route(_ script: DeviceScript) throws -> [RouteSample] {
         do {
-            let track = try TrackReader().read(contentsOf: script.route, displayName: script.routeDisplayName)
+            let track = try TrackReader(timeOrder: script.timeOrder).read(
+                contentsOf: script.route, displayName: script.routeDisplayName)
             return try RouteTiming(
                 speed: script.speed, sampleInterval: script.sampleInterval,
                 start: script.start.map(Date.init(timeIntervalSince1970:))

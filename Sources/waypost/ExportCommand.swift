@@ -24,9 +24,13 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write here instead of standard output (replaced only on success).")
     var output: String?
 
+    @Option(help: "A track point earlier than the one before it: strict (refuse the file), drop it, or sort the track.")
+    var timeOrder: TimeOrder = .strict
+
     func run() throws {
         try reportingFailures {
-            let parsed = try TrackReader().read(contentsOf: URL(fileURLWithPath: track), displayName: track)
+            let parsed = try TrackReader(timeOrder: timeOrder).read(
+                contentsOf: URL(fileURLWithPath: track), displayName: track)
             if let output {
                 try AtomicFile.write(to: output) { out in
                     var stream = out

@@ -125,6 +125,9 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "Start time for untimed geometry, e.g. 2025-06-01T08:00:00Z.")
     var start: String?
 
+    @Option(help: "A track point earlier than the one before it: strict (refuse the file), drop it, or sort the track.")
+    var timeOrder: TimeOrder = .strict
+
     @Option(help: "Replay only the N-th path (track, line or route) of the file, counting from 1.")
     var path: Int?
 
@@ -237,7 +240,8 @@ struct Replay: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let parsed = try TrackReader().read(contentsOf: URL(fileURLWithPath: track), displayName: track)
+            let parsed = try TrackReader(timeOrder: timeOrder).read(
+                contentsOf: URL(fileURLWithPath: track), displayName: track)
             let timing = RouteTiming(
                 speed: speed, sampleInterval: sampleInterval,
                 start: start.flatMap(XSDDateTime.parse).map(Date.init(timeIntervalSince1970:)))
@@ -333,6 +337,7 @@ extension PromptScript: ExpressibleByArgument {
 
 extension AppScript.Mode: ExpressibleByArgument {}
 extension Realism: ExpressibleByArgument {}
+extension TimeOrder: ExpressibleByArgument {}
 extension ActivityType: ExpressibleByArgument {}
 extension EventStreamEncoder.Format: ExpressibleByArgument {}
 

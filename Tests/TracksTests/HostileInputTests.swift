@@ -251,4 +251,29 @@ struct HostileInputTests {
         let times = track.features.first?.geometry?.paths.first?.points.compactMap(\.timeIntervalSince1970)
         #expect(times.map { $0.map { $0 - times![0] } } == [0, 3, 10])
     }
+
+    /// `--time-order`: strict refuses the file and names the way out; drop keeps the points in
+    /// order; sort reorders them, per-point values following their points.
+    @Test func timeOrderStrictDropOrSort() throws {
+        let gpx = """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><trkseg>
+            <trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>100</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
+            <trkpt lat="1" lon="2"><time>2020-01-01T00:00:10Z</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>110</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
+            <trkpt lat="1" lon="3"><time>2020-01-01T00:00:05Z</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>105</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
+            <trkpt lat="1" lon="4"><time>2020-01-01T00:00:20Z</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>120</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
+            </trkseg></trk></gpx>
+            """
+        let error = try #require(readError(gpx, name: "t.gpx"))
+        #expect(error.line == 4 && error.message.hasSuffix("(--time-order drop or sort reads the file anyway)"))
+        func read(_ order: TimeOrder) throws -> TrackPath {
+            try #require(
+                try TrackReader(timeOrder: order).read(data: Data(gpx.utf8), name: "t.gpx").paths.first)
+        }
+        let dropped = try read(.drop)
+        #expect(dropped.points.map(\.longitude) == [1, 2, 4])
+        #expect(dropped.attributes.values.first == [100, 110, 120])
+        let sorted = try read(.sort)
+        #expect(sorted.points.map(\.longitude) == [1, 3, 2, 4])
+        #expect(sorted.attributes.values.first == [100, 105, 110, 120])
+    }
 }

@@ -13,6 +13,7 @@ final class GPXHandler: XMLEventHandler {
     @exclusivity(unchecked) private var segments: [TrackPath] = []
     @exclusivity(unchecked) private var path = PathBuilder()
     @exclusivity(unchecked) private var lastTime = -Double.infinity
+    @exclusivity(unchecked) private(set) var backwards: ReadFailure?
     @exclusivity(unchecked) private var point: TrackPoint?
     @exclusivity(unchecked) private var pointPosition = SourcePosition(line: 0, column: 0)
     @exclusivity(unchecked) private var pointValues: [(String, Double)] = []
@@ -112,8 +113,8 @@ final class GPXHandler: XMLEventHandler {
             guard let point else { break }
             // Route point times are creation stamps (GPX 1.1), not passage times: no order is implied.
             if name.tag == .trkpt, let time = point.timeIntervalSince1970 {
-                if time < lastTime {
-                    throw ReadFailure.timeGoesBackwards(time, after: lastTime, at: pointPosition)
+                if time < lastTime && backwards == nil {
+                    backwards = ReadFailure.timeGoesBackwards(time, after: lastTime, at: pointPosition)
                 }
                 lastTime = time
             }

@@ -33,6 +33,9 @@ final class KMLHandler: XMLEventHandler {
     @exclusivity(unchecked) private var arrayName: String?
     @exclusivity(unchecked) private var arrayValues: [Double] = []
 
+    /// The first track point that went back in time (see ``TimeOrder``).
+    private(set) var backwards: ReadFailure?
+
     init(limits: ReaderLimits) {
         text = TextBuffer(limit: limits.maximumTextBytes)
     }
@@ -238,7 +241,7 @@ final class KMLHandler: XMLEventHandler {
                         "a Track has \(node.whenCount) <when> and \(node.coordCount) <coord> elements; they pair one to one"
                 )
             }
-            if !node.backwards.isEmpty { try checkOrder(of: node) }
+            if !node.backwards.isEmpty && backwards == nil { backwards = orderFailure(of: node) }
             let path = node.path.build()
             geometry = path.points.isEmpty ? nil : .track(path)
         default:
@@ -282,9 +285,9 @@ final class KMLHandler: XMLEventHandler {
         nodes[k].lastTime = time
     }
 
-    /// The time order of the points that keep a position; the error points at the `<when>` that
-    /// went backwards at or before the offending point.
-    private func checkOrder(of node: Node) throws(ReadFailure) {
+    /// The first point, of those that keep a position, earlier than the one before it; the error
+    /// points at the `<when>` that went backwards at or before it.
+    private func orderFailure(of node: Node) -> ReadFailure? {
         var last = -Double.infinity
         // Without any coordinates the times alone are the track, and all of them count.
         let positioned = node.coordCount > 0
@@ -292,10 +295,11 @@ final class KMLHandler: XMLEventHandler {
         where (!positioned || !point.latitude.isNaN) && !point.storedTime.isNaN {
             if point.storedTime < last {
                 let position = node.backwards.last { $0.index <= index }?.position ?? node.position
-                throw ReadFailure.timeGoesBackwards(point.storedTime, after: last, at: position)
+                return ReadFailure.timeGoesBackwards(point.storedTime, after: last, at: position)
             }
             last = point.storedTime
         }
+        return nil
     }
 
     private func addTrackTime(_ time: Double?) {

@@ -101,6 +101,9 @@ protocol XMLEventHandler: AnyObject {
     func endElement(_ name: ElementName, at position: SourcePosition) throws(ReadFailure)
     /// Called once after the last byte; reports anything left incomplete.
     func finish() throws(ReadFailure)
+    /// The first track point earlier than its predecessor, if any: an error or not as the
+    /// reader's ``TimeOrder`` says.
+    var backwards: ReadFailure? { get }
 }
 
 /// Safety limits for untrusted input.
@@ -144,6 +147,15 @@ final class SAXSession {
         self.limits = limits
         self.floodGuard = AttributeFloodGuard(limit: 4 * limits.maximumAttributes)
         Self.hardenLibXML
+    }
+
+    /// The first point of a track that went back in time, if any.
+    var backwards: ReadFailure? {
+        switch reader {
+        case .undecided: nil
+        case .kml(let kml): kml.backwards
+        case .gpx(let gpx): gpx.backwards
+        }
     }
 
     /// What was read, once the root element has been seen.

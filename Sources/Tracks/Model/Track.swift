@@ -158,3 +158,73 @@ public indirect enum Geometry: Sendable, Equatable {
         }
     }
 }
+
+/// What the reader does with a track point earlier than the one before it (`--time-order`):
+/// recorders write them (a GPS clock correcting itself, Sports Tracker's exports).
+public enum TimeOrder: String, Sendable, CaseIterable {
+    /// Refuse the file, naming the point (the default: nothing is guessed).
+    case strict
+    /// Drop each point earlier than the last one kept.
+    case drop
+    /// Put each track's points in time order (stable; untimed points stay after their predecessor).
+    case sort
+}
+
+extension Track {
+    /// The track with every timed path transformed by `transform` (polygons are left alone).
+    func mappingPaths(_ transform: (TrackPath) -> TrackPath) -> Track {
+        var copy = self
+        copy.features = features.map { feature in
+            var feature = feature
+            feature.geometry = feature.geometry.map { $0.mappingPaths(transform) }
+            return feature
+        }
+        return copy
+    }
+}
+
+extension Geometry {
+    func mappingPaths(_ transform: (TrackPath) -> TrackPath) -> Geometry {
+        switch self {
+        case .point, .polygon: self
+        case .lineString(let path): .lineString(transform(path))
+        case .track(let path): .track(transform(path))
+        case .collection(let parts): .collection(parts.map { $0.mappingPaths(transform) })
+        }
+    }
+}
+
+extension TrackPath {
+    /// The points in `order`, attribute columns kept aligned.
+    func reordered(_ order: [Int]) -> TrackPath {
+        TrackPath(
+            points: order.map { points[$0] },
+            attributes: attributes.mapValues { column in order.map { column.indices.contains($0) ? column[$0] : .nan }
+            },
+            altitudeMode: altitudeMode)
+    }
+
+    /// Without the points earlier than the last timed point kept.
+    func droppingBackwardTimes() -> TrackPath {
+        var last = -Double.infinity
+        var keep: [Int] = []
+        for (index, point) in points.enumerated() {
+            if let time = point.timeIntervalSince1970 {
+                if time < last { continue }
+                last = time
+            }
+            keep.append(index)
+        }
+        return keep.count == points.count ? self : reordered(keep)
+    }
+
+    /// The points in time order, stably; an untimed point sorts with the timed one before it.
+    func sortedByTime() -> TrackPath {
+        var key = -Double.infinity
+        let keys = points.map { point -> Double in
+            key = point.timeIntervalSince1970 ?? key
+            return key
+        }
+        return reordered(points.indices.sorted { (keys[$0], $0) < (keys[$1], $1) })
+    }
+}

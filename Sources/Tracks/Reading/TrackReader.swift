@@ -18,11 +18,14 @@ import ZIPFoundation
 /// Input is treated as untrusted; see ``ReaderLimits`` and the Security section of the README.
 public struct TrackReader: Sendable {
     public var limits: ReaderLimits
+    /// What to do with a track point earlier than the one before it (default: refuse the file).
+    public var timeOrder = TimeOrder.strict
     /// Bytes handed to libxml2 per call.
     public var chunkSize = 1 << 18
 
-    public init(limits: ReaderLimits = ReaderLimits()) {
+    public init(limits: ReaderLimits = ReaderLimits(), timeOrder: TimeOrder = .strict) {
         self.limits = limits
+        self.timeOrder = timeOrder
     }
 
     /// Reads the file at `url`. Errors name the file as `displayName` (default: the path).
@@ -130,6 +133,14 @@ public struct TrackReader: Sendable {
         guard let track = session.track else {
             throw TrackReadError(.unsupported, file: name, "no root element")
         }
-        return track
+        guard let backwards = session.backwards else { return track }
+        switch timeOrder {
+        case .strict:
+            throw TrackReadError(
+                backwards.kind, file: name, line: backwards.position.line, column: backwards.position.column,
+                backwards.message + " (--time-order drop or sort reads the file anyway)")
+        case .drop: return track.mappingPaths { $0.droppingBackwardTimes() }
+        case .sort: return track.mappingPaths { $0.sortedByTime() }
+        }
     }
 }
