@@ -38,6 +38,8 @@ public struct DeviceScript: Sendable {
     public var routeDisplayName: String
     /// A track point earlier than the one before it: refuse the file, drop it, or sort.
     public var timeOrder = TimeOrder.strict
+    /// Most samples the route may make (untimed geometry densified).
+    public var maxFixes = RouteTiming.defaultMaximumSamples
     /// Which path of the file, counting from 1.
     public var path: Int?
     /// For untimed geometry, m/s.

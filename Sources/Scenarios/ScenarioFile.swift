@@ -199,13 +199,14 @@ private struct Reader {
             "name", "route", "path", "speed", "sampleInterval", "start", "startAfter", "mode", "accuracy",
             "distanceFilter", "noise", "seed", "authorization", "authorizationChanges", "signalLoss", "visits",
             "iosVersion", "appStates", "accuracyAuthorization", "locationServices", "backgroundUpdates",
-            "pausesAutomatically", "activityType", "temporaryFullAccuracyAt", "realism", "timeOrder",
+            "pausesAutomatically", "activityType", "temporaryFullAccuracyAt", "realism", "timeOrder", "maxFixes",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
         var device = DeviceScript(name: try fields["name"]?.string(), route: route, routeDisplayName: display)
         if let v = fields["path"] { device.path = try whole(v, minimum: 1) }
         if let v = fields["timeOrder"] { device.timeOrder = try v.choice(TimeOrder.self) }
+        if let v = fields["maxFixes"] { device.maxFixes = try whole(v, minimum: 1) }
         if let v = fields["speed"] {
             device.speed = try v.number()
             guard device.speed >= 0.01, device.speed <= 1_000 else {

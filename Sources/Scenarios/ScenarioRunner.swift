@@ -181,7 +181,7 @@ public struct ScenarioRunner: Sendable {
                 contentsOf: script.route, displayName: script.routeDisplayName)
             return try RouteTiming(
                 speed: script.speed, sampleInterval: script.sampleInterval,
-                start: script.start.map(Date.init(timeIntervalSince1970:))
+                start: script.start.map(Date.init(timeIntervalSince1970:)), maximumSamples: script.maxFixes
             ).samples(for: track, path: script.path)
         } catch let error as RouteTimingError {
             throw ScenarioError(.data, "\(script.routeDisplayName): \(error.message)")

@@ -128,6 +128,9 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "A track point earlier than the one before it: strict (refuse the file), drop it, or sort the track.")
     var timeOrder: TimeOrder = .strict
 
+    @Option(help: "Most fixes a route may make; untimed geometry that would densify into more is refused up front.")
+    var maxFixes = RouteTiming.defaultMaximumSamples
+
     @Option(help: "Replay only the N-th path (track, line or route) of the file, counting from 1.")
     var path: Int?
 
@@ -165,6 +168,7 @@ struct Replay: AsyncParsableCommand {
             throw ValidationError(
                 "--ios-version must be a release from \(releases.lowerBound) to \(releases.upperBound)")
         }
+        guard maxFixes > 0 else { throw ValidationError("--max-fixes must be positive") }
         guard sampleInterval >= 0.01, sampleInterval <= 3_600 else {
             throw ValidationError("--sample-interval must be 0.01…3600 seconds")
         }
@@ -244,7 +248,8 @@ struct Replay: AsyncParsableCommand {
                 contentsOf: URL(fileURLWithPath: track), displayName: track)
             let timing = RouteTiming(
                 speed: speed, sampleInterval: sampleInterval,
-                start: start.flatMap(XSDDateTime.parse).map(Date.init(timeIntervalSince1970:)))
+                start: start.flatMap(XSDDateTime.parse).map(Date.init(timeIntervalSince1970:)), maximumSamples: maxFixes
+            )
             let route: [RouteSample]
             do {
                 route = try timing.samples(for: parsed, path: path)

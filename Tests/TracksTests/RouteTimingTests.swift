@@ -85,4 +85,19 @@ struct RouteTimingTests {
         let samples = try RouteTiming(speed: 5).samples(for: track, path: routeIndex + 1)
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0.point.storedTime <= $1.point.storedTime })
     }
+
+    /// A short line across the world at walking pace would be 28 million fixes: refused before
+    /// anything is built, with the count; timed points count as they are.
+    @Test func routesOverTheSampleBoundAreRefusedUpFront() throws {
+        let world = try readTrack(
+            kml("<Placemark><LineString><coordinates>-179,0 0,0 179,0</coordinates></LineString></Placemark>"))
+        #expect(throws: RouteTimingError.self) { try RouteTiming().samples(for: world) }
+        do {
+            _ = try RouteTiming().samples(for: world)
+        } catch {
+            #expect(error.message.contains("would make 2846") && error.message.contains("--max-fixes 5000000"))
+        }
+        let fast = try RouteTiming(speed: 1_000, sampleInterval: 3_600, maximumSamples: 100).samples(for: world)
+        #expect(fast.count < 100)
+    }
 }

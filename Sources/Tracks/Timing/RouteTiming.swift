@@ -74,12 +74,22 @@ public struct RouteTiming: Sendable {
     /// Time of the first sample of untimed geometry that nothing else anchors; nil anchors it to
     /// the file's own first time, or ``defaultStart`` for a wholly untimed file.
     public var start: Date?
+    /// Most samples a timeline may have (`--max-fixes`): untimed geometry that would densify into
+    /// more is refused before anything is built (a 112-byte line across the world at walking pace
+    /// is 14 million fixes). The default, five million, is 58 days at 1 Hz.
+    public var maximumSamples: Int
 
-    public init(speed: Double = walkingSpeed, sampleInterval: Double = 1, start: Date? = nil) {
+    public static let defaultMaximumSamples = 5_000_000
+
+    public init(
+        speed: Double = walkingSpeed, sampleInterval: Double = 1, start: Date? = nil,
+        maximumSamples: Int = defaultMaximumSamples
+    ) {
         precondition(speed > 0 && sampleInterval > 0)
         self.speed = speed
         self.sampleInterval = sampleInterval
         self.start = start
+        self.maximumSamples = maximumSamples
     }
 
     /// The timeline of `track`, or of only its `path`-th path (1-based, in document order).
@@ -107,6 +117,7 @@ public struct RouteTiming: Sendable {
         guard paths.contains(where: { !$0.points.isEmpty }) else {
             throw RouteTimingError(message: "the track has no positions to replay")
         }
+        try checkSize(of: paths)
         var samples: [RouteSample] = []
         samples.reserveCapacity(paths.reduce(0) { $0 + $1.points.count })
         var cursor: Double? = nil
@@ -143,6 +154,29 @@ public struct RouteTiming: Sendable {
             cursor = samples.last?.point.storedTime
         }
         return samples
+    }
+
+    /// Refuses, up front, a timeline of more than ``maximumSamples``: wholly untimed paths are
+    /// counted as ``densified(_:from:)`` will cut them.
+    private func checkSize(of paths: [TrackPath]) throws(RouteTimingError) {
+        let step = speed * sampleInterval
+        var count = 0.0
+        for path in paths {
+            guard path.points.allSatisfy({ $0.timeIntervalSince1970 == nil }) else {
+                count += Double(path.points.count)
+                continue
+            }
+            count += 1
+            for (a, b) in zip(path.points, path.points.dropFirst()) {
+                count += max(1, (Geodesic.wgs84.inverse(a.coordinate, b.coordinate).distance / step).rounded(.up))
+            }
+        }
+        guard count <= Double(maximumSamples) else {
+            throw RouteTimingError(
+                message:
+                    "the route would make \(Int(count)) samples (untimed geometry at \(speed) m/s, one every \(sampleInterval) s), more than --max-fixes \(maximumSamples); raise it, or replay faster (--speed) or coarser (--sample-interval)"
+            )
+        }
     }
 
     /// Times an untimed path at `speed` and inserts samples along each geodesic leg.
