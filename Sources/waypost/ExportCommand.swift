@@ -31,6 +31,7 @@ struct Export: ParsableCommand {
         try reportingFailures {
             let parsed = try TrackReader(timeOrder: timeOrder).read(
                 contentsOf: URL(fileURLWithPath: track), displayName: track)
+            parsed.reportWarnings(file: track)
             if let output {
                 try AtomicFile.write(to: output) { out in
                     var stream = out

@@ -1,4 +1,5 @@
 import Foundation
+import Tracks
 
 #if canImport(Glibc)
     import Glibc
@@ -65,6 +66,15 @@ enum AtomicFile {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)
             throw CommandFailure(.cannotCreate, "\(path): cannot write file (\(reason))")
+        }
+    }
+}
+
+extension Track {
+    /// Prints what was read in a way the format does not define, one `waypost: warning:` line each.
+    func reportWarnings(file: String) {
+        for warning in warnings {
+            FileHandle.standardError.write(Data("waypost: warning: \(file):\(warning)\n".utf8))
         }
     }
 }

@@ -246,6 +246,7 @@ struct Replay: AsyncParsableCommand {
         try await reportingFailures {
             let parsed = try TrackReader(timeOrder: timeOrder).read(
                 contentsOf: URL(fileURLWithPath: track), displayName: track)
+            parsed.reportWarnings(file: track)
             let timing = RouteTiming(
                 speed: speed, sampleInterval: sampleInterval,
                 start: start.flatMap(XSDDateTime.parse).map(Date.init(timeIntervalSince1970:)), maximumSamples: maxFixes

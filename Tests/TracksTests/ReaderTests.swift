@@ -208,4 +208,33 @@ struct ReaderTests {
         small.chunkSize = 7
         #expect(try small.read(contentsOf: url) == TrackReader().read(contentsOf: url))
     }
+
+    /// GDAL writes GML-style `<MultiPolygon><polygonMember>` wrappers inside KML Placemarks: their
+    /// polygons are read (as a collection), each with a warning naming the wrapper — never turned
+    /// silently into a null or a bare ring. Geometry inside a KML element that cannot hold it (a
+    /// Point in a Url) is still skipped, as libkml skips it.
+    @Test func geometryInsideForeignWrappersIsReadWithAWarning() throws {
+        let ring = { (x: Int) in
+            "<Polygon><outerBoundaryIs><LinearRing><coordinates>\(x),0 \(x + 1),0 \(x + 1),1 \(x),0</coordinates></LinearRing></outerBoundaryIs></Polygon>"
+        }
+        let track = try readTrack(
+            kml(
+                """
+                <Placemark><name>gdal</name><MultiPolygon>
+                <polygonMember>\(ring(0))</polygonMember>
+                <polygonMember>\(ring(5))</polygonMember>
+                </MultiPolygon></Placemark>
+                <Placemark><name>url</name><Url><Point><coordinates>1,1</coordinates></Point></Url></Placemark>
+                """))
+        guard case .collection(let parts)? = track.features.first?.geometry else {
+            Issue.record("not a collection: \(String(describing: track.features.first?.geometry))")
+            return
+        }
+        #expect(parts.count == 2)
+        #expect(parts.allSatisfy { if case .polygon = $0 { true } else { false } })
+        #expect(track.features.last?.geometry == nil)
+        #expect(track.warnings.count == 2)
+        #expect(
+            track.warnings.first?.hasPrefix("4:24: <polygonMember> is not a KML element") == true, "\(track.warnings)")
+    }
 }

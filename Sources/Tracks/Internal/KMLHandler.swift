@@ -33,6 +33,8 @@ final class KMLHandler: XMLEventHandler {
     @exclusivity(unchecked) private var arrayName: String?
     @exclusivity(unchecked) private var arrayValues: [Double] = []
 
+    /// Whether the feature being read has geometry read through a wrapper no KML defines.
+    private var wrappedGeometry = false
     /// The first track point that went back in time (see ``TimeOrder``).
     private(set) var backwards: ReadFailure?
 
@@ -49,6 +51,32 @@ final class KMLHandler: XMLEventHandler {
         return last.tag
     }
 
+    /// KML 2.2 elements Waypost does not read: geometry inside them (a Point in a Url, in an
+    /// Update) is schema-invalid and skipped, as libkml skips it.
+    private static let otherKMLElements: Set<String> = [
+        "Link", "Url", "Icon", "Region", "LatLonAltBox", "Lod", "LookAt", "Camera", "Style", "StyleMap", "Pair",
+        "Snippet", "Model", "Location", "Orientation", "Scale", "ResourceMap", "Alias", "NetworkLink",
+        "NetworkLinkControl", "GroundOverlay", "ScreenOverlay", "PhotoOverlay", "LatLonBox", "LatLonQuad",
+        "ViewVolume", "ImagePyramid", "Update", "Create", "Delete", "Change", "BalloonStyle", "IconStyle",
+        "LabelStyle", "LineStyle", "PolyStyle", "ListStyle", "Schema", "SimpleField", "Tour", "Playlist",
+        "FlyTo", "Wait", "AnimatedUpdate", "TourControl", "SoundCue", "ItemIcon", "hotSpot", "overlayXY",
+        "screenXY", "rotationXY", "size", "address", "phoneNumber", "Metadata", "open", "visibility",
+    ]
+
+    /// The innermost run of elements no KML defines directly around the current position, when
+    /// the element holding them is a Placemark or MultiGeometry: what it is called, and that holder.
+    private var foreignWrapper: (local: String, holder: Tag)? {
+        var index = open.count - 1
+        var innermost: String?
+        while index >= 0, open[index].tag == .unknown || !Self.isKML(open[index]) {
+            if Self.otherKMLElements.contains(open[index].local) && Self.isKML(open[index]) { return nil }
+            innermost = innermost ?? open[index].local
+            index -= 1
+        }
+        guard let innermost, index >= 0, [.Placemark, .MultiGeometry].contains(open[index].tag) else { return nil }
+        return (innermost, open[index].tag)
+    }
+
     func startElement(_ name: ElementName, attributes: XMLAttributes, at position: SourcePosition) throws(ReadFailure) {
         defer { open.append(name) }
         guard Self.isKML(name) else { return }
@@ -59,9 +87,20 @@ final class KMLHandler: XMLEventHandler {
         // skipped, as libkml does, rather than clobbering the feature being read.
         case .Placemark where feature == nil && (open.isEmpty || [.kml, .Document, .Folder].contains(parent)):
             feature = TrackFeature(kind: .placemark, folders: containers.compactMap { $0 })
+            wrappedGeometry = false
         case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
-            guard feature != nil, Self.canHold(parent, name.tag) else { break }
-            nodes.append(Node(tag: name.tag, position: position))
+            guard feature != nil else { break }
+            if Self.canHold(parent, name.tag) {
+                nodes.append(Node(tag: name.tag, position: position))
+            } else if let wrapper = foreignWrapper, Self.canHold(wrapper.holder, name.tag) {
+                // Wrappers no KML defines (GDAL's GML-style <MultiPolygon><polygonMember>) are
+                // read through, not left to swallow the geometry silently; the reader says so.
+                nodes.append(Node(tag: name.tag, position: position))
+                wrappedGeometry = true
+                track.warnings.append(
+                    "\(position.line):\(position.column): <\(wrapper.local)> is not a KML element; the <\(name.local)> inside it is read as if it were not there"
+                )
+            }
         case .coordinates where !nodes.isEmpty:
             scanner = CoordinateScanner(line: position.line, column: position.column)
         case .name where [.Placemark, .Document, .Folder].contains(parent),
@@ -110,7 +149,11 @@ final class KMLHandler: XMLEventHandler {
             try scanCoordinates { (scanner, emit) throws(CoordinateScanner.Failure) in try scanner.finish(emit: emit) }
             scanner = nil
         case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
-            if nodes.last?.tag == name.tag && feature != nil && Self.canHold(parent, name.tag) { try finishGeometry() }
+            if nodes.last?.tag == name.tag && feature != nil
+                && (Self.canHold(parent, name.tag) || foreignWrapper.map { Self.canHold($0.holder, name.tag) } == true)
+            {
+                try finishGeometry()
+            }
         case .name where text.isActive:
             let value = text.end()
             if parent == .Placemark {
@@ -249,7 +292,16 @@ final class KMLHandler: XMLEventHandler {
         }
         guard let geometry else { return }
         if nodes.isEmpty {
-            if feature?.geometry == nil { feature?.geometry = geometry }
+            if feature?.geometry == nil {
+                feature?.geometry = geometry
+            } else if wrappedGeometry, let first = feature?.geometry {
+                // Several geometries read through a wrapper (the members of a <MultiPolygon>).
+                if case .collection(let parts) = first {
+                    feature?.geometry = .collection(parts + [geometry])
+                } else {
+                    feature?.geometry = .collection([first, geometry])
+                }
+            }
             return
         }
         let boundary = open.last?.tag

@@ -15,6 +15,9 @@ public struct Track: Sendable, Equatable {
     public var name: String?
     /// Placemarks (KML) or waypoints, routes and tracks (GPX), in document order.
     public var features: [TrackFeature]
+    /// What was read in a way the file's own format does not define, `LINE:COLUMN: what`
+    /// (e.g. GML-style `<MultiPolygon>` wrappers around KML geometry): shown as warnings.
+    public var warnings: [String] = []
 
     public init(format: TrackFormat, name: String? = nil, features: [TrackFeature] = []) {
         self.format = format
