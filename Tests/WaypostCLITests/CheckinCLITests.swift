@@ -3,6 +3,10 @@ import SocialEmulator
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -70,24 +74,25 @@ struct CheckinCLITests {
     }
 
     /// Kills `waypost replay` with SIGKILL at several moments, runs it again until it finishes,
-    /// and counts the posts on the emulator's journal: each intended post exactly once.
-    /// With `lostAnswers`, a third of the posts' answers are also cut in half after the post
-    /// landed: the audit must still say `posted` for each, never `failed`.
+    /// and checks the emulator's journal: every post landed exactly once. With `lostAnswers`, a
+    /// third of the posts' answers are also cut in half after the post landed: the audit must
+    /// still say `posted` for each, never `failed`. The emulator is a process of its own (as a
+    /// user runs it), so this test's threads, shared with parallel tests, never starve it.
     @Test(
         "Killed with SIGKILL at any moment and run again, every post is delivered exactly once",
         arguments: [false, true])
     func crashRestartDeliversExactlyOnce(lostAnswers: Bool) async throws {
         try await withTemporaryDirectory { directory in
-            let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot))
+            let emulator = try EmulatorProcess()
+            defer { emulator.stop() }
             // The first matching fault applies: lost answers first, then slow answers, so that
             // kills land mid-request as well as between requests.
             if lostAnswers {
-                await core.addFault(Fault(id: 1, kind: .truncated, pathContains: "statuses/update", probability: 0.3))
-                await core.addFault(Fault(id: 2, kind: .truncated, pathContains: "me/checkins", probability: 0.3))
+                try await emulator.control("faults", "kind=truncated&path=statuses/update&probability=0.3")
+                try await emulator.control("faults", "kind=truncated&path=me/checkins&probability=0.3")
             }
-            await core.addFault(Fault(id: 3, kind: .latency, pathContains: "statuses/update", milliseconds: 60))
-            await core.addFault(Fault(id: 4, kind: .latency, pathContains: "me/", milliseconds: 60))
-            let running = try await EmulatorServer(core: core).start(port: 0)
+            try await emulator.control("faults", "kind=latency&path=statuses/update&ms=60")
+            try await emulator.control("faults", "kind=latency&path=me/&ms=60")
             let rules = directory.appendingPathComponent("rules.yaml")
             try """
             rules:
@@ -106,10 +111,8 @@ struct CheckinCLITests {
             let arguments =
                 Self.commute + [
                     "--checkins", rules.path, "--privacy", profile.path, "--db",
-                    directory.appendingPathComponent("w.db").path, "--twitter-base-url",
-                    running.twitterBaseURL.absoluteString, "--facebook-base-url",
-                    running.facebookBaseURL.absoluteString,
-                    "--credentials", credentials.path, "--format", "jsonl",
+                    directory.appendingPathComponent("w.db").path, "--twitter-base-url", emulator.base + "1.1/",
+                    "--facebook-base-url", emulator.base, "--credentials", credentials.path, "--format", "jsonl",
                 ]
             var kills = 0
             for delay in [0.25, 0.4, 0.55, 0.7, 0.85, 1.0] {
@@ -131,8 +134,7 @@ struct CheckinCLITests {
             let audit = try CLITests.waypost([
                 "audit", "--db", directory.appendingPathComponent("w.db").path, "--format", "json",
             ])
-            let journal = await core.journal
-            await running.stop()
+            let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
             #expect(last.status == 0, "\(last.stderr)")
             #expect(kills > 0, "no run was killed; the test proved nothing")
             let posted = journal.filter { $0.method == "POST" && $0.status == 200 }
@@ -191,5 +193,50 @@ struct CheckinCLITests {
             }
             #expect(statuses.contains(74), "the disk filled mid-run at least once")
         }
+    }
+}
+
+/// `waypost emulator --port 0` in a process of its own, its address read from the banner.
+final class EmulatorProcess {
+    let process = Process()
+    /// `http://127.0.0.1:PORT/`.
+    let base: String
+
+    init() throws {
+        process.executableURL = CLITests.executable
+        process.arguments = ["emulator", "--port", "0"]
+        process.currentDirectoryURL = Corpus.repositoryRoot
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var banner = Data()
+        while !banner.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner.append(chunk)
+        }
+        let first = String(decoding: banner, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        base = first.split(separator: " ").last.map(String.init) ?? ""
+        guard base.hasPrefix("http://127.0.0.1:") else { throw CocoaError(.fileReadUnknown) }
+    }
+
+    /// A control-plane request: a POST with `form`, else a GET; the answer's body.
+    @discardableResult
+    func control(_ path: String, _ form: String? = nil) async throws -> Data {
+        var request = URLRequest(url: try #require(URL(string: base + "__waypost/" + path)))
+        if let form {
+            request.httpMethod = "POST"
+            request.httpBody = Data(form.utf8)
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "content-type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(path): \(String(decoding: data, as: UTF8.self))")
+        return data
+    }
+
+    func stop() {
+        process.interrupt()
+        process.waitUntilExit()
     }
 }
