@@ -194,33 +194,17 @@ struct CLITests {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("waypost-empty-\(getpid())")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["emulator", "--port", "0"]
-        process.currentDirectoryURL = empty
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        // The banner's first line names the address.
-        var banner = Data()
-        while !banner.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner.append(chunk)
-        }
-        let first = String(decoding: banner, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        #expect(first.hasPrefix("Waypost emulator listening on http://127.0.0.1:"))
-        let base = try #require(first.split(separator: " ").last.map(String.init))
+        let emulator = try EmulatorProcess(in: empty)
+        #expect(emulator.banner.hasPrefix("Waypost emulator listening on http://127.0.0.1:"))
         let url = try #require(
             URL(
-                string: base
+                string: emulator.base
                     + "search?type=place&center=37.3236,-122.0315&distance=300&access_token=waypost-demo-graph-token"))
         let (data, response) = try await URLSession.shared.data(from: url)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("Stevens Creek Coffee House"))
-        process.interrupt()  // SIGINT: a clean shutdown
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        emulator.stop()  // SIGINT: a clean shutdown
+        #expect(emulator.process.terminationStatus == 0)
     }
 
     /// A user's own repository: a scenario with its route, outside the checkout, run from there;

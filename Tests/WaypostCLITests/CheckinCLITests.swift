@@ -3,10 +3,6 @@ import SocialEmulator
 import TestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -193,50 +189,5 @@ struct CheckinCLITests {
             }
             #expect(statuses.contains(74), "the disk filled mid-run at least once")
         }
-    }
-}
-
-/// `waypost emulator --port 0` in a process of its own, its address read from the banner.
-final class EmulatorProcess {
-    let process = Process()
-    /// `http://127.0.0.1:PORT/`.
-    let base: String
-
-    init() throws {
-        process.executableURL = CLITests.executable
-        process.arguments = ["emulator", "--port", "0"]
-        process.currentDirectoryURL = Corpus.repositoryRoot
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var banner = Data()
-        while !banner.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner.append(chunk)
-        }
-        let first = String(decoding: banner, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        base = first.split(separator: " ").last.map(String.init) ?? ""
-        guard base.hasPrefix("http://127.0.0.1:") else { throw CocoaError(.fileReadUnknown) }
-    }
-
-    /// A control-plane request: a POST with `form`, else a GET; the answer's body.
-    @discardableResult
-    func control(_ path: String, _ form: String? = nil) async throws -> Data {
-        var request = URLRequest(url: try #require(URL(string: base + "__waypost/" + path)))
-        if let form {
-            request.httpMethod = "POST"
-            request.httpBody = Data(form.utf8)
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "content-type")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(path): \(String(decoding: data, as: UTF8.self))")
-        return data
-    }
-
-    func stop() {
-        process.interrupt()
-        process.waitUntilExit()
     }
 }
