@@ -264,9 +264,7 @@ private struct Reader {
             device.app.appStates.append((try at.duration(), try state.choice(AppState.self)))
         }
         if let v = fields["accuracyAuthorization"] {
-            let text = try v.string()
-            guard text == "full" || text == "reduced" else { throw v.failure("'\(text)' is not full or reduced") }
-            device.app.accuracyAuthorization = text == "full" ? .fullAccuracy : .reducedAccuracy
+            device.app.accuracyAuthorization = try v.choice(AccuracyAuthorization.Setting.self).authorization
         }
         if let v = fields["locationServices"] { device.app.locationServicesEnabled = try v.bool() }
         if let v = fields["backgroundUpdates"] { device.app.backgroundUpdates = try v.bool() }

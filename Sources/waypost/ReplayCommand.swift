@@ -78,7 +78,7 @@ struct Replay: AsyncParsableCommand {
     var servicesDisabled = false
 
     @Option(help: "full, or reduced (iOS 14+: approximate positions a few times an hour, no regions).")
-    var accuracyAuthorization: AccuracyChoice = .full
+    var accuracyAuthorization: AccuracyAuthorization.Setting = .full
 
     @Option(help: "With reduced accuracy: the app asks for temporary full accuracy SECONDS from the start (granted).")
     var temporaryFullAccuracyAt: Double?
@@ -212,7 +212,7 @@ struct Replay: AsyncParsableCommand {
         app.visits = visits
         app.prompt = auth
         app.locationServicesEnabled = !servicesDisabled
-        app.accuracyAuthorization = accuracyAuthorization == .full ? .fullAccuracy : .reducedAccuracy
+        app.accuracyAuthorization = accuracyAuthorization.authorization
         app.backgroundUpdates = backgroundUpdates
         app.pausesAutomatically = pausesAutomatically
         app.activityType = activityType
@@ -332,10 +332,7 @@ struct Replay: AsyncParsableCommand {
 }
 
 extension NoiseModel.Preset: ExpressibleByArgument {}
-/// `--accuracy-authorization`.
-enum AccuracyChoice: String, ExpressibleByArgument, CaseIterable {
-    case full, reduced
-}
+extension AccuracyAuthorization.Setting: ExpressibleByArgument {}
 
 extension PromptScript: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }

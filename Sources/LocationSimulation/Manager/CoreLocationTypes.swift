@@ -89,6 +89,13 @@ public enum AccuracyAuthorization: Int, Sendable, CaseIterable, CustomStringConv
     case reducedAccuracy = 1
 
     public var description: String { self == .fullAccuracy ? "fullAccuracy" : "reducedAccuracy" }
+
+    /// The names `--accuracy-authorization` and scenario `accuracyAuthorization` accept.
+    public enum Setting: String, Sendable, CaseIterable {
+        case full, reduced
+
+        public var authorization: AccuracyAuthorization { self == .full ? .fullAccuracy : .reducedAccuracy }
+    }
 }
 
 /// The app's lifecycle state as UIKit has it, with terminated for an app not running.
