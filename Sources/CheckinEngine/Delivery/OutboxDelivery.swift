@@ -183,35 +183,33 @@ public final class OutboxDelivery {
             let id = try await request()
             return Outcome(
                 state: .sent, decision: .posted, detail: intent.resolved?.detail, remoteID: id, wireFields: wire)
-        } catch let error where intent.lostAnswer != nil && error.isDuplicate {
+        } catch let error where error.isDuplicate && intent.lostAnswer != nil {
             return Outcome(
                 state: .sent, decision: .posted,
-                detail:
-                    "\(intent.lostAnswer ?? "interrupted by a restart"); delivered then (the network reports a duplicate)",
-                wireFields: wire)
-        } catch let error where error.answerWasLost {
-            let lost = "the answer to attempt \(entry.attempts) was lost (\(error))"
-            guard entry.attempts < retry.maxAttempts else {
-                return Outcome(state: .failed, decision: .inDoubt, detail: lost, wireFields: wire, lostAnswer: lost)
-            }
-            let delay = retry.delay(afterAttempt: entry.attempts, key: entry.key, hint: nil)
-            return Outcome(
-                state: .pending, decision: .queued,
-                detail: "\(lost); it is looked for on the network before it is sent again, in \(Self.seconds(delay))",
-                notBefore: clock.now + delay, wireFields: wire, lostAnswer: lost)
+                detail: "\(intent.lostAnswer ?? ""); delivered then (the network reports a duplicate)", wireFields: wire
+            )
         } catch {
+            // Retried like any transient failure; a lost answer also puts the post in doubt, and
+            // ``attempt(_:inDoubt:)`` audits it `inDoubt`, never `failed`, if the retries run out.
             var outcome = failure(error, intent: intent, entry: entry)
             outcome.wireFields = wire
+            if error.answerWasLost {
+                let lost = "the answer to attempt \(entry.attempts) was lost (\(error))"
+                outcome.lostAnswer = lost
+                if outcome.state == .pending {
+                    outcome.detail =
+                        "\(lost); it is looked for on the network before it is sent again: \(outcome.detail ?? "")"
+                }
+            }
             return outcome
         }
     }
 
     /// A post in doubt that is found on the network: posted, and the audit says how it was learnt.
-    private func found(_ id: String, on place: String, intent: PostIntent, wire: [String: String]) -> Outcome {
+    private func found(_ id: String, on place: String, because lost: String, wire: [String: String]) -> Outcome {
         Outcome(
-            state: .sent, decision: .posted,
-            detail: "\(intent.lostAnswer ?? ""); found on \(place), so not sent again",
-            remoteID: id, wireFields: wire)
+            state: .sent, decision: .posted, detail: "\(lost); found on \(place), so not sent again", remoteID: id,
+            wireFields: wire)
     }
 
     private func postTweet(_ intent: inout PostIntent, _ twitter: TwitterClient, entry: OutboxEntry)
@@ -253,10 +251,10 @@ public final class OutboxDelivery {
         let placeID = precision > .none ? intent.resolved?.id : nil
         if let placeID { wire["place_id"] = placeID }
         if precision > .none { wire["display_coordinates"] = precision == .exact ? "true" : "false" }
-        if intent.lostAnswer != nil,
+        if let lost = intent.lostAnswer,
             let tweet = try await twitter.userTimeline(count: 200).first(where: { $0.text == message })
         {
-            return found(tweet.idStr, on: "the user's timeline", intent: intent, wire: wire)
+            return found(tweet.idStr, on: "the user's timeline", because: lost, wire: wire)
         }
         return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
             try await twitter.updateStatus(
@@ -308,12 +306,12 @@ public final class OutboxDelivery {
         if precision == .exact {
             wire["coordinates"] = "{\"latitude\":\(intent.latitude),\"longitude\":\(intent.longitude)}"
         }
-        if intent.lostAnswer != nil,
+        if let lost = intent.lostAnswer,
             let checkin = try await facebook.checkins().data.first(where: {
                 $0.message == message && $0.place?.id == place
             })
         {
-            return found(checkin.id, on: "the user's check-ins", intent: intent, wire: wire)
+            return found(checkin.id, on: "the user's check-ins", because: lost, wire: wire)
         }
         return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
             try await facebook.checkIn(
