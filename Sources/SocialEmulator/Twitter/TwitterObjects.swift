@@ -74,44 +74,33 @@ struct TweetEntities {
     }
 
     func write(to w: inout JSONWriter) {
-        func indices(_ token: Token, _ w: inout JSONWriter) {
-            w.key("indices")
-            w.array {
-                $0.number(token.indices.0)
-                $0.number(token.indices.1)
+        /// `key: [{…fields, "indices": [start, end]}, …]`, one object per token.
+        func entities(
+            _ key: String, _ tokens: [Token], _ w: inout JSONWriter, fields: (Token, inout JSONWriter) -> Void
+        ) {
+            w.key(key)
+            w.array { w in
+                for token in tokens {
+                    w.object { w in
+                        fields(token, &w)
+                        w.key("indices")
+                        w.array {
+                            $0.number(token.indices.0)
+                            $0.number(token.indices.1)
+                        }
+                    }
+                }
             }
         }
         w.object { w in
-            w.key("hashtags")
-            w.array { w in
-                for tag in hashtags {
-                    w.object { w in
-                        w.field("text", tag.text)
-                        indices(tag, &w)
-                    }
-                }
-            }
+            entities("hashtags", hashtags, &w) { tag, w in w.field("text", tag.text) }
             w.key("symbols")
             w.array { _ in }
-            w.key("user_mentions")
-            w.array { w in
-                for mention in userMentions {
-                    w.object { w in
-                        w.field("screen_name", mention.text)
-                        indices(mention, &w)
-                    }
-                }
-            }
-            w.key("urls")
-            w.array { w in
-                for url in urls {
-                    w.object { w in
-                        w.field("url", url.text)
-                        w.field("expanded_url", url.text)
-                        w.field("display_url", String(url.text.drop { $0 != "/" }.drop { $0 == "/" }))
-                        indices(url, &w)
-                    }
-                }
+            entities("user_mentions", userMentions, &w) { mention, w in w.field("screen_name", mention.text) }
+            entities("urls", urls, &w) { url, w in
+                w.field("url", url.text)
+                w.field("expanded_url", url.text)
+                w.field("display_url", String(url.text.drop { $0 != "/" }.drop { $0 == "/" }))
             }
         }
     }
