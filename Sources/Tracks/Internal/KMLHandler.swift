@@ -20,7 +20,7 @@ final class KMLHandler: XMLEventHandler {
         var lastTime = -Double.infinity
         /// `<when>`s earlier than the one before them, by point index: an error only if both
         /// points keep a position (a pair with an empty `gx:coord` is dropped, time and all).
-        var backwards: [(index: Int, position: SourcePosition)] = []
+        var backwardWhens: [(index: Int, position: SourcePosition)] = []
     }
 
     @exclusivity(unchecked) private var open: [ElementName] = []
@@ -284,7 +284,7 @@ final class KMLHandler: XMLEventHandler {
                         "a Track has \(node.whenCount) <when> and \(node.coordCount) <coord> elements; they pair one to one"
                 )
             }
-            if !node.backwards.isEmpty && backwards == nil { backwards = orderFailure(of: node) }
+            if !node.backwardWhens.isEmpty && backwards == nil { backwards = orderFailure(of: node) }
             let path = node.path.build()
             geometry = path.points.isEmpty ? nil : .track(path)
         default:
@@ -333,7 +333,7 @@ final class KMLHandler: XMLEventHandler {
     /// once the coordinates are read (``checkOrder(of:)``).
     private func checkOrder(_ time: Double, at position: SourcePosition) throws(ReadFailure) {
         let k = nodes.count - 1
-        if time < nodes[k].lastTime { nodes[k].backwards.append((nodes[k].whenCount, position)) }
+        if time < nodes[k].lastTime { nodes[k].backwardWhens.append((nodes[k].whenCount, position)) }
         nodes[k].lastTime = time
     }
 
@@ -346,7 +346,7 @@ final class KMLHandler: XMLEventHandler {
         for (index, point) in node.path.points.enumerated()
         where (!positioned || !point.latitude.isNaN) && !point.storedTime.isNaN {
             if point.storedTime < last {
-                let position = node.backwards.last { $0.index <= index }?.position ?? node.position
+                let position = node.backwardWhens.last { $0.index <= index }?.position ?? node.position
                 return ReadFailure.timeGoesBackwards(point.storedTime, after: last, at: position)
             }
             last = point.storedTime

@@ -117,7 +117,14 @@ public struct RouteTiming: Sendable {
         guard paths.contains(where: { !$0.points.isEmpty }) else {
             throw RouteTimingError(message: "the track has no positions to replay")
         }
-        try checkSize(of: paths)
+        // The geodesic legs of each wholly untimed path (nil for paths with times): measured once,
+        // to bound the timeline before anything is built and then to cut it.
+        let legs = paths.map { path in
+            path.points.allSatisfy { $0.timeIntervalSince1970 == nil }
+                ? zip(path.points, path.points.dropFirst()).map { Geodesic.wgs84.inverse($0.coordinate, $1.coordinate) }
+                : nil
+        }
+        try checkSize(of: paths, legs: legs)
         var samples: [RouteSample] = []
         samples.reserveCapacity(paths.reduce(0) { $0 + $1.points.count })
         var cursor: Double? = nil
@@ -147,7 +154,10 @@ public struct RouteTiming: Sendable {
                 samples.append(contentsOf: interpolated(path.points, after: cursor).map { RouteSample(point: $0) })
             } else {
                 let begin = cursor.map { $0 + sampleInterval } ?? (start ?? Self.defaultStart).timeIntervalSince1970
-                samples.append(contentsOf: densified(path.points, from: begin).map { RouteSample(point: $0) })
+                samples.append(
+                    contentsOf: densified(path.points, legs: legs[index] ?? [], from: begin).map {
+                        RouteSample(point: $0)
+                    })
                 if floating >= 0 { floating = samples.count }
             }
             applyMotion(path, timedAsIs: timed, to: &samples, from: firstSample)
@@ -156,20 +166,18 @@ public struct RouteTiming: Sendable {
         return samples
     }
 
-    /// Refuses, up front, a timeline of more than ``maximumSamples``: wholly untimed paths are
-    /// counted as ``densified(_:from:)`` will cut them.
-    private func checkSize(of paths: [TrackPath]) throws(RouteTimingError) {
+    /// Refuses, up front, a timeline of more than ``maximumSamples``: wholly untimed paths (those
+    /// with `legs`) are counted as ``densified(_:legs:from:)`` will cut them.
+    private func checkSize(of paths: [TrackPath], legs: [[GeodesicLine]?]) throws(RouteTimingError) {
         let step = speed * sampleInterval
         var count = 0.0
-        for path in paths {
-            guard path.points.allSatisfy({ $0.timeIntervalSince1970 == nil }) else {
+        for (path, legs) in zip(paths, legs) {
+            guard let legs else {
                 count += Double(path.points.count)
                 continue
             }
             count += 1
-            for (a, b) in zip(path.points, path.points.dropFirst()) {
-                count += max(1, (Geodesic.wgs84.inverse(a.coordinate, b.coordinate).distance / step).rounded(.up))
-            }
+            for leg in legs { count += max(1, (leg.distance / step).rounded(.up)) }
         }
         guard count <= Double(maximumSamples) else {
             throw RouteTimingError(
@@ -179,16 +187,16 @@ public struct RouteTiming: Sendable {
         }
     }
 
-    /// Times an untimed path at `speed` and inserts samples along each geodesic leg.
-    private func densified(_ points: [TrackPoint], from begin: Double) -> [TrackPoint] {
+    /// Times an untimed path at `speed` and inserts samples along each geodesic leg (`legs[i]`
+    /// runs from point i to point i + 1).
+    private func densified(_ points: [TrackPoint], legs: [GeodesicLine], from begin: Double) -> [TrackPoint] {
         let step = speed * sampleInterval
         var out: [TrackPoint] = []
         var time = begin
         var previous = points[0]
         previous.storedTime = time
         out.append(previous)
-        for next in points.dropFirst() {
-            let leg = Geodesic.wgs84.inverse(previous.coordinate, next.coordinate)
+        for (next, leg) in zip(points.dropFirst(), legs) {
             let pieces = max(1, Int((leg.distance / step).rounded(.up)))
             for k in 1...pieces {
                 let fraction = Double(k) / Double(pieces)
