@@ -104,7 +104,7 @@ struct CLITests {
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.first == "2025-06-07T15:30:00.000Z  authorization   notDetermined")
-        #expect(lines[2].hasPrefix("2025-06-07T15:30:00.000Z  location        37.374390,-122.064397  ±5 m  alt 29.8 m"))
+        #expect(lines[2].hasPrefix("2025-06-07T15:30:00.000Z  location        37.374390,-122.064397  ±0 m  alt 29.8 m"))
         // 608 points 2 s apart, filled to a fix a second.
         #expect(
             lines.last

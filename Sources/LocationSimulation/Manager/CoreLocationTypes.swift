@@ -214,12 +214,6 @@ public enum LocationAccuracy {
         guard let metres = Double(text), metres > 0, metres.isFinite else { return nil }
         return metres
     }
-
-    /// The horizontal accuracy a fix reports for a `desiredAccuracy`, before noise: GPS-class
-    /// (5 m) for the best settings, the requested figure otherwise.
-    public static func reportedAccuracy(for desired: Double) -> Double {
-        desired <= nearestTenMeters ? (desired < 0 ? 5 : desired) : desired
-    }
 }
 
 /// A location fix (`CLLocation`): where, how well, how fast, which way, when.

@@ -106,11 +106,14 @@ public final class SimulatedLocationManager {
     @exclusivity(unchecked) private var noise: NoiseProcess
     /// The error of Wi-Fi or cell positioning, when `desiredAccuracy` asks for no better.
     @exclusivity(unchecked) private var coarseNoise: NoiseProcess
+    /// The cell-class error of significant-change fixes.
+    @exclusivity(unchecked) private var significantChangeNoise: NoiseProcess
     private let seed: UInt64
     @exclusivity(unchecked) private var device: DeviceSample?
     @exclusivity(unchecked) private var updating = false
     @exclusivity(unchecked) private var significantChanges = false
-    @exclusivity(unchecked) private var lastSignificant: Location?
+    /// The last significant-change event: the device's true position then, and when.
+    @exclusivity(unchecked) private var lastSignificant: (position: Coordinate, time: Double)?
     @exclusivity(unchecked) private var visitsOn = false
     @exclusivity(unchecked) private var visits: VisitDetector
     @exclusivity(unchecked) private var regions: RegionMonitor
@@ -168,6 +171,9 @@ public final class SimulatedLocationManager {
         self.seed = seed
         self.realism = SplitMix64(seed: seed ^ 0xD1B5_4A32_D192_ED03)
         self.coarseNoise = Self.coarseNoise(configuration.positioning(for: LocationAccuracy.best), seed: seed)
+        self.significantChangeNoise = Self.coarseNoise(
+            .init(interval: configuration.significantChangeInterval, error: configuration.significantChangeAccuracy),
+            seed: seed ^ 0x94D0_49BB_1331_11EB)
         self.now = startTime
         self.regions = RegionMonitor(configuration: configuration)
         self.visits = VisitDetector(configuration: configuration)
@@ -515,21 +521,21 @@ public final class SimulatedLocationManager {
         if significantChanges {
             var due =
                 lastSignificant.map {
-                    ShortDistance.distance($0.coordinate, sample.coordinate) + Self.tolerance
+                    ShortDistance.distance($0.position, sample.coordinate) + Self.tolerance
                         >= configuration.significantChangeDistance
-                        && sample.time - $0.timestamp + 1e-9 >= configuration.significantChangeInterval
+                        && sample.time - $0.time + 1e-9 >= configuration.significantChangeInterval
                 } ?? true
             if configuration.realism == .device, let last = lastSignificant {
                 let heartbeat =
-                    nextHeartbeat ?? last.timestamp
+                    nextHeartbeat ?? last.time
                     + exponential(configuration.deviceRealism.significantChangeHeartbeat)
                 nextHeartbeat = heartbeat
                 due = due || sample.time >= heartbeat
             }
             if due {
                 nextHeartbeat = nil
-                let fix = makeFix(sample, at: approximate(sample.coordinate), accuracy: coarseAccuracy)
-                lastSignificant = fix
+                let fix = significantChangeFix(sample)
+                lastSignificant = (sample.coordinate, sample.time)
                 if deliversInBackground(.significantChange) {
                     if !updating { location = fix }
                     emit(.locationUpdated(fix, service: .significantChange))
@@ -552,14 +558,15 @@ public final class SimulatedLocationManager {
         let interval = reduced ? configuration.reducedAccuracyInterval : source.error == nil ? 0 : source.interval
         if let last = lastStandardFix, sample.time - last < interval - 1e-9 { return }
         var position = believed
-        var accuracy = max(LocationAccuracy.reportedAccuracy(for: desiredAccuracy), noiseRadius)
+        // GPS: the 68 % radius of the receiver noise applied (0 for the ideal receiver, `none`).
+        var accuracy = noiseRadius
         if reduced {
             (position, accuracy) = (approximate(believed), reducedAccuracyRadius(at: believed))
         } else if let error = source.error {
             // Wi-Fi or cell positioning: its own error, whose 68 % radius is what the fix reports.
             let offset = coarseNoise.step(at: sample.time)
             position = shifted(believed, by: offset)
-            accuracy = max(error, noiseRadius)
+            accuracy = (error * error + noiseRadius * noiseRadius).squareRoot()
         }
         if cachedFixOwed {
             cachedFixOwed = false
@@ -629,11 +636,17 @@ public final class SimulatedLocationManager {
         return 0.465 * (cell * metric.metresPerDegreeLatitude * cell * metric.metresPerDegreeLongitude).squareRoot()
     }
 
-    private var coarseAccuracy: Double {
-        guard accuracyAuthorization == .reducedAccuracy, let device else {
-            return configuration.significantChangeAccuracy
+    /// A significant-change fix: cell-class positioning, whose error (68 % radius
+    /// ``LocationManagerConfiguration/significantChangeAccuracy``) is applied and reported; under
+    /// reduced accuracy, the approximate location instead.
+    private func significantChangeFix(_ sample: DeviceSample) -> Location {
+        if accuracyAuthorization == .reducedAccuracy {
+            return makeFix(
+                sample, at: approximate(sample.coordinate), accuracy: reducedAccuracyRadius(at: sample.coordinate))
         }
-        return reducedAccuracyRadius(at: device.coordinate)
+        let offset = significantChangeNoise.step(at: sample.time)
+        return makeFix(
+            sample, at: shifted(sample.coordinate, by: offset), accuracy: configuration.significantChangeAccuracy)
     }
 
     private func makeFix(_ sample: DeviceSample, at coordinate: Coordinate, accuracy: Double) -> Location {

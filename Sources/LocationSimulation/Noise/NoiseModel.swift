@@ -9,12 +9,13 @@ import WaypostSupport
 
 /// How far fixes stray from the true route: seeded, temporally correlated (first-order
 /// Gauss–Markov) offsets north and east, as GNSS errors are, with `horizontalAccuracy`
-/// reporting the 68 % radius of the current error scale.
+/// reporting the 68 % radius of the error applied — so `none`, the ideal receiver whose fixes lie
+/// exactly on the route, reports 0 (a valid `CLLocation` accuracy: only negative values mean invalid).
 ///
 /// | preset | σ per axis | correlation time | typical `horizontalAccuracy` |
 /// |---|---|---|---|
-/// | `none` (default) | 0 | — | from `desiredAccuracy` (5 m for Best) |
-/// | `openSky` | 2.5 m | 30 s | ≈ 5 m |
+/// | `none` (default) | 0 | — | 0 |
+/// | `openSky` | 3.3 m | 30 s | ≈ 5 m (what iPhones report under open sky) |
 /// | `urban` | 10 m | 60 s | ≈ 15 m |
 /// | `indoor` | 30 m | 120 s | ≈ 45 m |
 public struct NoiseModel: Sendable, Equatable {
@@ -35,7 +36,7 @@ public struct NoiseModel: Sendable, Equatable {
     public init(_ preset: Preset) {
         switch preset {
         case .none: self.init(sigma: 0, correlationTime: 1)
-        case .openSky: self.init(sigma: 2.5, correlationTime: 30)
+        case .openSky: self.init(sigma: 3.3, correlationTime: 30)
         case .urban: self.init(sigma: 10, correlationTime: 60)
         case .indoor: self.init(sigma: 30, correlationTime: 120)
         }

@@ -107,7 +107,7 @@ public enum EventStreamEncoder {
         out.append(contentsOf: json.utf8)
     }
 
-    /// `2025-06-02T16:00:00.000Z  location  37.331817,-122.031175  ±5 m  1.38 m/s  198.7°`
+    /// `2025-06-02T16:00:00.000Z  location  37.331817,-122.031175  ±0 m  1.38 m/s  198.7°`
     public static func text(_ timed: TimedEvent) -> String {
         var out = XSDDateTime.formatMilliseconds(timed.time) + "  "
         if let device = timed.device { out += "[\(device)] " }
