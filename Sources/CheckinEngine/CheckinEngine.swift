@@ -54,11 +54,11 @@ public final class CheckinEngine {
         let trigger: Trigger
         let position: Coordinate
         var region: String?
-        if keepsHistory, timed.event.type != "location", timed.event.type != "regionState" {
+        if keepsHistory, !["location", "liveUpdate", "regionState"].contains(timed.event.type) {
             events.append(
                 EventRecord(
                     time: timed.time, device: timed.device, type: timed.event.type,
-                    region: timed.event.region?.identifier, latitude: timed.event.coordinate?.latitude,
+                    region: timed.event.identifier, latitude: timed.event.coordinate?.latitude,
                     longitude: timed.event.coordinate?.longitude, detail: timed.event.detail))
         }
         switch timed.event {
@@ -71,16 +71,11 @@ public final class CheckinEngine {
         case .appLaunched:
             appState[timed.device] = .background
             return []
+        case .liveUpdate(let update):
+            if let fix = update.location { try remember(fix, service: "liveUpdate", timed) }
+            return try await deliverDue()
         case .locationUpdated(let fix, let service):
-            lastAccuracy = fix.horizontalAccuracy
-            if keepsHistory {
-                history.append(
-                    LocationRecord(
-                        time: timed.time, device: timed.device, latitude: fix.coordinate.latitude,
-                        longitude: fix.coordinate.longitude, horizontalAccuracy: fix.horizontalAccuracy,
-                        service: service == .standard ? "standard" : "significantChange"))
-                if history.count >= 4_096 { try flushHistory() }
-            }
+            try remember(fix, service: service == .standard ? "standard" : "significantChange", timed)
             guard service == .significantChange else { return try await deliverDue() }
             trigger = .significantChange
             position = fix.coordinate
@@ -92,6 +87,11 @@ public final class CheckinEngine {
             // A check-in belongs to the arrival; the departure of the same visit is not a new place.
             guard visit.isInProgress else { return [] }
             (trigger, position) = (.visit, visit.coordinate)
+        case .monitorEvent(let event, let at):
+            // A monitor's condition is a place as a region is: the same rules fire, whichever API
+            // the app uses.
+            guard let at, event.state == .satisfied || event.state == .unsatisfied else { return [] }
+            (trigger, position, region) = (event.state == .satisfied ? .regionEnter : .regionExit, at, event.identifier)
         case .accuracyAuthorizationChanged, .failed, .startedMonitoring, .determinedState, .monitoringFailed,
             .locationUpdatesPaused, .locationUpdatesResumed:
             return []
@@ -107,6 +107,17 @@ public final class CheckinEngine {
             }
         }
         return Self.latest(changed + (try await deliverDue()))
+    }
+
+    /// Keeps a delivered fix: its accuracy for the next post, and the run's location history.
+    private func remember(_ fix: Location, service: String, _ timed: TimedEvent) throws(StoreError) {
+        lastAccuracy = fix.horizontalAccuracy
+        guard keepsHistory else { return }
+        history.append(
+            LocationRecord(
+                time: timed.time, device: timed.device, latitude: fix.coordinate.latitude,
+                longitude: fix.coordinate.longitude, horizontalAccuracy: fix.horizontalAccuracy, service: service))
+        if history.count >= 4_096 { try flushHistory() }
     }
 
     /// Records the regions the run monitors, for its report (`waypost report`).

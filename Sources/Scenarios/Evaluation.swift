@@ -64,7 +64,7 @@ extension Expectation {
                     ? " (no \(filter.type) events at all)"
                     : " (\(filter.type) events seen: "
                         + listed(sameType) { event in
-                            [event.event.detail, event.event.region.map { "'\($0.identifier)'" }].compactMap { $0 }
+                            [event.event.detail, event.event.identifier.map { "'\($0)'" }].compactMap { $0 }
                                 .joined(separator: " ") + " at " + at(event.time, event.device)
                         } + ")"
             }

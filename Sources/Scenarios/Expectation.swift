@@ -76,7 +76,7 @@ public struct EventFilter: Sendable, Equatable {
     public var window = Window()
 
     func matches(_ event: TimedEvent, origin: Double) -> Bool {
-        event.event.type == type && (region == nil || event.event.region?.identifier == region)
+        event.event.type == type && (region == nil || event.event.identifier == region)
             && (device == nil || event.device == device) && (detail == nil || event.event.detail == detail)
             && window.contains(event.time - origin)
     }

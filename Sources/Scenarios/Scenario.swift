@@ -19,6 +19,8 @@ public struct Scenario: Sendable {
     public var seed: UInt64 = 0
     public var devices: [DeviceScript]
     public var regions: [CircularRegion] = []
+    /// iBeacons in the world (`beacons`, a beacons file).
+    public var beacons: [PlacedBeacon] = []
     public var rules: [CheckinRule] = []
     public var privacy = PrivacyProfile()
     public var emulator = EmulatorSetup()

@@ -55,7 +55,8 @@ private struct Reader {
     let base: URL
 
     static let topKeys: Set<String> = [
-        "name", "description", "seed", "device", "devices", "regions", "privacy", "rules", "emulator", "places",
+        "name", "description", "seed", "device", "devices", "regions", "beacons", "privacy", "rules", "emulator",
+        "places",
         "dryRun", "expect", "iosVersion", "realism",
     ]
 
@@ -96,6 +97,15 @@ private struct Reader {
                 regions = try inlineRegions(node)
             }
         }
+        var beacons: [PlacedBeacon] = []
+        if let node = fields["beacons"] {
+            let (url, display) = try file(node)
+            do {
+                beacons = try BeaconFile.read(contentsOf: url, displayName: display)
+            } catch {
+                throw ScenarioError(.data, error.description)
+            }
+        }
         var privacy = PrivacyProfile()
         if let node = fields["privacy"] {
             privacy = try included(node) { n throws(ConfigFileError) in try PrivacyProfileFile.profile(n) }
@@ -116,15 +126,18 @@ private struct Reader {
             }
         }
         let context = Context(
-            regions: Set(regions.map(\.identifier)), devices: Set(devices.compactMap(\.name)),
+            regions: Set(regions.map(\.identifier) + beacons.map(\.identifier)),
+            devices: Set(devices.compactMap(\.name)),
             rules: Set(rules.map(\.id)), zones: privacy.zones)
         var expectations: [Expectation] = []
         for node in try required("expect").list() { expectations.append(try expectation(node, context)) }
         guard !expectations.isEmpty else { throw root.failure("'expect' needs at least one expectation") }
-        return Scenario(
+        var scenario = Scenario(
             name: try required("name").string(), file: root.file, description: try fields["description"]?.string(),
             seed: seed, devices: devices, regions: regions, rules: rules, privacy: privacy, emulator: emulator,
             places: places, dryRun: try fields["dryRun"]?.bool() ?? false, expectations: expectations)
+        scenario.beacons = beacons
+        return scenario
     }
 
     // MARK: - Parts
@@ -200,6 +213,7 @@ private struct Reader {
             "distanceFilter", "noise", "seed", "authorization", "authorizationChanges", "signalLoss", "visits",
             "iosVersion", "appStates", "accuracyAuthorization", "locationServices", "backgroundUpdates",
             "pausesAutomatically", "activityType", "temporaryFullAccuracyAt", "realism", "timeOrder", "maxFixes",
+            "api", "liveConfiguration",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
@@ -280,6 +294,13 @@ private struct Reader {
             device.signalLoss.append(a...b)
         }
         if let v = fields["visits"] { device.app.visits = try v.bool() }
+        if let v = fields["api"] {
+            let items = if case .scalar = v.node { [v] } else { try v.list() }
+            guard !items.isEmpty else { throw v.failure("'api' names at least one of delegate, monitor, live-updates") }
+            device.app.apis = []
+            for item in items { device.app.apis.insert(try item.choice(AppScript.API.self)) }
+        }
+        if let v = fields["liveConfiguration"] { device.app.liveConfiguration = try v.choice(LiveConfiguration.self) }
         device.iosVersion =
             try fields["iosVersion"].map { v throws(ConfigFileError) in try iosVersion(v) } ?? scenarioVersion
         if let problem = device.app.problem(iosVersion: device.iosVersion ?? LocationManagerConfiguration().iosVersion)
@@ -288,6 +309,7 @@ private struct Reader {
                 switch problem.setting {
                 case .prompt: fields["authorization"]
                 case .accuracyAuthorization: fields["accuracyAuthorization"]
+                case .api: fields["api"]
                 case .appState(let index): stateNodes[index]
                 }
             throw (culprit ?? node).failure(problem.message)
@@ -392,13 +414,15 @@ private struct Reader {
     static let eventTypes = [
         "authorization", "accuracyAuthorization", "location", "error", "monitoringStarted", "regionEnter",
         "regionExit", "regionState", "monitoringFailed", "visit", "locationUpdatesPaused", "locationUpdatesResumed",
-        "appState", "appLaunch",
+        "appState", "appLaunch", "monitorEvent", "liveUpdate",
     ]
     static let countKeys: Set<String> = ["count", "atLeast", "atMost"]
     static let windowKeys: Set<String> = ["after", "before"]
     /// `status` (authorization), `state` (regionState, appState), `error`, `accuracy`
     /// (accuracyAuthorization: fullAccuracy, reducedAccuracy), `reason` (appLaunch), `kind`
-    /// (visit: arrival, departure), `service` (location: standard, significantChange).
+    /// (visit: arrival, departure; liveUpdate: location, stationary, or the diagnostic of an update
+    /// without a location), `service` (location: standard, significantChange), `state` also for
+    /// monitorEvent (satisfied, unsatisfied, unknown, unmonitored).
     static let detailKeys = ["status", "state", "error", "accuracy", "reason", "kind", "service"]
     static let eventKeys = Set(["region", "device"] + detailKeys)
     static let postKeys: Set<String> = [

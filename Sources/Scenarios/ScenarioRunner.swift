@@ -84,6 +84,7 @@ public struct ScenarioRunner: Sendable {
             if let realism = script.realism { configuration.realism = realism }
             var app = script.app
             app.regions = scenario.regions
+            app.beacons = scenario.beacons
             let manager = app.makeManager(
                 configuration: configuration, noise: NoiseModel(script.noise), seed: script.seed ?? scenario.seed,
                 startTime: starts[index])

@@ -31,6 +31,10 @@ struct Replay: AsyncParsableCommand {
               waypost replay tracks/cupertino-walk.kml --noise urban --seed 7 \\
                 --signal-loss 600-900
               waypost replay tracks/sunnyvale-commute.kml \\
+                --regions fixtures/regions/commute-cafes.yaml --api delegate,monitor
+              waypost replay tracks/cafe-stop.kml --api live-updates \\
+                --live-configuration fitness
+              waypost replay tracks/sunnyvale-commute.kml \\
                 --regions fixtures/regions/commute-cafes.yaml \\
                 --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml
             """
@@ -56,6 +60,18 @@ struct Replay: AsyncParsableCommand {
 
     @Option(help: "Regions to monitor: a YAML, JSON or GeoJSON file (see the README).")
     var regions: String?
+
+    @Option(
+        help:
+            "The Core Location API the app uses: delegate (CLLocationManager), monitor (CLMonitor, iOS 17+) or live-updates (CLLocationUpdate.liveUpdates, iOS 17+); several, comma-separated, run side by side."
+    )
+    var api: [String] = ["delegate"]
+
+    @Option(help: "With --api live-updates: default, automotiveNavigation, otherNavigation, fitness or airborne.")
+    var liveConfiguration: LiveConfiguration = .default
+
+    @Option(help: "iBeacons in the world: a YAML or JSON file (see the README); --api monitor watches each.")
+    var beacons: String?
 
     @Option(help: "Fix noise: none, open-sky, urban or indoor.")
     var noise: NoiseModel.Preset = .none
@@ -187,6 +203,7 @@ struct Replay: AsyncParsableCommand {
             switch problem.setting {
             case .prompt: throw ValidationError("--auth \(auth): \(problem.message)")
             case .accuracyAuthorization: throw ValidationError("--accuracy-authorization reduced: \(problem.message)")
+            case .api: throw ValidationError("--api \(api.joined(separator: ",")): \(problem.message)")
             case .appState(let index): throw ValidationError("--app-state \(appState[index]): \(problem.message)")
             }
         }
@@ -204,8 +221,18 @@ struct Replay: AsyncParsableCommand {
     }
 
     /// The simulated app as the options describe it.
-    func app(regions: [CircularRegion]) throws -> AppScript {
+    func app(regions: [CircularRegion], beacons: [PlacedBeacon] = []) throws -> AppScript {
         var app = AppScript(regions: regions)
+        app.beacons = beacons
+        app.apis = []
+        for name in api.flatMap({ $0.split(separator: ",") }) {
+            guard let value = AppScript.API(rawValue: String(name)) else {
+                throw ValidationError(
+                    "--api '\(name)' is not one of \(AppScript.API.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            app.apis.insert(value)
+        }
+        app.liveConfiguration = liveConfiguration
         app.mode = mode
         app.desiredAccuracy = try desiredAccuracy()
         app.distanceFilter = distanceFilter
@@ -229,6 +256,19 @@ struct Replay: AsyncParsableCommand {
             return (at, state)
         }
         return app
+    }
+
+    /// A regions or beacons file, if given; a missing file exits 66, a bad one 65.
+    func readPlaces<Place>(
+        _ path: String?, with read: (URL, String?) throws(RegionFileError) -> [Place]
+    ) throws -> [Place] {
+        guard let path else { return [] }
+        do {
+            return try read(URL(fileURLWithPath: path), path)
+        } catch {
+            let missing = error.line == 0 && !FileManager.default.fileExists(atPath: path)
+            throw CommandFailure(missing ? .noInput : .dataError, error.description)
+        }
     }
 
     /// `--signal-loss` ranges as absolute virtual times.
@@ -257,14 +297,8 @@ struct Replay: AsyncParsableCommand {
             } catch let error as RouteTimingError {
                 throw CommandFailure(.dataError, "\(track): \(error.message)")
             }
-            let monitored: [CircularRegion]
-            do {
-                monitored =
-                    try regions.map { try RegionFile.read(contentsOf: URL(fileURLWithPath: $0), displayName: $0) } ?? []
-            } catch let error as RegionFileError {
-                let missing = error.line == 0 && !FileManager.default.fileExists(atPath: regions ?? "")
-                throw CommandFailure(missing ? .noInput : .dataError, error.description)
-            }
+            let monitored = try readPlaces(regions, with: RegionFile.read)
+            let placedBeacons = try readPlaces(beacons, with: BeaconFile.read)
 
             let origin = route[0].point.timeIntervalSince1970 ?? 0
             var configuration = LocationManagerConfiguration()
@@ -272,7 +306,7 @@ struct Replay: AsyncParsableCommand {
             if unlimitedRegions { configuration.regionLimit = nil }
             configuration.iosVersion = iosVersion
             configuration.realism = realism
-            let app = try app(regions: monitored)
+            let app = try app(regions: monitored, beacons: placedBeacons)
             let manager = app.makeManager(
                 configuration: configuration, noise: NoiseModel(noise), seed: seed, startTime: origin)
             let out = BufferedOutput()
@@ -332,6 +366,7 @@ struct Replay: AsyncParsableCommand {
 }
 
 extension NoiseModel.Preset: ExpressibleByArgument {}
+extension LiveConfiguration: ExpressibleByArgument {}
 extension AccuracyAuthorization.Setting: ExpressibleByArgument {}
 
 extension PromptScript: ExpressibleByArgument {

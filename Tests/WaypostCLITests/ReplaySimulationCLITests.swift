@@ -28,6 +28,72 @@ struct ReplaySimulationCLITests {
         #expect(states.count == 5 + 7)  // the initial state of each region, then one per transition: 4 enters, 3 exits
     }
 
+    /// Issue 14: the three APIs side by side on one route. The monitor's satisfied/unsatisfied
+    /// come at the delegate's enter/exit instants; a beacon condition follows its beacon's range.
+    @Test func theThreeAPIsShareOneWorld() throws {
+        let (run, events) = try events(
+            "replay", "tracks/sunnyvale-commute.kml", "--regions", "fixtures/regions/commute-cafes.yaml", "--beacons",
+            "fixtures/beacons/commute-beacons.yaml", "--api", "delegate,monitor", "--api", "live-updates",
+            "--format", "jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        func times(_ type: String, _ field: String, _ value: String) -> [String] {
+            events.filter { $0["type"] as? String == type && $0[field] as? String == value }.compactMap {
+                $0["t"] as? String
+            }
+        }
+        let monitor = events.filter {
+            $0["type"] as? String == "monitorEvent" && $0["identifier"] as? String != "roasters-counter"
+                && $0["identifier"] as? String != "bookshop-door"
+        }
+        let transitions = events.filter { ["regionEnter", "regionExit"].contains($0["type"] as? String) }
+        #expect(transitions.count == 7)
+        #expect(
+            monitor.filter { $0["t"] as? String != "2025-06-03T15:10:00.000Z" }.compactMap { $0["t"] as? String }
+                == transitions.compactMap { $0["t"] as? String })
+        #expect(times("monitorEvent", "identifier", "roasters-counter").count == 3)
+        let beacon = try #require(events.first { $0["identifier"] as? String == "roasters-counter" })
+        let condition = try #require(beacon["condition"] as? [String: Any])
+        #expect(condition["type"] as? String == "beaconIdentity" && condition["major"] as? Int == 1)
+        let live = events.filter { $0["type"] as? String == "liveUpdate" }
+        let fixes = events.filter { $0["type"] as? String == "location" }
+        #expect(live.count == fixes.count && live.allSatisfy { $0["isStationary"] as? Bool == false })
+    }
+
+    @Test func todaysAPIsNeedIOS17AndKnownNames() throws {
+        let old = try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--api", "monitor", "--ios-version", "16")
+        #expect(old.status == 64 && old.stderr.contains("CLMonitor exists from iOS 17"))
+        let unknown = try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--api", "radar")
+        #expect(
+            unknown.status == 64 && unknown.stderr.contains("'radar' is not one of delegate, monitor, live-updates"))
+        let configuration = try CLITests.waypost(
+            "replay", "tracks/cupertino-walk.kml", "--api", "live-updates", "--live-configuration", "rocket")
+        #expect(configuration.status == 64)
+    }
+
+    @Test(arguments: [
+        ("uuid: not-a-uuid", 3, "'uuid' must be a UUID"),
+        ("major: 70000", 4, "'major' must be a whole number from 0 to 65535"),
+        ("range: 500", 8, "range 500.0 m must be in (0, 100] m"),
+    ])
+    func badBeaconsFilesSayWhereAndWhy(_ line: String, _ number: Int, _ message: String) throws {
+        var fields = [
+            "uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "major: 1", "minor: 1", "latitude: 37.3", "longitude: -122",
+            "range: 10",
+        ]
+        let key = String(line.prefix { $0 != ":" })
+        fields.removeAll { $0.hasPrefix(key + ":") }
+        fields.insert(line, at: key == "range" ? fields.count : key == "major" ? 1 : 0)
+        let text = "beacons:\n  - identifier: x\n" + fields.map { "    " + $0 + "\n" }.joined()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("beacons-\(number)-\(key).yaml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try CLITests.waypost(
+            "replay", "tracks/cupertino-walk.kml", "--api", "monitor", "--beacons", file.path)
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("\(file.path):\(number):"), "\(run.stderr)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
     @Test func significantChangeModeAndSummary() throws {
         let run = try CLITests.waypost(
             "replay", "tracks/i280-drive.kml", "--speed", "29", "--mode", "significant-change", "--summary")

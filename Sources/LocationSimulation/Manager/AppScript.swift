@@ -18,6 +18,29 @@ public struct AppScript: Sendable {
         case standard, significantChange = "significant-change", none
     }
 
+    /// The Core Location API the app is written against (`--api`, scenario `api`).
+    public enum API: String, Sendable, CaseIterable, Comparable {
+        /// `CLLocationManager` and its delegate: `mode`'s service, regions, visits.
+        case delegate
+        /// `CLMonitor` (iOS 17): each region a `CircularGeographicCondition`, each beacon a
+        /// `BeaconIdentityCondition`, in the monitor named ``AppScript/monitorName``.
+        case monitor
+        /// `CLLocationUpdate.liveUpdates` (iOS 17) with ``AppScript/liveConfiguration``.
+        case liveUpdates = "live-updates"
+
+        public static func < (a: Self, b: Self) -> Bool {
+            (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
+        }
+    }
+
+    /// The APIs the app uses; one run can show several on the same route.
+    public var apis: Set<API> = [.delegate]
+    public var liveConfiguration = LiveConfiguration.default
+    /// The beacons in the world (heard by every API; watched by the monitor).
+    public var beacons: [PlacedBeacon] = []
+    /// The name the app's `CLMonitor` is created with (its records persist under it).
+    public var monitorName = "waypost"
+
     public var mode = Mode.standard
     public var desiredAccuracy = LocationAccuracy.best
     public var distanceFilter = LocationAccuracy.distanceFilterNone
@@ -46,7 +69,7 @@ public struct AppScript: Sendable {
     /// A setting iOS cannot honour, or a lifecycle script iOS has no path for.
     public struct Problem: Error, Sendable, Equatable {
         public enum Setting: Sendable, Equatable {
-            case prompt, accuracyAuthorization
+            case prompt, accuracyAuthorization, api
             /// The app-state change at this index.
             case appState(Int)
         }
@@ -65,6 +88,12 @@ public struct AppScript: Sendable {
             return Problem(
                 setting: .accuracyAuthorization,
                 message: "reduced accuracy exists from iOS 14; this device runs iOS \(iosVersion)")
+        }
+        if let api = apis.sorted().first(where: { $0 != .delegate }), iosVersion < 17 {
+            return Problem(
+                setting: .api,
+                message: "\(api == .monitor ? "CLMonitor" : "CLLocationUpdate.liveUpdates") exists from iOS 17; "
+                    + "this device runs iOS \(iosVersion)")
         }
         var state = AppState.foreground
         var last = -Double.infinity
@@ -95,11 +124,12 @@ public struct AppScript: Sendable {
         manager.allowsBackgroundLocationUpdates = backgroundUpdates
         manager.pausesLocationUpdatesAutomatically = pausesAutomatically
         manager.activityType = activityType
+        manager.beacons = beacons.map(\.beacon)
         manager.lifecycleHandler = { manager, previous in
             guard manager.appState == .foreground else { return }
             if previous == .terminated {
                 launch(manager)
-            } else if mode == .standard {
+            } else if mode == .standard && apis.contains(.delegate) {
                 // Back in use: restart updates an automatic pause stopped (iOS never resumes them).
                 manager.startUpdatingLocation()
             }
@@ -112,15 +142,37 @@ public struct AppScript: Sendable {
     public func launch(_ manager: SimulatedLocationManager) {
         manager.reportInitialAuthorization()
         manager.requestAlwaysAuthorization()
-        manager.desiredAccuracy = desiredAccuracy
-        manager.distanceFilter = distanceFilter
-        for region in regions { manager.startMonitoring(for: region) }
-        switch mode {
-        case .standard: manager.startUpdatingLocation()
-        case .significantChange: manager.startMonitoringSignificantLocationChanges()
-        case .none: break
+        if apis.contains(.delegate) {
+            manager.desiredAccuracy = desiredAccuracy
+            manager.distanceFilter = distanceFilter
+            for region in regions { manager.startMonitoring(for: region) }
+            switch mode {
+            case .standard: manager.startUpdatingLocation()
+            case .significantChange: manager.startMonitoringSignificantLocationChanges()
+            case .none: break
+            }
+            if visits { manager.startMonitoringVisits() }
         }
-        if visits { manager.startMonitoringVisits() }
+        if apis.contains(.monitor) {
+            // A relaunched app opens its monitor by name and finds its conditions there: only
+            // missing ones are added (iOS keeps a monitor's records across launches).
+            let known = Set(manager.identifiers(of: monitorName))
+            let conditions =
+                regions.map {
+                    ($0.identifier, MonitoringCondition.circularGeographic(.init(center: $0.center, radius: $0.radius)))
+                }
+                + beacons.map {
+                    (
+                        $0.identifier,
+                        MonitoringCondition.beaconIdentity(
+                            .init(uuid: $0.beacon.uuid, major: $0.beacon.major, minor: $0.beacon.minor))
+                    )
+                }
+            for (identifier, condition) in conditions where !known.contains(identifier) {
+                manager.add(condition, identifier: identifier, to: monitorName)
+            }
+        }
+        if apis.contains(.liveUpdates) { manager.startLiveUpdates(liveConfiguration) }
     }
 
     /// The scripted changes as absolute virtual times, for ``SimulatedDevice/script``.

@@ -24,6 +24,11 @@ public enum LocationEvent: Sendable, Equatable {
     case appStateChanged(AppState)
     /// iOS launched the terminated app into the background to deliver a location event.
     case appLaunched(LaunchReason)
+    /// A `CLMonitor` event (iOS 17): a condition's state, or why it has none; with the device's
+    /// believed position at the fix that decided it (nil when no fix did).
+    case monitorEvent(MonitoringEvent, at: Coordinate?)
+    /// An element of `CLLocationUpdate.liveUpdates` (iOS 17).
+    case liveUpdate(LocationUpdate)
 }
 
 /// An event at its virtual time, from one device of a run.
@@ -102,6 +107,8 @@ extension LocationEvent {
         case .locationUpdatesResumed: "locationUpdatesResumed"
         case .appStateChanged: "appState"
         case .appLaunched: "appLaunch"
+        case .monitorEvent: "monitorEvent"
+        case .liveUpdate: "liveUpdate"
         }
     }
 
@@ -116,12 +123,20 @@ extension LocationEvent {
         }
     }
 
+    /// The region or `CLMonitor` condition the event is about, by identifier.
+    public var identifier: String? {
+        if case .monitorEvent(let event, _) = self { return event.identifier }
+        return region?.identifier
+    }
+
     /// Where the device was, when the event says.
     public var coordinate: Coordinate? {
         switch self {
         case .locationUpdated(let fix, _): fix.coordinate
         case .enteredRegion(_, let at), .exitedRegion(_, let at): at
         case .visited(let visit): visit.coordinate
+        case .monitorEvent(_, let at): at
+        case .liveUpdate(let update): update.location?.coordinate
         default: nil
         }
     }
@@ -137,6 +152,10 @@ extension LocationEvent {
         case .visited(let visit): visit.isInProgress ? "arrival" : "departure"
         case .appStateChanged(let state): state.rawValue
         case .appLaunched(let reason): reason.rawValue
+        case .monitorEvent(let event, _): event.state.rawValue
+        case .liveUpdate(let update):
+            update.isStationary
+                ? "stationary" : update.location == nil ? update.diagnostics.names.first ?? "none" : "location"
         case .enteredRegion, .exitedRegion, .startedMonitoring, .locationUpdatesPaused, .locationUpdatesResumed: nil
         }
     }

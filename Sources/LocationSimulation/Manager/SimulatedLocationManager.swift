@@ -106,6 +106,14 @@ public final class SimulatedLocationManager {
     @exclusivity(unchecked) private var noise: NoiseProcess
     /// The error of Wi-Fi or cell positioning, when `desiredAccuracy` asks for no better.
     @exclusivity(unchecked) private var coarseNoise: NoiseProcess
+    /// The app's `CLMonitor` conditions, every monitor's.
+    @exclusivity(unchecked) private var conditions: ConditionMonitor
+    /// Why the monitors cannot evaluate now, as last reported.
+    @exclusivity(unchecked) private var monitoringBlockers: MonitoringDiagnostics = []
+    /// The last fix's position as the device believed it (noise included).
+    @exclusivity(unchecked) private var believedPosition: Coordinate?
+    /// `liveUpdates` being iterated, and its state; nil when none is.
+    @exclusivity(unchecked) private var live: LiveUpdateState?
     /// The cell-class error of significant-change fixes.
     @exclusivity(unchecked) private var significantChangeNoise: NoiseProcess
     private let seed: UInt64
@@ -176,6 +184,7 @@ public final class SimulatedLocationManager {
             seed: seed ^ 0x94D0_49BB_1331_11EB)
         self.now = startTime
         self.regions = RegionMonitor(configuration: configuration)
+        self.conditions = ConditionMonitor(configuration: configuration)
         self.visits = VisitDetector(configuration: configuration)
     }
 
@@ -264,6 +273,7 @@ public final class SimulatedLocationManager {
         if !status.allowsLocation && status != .notDetermined && (updating || significantChanges) {
             emit(.failed(LocationError(.denied, "location access is \(status)")))
         }
+        refreshMonitoringBlockers()
         if status == .notDetermined { return }
         if regionMonitoringAllowed {
             let starting = awaitingStart
@@ -299,6 +309,7 @@ public final class SimulatedLocationManager {
         appState = state
         emit(.appStateChanged(state))
         if state == .terminated {
+            live = nil
             updating = false
             paused = false
             stillness = nil
@@ -308,6 +319,7 @@ public final class SimulatedLocationManager {
         } else {
             leftUse()
         }
+        refreshMonitoringBlockers()
         lifecycleHandler?(self, previous)
     }
 
@@ -476,6 +488,191 @@ public final class SimulatedLocationManager {
         stateRequests.append((region, now))
     }
 
+    // MARK: - CLMonitor (iOS 17)
+
+    /// The beacons the device can hear, for `CLMonitor` beacon conditions.
+    public var beacons: [Beacon] {
+        get { conditions.beacons }
+        set { conditions.beacons = newValue }
+    }
+
+    /// `CLMonitor.add(_:identifier:assuming:)` on the monitor named `monitor`. Conditions share
+    /// the app's limit (``LocationManagerConfiguration/regionLimit``); one beyond it, or one that
+    /// cannot be monitored, gets an `unmonitored` event saying why. Apple: "When you add a
+    /// condition, you can provide an initial state ... the monitor delivers an event only if
+    /// the state it determines differs" (`add(_:identifier:assuming:)`).
+    public func add(
+        _ condition: MonitoringCondition, identifier: String, to monitor: String, assuming: MonitoringState = .unknown
+    ) {
+        let position = device.flatMap { $0.hasSignal ? $0 : nil }
+        let evaluates = monitoringBlockers.isEmpty && position != nil
+        let events = conditions.add(
+            condition, identifier: identifier, monitor: monitor, assuming: assuming,
+            believed: evaluates ? believedPosition : nil, actual: evaluates ? position?.coordinate : nil, time: now)
+        for event in events { deliver(event) }
+        if !monitoringBlockers.isEmpty {
+            for event in conditions.suspend(monitoringBlockers, time: now) { emit(.monitorEvent(event, at: nil)) }
+        }
+    }
+
+    /// `CLMonitor.remove(_:)`.
+    public func remove(_ identifier: String, from monitor: String) {
+        conditions.remove(identifier, from: monitor)
+    }
+
+    /// `CLMonitor.identifiers`.
+    public func identifiers(of monitor: String) -> [String] { conditions.identifiers(of: monitor) }
+
+    /// `CLMonitor.record(for:)`: kept across the app's termination and relaunch, as iOS keeps a
+    /// monitor's records by name.
+    public func record(for identifier: String, in monitor: String) -> MonitoringRecord? {
+        conditions.record(for: identifier, in: monitor)
+    }
+
+    /// Why monitors cannot evaluate conditions now (iOS 18's `CLMonitor.Event` diagnostics):
+    /// empty when they can.
+    public var monitoringDiagnostics: MonitoringDiagnostics {
+        var blockers: MonitoringDiagnostics = []
+        if !locationServicesEnabled {
+            blockers.insert(.authorizationDeniedGlobally)
+        } else {
+            switch authorizationStatus {
+            case .denied: blockers.insert(.authorizationDenied)
+            case .restricted: blockers.insert(.authorizationRestricted)
+            case .notDetermined: blockers.insert(.authorizationRequestInProgress)
+            case .authorizedWhenInUse where !isInUse: blockers.insert(.insufficientlyInUse)
+            default: break
+            }
+        }
+        if accuracyAuthorization == .reducedAccuracy { blockers.insert(.accuracyLimited) }
+        return blockers
+    }
+
+    /// Reports, once, each condition's loss of evaluation when the diagnostics change to a
+    /// non-empty set; when they clear, conditions are determined afresh at the next fix.
+    private func refreshMonitoringBlockers() {
+        let blockers = monitoringDiagnostics
+        guard blockers != monitoringBlockers else { return }
+        monitoringBlockers = blockers
+        guard !blockers.isEmpty else { return }
+        for event in conditions.suspend(blockers, time: now) { emit(.monitorEvent(event, at: nil)) }
+    }
+
+    private func deliver(_ event: MonitoringEvent) {
+        guard event.state == .unmonitored || deliversInBackground(.region, at: event.date) else { return }
+        emit(.monitorEvent(event, at: believedPosition), at: event.date)
+    }
+
+    // MARK: - Live updates (iOS 17)
+
+    private struct LiveUpdateState {
+        var configuration: LiveConfiguration
+        var lastUpdate: Double?
+        /// Where and since when the device has stayed within ``LocationManagerConfiguration/pauseRadius``.
+        var stillness: (coordinate: Coordinate, since: Double)?
+        var isStationary = false
+        /// The diagnostics of the last update without a location (none after a location).
+        var reported: LiveUpdateDiagnostics = []
+    }
+
+    /// Starts iterating `CLLocationUpdate.liveUpdates(configuration)`: updates come as
+    /// ``LocationEvent/liveUpdate(_:)`` events, once a second while the device moves; when it stops,
+    /// one saying `isStationary`, then none until it moves again (Apple, WWDC 2023 "Discover
+    /// streamlined location updates": updates pause automatically when the device is stationary and
+    /// resume when it moves). Apple gives no delay: the world's one stillness rule applies, the
+    /// delegate's automatic pause for the configuration's activity type
+    /// (``LocationManagerConfiguration/pauseDelay(for:)``). From iOS 18, an update without a
+    /// location reports each change of what prevents them (its diagnostics); iOS 17 sends nothing.
+    /// From iOS 18 iterating holds an implicit When In Use service session, which asks for
+    /// authorization when none was given (Apple, `CLServiceSession`: "Core Location ... creates an
+    /// implicit session ... when your app iterates liveUpdates").
+    public func startLiveUpdates(_ configuration: LiveConfiguration = .default) {
+        live = LiveUpdateState(configuration: configuration)
+        if self.configuration.iosVersion >= 18 { requestWhenInUseAuthorization() }
+    }
+
+    /// The app stopped iterating (it left the `for await` loop).
+    public func stopLiveUpdates() {
+        live = nil
+    }
+
+    /// What keeps live updates from carrying a precise location now: authorization, use, signal,
+    /// accuracy. `accuracyLimited` still delivers (approximate) locations; the others deliver none.
+    public func liveUpdateDiagnostics(hasSignal: Bool) -> LiveUpdateDiagnostics {
+        var blockers: LiveUpdateDiagnostics = []
+        if !locationServicesEnabled {
+            return .authorizationDeniedGlobally
+        }
+        switch authorizationStatus {
+        case .denied: return .authorizationDenied
+        case .restricted: return .authorizationRestricted
+        case .notDetermined: return .authorizationRequestInProgress
+        case .authorizedWhenInUse where !liveIsInUse: return .insufficientlyInUse
+        // A suspended app runs no code; iOS 18 tells an app without a session why nothing came.
+        case .authorizedAlways where !liveIsInUse: return .serviceSessionRequired
+        default: break
+        }
+        if !hasSignal { blockers.insert(.locationUnavailable) }
+        if accuracyAuthorization == .reducedAccuracy { blockers.insert(.accuracyLimited) }
+        return blockers
+    }
+
+    /// Live updates reach an app in the foreground, or one kept running in the background (with
+    /// background location updates on), as the delegate's standard updates do.
+    private var liveIsInUse: Bool {
+        appState == .foreground || ((appState == .background) && allowsBackgroundLocationUpdates)
+    }
+
+    private func updateLive(_ sample: DeviceSample, believed: Coordinate?, noiseRadius: Double) {
+        guard var state = live else { return }
+        defer { live = state }
+        let diagnostics = liveUpdateDiagnostics(hasSignal: sample.hasSignal)
+        if !diagnostics.subtracting(.accuracyLimited).isEmpty {
+            // iOS 17 has no diagnostics: nothing comes at all.
+            if diagnostics != state.reported && configuration.iosVersion >= 18 {
+                state.reported = diagnostics
+                emit(.liveUpdate(LocationUpdate(location: nil, diagnostics: diagnostics)))
+            }
+            state.stillness = nil
+            return
+        }
+        guard let believed else { return }
+        state.reported = []
+        // Stationary: no updates while the device stays put; the first move resumes them.
+        if let still = state.stillness,
+            ShortDistance.distance(still.coordinate, sample.coordinate) <= configuration.pauseRadius
+        {
+            if state.isStationary { return }
+            if sample.time - still.since >= configuration.pauseDelay(for: state.configuration.activityType) - 1e-9 {
+                state.isStationary = true
+                let fix = liveFix(sample, believed: believed, noiseRadius: noiseRadius)
+                state.lastUpdate = sample.time
+                emit(.liveUpdate(LocationUpdate(location: fix, isStationary: true, diagnostics: diagnostics)))
+                return
+            }
+        } else {
+            state.stillness = (sample.coordinate, sample.time)
+            state.isStationary = false
+        }
+        let interval =
+            accuracyAuthorization == .reducedAccuracy
+            ? configuration.reducedAccuracyInterval : configuration.updateInterval
+        if let last = state.lastUpdate, sample.time - last < interval - 1e-9 { return }
+        state.lastUpdate = sample.time
+        emit(
+            .liveUpdate(
+                LocationUpdate(
+                    location: liveFix(sample, believed: believed, noiseRadius: noiseRadius), diagnostics: diagnostics)))
+    }
+
+    /// A live update's location: GPS-class (the configurations all ask for the best), or
+    /// approximate under reduced accuracy.
+    private func liveFix(_ sample: DeviceSample, believed: Coordinate, noiseRadius: Double) -> Location {
+        accuracyAuthorization == .reducedAccuracy
+            ? makeFix(sample, at: approximate(believed), accuracy: reducedAccuracyRadius(at: believed))
+            : makeFix(sample, at: believed, accuracy: noiseRadius)
+    }
+
     // MARK: - The world moves
 
     /// The device is at `sample` (its true position) at `sample.time`: deliver what a real
@@ -507,15 +704,27 @@ public final class SimulatedLocationManager {
                 emit(.failed(LocationError(.locationUnknown, "no signal")))
             }
             inSignalGap = true
+            updateLive(sample, believed: nil, noiseRadius: 0)
             return
         }
-        if inSignalGap { regions.signalResumed(at: sample.time) }
+        if inSignalGap {
+            regions.signalResumed(at: sample.time)
+            conditions.signalResumed(at: sample.time)
+        }
         inSignalGap = false
         let offset = noise.step(at: sample.time)
         let believed = shifted(sample.coordinate, by: offset)
+        believedPosition = believed
         if regionMonitoringAllowed && !regions.isEmpty {
             for change in regions.evaluate(at: believed, time: sample.time) { handle(change) }
         }
+        refreshMonitoringBlockers()
+        if monitoringBlockers.isEmpty && conditions.count > 0 {
+            for event in conditions.evaluate(believed: believed, actual: sample.coordinate, time: sample.time) {
+                deliver(event)
+            }
+        }
+        updateLive(sample, believed: believed, noiseRadius: offset.radius)
         guard authorizationStatus.allowsLocation else { return }
         if updating { updateStandard(sample, believed: believed, noiseRadius: offset.radius) }
         if significantChanges {
@@ -736,7 +945,7 @@ public final class SimulatedLocationManager {
         case .visited(let visit): delegate.locationManager(self, didVisit: visit)
         case .locationUpdatesPaused: delegate.locationManagerDidPauseLocationUpdates(self)
         case .locationUpdatesResumed: delegate.locationManagerDidResumeLocationUpdates(self)
-        case .appStateChanged, .appLaunched: break
+        case .appStateChanged, .appLaunched, .monitorEvent, .liveUpdate: break
         }
     }
 }

@@ -43,25 +43,18 @@ public enum EventStreamEncoder {
         case .authorizationChanged(let status):
             field("status", "\"\(status)\"", &out)
         case .locationUpdated(let fix, let service):
-            field("lat", "\(fix.coordinate.latitude)", &out)
-            field("lon", "\(fix.coordinate.longitude)", &out)
-            out.append(contentsOf: #","alt":"#.utf8)
-            appendFixed(fix.altitude, 3, to: &out)
-            out.append(contentsOf: #","hacc":"#.utf8)
-            appendFixed(fix.horizontalAccuracy, 2, to: &out)
-            out.append(contentsOf: #","vacc":"#.utf8)
-            appendFixed(fix.verticalAccuracy, 2, to: &out)
-            out.append(contentsOf: #","speed":"#.utf8)
-            appendFixed(fix.speed, 3, to: &out)
-            out.append(contentsOf: #","course":"#.utf8)
-            appendFixed(fix.course, 2, to: &out)
+            appendLocation(fix, at: timed.time, to: &out)
             out.append(
                 contentsOf: service == .standard
                     ? #","service":"standard""#.utf8 : #","service":"significantChange""#.utf8)
-            if fix.timestamp < timed.time {
-                out.append(contentsOf: #","age":"#.utf8)
-                appendFixed(timed.time - fix.timestamp, 3, to: &out)
+        case .liveUpdate(let update):
+            if let fix = update.location {
+                appendLocation(fix, at: timed.time, to: &out)
+            } else {
+                out.append(contentsOf: #","lat":null,"lon":null"#.utf8)
             }
+            out.append(contentsOf: update.isStationary ? #","isStationary":true"#.utf8 : #","isStationary":false"#.utf8)
+            field("diagnostics", names(update.diagnostics.names), &out)
         case .failed(let error):
             field("code", "\(error.code.rawValue)", &out)
             field("error", "\"\(error.name)\"", &out)
@@ -93,10 +86,53 @@ public enum EventStreamEncoder {
             field("state", "\"\(state)\"", &out)
         case .appLaunched(let reason):
             field("reason", "\"\(reason.rawValue)\"", &out)
+        case .monitorEvent(let event, _):
+            field("monitor", quoted(event.monitor), &out)
+            field("identifier", quoted(event.identifier), &out)
+            field("state", "\"\(event.state)\"", &out)
+            field("condition", event.condition.map(conditionJSON) ?? "null", &out)
+            field("diagnostics", names(event.diagnostics.names), &out)
         case .locationUpdatesPaused, .locationUpdatesResumed:
             break
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// A fix's fields: `lat`, `lon`, `alt`, `hacc`, `vacc`, `speed`, `course`, and `age` when it
+    /// was cached.
+    private static func appendLocation(_ fix: Location, at time: Double, to out: inout [UInt8]) {
+        field("lat", "\(fix.coordinate.latitude)", &out)
+        field("lon", "\(fix.coordinate.longitude)", &out)
+        out.append(contentsOf: #","alt":"#.utf8)
+        appendFixed(fix.altitude, 3, to: &out)
+        out.append(contentsOf: #","hacc":"#.utf8)
+        appendFixed(fix.horizontalAccuracy, 2, to: &out)
+        out.append(contentsOf: #","vacc":"#.utf8)
+        appendFixed(fix.verticalAccuracy, 2, to: &out)
+        out.append(contentsOf: #","speed":"#.utf8)
+        appendFixed(fix.speed, 3, to: &out)
+        out.append(contentsOf: #","course":"#.utf8)
+        appendFixed(fix.course, 2, to: &out)
+        if fix.timestamp < time {
+            out.append(contentsOf: #","age":"#.utf8)
+            appendFixed(time - fix.timestamp, 3, to: &out)
+        }
+    }
+
+    /// A JSON array of names.
+    private static func names(_ names: [String]) -> String {
+        "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    }
+
+    /// `{"type":"circularGeographic","lat":…,"lon":…,"radius":…}` or
+    /// `{"type":"beaconIdentity","uuid":"…","major":1,"minor":null}`.
+    private static func conditionJSON(_ condition: MonitoringCondition) -> String {
+        switch condition {
+        case .circularGeographic(let circle):
+            #"{"type":"circularGeographic","lat":\#(circle.center.latitude),"lon":\#(circle.center.longitude),"radius":\#(circle.radius)}"#
+        case .beaconIdentity(let beacon):
+            #"{"type":"beaconIdentity","uuid":"\#(beacon.uuid.uuidString)","major":\#(beacon.major.map { "\($0)" } ?? "null"),"minor":\#(beacon.minor.map { "\($0)" } ?? "null")}"#
+        }
     }
 
     private static func field(_ key: String, _ json: String, _ out: inout [UInt8]) {
@@ -115,13 +151,12 @@ public enum EventStreamEncoder {
         case .authorizationChanged(let status):
             out += "authorization   \(status)"
         case .locationUpdated(let fix, let service):
-            out += (service == .standard ? "location        " : "significant     ")
-            out += String(format: "%.6f,%.6f", fix.coordinate.latitude, fix.coordinate.longitude)
-            out += String(format: "  ±%.0f m", fix.horizontalAccuracy)
-            if fix.verticalAccuracy >= 0 { out += String(format: "  alt %.1f m", fix.altitude) }
-            if fix.speed >= 0 { out += String(format: "  %.2f m/s", fix.speed) }
-            if fix.course >= 0 { out += String(format: "  %.1f°", fix.course) }
-            if fix.timestamp < timed.time { out += String(format: "  cached, %.0f s old", timed.time - fix.timestamp) }
+            out += (service == .standard ? "location        " : "significant     ") + text(fix, at: timed.time)
+        case .liveUpdate(let update):
+            out += "live            " + (update.location.map { text($0, at: timed.time) } ?? "no location")
+            let shown = update.diagnostics.subtracting(.stationary)
+            if update.isStationary { out += "  stationary" }
+            if !shown.isEmpty { out += "  (\(shown))" }
         case .failed(let error):
             out += "error           \(error.name) (\(error.code.rawValue))"
         case .enteredRegion(let region, _):
@@ -149,7 +184,21 @@ public enum EventStreamEncoder {
             out += "app             \(state)"
         case .appLaunched(let reason):
             out += "app launched    for \(reason.rawValue)"
+        case .monitorEvent(let event, _):
+            out += "monitor         \(event.monitor)/\(event.identifier): \(event.state)"
+            if !event.diagnostics.isEmpty { out += " (\(event.diagnostics))" }
         }
+        return out
+    }
+
+    /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
+    private static func text(_ fix: Location, at time: Double) -> String {
+        var out = String(format: "%.6f,%.6f", fix.coordinate.latitude, fix.coordinate.longitude)
+        out += String(format: "  ±%.0f m", fix.horizontalAccuracy)
+        if fix.verticalAccuracy >= 0 { out += String(format: "  alt %.1f m", fix.altitude) }
+        if fix.speed >= 0 { out += String(format: "  %.2f m/s", fix.speed) }
+        if fix.course >= 0 { out += String(format: "  %.1f°", fix.course) }
+        if fix.timestamp < time { out += String(format: "  cached, %.0f s old", time - fix.timestamp) }
         return out
     }
 

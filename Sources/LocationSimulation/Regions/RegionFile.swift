@@ -65,31 +65,13 @@ public enum RegionFile {
     public static func read(contentsOf url: URL, displayName: String? = nil) throws(RegionFileError) -> [CircularRegion]
     {
         let name = displayName ?? url.path
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw RegionFileError(file: name, line: 0, column: 0, message: "cannot read: \(error.localizedDescription)")
-        }
+        let text = try YAMLFileReader(name: name).text(of: url)
         return try parse(text, name: name)
     }
 
     public static func parse(_ text: String, name: String) throws(RegionFileError) -> [CircularRegion] {
-        if let (line, column) = firstAnchorOrAlias(in: text) {
-            throw RegionFileError(
-                file: name, line: line, column: column,
-                message: "YAML anchors and aliases (&name, *name) are not accepted")
-        }
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw RegionFileError(file: name, line: 0, column: 0, message: "not YAML or JSON: \(error)")
-        } catch {
-            throw RegionFileError(file: name, line: 0, column: 0, message: "not YAML or JSON: \(error)")
-        }
-        guard let root else { throw RegionFileError(file: name, line: 0, column: 0, message: "the file is empty") }
-        let reader = Reader(name: name)
+        let root = try YAMLFileReader(name: name).compose(text)
+        let reader = YAMLFileReader(name: name)
         let regions: [CircularRegion]
         if case .mapping(let mapping) = root, mapping["type"]?.string == "FeatureCollection" {
             regions = try reader.geoJSON(root)
@@ -141,112 +123,60 @@ public enum RegionFile {
         }
         return nil
     }
+}
 
-    private struct Reader {
-        let name: String
+extension YAMLFileReader {
+    func list(_ node: Node) throws(RegionFileError) -> [CircularRegion] {
+        try plain(node)
+        guard case .sequence(let sequence) = node else { throw failure(node, "expected a list of regions") }
+        var out: [CircularRegion] = []
+        for item in sequence { out.append(try region(item)) }
+        return out
+    }
 
-        func failure(_ node: Node, _ message: String) -> RegionFileError {
-            RegionFileError(file: name, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0, message: message)
-        }
+    func region(_ node: Node) throws(RegionFileError) -> CircularRegion {
+        try allowOnly(RegionFile.keys, in: node)
+        return try build(
+            node, identifier: try string(node, "identifier"), latitude: try number(node, "latitude"),
+            longitude: try number(node, "longitude"), properties: node)
+    }
 
-        /// Anchors and aliases (`&a`, `*a`) are refused: they can make a small file expand.
-        func plain(_ node: Node) throws(RegionFileError) {
-            if node.anchor != nil { throw failure(node, "YAML anchors and aliases are not accepted") }
-        }
-
-        func allowOnly(_ allowed: Set<String>, in node: Node) throws(RegionFileError) {
-            try plain(node)
-            guard case .mapping(let mapping) = node else { throw failure(node, "expected a mapping") }
-            for (key, _) in mapping {
-                guard let k = key.string, allowed.contains(k) else {
-                    throw failure(
-                        key, "unknown key '\(key.string ?? "?")' (expected \(allowed.sorted().joined(separator: ", ")))"
-                    )
-                }
+    func geoJSON(_ root: Node) throws(RegionFileError) -> [CircularRegion] {
+        guard case .mapping(let mapping) = root, let features = mapping["features"],
+            case .sequence(let list) = features
+        else { throw failure(root, "a FeatureCollection needs a 'features' list") }
+        var out: [CircularRegion] = []
+        for feature in list {
+            guard case .mapping(let f) = feature, let geometry = f["geometry"], case .mapping(let g) = geometry,
+                g["type"]?.string == "Point", let coordinates = g["coordinates"],
+                case .sequence(let position) = coordinates, position.count >= 2,
+                let lon = position[0].float, let lat = position[1].float
+            else { throw failure(feature, "each feature needs a Point geometry with [longitude, latitude]") }
+            guard let properties = f["properties"] else { throw failure(feature, "missing 'properties'") }
+            let identifier: String
+            if let id = properties.mapping?["identifier"]?.string ?? properties.mapping?["name"]?.string {
+                identifier = id
+            } else {
+                throw failure(properties, "missing 'identifier' (or 'name')")
             }
+            out.append(
+                try build(feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties))
         }
+        return out
+    }
 
-        func list(_ node: Node) throws(RegionFileError) -> [CircularRegion] {
-            try plain(node)
-            guard case .sequence(let sequence) = node else { throw failure(node, "expected a list of regions") }
-            var out: [CircularRegion] = []
-            for item in sequence { out.append(try region(item)) }
-            return out
-        }
-
-        func region(_ node: Node) throws(RegionFileError) -> CircularRegion {
-            try allowOnly(RegionFile.keys, in: node)
-            return try build(
-                node, identifier: try string(node, "identifier"), latitude: try number(node, "latitude"),
-                longitude: try number(node, "longitude"), properties: node)
-        }
-
-        func geoJSON(_ root: Node) throws(RegionFileError) -> [CircularRegion] {
-            guard case .mapping(let mapping) = root, let features = mapping["features"],
-                case .sequence(let list) = features
-            else { throw failure(root, "a FeatureCollection needs a 'features' list") }
-            var out: [CircularRegion] = []
-            for feature in list {
-                guard case .mapping(let f) = feature, let geometry = f["geometry"], case .mapping(let g) = geometry,
-                    g["type"]?.string == "Point", let coordinates = g["coordinates"],
-                    case .sequence(let position) = coordinates, position.count >= 2,
-                    let lon = position[0].float, let lat = position[1].float
-                else { throw failure(feature, "each feature needs a Point geometry with [longitude, latitude]") }
-                guard let properties = f["properties"] else { throw failure(feature, "missing 'properties'") }
-                let identifier: String
-                if let id = properties.mapping?["identifier"]?.string ?? properties.mapping?["name"]?.string {
-                    identifier = id
-                } else {
-                    throw failure(properties, "missing 'identifier' (or 'name')")
-                }
-                out.append(
-                    try build(feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties))
-            }
-            return out
-        }
-
-        private func build(_ node: Node, identifier: String, latitude: Double, longitude: Double, properties: Node)
-            throws(RegionFileError) -> CircularRegion
-        {
-            let radius = try number(properties, "radius")
-            let onEntry = try flag(properties, "notifyOnEntry")
-            let onExit = try flag(properties, "notifyOnExit")
-            do {
-                return try RegionFile.region(
-                    identifier: identifier, latitude: latitude, longitude: longitude, radius: radius,
-                    notifyOnEntry: onEntry, notifyOnExit: onExit)
-            } catch {
-                throw failure(error.field == "radius" ? properties : node, error.message)
-            }
-        }
-
-        private func value(_ node: Node, _ key: String) throws(RegionFileError) -> Node {
-            guard let value = node.mapping?[key] else { throw failure(node, "missing '\(key)'") }
-            try plain(value)
-            return value
-        }
-
-        private func string(_ node: Node, _ key: String) throws(RegionFileError) -> String {
-            let v = try value(node, key)
-            guard case .scalar(let scalar) = v, !scalar.string.isEmpty else {
-                throw failure(v, "'\(key)' must be a non-empty string")
-            }
-            return scalar.string
-        }
-
-        private func number(_ node: Node, _ key: String) throws(RegionFileError) -> Double {
-            let v = try value(node, key)
-            guard let number = v.float ?? v.int.map(Double.init), number.isFinite else {
-                throw failure(v, "'\(key)' must be a number, not '\(v.string ?? "?")'")
-            }
-            return number
-        }
-
-        private func flag(_ node: Node, _ key: String) throws(RegionFileError) -> Bool {
-            guard let v = node.mapping?[key] else { return true }
-            try plain(v)
-            guard let bool = v.bool else { throw failure(v, "'\(key)' must be true or false") }
-            return bool
+    private func build(_ node: Node, identifier: String, latitude: Double, longitude: Double, properties: Node)
+        throws(RegionFileError) -> CircularRegion
+    {
+        let radius = try number(properties, "radius")
+        let onEntry = try flag(properties, "notifyOnEntry")
+        let onExit = try flag(properties, "notifyOnExit")
+        do {
+            return try RegionFile.region(
+                identifier: identifier, latitude: latitude, longitude: longitude, radius: radius,
+                notifyOnEntry: onEntry, notifyOnExit: onExit)
+        } catch {
+            throw failure(error.field == "radius" ? properties : node, error.message)
         }
     }
 }

@@ -1,0 +1,211 @@
+import Geo
+
+/// `CLMonitor`'s rule over every monitor of an app, as a value: add conditions under a monitor's
+/// name, feed it where the device is at each fix, and it returns the events that rule produces.
+/// Authorization and delivery are the manager's business, not this type's.
+///
+/// - Geographic conditions follow region monitoring's rule exactly (``RegionMonitor``: threshold,
+///   dwell, nothing stamped inside a signal gap), so the delegate API and the monitor report the
+///   same transitions at the same instants.
+/// - Beacon conditions are satisfied at the first fix within range of a matching beacon and
+///   unsatisfied after ``LocationManagerConfiguration/beaconExitDelay`` out of range.
+/// - The first event after `add` follows `assuming:` (Apple, `add(_:identifier:assuming:)`): the
+///   condition starts in the assumed state (`unknown` when none is given) and an event comes only
+///   when the monitor determines a different one.
+///
+/// ```swift
+/// var monitor = ConditionMonitor(configuration: LocationManagerConfiguration())
+/// monitor.add(.circularGeographic(.init(center: cafe, radius: 150)), identifier: "cafe", monitor: "visits",
+///             assuming: .unsatisfied, time: t0)
+/// let events = monitor.evaluate(believed: fix.coordinate, actual: truth, time: fix.timestamp)
+/// ```
+public struct ConditionMonitor {
+    private struct Key: Hashable {
+        var monitor: String
+        var identifier: String
+        /// The identifier of the condition's region in ``RegionMonitor``, unique across monitors.
+        var region: String { monitor + "\u{1F}" + identifier }
+    }
+
+    private struct Entry {
+        var condition: MonitoringCondition
+        var lastEvent: MonitoringEvent
+        /// A beacon condition's last fix in range of a matching beacon.
+        var lastHeard: Double?
+        /// Evaluated (false when over the limit or unsupported).
+        var isMonitored: Bool
+    }
+
+    public let configuration: LocationManagerConfiguration
+    /// The beacons in the world.
+    public var beacons: [Beacon]
+    private var geographic: RegionMonitor
+    private var entries: [Key: Entry] = [:]
+    /// Keys in the order conditions were added: events come out in a fixed order.
+    private var order: [Key] = []
+
+    public init(configuration: LocationManagerConfiguration, beacons: [Beacon] = []) {
+        self.configuration = configuration
+        self.beacons = beacons
+        self.geographic = RegionMonitor(configuration: configuration)
+    }
+
+    /// Number of conditions monitored, across every monitor of the app.
+    public var count: Int { entries.values.filter(\.isMonitored).count }
+
+    /// The identifiers a monitor has conditions for (`CLMonitor.identifiers`), in the order added.
+    public func identifiers(of monitor: String) -> [String] {
+        order.filter { $0.monitor == monitor }.map(\.identifier)
+    }
+
+    /// `CLMonitor.record(for:)`: the condition and its last event.
+    public func record(for identifier: String, in monitor: String) -> MonitoringRecord? {
+        entries[Key(monitor: monitor, identifier: identifier)].map {
+            MonitoringRecord(condition: $0.condition, lastEvent: $0.lastEvent)
+        }
+    }
+
+    /// Adds (or replaces) a condition at `time`, the device at `believed` (its last fix) and
+    /// `actual`, when known. Returns the events iOS gives at once: `unmonitored` with its reason
+    /// for a condition beyond the limit or that cannot be monitored, else the state determined
+    /// from the device's position when it differs from the one assumed.
+    public mutating func add(
+        _ condition: MonitoringCondition, identifier: String, monitor: String, assuming: MonitoringState = .unknown,
+        believed: Coordinate?, actual: Coordinate?, time: Double
+    ) -> [MonitoringEvent] {
+        let key = Key(monitor: monitor, identifier: identifier)
+        remove(identifier, from: monitor)
+        var diagnostics: MonitoringDiagnostics = []
+        if case .circularGeographic(let circle) = condition,
+            !(circle.radius > 0 && circle.radius <= configuration.maximumRegionMonitoringDistance
+                && circle.center.isValid)
+        {
+            diagnostics = .conditionUnsupported
+        } else if let limit = configuration.regionLimit, count >= limit {
+            diagnostics = .conditionLimitExceeded
+        }
+        var entry = Entry(
+            condition: condition,
+            lastEvent: MonitoringEvent(
+                monitor: monitor, identifier: identifier, state: diagnostics.isEmpty ? assuming : .unmonitored,
+                date: time, condition: condition, diagnostics: diagnostics),
+            isMonitored: diagnostics.isEmpty)
+        order.append(key)
+        guard diagnostics.isEmpty else {
+            entries[key] = entry
+            return [entry.lastEvent]
+        }
+        var state: MonitoringState?
+        switch condition {
+        case .circularGeographic(let circle):
+            let region = geographic.register(
+                CircularRegion(identifier: key.region, center: circle.center, radius: circle.radius),
+                deviceAt: believed, time: time)
+            state = region == .unknown ? nil : region == .inside ? .satisfied : .unsatisfied
+        case .beaconIdentity(let beacon):
+            if let actual { state = beaconState(beacon, entry: &entry, at: actual, time: time)?.0 }
+        }
+        var events: [MonitoringEvent] = []
+        if let state, state != assuming {
+            entry.lastEvent = MonitoringEvent(
+                monitor: monitor, identifier: identifier, state: state, date: time, condition: condition)
+            events.append(entry.lastEvent)
+        }
+        entries[key] = entry
+        return events
+    }
+
+    /// `CLMonitor.remove(_:)`.
+    public mutating func remove(_ identifier: String, from monitor: String) {
+        let key = Key(monitor: monitor, identifier: identifier)
+        guard entries.removeValue(forKey: key) != nil else { return }
+        order.removeAll { $0 == key }
+        geographic.remove(key.region)
+    }
+
+    /// The signal came back at `time` after a gap.
+    public mutating func signalResumed(at time: Double) {
+        geographic.signalResumed(at: time)
+    }
+
+    /// Every monitored condition becomes `unknown` with `diagnostics` (authorization lost, say):
+    /// one event each whose last event is not already that; evaluation starts afresh afterwards.
+    public mutating func suspend(_ diagnostics: MonitoringDiagnostics, time: Double) -> [MonitoringEvent] {
+        var events: [MonitoringEvent] = []
+        for key in order {
+            guard var entry = entries[key], entry.isMonitored else { continue }
+            if entry.lastEvent.state == .unknown && entry.lastEvent.diagnostics == diagnostics { continue }
+            entry.lastEvent = MonitoringEvent(
+                monitor: key.monitor, identifier: key.identifier, state: .unknown, date: time,
+                condition: entry.condition, diagnostics: diagnostics)
+            entry.lastHeard = nil
+            entries[key] = entry
+            events.append(entry.lastEvent)
+            if case .circularGeographic(let circle) = entry.condition {
+                geographic.register(
+                    CircularRegion(identifier: key.region, center: circle.center, radius: circle.radius),
+                    deviceAt: nil, time: time)
+            }
+        }
+        return events
+    }
+
+    /// Evaluates every condition at a fix: geographic ones at the `believed` position (the fix,
+    /// noise included), beacon ones at the `actual` position (Bluetooth does not share GPS's
+    /// error). Returns the events, in the order conditions were added.
+    public mutating func evaluate(believed: Coordinate, actual: Coordinate, time: Double) -> [MonitoringEvent] {
+        var changed: [Key: (MonitoringState, Double)] = [:]
+        for change in geographic.evaluate(at: believed, time: time) {
+            switch change {
+            case .determined(let region, let state, let at), .crossed(let region, let state, let at, _):
+                changed[keyOf(region: region.identifier)] = (state == .inside ? .satisfied : .unsatisfied, at)
+            }
+        }
+        var events: [MonitoringEvent] = []
+        for key in order {
+            guard var entry = entries[key], entry.isMonitored else { continue }
+            var next = changed[key]
+            if case .beaconIdentity(let condition) = entry.condition {
+                next = beaconState(condition, entry: &entry, at: actual, time: time)
+            }
+            guard let (state, at) = next, state != entry.lastEvent.state || !entry.lastEvent.diagnostics.isEmpty
+            else {
+                entries[key] = entry
+                continue
+            }
+            entry.lastEvent = MonitoringEvent(
+                monitor: key.monitor, identifier: key.identifier, state: state, date: at, condition: entry.condition)
+            entries[key] = entry
+            events.append(entry.lastEvent)
+        }
+        return events.sorted { $0.date < $1.date }  // stable: same-instant events keep their order
+    }
+
+    private func keyOf(region: String) -> Key {
+        let parts = region.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+        return Key(monitor: String(parts[0]), identifier: parts.count > 1 ? String(parts[1]) : "")
+    }
+
+    /// A beacon condition at a fix: in range of a matching beacon is satisfied at once; out of range
+    /// for the exit delay is unsatisfied (at the instant the delay ran out); the first fix decides
+    /// an unknown state either way.
+    private func beaconState(
+        _ condition: BeaconIdentityCondition, entry: inout Entry, at position: Coordinate, time: Double
+    )
+        -> (MonitoringState, Double)?
+    {
+        let heard = beacons.contains {
+            condition.matches($0) && ShortDistance.distance($0.coordinate, position) <= $0.range
+        }
+        if heard {
+            entry.lastHeard = time
+            return (.satisfied, time)
+        }
+        guard entry.lastEvent.state == .satisfied, entry.lastEvent.diagnostics.isEmpty else {
+            return (.unsatisfied, time)
+        }
+        let since = entry.lastHeard ?? entry.lastEvent.date
+        guard time - since >= configuration.beaconExitDelay - 1e-9 else { return nil }
+        return (.unsatisfied, since + configuration.beaconExitDelay)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Geo
+import LocationSimulation
+import Testing
+
+/// `CLMonitor` and `CLLocationUpdate.liveUpdates` (iOS 17) on the same world as the delegate API.
+@Suite struct TodayAPITests {
+    let cafe = CircularRegion(identifier: "cafe", center: north(1_000), radius: 150)
+    var cafeCondition: MonitoringCondition { .circularGeographic(.init(center: cafe.center, radius: cafe.radius)) }
+
+    /// Issue 14, item 4: one world. Walk through the café at 2 m/s: the delegate's enter/exit and
+    /// the monitor's satisfied/unsatisfied come at the same instants under the exact realism.
+    @Test func monitorAndDelegateAgreeToTheMillisecond() {
+        let manager = alwaysManager()
+        manager.startMonitoring(for: cafe)
+        manager.add(cafeCondition, identifier: "cafe", to: "places")
+        let events = run(route(seconds: 1_000) { 2 * $0 }, manager: manager)
+        let monitor = events.compactMap { timed -> (MonitoringState, Double)? in
+            guard case .monitorEvent(let event, _) = timed.event, event.date == timed.time else { return nil }
+            return (event.state, timed.time - t0)
+        }
+        let transitions = events.transitions
+        #expect(transitions.count == 2)
+        #expect(monitor.map(\.0) == [.unsatisfied, .satisfied, .unsatisfied])
+        #expect(monitor.dropFirst().map(\.1) == transitions.map(\.2))
+    }
+
+    /// Apple, `CLMonitor.add(_:identifier:assuming:)`: the condition starts in the assumed state;
+    /// an event comes only when the monitor determines another.
+    @Test func theFirstEventFollowsTheAssumedState() {
+        func first(assuming: MonitoringState) -> [MonitoringState] {
+            let manager = alwaysManager()
+            var states: [MonitoringState] = []
+            manager.observer = { if case .monitorEvent(let event, _) = $0.event { states.append(event.state) } }
+            manager.move(to: DeviceSample(time: t0, coordinate: origin))
+            manager.add(cafeCondition, identifier: "cafe", to: "places", assuming: assuming)
+            for s in 1...30 { manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: origin)) }
+            #expect(manager.record(for: "cafe", in: "places")?.lastEvent.state == .unsatisfied)
+            return states
+        }
+        #expect(first(assuming: .unsatisfied) == [])
+        #expect(first(assuming: .unknown) == [.unsatisfied])
+        #expect(first(assuming: .satisfied) == [.unsatisfied])
+    }
+
+    /// The app's conditions share iOS's limit of 20; a condition beyond it, or one iOS cannot
+    /// monitor, is `unmonitored` with the reason (iOS 18: `conditionLimitExceeded`,
+    /// `conditionUnsupported`).
+    @Test func conditionsBeyondTheLimitAreUnmonitored() {
+        let manager = alwaysManager()
+        var events: [MonitoringEvent] = []
+        manager.observer = { if case .monitorEvent(let event, _) = $0.event { events.append(event) } }
+        for i in 0..<21 {
+            manager.add(
+                .circularGeographic(.init(center: north(Double(i) * 10_000), radius: 100)), identifier: "c\(i)",
+                to: "many")
+        }
+        manager.add(.circularGeographic(.init(center: origin, radius: 0)), identifier: "dot", to: "many")
+        #expect(events.map(\.identifier) == ["c20", "dot"])
+        #expect(events.map(\.state) == [.unmonitored, .unmonitored])
+        #expect(events.map(\.diagnostics) == [.conditionLimitExceeded, .conditionUnsupported])
+        #expect(manager.identifiers(of: "many").count == 22)
+    }
+
+    /// A beacon condition is satisfied at the first fix in range of a matching beacon and
+    /// unsatisfied `beaconExitDelay` (30 s) after the last.
+    @Test func beaconConditionsFollowTheBeaconsRange() throws {
+        let uuid = try #require(UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
+        let manager = alwaysManager()
+        manager.beacons = [Beacon(uuid: uuid, major: 1, minor: 7, coordinate: north(500), range: 30.5)]
+        manager.add(.beaconIdentity(.init(uuid: uuid, major: 1)), identifier: "lobby", to: "beacons")
+        manager.add(.beaconIdentity(.init(uuid: uuid, major: 2)), identifier: "other", to: "beacons")
+        // 1 m/s: in range from 470 s to 530 s.
+        let events = run(route(seconds: 700) { $0 }, manager: manager).compactMap {
+            timed -> (String, MonitoringState, Double)? in
+            guard case .monitorEvent(let event, _) = timed.event else { return nil }
+            return (event.identifier, event.state, timed.time - t0)
+        }
+        #expect(events.map(\.0) == ["lobby", "other", "lobby", "lobby"])
+        #expect(events.map(\.1) == [.unsatisfied, .unsatisfied, .satisfied, .unsatisfied])
+        #expect(events.map(\.2) == [0, 0, 470, 560])
+    }
+
+    /// iOS keeps a monitor's records by name across the app's termination; the relaunched app
+    /// finds its conditions and is relaunched by their events (Apple, `CLMonitor`: "the system
+    /// relaunches your app ... when an event occurs").
+    @Test func recordsSurviveTerminationAndEventsRelaunchTheApp() {
+        var app = AppScript(regions: [cafe])
+        app.apis = [.monitor]
+        app.appStates = [(at: 100, state: .terminated), (at: 150, state: .foreground), (at: 200, state: .terminated)]
+        let manager = app.makeManager(startTime: t0)
+        app.launch(manager)
+        let events = run(route(seconds: 1_000) { 2 * $0 }, manager: manager, script: app.script(from: t0))
+        let types = events.map(\.event.type).filter { $0 != "authorization" }
+        // The user's launch at 150 s opens the monitor by name and adds nothing: no new first event.
+        #expect(
+            types == [
+                "monitorEvent", "appState", "appState", "appState", "appLaunch", "monitorEvent", "monitorEvent",
+            ])
+        #expect(manager.identifiers(of: "waypost") == ["cafe"])
+        #expect(manager.record(for: "cafe", in: "waypost")?.lastEvent.state == .unsatisfied)
+    }
+
+    /// iOS 18 diagnostics on `CLMonitor.Event`: refused authorization makes every condition
+    /// `unknown` with `authorizationDenied`; When In Use out of use, `insufficientlyInUse`.
+    @Test func authorizationShowsInTheMonitorsDiagnostics() {
+        let manager = alwaysManager()
+        manager.add(cafeCondition, identifier: "cafe", to: "places")
+        let events = run(
+            route(seconds: 200) { _ in 0 }, manager: manager,
+            changes: [(t0 + 50, .denied), (t0 + 100, .authorizedWhenInUse)],
+            script: [(t0 + 150, .appState(.background))]
+        ).compactMap { timed -> (MonitoringState, MonitoringDiagnostics)? in
+            guard case .monitorEvent(let event, _) = timed.event else { return nil }
+            return (event.state, event.diagnostics)
+        }
+        #expect(events.map(\.0) == [.unsatisfied, .unknown, .unsatisfied, .unknown])
+        #expect(events.map(\.1) == [[], .authorizationDenied, [], .insufficientlyInUse])
+    }
+
+    // MARK: Live updates
+
+    /// WWDC 2023 "Discover streamlined location updates": updates about once a second; when the
+    /// device stops, an update with `isStationary`, then none until it moves again.
+    @Test func liveUpdatesStopWhileStationaryAndResume() throws {
+        let manager = alwaysManager()
+        manager.startLiveUpdates()
+        // Walk 300 s, stand 1200 s, walk again.
+        let updates = run(route(seconds: 1_800) { t in t < 300 ? t : t < 1_500 ? 300 : t - 1_200 }, manager: manager)
+            .compactMap { timed -> (Double, LocationUpdate)? in
+                guard case .liveUpdate(let update) = timed.event else { return nil }
+                return (timed.time - t0, update)
+            }
+        let stationary = updates.filter { $0.1.isStationary }
+        #expect(stationary.count == 1)
+        let stopped = try #require(stationary.first).0
+        // Still means within `pauseRadius` (25 m) of where the stop began, for the pause delay.
+        let delay = LocationManagerConfiguration().pauseDelay(for: .other)
+        #expect(stopped > 300 + delay - 25 && stopped <= 300 + delay)
+        #expect(stationary.first?.1.diagnostics == .stationary)
+        #expect(!updates.contains { $0.0 > stopped && $0.0 < 1_500 })
+        #expect(updates.filter { $0.0 <= 300 }.count == 301)
+        let resumed = try #require(updates.first { $0.0 > 1_500 })
+        #expect(resumed.0 < 1_530 && !resumed.1.isStationary && resumed.1.location != nil)
+    }
+
+    /// iOS 18: an update without a location says why, once per change (`authorizationDenied`,
+    /// `locationUnavailable` in a signal gap); iOS 17 has no diagnostics and sends nothing.
+    @Test(arguments: [17, 18])
+    func liveUpdatesReportWhyNothingComes(_ ios: Int) {
+        var configuration = LocationManagerConfiguration()
+        configuration.iosVersion = ios
+        let manager = alwaysManager(configuration: configuration)
+        manager.startLiveUpdates(.fitness)
+        let updates = run(
+            route(seconds: 300) { $0 }, manager: manager, gaps: [(t0 + 50)...(t0 + 60)], changes: [(t0 + 200, .denied)]
+        ).compactMap { timed -> (Double, LocationUpdate)? in
+            guard case .liveUpdate(let update) = timed.event else { return nil }
+            return (timed.time - t0, update)
+        }
+        let withoutLocation = updates.filter { $0.1.location == nil }
+        #expect(
+            withoutLocation.map(\.0) == (ios >= 18 ? [50, 200] : []))
+        #expect(
+            withoutLocation.map(\.1.diagnostics) == (ios >= 18 ? [.locationUnavailable, .authorizationDenied] : []))
+        #expect(!updates.contains { $0.0 > 200 && $0.1.location != nil })
+    }
+
+    /// Reduced accuracy: live updates carry approximate locations at most every 15 minutes,
+    /// flagged `accuracyLimited` (Apple, `CLLocationUpdate.accuracyLimited`).
+    @Test func reducedAccuracyLimitsLiveUpdates() {
+        let manager = SimulatedLocationManager(
+            status: .authorizedAlways, accuracyAuthorization: .reducedAccuracy, startTime: t0)
+        manager.startLiveUpdates()
+        let updates = run(route(seconds: 3_600) { $0 }, manager: manager).compactMap { timed -> LocationUpdate? in
+            guard case .liveUpdate(let update) = timed.event else { return nil }
+            return update
+        }
+        #expect(updates.count == 5)
+        #expect(
+            updates.allSatisfy { $0.diagnostics == .accuracyLimited && ($0.location?.horizontalAccuracy ?? 0) > 1_000 })
+    }
+}
