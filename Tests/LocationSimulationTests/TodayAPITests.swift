@@ -101,6 +101,21 @@ import Testing
         #expect(manager.record(for: "cafe", in: "waypost")?.lastEvent.state == .unsatisfied)
     }
 
+    /// `CLMonitor.remove(_:)`: a removed condition has no record and no more events.
+    @Test func removedConditionsFallSilent() {
+        let manager = alwaysManager()
+        manager.add(cafeCondition, identifier: "cafe", to: "places")
+        var states: [MonitoringState] = []
+        manager.observer = { if case .monitorEvent(let event, _) = $0.event { states.append(event.state) } }
+        // 5 m/s: satisfied at ≈ 205 s; the exit would be confirmed at ≈ 290 s, after the removal.
+        for s in 0...400 {
+            if s == 250 { manager.remove("cafe", from: "places") }
+            manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: north(5 * Double(s))))
+        }
+        #expect(states == [.unsatisfied, .satisfied])
+        #expect(manager.record(for: "cafe", in: "places") == nil && manager.identifiers(of: "places").isEmpty)
+    }
+
     /// iOS 18 diagnostics on `CLMonitor.Event`: refused authorization makes every condition
     /// `unknown` with `authorizationDenied`; When In Use out of use, `insufficientlyInUse`.
     @Test func authorizationShowsInTheMonitorsDiagnostics() {
@@ -122,9 +137,12 @@ import Testing
 
     /// WWDC 2023 "Discover streamlined location updates": updates about once a second; when the
     /// device stops, an update with `isStationary`, then none until it moves again.
-    @Test func liveUpdatesStopWhileStationaryAndResume() throws {
+    /// The configuration sets when the device counts as stationary, as the activity type does for
+    /// the delegate's pauses (20 min for vehicles, 15 otherwise).
+    @Test(arguments: [LiveConfiguration.default, .automotiveNavigation])
+    func liveUpdatesStopWhileStationaryAndResume(_ configuration: LiveConfiguration) throws {
         let manager = alwaysManager()
-        manager.startLiveUpdates()
+        manager.startLiveUpdates(configuration)
         // Walk 300 s, stand 1200 s, walk again.
         let updates = run(route(seconds: 1_800) { t in t < 300 ? t : t < 1_500 ? 300 : t - 1_200 }, manager: manager)
             .compactMap { timed -> (Double, LocationUpdate)? in
@@ -135,7 +153,7 @@ import Testing
         #expect(stationary.count == 1)
         let stopped = try #require(stationary.first).0
         // Still means within `pauseRadius` (25 m) of where the stop began, for the pause delay.
-        let delay = LocationManagerConfiguration().pauseDelay(for: .other)
+        let delay = LocationManagerConfiguration().pauseDelay(for: configuration.activityType)
         #expect(stopped > 300 + delay - 25 && stopped <= 300 + delay)
         #expect(stationary.first?.1.diagnostics == .stationary)
         #expect(!updates.contains { $0.0 > stopped && $0.0 < 1_500 })

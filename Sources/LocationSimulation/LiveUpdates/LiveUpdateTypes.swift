@@ -1,6 +1,6 @@
 /// `CLLocationUpdate.LiveConfiguration` (iOS 17): the kind of activity the app follows, which
-/// chooses accuracy and when the device counts as stationary, as `CLActivityType` does for the
-/// delegate API.
+/// chooses when the device counts as stationary, as `CLActivityType` does for the delegate API.
+/// Every configuration gets GPS-class fixes once a second: Apple documents no other difference.
 public enum LiveConfiguration: String, Sendable, CaseIterable, CustomStringConvertible {
     case `default`, automotiveNavigation, otherNavigation, fitness, airborne
 
@@ -14,15 +14,6 @@ public enum LiveConfiguration: String, Sendable, CaseIterable, CustomStringConve
         case .otherNavigation: .otherNavigation
         case .fitness: .fitness
         case .airborne: .airborne
-        }
-    }
-
-    /// The `desiredAccuracy` the configuration implies: navigation asks for the best the
-    /// device has (`kCLLocationAccuracyBestForNavigation`), the others for `kCLLocationAccuracyBest`.
-    public var desiredAccuracy: Double {
-        switch self {
-        case .automotiveNavigation, .otherNavigation: LocationAccuracy.bestForNavigation
-        case .default, .fitness, .airborne: LocationAccuracy.best
         }
     }
 }
