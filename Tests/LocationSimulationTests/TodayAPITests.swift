@@ -25,8 +25,9 @@ import Testing
         #expect(monitor.dropFirst().map(\.1) == transitions.map(\.2))
     }
 
-    /// Apple, `CLMonitor.add(_:identifier:assuming:)`: the condition starts in the assumed state;
-    /// an event comes only when the monitor determines another.
+    /// Apple, `add(_:identifier:)`: "The initial state is CLRegionState.unknown";
+    /// `add(_:identifier:assuming:)` sets the "initial state you specify". An event comes only when
+    /// the monitor determines another (Waypost's reading).
     @Test func theFirstEventFollowsTheAssumedState() {
         func first(assuming: MonitoringState) -> [MonitoringState] {
             let manager = alwaysManager()
@@ -82,8 +83,8 @@ import Testing
     }
 
     /// iOS keeps a monitor's records by name across the app's termination; the relaunched app
-    /// finds its conditions and is relaunched by their events (Apple, `CLMonitor`: "the system
-    /// relaunches your app ... when an event occurs").
+    /// finds its conditions and is relaunched by their events, as a terminated app is for region
+    /// events (WWDC 2023 "Meet Core Location Monitor"; `CLRegion.notifyOnEntry`).
     @Test func recordsSurviveTerminationAndEventsRelaunchTheApp() {
         var app = AppScript(regions: [cafe])
         app.apis = [.monitor]

@@ -20,9 +20,9 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// Regions per app (Apple: 20); nil lifts the limit for load-style runs.
     public var regionLimit: Int? = 20
     /// `CLMonitor` beacon conditions: seconds without hearing a matching beacon before the
-    /// condition is unsatisfied. Apple gives no figure; iOS's beacon-region exit comes about 30 s
-    /// after the last beacon is heard (observed, and what the AltBeacon library's author reports:
-    /// "iOS ... waits 30 seconds after the last beacon detection before sending a region exit").
+    /// condition is unsatisfied. Apple gives no figure; developers observe iOS's beacon-region
+    /// exit about 30 s after the last beacon is heard (the AltBeacon library's author among them).
+    /// Waypost's choice, to be checked against a device.
     public var beaconExitDelay = 30.0
     /// Largest radius accepted by `startMonitoring(for:)`, metres. Apple's value is per device;
     /// this is Waypost's default.

@@ -498,9 +498,11 @@ public final class SimulatedLocationManager {
 
     /// `CLMonitor.add(_:identifier:assuming:)` on the monitor named `monitor`. Conditions share
     /// the app's limit (``LocationManagerConfiguration/regionLimit``); one beyond it, or one that
-    /// cannot be monitored, gets an `unmonitored` event saying why. Apple: "When you add a
-    /// condition, you can provide an initial state ... the monitor delivers an event only if
-    /// the state it determines differs" (`add(_:identifier:assuming:)`).
+    /// cannot be monitored, gets an `unmonitored` event saying why. Apple, `add(_:identifier:)`:
+    /// "The initial state is CLRegionState.unknown"; `add(_:identifier:assuming:)` "adds the
+    /// monitoring condition with the identifier and initial state you specify". An event comes
+    /// when the monitor determines another state — Waypost's reading: Apple does not say whether
+    /// a determination equal to the assumed state is reported.
     public func add(
         _ condition: MonitoringCondition, identifier: String, to monitor: String, assuming: MonitoringState = .unknown
     ) {
@@ -583,9 +585,9 @@ public final class SimulatedLocationManager {
     /// delegate's automatic pause for the configuration's activity type
     /// (``LocationManagerConfiguration/pauseDelay(for:)``). From iOS 18, an update without a
     /// location reports each change of what prevents them (its diagnostics); iOS 17 sends nothing.
-    /// From iOS 18 iterating holds an implicit When In Use service session, which asks for
-    /// authorization when none was given (Apple, `CLServiceSession`: "Core Location ... creates an
-    /// implicit session ... when your app iterates liveUpdates").
+    /// From iOS 18 iterating holds an implicit service session, which asks for When In Use
+    /// authorization when none was given (WWDC 2024 "What's new in location authorization", as
+    /// Waypost reads it; to be checked against the session).
     public func startLiveUpdates(_ configuration: LiveConfiguration = .default) {
         live = LiveUpdateState(configuration: configuration)
         if self.configuration.iosVersion >= 18 { requestWhenInUseAuthorization() }

@@ -125,8 +125,7 @@ public struct Beacon: Sendable, Hashable {
     public var major: UInt16
     public var minor: UInt16
     public var coordinate: Coordinate
-    /// Metres; iBeacons reach up to about 70 m (Apple, "Getting Started with iBeacon": "from a
-    /// few centimeters to 70 meters").
+    /// Metres; iBeacons reach up to about 70 m (Apple, "Getting Started with iBeacon").
     public var range: Double
 
     public init(uuid: UUID, major: UInt16, minor: UInt16, coordinate: Coordinate, range: Double) {
