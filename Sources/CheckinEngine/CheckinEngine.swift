@@ -93,7 +93,7 @@ public final class CheckinEngine {
             guard let at, event.state == .satisfied || event.state == .unsatisfied else { return [] }
             (trigger, position, region) = (event.state == .satisfied ? .regionEnter : .regionExit, at, event.identifier)
         case .accuracyAuthorizationChanged, .failed, .startedMonitoring, .determinedState, .monitoringFailed,
-            .locationUpdatesPaused, .locationUpdatesResumed:
+            .locationUpdatesPaused, .locationUpdatesResumed, .sessionDiagnostic:
             return []
         }
         var changed: [AuditRecord] = []

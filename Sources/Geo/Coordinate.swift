@@ -4,7 +4,7 @@
 /// let cupertino = Coordinate(latitude: 37.3318, longitude: -122.0312)
 /// cupertino.isValid  // true
 /// ```
-public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
+public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Degrees north of the equator, −90…90.
     public var latitude: Double
     /// Degrees east of Greenwich, −180…180.

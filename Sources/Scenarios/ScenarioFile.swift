@@ -213,7 +213,8 @@ private struct Reader {
             "distanceFilter", "noise", "seed", "authorization", "authorizationChanges", "signalLoss", "visits",
             "iosVersion", "appStates", "accuracyAuthorization", "locationServices", "backgroundUpdates",
             "pausesAutomatically", "activityType", "temporaryFullAccuracyAt", "realism", "timeOrder", "maxFixes",
-            "api", "liveConfiguration",
+            "api", "liveConfiguration", "serviceSession", "fullAccuracyPurposeKey", "backgroundActivitySession",
+            "requiresExplicitServiceSession",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
@@ -301,6 +302,10 @@ private struct Reader {
             for item in items { device.app.apis.insert(try item.choice(AppScript.API.self)) }
         }
         if let v = fields["liveConfiguration"] { device.app.liveConfiguration = try v.choice(LiveConfiguration.self) }
+        if let v = fields["serviceSession"] { device.app.serviceSession = try v.choice(ServiceSessionRequirement.self) }
+        if let v = fields["fullAccuracyPurposeKey"] { device.app.fullAccuracyPurposeKey = try v.string() }
+        if let v = fields["backgroundActivitySession"] { device.app.backgroundActivitySession = try v.bool() }
+        if let v = fields["requiresExplicitServiceSession"] { device.app.requiresExplicitServiceSession = try v.bool() }
         device.iosVersion =
             try fields["iosVersion"].map { v throws(ConfigFileError) in try iosVersion(v) } ?? scenarioVersion
         if let problem = device.app.problem(iosVersion: device.iosVersion ?? LocationManagerConfiguration().iosVersion)
@@ -310,6 +315,10 @@ private struct Reader {
                 case .prompt: fields["authorization"]
                 case .accuracyAuthorization: fields["accuracyAuthorization"]
                 case .api: fields["api"]
+                case .serviceSession:
+                    fields["serviceSession"] ?? fields["fullAccuracyPurposeKey"]
+                        ?? fields["requiresExplicitServiceSession"]
+                case .backgroundActivitySession: fields["backgroundActivitySession"]
                 case .appState(let index): stateNodes[index]
                 }
             throw (culprit ?? node).failure(problem.message)

@@ -54,14 +54,18 @@ extension Store {
         }
     }
 
-    /// Deletes fixes and events older than `time` (all of them when nil); returns how many
-    /// records went.
+    /// Deletes fixes, events and monitor records older than `time` (all of them when nil);
+    /// returns how many records went.
     @discardableResult
     public func purgeLocations(before time: Double?) throws(StoreError) -> Int {
         try transaction { db throws(StoreError) in
-            guard let time else { return try db.run("DELETE FROM locations") + db.run("DELETE FROM events") }
+            guard let time else {
+                return try db.run("DELETE FROM locations") + db.run("DELETE FROM events")
+                    + db.run("DELETE FROM monitor_records")
+            }
             return try db.run("DELETE FROM locations WHERE time < ?", [.real(time)])
                 + db.run("DELETE FROM events WHERE time < ?", [.real(time)])
+                + db.run("DELETE FROM monitor_records WHERE time < ?", [.real(time)])
         }
     }
 

@@ -18,13 +18,12 @@ struct CheckinReplay {
     var runName: String
     var track: String
     var dryRun: Bool
-    var storage: StoreOptions
+    var store: Store
     var network: NetworkOptions
 
     func run(
         print: @escaping (TimedEvent) -> Void, output: BufferedOutput, format: EventStreamEncoder.Format
     ) async throws {
-        let store = try storage.open()
         try store.applyRetention(now: Date().timeIntervalSince1970)
         let run = try store.beginRun(name: runName, track: track, at: Date().timeIntervalSince1970, dryRun: dryRun)
         // Against the in-process emulator the whole run, retries included, is on virtual time.

@@ -73,6 +73,27 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "iBeacons in the world: a YAML or JSON file (see the README); --api monitor watches each.")
     var beacons: String?
 
+    @Option(
+        help:
+            "iOS 18+: the app holds a CLServiceSession from launch requiring none, whenInUse or always authorization; the session asks the user, and while the app is not in use it keeps live updates and monitor events coming to an Always app."
+    )
+    var serviceSession: ServiceSessionRequirement?
+
+    @Option(help: "With --service-session: the purpose key under which the session asks for temporary full accuracy.")
+    var fullAccuracyPurposeKey: String?
+
+    @Flag(
+        help:
+            "iOS 17+: the app holds a CLBackgroundActivitySession from launch, which keeps a When In Use app in use in the background."
+    )
+    var backgroundActivitySession = false
+
+    @Flag(
+        help:
+            "iOS 18+: NSLocationRequireExplicitServiceSession is in the app's Info.plist: no implicit session; without --service-session, live updates and monitor events report serviceSessionRequired."
+    )
+    var requiresExplicitServiceSession = false
+
     @Option(help: "Fix noise: none, open-sky, urban or indoor.")
     var noise: NoiseModel.Preset = .none
 
@@ -204,6 +225,15 @@ struct Replay: AsyncParsableCommand {
             case .prompt: throw ValidationError("--auth \(auth): \(problem.message)")
             case .accuracyAuthorization: throw ValidationError("--accuracy-authorization reduced: \(problem.message)")
             case .api: throw ValidationError("--api \(api.joined(separator: ",")): \(problem.message)")
+            case .serviceSession:
+                let flag =
+                    serviceSession != nil
+                    ? "--service-session"
+                    : fullAccuracyPurposeKey != nil
+                        ? "--full-accuracy-purpose-key" : "--requires-explicit-service-session"
+                throw ValidationError("\(flag): \(problem.message)")
+            case .backgroundActivitySession:
+                throw ValidationError("--background-activity-session: \(problem.message)")
             case .appState(let index): throw ValidationError("--app-state \(appState[index]): \(problem.message)")
             }
         }
@@ -233,6 +263,10 @@ struct Replay: AsyncParsableCommand {
             app.apis.insert(value)
         }
         app.liveConfiguration = liveConfiguration
+        app.serviceSession = serviceSession
+        app.fullAccuracyPurposeKey = fullAccuracyPurposeKey
+        app.backgroundActivitySession = backgroundActivitySession
+        app.requiresExplicitServiceSession = requiresExplicitServiceSession
         app.mode = mode
         app.desiredAccuracy = try desiredAccuracy()
         app.distanceFilter = distanceFilter
@@ -316,13 +350,19 @@ struct Replay: AsyncParsableCommand {
                 counts.add(event.event)
                 out.write { EventStreamEncoder.append(event, as: format, to: &$0) }
             }
+            // With check-ins the app has a store: its monitor's records live there between runs.
+            let store = try checkins.map { _ in try storage.open() }
+            let keeping = store.flatMap {
+                app.apis.contains(.monitor) ? MonitorRecordKeeping(store: $0, monitor: app.monitorName) : nil
+            }
+            try keeping?.restore(into: manager)
             app.launch(manager)
 
             let device = SimulatedDevice(
                 route: route, manager: manager, signalGaps: try gaps(from: origin), script: app.script(from: origin))
             let simulation = Simulation(devices: [device])
             let print = manager.observer ?? { _ in }
-            if let checkins {
+            if let checkins, let store {
                 let rules = try readConfig(checkins) { url, name throws(ConfigFileError) in
                     try CheckinRuleFile.read(contentsOf: url, displayName: name)
                 }
@@ -337,8 +377,9 @@ struct Replay: AsyncParsableCommand {
                     rules: rules, profile: profile,
                     origin: origin, seed: seed,
                     runName: run ?? URL(fileURLWithPath: track).lastPathComponent, track: track, dryRun: dryRun,
-                    storage: storage, network: network
+                    store: store, network: network
                 ).run(print: print, output: out, format: format)
+                try keeping?.save(from: manager)
             } else if realtime, let span = simulation.span {
                 let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
                 var clock = WallClock(rate: rate, span: span) { fraction in
@@ -367,6 +408,7 @@ struct Replay: AsyncParsableCommand {
 
 extension NoiseModel.Preset: ExpressibleByArgument {}
 extension LiveConfiguration: ExpressibleByArgument {}
+extension ServiceSessionRequirement: ExpressibleByArgument {}
 extension AccuracyAuthorization.Setting: ExpressibleByArgument {}
 
 extension PromptScript: ExpressibleByArgument {

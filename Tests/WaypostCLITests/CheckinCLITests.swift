@@ -38,6 +38,53 @@ struct CheckinCLITests {
         }
     }
 
+    /// Issue 14, item 1: the app's `CLMonitor` records are kept in the store between runs, as iOS
+    /// keeps a monitor's conditions and last events between launches ("Conditions you add to an
+    /// instance of CLMonitor persist until you remove them from monitoring", Apple). A run that
+    /// starts where the last one ended, inside the café, gets no second `satisfied`; a purge of
+    /// the history forgets them.
+    @Test("Monitor records are kept in the store between runs, and purged with the history")
+    func monitorRecordsAreKeptBetweenRuns() throws {
+        try withTemporaryDirectory { directory in
+            func line(_ name: String, from a: Double, to b: Double) throws -> String {
+                let url = directory.appendingPathComponent(name)
+                try """
+                <kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><LineString><coordinates>
+                -122.0315,\(a) -122.0315,\(b)
+                </coordinates></LineString></Placemark></kml>
+                """.write(to: url, atomically: true, encoding: .utf8)
+                return url.path
+            }
+            let toCafe = try line("to-cafe.kml", from: 37.3200, to: 37.3236)
+            let fromCafe = try line("from-cafe.kml", from: 37.3236, to: 37.3272)
+            let regions = directory.appendingPathComponent("cafe.yaml")
+            try """
+            regions:
+              - { identifier: cafe, latitude: 37.3236, longitude: -122.0315, radius: 150 }
+            """.write(to: regions, atomically: true, encoding: .utf8)
+            let rules = directory.appendingPathComponent("rules.yaml")
+            try "rules:\n  - { id: coffee, on: regionEnter, networks: [twitter], message: Coffee }\n".write(
+                to: rules, atomically: true, encoding: .utf8)
+            func states(_ track: String, db: String) throws -> [String] {
+                let run = try CLITests.waypost([
+                    "replay", track, "--regions", regions.path, "--api", "monitor", "--checkins", rules.path,
+                    "--dry-run", "--db", db, "--format", "jsonl",
+                ])
+                #expect(run.status == 0, "\(run.stderr)")
+                return run.stdout.split(separator: "\n").filter { $0.contains(#""type":"monitorEvent""#) }.map {
+                    $0.contains(#""state":"satisfied""#) ? "satisfied" : "unsatisfied"
+                }
+            }
+            let db = directory.appendingPathComponent("kept.db").path
+            #expect(try states(toCafe, db: db) == ["unsatisfied", "satisfied"])
+            #expect(try states(fromCafe, db: db) == ["unsatisfied"])
+            let purged = directory.appendingPathComponent("purged.db").path
+            #expect(try states(toCafe, db: purged) == ["unsatisfied", "satisfied"])
+            #expect(try CLITests.waypost("history", "purge", "--db", purged).status == 0)
+            #expect(try states(fromCafe, db: purged) == ["satisfied", "unsatisfied"])
+        }
+    }
+
     @Test("History: retention and purge delete fixes; bad ages are usage errors")
     func history() throws {
         try withTemporaryDirectory { directory in

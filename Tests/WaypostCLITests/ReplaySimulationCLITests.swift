@@ -5,11 +5,7 @@ import Testing
 /// `waypost replay` with the simulator's flags, as a user runs it.
 struct ReplaySimulationCLITests {
     func events(_ arguments: String...) throws -> (run: CLITests.Run, events: [[String: Any]]) {
-        let run = try CLITests.waypost(arguments)
-        let events = try run.stdout.split(separator: "\n").map {
-            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
-        return (run, events)
+        try events(arguments)
     }
 
     @Test func commuteEntersTheCafesRegions() throws {
@@ -203,5 +199,53 @@ struct ReplaySimulationCLITests {
             #expect(bad.status == 64 && bad.stdout.isEmpty, "\(arguments)")
             #expect(bad.stderr.contains(message), "\(bad.stderr)")
         }
+    }
+
+    /// Issue 14, item 3: sessions from the command line. With NSLocationRequireExplicitServiceSession,
+    /// live updates say serviceSessionRequired until the app holds a session; a When In Use app's
+    /// updates stop in the background unless a background activity session keeps it in use.
+    @Test func sessionsFromTheCommandLine() throws {
+        let required = try events(
+            "replay", "tracks/cafe-stop.kml", "--api", "live-updates", "--requires-explicit-service-session",
+            "--format", "jsonl")
+        #expect(required.run.status == 0, "\(required.run.stderr)")
+        let live = required.events.filter { $0["type"] as? String == "liveUpdate" }
+        #expect(live.count == 1 && live[0]["diagnostics"] as? [String] == ["serviceSessionRequired"])
+
+        func backgroundLocations(_ extra: String...) throws -> (Int, [[String: Any]]) {
+            let (run, events) = try self.events(
+                [
+                    "replay", "tracks/cafe-stop.kml", "--api", "live-updates", "--auth", "when-in-use",
+                    "--app-state", "background@300", "--format", "jsonl",
+                ] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            let after = events.filter { ($0["t"] as? String ?? "") >= "2025-06-09T09:05:00.000Z" }
+            return (
+                after.filter { $0["type"] as? String == "liveUpdate" && $0["lat"] is Double }.count,
+                events.filter { $0["type"] as? String == "sessionDiagnostic" }
+            )
+        }
+        let (without, _) = try backgroundLocations()
+        let (with, sessions) = try backgroundLocations("--background-activity-session")
+        #expect(without == 0)
+        #expect(with > 1_000)
+        #expect(
+            sessions.first?["kind"] as? String == "backgroundActivity" && sessions.first?["active"] as? Bool == true)
+
+        let old = try CLITests.waypost([
+            "replay", "tracks/cafe-stop.kml", "--api", "live-updates", "--service-session", "always", "--ios-version",
+            "17",
+        ])
+        #expect(old.status == 64 && old.stderr.contains("--service-session: CLServiceSession exists from iOS 18"))
+    }
+}
+
+extension ReplaySimulationCLITests {
+    func events(_ arguments: [String]) throws -> (run: CLITests.Run, events: [[String: Any]]) {
+        let run = try CLITests.waypost(arguments)
+        let events = try run.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        return (run, events)
     }
 }

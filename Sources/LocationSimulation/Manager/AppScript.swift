@@ -40,6 +40,15 @@ public struct AppScript: Sendable {
     public var beacons: [PlacedBeacon] = []
     /// The name the app's `CLMonitor` is created with (its records persist under it).
     public var monitorName = "waypost"
+    /// The `CLServiceSession` the app holds from launch (iOS 18), if any: it asks for this
+    /// authorization instead of the app calling `requestAlwaysAuthorization()`.
+    public var serviceSession: ServiceSessionRequirement?
+    /// The session's full-accuracy purpose key (an Info.plist `NSLocationTemporaryUsageDescriptionDictionary` key).
+    public var fullAccuracyPurposeKey: String?
+    /// The app holds a `CLBackgroundActivitySession` from launch (iOS 17).
+    public var backgroundActivitySession = false
+    /// `NSLocationRequireExplicitServiceSession` in the app's Info.plist (iOS 18).
+    public var requiresExplicitServiceSession = false
 
     public var mode = Mode.standard
     public var desiredAccuracy = LocationAccuracy.best
@@ -69,7 +78,7 @@ public struct AppScript: Sendable {
     /// A setting iOS cannot honour, or a lifecycle script iOS has no path for.
     public struct Problem: Error, Sendable, Equatable {
         public enum Setting: Sendable, Equatable {
-            case prompt, accuracyAuthorization, api
+            case prompt, accuracyAuthorization, api, serviceSession, backgroundActivitySession
             /// The app-state change at this index.
             case appState(Int)
         }
@@ -95,6 +104,20 @@ public struct AppScript: Sendable {
                 message: "\(api == .monitor ? "CLMonitor" : "CLLocationUpdate.liveUpdates") exists from iOS 17; "
                     + "this device runs iOS \(iosVersion)")
         }
+        if iosVersion < 18 && (serviceSession != nil || requiresExplicitServiceSession) {
+            return Problem(
+                setting: .serviceSession,
+                message: "CLServiceSession exists from iOS 18; this device runs iOS \(iosVersion)")
+        }
+        if fullAccuracyPurposeKey != nil && serviceSession == nil {
+            return Problem(
+                setting: .serviceSession, message: "a full-accuracy purpose key belongs to a service session")
+        }
+        if backgroundActivitySession && iosVersion < 17 {
+            return Problem(
+                setting: .backgroundActivitySession,
+                message: "CLBackgroundActivitySession exists from iOS 17; this device runs iOS \(iosVersion)")
+        }
         var state = AppState.foreground
         var last = -Double.infinity
         for (index, (at, next)) in appStates.enumerated() {
@@ -117,6 +140,8 @@ public struct AppScript: Sendable {
         configuration: LocationManagerConfiguration = LocationManagerConfiguration(),
         noise: NoiseModel = NoiseModel(.none), seed: UInt64 = 0, startTime: Double
     ) -> SimulatedLocationManager {
+        var configuration = configuration
+        configuration.requiresExplicitServiceSession = requiresExplicitServiceSession
         let manager = SimulatedLocationManager(
             status: .notDetermined, authorizationAnswer: prompt.answer, answerDelay: prompt.delay,
             accuracyAuthorization: accuracyAuthorization, locationServicesEnabled: locationServicesEnabled,
@@ -126,6 +151,11 @@ public struct AppScript: Sendable {
         manager.activityType = activityType
         manager.beacons = beacons.map(\.beacon)
         manager.lifecycleHandler = { manager, previous in
+            if previous == .terminated && manager.appState == .background {
+                // Relaunched for an event: the app recreates its sessions at once, as Apple asks.
+                beginSessions(manager)
+                return
+            }
             guard manager.appState == .foreground else { return }
             if previous == .terminated {
                 launch(manager)
@@ -141,7 +171,8 @@ public struct AppScript: Sendable {
     /// start its services (iOS keeps what is asked before the answer and starts it when allowed).
     public func launch(_ manager: SimulatedLocationManager) {
         manager.reportInitialAuthorization()
-        manager.requestAlwaysAuthorization()
+        if serviceSession == nil { manager.requestAlwaysAuthorization() }
+        beginSessions(manager)
         if apis.contains(.delegate) {
             manager.desiredAccuracy = desiredAccuracy
             manager.distanceFilter = distanceFilter
@@ -173,6 +204,14 @@ public struct AppScript: Sendable {
             }
         }
         if apis.contains(.liveUpdates) { manager.startLiveUpdates(liveConfiguration) }
+    }
+
+    /// The sessions the app holds from launch.
+    private func beginSessions(_ manager: SimulatedLocationManager) {
+        if let serviceSession {
+            manager.beginServiceSession(serviceSession, fullAccuracyPurposeKey: fullAccuracyPurposeKey)
+        }
+        if backgroundActivitySession { manager.beginBackgroundActivitySession() }
     }
 
     /// The scripted changes as absolute virtual times, for ``SimulatedDevice/script``.

@@ -29,6 +29,9 @@ public enum LocationEvent: Sendable, Equatable {
     case monitorEvent(MonitoringEvent, at: Coordinate?)
     /// An element of `CLLocationUpdate.liveUpdates` (iOS 17).
     case liveUpdate(LocationUpdate)
+    /// A session's diagnostics when it began and at each change (`CLServiceSession.diagnostics`,
+    /// iOS 18; `CLBackgroundActivitySession`'s diagnostics handler).
+    case sessionDiagnostic(SessionDiagnostic)
 }
 
 /// An event at its virtual time, from one device of a run.
@@ -109,6 +112,7 @@ extension LocationEvent {
         case .appLaunched: "appLaunch"
         case .monitorEvent: "monitorEvent"
         case .liveUpdate: "liveUpdate"
+        case .sessionDiagnostic: "sessionDiagnostic"
         }
     }
 
@@ -153,6 +157,8 @@ extension LocationEvent {
         case .appStateChanged(let state): state.rawValue
         case .appLaunched(let reason): reason.rawValue
         case .monitorEvent(let event, _): event.state.rawValue
+        case .sessionDiagnostic(let session):
+            session.diagnostics.names.first ?? (session.isActive ? "active" : "inactive")
         case .liveUpdate(let update):
             update.isStationary
                 ? "stationary" : update.location == nil ? update.diagnostics.names.first ?? "none" : "location"

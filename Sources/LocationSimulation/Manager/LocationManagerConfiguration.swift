@@ -107,6 +107,15 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// when this was written; the rules modelled here are the same from 13 on.
     public var iosVersion = 26
 
+    /// `NSLocationRequireExplicitServiceSession` in the app's Info.plist (iOS 18): no implicit
+    /// session; live updates and monitor events need an explicit `CLServiceSession` requiring
+    /// authorization, else they report `serviceSessionRequired`.
+    public var requiresExplicitServiceSession = false
+    /// Seconds after a launch within which the app must recreate the sessions it held before
+    /// termination, or they end (an Apple engineer, developer forums thread 797319: "the system
+    /// expects you to immediately recreate a new CLServiceSession within a few seconds of launch").
+    public var serviceSessionResumeWindow = 5.0
+
     /// The releases the profiles cover: iOS 8 introduced the Always / When In Use split.
     public static let iosVersions = 8...26
 

@@ -150,6 +150,18 @@ public final class SimulatedLocationManager {
     @exclusivity(unchecked) private var cachedFixOwed = false
     @exclusivity(unchecked) private var speed = 0.0
     @exclusivity(unchecked) private var continuation: AsyncStream<TimedEvent>.Continuation?
+    // Sessions (Sessions/SimulatedLocationManager+Sessions.swift).
+    @exclusivity(unchecked) var sessions: [SessionID: HeldSession] = [:]
+    @exclusivity(unchecked) var sessionOrder: [SessionID] = []
+    @exclusivity(unchecked) var nextSession = 0
+    /// Launches after termination so far, and the time of the last one.
+    @exclusivity(unchecked) var launches = 0
+    @exclusivity(unchecked) var lastLaunch: Double?
+    /// The implicit session of iterating today's APIs: nil when none is held, else whether it is
+    /// in effect (begun while the app was in use).
+    @exclusivity(unchecked) var implicitSessionActive: Bool?
+    /// A session asked for temporary full accuracy (the user's answer then decides `fullAccuracyDenied`).
+    @exclusivity(unchecked) var fullAccuracyRequested = false
     /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
     private static let tolerance = 1e-6
 
@@ -235,6 +247,7 @@ public final class SimulatedLocationManager {
         else { return }
         if prompt.delay > 0 {
             pendingAnswer = (now + prompt.delay, wantsAlways)
+            refreshMonitoringBlockers()
         } else {
             answerPrompt(wantsAlways: wantsAlways)
         }
@@ -295,7 +308,13 @@ public final class SimulatedLocationManager {
         temporaryFullAccuracy = true
         accuracyAuthorization = .fullAccuracy
         emit(.accuracyAuthorizationChanged(.fullAccuracy))
+        refreshMonitoringBlockers()
     }
+
+    /// Whether the authorization prompt is on screen, waiting for the user's answer.
+    var isPromptOnScreen: Bool { pendingAnswer != nil }
+    /// Whether the app has asked for Always once already (iOS shows that prompt once).
+    var hasAskedForAlways: Bool { upgradeAsked }
 
     // MARK: - The app's lifecycle
 
@@ -310,10 +329,12 @@ public final class SimulatedLocationManager {
         emit(.appStateChanged(state))
         if state == .terminated {
             live = nil
+            iterationChanged(iterating: conditions.count > 0)
             updating = false
             paused = false
             stillness = nil
         }
+        if previous == .terminated { sessionsRelaunched(at: now) }
         if isInUse {
             oneTimeExpiry = nil
         } else {
@@ -360,19 +381,29 @@ public final class SimulatedLocationManager {
         // `requestWhenInUseAuthorization()`, iOS 8 reference); visits are such a service too.
         if configuration.iosVersion < 13 && authorizationStatus != .authorizedAlways { return false }
         if isInUse { return true }
-        guard authorizationStatus == .authorizedAlways, relaunch || appState != .terminated else { return false }
-        if isProvisionalAlways {
-            guard prompt.answer == .allowAlways else {
-                changeAuthorization(to: .authorizedWhenInUse)
-                upgradeAsked = true
-                return false
-            }
-            isProvisionalAlways = false
-        }
+        guard authorizationStatus == .authorizedAlways, relaunch || appState != .terminated,
+            settleProvisionalAlways()
+        else { return false }
         if appState == .terminated {
             appState = .background
             emit(.appLaunched(reason), at: time)
+            sessionsRelaunched(at: time ?? now)
+            // The app's launch code: it recreates its sessions at once, as Apple requires.
+            lifecycleHandler?(self, .terminated)
         }
+        return true
+    }
+
+    /// The first use of Always while the app is not in use: provisional Always is settled by the
+    /// upgrade prompt. True when Always holds.
+    func settleProvisionalAlways() -> Bool {
+        guard isProvisionalAlways else { return true }
+        guard prompt.answer == .allowAlways else {
+            upgradeAsked = true
+            changeAuthorization(to: .authorizedWhenInUse)
+            return false
+        }
+        isProvisionalAlways = false
         return true
     }
 
@@ -506,6 +537,8 @@ public final class SimulatedLocationManager {
     public func add(
         _ condition: MonitoringCondition, identifier: String, to monitor: String, assuming: MonitoringState = .unknown
     ) {
+        iterationChanged(iterating: true)
+        refreshMonitoringBlockers()
         let position = device.flatMap { $0.hasSignal ? $0 : nil }
         let evaluates = monitoringBlockers.isEmpty && position != nil
         let events = conditions.add(
@@ -520,6 +553,7 @@ public final class SimulatedLocationManager {
     /// `CLMonitor.remove(_:)`.
     public func remove(_ identifier: String, from monitor: String) {
         conditions.remove(identifier, from: monitor)
+        iterationChanged(iterating: conditions.count > 0 || live != nil)
     }
 
     /// `CLMonitor.identifiers`.
@@ -531,18 +565,38 @@ public final class SimulatedLocationManager {
         conditions.record(for: identifier, in: monitor)
     }
 
+    /// Every record of the monitor named `monitor`, in the order its conditions were added: what
+    /// iOS keeps in the monitor's file between launches.
+    public func records(of monitor: String) -> [(identifier: String, record: MonitoringRecord)] {
+        conditions.identifiers(of: monitor).compactMap { identifier in
+            conditions.record(for: identifier, in: monitor).map { (identifier, $0) }
+        }
+    }
+
+    /// Reopens the monitor named `monitor` with records kept from an earlier launch (an earlier
+    /// run): the app finds its conditions there, and an event comes only where the device's state
+    /// differs from a record's last event.
+    public func restore(_ records: [(identifier: String, record: MonitoringRecord)], in monitor: String) {
+        for (identifier, record) in records { conditions.restore(record, identifier: identifier, monitor: monitor) }
+        if !records.isEmpty { iterationChanged(iterating: true) }
+    }
+
     /// Why monitors cannot evaluate conditions now (iOS 18's `CLMonitor.Event` diagnostics):
     /// empty when they can.
     public var monitoringDiagnostics: MonitoringDiagnostics {
         var blockers: MonitoringDiagnostics = []
         if !locationServicesEnabled {
             blockers.insert(.authorizationDeniedGlobally)
+        } else if needsServiceSession && authorizationStatus != .denied && authorizationStatus != .restricted {
+            blockers.insert(.serviceSessionRequired)
         } else {
             switch authorizationStatus {
             case .denied: blockers.insert(.authorizationDenied)
             case .restricted: blockers.insert(.authorizationRestricted)
             case .notDetermined: blockers.insert(.authorizationRequestInProgress)
-            case .authorizedWhenInUse where !isInUse: blockers.insert(.insufficientlyInUse)
+            case .authorizedWhenInUse where !(isInUse || isInUseForTodaysAPIs): blockers.insert(.insufficientlyInUse)
+            case .authorizedAlways where !(isInUse || isInUseForTodaysAPIs) && !holdsSessionForBackground:
+                blockers.insert(.insufficientlyInUse)
             default: break
             }
         }
@@ -552,7 +606,9 @@ public final class SimulatedLocationManager {
 
     /// Reports, once, each condition's loss of evaluation when the diagnostics change to a
     /// non-empty set; when they clear, conditions are determined afresh at the next fix.
-    private func refreshMonitoringBlockers() {
+    /// Also reports sessions whose diagnostics changed: both follow authorization and use.
+    func refreshMonitoringBlockers() {
+        refreshSessions()
         let blockers = monitoringDiagnostics
         guard blockers != monitoringBlockers else { return }
         monitoringBlockers = blockers
@@ -590,12 +646,19 @@ public final class SimulatedLocationManager {
     /// Waypost reads it; to be checked against the session).
     public func startLiveUpdates(_ configuration: LiveConfiguration = .default) {
         live = LiveUpdateState(configuration: configuration)
-        if self.configuration.iosVersion >= 18 { requestWhenInUseAuthorization() }
+        iterationChanged(iterating: true)
+        if self.configuration.iosVersion >= 18 && !self.configuration.requiresExplicitServiceSession {
+            requestWhenInUseAuthorization()
+        }
     }
+
+    /// The configuration of the live updates being iterated, nil when none are.
+    public var liveUpdatesConfiguration: LiveConfiguration? { live?.configuration }
 
     /// The app stopped iterating (it left the `for await` loop).
     public func stopLiveUpdates() {
         live = nil
+        iterationChanged(iterating: conditions.count > 0)
     }
 
     /// What keeps live updates from carrying a precise location now: authorization, use, signal,
@@ -608,10 +671,14 @@ public final class SimulatedLocationManager {
         switch authorizationStatus {
         case .denied: return .authorizationDenied
         case .restricted: return .authorizationRestricted
+        case _ where needsServiceSession: return .serviceSessionRequired
         case .notDetermined: return .authorizationRequestInProgress
-        case .authorizedWhenInUse where !liveIsInUse: return .insufficientlyInUse
-        // A suspended app runs no code; iOS 18 tells an app without a session why nothing came.
-        case .authorizedAlways where !liveIsInUse: return .serviceSessionRequired
+        case .authorizedWhenInUse where !isInUseForTodaysAPIs: return .insufficientlyInUse
+        // Not in use, an Always app gets updates only while it holds a session (iOS 18); on iOS 17
+        // an app not kept running gets none.
+        case .authorizedAlways
+        where !isInUseForTodaysAPIs && !(configuration.iosVersion >= 18 && holdsSessionForBackground):
+            return .insufficientlyInUse
         default: break
         }
         if !hasSignal { blockers.insert(.locationUnavailable) }
@@ -619,13 +686,14 @@ public final class SimulatedLocationManager {
         return blockers
     }
 
-    /// Live updates reach an app in the foreground, or one kept running in the background (with
-    /// background location updates on), as the delegate's standard updates do.
-    private var liveIsInUse: Bool {
-        appState == .foreground || ((appState == .background) && allowsBackgroundLocationUpdates)
-    }
-
     private func updateLive(_ sample: DeviceSample, believed: Coordinate?, noiseRadius: Double) {
+        guard live != nil else { return }
+        // An update to an app not in use is a use of Always: provisional Always is settled first.
+        if authorizationStatus == .authorizedAlways && !isInUseForTodaysAPIs && configuration.iosVersion >= 18
+            && holdsSessionForBackground
+        {
+            _ = settleProvisionalAlways()
+        }
         guard var state = live else { return }
         defer { live = state }
         let diagnostics = liveUpdateDiagnostics(hasSignal: sample.hasSignal)
@@ -690,6 +758,7 @@ public final class SimulatedLocationManager {
             if isOneTimeAuthorization && !isInUse { changeAuthorization(to: .notDetermined) }
         }
         if !delayed.isEmpty { deliverDelayed(through: sample.time) }
+        if lastLaunch != nil { expireStaleSessions(at: sample.time) }
         for request in stateRequests {
             emit(.determinedState(regions.state(of: request.region.identifier), for: request.region), at: request.time)
         }
@@ -927,7 +996,7 @@ public final class SimulatedLocationManager {
 
     // MARK: Delivery
 
-    private func emit(_ event: LocationEvent, at time: Double? = nil) {
+    func emit(_ event: LocationEvent, at time: Double? = nil) {
         let timed = TimedEvent(time: time ?? now, event: event)
         observer?(timed)
         continuation?.yield(timed)
@@ -947,7 +1016,7 @@ public final class SimulatedLocationManager {
         case .visited(let visit): delegate.locationManager(self, didVisit: visit)
         case .locationUpdatesPaused: delegate.locationManagerDidPauseLocationUpdates(self)
         case .locationUpdatesResumed: delegate.locationManagerDidResumeLocationUpdates(self)
-        case .appStateChanged, .appLaunched, .monitorEvent, .liveUpdate: break
+        case .appStateChanged, .appLaunched, .monitorEvent, .liveUpdate, .sessionDiagnostic: break
         }
     }
 }

@@ -120,6 +120,11 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             for (manager, observer) in zip(managers, previousObservers) { manager.observer = observer }
         }
 
+        /// When the next sample of any device is stamped, nil when every route is done.
+        func nextSampleTime() -> Double? {
+            cursors.count > 1 ? upcoming.compactMap { $0?.time }.min() : cursors.first?.peek()?.time
+        }
+
         /// Moves the device whose next sample comes first; false when every route is done.
         func step() -> Bool {
             var chosen = 0
@@ -162,6 +167,16 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
     init(devices: [SimulatedDevice]) {
         run = Run(devices: devices)
+    }
+
+    /// The next event, moving devices only through samples stamped up to `horizon`; nil when no
+    /// event comes by then (the later samples stay for the next call).
+    public mutating func next(through horizon: Double) -> TimedEvent? {
+        while run.readIndex == run.ready.count {
+            guard let time = run.nextSampleTime(), time <= horizon else { return nil }
+            _ = run.step()
+        }
+        return next()
     }
 
     public mutating func next() -> TimedEvent? {

@@ -115,6 +115,21 @@ public struct ConditionMonitor {
         return events
     }
 
+    /// Puts back a record kept from an earlier launch: no event now; the condition's state is
+    /// determined afresh at the next fix and reported only where it differs from the record's.
+    public mutating func restore(_ record: MonitoringRecord, identifier: String, monitor: String) {
+        let key = Key(monitor: monitor, identifier: identifier)
+        remove(identifier, from: monitor)
+        let monitored = record.lastEvent.state != .unmonitored
+        entries[key] = Entry(condition: record.condition, lastEvent: record.lastEvent, isMonitored: monitored)
+        order.append(key)
+        if monitored, case .circularGeographic(let circle) = record.condition {
+            geographic.register(
+                CircularRegion(identifier: key.region, center: circle.center, radius: circle.radius), deviceAt: nil,
+                time: record.lastEvent.date)
+        }
+    }
+
     /// `CLMonitor.remove(_:)`.
     public mutating func remove(_ identifier: String, from monitor: String) {
         let key = Key(monitor: monitor, identifier: identifier)

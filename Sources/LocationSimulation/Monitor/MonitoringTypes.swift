@@ -3,7 +3,7 @@ import Geo
 
 /// `CLMonitor.CircularGeographicCondition` (iOS 17): satisfied while the device is inside the
 /// circle, by the same rule as region monitoring (``RegionMonitor``).
-public struct CircularGeographicCondition: Sendable, Hashable {
+public struct CircularGeographicCondition: Sendable, Hashable, Codable {
     public var center: Coordinate
     /// Metres.
     public var radius: Double
@@ -16,7 +16,7 @@ public struct CircularGeographicCondition: Sendable, Hashable {
 
 /// `CLMonitor.BeaconIdentityCondition` (iOS 17): satisfied while a beacon with this UUID (and
 /// major, and minor, when given) is in range.
-public struct BeaconIdentityCondition: Sendable, Hashable {
+public struct BeaconIdentityCondition: Sendable, Hashable, Codable {
     public var uuid: UUID
     public var major: UInt16?
     public var minor: UInt16?
@@ -35,13 +35,13 @@ public struct BeaconIdentityCondition: Sendable, Hashable {
 }
 
 /// What a `CLMonitor` watches: `CLCondition`'s two concrete kinds.
-public enum MonitoringCondition: Sendable, Hashable {
+public enum MonitoringCondition: Sendable, Hashable, Codable {
     case circularGeographic(CircularGeographicCondition)
     case beaconIdentity(BeaconIdentityCondition)
 }
 
 /// `CLMonitor.Event.State`.
-public enum MonitoringState: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum MonitoringState: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     case unknown, satisfied, unsatisfied
     /// The condition is not monitored (the limit was exceeded, or it cannot be).
     case unmonitored
@@ -51,7 +51,7 @@ public enum MonitoringState: String, Sendable, CaseIterable, CustomStringConvert
 
 /// The flags a `CLMonitor.Event` carries beside its state (iOS 17 and 18), as an option set: why
 /// the state is what it is, when that is not the device's position.
-public struct MonitoringDiagnostics: OptionSet, Sendable, Hashable, CustomStringConvertible {
+public struct MonitoringDiagnostics: OptionSet, Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
@@ -70,8 +70,12 @@ public struct MonitoringDiagnostics: OptionSet, Sendable, Hashable, CustomString
     public static let authorizationDeniedGlobally = Self(rawValue: 1 << 4)
     /// `authorizationRequestInProgress`: the prompt is on screen.
     public static let authorizationRequestInProgress = Self(rawValue: 1 << 5)
-    /// `insufficientlyInUse`: When In Use, and the app is not in use.
+    /// `insufficientlyInUse`: the app is not in use, and holds nothing that lets events reach it
+    /// (When In Use without a background activity session; from iOS 18, Always without a session).
     public static let insufficientlyInUse = Self(rawValue: 1 << 6)
+    /// `serviceSessionRequired` (iOS 18): the app requires explicit service sessions and holds
+    /// none requiring authorization.
+    public static let serviceSessionRequired = Self(rawValue: 1 << 8)
 
     static let names: [(Self, String)] = [
         (.accuracyLimited, "accuracyLimited"), (.conditionLimitExceeded, "conditionLimitExceeded"),
@@ -79,7 +83,7 @@ public struct MonitoringDiagnostics: OptionSet, Sendable, Hashable, CustomString
         (.authorizationDeniedGlobally, "authorizationDeniedGlobally"),
         (.authorizationRestricted, "authorizationRestricted"),
         (.authorizationRequestInProgress, "authorizationRequestInProgress"),
-        (.insufficientlyInUse, "insufficientlyInUse"),
+        (.insufficientlyInUse, "insufficientlyInUse"), (.serviceSessionRequired, "serviceSessionRequired"),
     ]
 
     /// The flags set, by Apple's property names, in a fixed order.
@@ -88,7 +92,7 @@ public struct MonitoringDiagnostics: OptionSet, Sendable, Hashable, CustomString
 }
 
 /// `CLMonitor.Event`: a condition's state changed (or could not be determined).
-public struct MonitoringEvent: Sendable, Equatable {
+public struct MonitoringEvent: Sendable, Equatable, Codable {
     /// The name the monitor was created with.
     public var monitor: String
     public var identifier: String
@@ -112,10 +116,16 @@ public struct MonitoringEvent: Sendable, Equatable {
     }
 }
 
-/// `CLMonitor.Record`: a condition and the last event about it.
-public struct MonitoringRecord: Sendable, Equatable {
+/// `CLMonitor.Record`: a condition and the last event about it. Codable, so a monitor's records
+/// can be kept between runs as iOS keeps them between launches.
+public struct MonitoringRecord: Sendable, Equatable, Codable {
     public var condition: MonitoringCondition
     public var lastEvent: MonitoringEvent
+
+    public init(condition: MonitoringCondition, lastEvent: MonitoringEvent) {
+        self.condition = condition
+        self.lastEvent = lastEvent
+    }
 }
 
 /// A Bluetooth beacon placed in the simulated world (an iBeacon: UUID, major, minor), heard by

@@ -92,6 +92,12 @@ public enum EventStreamEncoder {
             field("state", "\"\(event.state)\"", &out)
             field("condition", event.condition.map(conditionJSON) ?? "null", &out)
             field("diagnostics", names(event.diagnostics.names), &out)
+        case .sessionDiagnostic(let session):
+            field("session", "\(session.session)", &out)
+            field("kind", "\"\(session.kind.rawValue)\"", &out)
+            field("requirement", session.requirement.map { "\"\($0)\"" } ?? "null", &out)
+            field("active", session.isActive ? "true" : "false", &out)
+            field("diagnostics", names(session.diagnostics.names), &out)
         case .locationUpdatesPaused, .locationUpdatesResumed:
             break
         }
@@ -187,6 +193,11 @@ public enum EventStreamEncoder {
         case .monitorEvent(let event, _):
             out += "monitor         \(event.monitor)/\(event.identifier): \(event.state)"
             if !event.diagnostics.isEmpty { out += " (\(event.diagnostics))" }
+        case .sessionDiagnostic(let session):
+            out += "session         \(session.session) "
+            out += session.requirement.map { "service (\($0))" } ?? "background activity"
+            out += session.isActive ? ": active" : ": inactive"
+            if !session.diagnostics.isEmpty { out += " (\(session.diagnostics))" }
         }
         return out
     }

@@ -69,5 +69,19 @@ enum Schema {
         );
         CREATE INDEX events_by_time ON events(time);
         """,
+        // 3: the app's `CLMonitor` records, kept by monitor name between runs as iOS keeps them
+        // between launches. A record names a place and whether the user was there: history,
+        // purged and expired with the fixes (by its last event's time).
+        """
+        CREATE TABLE monitor_records (
+            device TEXT NOT NULL,
+            monitor TEXT NOT NULL,
+            identifier TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            time REAL NOT NULL,
+            record TEXT NOT NULL,
+            PRIMARY KEY (device, monitor, identifier)
+        );
+        """,
     ]
 }

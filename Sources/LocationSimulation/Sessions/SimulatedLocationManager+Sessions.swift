@@ -1,0 +1,207 @@
+/// Service sessions (`CLServiceSession`, iOS 18) and background activity sessions
+/// (`CLBackgroundActivitySession`, iOS 17): what they ask of the user, when they are in effect,
+/// and what they let today's APIs (live updates, `CLMonitor`) deliver while the app is not in use.
+///
+/// The rules, with their sources (see also the README's manager table):
+/// - A session with a requirement other than `.none` "causes Location Services to request a
+///   person's permission for the corresponding level of authorization when possible — for
+///   example, when your app is in the foreground" (Apple, `CLServiceSession.init(authorization:)`);
+///   with a full-accuracy purpose key it asks for temporary full accuracy the same way.
+/// - "A new session may only become active while the app is foregrounded and in direct use"
+///   (`CLBackgroundActivitySession.h`); likewise a service session ("you can only start holding
+///   one when your app is in the foreground", WWDC 2024 "What's new in location authorization").
+/// - Sessions outlive the app's termination; at its next launch they must be recreated "within a
+///   few seconds" or they end (Apple engineer, developer forums thread 797319):
+///   ``LocationManagerConfiguration/serviceSessionResumeWindow``.
+/// - Iterating live updates or a monitor's events holds an implicit session with a When In Use
+///   goal, unless the app sets `NSLocationRequireExplicitServiceSession` (Apple, "Handling
+///   location updates in the background"); then, without an explicit session requiring
+///   authorization, updates and monitor events report `serviceSessionRequired`.
+/// - Live updates and monitor events reach an app that is not in use only when it is authorized
+///   Always and holds a session begun in the foreground, or holds an active background activity
+///   session, which keeps it in use ("When a session is active, the app remains in-use, so
+///   When-In-Use authorization will remain effective, and both Updater and Monitor APIs will be
+///   available", `CLBackgroundActivitySession.h`).
+extension SimulatedLocationManager {
+    /// A session the app holds.
+    struct HeldSession {
+        var kind: SessionKind
+        var requirement: ServiceSessionRequirement?
+        var fullAccuracyPurposeKey: String?
+        var isActive: Bool
+        /// The launch of the app the session belongs to (see ``launches``).
+        var launch: Int
+        /// The diagnostics last reported, nil before the first report.
+        var reported: SessionDiagnostics?
+    }
+
+    /// `CLServiceSession(authorization:fullAccuracyPurposeKey:)` (iOS 18): the app declares the
+    /// authorization a workflow needs. Returns the session's identifier; its diagnostics come as
+    /// ``LocationEvent/sessionDiagnostic(_:)`` events, the first at once.
+    @discardableResult
+    public func beginServiceSession(
+        _ requirement: ServiceSessionRequirement, fullAccuracyPurposeKey: String? = nil
+    ) -> SessionID {
+        let id = openSession(kind: .service, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey)
+        if requirement != .none && appState == .foreground {
+            if authorizationStatus == .notDetermined {
+                requirement == .always ? requestAlwaysAuthorization() : requestWhenInUseAuthorization()
+            } else if requirement == .always && authorizationStatus == .authorizedWhenInUse {
+                requestAlwaysAuthorization()
+            }
+        }
+        if let key = fullAccuracyPurposeKey, appState == .foreground, accuracyAuthorization == .reducedAccuracy {
+            fullAccuracyRequested = true
+            requestTemporaryFullAccuracyAuthorization(withPurposeKey: key)
+        }
+        refreshSessions()
+        return id
+    }
+
+    /// `CLBackgroundActivitySession()` (iOS 17): keeps a When In Use app in use in the background
+    /// (the blue indicator), so live updates and monitor events go on.
+    @discardableResult
+    public func beginBackgroundActivitySession() -> SessionID {
+        let id = openSession(kind: .backgroundActivity, requirement: nil, fullAccuracyPurposeKey: nil)
+        refreshMonitoringBlockers()
+        return id
+    }
+
+    /// `invalidate()`: the session ends at once and cannot become active again.
+    public func invalidateSession(_ id: SessionID) {
+        guard sessions.removeValue(forKey: id) != nil else { return }
+        sessionOrder.removeAll { $0 == id }
+        refreshMonitoringBlockers()
+    }
+
+    /// The sessions the app holds now, in the order they began.
+    public var heldSessions: [SessionDiagnostic] {
+        sessionOrder.compactMap { id in sessions[id].map { diagnostic(id, $0) } }
+    }
+
+    private func openSession(
+        kind: SessionKind, requirement: ServiceSessionRequirement?, fullAccuracyPurposeKey: String?
+    ) -> SessionID {
+        nextSession += 1
+        let id = SessionID(rawValue: nextSession)
+        // In use now, or resumed at once after a launch, the previous launch having held one.
+        let resumes =
+            lastLaunch.map { now - $0 <= configuration.serviceSessionResumeWindow + 1e-9 } ?? false
+            && sessions.values.contains {
+                $0.launch < launches && $0.isActive && $0.kind == kind && $0.requirement == requirement
+            }
+        sessions[id] = HeldSession(
+            kind: kind, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey,
+            isActive: isInUseForTodaysAPIs || resumes, launch: launches)
+        sessionOrder.append(id)
+        return id
+    }
+
+    /// The app was launched again after termination (by the user, or by iOS for an event): its
+    /// sessions from before must be recreated within the resume window.
+    func sessionsRelaunched(at time: Double) {
+        launches += 1
+        lastLaunch = time
+    }
+
+    /// Ends sessions of an earlier launch that the app did not recreate in time.
+    func expireStaleSessions(at time: Double) {
+        guard let launch = lastLaunch, time - launch > configuration.serviceSessionResumeWindow + 1e-9 else { return }
+        let stale = sessionOrder.filter { sessions[$0].map { $0.launch < launches } ?? false }
+        guard !stale.isEmpty else { return }
+        for id in stale { sessions.removeValue(forKey: id) }
+        sessionOrder.removeAll { stale.contains($0) }
+        refreshMonitoringBlockers()
+    }
+
+    /// Whether live updates and monitor events reach the app as one in use: in the foreground,
+    /// running in the background with background location updates, or holding an active
+    /// background activity session.
+    var isInUseForTodaysAPIs: Bool {
+        switch appState {
+        case .foreground: return true
+        case .background where allowsBackgroundLocationUpdates: return true
+        default:
+            return sessions.values.contains { $0.kind == .backgroundActivity && $0.isActive }
+        }
+    }
+
+    /// Whether an app authorized Always gets live updates and monitor events while not in use:
+    /// from iOS 18 only while it holds a session begun in the foreground (explicit, or the
+    /// implicit one of iterating); before iOS 18 there are no sessions to hold.
+    var holdsSessionForBackground: Bool {
+        guard configuration.iosVersion >= 18 else { return true }
+        return implicitSessionActive == true || sessions.values.contains { $0.kind == .service && $0.isActive }
+    }
+
+    /// `serviceSessionRequired`: the app requires explicit sessions (Info.plist) and holds none
+    /// requiring authorization (a `.none` session counts once authorization is granted).
+    var needsServiceSession: Bool {
+        guard configuration.iosVersion >= 18, configuration.requiresExplicitServiceSession else { return false }
+        return !sessions.values.contains {
+            $0.kind == .service
+                && ($0.requirement != ServiceSessionRequirement.none || authorizationStatus.allowsLocation)
+        }
+    }
+
+    /// The app starts or stops iterating live updates or monitor events: the implicit session
+    /// (iOS 18, unless explicit sessions are required) is held while it does, in effect when it
+    /// began in use; iterating while not in use keeps one begun earlier.
+    func iterationChanged(iterating: Bool) {
+        guard configuration.iosVersion >= 18, !configuration.requiresExplicitServiceSession else { return }
+        if !iterating {
+            implicitSessionActive = nil
+        } else if implicitSessionActive != true {
+            implicitSessionActive = isInUseForTodaysAPIs
+        }
+    }
+
+    /// A session's diagnostics now.
+    func sessionDiagnostics(_ session: HeldSession) -> SessionDiagnostics {
+        var flags: SessionDiagnostics = []
+        if !locationServicesEnabled {
+            flags.insert(.authorizationDeniedGlobally)
+        } else {
+            switch authorizationStatus {
+            case .denied: flags.insert(.authorizationDenied)
+            case .restricted: flags.insert(.authorizationRestricted)
+            default: break
+            }
+        }
+        if isPromptOnScreen { flags.insert(.authorizationRequestInProgress) }
+        if session.kind == .service && needsServiceSession { flags.insert(.serviceSessionRequired) }
+        let inUse =
+            isInUseForTodaysAPIs
+            || (authorizationStatus == .authorizedAlways && session.kind == .service && session.isActive)
+        if authorizationStatus.allowsLocation && (!inUse || !session.isActive) { flags.insert(.insufficientlyInUse) }
+        if session.kind == .service {
+            if session.requirement == .always && authorizationStatus == .authorizedWhenInUse && hasAskedForAlways {
+                flags.insert(.alwaysAuthorizationDenied)
+            }
+            if session.fullAccuracyPurposeKey != nil && fullAccuracyRequested
+                && accuracyAuthorization == .reducedAccuracy
+            {
+                flags.insert(.fullAccuracyDenied)
+            }
+        }
+        return flags
+    }
+
+    /// Reports each session whose diagnostics changed (and each new one).
+    func refreshSessions() {
+        for id in sessionOrder {
+            guard var session = sessions[id] else { continue }
+            let flags = sessionDiagnostics(session)
+            guard flags != session.reported else { continue }
+            session.reported = flags
+            sessions[id] = session
+            emit(.sessionDiagnostic(diagnostic(id, session)))
+        }
+    }
+
+    private func diagnostic(_ id: SessionID, _ session: HeldSession) -> SessionDiagnostic {
+        SessionDiagnostic(
+            session: id, kind: session.kind, requirement: session.requirement, isActive: session.isActive,
+            diagnostics: session.reported ?? sessionDiagnostics(session))
+    }
+}
