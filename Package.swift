@@ -111,6 +111,13 @@ let package = Package(
             path: "Benchmarks/WaypostBench"
         ),
 
+        // A runnable example: an app's check-in logic written against the seam, tested on the
+        // simulated CLMonitor (`swift test --filter CafeCheckinsTests`).
+        .target(name: "CafeCheckins", dependencies: ["LocationSimulation"], path: "Examples/CafeCheckins/Sources"),
+        .testTarget(
+            name: "CafeCheckinsTests", dependencies: ["CafeCheckins", "LocationSimulation", "Geo", "Tracks"],
+            path: "Examples/CafeCheckins/Tests"),
+
         // Locates ../shared/corpus for the tests; never shipped.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),

@@ -423,7 +423,7 @@ private struct Reader {
     static let eventTypes = [
         "authorization", "accuracyAuthorization", "location", "error", "monitoringStarted", "regionEnter",
         "regionExit", "regionState", "monitoringFailed", "visit", "locationUpdatesPaused", "locationUpdatesResumed",
-        "appState", "appLaunch", "monitorEvent", "liveUpdate",
+        "appState", "appLaunch", "monitorEvent", "liveUpdate", "sessionDiagnostic",
     ]
     static let countKeys: Set<String> = ["count", "atLeast", "atMost"]
     static let windowKeys: Set<String> = ["after", "before"]
