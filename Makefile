@@ -11,7 +11,7 @@ DEMO_DB ?= .waypost/demo.db
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: deps build demo test bench format lint clean embed install uninstall
+.PHONY: deps build demo test bench fuzz format lint clean embed install uninstall
 
 deps:
 	@scripts/install-deps.sh $(DEPS)
@@ -52,6 +52,11 @@ bench: deps
 	$(SWIFT) build -c release --product waypost
 	$$($(SWIFT) build -c release --show-bin-path)/waypost-bench
 
+## Fuzzes the track reader, the configuration readers, the emulator and the OAuth parser with
+## libFuzzer and AddressSanitizer (FUZZ_SECONDS per target, default 60; FUZZ_TARGETS to pick).
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz.sh
+
 ## Installs the tool (release build), its bash/zsh/fish completions and man page under PREFIX
 ## (default /usr/local; PREFIX=$$HOME/.local needs no root). `make uninstall PREFIX=…` removes them.
 install: deps
@@ -65,10 +70,10 @@ embed:
 	scripts/embed-places.sh
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks Examples
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks Examples Fuzz
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Examples
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Examples Fuzz
 
 clean:
-	rm -rf .build .bench
+	rm -rf .build .bench .build-fuzz

@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// `make fuzz` sets WAYPOST_FUZZ (in its own build folder): Waypost's own modules are built with
+// libFuzzer's coverage and AddressSanitizer, and the fuzz targets under Fuzz/ are added.
+// Dependencies stay uninstrumented: the fuzzers explore Waypost's code, not SwiftNIO's.
+let fuzzing = Context.environment["WAYPOST_FUZZ"] != nil
+let instrumented: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+
 let package = Package(
     name: "Waypost",
     platforms: [.macOS(.v14)],
@@ -42,18 +48,23 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
 
-        .target(name: "Geo"),
+        .target(name: "Geo", swiftSettings: instrumented),
         // Small pieces several modules need: the calendar arithmetic, the seeded generator.
-        .target(name: "WaypostSupport"),
+        .target(name: "WaypostSupport", swiftSettings: instrumented),
+        // Configuration files read strictly (YAML/JSON): one node type, one error type.
+        .target(
+            name: "ConfigFiles", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: instrumented),
         .target(
             name: "Tracks",
             dependencies: [
                 "Geo", "CLibXML2", "WaypostSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            swiftSettings: instrumented
         ),
         .target(
             name: "LocationSimulation",
-            dependencies: ["Geo", "Tracks", "WaypostSupport", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Geo", "Tracks", "WaypostSupport", "ConfigFiles", .product(name: "Yams", package: "Yams")],
+            swiftSettings: instrumented
         ),
         .target(
             name: "SocialAPI",
@@ -62,7 +73,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: instrumented
         ),
         .target(
             name: "SocialEmulator",
@@ -74,27 +86,32 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
+            ],
+            swiftSettings: instrumented
         ),
-        .target(name: "Store", dependencies: ["CSQLite"]),
+        .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: instrumented),
         .target(
             name: "CheckinEngine",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "Store", .product(name: "Yams", package: "Yams"),
-            ]
+                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "Store", "ConfigFiles",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: instrumented
         ),
         .target(
             name: "Scenarios",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-            ]
+                "ConfigFiles",
+            ],
+            swiftSettings: instrumented
         ),
         .target(name: "RunReports", dependencies: ["Geo", "Tracks", "Store", "CheckinEngine"]),
         .executableTarget(
             name: "waypost",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Scenarios", "RunReports",
+                "Scenarios", "RunReports", "ConfigFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -126,7 +143,8 @@ let package = Package(
             dependencies: ["Tracks", "Geo", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .testTarget(
-            name: "LocationSimulationTests", dependencies: ["LocationSimulation", "Tracks", "Geo", "TestSupport"]),
+            name: "LocationSimulationTests",
+            dependencies: ["LocationSimulation", "Tracks", "Geo", "ConfigFiles", "TestSupport"]),
         .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "TestSupport"]),
         .testTarget(
             name: "SocialEmulatorTests",
@@ -138,16 +156,40 @@ let package = Package(
         .testTarget(
             name: "CheckinEngineTests",
             dependencies: [
-                "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationSimulation", "Geo", "TestSupport",
+                "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationSimulation", "Geo", "ConfigFiles",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "CheckinEngine", "SocialEmulator", "LocationSimulation", "TestSupport"]
+            dependencies: [
+                "Scenarios", "CheckinEngine", "SocialEmulator", "LocationSimulation", "ConfigFiles", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "RunReportsTests", dependencies: ["RunReports", "Store", "CheckinEngine", "Geo", "TestSupport"]),
         .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "SocialEmulator", "SocialAPI", "TestSupport"]),
     ]
 )
+
+// libFuzzer targets (`make fuzz`): each feeds its input to one reader or handler. libFuzzer's
+// driver is linked without its own main (scripts/fuzz.sh passes the archive); FuzzDriver starts it.
+if fuzzing {
+    let fuzzLinking: [LinkerSetting] = [.unsafeFlags(["-sanitize=address"])]
+    package.targets += [
+        .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver", swiftSettings: instrumented),
+        .executableTarget(
+            name: "fuzz-tracks", dependencies: ["FuzzDriver", "Tracks"], path: "Fuzz/Tracks",
+            swiftSettings: instrumented, linkerSettings: fuzzLinking),
+        .executableTarget(
+            name: "fuzz-config", dependencies: ["FuzzDriver", "LocationSimulation", "CheckinEngine", "Scenarios"],
+            path: "Fuzz/Config", swiftSettings: instrumented, linkerSettings: fuzzLinking),
+        .executableTarget(
+            name: "fuzz-emulator", dependencies: ["FuzzDriver", "SocialEmulator"], path: "Fuzz/Emulator",
+            swiftSettings: instrumented, linkerSettings: fuzzLinking),
+        .executableTarget(
+            name: "fuzz-oauth", dependencies: ["FuzzDriver", "SocialEmulator", "SocialAPI"], path: "Fuzz/OAuth",
+            swiftSettings: instrumented, linkerSettings: fuzzLinking),
+    ]
+}

@@ -1,4 +1,5 @@
 import CheckinEngine
+import ConfigFiles
 import Foundation
 import LocationSimulation
 import SocialEmulator
@@ -25,7 +26,7 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     }
 
     init(_ error: ConfigFileError) {
-        self.init(error.line == 0 && error.message.hasPrefix("cannot read") ? .missing : .data, error.description)
+        self.init(error.kind == .unreadable ? .missing : .data, error.description)
     }
 }
 

@@ -58,8 +58,31 @@ struct NetworkOptions: ParsableArguments {
 
     var external: Bool { twitterBaseURL != nil || facebookBaseURL != nil }
 
-    /// The clients, and the in-process emulator when no base URL was given (stop it when done).
-    func connect(clock: any DeliveryClock, seed: UInt64) async throws -> (SocialClients, EmulatorServer.Running?) {
+    /// The credentials for other servers (nil for the in-process emulator): the `--credentials`
+    /// file, or the environment. Read before a command prints anything, so a bad file leaves no output.
+    func serverCredentials() throws -> Credentials? {
+        guard external else {
+            if credentials != nil {
+                throw CommandFailure(
+                    .usage,
+                    "--credentials is for --twitter-base-url or --facebook-base-url; the in-process emulator has its own accounts"
+                )
+            }
+            return nil
+        }
+        guard let file = credentials else { return Credentials.fromEnvironment(ProcessInfo.processInfo.environment) }
+        do {
+            return try Credentials.read(contentsOf: URL(fileURLWithPath: file), displayName: file)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// The clients, and the in-process emulator when no base URL was given (stop it when done);
+    /// `credentials` as ``serverCredentials()`` read them.
+    func connect(clock: any DeliveryClock, seed: UInt64, credentials: Credentials?) async throws
+        -> (SocialClients, EmulatorServer.Running?)
+    {
         guard external else {
             let loaded = try loadFixtures(fixtures)
             do {
@@ -69,19 +92,7 @@ struct NetworkOptions: ParsableArguments {
                 throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")
             }
         }
-        let credentials: Credentials
-        if let file = self.credentials {
-            guard FileManager.default.fileExists(atPath: file) else {
-                throw CommandFailure(.noInput, "\(file): no such file")
-            }
-            do {
-                credentials = try Credentials.read(contentsOf: URL(fileURLWithPath: file), displayName: file)
-            } catch {
-                throw CommandFailure(.dataError, error.description)
-            }
-        } else {
-            credentials = Credentials.fromEnvironment(ProcessInfo.processInfo.environment)
-        }
+        let credentials = try credentials ?? serverCredentials() ?? Credentials(twitter: nil, facebookAccessToken: nil)
         func url(_ text: String?, _ flag: String) throws -> URL? {
             guard let text else { return nil }
             guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
@@ -116,7 +127,7 @@ func loadFixtures(_ path: String?) throws -> EmulatorFixtures {
         guard let path else { return try EmulatorFixtures.builtIn() }
         return try EmulatorFixtures.load(from: URL(fileURLWithPath: path))
     } catch {
-        throw CommandFailure(error.isMissing ? .noInput : .dataError, "emulator fixtures: \(error)")
+        throw CommandFailure(error.isMissing ? .noInput : .dataError, "\(error)")
     }
 }
 

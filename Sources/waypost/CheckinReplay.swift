@@ -20,6 +20,8 @@ struct CheckinReplay {
     var dryRun: Bool
     var store: Store
     var network: NetworkOptions
+    /// Read before the run began (``NetworkOptions/serverCredentials()``).
+    var credentials: Credentials?
 
     func run(
         print: @escaping (TimedEvent) -> Void, output: BufferedOutput, format: EventStreamEncoder.Format
@@ -32,7 +34,7 @@ struct CheckinReplay {
         var emulator: EmulatorServer.Running?
         var delivery: OutboxDelivery?
         if !dryRun {
-            let (clients, running) = try await network.connect(clock: clock, seed: seed)
+            let (clients, running) = try await network.connect(clock: clock, seed: seed, credentials: credentials)
             emulator = running
             delivery = OutboxDelivery(store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CheckinEngine
+import ConfigFiles
 import Foundation
 import Store
 import Tracks
@@ -30,6 +31,10 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ error: TrackReadError) {
         self.init(error.kind == .missing ? .noInput : .dataError, error.description)
     }
+
+    init(_ error: ConfigFileError) {
+        self.init(error.kind == .unreadable ? .noInput : .dataError, error.description)
+    }
 }
 
 extension ParsableCommand {
@@ -41,6 +46,8 @@ extension ParsableCommand {
             FileHandle.standardError.write(Data("waypost: error: \(failure.description)\n".utf8))
             throw ExitCode(failure.status.rawValue)
         } catch let error as TrackReadError {
+            try reportingFailures { throw CommandFailure(error) }
+        } catch let error as ConfigFileError {
             try reportingFailures { throw CommandFailure(error) }
         } catch let error as StoreError {
             try reportingFailures { throw CommandFailure(.ioError, error.description) }
@@ -60,13 +67,10 @@ extension ParsableCommand {
 
     /// Reads a configuration file: missing → 66, malformed → 65 with file:line:column.
     func readConfig<T>(_ path: String, _ read: (URL, String) throws(ConfigFileError) -> T) throws -> T {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure(.noInput, "\(path): no such file")
-        }
         do {
             return try read(URL(fileURLWithPath: path), path)
         } catch {
-            throw CommandFailure(.dataError, error.description)
+            throw CommandFailure(error)
         }
     }
 }

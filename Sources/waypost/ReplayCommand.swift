@@ -1,5 +1,6 @@
 import ArgumentParser
 import CheckinEngine
+import ConfigFiles
 import Foundation
 import Geo
 import LocationSimulation
@@ -292,19 +293,6 @@ struct Replay: AsyncParsableCommand {
         return app
     }
 
-    /// A regions or beacons file, if given; a missing file exits 66, a bad one 65.
-    func readPlaces<Place>(
-        _ path: String?, with read: (URL, String?) throws(RegionFileError) -> [Place]
-    ) throws -> [Place] {
-        guard let path else { return [] }
-        do {
-            return try read(URL(fileURLWithPath: path), path)
-        } catch {
-            let missing = error.line == 0 && !FileManager.default.fileExists(atPath: path)
-            throw CommandFailure(missing ? .noInput : .dataError, error.description)
-        }
-    }
-
     /// `--signal-loss` ranges as absolute virtual times.
     func gaps(from origin: Double) throws -> [ClosedRange<Double>] {
         try signalLoss.map { text in
@@ -331,8 +319,31 @@ struct Replay: AsyncParsableCommand {
             } catch let error as RouteTimingError {
                 throw CommandFailure(.dataError, "\(track): \(error.message)")
             }
-            let monitored = try readPlaces(regions, with: RegionFile.read)
-            let placedBeacons = try readPlaces(beacons, with: BeaconFile.read)
+            // Every file is read before the first event is printed: a bad one leaves no output.
+            let rules = try checkins.map { path in
+                try readConfig(path) { url, name throws(ConfigFileError) in
+                    try CheckinRuleFile.read(contentsOf: url, displayName: name)
+                }
+            }
+            let profile =
+                try privacy.map { path in
+                    try readConfig(path) { url, name throws(ConfigFileError) in
+                        try PrivacyProfileFile.read(contentsOf: url, displayName: name)
+                    }
+                } ?? PrivacyProfile()
+            let credentials = try checkins == nil || dryRun ? nil : network.serverCredentials()
+            let monitored =
+                try regions.map { path in
+                    try readConfig(path) { url, name throws(ConfigFileError) in
+                        try RegionFile.read(contentsOf: url, displayName: name)
+                    }
+                } ?? []
+            let placedBeacons =
+                try beacons.map { path in
+                    try readConfig(path) { url, name throws(ConfigFileError) in
+                        try BeaconFile.read(contentsOf: url, displayName: name)
+                    }
+                } ?? []
 
             let origin = route[0].point.timeIntervalSince1970 ?? 0
             var configuration = LocationManagerConfiguration()
@@ -362,22 +373,13 @@ struct Replay: AsyncParsableCommand {
                 route: route, manager: manager, signalGaps: try gaps(from: origin), script: app.script(from: origin))
             let simulation = Simulation(devices: [device])
             let print = manager.observer ?? { _ in }
-            if let checkins, let store {
-                let rules = try readConfig(checkins) { url, name throws(ConfigFileError) in
-                    try CheckinRuleFile.read(contentsOf: url, displayName: name)
-                }
-                let profile =
-                    try privacy.map { path in
-                        try readConfig(path) { url, name throws(ConfigFileError) in
-                            try PrivacyProfileFile.read(contentsOf: url, displayName: name)
-                        }
-                    } ?? PrivacyProfile()
+            if let rules, let store {
                 try await CheckinReplay(
                     simulation: simulation, regions: monitored, authorization: manager.authorizationStatus,
                     rules: rules, profile: profile,
                     origin: origin, seed: seed,
                     runName: run ?? URL(fileURLWithPath: track).lastPathComponent, track: track, dryRun: dryRun,
-                    store: store, network: network
+                    store: store, network: network, credentials: credentials
                 ).run(print: print, output: out, format: format)
                 try keeping?.save(from: manager)
             } else if realtime, let span = simulation.span {

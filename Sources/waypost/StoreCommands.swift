@@ -1,5 +1,6 @@
 import ArgumentParser
 import CheckinEngine
+import ConfigFiles
 import Foundation
 import Store
 import Tracks
@@ -104,7 +105,7 @@ struct Outbox: AsyncParsableCommand {
             try await reportingFailures {
                 let store = try storage.open()
                 let clock = WallDeliveryClock()
-                let (clients, emulator) = try await network.connect(clock: clock, seed: seed)
+                let (clients, emulator) = try await network.connect(clock: clock, seed: seed, credentials: nil)
                 let delivery = OutboxDelivery(
                     store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
                 let records: [AuditRecord]

@@ -64,6 +64,10 @@ struct Test: AsyncParsableCommand {
                 try AtomicFile.write(to: junit) { $0.write(ScenarioReport.junit(results)) }
             }
             for result in results {
+                // The report has each error too; standard error gets the one line every command gives.
+                if let error = result.error {
+                    FileHandle.standardError.write(Data("waypost: error: \(error.description)\n".utf8))
+                }
                 switch result.error?.kind {
                 case .missing?: worst = max(worst, .noInput)
                 case .data?: worst = max(worst, .dataError)

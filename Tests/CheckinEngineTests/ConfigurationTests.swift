@@ -1,4 +1,5 @@
 import CheckinEngine
+import ConfigFiles
 import Foundation
 import TestSupport
 import Testing

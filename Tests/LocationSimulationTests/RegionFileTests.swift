@@ -1,3 +1,4 @@
+import ConfigFiles
 import Foundation
 import LocationSimulation
 import TestSupport
@@ -72,10 +73,10 @@ struct RegionFileTests {
     @Test func duplicatesAndAliasesAreRefused() throws {
         let duplicate =
             "- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n"
-        #expect(throws: RegionFileError.self) { try RegionFile.parse(duplicate, name: "r.yaml") }
+        #expect(throws: ConfigFileError.self) { try RegionFile.parse(duplicate, name: "r.yaml") }
         let alias =
             "- {identifier: a, latitude: 1, longitude: 2, radius: &r 10}\n- {identifier: b, latitude: 1, longitude: 2, radius: *r}\n"
-        #expect(throws: RegionFileError.self) { try RegionFile.parse(alias, name: "r.yaml") }
+        #expect(throws: ConfigFileError.self) { try RegionFile.parse(alias, name: "r.yaml") }
         // A billion-laughs-style alias bomb is refused at its first anchor, before Yams sees it.
         var bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for i in 1..<10 {

@@ -1,4 +1,5 @@
 import CheckinEngine
+import ConfigFiles
 import Foundation
 import Scenarios
 import SocialEmulator

@@ -261,6 +261,55 @@ struct HostileInputTests {
         #expect(times.map { $0.map { $0 - times![0] } } == [0, 3, 10])
     }
 
+    /// My Tracks' and OpenTracks' legacy pause/resume markers (a point at latitude 100 or 200,
+    /// `TrackRecordingService.PAUSE_LATITUDE`/`RESUME_LATITUDE`) cut the track into segments and
+    /// are dropped with their times and per-point values; anywhere else such a latitude is refused.
+    @Test func legacyPauseMarkersAreSegmentBreaks() throws {
+        let kml = try readTrack(
+            kml(
+                """
+                <Placemark><gx:Track>
+                <when>2012-06-01T08:00:00Z</when><when>2012-06-01T08:00:05Z</when><when>2012-06-01T08:00:06Z</when>
+                <when>2012-06-01T08:20:00Z</when><when>2012-06-01T08:20:05Z</when>
+                <gx:coord>1 2 0</gx:coord><gx:coord>1 2.001 0</gx:coord><gx:coord>0 100 0</gx:coord>
+                <gx:coord>0 200 0</gx:coord><gx:coord>1 2.002 0</gx:coord>
+                <ExtendedData><SchemaData><gx:SimpleArrayData name="hr">
+                <gx:value>90</gx:value><gx:value>91</gx:value><gx:value>0</gx:value><gx:value>0</gx:value><gx:value>95</gx:value>
+                </gx:SimpleArrayData></SchemaData></ExtendedData>
+                </gx:Track></Placemark>
+                """))
+        let paths = kml.features.first?.geometry?.paths ?? []
+        #expect(paths.map { $0.points.map(\.latitude) } == [[2, 2.001], [2.002]])
+        #expect(paths.map { $0.attributes["hr"] ?? [] } == [[90, 91], [95]])
+        #expect(paths.last?.points.first?.timeIntervalSince1970 == 1_338_538_805)
+
+        let gpx = try TrackReader().read(
+            data: Data(
+                """
+                <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+                <trkpt lat="2" lon="1"><time>2012-06-01T08:00:00Z</time></trkpt>
+                <trkpt lat="100" lon="0"><time>2012-06-01T08:00:06Z</time></trkpt>
+                <trkpt lat="200" lon="0"><time>2012-06-01T08:20:00Z</time></trkpt>
+                <trkpt lat="2.001" lon="1"><time>2012-06-01T08:20:05Z</time></trkpt>
+                </trkseg></trk></gpx>
+                """.utf8), name: "legacy.gpx")
+        #expect(gpx.paths.map(\.points.count) == [1, 1])
+
+        for (document, name) in [
+            (
+                #"<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><rte><rtept lat="100" lon="0"/></rte></gpx>"#,
+                "r.gpx"
+            ),
+            (
+                #"<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="150" lon="0"/></trkseg></trk></gpx>"#,
+                "t.gpx"
+            ),
+        ] {
+            let error = try #require(readError(document, name: name))
+            #expect(error.message.contains("is outside [-90, 90]"), "\(error)")
+        }
+    }
+
     /// `--time-order`: strict refuses the file and names the way out; drop keeps the points in
     /// order; sort reorders them, per-point values following their points.
     @Test func timeOrderStrictDropOrSort() throws {

@@ -1,3 +1,4 @@
+import ConfigFiles
 import Foundation
 
 /// A rule: on some location events, check in on some networks, with a message, a place choice,

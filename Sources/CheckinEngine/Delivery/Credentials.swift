@@ -1,3 +1,4 @@
+import ConfigFiles
 import Foundation
 import SocialAPI
 

@@ -15,7 +15,9 @@
 /// Conditions and records belong to the name, not to the instance: a monitor opened again by the
 /// same name finds them, across the app's termination and relaunch, as iOS keeps them ("Conditions
 /// you add to an instance of CLMonitor persist until you remove them from monitoring", Apple,
-/// `CLMonitor` configuration). Its events are those from when it was opened.
+/// `CLMonitor` configuration). Its events are those from when it was opened. Apple allows one open
+/// instance per name at a time (`CLMonitor.h`); the simulator does not enforce it, and each
+/// instance receives the name's events.
 ///
 /// ```swift
 /// let monitor = await SimulatedMonitor(named: "cafes", in: world)

@@ -1,3 +1,4 @@
+import ConfigFiles
 import Foundation
 import Geo
 import Yams
@@ -32,61 +33,57 @@ public enum BeaconFile {
     /// Started with iBeacon"); 100 m leaves room for strong transmitters and refuses typos.
     public static let maximumRange = 100.0
 
-    public static func read(contentsOf url: URL, displayName: String? = nil) throws(RegionFileError) -> [PlacedBeacon] {
-        let name = displayName ?? url.path
-        let text = try YAMLFileReader(name: name).text(of: url)
-        return try parse(text, name: name)
+    public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> [PlacedBeacon] {
+        try beacons(in: ConfigNode.load(contentsOf: url, displayName: displayName))
     }
 
-    public static func parse(_ text: String, name: String) throws(RegionFileError) -> [PlacedBeacon] {
-        let reader = YAMLFileReader(name: name)
-        let root = try reader.compose(text)
-        try reader.allowOnly(["beacons"], in: root)
-        guard let list = root.mapping?["beacons"] else { throw reader.failure(root, "missing 'beacons'") }
-        try reader.plain(list)
-        guard case .sequence(let items) = list else { throw reader.failure(list, "expected a list of beacons") }
+    public static func parse(_ text: String, name: String) throws(ConfigFileError) -> [PlacedBeacon] {
+        try beacons(in: ConfigNode.parse(text, name: name))
+    }
+
+    private static func beacons(in root: ConfigNode) throws(ConfigFileError) -> [PlacedBeacon] {
+        _ = try root.mapping(allowing: ["beacons"])
+        let list = try root.required("beacons")
+        guard case .sequence = list.node else { throw list.failure("expected a list of beacons") }
         var out: [PlacedBeacon] = []
         var seen: Set<String> = []
-        for item in items {
-            let placed = try reader.beacon(item)
+        for item in try list.list() {
+            let placed = try beacon(item)
             guard seen.insert(placed.identifier).inserted else {
-                throw reader.failure(item, "beacon '\(placed.identifier)' is defined twice")
+                throw item.failure("beacon '\(placed.identifier)' is defined twice")
             }
             out.append(placed)
         }
         return out
     }
-}
 
-extension YAMLFileReader {
-    fileprivate func beacon(_ node: Node) throws(RegionFileError) -> PlacedBeacon {
-        try allowOnly(BeaconFile.keys, in: node)
-        let identifier = try string(node, "identifier")
-        let uuidNode = try value(node, "uuid")
-        guard let text = uuidNode.string, let uuid = UUID(uuidString: text) else {
-            throw failure(uuidNode, "'uuid' must be a UUID like E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
+    private static func beacon(_ node: ConfigNode) throws(ConfigFileError) -> PlacedBeacon {
+        _ = try node.mapping(allowing: keys)
+        let identifier = try node.field("identifier")
+        let uuidNode = try node.required("uuid")
+        guard let text = uuidNode.node.string, let uuid = UUID(uuidString: text) else {
+            throw uuidNode.failure("'uuid' must be a UUID like E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
         }
         let major = try field16(node, "major")
         let minor = try field16(node, "minor")
-        let center = Coordinate(latitude: try number(node, "latitude"), longitude: try number(node, "longitude"))
+        let center = Coordinate(latitude: try node.number("latitude"), longitude: try node.number("longitude"))
         guard center.isValid else {
-            throw failure(node, "latitude/longitude \(center.latitude), \(center.longitude) is out of range")
+            throw node.failure("latitude/longitude \(center.latitude), \(center.longitude) is out of range")
         }
-        let rangeNode = try value(node, "range")
-        let range = try number(node, "range")
-        guard range > 0, range <= BeaconFile.maximumRange else {
-            throw failure(rangeNode, "range \(range) m must be in (0, \(Int(BeaconFile.maximumRange))] m")
+        let range = try node.number("range")
+        guard range > 0, range <= maximumRange else {
+            throw try node.required("range").failure("range \(range) m must be in (0, \(Int(maximumRange))] m")
         }
         return PlacedBeacon(
             identifier: identifier,
             beacon: Beacon(uuid: uuid, major: major, minor: minor, coordinate: center, range: range))
     }
 
-    private func field16(_ node: Node, _ key: String) throws(RegionFileError) -> UInt16 {
-        let v = try value(node, key)
-        guard let n = v.int, let value = UInt16(exactly: n) else {
-            throw failure(v, "'\(key)' must be a whole number from 0 to 65535, not '\(v.string ?? "?")'")
+    private static func field16(_ node: ConfigNode, _ key: String) throws(ConfigFileError) -> UInt16 {
+        let value = try node.required(key)
+        guard let n = value.node.int, let number = UInt16(exactly: n) else {
+            throw value.failure("'\(key)' must be a whole number from 0 to 65535, not '\(value.node.string ?? "?")'")
         }
-        return value
+        return number
     }
 }

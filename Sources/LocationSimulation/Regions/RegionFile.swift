@@ -1,16 +1,7 @@
+import ConfigFiles
 import Foundation
 import Geo
 import Yams
-
-/// Why a regions file could not be read: file, line, column and what was wrong.
-public struct RegionFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
-
-    public var description: String { line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)" }
-}
 
 /// Reads the regions a run monitors, from YAML, JSON or GeoJSON.
 ///
@@ -62,121 +53,115 @@ public enum RegionFile {
             notifyOnExit: notifyOnExit)
     }
 
-    public static func read(contentsOf url: URL, displayName: String? = nil) throws(RegionFileError) -> [CircularRegion]
+    public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> [CircularRegion]
     {
-        let name = displayName ?? url.path
-        let text = try YAMLFileReader(name: name).text(of: url)
-        return try parse(text, name: name)
+        try regions(in: ConfigNode.load(contentsOf: url, displayName: displayName))
     }
 
-    public static func parse(_ text: String, name: String) throws(RegionFileError) -> [CircularRegion] {
-        let root = try YAMLFileReader(name: name).compose(text)
-        let reader = YAMLFileReader(name: name)
-        let regions: [CircularRegion]
-        if case .mapping(let mapping) = root, mapping["type"]?.string == "FeatureCollection" {
-            regions = try reader.geoJSON(root)
-        } else if case .mapping(let mapping) = root {
-            try reader.allowOnly(["regions"], in: root)
-            guard let list = mapping["regions"] else { throw reader.failure(root, "missing 'regions'") }
-            regions = try reader.list(list)
+    public static func parse(_ text: String, name: String) throws(ConfigFileError) -> [CircularRegion] {
+        try regions(in: ConfigNode.parse(text, name: name))
+    }
+
+    static func regions(in root: ConfigNode) throws(ConfigFileError) -> [CircularRegion] {
+        let regions: [(CircularRegion, ConfigNode)]
+        if case .mapping(let mapping) = root.node, mapping["type"]?.string == "FeatureCollection" {
+            regions = try geoJSON(root)
+        } else if case .mapping = root.node {
+            _ = try root.mapping(allowing: ["regions"])
+            regions = try list(try root.required("regions"))
         } else {
-            regions = try reader.list(root)
+            regions = try list(root)
         }
         var seen: Set<String> = []
-        for region in regions where !seen.insert(region.identifier).inserted {
-            throw RegionFileError(
-                file: name, line: 0, column: 0, message: "region '\(region.identifier)' is defined twice")
+        for (region, node) in regions where !seen.insert(region.identifier).inserted {
+            throw node.failure("region '\(region.identifier)' is defined twice")
         }
-        return regions
-    }
-
-    /// Where the first YAML anchor or alias is, outside quoted strings and comments. Yams
-    /// resolves aliases while composing, so they are refused before: an alias bomb never expands.
-    public static func firstAnchorOrAlias(in text: String) -> (Int, Int)? {
-        var line = 1
-        var column = 0
-        var quote: Character?
-        var comment = false
-        var previous: Character = "\n"
-        for c in text {
-            column += 1
-            defer { previous = c }
-            if c == "\n" {
-                line += 1
-                column = 0
-                comment = false
-                continue
-            }
-            if comment { continue }
-            if let q = quote {
-                if c == q && previous != "\\" { quote = nil }
-                continue
-            }
-            switch c {
-            case "\"", "'": quote = c
-            case "#" where previous == " " || previous == "\n" || previous == "\t": comment = true
-            case "&" where " \t\n[{,:-?".contains(previous), "*" where " \t\n[{,:-?".contains(previous):
-                // Only where a node starts: `a & b` inside a plain value is refused too; quote it.
-                return (line, column)
-            default: break
-            }
-        }
-        return nil
+        return regions.map(\.0)
     }
 }
 
-extension YAMLFileReader {
-    func list(_ node: Node) throws(RegionFileError) -> [CircularRegion] {
-        try plain(node)
-        guard case .sequence(let sequence) = node else { throw failure(node, "expected a list of regions") }
-        var out: [CircularRegion] = []
-        for item in sequence { out.append(try region(item)) }
+extension RegionFile {
+    fileprivate static func list(_ node: ConfigNode) throws(ConfigFileError) -> [(CircularRegion, ConfigNode)] {
+        guard case .sequence = node.node else { throw node.failure("expected a list of regions") }
+        var out: [(CircularRegion, ConfigNode)] = []
+        for item in try node.list() { out.append((try region(item), item)) }
         return out
     }
 
-    func region(_ node: Node) throws(RegionFileError) -> CircularRegion {
-        try allowOnly(RegionFile.keys, in: node)
+    fileprivate static func region(_ node: ConfigNode) throws(ConfigFileError) -> CircularRegion {
+        _ = try node.mapping(allowing: keys)
         return try build(
-            node, identifier: try string(node, "identifier"), latitude: try number(node, "latitude"),
-            longitude: try number(node, "longitude"), properties: node)
+            node, identifier: try node.field("identifier"), latitude: try node.number("latitude"),
+            longitude: try node.number("longitude"), properties: node)
     }
 
-    func geoJSON(_ root: Node) throws(RegionFileError) -> [CircularRegion] {
-        guard case .mapping(let mapping) = root, let features = mapping["features"],
+    fileprivate static func geoJSON(_ root: ConfigNode) throws(ConfigFileError) -> [(CircularRegion, ConfigNode)] {
+        guard case .mapping(let mapping) = root.node, let features = mapping["features"],
             case .sequence(let list) = features
-        else { throw failure(root, "a FeatureCollection needs a 'features' list") }
-        var out: [CircularRegion] = []
-        for feature in list {
-            guard case .mapping(let f) = feature, let geometry = f["geometry"], case .mapping(let g) = geometry,
+        else { throw root.failure("a FeatureCollection needs a 'features' list") }
+        var out: [(CircularRegion, ConfigNode)] = []
+        for item in list {
+            let feature = ConfigNode(node: item, file: root.file)
+            guard case .mapping(let f) = item, let geometry = f["geometry"], case .mapping(let g) = geometry,
                 g["type"]?.string == "Point", let coordinates = g["coordinates"],
                 case .sequence(let position) = coordinates, position.count >= 2,
                 let lon = position[0].float, let lat = position[1].float
-            else { throw failure(feature, "each feature needs a Point geometry with [longitude, latitude]") }
-            guard let properties = f["properties"] else { throw failure(feature, "missing 'properties'") }
-            let identifier: String
-            if let id = properties.mapping?["identifier"]?.string ?? properties.mapping?["name"]?.string {
-                identifier = id
-            } else {
-                throw failure(properties, "missing 'identifier' (or 'name')")
-            }
+            else { throw feature.failure("each feature needs a Point geometry with [longitude, latitude]") }
+            let properties = try feature.required("properties")
+            guard
+                let identifier = properties.node.mapping?["identifier"]?.string
+                    ?? properties.node.mapping?["name"]?.string
+            else { throw properties.failure("missing 'identifier' (or 'name')") }
             out.append(
-                try build(feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties))
+                (
+                    try build(feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties),
+                    feature
+                ))
         }
         return out
     }
 
-    private func build(_ node: Node, identifier: String, latitude: Double, longitude: Double, properties: Node)
-        throws(RegionFileError) -> CircularRegion
-    {
-        let radius = try number(properties, "radius")
-        let onEntry = try flag(properties, "notifyOnEntry")
-        let onExit = try flag(properties, "notifyOnExit")
+    private static func build(
+        _ node: ConfigNode, identifier: String, latitude: Double, longitude: Double, properties: ConfigNode
+    ) throws(ConfigFileError) -> CircularRegion {
+        let radius = try properties.number("radius")
+        let onEntry = try properties.flag("notifyOnEntry")
+        let onExit = try properties.flag("notifyOnExit")
         do {
             return try RegionFile.region(
                 identifier: identifier, latitude: latitude, longitude: longitude, radius: radius,
                 notifyOnEntry: onEntry, notifyOnExit: onExit)
         } catch {
-            throw failure(error.field == "radius" ? properties : node, error.message)
+            throw (error.field == "radius" ? properties : node).failure(error.message)
         }
+    }
+}
+
+extension ConfigNode {
+    /// The non-empty string under `key`, with the field named in the error.
+    func field(_ key: String) throws(ConfigFileError) -> String {
+        let value = try required(key)
+        guard case .scalar(let scalar) = value.node, !scalar.string.isEmpty else {
+            throw value.failure("'\(key)' must be a non-empty string")
+        }
+        return scalar.string
+    }
+
+    /// The number under `key`, with the field named in the error.
+    func number(_ key: String) throws(ConfigFileError) -> Double {
+        let value = try required(key)
+        guard case .scalar = value.node, let number = value.node.float ?? value.node.int.map(Double.init),
+            number.isFinite
+        else { throw value.failure("'\(key)' must be a number, not '\(value.node.string ?? "?")'") }
+        return number
+    }
+
+    /// The flag under `key`, true when absent.
+    func flag(_ key: String) throws(ConfigFileError) -> Bool {
+        guard let value = node.mapping?[key] else { return true }
+        guard let bool = value.bool else {
+            throw ConfigNode(node: value, file: file).failure("'\(key)' must be true or false")
+        }
+        return bool
     }
 }

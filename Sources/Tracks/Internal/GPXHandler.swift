@@ -118,6 +118,13 @@ final class GPXHandler: XMLEventHandler {
                 }
                 lastTime = time
             }
+            if PathBuilder.isLegacyMarker(latitude: point.latitude) {
+                // A legacy pause/resume marker ends the segment.
+                if !path.points.isEmpty { segments.append(path.build()) }
+                path = PathBuilder()
+                self.point = nil
+                break
+            }
             let index = path.points.count
             path.append(point)
             for (key, value) in pointValues { path.set(key, value, at: index) }
@@ -173,7 +180,12 @@ final class GPXHandler: XMLEventHandler {
             }
             return value
         }
-        let lat = try coordinate("lat", limit: 90)
+        // Only a track point can be a legacy pause/resume marker.
+        let lat = try coordinate("lat", limit: name.tag == .trkpt ? 200 : 90)
+        if !PathBuilder.isLegacyMarker(latitude: lat) && abs(lat) > 90 {
+            throw ReadFailure(
+                kind: .invalid, position: position, message: "<\(name.local)> lat \(lat) is outside [-90, 90]")
+        }
         let lon = try coordinate("lon", limit: 180)
         return TrackPoint(latitude: lat, longitude: lon)
     }

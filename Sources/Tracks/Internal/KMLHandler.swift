@@ -285,8 +285,8 @@ final class KMLHandler: XMLEventHandler {
                 )
             }
             if !node.backwardWhens.isEmpty && backwards == nil { backwards = orderFailure(of: node) }
-            let path = node.path.build()
-            geometry = path.points.isEmpty ? nil : .track(path)
+            let pieces = node.path.segments()
+            geometry = pieces.count > 1 ? .collection(pieces.map { .track($0) }) : pieces.first.map { .track($0) }
         default:
             geometry = nil
         }
@@ -377,7 +377,13 @@ final class KMLHandler: XMLEventHandler {
                 kind: .invalid, position: start,
                 message: "<coord> '\(shown)' is not 'longitude latitude [altitude]'")
         }
-        if count > 0 {
+        let k = nodes.count - 1
+        if count > 0 && PathBuilder.isLegacyMarker(latitude: values.1) {
+            // A pause/resume marker cuts the track; its slot stays (unpositioned) so later
+            // coordinates pair with the right <when>.
+            nodes[k].path.breaks.append(nodes[k].coordCount)
+            values = (.nan, .nan, .nan)
+        } else if count > 0 {
             guard values.1 >= -90 && values.1 <= 90 else {
                 throw ReadFailure(kind: .invalid, position: start, message: "latitude \(values.1) is outside [-90, 90]")
             }
@@ -387,7 +393,6 @@ final class KMLHandler: XMLEventHandler {
             }
         }
         // An empty <coord/> keeps its slot (so later ones pair with the right <when>) and is dropped at the end.
-        let k = nodes.count - 1
         let index = nodes[k].coordCount
         nodes[k].coordCount += 1
         if index < nodes[k].path.points.count {

@@ -3,6 +3,13 @@ struct PathBuilder {
     var points: [TrackPoint] = []
     var attributes: [String: [Double]] = [:]
     var altitudeMode: AltitudeMode?
+    /// Indices of legacy pause/resume markers: the path is cut there (``segments()``).
+    var breaks: [Int] = []
+
+    /// My Tracks' and OpenTracks' legacy markers: a point at latitude 100 paused the recording, one
+    /// at 200 resumed it (`TrackRecordingService.PAUSE_LATITUDE = 100.0`, `RESUME_LATITUDE =
+    /// 200.0`, deprecated in OpenTracks). Old exports still carry them; they are segment breaks.
+    static func isLegacyMarker(latitude: Double) -> Bool { latitude == 100 || latitude == 200 }
 
     mutating func append(_ point: TrackPoint) {
         points.append(point)
@@ -30,5 +37,23 @@ struct PathBuilder {
             columns = columns.mapValues { column in keep.map { column[$0] } }
         }
         return TrackPath(points: kept, attributes: columns, altitudeMode: altitudeMode)
+    }
+
+    /// The finished path cut at its legacy markers (which are dropped): empty pieces left out.
+    func segments() -> [TrackPath] {
+        guard !breaks.isEmpty else { return [build()].filter { !$0.points.isEmpty } }
+        var pieces: [TrackPath] = []
+        var start = 0
+        for end in breaks + [points.count] {
+            var piece = PathBuilder(altitudeMode: altitudeMode)
+            piece.points = Array(points[start..<end])
+            piece.attributes = attributes.mapValues { column in
+                (start..<end).map { $0 < column.count ? column[$0] : .nan }
+            }
+            let path = piece.build()
+            if !path.points.isEmpty { pieces.append(path) }
+            start = min(end + 1, points.count)
+        }
+        return pieces
     }
 }

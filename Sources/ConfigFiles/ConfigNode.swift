@@ -1,23 +1,5 @@
 import Foundation
-import LocationSimulation
 import Yams
-
-/// Why a rules, profile or credentials file could not be read: file, line:column, what and why.
-public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
-
-    public init(file: String, line: Int = 0, column: Int = 0, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    public var description: String { line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)" }
-}
 
 /// A YAML (or JSON) node read strictly: unknown keys, wrong types and out-of-range values are
 /// errors at their line and column; anchors and aliases are refused before Yams can expand them.
@@ -25,20 +7,16 @@ public struct ConfigNode {
     public let node: Node
     public let file: String
 
-    /// Reads and composes a file.
+    /// Reads and composes a file: it must be UTF-8 (a BOM is allowed), free of YAML anchors and
+    /// aliases, and well-formed; each failure is one ``ConfigFileError`` with its position.
     public static func load(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> ConfigNode {
         let name = displayName ?? url.path
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw ConfigFileError(file: name, message: "cannot read: \(error.localizedDescription)")
-        }
-        return try parse(text, name: name)
+        return try parse(try ConfigText.read(url, name: name), name: name)
     }
 
+    /// Composes `text` (YAML, or JSON, which is YAML) under the name `name`.
     public static func parse(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
-        if let (line, column) = RegionFile.firstAnchorOrAlias(in: text) {
+        if let (line, column) = ConfigText.firstAnchorOrAlias(in: text) {
             throw ConfigFileError(
                 file: name, line: line, column: column,
                 message: "YAML anchors and aliases (&name, *name) are not accepted")
@@ -47,10 +25,16 @@ public struct ConfigNode {
         do {
             root = try Yams.compose(yaml: text)
         } catch {
-            throw ConfigFileError(file: name, message: "not YAML or JSON: \(error)")
+            throw ConfigText.syntaxError(error, file: name)
         }
-        guard let root else { throw ConfigFileError(file: name, message: "the file is empty") }
+        guard let root else { throw ConfigFileError(file: name, line: 1, column: 1, message: "the file is empty") }
         return ConfigNode(node: root, file: name)
+    }
+
+    /// Wraps a node of this file.
+    public init(node: Node, file: String) {
+        self.node = node
+        self.file = file
     }
 
     public func failure(_ message: String) -> ConfigFileError {
@@ -69,6 +53,12 @@ public struct ConfigNode {
             out[k] = ConfigNode(node: value, file: file)
         }
         return out
+    }
+
+    /// The value under `key` of a mapping, or an error naming the missing key.
+    public func required(_ key: String) throws(ConfigFileError) -> ConfigNode {
+        guard case .mapping(let mapping) = node, let value = mapping[key] else { throw failure("missing '\(key)'") }
+        return ConfigNode(node: value, file: file)
     }
 
     public func list() throws(ConfigFileError) -> [ConfigNode] {

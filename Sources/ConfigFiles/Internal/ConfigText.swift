@@ -1,0 +1,120 @@
+import Foundation
+import Yams
+
+/// The text of a configuration file, checked before any YAML is composed.
+enum ConfigText {
+    /// The file as UTF-8 text (a leading BOM dropped). A missing or unreadable file is
+    /// `unreadable`; bytes that are not UTF-8 are `invalid` at the line and column of the first.
+    static func read(_ url: URL, name: String) throws(ConfigFileError) -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw ConfigFileError(.unreadable, file: name, message: exists ? "cannot be read" : "no such file")
+        }
+        return try decode(data, name: name)
+    }
+
+    static func decode(_ data: Data, name: String) throws(ConfigFileError) -> String {
+        var bytes = data[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        // Decode once, counting lines and columns, so the first byte that breaks UTF-8 is located.
+        var line = 1
+        var column = 1
+        var consumed = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                consumed += UTF8.width(scalar)
+                (line, column) = scalar == "\n" ? (line + 1, 1) : (line, column + 1)
+            case .emptyInput:
+                return String(decoding: bytes, as: UTF8.self)
+            case .error:
+                let byte = bytes[bytes.index(bytes.startIndex, offsetBy: consumed)]
+                let hex = String(byte, radix: 16, uppercase: true)
+                throw ConfigFileError(
+                    file: name, line: line, column: column,
+                    message: "not UTF-8 text (byte 0x\(hex.count < 2 ? "0" + hex : hex)); save the file as UTF-8")
+            }
+        }
+    }
+
+    /// A YAML syntax error as one error at its position: libyaml's problem, and its context.
+    static func syntaxError(_ error: any Error, file: String) -> ConfigFileError {
+        guard let yaml = error as? YamlError else {
+            return ConfigFileError(file: file, message: "not YAML or JSON: \(error)")
+        }
+        func at(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> ConfigFileError {
+            ConfigFileError(
+                file: file, line: mark.line, column: mark.column,
+                message: "not YAML or JSON: \(problem)" + (context.map { " (\($0.text))" } ?? ""))
+        }
+        switch yaml {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            return at(mark, problem, context)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ConfigFileError(
+                file: file, line: context.mark.line, column: context.mark.column,
+                message: "the key '\(duplicates.joined(separator: "', '"))' is given twice")
+        case .reader(let problem, let offset, _, let text):
+            let (line, column) = offset.map { position(of: $0, in: text) } ?? (0, 0)
+            return ConfigFileError(file: file, line: line, column: column, message: "not YAML or JSON: \(problem)")
+        default:
+            return ConfigFileError(file: file, message: "not YAML or JSON: \(yaml)")
+        }
+    }
+
+    /// Line and column (1-based, in characters) of the UTF-8 byte `offset` of `text`.
+    private static func position(of offset: Int, in text: String) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        for (index, character) in text.utf8.enumerated() {
+            if index >= offset { break }
+            if character == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if character & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    /// Where the first YAML anchor or alias is, outside quoted strings and comments. Yams
+    /// resolves aliases while composing, so they are refused before: an alias bomb never expands.
+    static func firstAnchorOrAlias(in text: String) -> (Int, Int)? {
+        var line = 1
+        var column = 0
+        var quote: Character?
+        var comment = false
+        var previous: Character = "\n"
+        for c in text {
+            column += 1
+            defer { previous = c }
+            if c == "\n" {
+                line += 1
+                column = 0
+                comment = false
+                continue
+            }
+            if comment { continue }
+            if let q = quote {
+                if c == q && previous != "\\" { quote = nil }
+                continue
+            }
+            switch c {
+            case "\"", "'": quote = c
+            case "#" where previous == " " || previous == "\n" || previous == "\t": comment = true
+            case "&" where " \t\n[{,:-?".contains(previous), "*" where " \t\n[{,:-?".contains(previous):
+                // Only where a node starts: `a & b` inside a plain value is refused too; quote it.
+                return (line, column)
+            default: break
+            }
+        }
+        return nil
+    }
+}
