@@ -29,6 +29,8 @@ public struct Scenario: Sendable {
     /// Evaluate the gates and record the audit, send nothing.
     public var dryRun = false
     public var expectations: [Expectation]
+    /// Wall-clock seconds the run may take (`timeBudget`); nil: the runner's.
+    public var timeBudget: Double?
 }
 
 /// One simulated phone: its route and the script of what its user and its radio do.

@@ -15,6 +15,8 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
         case missing
         /// The emulator or the store could not be set up (69 / 73).
         case unavailable
+        /// The run took longer than its time budget (1, as a failure).
+        case overBudget
     }
 
     public var kind: Kind
@@ -58,7 +60,7 @@ private struct Reader {
     static let topKeys: Set<String> = [
         "name", "description", "seed", "device", "devices", "regions", "beacons", "privacy", "rules", "emulator",
         "places",
-        "dryRun", "expect", "iosVersion", "realism",
+        "dryRun", "expect", "iosVersion", "realism", "timeBudget",
     ]
 
     func scenario(_ root: ConfigNode) throws -> Scenario {
@@ -138,6 +140,10 @@ private struct Reader {
             seed: seed, devices: devices, regions: regions, rules: rules, privacy: privacy, emulator: emulator,
             places: places, dryRun: try fields["dryRun"]?.bool() ?? false, expectations: expectations)
         scenario.beacons = beacons
+        if let v = fields["timeBudget"] {
+            scenario.timeBudget = try v.duration()
+            guard scenario.timeBudget ?? 0 > 0 else { throw v.failure("'timeBudget' must be longer than zero") }
+        }
         return scenario
     }
 

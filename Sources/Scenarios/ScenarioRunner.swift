@@ -1,4 +1,5 @@
 import CheckinEngine
+import ConfigFiles
 import Foundation
 import LocationSimulation
 import SocialEmulator
@@ -42,10 +43,27 @@ public struct ScenarioRunner: Sendable {
     public var fixtures: EmulatorFixtures
     /// The database runs are recorded in; nil: a temporary one, removed afterwards.
     public var storePath: String?
+    /// Wall-clock seconds a scenario may take unless it sets its own `timeBudget`: a run past it
+    /// stops and fails, so a scenario that would never end (a route of millions of fixes, say)
+    /// cannot hang CI.
+    public var timeBudget: Double
+    /// A deadline that many seconds ahead on the wall clock the runner was given.
+    private let deadline: @Sendable (Double) -> Deadline
 
-    public init(fixtures: EmulatorFixtures, storePath: String? = nil) {
+    public static let defaultTimeBudget = 600.0
+
+    /// - Parameter clock: the wall clock budgets are measured on (tests give their own).
+    public init<C: Clock<Duration> & Sendable>(
+        fixtures: EmulatorFixtures, storePath: String? = nil, timeBudget: Double = defaultTimeBudget,
+        clock: C = ContinuousClock()
+    ) {
         self.fixtures = fixtures
         self.storePath = storePath
+        self.timeBudget = timeBudget
+        self.deadline = { seconds in
+            let end = clock.now.advanced(by: .milliseconds(Int64(min(seconds, 1e12) * 1_000)))
+            return Deadline { clock.now >= end }
+        }
     }
 
     /// Reads a scenario file and runs it; a file that cannot be read is a result with an error.
@@ -72,6 +90,8 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs the scenario and collects what expectations look at.
     public func execute(_ scenario: Scenario) async throws -> ScenarioOutcome {
+        let budget = scenario.timeBudget ?? timeBudget
+        let deadline = self.deadline(budget)
         let routes = try scenario.devices.map(route)
         let starts = zip(scenario.devices, routes).map { ($1.first?.point.timeIntervalSince1970 ?? 0) + $0.startAfter }
         guard let origin = starts.min() else { throw ScenarioError(.data, "\(scenario.file): no devices") }
@@ -155,6 +175,13 @@ public struct ScenarioRunner: Sendable {
             try engine.recordRegions(scenario.regions)
             for event in setupEvents { _ = try await engine.handle(event) }
             for event in Simulation(devices: devices).events() {
+                if deadline.hasPassed {
+                    await emulator?.stop()
+                    throw ScenarioError(
+                        .overBudget,
+                        "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget)) "
+                            + "(timeBudget, or waypost test --time-budget), at virtual +\(Int(event.time - origin)) s")
+                }
                 events.append(event)
                 await applyChanges(through: event.time)
                 clock.advance(to: event.time)
@@ -163,6 +190,8 @@ public struct ScenarioRunner: Sendable {
             await applyChanges(through: .infinity)
             _ = try await engine.finish(maxWait: .infinity)
             try store.finishRun(run.id, at: Date().timeIntervalSince1970)
+        } catch let error as ScenarioError {
+            throw error
         } catch {
             await emulator?.stop()
             throw ScenarioError(.unavailable, "\(scenario.file): \(error)")
@@ -202,6 +231,12 @@ public struct ScenarioRunner: Sendable {
         configuration.geoRateLimit = setup.geoRateLimit
         return configuration
     }
+}
+
+/// A point ahead on a clock: whether it has passed, without naming the clock's instant type.
+struct Deadline: Sendable {
+    let hasPassedNow: @Sendable () -> Bool
+    var hasPassed: Bool { hasPassedNow() }
 }
 
 extension InProcessEmulator {

@@ -49,14 +49,20 @@ struct Test: AsyncParsableCommand {
     @Option(help: "Scenarios run at once (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "Wall-clock seconds a scenario may run unless it sets its own timeBudget; past it, it fails.")
+    var timeBudget: Double = ScenarioRunner.defaultTimeBudget
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard timeBudget > 0, timeBudget <= 86_400 * 365 else {
+            throw ValidationError("--time-budget must be seconds, more than 0 and at most a year")
+        }
     }
 
     func run() async throws {
         var worst: SysExit = .ok
         try await reportingFailures {
-            let runner = ScenarioRunner(fixtures: try loadFixtures(fixtures), storePath: db)
+            let runner = ScenarioRunner(fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget)
             let results = await runAll(runner)
             let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
             FileHandle.standardOutput.write(Data(report.utf8))
@@ -72,6 +78,7 @@ struct Test: AsyncParsableCommand {
                 case .missing?: worst = max(worst, .noInput)
                 case .data?: worst = max(worst, .dataError)
                 case .unavailable?: worst = max(worst, .unavailable)
+                case .overBudget?: worst = max(worst, .expectationFailed)
                 case nil: if !result.passed { worst = max(worst, .expectationFailed) }
                 }
             }

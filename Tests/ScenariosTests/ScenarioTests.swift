@@ -209,3 +209,44 @@ struct ScenarioTests {
         #expect(ConfigNode.duration("") == nil)
     }
 }
+
+/// Issue 15: a scenario has a time budget on the wall clock; past it the run stops and fails
+/// with a message naming the budget, whatever the route — measured on an injected clock here.
+struct ScenarioTimeBudgetTests {
+    /// A clock whose every reading is one second after the last.
+    final class SteppingClock: Clock, @unchecked Sendable {
+        struct Instant: InstantProtocol {
+            var offset: Duration
+            func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+            func duration(to other: Instant) -> Duration { other.offset - offset }
+            static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+        }
+        private let lock = NSLock()
+        private var readings = 0
+        var now: Instant {
+            lock.lock()
+            defer { lock.unlock() }
+            readings += 1
+            return Instant(offset: .seconds(readings))
+        }
+        var minimumResolution: Duration { .seconds(1) }
+        func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
+    }
+
+    @Test func aRunPastItsBudgetStopsAndFails() async throws {
+        let places = Corpus.repositoryRoot.appendingPathComponent("fixtures/places")
+        let runner = ScenarioRunner(
+            fixtures: try EmulatorFixtures.load(from: places), timeBudget: 30, clock: SteppingClock())
+        let result = await runner.run(try ScenarioTests.scenario("commute-cafe-checkin.yaml"))
+        #expect(result.error?.kind == .overBudget)
+        #expect(
+            result.error?.description.contains("time budget of 30s (timeBudget, or waypost test --time-budget)") == true
+        )
+        #expect(!result.passed)
+
+        var scenario = try ScenarioTests.scenario("commute-cafe-checkin.yaml")
+        scenario.timeBudget = 100_000
+        let within = await runner.run(scenario)
+        #expect(within.error == nil && within.passed)
+    }
+}
