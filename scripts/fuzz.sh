@@ -4,6 +4,7 @@
 # the shipped files, and runs every target for FUZZ_SECONDS (default 60). Crashers are written to
 # .build-fuzz/crashes/TARGET/; the summary gives executions and crashes per target. Linux only
 # (it links libclang_rt.fuzzer_no_main from the Swift toolchain).
+# FUZZ_RUNS stops each target after that many executions instead (within FUZZ_SECONDS).
 #   FUZZ_SECONDS=600 FUZZ_TARGETS="tracks oauth" make fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,25 +26,29 @@ for target in $targets; do
     [ -x "$scratch/release/fuzz-$target" ] || { echo "fuzz: fuzz-$target did not build" >&2; exit 70; }
 done
 
-# Seed corpora from what the project ships.
+# Seed corpora from what the project ships (only the targets asked for: runs may go side by side).
 seeds=$scratch/seeds
-rm -rf "$seeds"
-mkdir -p "$seeds"/{tracks,config,emulator,oauth}
-cp tracks/*.kml tracks/*.gpx "$seeds/tracks/"
-python3 - "$seeds/tracks/cafe-stop.kmz" tracks/cafe-stop.kml <<'PY'
+for target in $targets; do rm -rf "${seeds:?}/$target"; mkdir -p "$seeds/$target"; done
+case " $targets " in *" tracks "*)
+    cp tracks/*.kml tracks/*.gpx "$seeds/tracks/"
+    python3 - "$seeds/tracks/cafe-stop.kmz" tracks/cafe-stop.kml <<'PY'
 import sys, zipfile
 with zipfile.ZipFile(sys.argv[1], "w") as z: z.write(sys.argv[2], "doc.kml")
 PY
-# A config input's first line names its reader.
-for pair in regions:regions beacons:beacons rules:rules privacy:privacy scenarios:scenario; do
-    folder=${pair%%:*}
-    for file in fixtures/"$folder"/*; do
-        [ -f "$file" ] && { echo "${pair#*:}"; cat "$file"; } > "$seeds/config/$folder-$(basename "$file")"
+esac
+case " $targets " in *" config "*)
+    # A config input's first line names its reader.
+    for pair in regions:regions beacons:beacons rules:rules privacy:privacy scenarios:scenario; do
+        folder=${pair%%:*}
+        for file in fixtures/"$folder"/*; do
+            [ -f "$file" ] && { echo "${pair#*:}"; cat "$file"; } > "$seeds/config/$folder-$(basename "$file")"
+        done
     done
+    cp Fuzz/seeds/config/* "$seeds/config/"
+esac
+for target in emulator oauth; do
+    case " $targets " in *" $target "*) cp Fuzz/seeds/$target/* "$seeds/$target/" ;; esac
 done
-cp Fuzz/seeds/config/* "$seeds/config/"
-cp Fuzz/seeds/emulator/* "$seeds/emulator/"
-cp Fuzz/seeds/oauth/* "$seeds/oauth/"
 
 status=0
 summary=""
@@ -55,7 +60,7 @@ for target in $targets; do
     echo "fuzz-$target: $budget s…"
     set +e
     LSAN_OPTIONS=suppressions=Fuzz/lsan.supp:print_suppressions=0 \
-    "$scratch/release/fuzz-$target" -max_total_time="$budget" -timeout=20 -rss_limit_mb=4096 -max_len=${FUZZ_MAX_LEN:-8192} \
+    "$scratch/release/fuzz-$target" -max_total_time="$budget" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -timeout=20 -rss_limit_mb=4096 -max_len=${FUZZ_MAX_LEN:-8192} \
         -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "$seeds/$target" > "$log" 2>&1
     code=$?
     set -e

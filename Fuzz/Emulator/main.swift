@@ -31,7 +31,7 @@ func request(_ bytes: UnsafeBufferPointer<UInt8>) -> EmulatorRequest {
 runFuzzer { data, count in
     let request = request(input(data, count))
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task.detached {
         // A fresh emulator per input, on a fixed clock: each run is reproducible from its input.
         let core = EmulatorCore(fixtures: fixtures, seed: 1, clock: { 1_750_000_000 })
         _ = await core.handle(request)

@@ -26,7 +26,7 @@ runFuzzer { data, count in
         _ = signature
     }
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task.detached {
         let core = EmulatorCore(fixtures: fixtures, seed: 1, clock: { 1_750_000_000 })
         _ = await core.handle(
             EmulatorRequest(

@@ -391,30 +391,18 @@ private struct Reader {
         return out
     }
 
+    /// A fault, read by the emulator's own reader (``Fault/parse(_:)``) with the control plane's
+    /// field names; `from` and `until` may be durations (`5m`) from the scenario's start.
     func fault(_ node: ConfigNode) throws(ConfigFileError) -> Fault {
-        let f = try node.mapping(allowing: [
-            "kind", "path", "probability", "count", "from", "until", "status", "code", "distribution", "ms", "maxMs",
-            "sigma",
-        ])
-        guard let kind = f["kind"] else { throw node.failure("missing 'kind'") }
-        var fault = Fault(kind: try kind.choice(Fault.Kind.self), pathContains: try f["path"]?.string() ?? "")
-        if let v = f["probability"] {
-            fault.probability = try v.number()
-            guard (0...1).contains(fault.probability) else { throw v.failure("'probability' is within 0…1") }
+        let fields = try node.mapping(allowing: Fault.fields)
+        var values: [String: String] = [:]
+        for (key, value) in fields {
+            values[key] = key == "from" || key == "until" ? String(try value.duration()) : try value.string()
         }
-        if let v = f["count"] { fault.remaining = try whole(v) }
-        fault.from = try f["from"]?.duration()
-        fault.until = try f["until"]?.duration()
-        if let v = f["status"] {
-            fault.status = try whole(v, minimum: 100)
-            guard fault.status < 600 else { throw v.failure("'status' must be an HTTP status") }
+        switch Fault.parse(values) {
+        case .success(let fault): return fault
+        case .failure(let error): throw (fields[error.field] ?? node).failure(error.message)
         }
-        if let v = f["code"] { fault.code = try whole(v) }
-        if let v = f["distribution"] { fault.distribution = try v.choice(Fault.Distribution.self) }
-        if let v = f["ms"] { fault.milliseconds = try v.number() }
-        if let v = f["maxMs"] { fault.maximumMilliseconds = try v.number() }
-        if let v = f["sigma"] { fault.sigma = try v.number() }
-        return fault
     }
 
     // MARK: - Expectations

@@ -181,6 +181,17 @@ struct ScenarioTests {
                 + "    - { at: 1m, graphToken: stale }\nexpect:\n  - event: location\n",
             "scenario.yaml:6:29: 'stale' is not one of valid, expired"
         ),
+        // Faults are read by the emulator's own reader, with the control plane's names and ranges.
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nemulator:\n  faults:\n"
+                + "    - { kind: status, status: 503, count: 1e300 }\nexpect:\n  - event: location\n",
+            "scenario.yaml:6:43: count must be a whole number within 0…1000000000"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nemulator:\n  faults:\n"
+                + "    - { kind: latency, maxMs: 10 }\nexpect:\n  - event: location\n",
+            "scenario.yaml:6:24: unknown key 'maxMs'"
+        ),
     ])
     func invalidScenarioIsOneClearError(_ text: String, _ message: String) throws {
         try withTemporaryDirectory { directory in

@@ -68,17 +68,29 @@ public struct Fault: Sendable, Codable, Equatable {
         self.sigma = sigma
     }
 
-    /// Reads a fault from control-plane form fields: `kind`, `path`, `probability`, `count`,
-    /// `from`, `until`, `status`, `code`, `distribution`, `ms`, `max_ms`, `sigma`.
-    static func parse(_ values: [String: String]) -> Result<Fault, FaultError> {
+    /// The fields of a fault, one spelling wherever a fault is written (the control plane's form
+    /// fields and a scenario's `emulator.faults`).
+    public static let fields: Set<String> = [
+        "kind", "path", "probability", "count", "from", "until", "status", "code", "distribution", "ms", "max_ms",
+        "sigma",
+    ]
+
+    /// Reads a fault from its fields (``fields``), each checked against its range before any
+    /// conversion; `from` and `until` are seconds. The one reader of faults.
+    public static func parse(_ values: [String: String]) -> Result<Fault, FaultError> {
+        if let unknown = values.keys.filter({ !fields.contains($0) }).sorted().first {
+            return .failure(
+                FaultError(unknown, "unknown field '\(unknown)' (expected \(fields.sorted().joined(separator: ", ")))"))
+        }
         guard let kindText = values["kind"], let kind = Kind(rawValue: kindText) else {
-            return .failure(FaultError("kind must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))"))
+            return .failure(
+                FaultError("kind", "kind must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
         var fault = Fault(kind: kind, pathContains: values["path"] ?? "")
         func number(_ key: String) -> Result<Double?, FaultError> {
             guard let text = values[key] else { return .success(nil) }
             guard let value = Double(text), value.isFinite else {
-                return .failure(FaultError("\(key) must be a number"))
+                return .failure(FaultError(key, "\(key) must be a number"))
             }
             return .success(value)
         }
@@ -89,6 +101,7 @@ public struct Fault: Sendable, Codable, Equatable {
                 guard range.contains(value), value == value.rounded() else {
                     return .failure(
                         FaultError(
+                            key,
                             "\(key) must be a whole number within \(Int(range.lowerBound))…\(Int(range.upperBound))"))
                 }
                 return .success(Int(value))
@@ -98,7 +111,7 @@ public struct Fault: Sendable, Codable, Equatable {
             number(key).flatMap { value in
                 guard let value else { return .success(nil) }
                 guard range.contains(value) else {
-                    return .failure(FaultError("\(key) must be within \(range.lowerBound)…\(range.upperBound)"))
+                    return .failure(FaultError(key, "\(key) must be within \(range.lowerBound)…\(range.upperBound)"))
                 }
                 return .success(value)
             }
@@ -119,7 +132,7 @@ public struct Fault: Sendable, Codable, Equatable {
         }
         if let text = values["distribution"] {
             guard let distribution = Distribution(rawValue: text) else {
-                return .failure(FaultError("distribution must be fixed, uniform or lognormal"))
+                return .failure(FaultError("distribution", "distribution must be fixed, uniform or lognormal"))
             }
             fault.distribution = distribution
         }
@@ -128,8 +141,13 @@ public struct Fault: Sendable, Codable, Equatable {
 }
 
 public struct FaultError: Error, Sendable {
+    /// The field at fault.
+    public var field: String
     public var message: String
-    init(_ message: String) { self.message = message }
+    init(_ field: String, _ message: String) {
+        self.field = field
+        self.message = message
+    }
 }
 
 /// The faults set on the emulator and the seeded generator they draw from.
