@@ -93,8 +93,7 @@ let package = Package(
         .target(
             name: "CheckinEngine",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "Store", "ConfigFiles",
-                .product(name: "Yams", package: "Yams"),
+                "Geo", "LocationSimulation", "SocialAPI", "Store", "ConfigFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -102,18 +101,17 @@ let package = Package(
             name: "Scenarios",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "ConfigFiles",
+                "ConfigFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
-        .target(name: "RunReports", dependencies: ["Geo", "Tracks", "Store", "CheckinEngine"]),
+        .target(name: "RunReports", dependencies: ["Geo", "Store", "CheckinEngine", "WaypostSupport"]),
         .executableTarget(
             name: "waypost",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Scenarios", "RunReports", "ConfigFiles",
+                "Scenarios", "RunReports", "ConfigFiles", "WaypostSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
@@ -140,7 +138,10 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
         .testTarget(
             name: "TracksTests",
-            dependencies: ["Tracks", "Geo", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: [
+                "Tracks", "Geo", "WaypostSupport", "TestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .testTarget(
             name: "LocationSimulationTests",

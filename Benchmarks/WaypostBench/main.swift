@@ -17,6 +17,7 @@ import Foundation
 import Geo
 import LocationSimulation
 import Tracks
+import WaypostSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import Tracks
+import WaypostSupport
 
 /// The SVG map in a self-contained HTML page with a time slider and hover details, in plain
 /// JavaScript: no network, no CDN, one file to attach to a bug report.

@@ -1,7 +1,7 @@
 import CheckinEngine
 import Foundation
 import Geo
-import Tracks
+import WaypostSupport
 
 /// A run as a GeoJSON FeatureCollection (RFC 7946) for geojson.io, QGIS and friends: the route
 /// per device (a MultiLineString where the signal was lost), regions as circle polygons, events

@@ -2,7 +2,7 @@ import CheckinEngine
 import Foundation
 import Geo
 import Store
-import Tracks
+import WaypostSupport
 
 /// A self-contained SVG map of a run: the route in Web Mercator, regions as true-scale circles,
 /// event markers, post markers coloured by the location precision they carried, a legend, a

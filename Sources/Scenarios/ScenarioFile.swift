@@ -4,6 +4,7 @@ import Foundation
 import LocationSimulation
 import SocialEmulator
 import Tracks
+import WaypostSupport
 
 /// Why a scenario could not be read or run, in a user's words, with the sysexits class the
 /// command line exits with.

@@ -1,5 +1,5 @@
 import Foundation
-import Tracks
+import WaypostSupport
 
 /// Writes scenario results for people (text), programs (JSON) and CI systems (JUnit XML).
 ///

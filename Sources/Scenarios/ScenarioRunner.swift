@@ -2,6 +2,7 @@ import CheckinEngine
 import ConfigFiles
 import Foundation
 import LocationSimulation
+import SocialAPI
 import SocialEmulator
 import Store
 import Tracks
@@ -146,8 +147,7 @@ public struct ScenarioRunner: Sendable {
             do {
                 emulator = try await InProcessEmulator.start(
                     fixtures: scenario.places ?? fixtures, configuration: configuration(scenario.emulator),
-                    seed: scenario.seed,
-                    clock: clock)
+                    seed: scenario.seed, now: { clock.now })
             } catch {
                 throw ScenarioError(.unavailable, "cannot start the in-process emulator: \(error)")
             }

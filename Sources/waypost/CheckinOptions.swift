@@ -86,7 +86,7 @@ struct NetworkOptions: ParsableArguments {
         guard external else {
             let loaded = try loadFixtures(fixtures)
             do {
-                let emulator = try await InProcessEmulator.start(fixtures: loaded, seed: seed, clock: clock)
+                let emulator = try await InProcessEmulator.start(fixtures: loaded, seed: seed, now: { clock.now })
                 return (emulator.clients, emulator.running)
             } catch {
                 throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")

@@ -6,6 +6,7 @@ import Geo
 import LocationSimulation
 import Store
 import Tracks
+import WaypostSupport
 
 /// `waypost replay TRACK`: a route through the simulated location manager, as events — and,
 /// with `--checkins`, through the check-in engine to the networks.

@@ -3,7 +3,7 @@ import CheckinEngine
 import ConfigFiles
 import Foundation
 import Store
-import Tracks
+import WaypostSupport
 
 /// `waypost audit [RUN]`: which posts carried location, at what precision, and why.
 struct Audit: ParsableCommand {

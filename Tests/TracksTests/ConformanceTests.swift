@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WaypostSupport
 
 @testable import Tracks
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaypostSupport
 
 @testable import Tracks
 

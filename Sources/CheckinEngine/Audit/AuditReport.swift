@@ -1,5 +1,5 @@
 import Foundation
-import Tracks
+import WaypostSupport
 
 /// `waypost audit`: per post, what carried location, at what precision, and why — as a table,
 /// JSON or CSV — with counts per network and precision.

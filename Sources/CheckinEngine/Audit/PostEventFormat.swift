@@ -1,5 +1,5 @@
 import Foundation
-import Tracks
+import WaypostSupport
 
 /// `post` events in the replay's event stream (DESIGN.md's contract), as JSON lines or text.
 public enum PostEventFormat {

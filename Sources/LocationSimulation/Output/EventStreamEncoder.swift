@@ -1,5 +1,5 @@
 import Foundation
-import Tracks
+import WaypostSupport
 
 /// Renders events as DESIGN.md's event stream: one JSON object per line (`jsonl`), or a
 /// readable line per event (`text`). Deterministic: the same events give the same bytes.
@@ -240,9 +240,5 @@ public enum EventStreamEncoder {
         XSDDateTime.appendDigits(Int(fraction), width: width, to: &out)
     }
 
-    private static func quoted(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
-        let array = String(decoding: data, as: UTF8.self)
-        return String(array.dropFirst().dropLast())
-    }
+    private static func quoted(_ text: String) -> String { JSONEscaping.quoted(text) }
 }

@@ -1,3 +1,5 @@
+import WaypostSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -13,37 +15,6 @@
 /// and a small exponent take Clinger's exact fast path (one multiply or divide of exactly
 /// representable values); anything else goes to `strtod`, which rounds correctly.
 enum DecimalParser {
-    /// 10^e for 0 ≤ e ≤ 22, all exactly representable. A switch, not a global array: reading a
-    /// global array retains its buffer, which showed up in profiles at one call per number.
-    @inline(__always)
-    static func powerOfTen(_ e: Int) -> Double {
-        switch e {
-        case 0: 1
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        default: 1e22
-        }
-    }
-
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let count = bytes.count
         guard count > 0, count < 64 else { return nil }
@@ -103,7 +74,7 @@ enum DecimalParser {
         exactDigits = exactDigits && mantissa <= (1 << 53)
         if exactDigits && exponent >= -22 && exponent <= 22 {
             let m = Double(mantissa)
-            let value = exponent < 0 ? m / powerOfTen(-exponent) : m * powerOfTen(exponent)
+            let value = exponent < 0 ? m / ExactPowers.ofTen(-exponent) : m * ExactPowers.ofTen(exponent)
             return negative ? -value : value
         }
         // Rare: more digits or a larger exponent than the fast path handles exactly.

@@ -1,4 +1,5 @@
 import Foundation
+import WaypostSupport
 
 /// Builds a ``Track`` from GPX 1.0 and 1.1 events: `wpt`, `rte`/`rtept` and
 /// `trk`/`trkseg`/`trkpt`, with `ele`, `time`, `course` and `speed`. Numeric leaf values inside a

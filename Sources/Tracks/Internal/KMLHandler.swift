@@ -1,4 +1,5 @@
 import Foundation
+import WaypostSupport
 
 /// Builds a ``Track`` from KML 2.1–2.3 events (opengis.net and earth.google.com namespaces,
 /// Google's gx extensions, or no namespace at all).

@@ -1,4 +1,5 @@
 import CLibXML2
+import WaypostSupport
 
 /// A position in the input, 1-based.
 struct SourcePosition {

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import WaypostSupport
 
 /// One timed position of a replay, with the motion a location fix reports.
 ///

@@ -1,3 +1,5 @@
+import WaypostSupport
+
 /// GeoJSON in the shape placemark/togeojson produces, so its users can swap tools:
 /// positions as `[lon, lat, alt]`, per-point times in `properties.coordinateProperties.times`
 /// (an array per line for multi-line geometries), GPX tracks with several segments as

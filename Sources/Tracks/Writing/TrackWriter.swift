@@ -1,3 +1,5 @@
+import WaypostSupport
+
 /// The formats ``TrackWriter`` writes.
 public enum ExportFormat: String, Sendable, CaseIterable {
     case geojson, gpx, kml
@@ -32,46 +34,5 @@ enum Format {
         return "\(value)"
     }
 
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
-                    + String(c.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-}
-
-/// XML 1.0 escaping for every XML the project writes: GPX and KML here, JUnit reports and SVG
-/// maps elsewhere.
-public enum XMLEscaping {
-    /// `text` escaped for XML 1.0 text and attributes; control characters XML cannot carry are
-    /// dropped. With `attribute`, tab and line breaks become character references, which
-    /// survive attribute-value normalisation (a parser would read them as spaces otherwise).
-    public static func escape(_ text: String, attribute: Bool = false) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\t", "\n", "\r":
-                if attribute { out += "&#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
-            case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: continue
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func jsonString(_ text: String) -> String { JSONEscaping.quoted(text) }
 }

@@ -1,3 +1,5 @@
+import WaypostSupport
+
 /// GPX 1.1: KML Points become waypoints, routes stay routes, every other line becomes a track
 /// (one `trkseg` per line of a multi-geometry; a polygon contributes its rings).
 enum GPXWriter {

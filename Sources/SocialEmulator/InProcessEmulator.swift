@@ -1,7 +1,5 @@
-import CheckinEngine
 import Foundation
 import SocialAPI
-import SocialEmulator
 
 /// The emulator inside this process, on an ephemeral loopback port — real HTTP all the same —
 /// with the project's clients signed as its first configured accounts. `waypost replay
@@ -9,7 +7,7 @@ import SocialEmulator
 ///
 /// ```swift
 /// let clock = VirtualDeliveryClock(start: origin)
-/// let emulator = try await InProcessEmulator.start(fixtures: fixtures, seed: 7, clock: clock)
+/// let emulator = try await InProcessEmulator.start(fixtures: fixtures, seed: 7, now: { clock.now })
 /// let delivery = OutboxDelivery(store: store, clients: emulator.clients, clock: clock)
 /// …
 /// await emulator.stop()
@@ -19,12 +17,13 @@ public struct InProcessEmulator: Sendable {
     public let running: EmulatorServer.Running
     public let clients: SocialClients
 
-    /// Starts the emulator on `clock` (its OAuth window, rate limits and fault times follow it).
+    /// Starts the emulator on the clock `now` reads, seconds since 1970 (its OAuth window, rate
+    /// limits and fault times follow it; the clients sign with it too).
     public static func start(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
-        clock: any DeliveryClock
+        now: @escaping @Sendable () -> Double
     ) async throws -> InProcessEmulator {
-        let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: { clock.now })
+        let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: now)
         let running = try await EmulatorServer(core: core).start(port: 0)
         var twitter: TwitterClient?
         if let account = configuration.twitterAccounts.first,
@@ -34,7 +33,7 @@ public struct InProcessEmulator: Sendable {
                 baseURL: running.twitterBaseURL,
                 credentials: OAuth1Credentials(
                     consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret),
-                now: { Int(clock.now) })
+                now: { Int(now()) })
         }
         let facebook = configuration.facebookAccounts.first.map {
             FacebookClient(baseURL: running.facebookBaseURL, accessToken: $0.accessToken)

@@ -1,5 +1,3 @@
-import WaypostSupport
-
 /// Parsing and formatting of the xsd:dateTime family KML and GPX use, without Foundation's
 /// date formatters (ISO8601DateFormatter measured ~40 µs a call on Linux; this is ~20 ns).
 ///
@@ -82,7 +80,7 @@ public enum XSDDateTime {
                                 i += 1
                             }
                             guard digitsRead > 0 else { return nil }
-                            second += Double(fraction) / DecimalParser.powerOfTen(digitsRead)
+                            second += Double(fraction) / ExactPowers.ofTen(digitsRead)
                         }
                     }
                     if hour == 24 && (minute != 0 || second != 0) { return nil }

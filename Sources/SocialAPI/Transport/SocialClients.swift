@@ -1,5 +1,3 @@
-import SocialAPI
-
 /// The network clients a delivery uses; a network without credentials has no client, and its
 /// posts fail with a clear reason instead of being sent unauthenticated.
 public struct SocialClients: Sendable {
