@@ -59,8 +59,13 @@ for target in $targets; do
     log=$scratch/fuzz-$target.log
     echo "fuzz-$target: $budget s…"
     set +e
+    # The emulator's targets await an actor from a detached task; LeakSanitizer cannot see that
+    # task's context as reachable between its signal and its end, so leaks are checked only for
+    # the synchronous readers.
+    leaks=1
+    case $target in emulator | oauth) leaks=0 ;; esac
     LSAN_OPTIONS=suppressions=Fuzz/lsan.supp:print_suppressions=0 \
-    "$scratch/release/fuzz-$target" -max_total_time="$budget" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -timeout=20 -rss_limit_mb=4096 -max_len=${FUZZ_MAX_LEN:-8192} \
+    "$scratch/release/fuzz-$target" -detect_leaks=$leaks -max_total_time="$budget" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -timeout=20 -rss_limit_mb=4096 -max_len=${FUZZ_MAX_LEN:-8192} \
         -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "$seeds/$target" > "$log" 2>&1
     code=$?
     set -e

@@ -261,6 +261,23 @@ struct HostileInputTests {
         #expect(times.map { $0.map { $0 - times![0] } } == [0, 3, 10])
     }
 
+    /// Found by `make fuzz` (fuzz-tracks): an element closing inside another's text — a
+    /// `<gx:coord>` inside a `<name>` — took that text as its own, and a coordinate with no Track
+    /// to hold it indexed past the end (SIGILL). Each element now reads only its own text.
+    @Test func anElementNeverReadsItsParentsText() throws {
+        let track = try readTrack(
+            kml(
+                "<Document><Placemark><name><gx:coord>1 2 3</gx:coord></name>"
+                    + "<Point><coordinates>1,2</coordinates></Point></Placemark></Document>"))
+        #expect(track.features.first?.name == "1 2 3")
+        #expect(track.pointCount == 1)
+        let gpx = try TrackReader().read(
+            data: Data(
+                #"<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="1" lon="2"><name>a<ele>5</ele></name></wpt></gpx>"#
+                    .utf8), name: "w.gpx")
+        #expect(gpx.pointCount == 1)
+    }
+
     /// My Tracks' and OpenTracks' legacy pause/resume markers (a point at latitude 100 or 200,
     /// `TrackRecordingService.PAUSE_LATITUDE`/`RESUME_LATITUDE`) cut the track into segments and
     /// are dropped with their times and per-point values; anywhere else such a latitude is refused.

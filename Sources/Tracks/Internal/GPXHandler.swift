@@ -38,7 +38,7 @@ final class GPXHandler: XMLEventHandler {
         defer { open.append(name) }
         if extensionDepth > 0 {
             extensionDepth += 1
-            if point != nil { text.begin(at: position) }  // a leaf's text; replaced if it has children
+            if point != nil { text.begin(at: position, depth: open.count) }  // a leaf's text; replaced if it has children
             return
         }
         guard Self.isGPX(name) else { return }
@@ -60,11 +60,11 @@ final class GPXHandler: XMLEventHandler {
             extensionDepth = 1
         case .ele where point != nil, .time where point != nil, .course where point != nil,
             .speed where point != nil:
-            text.begin(at: position)
+            text.begin(at: position, depth: open.count)
         case .name where [.trk, .rte, .wpt, .metadata, .gpx].contains(parent),
             .desc where feature != nil && point == nil,
             .desc where parent == .wpt:
-            text.begin(at: position)
+            text.begin(at: position, depth: open.count)
         default:
             break
         }
@@ -76,9 +76,10 @@ final class GPXHandler: XMLEventHandler {
 
     func endElement(_ name: ElementName, at position: SourcePosition) throws(ReadFailure) {
         open.removeLast()
+        let ownsText = text.isActive(at: open.count)
         if extensionDepth > 0 {
             extensionDepth -= 1
-            if extensionDepth > 0, text.isActive, point != nil,
+            if extensionDepth > 0, ownsText, point != nil,
                 let value = text.end({ DecimalParser.parse(Self.trimmed($0)) })
             {
                 pointValues.append((name.local, value))
@@ -87,11 +88,11 @@ final class GPXHandler: XMLEventHandler {
         }
         guard Self.isGPX(name) else { return }
         switch name.tag {
-        case .ele where text.isActive:
+        case .ele where ownsText:
             point?.storedAltitude = try number(name)
-        case .course where text.isActive, .speed where text.isActive:
+        case .course where ownsText, .speed where ownsText:
             pointValues.append((name.local, try number(name)))
-        case .time where text.isActive:
+        case .time where ownsText:
             let start = text.start
             let parsed = text.end { XSDDateTime.parse($0) }
             guard let parsed else {
@@ -101,14 +102,14 @@ final class GPXHandler: XMLEventHandler {
                 )
             }
             point?.storedTime = parsed
-        case .name where text.isActive:
+        case .name where ownsText:
             let value = text.end()
             if parent == .metadata || parent == .gpx {
                 if track.name == nil { track.name = value }
             } else {
                 feature?.name = value
             }
-        case .desc where text.isActive:
+        case .desc where ownsText:
             feature?.description = text.end()
         case .trkpt, .rtept:
             guard let point else { break }

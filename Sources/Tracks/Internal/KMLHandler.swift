@@ -114,7 +114,7 @@ final class KMLHandler: XMLEventHandler {
             .coord where parent == .Track && nodes.last?.tag == .Track,
             .value where parent == .Data || parent == .SimpleArrayData,
             .SimpleData:
-            text.begin(at: position)
+            text.begin(at: position, depth: open.count)
             if name.tag == .SimpleData { dataName = attributes.string("name") }
         case .Data:
             dataName = attributes.string("name")
@@ -139,6 +139,7 @@ final class KMLHandler: XMLEventHandler {
     func endElement(_ name: ElementName, at position: SourcePosition) throws(ReadFailure) {
         open.removeLast()
         guard Self.isKML(name) else { return }
+        let ownsText = text.isActive(at: open.count)
         switch name.tag {
         case .Document, .Folder:
             containers.removeLast()
@@ -155,7 +156,7 @@ final class KMLHandler: XMLEventHandler {
             {
                 try finishGeometry()
             }
-        case .name where text.isActive:
+        case .name where ownsText:
             let value = text.end()
             if parent == .Placemark {
                 feature?.name = value
@@ -163,9 +164,9 @@ final class KMLHandler: XMLEventHandler {
                 containers[containers.count - 1] = value
                 if track.name == nil && parent == .Document { track.name = value }
             }
-        case .description where text.isActive:
+        case .description where ownsText:
             feature?.description = text.end()
-        case .when where text.isActive:
+        case .when where ownsText:
             if parent == .Track && text.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
                 // An empty <when/> (gpsbabel writes them) keeps its slot: that point is untimed.
                 _ = text.end()
@@ -180,12 +181,12 @@ final class KMLHandler: XMLEventHandler {
                 feature?.timeSpan = TimeSpan(
                     begin: Date(timeIntervalSince1970: time), end: Date(timeIntervalSince1970: time))
             }
-        case .begin where text.isActive, .end where text.isActive:
+        case .begin where ownsText, .end where ownsText:
             let time = Date(timeIntervalSince1970: try parseTime(name))
             var span = feature?.timeSpan ?? TimeSpan(begin: nil, end: nil)
             if name.tag == .begin { span.begin = time } else { span.end = time }
             feature?.timeSpan = span
-        case .altitudeMode where text.isActive:
+        case .altitudeMode where ownsText:
             let value = text.end()
             guard let mode = AltitudeMode(rawValue: value) else {
                 throw ReadFailure(
@@ -195,16 +196,16 @@ final class KMLHandler: XMLEventHandler {
                 )
             }
             nodes[nodes.count - 1].path.altitudeMode = mode
-        case .coord where text.isActive:
+        case .coord where ownsText:
             try addTrackCoordinate()
-        case .value where text.isActive:
+        case .value where ownsText:
             if parent == .SimpleArrayData {
                 let value = text.end { DecimalParser.parse($0) }
                 arrayValues.append(value ?? .nan)  // non-numeric per-point values are kept as missing
             } else if let dataName {
                 feature?.properties[dataName] = text.end()
             }
-        case .SimpleData where text.isActive:
+        case .SimpleData where ownsText:
             let value = text.end()
             if let dataName { feature?.properties[dataName] = value }
         case .SimpleArrayData where arrayName != nil:

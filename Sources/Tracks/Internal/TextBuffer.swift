@@ -3,6 +3,9 @@ struct TextBuffer {
     private(set) var bytes: [UInt8] = []
     private(set) var start = SourcePosition(line: 0, column: 0)
     private(set) var isActive = false
+    /// How many elements enclosed the one whose text this is: only that element's end may take
+    /// it (a `<gx:coord>` closing inside a `<name>` must not read the name's text as its own).
+    private(set) var depth = 0
     let limit: Int
 
     init(limit: Int) {
@@ -10,11 +13,15 @@ struct TextBuffer {
         bytes.reserveCapacity(64)
     }
 
-    mutating func begin(at position: SourcePosition) {
+    mutating func begin(at position: SourcePosition, depth: Int) {
         bytes.removeAll(keepingCapacity: true)
         start = position
         isActive = true
+        self.depth = depth
     }
+
+    /// Whether text is being collected for the element at `depth`.
+    func isActive(at depth: Int) -> Bool { isActive && self.depth == depth }
 
     mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, element: String) throws(ReadFailure) {
         guard isActive else { return }
