@@ -38,7 +38,8 @@ final class GPXHandler: XMLEventHandler {
         defer { open.append(name) }
         if extensionDepth > 0 {
             extensionDepth += 1
-            if point != nil { text.begin(at: position, depth: open.count) }  // a leaf's text; replaced if it has children
+            // A leaf's text; replaced if it has children.
+            if point != nil { text.begin(at: position, depth: open.count) }
             return
         }
         guard Self.isGPX(name) else { return }
