@@ -32,7 +32,8 @@ demo: build
 	@echo "Map of the run: .waypost/demo.html (time slider, hover details) and .waypost/demo.svg"
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
-## then the scenario library end to end (JUnit XML in .build/scenarios.xml), then real Twitter and
+## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
+## headless chromium (installed when missing), then real Twitter and
 ## Graph client libraries (tweepy, python-twitter, twython, facebook-sdk) against `waypost emulator`.
 ## Tests that read ../shared/corpus are skipped where it is absent (a user's clone), with one line
 ## saying how many; CI sets WAYPOST_REQUIRE_CORPUS=1, which makes its absence a failure.
@@ -42,6 +43,7 @@ test: deps
 	@skipped=$$(grep -c 'skipped: "needs ../shared/corpus' .build/swift-test.log || true); \
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
+	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-install.sh debug
 	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 

@@ -121,12 +121,19 @@ public final class CheckinEngine {
     }
 
     /// Records the regions the run monitors, for its report (`waypost report`).
-    public func recordRegions(_ regions: [CircularRegion]) throws(StoreError) {
+    /// Records the places a report draws: the regions the run monitors and the privacy zones of
+    /// its profile.
+    public func recordPlaces(regions: [CircularRegion]) throws(StoreError) {
         try store.saveRegions(
             regions.map {
                 RegionRecord(
                     identifier: $0.identifier, latitude: $0.center.latitude, longitude: $0.center.longitude,
                     radius: $0.radius)
+            }, run: run.id)
+        try store.saveZones(
+            profile.zones.map {
+                ZoneRecord(
+                    name: $0.name, latitude: $0.center.latitude, longitude: $0.center.longitude, radius: $0.radius)
             }, run: run.id)
     }
 
@@ -179,7 +186,7 @@ public final class CheckinEngine {
                     profile.optIn ? "the location disclosure was not acknowledged" : "location check-ins are off"))
         gates.record(consentVerdict(rule, askable: gates.allSatisfy(\.passed)))
         if let zone = profile.zones.first(where: { $0.contains(position) }) {
-            gates.record(GateVerdict(.privacyZone, passed: false, "inside privacy zone '\(zone.name)'"))
+            gates.record(GateVerdict(.privacyZone, passed: false, PrivacyZone.blockedReason(zone: zone.name)))
         } else {
             gates.record(GateVerdict(.privacyZone, passed: true, "outside every privacy zone"))
         }

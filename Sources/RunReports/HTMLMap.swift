@@ -1,7 +1,8 @@
 import WaypostSupport
 
 /// The SVG map in a self-contained HTML page with a time slider and hover details, in plain
-/// JavaScript: no network, no CDN, one file to attach to a bug report.
+/// JavaScript: no network, no CDN, one file to attach to a bug report. `#t=SECONDS` in the
+/// address opens it at that instant of the run.
 public enum HTMLMap {
     public static func render(_ run: RunSnapshot) -> String {
         let svg = SVGMap.render(run)
@@ -46,6 +47,9 @@ public enum HTMLMap {
                 timed.forEach(function (el) { el.style.display = Number(el.getAttribute('data-t')) <= t ? '' : 'none'; });
                 clock.textContent = label(t);
               }
+              // A link can name an instant: report.html#t=90 opens 90 s into the run.
+              var linked = /^#t=([0-9]+)$/.exec(window.location.hash);
+              if (linked) { slider.value = Math.min(Number(linked[1]), Number(slider.max)); }
               slider.addEventListener('input', show);
               document.querySelectorAll('svg [data-info]').forEach(function (el) {
                 el.addEventListener('mouseenter', function () { details.textContent = el.getAttribute('data-info'); });

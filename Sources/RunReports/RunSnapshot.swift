@@ -6,6 +6,8 @@ import Store
 public struct RunSnapshot: Sendable {
     public var run: RunRecord
     public var regions: [RegionRecord]
+    /// The privacy zones of the run's profile.
+    public var zones: [ZoneRecord]
     /// Fixes in time order (all devices).
     public var fixes: [LocationRecord]
     public var events: [EventRecord]
@@ -13,10 +15,12 @@ public struct RunSnapshot: Sendable {
     public var posts: [AuditRecord]
 
     public init(
-        run: RunRecord, regions: [RegionRecord], fixes: [LocationRecord], events: [EventRecord], posts: [AuditRecord]
+        run: RunRecord, regions: [RegionRecord], zones: [ZoneRecord] = [], fixes: [LocationRecord],
+        events: [EventRecord], posts: [AuditRecord]
     ) {
         self.run = run
         self.regions = regions
+        self.zones = zones
         self.fixes = fixes
         self.events = events
         self.posts = posts
@@ -25,9 +29,19 @@ public struct RunSnapshot: Sendable {
     /// Reads a run; fails on an unreadable audit record rather than drawing less than happened.
     public static func load(from store: Store, run: RunRecord) throws -> RunSnapshot {
         RunSnapshot(
-            run: run, regions: try store.regions(run: run.id), fixes: try store.locations(run: run.id),
+            run: run, regions: try store.regions(run: run.id), zones: try store.zones(run: run.id),
+            fixes: try store.locations(run: run.id),
             events: try store.events(run: run.id),
             posts: try store.auditRecords(run: run.id).map(AuditRecord.init(stored:)))
+    }
+
+    /// The posts the privacy zone named `zone` kept from locating the user.
+    public func posts(blockedBy zone: String) -> [AuditRecord] {
+        posts.filter { post in
+            post.gates.contains {
+                $0.gate == .privacyZone && !$0.passed && $0.reason == PrivacyZone.blockedReason(zone: zone)
+            }
+        }
     }
 
     /// First and last recorded instants (virtual time), nil for an empty run.

@@ -40,9 +40,23 @@ public enum SVGMap {
             e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
         }
         points += run.posts.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        let places =
+            run.regions.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
+            + run.zones.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
         let projection = MapProjection(
-            fitting: points, circles: framedRegions(run.regions, around: points), top: header, width: width,
+            fitting: points, circles: framed(places, around: points), top: header, width: width,
             height: height - header)
+        // Labels keep clear of every marker and of each other.
+        var labels = LabelLayout()
+        for event in run.events {
+            guard let lat = event.latitude, let lon = event.longitude else { continue }
+            let (x, y) = projection.point(Coordinate(latitude: lat, longitude: lon))
+            labels.reserve(x: x, y: y, radius: 7)
+        }
+        for post in run.posts {
+            let (x, y) = postMarker(post, projection)
+            labels.reserve(x: x, y: y, radius: 7)
+        }
         var svg = SVGWriter()
         svg.open(
             "svg",
@@ -59,11 +73,50 @@ public enum SVGMap {
             "rect",
             [("x", "0"), ("y", "0"), ("width", "\(Int(width))"), ("height", "\(Int(header))"), ("fill", "#ffffff")])
         title(run, into: &svg)
+        svg.open("defs")
+        svg.open(
+            "pattern",
+            [
+                ("id", "zone-hatch"), ("width", "8"), ("height", "8"), ("patternUnits", "userSpaceOnUse"),
+                ("patternTransform", "rotate(45)"),
+            ])
+        svg.element(
+            "line",
+            [
+                ("x1", "0"), ("y1", "0"), ("x2", "0"), ("y2", "8"), ("stroke", zoneColor), ("stroke-opacity", "0.35"),
+                ("stroke-width", "3"),
+            ])
+        svg.close("pattern")
+        svg.close("defs")
         svg.open("clipPath", [("id", "map-area")])
         svg.element(
             "rect", [("x", "0"), ("y", f(header)), ("width", "\(Int(width))"), ("height", f(height - header))])
         svg.close("clipPath")
         svg.open("g", [("id", "map"), ("clip-path", "url(#map-area)")])
+
+        svg.open("g", [("id", "privacy-zones")])
+        for zone in run.zones {
+            let (x, y) = projection.point(Coordinate(latitude: zone.latitude, longitude: zone.longitude))
+            let r = projection.pixels(metres: zone.radius, at: zone.latitude)
+            let kept = run.posts(blockedBy: zone.name).count
+            let info =
+                "privacy zone \(zone.name): radius \(Int(zone.radius)) m — nothing locates the user here; "
+                + "\(kept) post\(kept == 1 ? "" : "s") kept from locating the user"
+            svg.open("g", [("class", "privacy-zone"), ("data-info", info), ("data-blocked", "\(kept)")])
+            svg.element("title", text: info)
+            svg.element(
+                "circle",
+                [
+                    ("cx", f(x)), ("cy", f(y)), ("r", f(r)), ("fill", "url(#zone-hatch)"), ("stroke", zoneColor),
+                    ("stroke-width", "1.5"), ("stroke-dasharray", "6 4"),
+                ])
+            let label = "\(zone.name) (privacy zone, \(kept) kept out)"
+            let at = labels.place(label, aroundCircleAt: x, y, radius: r)
+            svg.element(
+                "text", [("x", f(at.x)), ("y", f(at.y)), ("text-anchor", at.anchor), ("fill", zoneColor)], text: label)
+            svg.close("g")
+        }
+        svg.close("g")
 
         svg.open("g", [("id", "regions")])
         for region in run.regions {
@@ -79,8 +132,9 @@ public enum SVGMap {
                     ("cx", f(x)), ("cy", f(y)), ("r", f(r)), ("fill", "#2a9d8f"), ("fill-opacity", "0.12"),
                     ("stroke", "#2a9d8f"), ("stroke-width", "1.5"),
                 ])
+            let at = labels.place(region.identifier, aroundCircleAt: x, y, radius: r)
             svg.element(
-                "text", [("x", f(x)), ("y", f(y - r - 4)), ("text-anchor", "middle"), ("fill", "#1d6f66")],
+                "text", [("x", f(at.x)), ("y", f(at.y)), ("text-anchor", at.anchor), ("fill", "#1d6f66")],
                 text: region.identifier)
             svg.close("g")
         }
@@ -157,10 +211,7 @@ public enum SVGMap {
 
         svg.open("g", [("id", "posts")])
         for post in run.posts {
-            var (x, y) = projection.point(Coordinate(latitude: post.latitude, longitude: post.longitude))
-            // Twitter and Facebook posts from one event sit side by side, not on top of each other.
-            x += post.network == .twitter ? -7 : 7
-            y -= 14
+            let (x, y) = postMarker(post, projection)
             let carried = post.carriesLocation ? post.precision : nil
             let sent = post.decision == .posted || post.decision == .queued
             let info =
@@ -231,6 +282,17 @@ public enum SVGMap {
                         [
                             ("cx", f(x)), ("cy", f(y)), ("r", "6"), ("fill", "#2a9d8f"), ("fill-opacity", "0.12"),
                             ("stroke", "#2a9d8f"),
+                        ])
+                }
+            ),
+            (
+                "privacy zone (nothing locates the user)",
+                { s, x, y in
+                    s.element(
+                        "circle",
+                        [
+                            ("cx", f(x)), ("cy", f(y)), ("r", "6"), ("fill", "url(#zone-hatch)"), ("stroke", zoneColor),
+                            ("stroke-dasharray", "3 2"),
                         ])
                 }
             ),
@@ -306,11 +368,19 @@ public enum SVGMap {
 
     // MARK: - Helpers
 
-    /// The regions the frame must show: all of them when nothing moved, otherwise those near
+    static let zoneColor = "#b5179e"
+
+    /// Where a post's marker sits: Twitter and Facebook posts from one event side by side, above
+    /// the place, not on top of each other or of the event.
+    static func postMarker(_ post: AuditRecord, _ projection: MapProjection) -> (Double, Double) {
+        let (x, y) = projection.point(Coordinate(latitude: post.latitude, longitude: post.longitude))
+        return (x + (post.network == .twitter ? -7 : 7), y - 14)
+    }
+
+    /// The circles (regions, privacy zones) the frame must show: all of them when nothing moved, otherwise those near
     /// the route (within a kilometre of its bounding box) — a far-away region would shrink the
     /// route to a dot; it is clipped instead.
-    static func framedRegions(_ regions: [RegionRecord], around points: [Coordinate]) -> [(Coordinate, Double)] {
-        let circles = regions.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
+    static func framed(_ circles: [(Coordinate, Double)], around points: [Coordinate]) -> [(Coordinate, Double)] {
         guard let south = points.map(\.latitude).min(), let north = points.map(\.latitude).max(),
             let west = points.map(\.longitude).min(), let east = points.map(\.longitude).max()
         else { return circles }

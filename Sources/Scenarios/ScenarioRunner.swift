@@ -172,7 +172,7 @@ public struct ScenarioRunner: Sendable {
 
         var events = setupEvents
         do {
-            try engine.recordRegions(scenario.regions)
+            try engine.recordPlaces(regions: scenario.regions)
             for event in setupEvents { _ = try await engine.handle(event) }
             for event in Simulation(devices: devices).events() {
                 if deadline.hasPassed {

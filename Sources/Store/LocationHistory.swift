@@ -54,18 +54,22 @@ extension Store {
         }
     }
 
-    /// Deletes fixes, events and monitor records older than `time` (all of them when nil);
+    /// Deletes fixes, events and monitor records older than `time` (all of them when nil), and the
+    /// privacy zones of runs left with no history;
     /// returns how many records went.
     @discardableResult
     public func purgeLocations(before time: Double?) throws(StoreError) -> Int {
         try transaction { db throws(StoreError) in
             guard let time else {
                 return try db.run("DELETE FROM locations") + db.run("DELETE FROM events")
-                    + db.run("DELETE FROM monitor_records")
+                    + db.run("DELETE FROM monitor_records") + db.run("DELETE FROM zones")
             }
             return try db.run("DELETE FROM locations WHERE time < ?", [.real(time)])
                 + db.run("DELETE FROM events WHERE time < ?", [.real(time)])
                 + db.run("DELETE FROM monitor_records WHERE time < ?", [.real(time)])
+                // A run's zones go with the last of its history.
+                + db.run(
+                    "DELETE FROM zones WHERE run NOT IN (SELECT run FROM locations UNION SELECT run FROM events)")
         }
     }
 

@@ -14,6 +14,22 @@ public struct RegionRecord: Sendable, Equatable {
     }
 }
 
+/// A privacy zone of a run's profile (where nothing located the user), as a report draws it.
+public struct ZoneRecord: Sendable, Equatable {
+    public var name: String
+    public var latitude: Double
+    public var longitude: Double
+    /// Metres.
+    public var radius: Double
+
+    public init(name: String, latitude: Double, longitude: Double, radius: Double) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+    }
+}
+
 /// A location event other than a fix (those are ``LocationRecord``s): a region transition, a
 /// monitoring failure, an error, an authorization change or a visit.
 public struct EventRecord: Sendable, Equatable {
@@ -67,6 +83,27 @@ extension Store {
                 RegionRecord(
                     identifier: $0.text(0), latitude: $0.double(1), longitude: $0.double(2), radius: $0.double(3))
             }
+        }
+    }
+
+    /// Records the privacy zones of a run's profile; a name given again replaces the zone.
+    public func saveZones(_ zones: [ZoneRecord], run: Int64) throws(StoreError) {
+        try transaction { db throws(StoreError) in
+            for z in zones {
+                try db.run(
+                    "INSERT INTO zones (run, name, latitude, longitude, radius) VALUES (?, ?, ?, ?, ?) "
+                        + "ON CONFLICT(run, name) DO UPDATE SET latitude = excluded.latitude, "
+                        + "longitude = excluded.longitude, radius = excluded.radius",
+                    [.integer(run), .text(z.name), .real(z.latitude), .real(z.longitude), .real(z.radius)])
+            }
+        }
+    }
+
+    public func zones(run: Int64) throws(StoreError) -> [ZoneRecord] {
+        try locked { db throws(StoreError) in
+            try db.rows(
+                "SELECT name, latitude, longitude, radius FROM zones WHERE run = ? ORDER BY rowid", [.integer(run)]
+            ) { ZoneRecord(name: $0.text(0), latitude: $0.double(1), longitude: $0.double(2), radius: $0.double(3)) }
         }
     }
 

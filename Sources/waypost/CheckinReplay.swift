@@ -47,7 +47,7 @@ struct CheckinReplay {
             }
         }
         do {
-            try engine.recordRegions(regions)
+            try engine.recordPlaces(regions: regions)
             _ = try await engine.handle(TimedEvent(time: origin, event: .authorizationChanged(authorization)))
             for event in simulation.events() {
                 print(event)

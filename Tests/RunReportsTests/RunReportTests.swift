@@ -83,6 +83,70 @@ struct RunReportTests {
         }
     }
 
+    /// Issue 16, item 5: the privacy zones a run's profile held are drawn, each with the posts it
+    /// kept from locating the user; labels of crowded regions and zones overlap neither each
+    /// other nor the markers.
+    @Test func privacyZonesAndLabelsThatKeepClear() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store(path: directory.appendingPathComponent("z.db").path)
+            let run = try store.beginRun(name: "crowded", track: "t.kml", at: 0)
+            let start = 1_750_000_000.0
+            try store.appendLocations(
+                (0..<60).map {
+                    LocationRecord(
+                        time: start + Double($0), latitude: 37.33 + Double($0) * 0.00005, longitude: -122.03,
+                        horizontalAccuracy: 5, service: "standard")
+                }, run: run.id)
+            // Six regions side by side 25 m apart, and a zone among them: labels above each would collide.
+            try store.saveRegions(
+                (0..<6).map {
+                    RegionRecord(
+                        identifier: "cafe-number-\($0)", latitude: 37.3315, longitude: -122.0303 + Double($0) * 0.00028,
+                        radius: 10)
+                }, run: run.id)
+            try store.saveZones(
+                [ZoneRecord(name: "home", latitude: 37.332, longitude: -122.0302, radius: 80)], run: run.id)
+            for (key, zone) in [("a", "home"), ("b", "home"), ("c", "office")] {
+                let record = """
+                    {"key":"\(key)","time":\(start + 10),"trigger":"regionEnter","region":"cafe-number-1","latitude":37.332,\
+                    "longitude":-122.0302,"rule":"coffee","network":"twitter","decision":"blocked",\
+                    "carriesLocation":false,"precision":"place","wireFields":{},"lookupFields":{},\
+                    "gates":[{"gate":"privacyZone","passed":false,"reason":"inside privacy zone '\(zone)'"}],"attempts":0}
+                    """
+                try store.saveAudit(key: key, run: run.id, record: Data(record.utf8))
+            }
+            let snapshot = try RunSnapshot.load(from: store, run: run)
+            #expect(snapshot.zones.map(\.name) == ["home"])
+            #expect(snapshot.posts(blockedBy: "home").count == 2)
+            let svg = SVGMap.render(snapshot)
+            let parser = XMLParser(data: Data(svg.utf8))
+            let elements = Elements()
+            parser.delegate = elements
+            #expect(parser.parse())
+            let zone = try #require(elements.all.first { $0.attributes["class"] == "privacy-zone" })
+            #expect(zone.attributes["data-blocked"] == "2")
+            #expect(zone.attributes["data-info"]?.contains("2 posts kept from locating the user") == true)
+            // Label boxes as the layout estimates them (6.6 px a character, 13 px high).
+            let labels = try NSRegularExpression(
+                pattern:
+                    #"<text x="([-0-9.]+)" y="([-0-9.]+)" text-anchor="(middle|start|end)" fill="[^"]+">([^<]+)</text>"#
+            )
+            let boxes = labels.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { match in
+                let field = { (i: Int) in String(svg[Range(match.range(at: i), in: svg)!]) }
+                let (x, y, width) = (Double(field(1))!, Double(field(2))!, Double(field(4).count) * 6.6)
+                let left = field(3) == "middle" ? x - width / 2 : field(3) == "end" ? x - width : x
+                return (left: left, top: y - 11, right: left + width, bottom: y + 2)
+            }
+            #expect(boxes.count == 7)
+            for (i, a) in boxes.enumerated() {
+                for b in boxes[(i + 1)...] {
+                    let overlaps = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+                    #expect(!overlaps, "labels overlap: \(a) and \(b)")
+                }
+            }
+        }
+    }
+
     @Test func regionsAreTrueScale() {
         let center = Coordinate(latitude: 60, longitude: 10)
         let projection = MapProjection(fitting: [center], circles: [(center, 1_000)], width: 800, height: 600)

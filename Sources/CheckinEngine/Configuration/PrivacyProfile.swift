@@ -15,6 +15,9 @@ public struct PrivacyZone: Sendable, Equatable {
     }
 
     public func contains(_ point: Coordinate) -> Bool { ShortDistance.distance(center, point) <= radius }
+
+    /// The privacy gate's reason for a post the zone named `name` blocked, as the audit records it.
+    public static func blockedReason(zone name: String) -> String { "inside privacy zone '\(name)'" }
 }
 
 /// The user's privacy choices. The defaults are the safe ones: nothing is shared until the user

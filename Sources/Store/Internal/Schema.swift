@@ -83,5 +83,17 @@ enum Schema {
             PRIMARY KEY (device, monitor, identifier)
         );
         """,
+        // 4: the privacy zones a run's profile held, so its map shows where nothing located the
+        // user. A zone is often a home: kept only while the run's history is.
+        """
+        CREATE TABLE zones (
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            radius REAL NOT NULL,
+            UNIQUE (run, name)
+        );
+        """,
     ]
 }
