@@ -126,7 +126,10 @@ public final class SimulatedLocationManager {
     @exclusivity(unchecked) private var visits: VisitDetector
     @exclusivity(unchecked) private var regions: RegionMonitor
     /// Regions registered before authorization allowed them: started when it does.
-    @exclusivity(unchecked) private var awaitingStart: [CircularRegion] = []
+    @exclusivity(unchecked) private var awaitingStart: [String: CircularRegion] = [:]
+    /// The order regions awaiting the prompt were first registered in (identifiers may repeat or
+    /// be stale; ``awaitingStart`` decides).
+    @exclusivity(unchecked) private var awaitingOrder: [String] = []
     /// `requestState(for:)` calls, answered at the next instant (asynchronously, as on iOS).
     @exclusivity(unchecked) private var stateRequests: [(region: CircularRegion, time: Double)] = []
     @exclusivity(unchecked) private var inSignalGap = false
@@ -289,8 +292,11 @@ public final class SimulatedLocationManager {
         refreshMonitoringBlockers()
         if status == .notDetermined { return }
         if regionMonitoringAllowed {
-            let starting = awaitingStart
-            awaitingStart = []
+            var starting: [CircularRegion] = []
+            for identifier in awaitingOrder {
+                if let region = awaitingStart.removeValue(forKey: identifier) { starting.append(region) }
+            }
+            (awaitingStart, awaitingOrder) = ([:], [])
             for region in starting { begin(region) }
         } else {
             for region in regions.regions { emit(.monitoringFailed(region, monitoringDenied)) }
@@ -490,8 +496,9 @@ public final class SimulatedLocationManager {
         if authorizationStatus == .notDetermined {
             // Kept, unstarted, until the prompt is answered.
             regions.register(region, deviceAt: nil, time: now)
-            awaitingStart.removeAll { $0.identifier == region.identifier }
-            awaitingStart.append(region)
+            if awaitingStart.updateValue(region, forKey: region.identifier) == nil {
+                awaitingOrder.append(region.identifier)
+            }
             return
         }
         begin(region)
@@ -510,7 +517,7 @@ public final class SimulatedLocationManager {
 
     public func stopMonitoring(for region: CircularRegion) {
         regions.remove(region.identifier)
-        awaitingStart.removeAll { $0.identifier == region.identifier }
+        awaitingStart.removeValue(forKey: region.identifier)
     }
 
     /// Asks for a region's state; the answer comes through `didDetermineState` at the next

@@ -52,9 +52,14 @@ public struct RegionMonitor {
     private var slotOf: [String: Int] = [:]
     private var freeSlots: [Int] = []
     private var index: CircleIndex<Int>
-    private var active: [Int] = []
+    /// Slots evaluated at every fix wherever the device is (inside, pending or undetermined): a
+    /// set, so registering or settling one costs the same with 10 regions or 100,000.
+    private var active: Set<Int> = []
     /// Reused for each fix's candidates, so evaluating regions allocates nothing.
     private var scratch: [Int] = []
+    /// Per slot, the fix at which it was last taken as a candidate: duplicates are skipped in O(1).
+    private var seen: [UInt32] = []
+    private var fixNumber: UInt32 = 0
     private var metric: (latitude: Double, metric: LocalMetric)?
     /// When the signal last came back after a gap: a crossing is never placed before it.
     private var signalResumed = -Double.infinity
@@ -107,8 +112,8 @@ public struct RegionMonitor {
         slots[number] = slot
         slotOf[region.identifier] = number
         index.insert(region.circle, for: number)
-        active.removeAll { $0 == number }
-        if slot.isActive { active.append(number) }
+        if seen.count < slots.count { seen.append(contentsOf: repeatElement(0, count: slots.count - seen.count)) }
+        if slot.isActive { active.insert(number) } else { active.remove(number) }
         return slot.state
     }
 
@@ -118,7 +123,7 @@ public struct RegionMonitor {
         slots[number].isLive = false
         freeSlots.append(number)
         index.remove(number)
-        active.removeAll { $0 == number }
+        active.remove(number)
     }
 
     /// The signal came back at `time` after a gap: evidence from before it no longer counts.
@@ -131,8 +136,19 @@ public struct RegionMonitor {
     public mutating func evaluate(at position: Coordinate, time: Double) -> [Change] {
         let metric = LocalMetric.near(position.latitude, cached: &metric)
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: index.candidates(near: position))
-        for number in active where !scratch.contains(number) { scratch.append(number) }
+        fixNumber &+= 1
+        if fixNumber == 0 {
+            for i in seen.indices { seen[i] = 0 }
+            fixNumber = 1
+        }
+        for number in index.candidates(near: position) where seen[number] != fixNumber {
+            seen[number] = fixNumber
+            scratch.append(number)
+        }
+        for number in active where seen[number] != fixNumber {
+            seen[number] = fixNumber
+            scratch.append(number)
+        }
         if scratch.count > 1 { scratch.sort() }
         var changes: [Change] = []
         for number in scratch where slots[number].isLive {
@@ -148,7 +164,7 @@ public struct RegionMonitor {
             let keep = slots[number].state != .outside || slots[number].pending != nil
             if keep != slots[number].isActive {
                 slots[number].isActive = keep
-                if keep { active.append(number) } else { active.removeAll { $0 == number } }
+                if keep { active.insert(number) } else { active.remove(number) }
             }
         }
         return changes
