@@ -63,47 +63,50 @@ public struct EventRecord: Sendable, Equatable {
 extension Store {
     /// Records the regions a run monitors; an identifier registered again replaces the region.
     public func saveRegions(_ regions: [RegionRecord], run: Int64) throws(StoreError) {
-        try transaction { db throws(StoreError) in
-            for r in regions {
-                try db.run(
-                    "INSERT INTO regions (run, identifier, latitude, longitude, radius) VALUES (?, ?, ?, ?, ?) "
-                        + "ON CONFLICT(run, identifier) DO UPDATE SET latitude = excluded.latitude, "
-                        + "longitude = excluded.longitude, radius = excluded.radius",
-                    [.integer(run), .text(r.identifier), .real(r.latitude), .real(r.longitude), .real(r.radius)])
-            }
-        }
+        try saveCircles(
+            regions.map { ($0.identifier, $0.latitude, $0.longitude, $0.radius) }, in: "regions", key: "identifier",
+            run: run)
     }
 
     public func regions(run: Int64) throws(StoreError) -> [RegionRecord] {
-        try locked { db throws(StoreError) in
-            try db.rows(
-                "SELECT identifier, latitude, longitude, radius FROM regions WHERE run = ? ORDER BY rowid",
-                [.integer(run)]
-            ) {
-                RegionRecord(
-                    identifier: $0.text(0), latitude: $0.double(1), longitude: $0.double(2), radius: $0.double(3))
-            }
+        try circles(in: "regions", key: "identifier", run: run).map {
+            RegionRecord(identifier: $0.name, latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius)
         }
     }
 
     /// Records the privacy zones of a run's profile; a name given again replaces the zone.
     public func saveZones(_ zones: [ZoneRecord], run: Int64) throws(StoreError) {
+        try saveCircles(
+            zones.map { ($0.name, $0.latitude, $0.longitude, $0.radius) }, in: "zones", key: "name", run: run)
+    }
+
+    public func zones(run: Int64) throws(StoreError) -> [ZoneRecord] {
+        try circles(in: "zones", key: "name", run: run).map {
+            ZoneRecord(name: $0.name, latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius)
+        }
+    }
+
+    private typealias NamedCircle = (name: String, latitude: Double, longitude: Double, radius: Double)
+
+    /// Named circles of a run (regions, zones) in `table`, whose name column is `key`; a name given
+    /// again replaces its circle. `table` and `key` are this file's constants, never input.
+    private func saveCircles(_ circles: [NamedCircle], in table: String, key: String, run: Int64) throws(StoreError) {
         try transaction { db throws(StoreError) in
-            for z in zones {
+            for c in circles {
                 try db.run(
-                    "INSERT INTO zones (run, name, latitude, longitude, radius) VALUES (?, ?, ?, ?, ?) "
-                        + "ON CONFLICT(run, name) DO UPDATE SET latitude = excluded.latitude, "
+                    "INSERT INTO \(table) (run, \(key), latitude, longitude, radius) VALUES (?, ?, ?, ?, ?) "
+                        + "ON CONFLICT(run, \(key)) DO UPDATE SET latitude = excluded.latitude, "
                         + "longitude = excluded.longitude, radius = excluded.radius",
-                    [.integer(run), .text(z.name), .real(z.latitude), .real(z.longitude), .real(z.radius)])
+                    [.integer(run), .text(c.name), .real(c.latitude), .real(c.longitude), .real(c.radius)])
             }
         }
     }
 
-    public func zones(run: Int64) throws(StoreError) -> [ZoneRecord] {
+    private func circles(in table: String, key: String, run: Int64) throws(StoreError) -> [NamedCircle] {
         try locked { db throws(StoreError) in
             try db.rows(
-                "SELECT name, latitude, longitude, radius FROM zones WHERE run = ? ORDER BY rowid", [.integer(run)]
-            ) { ZoneRecord(name: $0.text(0), latitude: $0.double(1), longitude: $0.double(2), radius: $0.double(3)) }
+                "SELECT \(key), latitude, longitude, radius FROM \(table) WHERE run = ? ORDER BY rowid", [.integer(run)]
+            ) { ($0.text(0), $0.double(1), $0.double(2), $0.double(3)) }
         }
     }
 

@@ -94,9 +94,9 @@ import Testing
             "emulator places cut short", "fx/twitter-places.json", "{\"places\": [\n  {\"id\": 1,\n",
             ["emulator", "--port", "0", "--fixtures", "DIR"], 65, "3:1"),
         // Missing files: no position, 66.
-        Case("track missing", "absent.kml", nil, ["replay", "FILE"], 66, nil),
-        Case("regions missing", "absent.yaml", nil, replay + ["--regions", "FILE"], 66, nil),
-        Case("scenario missing", "absent.yaml", nil, ["test", "FILE"], 66, nil),
+        Case("track missing", "absent.kml", "", ["replay", "FILE"], 66, nil),
+        Case("regions missing", "absent.yaml", "", replay + ["--regions", "FILE"], 66, nil),
+        Case("scenario missing", "absent.yaml", "", ["test", "FILE"], 66, nil),
     ]
 
     @Test(arguments: cases)
