@@ -22,7 +22,7 @@
 /// ```swift
 /// let monitor = await SimulatedMonitor(named: "cafes", in: world)
 /// await monitor.add(CircularGeographicCondition(center: cafe, radius: 100), identifier: "cafe", assuming: .unsatisfied)
-/// for await event in await monitor.events where event.state == .satisfied { checkIn(at: event.identifier) }
+/// for await event in monitor.events where event.state == .satisfied { checkIn(at: event.identifier) }
 /// ```
 public actor SimulatedMonitor {
     /// The name the monitor was opened with (Apple: alphanumeric, not starting with "_").

@@ -14,7 +14,7 @@
 /// let world = SimulatedWorld(SimulatedDevice(route: timeline, manager: manager))
 /// let monitor = await SimulatedMonitor(named: "cafes", in: world)
 /// await monitor.add(CircularGeographicCondition(center: cafe, radius: 100), identifier: "cafe")
-/// for await event in await monitor.events {
+/// for await event in monitor.events {
 ///     print(event.identifier, event.state)  // cafe unsatisfied, then cafe satisfied …
 /// }
 /// ```
@@ -24,7 +24,6 @@ public actor SimulatedWorld {
         case monitor(String)
         case liveUpdates
         case session(SessionID)
-        case everything
     }
 
     private struct Subscription {
@@ -64,12 +63,6 @@ public actor SimulatedWorld {
         LiveUpdates(world: self, configuration: configuration)
     }
 
-    /// Every event of the world from the first `next()` on, whatever its API: for tests that
-    /// compare the APIs side by side.
-    public nonisolated var allEvents: WorldEvents<TimedEvent> {
-        WorldEvents(world: self, start: { world, owner in await world.subscribe(.everything, owner: owner) }) { $0 }
-    }
-
     /// Runs the route to its end, or through the samples stamped up to `time`, queueing each
     /// sequence's events for it.
     public func run(through time: Double = .infinity) {
@@ -78,7 +71,7 @@ public actor SimulatedWorld {
 
     // MARK: - For the API types
 
-    func subscribe(_ topic: Topic, owner: (any AnyObject & Sendable)?) -> Int {
+    private func subscribe(_ topic: Topic, owner: (any AnyObject & Sendable)?) -> Int {
         nextID += 1
         subscriptions[nextID] = Subscription(topic: topic, owner: owner, hasOwner: owner != nil)
         return nextID
@@ -157,22 +150,22 @@ public actor SimulatedWorld {
         case .liveUpdates:
             if !subscriptions.values.contains(where: { $0.topic == .liveUpdates }) { manager.stopLiveUpdates() }
         case .session(let session): manager.invalidateSession(session)
-        case .monitor, .everything: break
+        case .monitor: break
         }
     }
 
     private static func topics(of event: TimedEvent) -> [Topic] {
         switch event.event {
-        case .monitorEvent(let monitorEvent, _): [.everything, .monitor(monitorEvent.monitor)]
-        case .liveUpdate: [.everything, .liveUpdates]
-        case .sessionDiagnostic(let diagnostic): [.everything, .session(diagnostic.session)]
-        default: [.everything]
+        case .monitorEvent(let monitorEvent, _): [.monitor(monitorEvent.monitor)]
+        case .liveUpdate: [.liveUpdates]
+        case .sessionDiagnostic(let diagnostic): [.session(diagnostic.session)]
+        default: []
         }
     }
 }
 
 /// A sequence of one kind of a world's events, pulled from the world: ``SimulatedMonitor/events``,
-/// ``LiveUpdates``, a session's diagnostics, ``SimulatedWorld/allEvents``. Iterating it moves the
+/// ``LiveUpdates``, a session's diagnostics. Iterating it moves the
 /// world; releasing the iterator ends what the iteration started (live updates, say).
 public struct WorldEvents<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = Never
