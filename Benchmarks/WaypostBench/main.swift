@@ -395,5 +395,44 @@ if let parse = median(runs, [me, "parse", gx]), let twenty = median(runs, [me, "
     print("replay measurements failed")
 }
 
+// Regions files at scale: reading and registering must grow linearly (issue 17).
+print("")
+print("Regions files, whole process (read, register, a 15-minute walk), median of \(runs) runs")
+func writeRegions(_ count: Int) throws -> String {
+    let url = benchDirectory.appendingPathComponent("regions-\(count).yaml")
+    if !FileManager.default.fileExists(atPath: url.path) {
+        var random = SeededRandom(state: 0x5EED_0000 ^ UInt64(count))
+        try writeFile(url) { write in
+            write("regions:\n")
+            for i in 0..<count {
+                write(
+                    "  - {identifier: r\(i), latitude: \(f6(37 + random.next())), longitude: \(f6(-122.5 + random.next())), radius: 150}\n"
+                )
+            }
+        }
+    }
+    return url.path
+}
+let walk = "tracks/cupertino-walk.kml"  // `make bench` runs in the checkout, as .bench/ is
+if FileManager.default.isExecutableFile(atPath: waypost), let small = try? writeRegions(10_000),
+    let large = try? writeRegions(100_000),
+    let tenK = median(runs, [waypost, "replay", walk, "--regions", small, "--unlimited-regions", "--summary"]),
+    let hundredK = median(runs, [waypost, "replay", walk, "--regions", large, "--unlimited-regions", "--summary"])
+{
+    print(String(format: "10,000 regions                      %5.2f s %6.0f MB", tenK.seconds, tenK.peakMegabytes))
+    print(
+        String(
+            format: "100,000 regions                     %5.2f s %6.0f MB   %.1f× 10,000 (target ≤ 10: linear)",
+            hundredK.seconds, hundredK.peakMegabytes, hundredK.seconds / tenK.seconds))
+} else {
+    print("regions measurements failed (build the waypost product in release)")
+}
+if let twenty = median(runs, [me, "replay", gx, "20"]), let lakh = median(runs, [me, "replay", gx, "100000"]) {
+    print(
+        String(
+            format: "replay of the 1M-point track, 100,000 regions %5.2f s   %.2f× with 20 (target ≤ 1.3)",
+            lakh.seconds, lakh.seconds / twenty.seconds))
+}
+
 print("")
 socialSection()
