@@ -9,7 +9,7 @@ let instrumented: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,ad
 
 let package = Package(
     name: "Waypost",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "waypost", targets: ["waypost"]),
         .library(name: "Geo", targets: ["Geo"]),
