@@ -150,13 +150,19 @@ public struct RegionMonitor {
             scratch.append(number)
         }
         if scratch.count > 1 { scratch.sort() }
+        // The rule reads these, not `self`: a method of `self` called with `&slots[n]` would copy
+        // the whole monitor, and then every slot, at each fix.
+        let (configuration, signalResumed) = (self.configuration, self.signalResumed)
         var changes: [Change] = []
         for number in scratch where slots[number].isLive {
             let distance = metric.distance(slots[number].region.center, position)
             if slots[number].state == .unknown {
                 slots[number].state = distance <= slots[number].region.radius ? .inside : .outside
                 changes.append(.determined(slots[number].region, slots[number].state, time: time))
-            } else if let (state, at) = step(&slots[number], distance: distance, time: time) {
+            } else if let (state, at) = Self.step(
+                &slots[number], distance: distance, time: time, configuration: configuration,
+                signalResumed: signalResumed)
+            {
                 changes.append(.crossed(slots[number].region, into: state, time: at, position: position))
             }
             slots[number].lastDistance = distance
@@ -173,7 +179,10 @@ public struct RegionMonitor {
     /// One region's rule at one fix: cross the boundary, get the hysteresis distance past it, stay
     /// there for the dwell. The threshold crossing is interpolated between two received fixes, so
     /// the reported time is exact to the route, not to the sampling.
-    private func step(_ slot: inout Slot, distance: Double, time: Double) -> (state: RegionState, time: Double)? {
+    private static func step(
+        _ slot: inout Slot, distance: Double, time: Double, configuration: LocationManagerConfiguration,
+        signalResumed: Double
+    ) -> (state: RegionState, time: Double)? {
         let region = slot.region
         // The first fix after a signal gap: a dwell begun before the gap is not evidence.
         if (slot.lastTime ?? .infinity) < signalResumed { slot.pending = nil }
