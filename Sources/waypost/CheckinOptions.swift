@@ -70,6 +70,11 @@ struct NetworkOptions: ParsableArguments {
             }
             return nil
         }
+        return try fileOrEnvironmentCredentials()
+    }
+
+    /// The `--credentials` file, or the WAYPOST_* environment variables.
+    private func fileOrEnvironmentCredentials() throws -> Credentials {
         guard let file = credentials else { return Credentials.fromEnvironment(ProcessInfo.processInfo.environment) }
         do {
             return try Credentials.read(contentsOf: URL(fileURLWithPath: file), displayName: file)
@@ -92,7 +97,7 @@ struct NetworkOptions: ParsableArguments {
                 throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")
             }
         }
-        let credentials = try credentials ?? serverCredentials() ?? Credentials(twitter: nil, facebookAccessToken: nil)
+        let credentials = try credentials ?? fileOrEnvironmentCredentials()
         func url(_ text: String?, _ flag: String) throws -> URL? {
             guard let text else { return nil }
             guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
