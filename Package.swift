@@ -166,6 +166,7 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: [
                 "Scenarios", "CheckinEngine", "SocialEmulator", "LocationSimulation", "ConfigFiles", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

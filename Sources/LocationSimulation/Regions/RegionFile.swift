@@ -109,8 +109,7 @@ extension RegionFile {
             else { throw feature.failure("each feature needs a Point geometry with [longitude, latitude]") }
             let properties = try feature.required("properties")
             guard
-                let identifier = properties.node.mapping?["identifier"]?.string
-                    ?? properties.node.mapping?["name"]?.string
+                let identifier = properties["identifier"]?.node.string ?? properties["name"]?.node.string
             else { throw properties.failure("missing 'identifier' (or 'name')") }
             out.append(
                 (
@@ -150,18 +149,16 @@ extension ConfigNode {
     /// The number under `key`, with the field named in the error.
     func number(_ key: String) throws(ConfigFileError) -> Double {
         let value = try required(key)
-        guard case .scalar = value.node, let number = value.node.float ?? value.node.int.map(Double.init),
-            number.isFinite
-        else { throw value.failure("'\(key)' must be a number, not '\(value.node.string ?? "?")'") }
+        guard let number = value.numericValue, number.isFinite else {
+            throw value.failure("'\(key)' must be a number, not '\(value.node.string ?? "?")'")
+        }
         return number
     }
 
     /// The flag under `key`, true when absent.
     func flag(_ key: String) throws(ConfigFileError) -> Bool {
-        guard let value = node.mapping?[key] else { return true }
-        guard let bool = value.bool else {
-            throw ConfigNode(node: value, file: file).failure("'\(key)' must be true or false")
-        }
+        guard let value = self[key] else { return true }
+        guard let bool = value.node.bool else { throw value.failure("'\(key)' must be true or false") }
         return bool
     }
 }

@@ -1,0 +1,36 @@
+import ConfigFiles
+import Testing
+import Yams
+
+/// ConfigNode reads values without Yams' implicit tag resolution (for speed: issue 17); these
+/// check that what it reads is what Yams' default reading would have given.
+struct ConfigNodeTests {
+    /// Scalars as config files write them, and the ones only YAML 1.1's rules read as numbers.
+    @Test(arguments: [
+        "12", "-12", "+12", "0", "-0", "012", "1.5", ".5", "1.", "-122.0315", "1e5", "1E+5", "2.5e-3", "1e",
+        "1_000", "1:30", "0x1A", "0o17", "0b101", ".inf", "-.inf", ".nan", "1e400", "'12'", "\"1.5\"", "twelve",
+        "1.2.3", "--1", "e5", "", "true", "~", "null", "12 ", "99999999999999999999",
+    ])
+    func numbersReadAsYamsReadsThem(text: String) throws {
+        let ours = try ConfigNode.parse("value: \(text)", name: "n.yaml").required("value").numericValue
+        let yams = try #require(try Yams.compose(yaml: "value: \(text)")?.mapping?["value"])
+        let expected = yams.float ?? yams.int.map(Double.init)
+        #expect(ours == expected || (ours?.isNaN == true && expected?.isNaN == true), "\(text)")
+    }
+
+    @Test func keysAreFoundByTheirText() throws {
+        let node = try ConfigNode.parse("latitude: 1\n'radius': 2\n\"yes\": 3\n", name: "k.yaml")
+        #expect(try node.required("latitude").number() == 1)
+        #expect(try node.required("radius").number() == 2)
+        #expect(try node.required("yes").number() == 3)
+        #expect(node["longitude"] == nil)
+        #expect(throws: ConfigFileError.self) { try node.required("longitude") }
+    }
+
+    @Test(arguments: ["yes", "Off", "TRUE", "tRuE", "'true'", "\"no\"", "1", "y", "~", "on "])
+    func flagsReadAsYamsReadsThem(text: String) throws {
+        let ours = try? ConfigNode.parse("flag: \(text)", name: "f.yaml").required("flag").bool()
+        let yams = try #require(try Yams.compose(yaml: "flag: \(text)")?.mapping?["flag"])
+        #expect(ours == yams.bool, "\(text)")
+    }
+}
