@@ -94,7 +94,7 @@ public struct ScenarioRunner: Sendable {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
         let routes = try scenario.devices.map(route)
-        let starts = zip(scenario.devices, routes).map { ($1.first?.point.timeIntervalSince1970 ?? 0) + $0.startAfter }
+        let starts = zip(scenario.devices, routes).map { ($1.span?.lowerBound ?? 0) + $0.startAfter }
         guard let origin = starts.min() else { throw ScenarioError(.data, "\(scenario.file): no devices") }
 
         var setupEvents: [TimedEvent] = []
@@ -205,14 +205,14 @@ public struct ScenarioRunner: Sendable {
         return ScenarioOutcome(origin: origin, events: events, posts: posts, journal: journal)
     }
 
-    private func route(_ script: DeviceScript) throws -> [RouteSample] {
+    private func route(_ script: DeviceScript) throws -> RouteTimeline {
         do {
             let track = try TrackReader(timeOrder: script.timeOrder).read(
                 contentsOf: script.route, displayName: script.routeDisplayName)
             return try RouteTiming(
                 speed: script.speed, sampleInterval: script.sampleInterval,
                 start: script.start.map(Date.init(timeIntervalSince1970:)), maximumSamples: script.maxFixes
-            ).samples(for: track, path: script.path)
+            ).timeline(for: track, path: script.path)
         } catch let error as RouteTimingError {
             throw ScenarioError(.data, "\(script.routeDisplayName): \(error.message)")
         } catch {

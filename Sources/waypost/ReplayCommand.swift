@@ -314,9 +314,9 @@ struct Replay: AsyncParsableCommand {
                 speed: speed, sampleInterval: sampleInterval,
                 start: start.flatMap(XSDDateTime.parse).map(Date.init(timeIntervalSince1970:)), maximumSamples: maxFixes
             )
-            let route: [RouteSample]
+            let route: RouteTimeline
             do {
-                route = try timing.samples(for: parsed, path: path)
+                route = try timing.timeline(for: parsed, path: path)
             } catch let error as RouteTimingError {
                 throw CommandFailure(.dataError, "\(track): \(error.message)")
             }
@@ -346,7 +346,7 @@ struct Replay: AsyncParsableCommand {
                     }
                 } ?? []
 
-            let origin = route[0].point.timeIntervalSince1970 ?? 0
+            let origin = route.span?.lowerBound ?? 0
             var configuration = LocationManagerConfiguration()
             configuration.updateInterval = sampleInterval
             if unlimitedRegions { configuration.regionLimit = nil }

@@ -16,8 +16,8 @@ public enum ScriptedChange: Sendable, Equatable {
 public struct SimulatedDevice {
     /// Shown in the event stream of a run with several devices.
     public var name: String?
-    /// The route's timeline (see `RouteTiming`).
-    public var route: [RouteSample]
+    /// The route's timeline (see `RouteTiming`), made sample by sample as the run goes.
+    public var route: RouteTimeline
     public var manager: SimulatedLocationManager
     /// Seconds added to the route's times: several devices can share one route, staggered.
     public var clockOffset: Double
@@ -27,7 +27,7 @@ public struct SimulatedDevice {
     public var script: [(time: Double, change: ScriptedChange)]
 
     public init(
-        name: String? = nil, route: [RouteSample], manager: SimulatedLocationManager, clockOffset: Double = 0,
+        name: String? = nil, route: RouteTimeline, manager: SimulatedLocationManager, clockOffset: Double = 0,
         signalGaps: [ClosedRange<Double>] = [], script: [(time: Double, change: ScriptedChange)] = []
     ) {
         self.name = name
@@ -39,11 +39,19 @@ public struct SimulatedDevice {
             .map(\.element)
     }
 
+    /// The same device on samples already made (tests, generated routes).
+    public init(
+        name: String? = nil, route: [RouteSample], manager: SimulatedLocationManager, clockOffset: Double = 0,
+        signalGaps: [ClosedRange<Double>] = [], script: [(time: Double, change: ScriptedChange)] = []
+    ) {
+        self.init(
+            name: name, route: RouteTimeline(route), manager: manager, clockOffset: clockOffset,
+            signalGaps: signalGaps, script: script)
+    }
+
     /// First and last instants of the device's route, after the offset.
     public var span: ClosedRange<Double>? {
-        guard let first = route.first?.point.timeIntervalSince1970, let last = route.last?.point.timeIntervalSince1970
-        else { return nil }
-        return (first + clockOffset)...(last + clockOffset)
+        route.span.map { ($0.lowerBound + clockOffset)...($0.upperBound + clockOffset) }
     }
 }
 
@@ -103,7 +111,10 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
         init(devices: [SimulatedDevice]) {
             cursors = devices.map { DeviceCursor(device: $0, interval: $0.manager.configuration.updateInterval) }
-            upcoming = cursors.count > 1 ? cursors.map { $0.peek() } : []
+            upcoming = []
+            if cursors.count > 1 {
+                for i in cursors.indices { upcoming.append(cursors[i].peek()) }
+            }
             managers = devices.map(\.manager)
             previousObservers = managers.map(\.observer)
             for device in devices {
@@ -122,7 +133,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
         /// When the next sample of any device is stamped, nil when every route is done.
         func nextSampleTime() -> Double? {
-            cursors.count > 1 ? upcoming.compactMap { $0?.time }.min() : cursors.first?.peek()?.time
+            cursors.count > 1 ? upcoming.compactMap { $0?.time }.min() : cursors[0].peek()?.time
         }
 
         /// Moves the device whose next sample comes first; false when every route is done.
@@ -196,21 +207,37 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 struct DeviceCursor {
     let device: SimulatedDevice
     let interval: Double
-    private var index = 0
+    private var route: RouteTimeline.Iterator
+    /// The route's next sample, read one ahead to fill the gap before it.
+    private var upcoming: RouteSample?
     private var fill: (from: RouteSample, to: RouteSample, step: Int, steps: Int)?
     private var change = 0
+    /// What ``peek()`` made, handed out by the next ``next()``.
+    private var peeked: DeviceSample??
 
     init(device: SimulatedDevice, interval: Double) {
         self.device = device
         self.interval = interval
+        route = device.route.makeIterator()
+        upcoming = route.next()
     }
 
-    func peek() -> DeviceSample? {
-        var copy = self
-        return copy.next()
+    mutating func peek() -> DeviceSample? {
+        if let peeked { return peeked }
+        let sample = make()
+        peeked = .some(sample)
+        return sample
     }
 
     mutating func next() -> DeviceSample? {
+        if let peeked {
+            self.peeked = nil
+            return peeked
+        }
+        return make()
+    }
+
+    private mutating func make() -> DeviceSample? {
         if var fill {
             fill.step += 1
             if fill.step < fill.steps {
@@ -228,11 +255,9 @@ struct DeviceCursor {
             }
             self.fill = nil
         }
-        guard index < device.route.count else { return nil }
-        let current = device.route[index]
-        index += 1
-        if index < device.route.count {
-            let next = device.route[index]
+        guard let current = upcoming else { return nil }
+        upcoming = route.next()
+        if let next = upcoming {
             let span = next.point.storedTimeOrZero - current.point.storedTimeOrZero
             let steps = Int((span / interval).rounded(.up))
             if steps > 1 { fill = (current, next, 0, steps) }

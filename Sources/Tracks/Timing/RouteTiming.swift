@@ -60,7 +60,7 @@ public struct RouteTimingError: Error, Sendable, Equatable, CustomStringConverti
 ///   the end of one path and the start of the next takes one ``sampleInterval``.
 ///
 /// ```swift
-/// let timeline = try RouteTiming(speed: 30).samples(for: track)  // a freeway drive at 108 km/h
+/// let timeline = try RouteTiming(speed: 30).timeline(for: track)  // a freeway drive at 108 km/h
 /// ```
 public struct RouteTiming: Sendable {
     /// Walking pace, m/s: the default speed for untimed geometry.
@@ -93,8 +93,15 @@ public struct RouteTiming: Sendable {
         self.maximumSamples = maximumSamples
     }
 
-    /// The timeline of `track`, or of only its `path`-th path (1-based, in document order).
+    /// The samples of `track`, or of only its `path`-th path (1-based, in document order), made
+    /// all at once: ``timeline(for:path:)`` makes them one at a time.
     public func samples(for track: Track, path selected: Int? = nil) throws(RouteTimingError) -> [RouteSample] {
+        Array(try timeline(for: track, path: selected))
+    }
+
+    /// The timeline of `track`, or of only its `path`-th path (1-based, in document order). Its
+    /// samples are made as it is iterated, so its size is the file's, not the replay's.
+    public func timeline(for track: Track, path selected: Int? = nil) throws(RouteTimingError) -> RouteTimeline {
         // GPX route point times are creation stamps, not a timeline: routes are timed by speed.
         var paths = track.features.flatMap { feature in
             let paths = feature.geometry?.paths ?? []
@@ -125,54 +132,66 @@ public struct RouteTiming: Sendable {
                 ? zip(path.points, path.points.dropFirst()).map { Geodesic.wgs84.inverse($0.coordinate, $1.coordinate) }
                 : nil
         }
-        try checkSize(of: paths, legs: legs)
-        var samples: [RouteSample] = []
-        samples.reserveCapacity(paths.reduce(0) { $0 + $1.points.count })
+        let count = try checkSize(of: paths, legs: legs)
+        var pieces: [RouteTimeline.Piece] = []
+        var first: Double?
         var cursor: Double? = nil
-        // Untimed samples placed before any timed one, to be anchored to the file's first time.
+        // Untimed pieces placed before any timed one, to be anchored to the file's first time.
         var floating = start == nil ? 0 : -1
         for (index, path) in paths.enumerated() where !path.points.isEmpty {
-            let firstSample = samples.count
             let timed = path.points.allSatisfy { $0.timeIntervalSince1970 != nil }
             if floating >= 0, let anchor = path.points.lazy.compactMap(\.timeIntervalSince1970).first {
-                if floating > 0 {
-                    let shift = anchor - sampleInterval - samples[floating - 1].point.storedTime
-                    for i in 0..<floating { samples[i].point.storedTime += shift }
-                    cursor = samples[floating - 1].point.storedTime
+                if floating > 0, case .densified(let last) = pieces[floating - 1] {
+                    let shift = anchor - sampleInterval - last.end
+                    for i in 0..<floating {
+                        if case .densified(var piece) = pieces[i] {
+                            piece.shift = shift
+                            pieces[i] = .densified(piece)
+                        }
+                    }
+                    first = first.map { $0 + shift }
+                    cursor = last.end + shift
                 }
                 floating = -1
             }
+            let end: Double
             if timed {
-                let first = path.points[0].storedTime
-                if let cursor, first < cursor {
+                let begin = path.points[0].storedTime
+                if let cursor, begin < cursor {
                     throw RouteTimingError(
                         message:
-                            "path \(index + 1) starts at \(XSDDateTime.formatCompact(first)), before path \(index) ends at \(XSDDateTime.formatCompact(cursor)); replay one path at a time with --path N (1…\(paths.count))"
+                            "path \(index + 1) starts at \(XSDDateTime.formatCompact(begin)), before path \(index) ends at \(XSDDateTime.formatCompact(cursor)); replay one path at a time with --path N (1…\(paths.count))"
                     )
                 }
-                for point in path.points { samples.append(RouteSample(point: point)) }
+                pieces.append(.timed(path.points, speeds: path.attributes["speed"], courses: path.attributes["course"]))
+                first = first ?? begin
+                end = path.points[path.points.count - 1].storedTime
             } else if path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
-                samples.append(contentsOf: interpolated(path.points, after: cursor).map { RouteSample(point: $0) })
+                let points = interpolated(path.points, after: cursor)
+                pieces.append(.timed(points, speeds: nil, courses: nil))
+                first = first ?? points[0].storedTime
+                end = points[points.count - 1].storedTime
             } else {
                 let begin = cursor.map { $0 + sampleInterval } ?? (start ?? Self.defaultStart).timeIntervalSince1970
-                samples.append(
-                    contentsOf: densified(path.points, legs: legs[index] ?? [], from: begin).map {
-                        RouteSample(point: $0)
-                    })
-                if floating >= 0 { floating = samples.count }
+                let piece = RouteTimeline.Densified(
+                    points: path.points, legs: legs[index] ?? [], begin: begin, speed: speed,
+                    step: speed * sampleInterval)
+                pieces.append(.densified(piece))
+                first = first ?? begin
+                end = piece.end
+                if floating >= 0 { floating = pieces.count }
             }
-            applyMotion(path, timedAsIs: timed, to: &samples, from: firstSample)
-            cursor = samples.last?.point.storedTime
+            cursor = end
         }
-        return samples
+        return RouteTimeline(pieces: pieces, count: count, span: first.flatMap { a in cursor.map { a...max(a, $0) } })
     }
 
     /// Refuses, up front, a timeline of more than ``maximumSamples``: wholly untimed paths (those
     /// with `legs`) are counted as ``densified(_:legs:from:)`` will cut them.
-    private func checkSize(of paths: [TrackPath], legs: [[GeodesicLine]?]) throws(RouteTimingError) {
+    private func checkSize(of paths: [TrackPath], legs: [[GeodesicLine]?]) throws(RouteTimingError) -> Int {
         let step = speed * sampleInterval
         var count = 0.0
-        for (path, legs) in zip(paths, legs) {
+        for (path, legs) in zip(paths, legs) where !path.points.isEmpty {
             guard let legs else {
                 count += Double(path.points.count)
                 continue
@@ -186,39 +205,7 @@ public struct RouteTiming: Sendable {
                     "the route would make \(Int(count)) samples (untimed geometry at \(speed) m/s, one every \(sampleInterval) s), more than --max-fixes \(maximumSamples); raise it, or replay faster (--speed) or coarser (--sample-interval)"
             )
         }
-    }
-
-    /// Times an untimed path at `speed` and inserts samples along each geodesic leg (`legs[i]`
-    /// runs from point i to point i + 1).
-    private func densified(_ points: [TrackPoint], legs: [GeodesicLine], from begin: Double) -> [TrackPoint] {
-        let step = speed * sampleInterval
-        var out: [TrackPoint] = []
-        var time = begin
-        var previous = points[0]
-        previous.storedTime = time
-        out.append(previous)
-        for (next, leg) in zip(points.dropFirst(), legs) {
-            let pieces = max(1, Int((leg.distance / step).rounded(.up)))
-            for k in 1...pieces {
-                let fraction = Double(k) / Double(pieces)
-                var sample: TrackPoint
-                if k == pieces {
-                    sample = next
-                } else {
-                    let at = Geodesic.wgs84.direct(
-                        from: previous.coordinate, azimuth: leg.initialAzimuth, distance: leg.distance * fraction
-                    ).coordinate
-                    sample = TrackPoint(latitude: at.latitude, longitude: at.longitude)
-                    if let a = previous.altitude, let b = next.altitude { sample.altitude = a + (b - a) * fraction }
-                }
-                sample.storedTime = time + leg.distance * fraction / speed
-                out.append(sample)
-            }
-            time += leg.distance / speed
-            previous = next
-            previous.storedTime = time
-        }
-        return out
+        return Int(count)
     }
 
     /// Fills missing times of a partly timed path by distance between timed neighbours.
@@ -250,38 +237,6 @@ public struct RouteTiming: Sendable {
             for i in out.indices where points[i].timeIntervalSince1970 == nil { out[i].storedTime += shift }
         }
         return out
-    }
-
-    /// Speed and course: the file's own (`speed`, `course` attributes) where it has them,
-    /// otherwise from the neighbouring samples.
-    private func applyMotion(_ path: TrackPath, timedAsIs: Bool, to samples: inout [RouteSample], from first: Int) {
-        let ownSpeed = timedAsIs ? path.attributes["speed"] : nil
-        let ownCourse = timedAsIs ? path.attributes["course"] : nil
-        let count = samples.count - first
-        var cachedMetric: (latitude: Double, metric: LocalMetric)?
-        for k in 0..<count {
-            let i = first + k
-            let (a, b) = k + 1 < count ? (i, i + 1) : (max(first, i - 1), i)
-            var speed: Double? = nil
-            var course: Double? = nil
-            if a != b {
-                let p = samples[a].point
-                let q = samples[b].point
-                let dt = q.storedTime - p.storedTime
-                let metric = LocalMetric.near(p.latitude, cached: &cachedMetric)
-                let (north, east) = metric.offset(from: p.coordinate, to: q.coordinate)
-                let distance = (north * north + east * east).squareRoot()
-                if dt > 0 { speed = distance / dt }
-                if distance > 0 {
-                    let degrees = atan2(east, north) * 180 / .pi
-                    course = degrees < 0 ? degrees + 360 : degrees
-                }
-            }
-            if let value = ownSpeed?[k], !value.isNaN { speed = value }
-            if let value = ownCourse?[k], !value.isNaN { course = value }
-            samples[i].speed = speed
-            samples[i].course = course
-        }
     }
 }
 
