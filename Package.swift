@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -63,7 +64,10 @@ let package = Package(
         ),
         .target(
             name: "LocationSimulation",
-            dependencies: ["Geo", "Tracks", "WaypostSupport", "ConfigFiles", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "Geo", "Tracks", "WaypostSupport", "ConfigFiles", .product(name: "Yams", package: "Yams"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
             swiftSettings: instrumented
         ),
         .target(
@@ -165,8 +169,8 @@ let package = Package(
         .testTarget(
             name: "ScenariosTests",
             dependencies: [
-                "Scenarios", "CheckinEngine", "SocialEmulator", "LocationSimulation", "ConfigFiles", "TestSupport",
-                .product(name: "Yams", package: "Yams"),
+                "Scenarios", "CheckinEngine", "SocialEmulator", "LocationSimulation", "ConfigFiles", "Store", "Tracks",
+                "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

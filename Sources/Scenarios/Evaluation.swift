@@ -8,12 +8,72 @@ import SocialEmulator
 public struct ScenarioOutcome: Sendable {
     /// The scenario's start, seconds since 1970 (virtual time).
     public var origin: Double
-    /// Every event of every device, in time order.
-    public var events: [TimedEvent]
+    /// What each expectation saw of the event stream, in the scenario's order: the events
+    /// themselves are not kept (a 10,000-device run makes tens of millions).
+    public var tallies: [EventTally]
+    /// How many events the run made.
+    public var eventCount: Int
     /// The audit: one record per post, its final state.
     public var posts: [AuditRecord]
     /// The emulator's request journal, as received on the wire.
     public var journal: [JournalEntry]
+}
+
+/// What one expectation has seen of a run's events, fed one event at a time in time order: the
+/// counts, and the first few matches a verdict shows.
+public struct EventTally: Sendable {
+    /// An event as a verdict shows it.
+    struct Seen: Sendable {
+        var time: Double
+        var device: String?
+        /// `detail 'identifier'`, for the events of the same type listed when none matched.
+        var summary: String
+    }
+
+    static let shown = 5
+    private let kind: Expectation.Kind
+    private let origin: Double
+    /// Events matching the filter (`.events`), and the first few.
+    private(set) var found = 0
+    private(set) var firstFound: [Seen] = []
+    /// Events of the filter's type (`.events`), and the first few.
+    private(set) var sameType = 0
+    private(set) var firstSameType: [Seen] = []
+    /// `.order`: the matches so far, one per filter, and each filter's first match anywhere.
+    private(set) var ordered: [Seen] = []
+    private(set) var firstAnywhere: [Seen?] = []
+
+    public init(for expectation: Expectation, origin: Double) {
+        kind = expectation.kind
+        self.origin = origin
+        if case .order(let filters) = kind { firstAnywhere = Array(repeating: nil, count: filters.count) }
+    }
+
+    public mutating func observe(_ event: TimedEvent) {
+        switch kind {
+        case .events(let filter, _):
+            guard event.event.type == filter.type else { return }
+            let seen = Seen(
+                time: event.time, device: event.device,
+                summary: [event.event.detail, event.event.identifier.map { "'\($0)'" }].compactMap { $0 }
+                    .joined(separator: " "))
+            sameType += 1
+            if firstSameType.count < Self.shown { firstSameType.append(seen) }
+            guard filter.matches(event, origin: origin) else { return }
+            found += 1
+            if firstFound.count < Self.shown { firstFound.append(seen) }
+        case .order(let filters):
+            for (index, filter) in filters.enumerated()
+            where firstAnywhere[index] == nil && filter.matches(event, origin: origin) {
+                firstAnywhere[index] = Seen(time: event.time, device: event.device, summary: "")
+            }
+            if ordered.count < filters.count, filters[ordered.count].matches(event, origin: origin) {
+                ordered.append(Seen(time: event.time, device: event.device, summary: ""))
+            }
+        case .posts, .noLocationInZone, .requests:
+            break
+        }
+    }
 }
 
 /// One expectation's verdict, with what was expected and what happened.
@@ -35,59 +95,54 @@ public struct ExpectationResult: Sendable, Codable, Equatable {
 }
 
 extension Expectation {
-    /// Checks the expectation against a run.
-    public func evaluate(_ outcome: ScenarioOutcome) -> ExpectationResult {
-        let (description, expected, actual, passed) = verdict(outcome)
+    /// Checks the expectation against a run; `tally` is what it saw of the run's events.
+    public func evaluate(_ outcome: ScenarioOutcome, tally: EventTally) -> ExpectationResult {
+        let (description, expected, actual, passed) = verdict(outcome, tally)
         return ExpectationResult(
             description: label ?? description, location: location, passed: passed, expected: expected, actual: actual)
     }
 
-    private func verdict(_ o: ScenarioOutcome) -> (String, String, String, Bool) {
-        let shown = 5
+    private func verdict(_ o: ScenarioOutcome, _ tally: EventTally) -> (String, String, String, Bool) {
+        let shown = EventTally.shown
         func listed<T>(_ items: [T], _ text: (T) -> String) -> String {
-            let head = items.prefix(shown).map(text).joined(separator: "; ")
-            return items.count > shown ? head + "; … (\(items.count - shown) more)" : head
+            listed(items.prefix(shown), total: items.count, text)
+        }
+        func listed<T>(_ head: some Collection<T>, total: Int, _ text: (T) -> String) -> String {
+            let shownText = head.map(text).joined(separator: "; ")
+            return total > head.count ? shownText + "; … (\(total - head.count) more)" : shownText
         }
         func at(_ time: Double, _ device: String?) -> String {
             Offset.text(time - o.origin) + (device.map { " on \($0)" } ?? "")
         }
         switch kind {
         case .events(let filter, let count):
-            let found = o.events.filter { filter.matches($0, origin: o.origin) }
-            var actual = "\(found.count)"
-            if !found.isEmpty {
-                actual += ": at " + listed(found) { at($0.time, $0.device) }
+            var actual = "\(tally.found)"
+            if tally.found > 0 {
+                actual += ": at " + listed(tally.firstFound, total: tally.found) { at($0.time, $0.device) }
             } else if !count.holds(0) {
-                let sameType = o.events.filter { $0.event.type == filter.type }
                 actual +=
-                    sameType.isEmpty
+                    tally.sameType == 0
                     ? " (no \(filter.type) events at all)"
                     : " (\(filter.type) events seen: "
-                        + listed(sameType) { event in
-                            [event.event.detail, event.event.identifier.map { "'\($0)'" }].compactMap { $0 }
-                                .joined(separator: " ") + " at " + at(event.time, event.device)
+                        + listed(tally.firstSameType, total: tally.sameType) { event in
+                            event.summary + " at " + at(event.time, event.device)
                         } + ")"
             }
             return (
                 Self.counted(count, filter.description), count.description, actual,
-                count.holds(found.count)
+                count.holds(tally.found)
             )
 
         case .order(let filters):
-            var cursor = o.events.startIndex
-            var times: [String] = []
-            for filter in filters {
-                guard let index = o.events[cursor...].firstIndex(where: { filter.matches($0, origin: o.origin) })
-                else {
-                    let anywhere = o.events.first { filter.matches($0, origin: o.origin) }
-                    let actual =
-                        (times.isEmpty ? "" : "matched " + times.joined(separator: ", ") + "; then ")
-                        + "no \(filter.description)"
-                        + (anywhere.map { " after that (one at \(at($0.time, $0.device)))" } ?? " at all")
-                    return (orderDescription(filters), "in this order", actual, false)
-                }
-                times.append(at(o.events[index].time, o.events[index].device))
-                cursor = o.events.index(after: index)
+            let times = tally.ordered.map { at($0.time, $0.device) }
+            guard times.count == filters.count else {
+                let missing = filters[times.count]
+                let anywhere = tally.firstAnywhere[times.count]
+                let actual =
+                    (times.isEmpty ? "" : "matched " + times.joined(separator: ", ") + "; then ")
+                    + "no \(missing.description)"
+                    + (anywhere.map { " after that (one at \(at($0.time, $0.device)))" } ?? " at all")
+                return (orderDescription(filters), "in this order", actual, false)
             }
             return (orderDescription(filters), "in this order", "in order at " + times.joined(separator: ", "), true)
 

@@ -70,14 +70,14 @@ public struct EventFilter: Sendable, Equatable {
     /// The event stream's `type` (`regionEnter`, `monitoringFailed`, …).
     public var type: String
     public var region: String?
-    public var device: String?
+    public var device: DeviceSelector?
     /// Status (`authorization`), state (`regionState`) or error name (`error`, `monitoringFailed`).
     public var detail: String?
     public var window = Window()
 
     func matches(_ event: TimedEvent, origin: Double) -> Bool {
         event.event.type == type && (region == nil || event.event.identifier == region)
-            && (device == nil || event.device == device) && (detail == nil || event.event.detail == detail)
+            && (device?.matches(event.device) ?? true) && (detail == nil || event.event.detail == detail)
             && window.contains(event.time - origin)
     }
 
@@ -103,7 +103,7 @@ public struct PostFilter: Sendable, Equatable {
     public var precision: Precision?
     /// The first gate that did not pass.
     public var blockedBy: PrivacyGate?
-    public var device: String?
+    public var device: DeviceSelector?
     public var rule: String?
     public var window = Window()
 
@@ -113,7 +113,7 @@ public struct PostFilter: Sendable, Equatable {
             && (carriesLocation == nil || post.carriesLocation == carriesLocation)
             && (precision == nil || post.precision == precision)
             && (blockedBy == nil || post.gates.first(where: { !$0.passed })?.gate == blockedBy)
-            && (device == nil || post.device == device) && (rule == nil || post.rule == rule)
+            && (device?.matches(post.device) ?? true) && (rule == nil || post.rule == rule)
             && window.contains(post.time - origin)
     }
 

@@ -53,6 +53,8 @@ public struct DeviceScript: Sendable {
     public var start: Double?
     /// Seconds added to the route's times, so devices can share a route staggered.
     public var startAfter = 0.0
+    /// Metres the route is moved, north and east, so devices can share a route side by side.
+    public var displacement = (north: 0.0, east: 0.0)
     /// What the app does and what happens to it (its regions are the scenario's).
     public var app = AppScript()
     public var noise = NoiseModel.Preset.none

@@ -75,19 +75,35 @@ private struct Reader {
             throw root.failure("give the route under 'device' (one) or 'devices' (a list), not both or neither")
         }
         var devices: [DeviceScript] = []
+        var groups: [String: Int] = [:]
         let ios = try fields["iosVersion"].map { node throws(ConfigFileError) in try iosVersion(node) }
-        for node in try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 }) {
+        let entries = try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 })
+        var names: Set<String> = []
+        for node in entries {
             var script = try device(node, seed: seed, iosVersion: ios)
             if script.realism == nil { script.realism = try fields["realism"]?.choice(Realism.self) }
-            devices.append(script)
-        }
-        if devices.count > 1 {
-            var names: Set<String> = []
-            for (node, device) in zip(try fields["devices"]?.list() ?? [], devices) {
-                guard let name = device.name else { throw node.failure("with several devices each needs a 'name'") }
-                guard names.insert(name).inserted else { throw node.failure("device '\(name)' is named twice") }
+            let generator = try DeviceGenerator(node)
+            if let generator {
+                guard let name = script.name else { throw node.failure("a device with 'count' needs a 'name'") }
+                guard groups.updateValue(generator.count, forKey: name) == nil, !names.contains(name) else {
+                    throw node.failure("device '\(name)' is named twice")
+                }
+                let generated = generator.devices(from: script, seed: seed &+ UInt64(devices.count))
+                for member in generated where !names.insert(member.name ?? "").inserted {
+                    throw node.failure("device '\(member.name ?? "")' is named twice")
+                }
+                devices.append(contentsOf: generated)
+            } else {
+                if entries.count > 1 {
+                    guard let name = script.name else { throw node.failure("with several devices each needs a 'name'") }
+                    guard names.insert(name).inserted, groups[name] == nil else {
+                        throw node.failure("device '\(name)' is named twice")
+                    }
+                }
+                devices.append(script)
             }
         }
+        try DeviceGenerator.checkMemory(for: devices.count, at: fields["devices"] ?? root)
         var regions: [CircularRegion] = []
         if let node = fields["regions"] {
             if case .scalar = node.node {
@@ -131,7 +147,7 @@ private struct Reader {
         }
         let context = Context(
             regions: Set(regions.map(\.identifier) + beacons.map(\.identifier)),
-            devices: Set(devices.compactMap(\.name)),
+            devices: Set(devices.compactMap(\.name)), groups: Set(groups.keys),
             rules: Set(rules.map(\.id)), zones: privacy.zones)
         var expectations: [Expectation] = []
         for node in try required("expect").list() { expectations.append(try expectation(node, context)) }
@@ -222,7 +238,7 @@ private struct Reader {
             "iosVersion", "appStates", "accuracyAuthorization", "locationServices", "backgroundUpdates",
             "pausesAutomatically", "activityType", "temporaryFullAccuracyAt", "realism", "timeOrder", "maxFixes",
             "api", "liveConfiguration", "serviceSession", "fullAccuracyPurposeKey", "backgroundActivitySession",
-            "requiresExplicitServiceSession",
+            "requiresExplicitServiceSession", "count", "spread",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
@@ -412,6 +428,8 @@ private struct Reader {
     struct Context {
         var regions: Set<String>
         var devices: Set<String>
+        /// Names of generated device groups (`count`): an expectation naming one matches any member.
+        var groups: Set<String>
         var rules: Set<String>
         var zones: [PrivacyZone]
     }
@@ -523,6 +541,23 @@ private struct Reader {
         return name
     }
 
+    /// A device an expectation names: one device, or a generated group (any of its members).
+    func device(_ node: ConfigNode?, _ context: Context) throws(ConfigFileError) -> DeviceSelector? {
+        guard let node else { return nil }
+        let name = try node.string()
+        if context.groups.contains(name) { return DeviceSelector(name: name, isGroup: true) }
+        guard context.devices.contains(name) else {
+            // Generated devices are listed by their group.
+            let groups = context.groups.map { DeviceSelector(name: $0, isGroup: true) }
+            let names = context.devices.filter { device in !groups.contains { $0.matches(device) } }
+                .union(context.groups)
+            throw node.failure(
+                "no device '\(name)' in this scenario"
+                    + (names.isEmpty ? "" : " (devices: \(names.sorted().joined(separator: ", ")))"))
+        }
+        return DeviceSelector(name: name, isGroup: false)
+    }
+
     func eventFilter(type node: ConfigNode, _ fields: [String: ConfigNode], _ context: Context) throws(ConfigFileError)
         -> EventFilter
     {
@@ -536,8 +571,8 @@ private struct Reader {
         }
         return EventFilter(
             type: type, region: try known(fields["region"], in: context.regions, what: "region"),
-            device: try known(fields["device"], in: context.devices, what: "device"),
-            detail: try details.first?.string(), window: try window(fields))
+            device: try device(fields["device"], context), detail: try details.first?.string(),
+            window: try window(fields))
     }
 
     func postFilter(network node: ConfigNode, _ fields: [String: ConfigNode], _ context: Context)
@@ -557,7 +592,7 @@ private struct Reader {
         filter.carriesLocation = try fields["carriesLocation"]?.bool()
         filter.precision = try fields["precision"]?.choice(Precision.self)
         filter.blockedBy = try fields["blockedBy"]?.choice(PrivacyGate.self)
-        filter.device = try known(fields["device"], in: context.devices, what: "device")
+        filter.device = try device(fields["device"], context)
         filter.rule = try known(fields["rule"], in: context.rules, what: "rule")
         filter.window = try window(fields)
         return filter

@@ -80,7 +80,7 @@ public struct ScenarioRunner: Sendable {
         var result = ScenarioResult(name: scenario.name, file: scenario.file, expectations: [])
         do {
             let outcome = try await execute(scenario)
-            result.expectations = scenario.expectations.map { $0.evaluate(outcome) }
+            result.expectations = zip(scenario.expectations, outcome.tallies).map { $0.evaluate(outcome, tally: $1) }
         } catch let error as ScenarioError {
             result.error = error
         } catch {
@@ -93,7 +93,17 @@ public struct ScenarioRunner: Sendable {
     public func execute(_ scenario: Scenario) async throws -> ScenarioOutcome {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
-        let routes = try scenario.devices.map(route)
+        // Devices a `count` entry made share one route: it is read and timed once.
+        var timelines: [String: RouteTimeline] = [:]
+        let routes = try scenario.devices.map { script in
+            let key =
+                "\(script.route.path)\u{0}\(script.path ?? 0) \(script.speed) \(script.sampleInterval) "
+                + "\(script.start ?? .nan) \(script.timeOrder) \(script.maxFixes)"
+            if let timeline = timelines[key] { return timeline }
+            let timeline = try route(script)
+            timelines[key] = timeline
+            return timeline
+        }
         let starts = zip(scenario.devices, routes).map { ($1.span?.lowerBound ?? 0) + $0.startAfter }
         guard let origin = starts.min() else { throw ScenarioError(.data, "\(scenario.file): no devices") }
 
@@ -120,6 +130,7 @@ public struct ScenarioRunner: Sendable {
             devices.append(
                 SimulatedDevice(
                     name: name, route: routes[index], manager: manager, clockOffset: script.startAfter,
+                    displacement: script.displacement,
                     signalGaps: script.signalLoss.map { (origin + $0.lowerBound)...(origin + $0.upperBound) },
                     script: app.script(from: origin)))
         }
@@ -170,7 +181,20 @@ public struct ScenarioRunner: Sendable {
             }
         }
 
-        var events = setupEvents
+        // Expectations see the events as they come, setup events merged in by time (a later
+        // device's launch belongs after earlier devices' events; same-time setup events first).
+        var tallies = scenario.expectations.map { EventTally(for: $0, origin: origin) }
+        let setup = setupEvents.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+        var nextSetup = setup.startIndex
+        var eventCount = 0
+        func observe(_ event: TimedEvent) {
+            while nextSetup < setup.endIndex, setup[nextSetup].time <= event.time {
+                for index in tallies.indices { tallies[index].observe(setup[nextSetup]) }
+                nextSetup += 1
+            }
+            for index in tallies.indices { tallies[index].observe(event) }
+        }
         do {
             try engine.recordPlaces(regions: scenario.regions)
             for event in setupEvents { _ = try await engine.handle(event) }
@@ -182,7 +206,8 @@ public struct ScenarioRunner: Sendable {
                         "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget)) "
                             + "(timeBudget, or waypost test --time-budget), at virtual +\(Int(event.time - origin)) s")
                 }
-                events.append(event)
+                observe(event)
+                eventCount += 1
                 await applyChanges(through: event.time)
                 clock.advance(to: event.time)
                 _ = try await engine.handle(event)
@@ -196,13 +221,14 @@ public struct ScenarioRunner: Sendable {
             await emulator?.stop()
             throw ScenarioError(.unavailable, "\(scenario.file): \(error)")
         }
-        // Setup events of a later-starting device belong after earlier devices' events.
-        events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-            .map(\.element)
+        for event in setup[nextSetup...] {
+            for index in tallies.indices { tallies[index].observe(event) }
+        }
         let journal = await emulator?.core.journal ?? []
         await emulator?.stop()
         let posts = try store.auditRecords(run: run.id).map(AuditRecord.init(stored:))
-        return ScenarioOutcome(origin: origin, events: events, posts: posts, journal: journal)
+        return ScenarioOutcome(
+            origin: origin, tallies: tallies, eventCount: eventCount + setup.count, posts: posts, journal: journal)
     }
 
     private func route(_ script: DeviceScript) throws -> RouteTimeline {

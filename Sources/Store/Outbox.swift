@@ -64,6 +64,12 @@ extension Store {
             ])
     }
 
+    /// Rows this store has written since it opened: while it stays the same, what this process
+    /// last read of the outbox still holds (other processes' writes aside).
+    public var changeCount: Int {
+        (try? locked { $0.totalChanges }) ?? 0
+    }
+
     /// When the next pending post falls due, if any is pending.
     public func nextDueTime() throws(StoreError) -> Double? {
         try locked { db throws(StoreError) in

@@ -1,4 +1,5 @@
 import Geo
+import HeapModule
 import Tracks
 
 /// A change the script makes to a device's world at a virtual time.
@@ -21,6 +22,9 @@ public struct SimulatedDevice {
     public var manager: SimulatedLocationManager
     /// Seconds added to the route's times: several devices can share one route, staggered.
     public var clockOffset: Double
+    /// Metres the route is moved, north and east: several devices can share one route side by
+    /// side. Converted to degrees once, at the route's first position.
+    public var displacement: (north: Double, east: Double)
     /// Virtual-time intervals with no signal (tunnels), after the offset is applied.
     public var signalGaps: [ClosedRange<Double>]
     /// Changes by the user or iOS during the run, at virtual times, in time order.
@@ -28,12 +32,14 @@ public struct SimulatedDevice {
 
     public init(
         name: String? = nil, route: RouteTimeline, manager: SimulatedLocationManager, clockOffset: Double = 0,
-        signalGaps: [ClosedRange<Double>] = [], script: [(time: Double, change: ScriptedChange)] = []
+        displacement: (north: Double, east: Double) = (0, 0), signalGaps: [ClosedRange<Double>] = [],
+        script: [(time: Double, change: ScriptedChange)] = []
     ) {
         self.name = name
         self.route = route
         self.manager = manager
         self.clockOffset = clockOffset
+        self.displacement = displacement
         self.signalGaps = signalGaps.sorted { $0.lowerBound < $1.lowerBound }
         self.script = script.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
@@ -99,10 +105,20 @@ public struct Simulation {
 /// be stamped between a device's samples, so events wait until every device has moved past their
 /// time; same-time events keep the order they were emitted in.
 public struct SimulationEvents: Sequence, IteratorProtocol {
+    /// A device's next sample time; the earliest first, ties to the device listed first.
+    private struct Due: Comparable {
+        var time: Double
+        var device: Int
+
+        static func < (a: Due, b: Due) -> Bool { (a.time, a.device) < (b.time, b.device) }
+    }
+
     /// The managers' events land here; a class so the observers can reach it.
     private final class Run {
         var cursors: [DeviceCursor]
-        var upcoming: [DeviceSample?]
+        /// With several devices, when each one that is still moving moves next: a heap, so a step
+        /// costs log(devices), not a scan of 10,000 of them.
+        var upcoming = Heap<Due>()
         var buffer: [TimedEvent] = []
         var ready: [TimedEvent] = []
         var readIndex = 0
@@ -111,9 +127,10 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
         init(devices: [SimulatedDevice]) {
             cursors = devices.map { DeviceCursor(device: $0, interval: $0.manager.configuration.updateInterval) }
-            upcoming = []
             if cursors.count > 1 {
-                for i in cursors.indices { upcoming.append(cursors[i].peek()) }
+                for i in cursors.indices {
+                    if let time = cursors[i].peek()?.time { upcoming.insert(Due(time: time, device: i)) }
+                }
             }
             managers = devices.map(\.manager)
             previousObservers = managers.map(\.observer)
@@ -133,25 +150,21 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
         /// When the next sample of any device is stamped, nil when every route is done.
         func nextSampleTime() -> Double? {
-            cursors.count > 1 ? upcoming.compactMap { $0?.time }.min() : cursors[0].peek()?.time
+            cursors.count > 1 ? upcoming.min?.time : cursors[0].peek()?.time
         }
 
         /// Moves the device whose next sample comes first; false when every route is done.
         func step() -> Bool {
-            var chosen = 0
-            if cursors.count > 1 {
-                var earliest = Double.infinity
-                for (i, sample) in upcoming.enumerated() where (sample?.time ?? .infinity) < earliest {
-                    (chosen, earliest) = (i, sample?.time ?? .infinity)
-                }
-            }
+            let chosen = cursors.count > 1 ? upcoming.popMin()?.device ?? 0 : 0
             guard let sample = cursors[chosen].next() else {
                 release(through: .infinity)
                 return false
             }
             cursors[chosen].deliver(sample)
-            if cursors.count > 1 { upcoming[chosen] = cursors[chosen].peek() }
-            release(through: cursors.count > 1 ? upcoming.compactMap { $0?.time }.min() ?? .infinity : .infinity)
+            if cursors.count > 1, let time = cursors[chosen].peek()?.time {
+                upcoming.insert(Due(time: time, device: chosen))
+            }
+            release(through: cursors.count > 1 ? upcoming.min?.time ?? .infinity : .infinity)
             return true
         }
 
@@ -214,12 +227,23 @@ struct DeviceCursor {
     private var change = 0
     /// What ``peek()`` made, handed out by the next ``next()``.
     private var peeked: DeviceSample??
+    /// The device's displacement in degrees (latitude, longitude).
+    private let shift: (latitude: Double, longitude: Double)
 
     init(device: SimulatedDevice, interval: Double) {
         self.device = device
         self.interval = interval
         route = device.route.makeIterator()
         upcoming = route.next()
+        if let origin = upcoming?.point, device.displacement != (0, 0) {
+            let metric = LocalMetric(latitude: origin.latitude)
+            shift = (
+                device.displacement.north / metric.metresPerDegreeLatitude,
+                device.displacement.east / metric.metresPerDegreeLongitude
+            )
+        } else {
+            shift = (0, 0)
+        }
     }
 
     mutating func peek() -> DeviceSample? {
@@ -271,6 +295,12 @@ struct DeviceCursor {
         -> DeviceSample
     {
         let t = time + device.clockOffset
+        var coordinate = coordinate
+        if shift != (0, 0) {
+            coordinate.latitude = min(90, max(-90, coordinate.latitude + shift.latitude))
+            coordinate.longitude =
+                (coordinate.longitude + shift.longitude + 540).truncatingRemainder(dividingBy: 360) - 180
+        }
         return DeviceSample(
             time: t, coordinate: coordinate, altitude: altitude, speed: speed, course: course,
             hasSignal: !device.signalGaps.contains { $0.contains(t) })

@@ -42,10 +42,8 @@ enum GeoJSONWriter {
                 property(key, Format.jsonString(feature.properties[key] ?? ""))
             }
             // Route point times are creation stamps, not passage times: togeojson leaves them out too.
-            if feature.kind != .route, let geometry = feature.geometry,
-                let coordinateProperties = coordinateProperties(geometry)
-            {
-                property("coordinateProperties", coordinateProperties)
+            if feature.kind != .route, let geometry = feature.geometry {
+                writeCoordinateProperties(geometry, first: first, to: &out)
             }
             out.write("}}")
         }
@@ -104,8 +102,11 @@ enum GeoJSONWriter {
         }
     }
 
-    /// `{"times": […], "<attribute>": […]}` for timed or attributed lines; nil otherwise.
-    private static func coordinateProperties(_ geometry: Geometry) -> String? {
+    /// `"coordinateProperties":{"times": […], "<attribute>": […]}` for timed or attributed lines,
+    /// written value by value (a million-point track's times are tens of megabytes as one string).
+    private static func writeCoordinateProperties(
+        _ geometry: Geometry, first: Bool, to out: inout some TextOutputStream
+    ) {
         let paths: [TrackPath]
         let nested: Bool
         switch geometry {
@@ -116,31 +117,46 @@ enum GeoJSONWriter {
             paths = geometry.paths
             nested = true
         case .point, .polygon:
-            return nil
+            return
         }
-        var fields: [String] = []
-        func column(_ values: (TrackPath) -> [String]) -> String {
-            let arrays = paths.map { "[" + values($0).joined(separator: ",") + "]" }
-            return nested ? "[" + arrays.joined(separator: ",") + "]" : arrays[0]
-        }
+        var columns: [(key: String, value: (TrackPath, Int) -> String)] = []
         if paths.contains(where: \.isTimed) {
-            fields.append(
-                "\"times\":"
-                    + column { path in
-                        path.points.map { p in
-                            p.timeIntervalSince1970.map { Format.jsonString(XSDDateTime.formatCompact($0)) } ?? "null"
+            columns.append(
+                (
+                    "times",
+                    { path, i in
+                        path.points[i].timeIntervalSince1970.map { Format.jsonString(XSDDateTime.formatCompact($0)) }
+                            ?? "null"
+                    }
+                ))
+        }
+        for name in Set(paths.flatMap(\.attributes.keys)).sorted() {
+            columns.append(
+                (
+                    name,
+                    { path, i in
+                        guard let values = path.attributes[name], i < values.count, !values[i].isNaN else {
+                            return "null"
                         }
-                    })
+                        return Format.number(values[i])
+                    }
+                ))
         }
-        let names = Set(paths.flatMap(\.attributes.keys)).sorted()
-        for name in names {
-            fields.append(
-                Format.jsonString(name) + ":"
-                    + column { path in
-                        let values = path.attributes[name] ?? Array(repeating: .nan, count: path.points.count)
-                        return values.map { $0.isNaN ? "null" : Format.number($0) }
-                    })
+        guard !columns.isEmpty else { return }
+        out.write((first ? "" : ",") + "\"coordinateProperties\":{")
+        for (c, column) in columns.enumerated() {
+            out.write((c > 0 ? "," : "") + Format.jsonString(column.key) + ":")
+            if nested { out.write("[") }
+            for (p, path) in paths.enumerated() {
+                out.write(p > 0 ? ",[" : "[")
+                for i in path.points.indices {
+                    if i > 0 { out.write(",") }
+                    out.write(column.value(path, i))
+                }
+                out.write("]")
+            }
+            if nested { out.write("]") }
         }
-        return fields.isEmpty ? nil : "{" + fields.joined(separator: ",") + "}"
+        out.write("}")
     }
 }

@@ -1,0 +1,114 @@
+import ConfigFiles
+import Foundation
+import WaypostSupport
+
+/// `count: N` on a device entry: N devices from one entry — the same route, app and script —
+/// named `NAME-00001` to `NAME-N`, so nobody writes ten thousand entries for a load test.
+///
+/// ```yaml
+/// devices:
+///   - name: commuter
+///     count: 10000
+///     route: ../../tracks/sunnyvale-commute.kml
+///     spread: { time: 30m, distance: 300 }   # each starts up to 30 min later, up to 300 m away
+/// ```
+///
+/// Each device starts a uniform draw of `spread.time` after the entry's `startAfter`, and its
+/// route is moved by a uniform draw over a disc of radius `spread.distance` metres; the draws
+/// come from the scenario's seed, so a run repeats exactly. Each device's noise gets its own seed
+/// (the entry's, plus its number). An expectation naming the entry's `name` looks at every
+/// device it made; one device is named in full (`commuter-00042`).
+struct DeviceGenerator {
+    /// Most devices one entry makes.
+    static let maximumCount = 100_000
+    /// What a device of a run costs in memory: its location manager, app state and cursor,
+    /// measured on a 10,000-device run of the commute (`make bench`), with room to spare.
+    static let bytesPerDevice = 64 * 1024
+
+    var count: Int
+    var time = 0.0
+    var distance = 0.0
+
+    /// The generator an entry asks for, or nil for a plain entry.
+    init?(_ node: ConfigNode) throws(ConfigFileError) {
+        guard let countNode = node["count"] else {
+            if let spread = node["spread"] { throw spread.failure("'spread' goes with 'count'") }
+            return nil
+        }
+        let value = try countNode.number()
+        guard value >= 1, value <= Double(Self.maximumCount), value == value.rounded() else {
+            throw countNode.failure("'count' must be a whole number from 1 to \(Self.maximumCount)")
+        }
+        count = Int(value)
+        if let spread = node["spread"] {
+            let fields = try spread.mapping(allowing: ["time", "distance"])
+            if let v = fields["time"] { time = try v.duration() }
+            if let v = fields["distance"] {
+                distance = try v.number()
+                guard distance >= 0, distance <= 100_000 else {
+                    throw v.failure("'distance' must be 0…100000 metres")
+                }
+            }
+        }
+    }
+
+    /// The devices, in number order; `template.name` is the group's name.
+    func devices(from template: DeviceScript, seed: UInt64) -> [DeviceScript] {
+        var random = SplitMix64(seed: seed)
+        let width = String(count).count
+        let group = template.name ?? "device"
+        return (1...count).map { number in
+            var device = template
+            let digits = String(number)
+            device.name = group + "-" + String(repeating: "0", count: width - digits.count) + digits
+            device.startAfter += time * random.unit()
+            let bearing = 2 * Double.pi * random.unit()
+            let radius = distance * random.unit().squareRoot()  // uniform over the disc's area
+            device.displacement = (north: radius * cos(bearing), east: radius * sin(bearing))
+            device.seed = template.seed.map { $0 &+ UInt64(number) }
+            return device
+        }
+    }
+
+    /// Refuses, before anything runs, a scenario whose devices would not fit in half of this
+    /// machine's memory: one clear error instead of an out-of-memory kill.
+    static func checkMemory(
+        for devices: Int, at node: ConfigNode, physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory
+    ) throws(ConfigFileError) {
+        let needed = Double(devices) * Double(bytesPerDevice)
+        let available = Double(physicalMemory) / 2
+        guard needed <= available else {
+            throw node.failure(
+                "\(devices) devices need about \(gigabytes(needed)) of memory, more than half of this machine's "
+                    + "\(gigabytes(Double(physicalMemory))); run fewer devices per scenario")
+        }
+    }
+
+    private static func gigabytes(_ bytes: Double) -> String {
+        String(format: "%.1f GB", bytes / 1_073_741_824)
+    }
+}
+
+/// Which device an expectation looks at: one, by name, or every device a `count` entry made.
+public struct DeviceSelector: Sendable, Equatable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var name: String
+    public var isGroup: Bool
+
+    public init(name: String, isGroup: Bool = false) {
+        self.name = name
+        self.isGroup = isGroup
+    }
+
+    public init(stringLiteral name: String) {
+        self.init(name: name)
+    }
+
+    public func matches(_ device: String?) -> Bool {
+        guard let device else { return false }
+        guard isGroup else { return device == name }
+        return device.utf8.count > name.utf8.count + 1 && device.hasPrefix(name + "-")
+            && device.utf8.dropFirst(name.utf8.count + 1).allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    public var description: String { isGroup ? "\(name)-*" : name }
+}

@@ -1,0 +1,138 @@
+import ConfigFiles
+import Foundation
+import Geo
+import LocationSimulation
+import Store
+import TestSupport
+import Testing
+import Tracks
+
+@testable import Scenarios
+
+/// `count:` entries: many devices from one, seeded, and expectations over the group.
+struct DeviceGeneratorTests {
+    static func scenario(_ devices: String, expect: String = "  - { event: location, device: rider }") throws
+        -> Scenario
+    {
+        try withTemporaryDirectory { directory in
+            let url = try ScenarioTests.write(
+                "name: crowd\nseed: 9\ndevices:\n\(devices)\nexpect:\n\(expect)\n", in: directory)
+            return try ScenarioFile.read(contentsOf: url, displayName: "scenario.yaml")
+        }
+    }
+
+    static let crowd = """
+          - name: rider
+            count: 12
+            route: $ROOT/tracks/cafe-stop.kml
+            startAfter: 10s
+            spread: { time: 2m, distance: 300 }
+          - name: walker
+            route: $ROOT/tracks/cupertino-walk.kml
+        """
+
+    @Test func oneEntryMakesNumberedDevicesWithSeededSpreads() throws {
+        let scenario = try Self.scenario(Self.crowd)
+        let riders = scenario.devices.filter { $0.name?.hasPrefix("rider-") == true }
+        #expect(riders.map(\.name) == (1...12).map { "rider-" + ($0 < 10 ? "0" : "") + "\($0)" })
+        #expect(scenario.devices.last?.name == "walker")
+        // Starts fall in [startAfter, startAfter + spread.time], positions within spread.distance.
+        #expect(riders.allSatisfy { $0.startAfter >= 10 && $0.startAfter <= 130 })
+        #expect(
+            riders.allSatisfy {
+                ($0.displacement.north * $0.displacement.north + $0.displacement.east * $0.displacement.east)
+                    .squareRoot() <= 300
+            })
+        #expect(Set(riders.map(\.startAfter)).count == 12, "each device draws its own start")
+        #expect(Set(riders.compactMap(\.seed)).count == 12, "each device's noise has its own seed")
+        // The same file and seed give the same crowd.
+        let again = try Self.scenario(Self.crowd).devices
+        #expect(again.map(\.startAfter) == scenario.devices.map(\.startAfter))
+        #expect(again.map(\.displacement.north) == scenario.devices.map(\.displacement.north))
+    }
+
+    @Test func expectationsLookAtTheGroupOrOneMember() async throws {
+        let scenario = try Self.scenario(
+            Self.crowd,
+            expect: """
+                  - { event: location, device: rider, atLeast: 14000 }
+                  - { event: location, device: rider-07, atLeast: 1000, atMost: 1200 }
+                  - { event: location, device: walker, atLeast: 1000 }
+                """)
+        let result = await ScenarioTests.runner.run(scenario)
+        let passed = result.expectations.allSatisfy(\.passed)
+        #expect(result.error == nil && passed, "\(result.expectations)")
+        #expect(result.expectations.first?.description == "at least 14000 location on rider-*")
+    }
+
+    /// Each device's fixes are the route's, moved by its displacement.
+    @Test func devicesMovedApartFollowTheirOwnCopyOfTheRoute() async throws {
+        let scenario = try Self.scenario(
+            """
+              - name: rider
+                count: 3
+                route: $ROOT/tracks/cafe-stop.kml
+                spread: { distance: 5000 }
+            """)
+        let track = try TrackReader().read(contentsOf: scenario.devices[0].route)
+        let origin = try #require(track.paths.first?.points.first)
+        let metric = LocalMetric(latitude: origin.latitude)
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("runs.db").path
+            let runner = ScenarioRunner(fixtures: ScenarioTests.runner.fixtures, storePath: path)
+            let outcome = try await runner.execute(scenario)
+            #expect(outcome.eventCount > 3_000)
+            let store = try Store(path: path)
+            let run = try #require(try store.run(named: "crowd"))
+            let locations = try store.locations(run: run.id)
+            for device in scenario.devices {
+                let first = try #require(locations.first { $0.device == device.name })
+                #expect(
+                    abs(first.latitude - (origin.latitude + device.displacement.north / metric.metresPerDegreeLatitude))
+                        < 1e-9)
+                #expect(
+                    abs(
+                        first.longitude
+                            - (origin.longitude + device.displacement.east / metric.metresPerDegreeLongitude)) < 1e-9)
+            }
+            let apart = scenario.devices.map { device in
+                Set(locations.filter { $0.device == device.name }.map(\.latitude)).count
+            }
+            #expect(Set(locations.map(\.latitude)).count == apart.reduce(0, +), "three copies of the route, apart")
+        }
+    }
+
+    @Test(arguments: [
+        (
+            "  - { name: rider, count: 0, route: $ROOT/tracks/cafe-stop.kml }",
+            "4:27: 'count' must be a whole number from 1 to 100000"
+        ),
+        ("  - { name: rider, count: 2.5, route: $ROOT/tracks/cafe-stop.kml }", "4:27: 'count' must be a whole number"),
+        ("  - { count: 3, route: $ROOT/tracks/cafe-stop.kml }", "4:5: a device with 'count' needs a 'name'"),
+        ("  - { name: rider, route: $ROOT/tracks/cafe-stop.kml, spread: { time: 1m } }", "'spread' goes with 'count'"),
+        (
+            "  - { name: rider, count: 2, route: $ROOT/tracks/cafe-stop.kml }\n  - { name: rider-1, route: $ROOT/tracks/cafe-stop.kml }",
+            "device 'rider-1' is named twice"
+        ),
+    ])
+    func badGeneratorsAreOneClearError(devices: String, message: String) throws {
+        #expect {
+            try Self.scenario(devices)
+        } throws: { error in
+            "\(error)".contains(message)
+        }
+    }
+
+    /// A generator asking for more than the machine holds is refused before anything runs.
+    @Test func moreDevicesThanMemoryIsRefused() throws {
+        let node = try ConfigNode.parse("devices: []", name: "big.yaml")
+        #expect(throws: Never.self) {
+            try DeviceGenerator.checkMemory(for: 1_000, at: node, physicalMemory: 1 << 30)
+        }
+        #expect {
+            try DeviceGenerator.checkMemory(for: 100_000, at: node, physicalMemory: 4 << 30)
+        } throws: { error in
+            "\(error)".contains("100000 devices need about 6.1 GB of memory, more than half of this machine's 4.0 GB")
+        }
+    }
+}
