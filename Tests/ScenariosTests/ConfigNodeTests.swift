@@ -1,6 +1,9 @@
-import ConfigFiles
+import Foundation
+import TestSupport
 import Testing
 import Yams
+
+@testable import ConfigFiles
 
 /// ConfigNode reads values without Yams' implicit tag resolution (for speed: issue 17); these
 /// check that what it reads is what Yams' default reading would have given.
@@ -32,5 +35,20 @@ struct ConfigNodeTests {
         let ours = try? ConfigNode.parse("flag: \(text)", name: "f.yaml").required("flag").bool()
         let yams = try #require(try Yams.compose(yaml: "flag: \(text)")?.mapping?["flag"])
         #expect(ours == yams.bool, "\(text)")
+    }
+
+    /// A file too large to compose in this machine's memory is one error, before it is read.
+    @Test func aFileLargerThanMemoryAllowsIsRefused() throws {
+        try withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("regions.yaml")
+            try Data(repeating: 0x20, count: 3_000_000).write(to: url)
+            #expect {
+                try ConfigText.read(url, name: "regions.yaml", largest: 2_000_000)
+            } throws: { error in
+                "\(error)" == "regions.yaml: 3 MB is more than this machine reads as one configuration file "
+                    + "(2 MB: a file is composed whole, about 20 times its size in memory)"
+            }
+            #expect(ConfigText.largestFile(physicalMemory: 24 << 30) == 644_245_094)
+        }
     }
 }

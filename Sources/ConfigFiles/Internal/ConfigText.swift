@@ -5,7 +5,16 @@ import Yams
 enum ConfigText {
     /// The file as UTF-8 text (a leading BOM dropped). A missing or unreadable file is
     /// `unreadable`; bytes that are not UTF-8 are `invalid` at the line and column of the first.
-    static func read(_ url: URL, name: String) throws(ConfigFileError) -> String {
+    static func read(
+        _ url: URL, name: String, largest: Int = largestFile(physicalMemory: ProcessInfo.processInfo.physicalMemory)
+    ) throws(ConfigFileError) -> String {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > largest {
+            throw ConfigFileError(
+                file: name,
+                message:
+                    "\(size / 1_000_000) MB is more than this machine reads as one configuration file "
+                    + "(\(largest / 1_000_000) MB: a file is composed whole, about 20 times its size in memory)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -14,6 +23,13 @@ enum ConfigText {
             throw ConfigFileError(.unreadable, file: name, message: exists ? "cannot be read" : "no such file")
         }
         return try decode(data, name: name)
+    }
+
+    /// The largest configuration file read: composed whole, YAML takes about 20 times the file's
+    /// size in memory (100,000 regions, 8.3 MB: 189 MB peak), and that must fit in half of the
+    /// machine's memory — a 10-million-region file is one clear error, not an out-of-memory kill.
+    static func largestFile(physicalMemory: UInt64) -> Int {
+        Int(min(physicalMemory / 40, UInt64(Int.max)))
     }
 
     static func decode(_ data: Data, name: String) throws(ConfigFileError) -> String {
