@@ -125,7 +125,7 @@ let package = Package(
             name: "waypost-bench",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "Scenarios", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/WaypostBench"
         ),

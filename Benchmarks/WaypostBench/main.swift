@@ -3,6 +3,7 @@
 //
 //   waypost-bench                 generate inputs in .bench/ (once, seeded) and compare; then `social`
 //   waypost-bench social          only the signed-request and check-in figures
+//   waypost-bench scale           only file-to-output memory, first events and devices (issue 17)
 //   waypost-bench parse FILE      parse FILE into a Track and print its point count (child mode)
 //   waypost-bench generate DIR    only write the inputs
 //
@@ -79,17 +80,28 @@ func writeFile(_ url: URL, _ produce: ((String) -> Void) -> Void) throws {
 func f6(_ x: Double) -> String { String(format: "%.6f", x) }
 func f1(_ x: Double) -> String { String(format: "%.1f", x) }
 
-func generate(into directory: URL, points: Int) throws {
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let fixes = walk(points: points, seed: 0x5EED_CAFE)
-    let head =
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document><Placemark><name>bench</name>\n"
-    try writeFile(directory.appendingPathComponent("gxtrack-1m.kml")) { out in
-        out(head + "<gx:Track>\n")
+let kmlHead =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document><Placemark><name>bench</name>\n"
+
+/// A gx:Track as Google Earth writes one: every `<when>`, then every `<gx:coord>`.
+func writeTrack(_ url: URL, _ fixes: [(lat: Double, lon: Double, alt: Double, time: Double)]) throws {
+    try writeFile(url) { out in
+        out(kmlHead + "<gx:Track>\n")
         for f in fixes { out("<when>" + XSDDateTime.formatCompact(f.time) + "</when>\n") }
         for f in fixes { out("<gx:coord>" + f6(f.lon) + " " + f6(f.lat) + " " + f1(f.alt) + "</gx:coord>\n") }
         out("</gx:Track>\n</Placemark></Document></kml>\n")
     }
+}
+
+func generateTrack(_ url: URL, points: Int) throws {
+    try writeTrack(url, walk(points: points, seed: 0x5EED_CAFE))
+}
+
+func generate(into directory: URL, points: Int) throws {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let fixes = walk(points: points, seed: 0x5EED_CAFE)
+    let head = kmlHead
+    try writeTrack(directory.appendingPathComponent("gxtrack-1m.kml"), fixes)
     try writeFile(directory.appendingPathComponent("linestring-1m.kml")) { out in
         out(head + "<LineString><coordinates>\n")
         for f in fixes { out(f6(f.lon) + "," + f6(f.lat) + "," + f1(f.alt) + "\n") }
@@ -194,7 +206,7 @@ if arguments.count == 3 && arguments[1] == "parse" {
 /// of them far from the device at any moment, which is what the spatial index is for.
 func replay(_ path: String, regionCount: Int) throws -> [String: Int] {
     let track = try TrackReader().read(contentsOf: URL(fileURLWithPath: path))
-    let route = try RouteTiming().samples(for: track)
+    let route = try RouteTiming().samples(for: track)  // random access below, to place regions on the route
     var configuration = LocationManagerConfiguration()
     configuration.regionLimit = regionCount > 20 ? nil : 20
     let manager = SimulatedLocationManager(
@@ -317,6 +329,10 @@ if arguments.count == 3 && arguments[1] == "generate" {
     try generate(into: URL(fileURLWithPath: arguments[2]), points: 1_000_000)
     exit(0)
 }
+if arguments.count == 3 && arguments[1] == "generate-large" {
+    try generateTrack(URL(fileURLWithPath: arguments[2]), points: 4_000_000)
+    exit(0)
+}
 
 let inputs = [
     ("gx:Track KML", "gxtrack-1m.kml", "kml"),
@@ -335,6 +351,12 @@ if !inputs.allSatisfy({ FileManager.default.fileExists(atPath: benchDirectory.ap
 let runs = Int(ProcessInfo.processInfo.environment["BENCH_RUNS"] ?? "") ?? 5
 let xmllint = tool("xmllint")
 let gpsbabel = tool("gpsbabel")
+let waypost = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("waypost").path
+if arguments.count == 2 && arguments[1] == "scale" {
+    streamingSection(waypost: waypost, runs: runs, xmllint: xmllint)
+    devicesSection(runs: runs)
+    exit(0)
+}
 print("Track reader, 1M points, median of \(runs) runs (peak RSS is the largest seen)")
 print(
     "file             size    waypost          xmllint --stream   gpsbabel           waypost/xmllint  gpsbabel/waypost")
@@ -365,7 +387,6 @@ print("targets (gx:Track): waypost ≤ 1.5× xmllint, ≥ 6× faster than gpsbab
 
 // Replay through the simulated location manager, against parse-only in the same run.
 let gx = benchDirectory.appendingPathComponent("gxtrack-1m.kml").path
-let waypost = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("waypost").path
 print("")
 print("Replay of the 1M-point gx:Track, virtual clock, median of \(runs) runs")
 if let parse = median(runs, [me, "parse", gx]), let twenty = median(runs, [me, "replay", gx, "20"]),
@@ -433,6 +454,11 @@ if let twenty = median(runs, [me, "replay", gx, "20"]), let lakh = median(runs, 
             format: "replay of the 1M-point track, 100,000 regions %5.2f s   %.2f× with 20 (target ≤ 1.3)",
             lakh.seconds, lakh.seconds / twenty.seconds))
 }
+
+if FileManager.default.isExecutableFile(atPath: waypost) {
+    streamingSection(waypost: waypost, runs: runs, xmllint: xmllint)
+}
+devicesSection(runs: runs)
 
 print("")
 socialSection()

@@ -204,13 +204,55 @@ public enum EventStreamEncoder {
 
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
     private static func text(_ fix: Location, at time: Double) -> String {
-        var out = String(format: "%.6f,%.6f", fix.coordinate.latitude, fix.coordinate.longitude)
-        out += String(format: "  ±%.0f m", fix.horizontalAccuracy)
-        if fix.verticalAccuracy >= 0 { out += String(format: "  alt %.1f m", fix.altitude) }
-        if fix.speed >= 0 { out += String(format: "  %.2f m/s", fix.speed) }
-        if fix.course >= 0 { out += String(format: "  %.1f°", fix.course) }
-        if fix.timestamp < time { out += String(format: "  cached, %.0f s old", time - fix.timestamp) }
-        return out
+        var out: [UInt8] = []
+        out.reserveCapacity(80)
+        appendPrintf(fix.coordinate.latitude, 6, to: &out)
+        out.append(UInt8(ascii: ","))
+        appendPrintf(fix.coordinate.longitude, 6, to: &out)
+        out.append(contentsOf: "  ±".utf8)
+        appendPrintf(fix.horizontalAccuracy, 0, to: &out)
+        out.append(contentsOf: " m".utf8)
+        if fix.verticalAccuracy >= 0 {
+            out.append(contentsOf: "  alt ".utf8)
+            appendPrintf(fix.altitude, 1, to: &out)
+            out.append(contentsOf: " m".utf8)
+        }
+        if fix.speed >= 0 {
+            out.append(contentsOf: "  ".utf8)
+            appendPrintf(fix.speed, 2, to: &out)
+            out.append(contentsOf: " m/s".utf8)
+        }
+        if fix.course >= 0 {
+            out.append(contentsOf: "  ".utf8)
+            appendPrintf(fix.course, 1, to: &out)
+            out.append(contentsOf: "°".utf8)
+        }
+        if fix.timestamp < time {
+            out.append(contentsOf: "  cached, ".utf8)
+            appendPrintf(time - fix.timestamp, 0, to: &out)
+            out.append(contentsOf: " s old".utf8)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `value` as C's `%.<digits>f` writes it, without Foundation's `String(format:)` (five of
+    /// those a fix were four fifths of a text replay's time). The scaled value is rounded in
+    /// binary; where it lies within its own rounding error of a half — where binary and the
+    /// exact decimal could round apart — printf itself decides.
+    static func appendPrintf(_ value: Double, _ digits: Int, to out: inout [UInt8]) {
+        let scaled = abs(value) * ExactPowers.ofTen(digits)
+        let fraction = scaled - scaled.rounded(.down)
+        guard value.isFinite, digits <= 9, scaled < 9e15, abs(fraction - 0.5) > 2 * scaled.ulp else {
+            out.append(contentsOf: String(format: "%.\(digits)f", value).utf8)
+            return
+        }
+        let units = Int64(scaled.rounded(.toNearestOrEven))
+        let scale = Int64(ExactPowers.ofTen(digits))
+        if value.sign == .minus { out.append(UInt8(ascii: "-")) }
+        XSDDateTime.appendDigits(Int(units / scale), width: 1, to: &out)
+        guard digits > 0 else { return }
+        out.append(UInt8(ascii: "."))
+        XSDDateTime.appendDigits(Int(units % scale), width: digits, to: &out)
     }
 
     /// `value` rounded to `digits` decimals, written as Swift writes that Double (`69.5`, `5.0`,
