@@ -13,7 +13,7 @@ public enum RunGeoJSON {
         for device in run.devices {
             let lines = run.stretches(of: device).map { $0.map { [$0.longitude, $0.latitude] } }.filter { $0.count > 1 }
             guard !lines.isEmpty else { continue }
-            let fixes = run.fixes.filter { $0.device == device }
+            let fixes = run.fixes(of: device)
             var properties: [String: JSONValue] = ["kind": "route", "fixes": .number(Double(fixes.count))]
             if let device { properties["device"] = .string(device) }
             if let first = fixes.first, let last = fixes.last {

@@ -9,7 +9,11 @@ public struct RunSnapshot: Sendable {
     /// The privacy zones of the run's profile.
     public var zones: [ZoneRecord]
     /// Fixes in time order (all devices).
-    public var fixes: [LocationRecord]
+    public let fixes: [LocationRecord]
+    /// Each device's fixes, as indices into ``fixes``, devices in order of first appearance:
+    /// grouped once, as a run of 10,000 devices and a million fixes cannot be scanned per device.
+    private let byDevice: [(device: String?, fixes: [Int])]
+    private let deviceSlots: [String?: Int]
     public var events: [EventRecord]
     /// The audit: one record per post.
     public var posts: [AuditRecord]
@@ -22,6 +26,18 @@ public struct RunSnapshot: Sendable {
         self.regions = regions
         self.zones = zones
         self.fixes = fixes
+        var slots: [String?: Int] = [:]
+        var groups: [(device: String?, fixes: [Int])] = []
+        for (index, fix) in fixes.enumerated() {
+            if let slot = slots[fix.device] {
+                groups[slot].fixes.append(index)
+            } else {
+                slots[fix.device] = groups.count
+                groups.append((fix.device, [index]))
+            }
+        }
+        byDevice = groups
+        deviceSlots = slots
         self.events = events
         self.posts = posts
     }
@@ -52,17 +68,18 @@ public struct RunSnapshot: Sendable {
     }
 
     /// The devices' names in order of first appearance (nil: the single unnamed device).
-    public var devices: [String?] {
-        var seen: [String?] = []
-        for fix in fixes where !seen.contains(fix.device) { seen.append(fix.device) }
-        return seen
+    public var devices: [String?] { byDevice.map(\.device) }
+
+    /// A device's fixes in time order.
+    public func fixes(of device: String?) -> [LocationRecord] {
+        (deviceSlots[device].map { byDevice[$0].fixes } ?? []).map { fixes[$0] }
     }
 
     /// A device's route as stretches of fixes; a gap longer than `gap` seconds (a tunnel, a
     /// stop of the service) starts a new stretch.
     public func stretches(of device: String?, gap: Double = 60) -> [[LocationRecord]] {
         var out: [[LocationRecord]] = []
-        for fix in fixes where fix.device == device {
+        for fix in fixes(of: device) {
             if let last = out.last?.last, fix.time - last.time <= gap {
                 out[out.count - 1].append(fix)
             } else {

@@ -23,7 +23,7 @@ public enum RunSummary {
                             Coordinate(latitude: $1.1.latitude, longitude: $1.1.longitude))
                 }
             }
-            let fixes = run.fixes.filter { $0.device == device }.count
+            let fixes = run.fixes(of: device).count
             out += "  \(device ?? "device"): \(fixes) fixes, \(String(format: "%.2f", metres / 1_000)) km\n"
         }
         if !run.regions.isEmpty {

@@ -148,7 +148,7 @@ public struct ScenarioRunner: Sendable {
             throw ScenarioError(.unavailable, error.description)
         }
         let run = try store.beginRun(
-            name: scenario.name, track: scenario.devices.map(\.routeDisplayName).joined(separator: ", "),
+            name: scenario.name, track: scenario.devices.map(\.routeDisplayName).uniqued().joined(separator: ", "),
             at: Date().timeIntervalSince1970, dryRun: scenario.dryRun)
 
         let clock = VirtualDeliveryClock(start: origin)
@@ -284,5 +284,13 @@ extension InProcessEmulator {
                     "user_id=\(user)&permission=\(permission)&status=\(status)")
             }
         }
+    }
+}
+
+extension Sequence where Element: Hashable {
+    /// The elements without repeats, in order: ten thousand generated devices share one route.
+    fileprivate func uniqued() -> [Element] {
+        var seen: Set<Element> = []
+        return filter { seen.insert($0).inserted }
     }
 }
