@@ -168,9 +168,16 @@ public enum XSDDateTime {
     /// UTC with only as many fractional digits as the value needs (none for whole seconds):
     /// the form the export writers use, matching togeojson and gpsbabel.
     public static func formatCompact(_ seconds: Double) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        appendCompact(seconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``formatCompact(_:)`` appended as UTF-8, for writers that emit one per point.
+    public static func appendCompact(_ seconds: Double, to out: inout [UInt8]) {
         let millis = (seconds * 1000).rounded()
-        if millis.truncatingRemainder(dividingBy: 1000) == 0 { return format(seconds, fractionDigits: 0) }
-        return format(seconds, fractionDigits: 3)
+        append(seconds, fractionDigits: millis.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 3, to: &out)
     }
 
     @inline(__always) private static func isSpace(_ b: UInt8) -> Bool {

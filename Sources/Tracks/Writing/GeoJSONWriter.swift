@@ -56,13 +56,24 @@ enum GeoJSONWriter {
         return s + "]"
     }
 
-    private static func line(_ path: TrackPath, to out: inout some TextOutputStream) {
-        out.write("[")
+    private static func line<Stream: TextOutputStream>(_ path: TrackPath, to out: inout Stream) {
+        var chunk = ChunkedText<Stream>()
+        chunk.bytes.append(UInt8(ascii: "["))
         for (i, p) in path.points.enumerated() {
-            if i > 0 { out.write(",") }
-            out.write(position(p))
+            if i > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
+            chunk.bytes.append(UInt8(ascii: "["))
+            Format.appendNumber(p.longitude, to: &chunk.bytes)
+            chunk.bytes.append(UInt8(ascii: ","))
+            Format.appendNumber(p.latitude, to: &chunk.bytes)
+            if let alt = p.altitude {
+                chunk.bytes.append(UInt8(ascii: ","))
+                Format.appendNumber(alt, to: &chunk.bytes)
+            }
+            chunk.bytes.append(UInt8(ascii: "]"))
+            chunk.flushIfFull(to: &out)
         }
-        out.write("]")
+        chunk.bytes.append(UInt8(ascii: "]"))
+        chunk.flush(to: &out)
     }
 
     private static func writeGeometry(_ geometry: Geometry, multiLine: Bool, to out: inout some TextOutputStream) {
@@ -104,8 +115,8 @@ enum GeoJSONWriter {
 
     /// `"coordinateProperties":{"times": […], "<attribute>": […]}` for timed or attributed lines,
     /// written value by value (a million-point track's times are tens of megabytes as one string).
-    private static func writeCoordinateProperties(
-        _ geometry: Geometry, first: Bool, to out: inout some TextOutputStream
+    private static func writeCoordinateProperties<Stream: TextOutputStream>(
+        _ geometry: Geometry, first: Bool, to out: inout Stream
     ) {
         let paths: [TrackPath]
         let nested: Bool
@@ -119,14 +130,19 @@ enum GeoJSONWriter {
         case .point, .polygon:
             return
         }
-        var columns: [(key: String, value: (TrackPath, Int) -> String)] = []
+        let null = Array("null".utf8)
+        var columns: [(key: String, value: (TrackPath, Int, inout [UInt8]) -> Void)] = []
         if paths.contains(where: \.isTimed) {
             columns.append(
                 (
                     "times",
-                    { path, i in
-                        path.points[i].timeIntervalSince1970.map { Format.jsonString(XSDDateTime.formatCompact($0)) }
-                            ?? "null"
+                    { path, i, out in
+                        guard let time = path.points[i].timeIntervalSince1970 else {
+                            return out.append(contentsOf: null)
+                        }
+                        out.append(UInt8(ascii: "\""))  // a time needs no JSON escaping
+                        XSDDateTime.appendCompact(time, to: &out)
+                        out.append(UInt8(ascii: "\""))
                     }
                 ))
         }
@@ -134,11 +150,11 @@ enum GeoJSONWriter {
             columns.append(
                 (
                     name,
-                    { path, i in
+                    { path, i, out in
                         guard let values = path.attributes[name], i < values.count, !values[i].isNaN else {
-                            return "null"
+                            return out.append(contentsOf: null)
                         }
-                        return Format.number(values[i])
+                        Format.appendNumber(values[i], to: &out)
                     }
                 ))
         }
@@ -148,12 +164,15 @@ enum GeoJSONWriter {
             out.write((c > 0 ? "," : "") + Format.jsonString(column.key) + ":")
             if nested { out.write("[") }
             for (p, path) in paths.enumerated() {
-                out.write(p > 0 ? ",[" : "[")
+                var chunk = ChunkedText<Stream>()
+                chunk.bytes.append(contentsOf: (p > 0 ? ",[" : "[").utf8)
                 for i in path.points.indices {
-                    if i > 0 { out.write(",") }
-                    out.write(column.value(path, i))
+                    if i > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
+                    column.value(path, i, &chunk.bytes)
+                    chunk.flushIfFull(to: &out)
                 }
-                out.write("]")
+                chunk.bytes.append(UInt8(ascii: "]"))
+                chunk.flush(to: &out)
             }
             if nested { out.write("]") }
         }

@@ -34,5 +34,33 @@ enum Format {
         return "\(value)"
     }
 
+    /// ``number(_:)`` appended as UTF-8 (a Double's text is a small string: no allocation).
+    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        if value == value.rounded(), abs(value) < 1e15 {
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            XSDDateTime.appendDigits(Int(abs(value)), width: 1, to: &out)
+        } else {
+            out.append(contentsOf: value.description.utf8)
+        }
+    }
+
     static func jsonString(_ text: String) -> String { JSONEscaping.quoted(text) }
+}
+
+/// Bytes gathered for a `TextOutputStream` and handed over 64 KB at a time: the writers' inner
+/// loops append digits here rather than making a string per number.
+struct ChunkedText<Stream: TextOutputStream> {
+    var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(1 << 16 + 256) }
+
+    mutating func flushIfFull(to out: inout Stream) {
+        if bytes.count >= 1 << 16 { flush(to: &out) }
+    }
+
+    mutating func flush(to out: inout Stream) {
+        guard !bytes.isEmpty else { return }
+        out.write(String(decoding: bytes, as: UTF8.self))
+        bytes.removeAll(keepingCapacity: true)
+    }
 }

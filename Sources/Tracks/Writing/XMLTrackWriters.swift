@@ -3,7 +3,7 @@ import WaypostSupport
 /// GPX 1.1: KML Points become waypoints, routes stay routes, every other line becomes a track
 /// (one `trkseg` per line of a multi-geometry; a polygon contributes its rings).
 enum GPXWriter {
-    static func write(_ track: Track, to out: inout some TextOutputStream) {
+    static func write<Stream: TextOutputStream>(_ track: Track, to out: inout Stream) {
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.write("<gpx version=\"1.1\" creator=\"Waypost\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n")
         if let name = track.name { out.write("<metadata><name>\(XMLEscaping.escape(name))</name></metadata>\n") }
@@ -23,16 +23,41 @@ enum GPXWriter {
             out.write("\n")
             for path in paths {
                 if !isRoute { out.write("<trkseg>\n") }
+                var chunk = ChunkedText<Stream>()
+                let (open, close) = (
+                    Array((isRoute ? "<rtept" : "<trkpt").utf8), Array((isRoute ? "</rtept>\n" : "</trkpt>\n").utf8)
+                )
                 for point in path.points {
-                    out.write(isRoute ? "<rtept" : "<trkpt")
-                    writePoint(point, feature: nil, to: &out)
-                    out.write(isRoute ? "</rtept>\n" : "</trkpt>\n")
+                    chunk.bytes.append(contentsOf: open)
+                    appendPoint(point, to: &chunk.bytes)
+                    chunk.bytes.append(contentsOf: close)
+                    chunk.flushIfFull(to: &out)
                 }
+                chunk.flush(to: &out)
                 if !isRoute { out.write("</trkseg>\n") }
             }
             out.write(isRoute ? "</rte>\n" : "</trk>\n")
         }
         out.write("</gpx>\n")
+    }
+
+    /// ` lat="…" lon="…"><ele>…</ele><time>…</time>` of a track or route point.
+    private static func appendPoint(_ p: TrackPoint, to out: inout [UInt8]) {
+        out.append(contentsOf: " lat=\"".utf8)
+        Format.appendNumber(p.latitude, to: &out)
+        out.append(contentsOf: "\" lon=\"".utf8)
+        Format.appendNumber(p.longitude, to: &out)
+        out.append(contentsOf: "\">".utf8)
+        if let alt = p.altitude {
+            out.append(contentsOf: "<ele>".utf8)
+            Format.appendNumber(alt, to: &out)
+            out.append(contentsOf: "</ele>".utf8)
+        }
+        if let t = p.timeIntervalSince1970 {
+            out.append(contentsOf: "<time>".utf8)
+            XSDDateTime.appendCompact(t, to: &out)
+            out.append(contentsOf: "</time>".utf8)
+        }
     }
 
     private static func writePoint(_ p: TrackPoint, feature: TrackFeature?, to out: inout some TextOutputStream) {
@@ -106,7 +131,9 @@ enum KMLWriter {
         "<coordinates>" + path.points.map { tuple($0, separator: ",") }.joined(separator: " ") + "</coordinates>"
     }
 
-    private static func writeGeometry(_ geometry: Geometry, timed: Bool, to out: inout some TextOutputStream) {
+    private static func writeGeometry<Stream: TextOutputStream>(
+        _ geometry: Geometry, timed: Bool, to out: inout Stream
+    ) {
         switch geometry {
         case .point(let p):
             out.write("<Point><coordinates>\(tuple(p, separator: ","))</coordinates></Point>\n")
@@ -114,12 +141,30 @@ enum KMLWriter {
             if timed && path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
                 // An empty <when/> keeps an untimed point's slot in a partly timed track.
                 out.write("<gx:Track>" + altitudeMode(path) + "\n")
+                var chunk = ChunkedText<Stream>()
                 for p in path.points {
-                    out.write(
-                        p.timeIntervalSince1970.map { "<when>\(XSDDateTime.formatCompact($0))</when>\n" } ?? "<when/>\n"
-                    )
+                    if let time = p.timeIntervalSince1970 {
+                        chunk.bytes.append(contentsOf: "<when>".utf8)
+                        XSDDateTime.appendCompact(time, to: &chunk.bytes)
+                        chunk.bytes.append(contentsOf: "</when>\n".utf8)
+                    } else {
+                        chunk.bytes.append(contentsOf: "<when/>\n".utf8)
+                    }
+                    chunk.flushIfFull(to: &out)
                 }
-                for p in path.points { out.write("<gx:coord>\(tuple(p, separator: " "))</gx:coord>\n") }
+                for p in path.points {
+                    chunk.bytes.append(contentsOf: "<gx:coord>".utf8)
+                    Format.appendNumber(p.longitude, to: &chunk.bytes)
+                    chunk.bytes.append(UInt8(ascii: " "))
+                    Format.appendNumber(p.latitude, to: &chunk.bytes)
+                    if let alt = p.altitude {
+                        chunk.bytes.append(UInt8(ascii: " "))
+                        Format.appendNumber(alt, to: &chunk.bytes)
+                    }
+                    chunk.bytes.append(contentsOf: "</gx:coord>\n".utf8)
+                    chunk.flushIfFull(to: &out)
+                }
+                chunk.flush(to: &out)
                 out.write("</gx:Track>\n")
             } else {
                 out.write("<LineString>" + altitudeMode(path) + coordinates(path) + "</LineString>\n")
