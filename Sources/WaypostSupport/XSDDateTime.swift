@@ -154,14 +154,22 @@ public enum XSDDateTime {
 
     /// Appends a non-negative integer, zero-padded to at least `width` digits.
     public static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<max(width, 1) { divisor *= 10 }
-        while value / 10 >= divisor { divisor *= 10 }
+        // Filled from the last digit back: division by the constant 10 is a multiplication,
+        // where dividing by a running power of ten was a division per digit.
+        var count = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        let end = out.count + max(count, width)
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(count, width)))
         var v = value
-        while divisor > 0 {
-            out.append(UInt8(48 + v / divisor))
-            v %= divisor
-            divisor /= 10
+        var i = end - 1
+        while v > 0 {
+            out[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
+            v /= 10
+            i -= 1
         }
     }
 

@@ -19,7 +19,7 @@ public enum EventStreamEncoder {
     public static func append(_ timed: TimedEvent, as format: Format, to out: inout [UInt8]) {
         switch format {
         case .jsonl: appendJSON(timed, to: &out)
-        case .text: out.append(contentsOf: text(timed).utf8)
+        case .text: appendText(timed, to: &out)
         }
         out.append(UInt8(ascii: "\n"))
     }
@@ -151,13 +151,33 @@ public enum EventStreamEncoder {
 
     /// `2025-06-02T16:00:00.000Z  location  37.331817,-122.031175  ±0 m  1.38 m/s  198.7°`
     public static func text(_ timed: TimedEvent) -> String {
-        var out = XSDDateTime.formatMilliseconds(timed.time) + "  "
-        if let device = timed.device { out += "[\(device)] " }
+        var bytes: [UInt8] = []
+        appendText(timed, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``text(_:)`` appended as UTF-8: a fix's line is written without intermediate strings, as a
+    /// replay writes one per second of route.
+    static func appendText(_ timed: TimedEvent, to out: inout [UInt8]) {
+        XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
+        out.append(contentsOf: "  ".utf8)
+        if let device = timed.device { out.append(contentsOf: "[\(device)] ".utf8) }
+        if case .locationUpdated(let fix, let service) = timed.event {
+            out.append(contentsOf: (service == .standard ? "location        " : "significant     ").utf8)
+            appendText(fix, at: timed.time, to: &out)
+        } else {
+            out.append(contentsOf: otherText(timed).utf8)
+        }
+    }
+
+    /// The text of every event but a fix, after its time and device.
+    private static func otherText(_ timed: TimedEvent) -> String {
+        var out = ""
         switch timed.event {
         case .authorizationChanged(let status):
             out += "authorization   \(status)"
-        case .locationUpdated(let fix, let service):
-            out += (service == .standard ? "location        " : "significant     ") + text(fix, at: timed.time)
+        case .locationUpdated:
+            break  // written by appendText(_:to:)
         case .liveUpdate(let update):
             out += "live            " + (update.location.map { text($0, at: timed.time) } ?? "no location")
             let shown = update.diagnostics.subtracting(.stationary)
@@ -205,7 +225,11 @@ public enum EventStreamEncoder {
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
     private static func text(_ fix: Location, at time: Double) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(80)
+        appendText(fix, at: time, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendText(_ fix: Location, at time: Double, to out: inout [UInt8]) {
         appendPrintf(fix.coordinate.latitude, 6, to: &out)
         out.append(UInt8(ascii: ","))
         appendPrintf(fix.coordinate.longitude, 6, to: &out)
@@ -232,7 +256,6 @@ public enum EventStreamEncoder {
             appendPrintf(time - fix.timestamp, 0, to: &out)
             out.append(contentsOf: " s old".utf8)
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `value` as C's `%.<digits>f` writes it, without Foundation's `String(format:)` (five of
