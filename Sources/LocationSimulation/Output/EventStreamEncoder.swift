@@ -230,32 +230,18 @@ public enum EventStreamEncoder {
     }
 
     private static func appendText(_ fix: Location, at time: Double, to out: inout [UInt8]) {
-        appendPrintf(fix.coordinate.latitude, 6, to: &out)
-        out.append(UInt8(ascii: ","))
-        appendPrintf(fix.coordinate.longitude, 6, to: &out)
-        out.append(contentsOf: "  ±".utf8)
-        appendPrintf(fix.horizontalAccuracy, 0, to: &out)
-        out.append(contentsOf: " m".utf8)
-        if fix.verticalAccuracy >= 0 {
-            out.append(contentsOf: "  alt ".utf8)
-            appendPrintf(fix.altitude, 1, to: &out)
-            out.append(contentsOf: " m".utf8)
+        func field(_ prefix: String, _ value: Double, _ digits: Int, _ suffix: String) {
+            out.append(contentsOf: prefix.utf8)
+            appendPrintf(value, digits, to: &out)
+            out.append(contentsOf: suffix.utf8)
         }
-        if fix.speed >= 0 {
-            out.append(contentsOf: "  ".utf8)
-            appendPrintf(fix.speed, 2, to: &out)
-            out.append(contentsOf: " m/s".utf8)
-        }
-        if fix.course >= 0 {
-            out.append(contentsOf: "  ".utf8)
-            appendPrintf(fix.course, 1, to: &out)
-            out.append(contentsOf: "°".utf8)
-        }
-        if fix.timestamp < time {
-            out.append(contentsOf: "  cached, ".utf8)
-            appendPrintf(time - fix.timestamp, 0, to: &out)
-            out.append(contentsOf: " s old".utf8)
-        }
+        field("", fix.coordinate.latitude, 6, ",")
+        field("", fix.coordinate.longitude, 6, "  ±")
+        field("", fix.horizontalAccuracy, 0, " m")
+        if fix.verticalAccuracy >= 0 { field("  alt ", fix.altitude, 1, " m") }
+        if fix.speed >= 0 { field("  ", fix.speed, 2, " m/s") }
+        if fix.course >= 0 { field("  ", fix.course, 1, "°") }
+        if fix.timestamp < time { field("  cached, ", time - fix.timestamp, 0, " s old") }
     }
 
     /// `value` as C's `%.<digits>f` writes it, without Foundation's `String(format:)` (five of

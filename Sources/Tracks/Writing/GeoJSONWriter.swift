@@ -51,9 +51,10 @@ enum GeoJSONWriter {
     }
 
     private static func position(_ p: TrackPoint) -> String {
-        var s = "[" + Format.number(p.longitude) + "," + Format.number(p.latitude)
-        if let alt = p.altitude { s += "," + Format.number(alt) }
-        return s + "]"
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        Format.appendPosition(p, separator: UInt8(ascii: ","), to: &bytes)
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func line<Stream: TextOutputStream>(_ path: TrackPath, to out: inout Stream) {
@@ -62,13 +63,7 @@ enum GeoJSONWriter {
         for (i, p) in path.points.enumerated() {
             if i > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
             chunk.bytes.append(UInt8(ascii: "["))
-            Format.appendNumber(p.longitude, to: &chunk.bytes)
-            chunk.bytes.append(UInt8(ascii: ","))
-            Format.appendNumber(p.latitude, to: &chunk.bytes)
-            if let alt = p.altitude {
-                chunk.bytes.append(UInt8(ascii: ","))
-                Format.appendNumber(alt, to: &chunk.bytes)
-            }
+            Format.appendPosition(p, separator: UInt8(ascii: ","), to: &chunk.bytes)
             chunk.bytes.append(UInt8(ascii: "]"))
             chunk.flushIfFull(to: &out)
         }

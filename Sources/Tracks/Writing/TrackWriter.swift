@@ -44,6 +44,17 @@ enum Format {
         }
     }
 
+    /// `longitude SEP latitude [SEP altitude]`, GeoJSON's and KML's order.
+    static func appendPosition(_ p: TrackPoint, separator: UInt8, to out: inout [UInt8]) {
+        appendNumber(p.longitude, to: &out)
+        out.append(separator)
+        appendNumber(p.latitude, to: &out)
+        if let alt = p.altitude {
+            out.append(separator)
+            appendNumber(alt, to: &out)
+        }
+    }
+
     static func jsonString(_ text: String) -> String { JSONEscaping.quoted(text) }
 }
 

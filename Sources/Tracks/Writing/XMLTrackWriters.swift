@@ -117,10 +117,11 @@ enum KMLWriter {
         out.write("</Document>\n</kml>\n")
     }
 
-    private static func tuple(_ p: TrackPoint, separator: String) -> String {
-        var s = Format.number(p.longitude) + separator + Format.number(p.latitude)
-        if let alt = p.altitude { s += separator + Format.number(alt) }
-        return s
+    /// `longitude,latitude[,altitude]`, a KML coordinates tuple.
+    private static func tuple(_ p: TrackPoint) -> String {
+        var bytes: [UInt8] = []
+        Format.appendPosition(p, separator: UInt8(ascii: ","), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func altitudeMode(_ path: TrackPath) -> String {
@@ -128,7 +129,7 @@ enum KMLWriter {
     }
 
     private static func coordinates(_ path: TrackPath) -> String {
-        "<coordinates>" + path.points.map { tuple($0, separator: ",") }.joined(separator: " ") + "</coordinates>"
+        "<coordinates>" + path.points.map { tuple($0) }.joined(separator: " ") + "</coordinates>"
     }
 
     private static func writeGeometry<Stream: TextOutputStream>(
@@ -136,7 +137,7 @@ enum KMLWriter {
     ) {
         switch geometry {
         case .point(let p):
-            out.write("<Point><coordinates>\(tuple(p, separator: ","))</coordinates></Point>\n")
+            out.write("<Point><coordinates>\(tuple(p))</coordinates></Point>\n")
         case .lineString(let path), .track(let path):
             if timed && path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
                 // An empty <when/> keeps an untimed point's slot in a partly timed track.
@@ -154,13 +155,7 @@ enum KMLWriter {
                 }
                 for p in path.points {
                     chunk.bytes.append(contentsOf: "<gx:coord>".utf8)
-                    Format.appendNumber(p.longitude, to: &chunk.bytes)
-                    chunk.bytes.append(UInt8(ascii: " "))
-                    Format.appendNumber(p.latitude, to: &chunk.bytes)
-                    if let alt = p.altitude {
-                        chunk.bytes.append(UInt8(ascii: " "))
-                        Format.appendNumber(alt, to: &chunk.bytes)
-                    }
+                    Format.appendPosition(p, separator: UInt8(ascii: " "), to: &chunk.bytes)
                     chunk.bytes.append(contentsOf: "</gx:coord>\n".utf8)
                     chunk.flushIfFull(to: &out)
                 }
