@@ -45,6 +45,13 @@ case " $targets " in *" config "*)
         done
     done
     cp Fuzz/seeds/config/* "$seeds/config/"
+    # Scenarios name their files relative to fixtures/scenarios/; the fuzzer reads them from a
+    # temporary folder, so the seeds name them absolutely (else every one stops at its route).
+    for file in "$seeds"/config/scenarios-*; do
+        sed -i "s#\.\./\.\./#$PWD/#g; s#\.\./#$PWD/fixtures/#g" "$file"
+    done
+    printf 'scenario\nname: crowd\nseed: 3\ndevices:\n  - name: rider\n    count: 40\n    route: %s/tracks/cafe-stop.kml\n    spread: { time: 2m, distance: 300 }\nexpect:\n  - { event: location, device: rider-07 }\n' \
+        "$PWD" > "$seeds/config/scenario-crowd"
 esac
 for target in emulator oauth; do
     case " $targets " in *" $target "*) cp Fuzz/seeds/$target/* "$seeds/$target/" ;; esac
