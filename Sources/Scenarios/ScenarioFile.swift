@@ -75,7 +75,7 @@ private struct Reader {
             throw root.failure("give the route under 'device' (one) or 'devices' (a list), not both or neither")
         }
         var devices: [DeviceScript] = []
-        var groups: [String: Int] = [:]
+        var groups: Set<String> = []
         let ios = try fields["iosVersion"].map { node throws(ConfigFileError) in try iosVersion(node) }
         let entries = try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 })
         var names: Set<String> = []
@@ -85,7 +85,7 @@ private struct Reader {
             let generator = try DeviceGenerator(node)
             if let generator {
                 guard let name = script.name else { throw node.failure("a device with 'count' needs a 'name'") }
-                guard groups.updateValue(generator.count, forKey: name) == nil, !names.contains(name) else {
+                guard groups.insert(name).inserted, !names.contains(name) else {
                     throw node.failure("device '\(name)' is named twice")
                 }
                 let generated = generator.devices(from: script, seed: seed &+ UInt64(devices.count))
@@ -96,7 +96,7 @@ private struct Reader {
             } else {
                 if entries.count > 1 {
                     guard let name = script.name else { throw node.failure("with several devices each needs a 'name'") }
-                    guard names.insert(name).inserted, groups[name] == nil else {
+                    guard names.insert(name).inserted, !groups.contains(name) else {
                         throw node.failure("device '\(name)' is named twice")
                     }
                 }
@@ -147,7 +147,7 @@ private struct Reader {
         }
         let context = Context(
             regions: Set(regions.map(\.identifier) + beacons.map(\.identifier)),
-            devices: Set(devices.compactMap(\.name)), groups: Set(groups.keys),
+            devices: Set(devices.compactMap(\.name)), groups: groups,
             rules: Set(rules.map(\.id)), zones: privacy.zones)
         var expectations: [Expectation] = []
         for node in try required("expect").list() { expectations.append(try expectation(node, context)) }
