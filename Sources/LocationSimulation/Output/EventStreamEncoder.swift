@@ -159,76 +159,66 @@ public enum EventStreamEncoder {
     /// ``text(_:)`` appended as UTF-8: a fix's line is written without intermediate strings, as a
     /// replay writes one per second of route.
     static func appendText(_ timed: TimedEvent, to out: inout [UInt8]) {
+        func put(_ text: String) { out.append(contentsOf: text.utf8) }
         XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
-        out.append(contentsOf: "  ".utf8)
-        if let device = timed.device { out.append(contentsOf: "[\(device)] ".utf8) }
-        if case .locationUpdated(let fix, let service) = timed.event {
-            out.append(contentsOf: (service == .standard ? "location        " : "significant     ").utf8)
-            appendText(fix, at: timed.time, to: &out)
-        } else {
-            out.append(contentsOf: otherText(timed).utf8)
-        }
-    }
-
-    /// The text of every event but a fix, after its time and device.
-    private static func otherText(_ timed: TimedEvent) -> String {
-        var out = ""
+        put("  ")
+        if let device = timed.device { put("[\(device)] ") }
         switch timed.event {
         case .authorizationChanged(let status):
-            out += "authorization   \(status)"
-        case .locationUpdated:
-            break  // written by appendText(_:to:)
+            put("authorization   \(status)")
+        case .locationUpdated(let fix, let service):
+            put(service == .standard ? "location        " : "significant     ")
+            appendText(fix, at: timed.time, to: &out)
         case .liveUpdate(let update):
-            out += "live            " + (update.location.map { text($0, at: timed.time) } ?? "no location")
+            put("live            ")
+            if let location = update.location {
+                appendText(location, at: timed.time, to: &out)
+            } else {
+                put("no location")
+            }
             let shown = update.diagnostics.subtracting(.stationary)
-            if update.isStationary { out += "  stationary" }
-            if !shown.isEmpty { out += "  (\(shown))" }
+            if update.isStationary { put("  stationary") }
+            if !shown.isEmpty { put("  (\(shown))") }
         case .failed(let error):
-            out += "error           \(error.name) (\(error.code.rawValue))"
+            put("error           \(error.name) (\(error.code.rawValue))")
         case .enteredRegion(let region, _):
-            out += "enter           \(region.identifier)"
+            put("enter           \(region.identifier)")
         case .exitedRegion(let region, _):
-            out += "exit            \(region.identifier)"
+            put("exit            \(region.identifier)")
         case .determinedState(let state, let region):
-            out += "state           \(region.identifier): \(state)"
+            put("state           \(region.identifier): \(state)")
         case .monitoringFailed(let region, let error):
-            out += "monitoringFailed \(region?.identifier ?? "-"): \(error)"
+            put("monitoringFailed \(region?.identifier ?? "-"): \(error)")
         case .visited(let visit):
-            out += String(
-                format: "visit           %.6f,%.6f  ±%.0f m  %@ → %@", visit.coordinate.latitude,
-                visit.coordinate.longitude, visit.horizontalAccuracy, XSDDateTime.formatMilliseconds(visit.arrival),
-                visit.isInProgress ? "(still there)" : XSDDateTime.formatMilliseconds(visit.departure))
+            put(
+                String(
+                    format: "visit           %.6f,%.6f  ±%.0f m  %@ → %@", visit.coordinate.latitude,
+                    visit.coordinate.longitude, visit.horizontalAccuracy, XSDDateTime.formatMilliseconds(visit.arrival),
+                    visit.isInProgress ? "(still there)" : XSDDateTime.formatMilliseconds(visit.departure)))
         case .accuracyAuthorizationChanged(let accuracy):
-            out += "accuracy        \(accuracy)"
+            put("accuracy        \(accuracy)")
         case .startedMonitoring(let region):
-            out += "monitoring      \(region.identifier)"
+            put("monitoring      \(region.identifier)")
         case .locationUpdatesPaused:
-            out += "paused          location updates (device still)"
+            put("paused          location updates (device still)")
         case .locationUpdatesResumed:
-            out += "resumed         location updates"
+            put("resumed         location updates")
         case .appStateChanged(let state):
-            out += "app             \(state)"
+            put("app             \(state)")
         case .appLaunched(let reason):
-            out += "app launched    for \(reason.rawValue)"
+            put("app launched    for \(reason.rawValue)")
         case .monitorEvent(let event, _):
-            out += "monitor         \(event.monitor)/\(event.identifier): \(event.state)"
-            if !event.diagnostics.isEmpty { out += " (\(event.diagnostics))" }
+            put("monitor         \(event.monitor)/\(event.identifier): \(event.state)")
+            if !event.diagnostics.isEmpty { put(" (\(event.diagnostics))") }
         case .sessionDiagnostic(let session):
-            out += "session         \(session.session) "
-            out += session.requirement.map { "service (\($0))" } ?? "background activity"
-            out += session.isActive ? ": active" : ": inactive"
-            if !session.diagnostics.isEmpty { out += " (\(session.diagnostics))" }
+            put("session         \(session.session) ")
+            put(session.requirement.map { "service (\($0))" } ?? "background activity")
+            put(session.isActive ? ": active" : ": inactive")
+            if !session.diagnostics.isEmpty { put(" (\(session.diagnostics))") }
         }
-        return out
     }
 
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
-    private static func text(_ fix: Location, at time: Double) -> String {
-        var out: [UInt8] = []
-        appendText(fix, at: time, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
     private static func appendText(_ fix: Location, at time: Double, to out: inout [UInt8]) {
         func field(_ prefix: String, _ value: Double, _ digits: Int, _ suffix: String) {
             out.append(contentsOf: prefix.utf8)

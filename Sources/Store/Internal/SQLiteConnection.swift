@@ -39,11 +39,11 @@ struct SQLRow {
 /// bound parameters, transactions. Not thread-safe; ``Store`` serialises access.
 final class SQLiteConnection {
     private let handle: OpaquePointer
+    private let path: String
+    private var statements: [String: OpaquePointer] = [:]
 
     /// Rows this connection has changed since it opened (SQLite's own count; no query, no lock).
     var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
-    private let path: String
-    private var statements: [String: OpaquePointer] = [:]
 
     init(path: String) throws(StoreError) {
         // Location history is personal data: a new database is its owner's alone (0600), and

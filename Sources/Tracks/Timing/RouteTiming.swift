@@ -187,7 +187,7 @@ public struct RouteTiming: Sendable {
     }
 
     /// Refuses, up front, a timeline of more than ``maximumSamples``: wholly untimed paths (those
-    /// with `legs`) are counted as ``densified(_:legs:from:)`` will cut them.
+    /// with `legs`) are counted as ``RouteTimeline`` will cut them; the count is the timeline's.
     private func checkSize(of paths: [TrackPath], legs: [[GeodesicLine]?]) throws(RouteTimingError) -> Int {
         let step = speed * sampleInterval
         var count = 0.0

@@ -30,8 +30,9 @@ public enum TrackWriter {
 enum Format {
     /// Shortest text that reads back as the same Double (`156.0` prints as `156`).
     static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
+        var bytes: [UInt8] = []
+        appendNumber(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// ``number(_:)`` appended as UTF-8 (a Double's text is a small string: no allocation).

@@ -10,9 +10,7 @@ enum GPXWriter {
         for feature in track.features {
             guard let geometry = feature.geometry else { continue }
             for point in geometry.points {
-                out.write("<wpt")
-                writePoint(point, feature: feature, to: &out)
-                out.write("</wpt>\n")
+                writeWaypoint(point, of: feature, to: &out)
             }
             let paths = geometry.paths
             guard !paths.isEmpty else { continue }
@@ -29,7 +27,7 @@ enum GPXWriter {
                 )
                 for point in path.points {
                     chunk.bytes.append(contentsOf: open)
-                    appendPoint(point, to: &chunk.bytes)
+                    appendPoint(point, time: point.timeIntervalSince1970, to: &chunk.bytes)
                     chunk.bytes.append(contentsOf: close)
                     chunk.flushIfFull(to: &out)
                 }
@@ -41,8 +39,8 @@ enum GPXWriter {
         out.write("</gpx>\n")
     }
 
-    /// ` lat="…" lon="…"><ele>…</ele><time>…</time>` of a track or route point.
-    private static func appendPoint(_ p: TrackPoint, to out: inout [UInt8]) {
+    /// ` lat="…" lon="…"><ele>…</ele><time>…</time>` of a point.
+    private static func appendPoint(_ p: TrackPoint, time: Double?, to out: inout [UInt8]) {
         out.append(contentsOf: " lat=\"".utf8)
         Format.appendNumber(p.latitude, to: &out)
         out.append(contentsOf: "\" lon=\"".utf8)
@@ -53,21 +51,22 @@ enum GPXWriter {
             Format.appendNumber(alt, to: &out)
             out.append(contentsOf: "</ele>".utf8)
         }
-        if let t = p.timeIntervalSince1970 {
+        if let t = time {
             out.append(contentsOf: "<time>".utf8)
             XSDDateTime.appendCompact(t, to: &out)
             out.append(contentsOf: "</time>".utf8)
         }
     }
 
-    private static func writePoint(_ p: TrackPoint, feature: TrackFeature?, to out: inout some TextOutputStream) {
-        out.write(" lat=\"\(Format.number(p.latitude))\" lon=\"\(Format.number(p.longitude))\">")
-        if let alt = p.altitude { out.write("<ele>\(Format.number(alt))</ele>") }
-        if let t = p.timeIntervalSince1970 ?? feature?.timeSpan?.begin?.timeIntervalSince1970 {
-            out.write("<time>\(XSDDateTime.formatCompact(t))</time>")
-        }
-        if let name = feature?.name { out.write("<name>\(XMLEscaping.escape(name))</name>") }
-        if let description = feature?.description { out.write("<desc>\(XMLEscaping.escape(description))</desc>") }
+    /// A waypoint: the point, timed by its feature when it has no time of its own, with the
+    /// feature's name and description.
+    private static func writeWaypoint(_ p: TrackPoint, of feature: TrackFeature, to out: inout some TextOutputStream) {
+        var bytes = Array("<wpt".utf8)
+        appendPoint(p, time: p.timeIntervalSince1970 ?? feature.timeSpan?.begin?.timeIntervalSince1970, to: &bytes)
+        out.write(String(decoding: bytes, as: UTF8.self))
+        if let name = feature.name { out.write("<name>\(XMLEscaping.escape(name))</name>") }
+        if let description = feature.description { out.write("<desc>\(XMLEscaping.escape(description))</desc>") }
+        out.write("</wpt>\n")
     }
 }
 
