@@ -160,7 +160,7 @@ struct ConformanceTests {
         let a = try TrackReader().read(contentsOf: Corpus.url("libkml/testdata/\(input)"))
         let b = try TrackReader().read(contentsOf: Corpus.url("libkml/testdata/\(golden)"))
         // libkml's serialiser writes an altitude of 0 where the input had none.
-        func normalized(_ points: [TrackPoint]) -> [TrackPoint] {
+        func normalized(_ points: some Sequence<TrackPoint>) -> [TrackPoint] {
             points.map {
                 var p = $0; p.altitude = p.altitude ?? 0; return p
             }

@@ -12,7 +12,7 @@ final class GPXHandler: XMLEventHandler {
     @exclusivity(unchecked) private var open: [ElementName] = []
     @exclusivity(unchecked) private var feature: TrackFeature?
     @exclusivity(unchecked) private var segments: [TrackPath] = []
-    @exclusivity(unchecked) private var path = PathBuilder()
+    @exclusivity(unchecked) private var path: PathBuilder
     @exclusivity(unchecked) private var lastTime = -Double.infinity
     @exclusivity(unchecked) private(set) var backwards: ReadFailure?
     @exclusivity(unchecked) private var point: TrackPoint?
@@ -21,8 +21,13 @@ final class GPXHandler: XMLEventHandler {
     @exclusivity(unchecked) private var extensionDepth = 0
     @exclusivity(unchecked) private var text: TextBuffer
 
-    init(limits: ReaderLimits) {
+    /// Where long paths' columns go.
+    private let file: SpillFile
+
+    init(limits: ReaderLimits, spillingTo file: SpillFile) {
         text = TextBuffer(limit: limits.maximumTextBytes)
+        self.file = file
+        path = PathBuilder(spillingTo: file)
     }
 
     private static func isGPX(_ name: ElementName) -> Bool {
@@ -47,10 +52,10 @@ final class GPXHandler: XMLEventHandler {
         case .trk, .rte:
             feature = TrackFeature(kind: name.tag == .trk ? .track : .route)
             segments = []
-            path = PathBuilder()
+            path = PathBuilder(spillingTo: file)
             lastTime = -.infinity
         case .trkseg:
-            path = PathBuilder()
+            path = PathBuilder(spillingTo: file)
             lastTime = -.infinity
         case .wpt, .trkpt, .rtept:
             if name.tag == .wpt { feature = TrackFeature(kind: .waypoint) }
@@ -124,7 +129,7 @@ final class GPXHandler: XMLEventHandler {
             if PathBuilder.isLegacyMarker(latitude: point.latitude) {
                 // A legacy pause/resume marker ends the segment.
                 if !path.points.isEmpty { segments.append(path.build()) }
-                path = PathBuilder()
+                path = PathBuilder(spillingTo: file)
                 self.point = nil
                 break
             }
@@ -142,7 +147,7 @@ final class GPXHandler: XMLEventHandler {
             point = nil
         case .trkseg:
             if !path.points.isEmpty { segments.append(path.build()) }
-            path = PathBuilder()
+            path = PathBuilder(spillingTo: file)
         case .rte:
             if !path.points.isEmpty { segments.append(path.build()) }
             fallthrough

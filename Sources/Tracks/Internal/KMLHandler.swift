@@ -11,13 +11,12 @@ final class KMLHandler: XMLEventHandler {
     private struct Node {
         var tag: Tag
         var position: SourcePosition
-        var path = PathBuilder()
+        /// A gx:Track's `<gx:coord>`s are its points and its `<when>`s their `times`, paired by
+        /// position when the Track ends: Google Earth writes every `<when>` first.
+        var path: PathBuilder
         var outer: TrackPath?
         var inner: [TrackPath] = []
         var children: [Geometry] = []
-        // gx:Track bookkeeping: `when` and `coord` fill the same point slots, in either order.
-        var whenCount = 0
-        var coordCount = 0
         var lastTime = -Double.infinity
         /// `<when>`s earlier than the one before them, by point index: an error only if both
         /// points keep a position (a pair with an empty `gx:coord` is dropped, time and all).
@@ -32,15 +31,19 @@ final class KMLHandler: XMLEventHandler {
     @exclusivity(unchecked) private var scanner: CoordinateScanner?
     @exclusivity(unchecked) private var dataName: String?
     @exclusivity(unchecked) private var arrayName: String?
-    @exclusivity(unchecked) private var arrayValues: [Double] = []
+    @exclusivity(unchecked) private var arrayValues: SpillColumn<Double>
+    /// Where long paths' columns go.
+    private let file: SpillFile
 
     /// Whether the feature being read has geometry read through a wrapper no KML defines.
     private var wrappedGeometry = false
     /// The first track point that went back in time (see ``TimeOrder``).
     private(set) var backwards: ReadFailure?
 
-    init(limits: ReaderLimits) {
+    init(limits: ReaderLimits, spillingTo file: SpillFile) {
         text = TextBuffer(limit: limits.maximumTextBytes)
+        self.file = file
+        arrayValues = SpillColumn(spillingTo: file)
     }
 
     private static func isKML(_ name: ElementName) -> Bool {
@@ -92,11 +95,11 @@ final class KMLHandler: XMLEventHandler {
         case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
             guard feature != nil else { break }
             if Self.canHold(parent, name.tag) {
-                nodes.append(Node(tag: name.tag, position: position))
+                nodes.append(Node(tag: name.tag, position: position, path: PathBuilder(spillingTo: file)))
             } else if let wrapper = foreignWrapper, Self.canHold(wrapper.holder, name.tag) {
                 // Wrappers no KML defines (GDAL's GML-style <MultiPolygon><polygonMember>) are
                 // read through, not left to swallow the geometry silently; the reader says so.
-                nodes.append(Node(tag: name.tag, position: position))
+                nodes.append(Node(tag: name.tag, position: position, path: PathBuilder(spillingTo: file)))
                 wrappedGeometry = true
                 track.warnings.append(
                     "\(position.line):\(position.column): <\(wrapper.local)> is not a KML element; the <\(name.local)> inside it is read as if it were not there"
@@ -120,7 +123,7 @@ final class KMLHandler: XMLEventHandler {
             dataName = attributes.string("name")
         case .SimpleArrayData where nodes.last?.tag == .Track:
             arrayName = attributes.string("name")
-            arrayValues.removeAll(keepingCapacity: true)
+            arrayValues = SpillColumn(spillingTo: file)
         default:
             break
         }
@@ -209,9 +212,12 @@ final class KMLHandler: XMLEventHandler {
             let value = text.end()
             if let dataName { feature?.properties[dataName] = value }
         case .SimpleArrayData where arrayName != nil:
-            if let arrayName, !nodes.isEmpty {
-                for (index, value) in arrayValues.enumerated() {
-                    nodes[nodes.count - 1].path.set(arrayName, value, at: index)
+            if let arrayName, !nodes.isEmpty, !arrayValues.isEmpty {
+                let k = nodes.count - 1
+                if nodes[k].path.attributes[arrayName] == nil {
+                    nodes[k].path.attributes[arrayName] = arrayValues
+                } else {
+                    for (index, value) in arrayValues.enumerated() { nodes[k].path.set(arrayName, value, at: index) }
                 }
             }
             arrayName = nil
@@ -271,7 +277,11 @@ final class KMLHandler: XMLEventHandler {
             if node.tag == .LinearRing, let first = path.points.first, path.points.count > 1, path.points.last != first
             {
                 path.points.append(first)
-                path.attributes = path.attributes.mapValues { $0 + [$0.first ?? .nan] }
+                path.attributes = path.attributes.mapValues { column in
+                    var closed = column
+                    closed.append(column.first ?? .nan)
+                    return closed
+                }
             }
             geometry = path.points.isEmpty ? nil : .lineString(path)
         case .Polygon:
@@ -279,11 +289,11 @@ final class KMLHandler: XMLEventHandler {
         case .MultiGeometry, .MultiTrack:
             geometry = node.children.isEmpty ? nil : .collection(node.children)
         case .Track:
-            if node.whenCount > 0 && node.coordCount > 0 && node.whenCount != node.coordCount {
+            let (whenCount, coordCount) = (node.path.times.count, node.path.points.count)
+            if whenCount > 0 && coordCount > 0 && whenCount != coordCount {
                 throw ReadFailure(
                     kind: .invalid, position: node.position,
-                    message:
-                        "a Track has \(node.whenCount) <when> and \(node.coordCount) <coord> elements; they pair one to one"
+                    message: "a Track has \(whenCount) <when> and \(coordCount) <coord> elements; they pair one to one"
                 )
             }
             if !node.backwardWhens.isEmpty && backwards == nil { backwards = orderFailure(of: node) }
@@ -335,7 +345,7 @@ final class KMLHandler: XMLEventHandler {
     /// once the coordinates are read (``checkOrder(of:)``).
     private func checkOrder(_ time: Double, at position: SourcePosition) throws(ReadFailure) {
         let k = nodes.count - 1
-        if time < nodes[k].lastTime { nodes[k].backwardWhens.append((nodes[k].whenCount, position)) }
+        if time < nodes[k].lastTime { nodes[k].backwardWhens.append((nodes[k].path.times.count, position)) }
         nodes[k].lastTime = time
     }
 
@@ -344,29 +354,22 @@ final class KMLHandler: XMLEventHandler {
     private func orderFailure(of node: Node) -> ReadFailure? {
         var last = -Double.infinity
         // Without any coordinates the times alone are the track, and all of them count.
-        let positioned = node.coordCount > 0
-        for (index, point) in node.path.points.enumerated()
-        where (!positioned || !point.latitude.isNaN) && !point.storedTime.isNaN {
-            if point.storedTime < last {
+        let positioned = !node.path.points.isEmpty
+        var points = node.path.points.makeIterator()
+        for (index, time) in node.path.times.enumerated() {
+            let latitude = positioned ? points.next()?.latitude ?? .nan : 0
+            guard !latitude.isNaN, !time.isNaN else { continue }
+            if time < last {
                 let position = node.backwardWhens.last { $0.index <= index }?.position ?? node.position
-                return ReadFailure.timeGoesBackwards(point.storedTime, after: last, at: position)
+                return ReadFailure.timeGoesBackwards(time, after: last, at: position)
             }
-            last = point.storedTime
+            last = time
         }
         return nil
     }
 
     private func addTrackTime(_ time: Double?) {
-        let k = nodes.count - 1
-        let index = nodes[k].whenCount
-        nodes[k].whenCount += 1
-        if index < nodes[k].path.points.count {
-            nodes[k].path.points[index].storedTime = time ?? .nan
-        } else {
-            var point = TrackPoint(latitude: .nan, longitude: .nan)
-            point.storedTime = time ?? .nan
-            nodes[k].path.append(point)
-        }
+        nodes[nodes.count - 1].path.times.append(time ?? .nan)
     }
 
     private func addTrackCoordinate() throws(ReadFailure) {
@@ -383,7 +386,7 @@ final class KMLHandler: XMLEventHandler {
         if count > 0 && PathBuilder.isLegacyMarker(latitude: values.1) {
             // A pause/resume marker cuts the track; its slot stays (unpositioned) so later
             // coordinates pair with the right <when>.
-            nodes[k].path.breaks.append(nodes[k].coordCount)
+            nodes[k].path.breaks.append(nodes[k].path.points.count)
             values = (.nan, .nan, .nan)
         } else if count > 0 {
             guard values.1 >= -90 && values.1 <= 90 else {
@@ -395,16 +398,8 @@ final class KMLHandler: XMLEventHandler {
             }
         }
         // An empty <coord/> keeps its slot (so later ones pair with the right <when>) and is dropped at the end.
-        let index = nodes[k].coordCount
-        nodes[k].coordCount += 1
-        if index < nodes[k].path.points.count {
-            nodes[k].path.points[index].latitude = values.1
-            nodes[k].path.points[index].longitude = values.0
-            nodes[k].path.points[index].storedAltitude = values.2
-        } else {
-            var point = TrackPoint(latitude: values.1, longitude: values.0)
-            point.storedAltitude = values.2
-            nodes[k].path.append(point)
-        }
+        var point = TrackPoint(latitude: values.1, longitude: values.0)
+        point.storedAltitude = values.2
+        nodes[k].path.append(point)
     }
 }

@@ -1,10 +1,25 @@
-/// Accumulates a ``TrackPath`` point by point, keeping per-point attribute columns aligned.
+/// Accumulates a ``TrackPath`` point by point, keeping per-point attribute columns aligned; its
+/// columns spill to the read's ``SpillFile`` as they grow.
 struct PathBuilder {
-    var points: [TrackPoint] = []
-    var attributes: [String: [Double]] = [:]
+    /// Where the columns' full chunks go.
+    let file: SpillFile?
+    var points: SpillColumn<TrackPoint>
+    var attributes: [String: SpillColumn<Double>] = [:]
     var altitudeMode: AltitudeMode?
+    /// Times paired with the points by position when a file gives them apart from the positions
+    /// (a gx:Track's `<when>`s, written before or after its `<gx:coord>`s); empty otherwise.
+    var times: SpillColumn<Double>
     /// Indices of legacy pause/resume markers: the path is cut there (``segments()``).
     var breaks: [Int] = []
+    /// Whether a point without a position (an empty `gx:coord`, a marker) was appended.
+    private var hasUnpositioned = false
+
+    init(spillingTo file: SpillFile?, altitudeMode: AltitudeMode? = nil) {
+        self.file = file
+        points = SpillColumn(spillingTo: file)
+        times = SpillColumn(spillingTo: file)
+        self.altitudeMode = altitudeMode
+    }
 
     /// My Tracks' and OpenTracks' legacy markers: a point at latitude 100 paused the recording, one
     /// at 200 resumed it (`TrackRecordingService.PAUSE_LATITUDE = 100.0`, `RESUME_LATITUDE =
@@ -12,48 +27,70 @@ struct PathBuilder {
     static func isLegacyMarker(latitude: Double) -> Bool { latitude == 100 || latitude == 200 }
 
     mutating func append(_ point: TrackPoint) {
+        if point.latitude.isNaN { hasUnpositioned = true }
         points.append(point)
     }
 
     /// Sets attribute `name` of point `index`, padding the column with NaN.
     mutating func set(_ name: String, _ value: Double, at index: Int) {
-        var column = attributes.removeValue(forKey: name) ?? []
-        if column.count <= index { column.append(contentsOf: repeatElement(.nan, count: index + 1 - column.count)) }
-        column[index] = value
+        var column = attributes.removeValue(forKey: name) ?? SpillColumn(spillingTo: file)
+        if column.count <= index {
+            while column.count < index { column.append(.nan) }
+            column.append(value)
+        } else {
+            column[index] = value
+        }
         attributes[name] = column
     }
 
     /// The finished path; points without a position (a `gx:coord` left empty) are dropped
-    /// together with their attribute values.
+    /// together with their time and attribute values.
     func build() -> TrackPath {
-        var kept = points
-        var columns = attributes.mapValues { column in
-            column.count >= points.count
-                ? column : column + repeatElement(.nan, count: points.count - column.count)
-        }
-        if points.contains(where: { $0.latitude.isNaN }) {
-            let keep = points.indices.filter { !points[$0].latitude.isNaN }
-            kept = keep.map { points[$0] }
-            columns = columns.mapValues { column in keep.map { column[$0] } }
-        }
-        return TrackPath(points: kept, attributes: columns, altitudeMode: altitudeMode)
+        segments().first ?? TrackPath(points: SpillColumn(spillingTo: file), altitudeMode: altitudeMode)
     }
 
     /// The finished path cut at its legacy markers (which are dropped): empty pieces left out.
+    /// One pass over the columns, and none when nothing is paired, dropped or cut.
     func segments() -> [TrackPath] {
-        guard !breaks.isEmpty else { return [build()].filter { !$0.points.isEmpty } }
-        var pieces: [TrackPath] = []
-        var start = 0
-        for end in breaks + [points.count] {
-            var piece = PathBuilder(altitudeMode: altitudeMode)
-            piece.points = Array(points[start..<end])
-            piece.attributes = attributes.mapValues { column in
-                (start..<end).map { $0 < column.count ? column[$0] : .nan }
+        let count = points.count
+        guard !breaks.isEmpty || hasUnpositioned || !times.isEmpty else {
+            let columns = attributes.mapValues { column in
+                var column = column
+                while column.count < count { column.append(.nan) }
+                return column
             }
-            let path = piece.build()
-            if !path.points.isEmpty { pieces.append(path) }
-            start = min(end + 1, points.count)
+            return count == 0 ? [] : [TrackPath(points: points, attributes: columns, altitudeMode: altitudeMode)]
         }
+        var pieces: [TrackPath] = []
+        let names = Array(attributes.keys)
+        var values = names.map { attributes[$0, default: []].makeIterator() }
+        var piece = TrackPath(points: SpillColumn(spillingTo: file), altitudeMode: altitudeMode)
+        var pieceValues = names.map { _ in SpillColumn<Double>(spillingTo: file) }
+        func finishPiece() {
+            guard !piece.points.isEmpty else { return }
+            for (name, column) in zip(names, pieceValues) { piece.attributes[name] = column }
+            pieces.append(piece)
+            piece = TrackPath(points: SpillColumn(spillingTo: file), altitudeMode: altitudeMode)
+            pieceValues = names.map { _ in SpillColumn<Double>(spillingTo: file) }
+        }
+        var times = self.times.makeIterator()
+        var upcomingBreaks = breaks.makeIterator()
+        var nextBreak = upcomingBreaks.next()
+        for (index, var point) in points.enumerated() {
+            if !self.times.isEmpty { point.storedTime = times.next() ?? .nan }
+            let isBreak = index == nextBreak
+            if isBreak {
+                finishPiece()
+                nextBreak = upcomingBreaks.next()
+            }
+            let keep = !isBreak && !point.latitude.isNaN
+            if keep { piece.points.append(point) }
+            for c in values.indices {
+                let value = values[c].next() ?? .nan
+                if keep { pieceValues[c].append(value) }
+            }
+        }
+        finishPiece()
         return pieces
     }
 }

@@ -144,6 +144,9 @@ final class SAXSession {
     }
     @exclusivity(unchecked) private var reader = Reader.undecided
 
+    /// Where the handlers' long columns go: one file for the whole read.
+    private let file = SpillFile()
+
     init(limits: ReaderLimits) {
         self.limits = limits
         self.floodGuard = AttributeFloodGuard(limit: 4 * limits.maximumAttributes)
@@ -173,9 +176,9 @@ final class SAXSession {
         switch (root.tag, root.namespace) {
         case (.kml, .kml), (.kml, .none), (.Document, .kml), (.Folder, .kml), (.Placemark, .kml):
             // A KML document, or a fragment rooted at a feature in a KML namespace (as libkml reads).
-            reader = .kml(KMLHandler(limits: limits))
+            reader = .kml(KMLHandler(limits: limits, spillingTo: file))
         case (.gpx, .gpx), (.gpx, .none):
-            reader = .gpx(GPXHandler(limits: limits))
+            reader = .gpx(GPXHandler(limits: limits, spillingTo: file))
         default:
             throw ReadFailure(
                 kind: .unsupported, position: position,

@@ -95,17 +95,29 @@ public enum AltitudeMode: String, Sendable, CaseIterable {
 }
 
 /// A sequence of positions: a line string, a ring, a GPX segment or route, a gx:Track.
+///
+/// Its columns are ``SpillColumn``s: a path read from a long file keeps them on disk.
 public struct TrackPath: Sendable, Equatable {
-    public var points: [TrackPoint]
+    public var points: SpillColumn<TrackPoint>
     /// Per-point numeric values by name (KML `gx:SimpleArrayData`, GPX extension values such as
-    /// heart rate or cadence): each array has one entry per point, NaN where a point has none.
-    public var attributes: [String: [Double]]
+    /// heart rate or cadence): each column has one entry per point, NaN where a point has none.
+    public var attributes: [String: SpillColumn<Double>]
     public var altitudeMode: AltitudeMode?
 
-    public init(points: [TrackPoint] = [], attributes: [String: [Double]] = [:], altitudeMode: AltitudeMode? = nil) {
+    public init(
+        points: SpillColumn<TrackPoint> = [], attributes: [String: SpillColumn<Double>] = [:],
+        altitudeMode: AltitudeMode? = nil
+    ) {
         self.points = points
         self.attributes = attributes
         self.altitudeMode = altitudeMode
+    }
+
+    /// A path of points held in memory.
+    public init(points: [TrackPoint], attributes: [String: [Double]] = [:], altitudeMode: AltitudeMode? = nil) {
+        self.init(
+            points: SpillColumn(points), attributes: attributes.mapValues { SpillColumn($0) },
+            altitudeMode: altitudeMode)
     }
 
     public static func == (lhs: TrackPath, rhs: TrackPath) -> Bool {
@@ -113,8 +125,7 @@ public struct TrackPath: Sendable, Equatable {
             && lhs.attributes.keys == rhs.attributes.keys
             && lhs.attributes.allSatisfy { key, values in
                 let other = rhs.attributes[key] ?? []
-                return values.count == other.count
-                    && zip(values, other).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
+                return values.count == other.count && values.elementsEqual(other) { $0 == $1 || ($0.isNaN && $1.isNaN) }
             }
     }
 
@@ -198,36 +209,56 @@ extension Geometry {
 }
 
 extension TrackPath {
-    /// The points in `order`, attribute columns kept aligned.
-    func reordered(_ order: [Int]) -> TrackPath {
-        TrackPath(
-            points: order.map { points[$0] },
-            attributes: attributes.mapValues { column in order.map { column.indices.contains($0) ? column[$0] : .nan }
-            },
-            altitudeMode: altitudeMode)
+    /// The points `isKept` accepts, in order, with their attribute values: one pass over each column.
+    func filter(_ isKept: (TrackPoint) -> Bool) -> TrackPath {
+        var kept = TrackPath(points: points.emptyCopy(), altitudeMode: altitudeMode)
+        let names = Array(attributes.keys)
+        var values = names.map { attributes[$0, default: []].makeIterator() }
+        var keptValues = names.map { attributes[$0, default: []].emptyCopy() }
+        for point in points {
+            let keep = isKept(point)
+            if keep { kept.points.append(point) }
+            for c in values.indices {
+                let value = values[c].next() ?? .nan
+                if keep { keptValues[c].append(value) }
+            }
+        }
+        for (name, column) in zip(names, keptValues) { kept.attributes[name] = column }
+        return kept
     }
 
     /// Without the points earlier than the last timed point kept.
     func droppingBackwardTimes() -> TrackPath {
         var last = -Double.infinity
-        var keep: [Int] = []
-        for (index, point) in points.enumerated() {
-            if let time = point.timeIntervalSince1970 {
-                if time < last { continue }
-                last = time
-            }
-            keep.append(index)
+        func isInOrder(_ point: TrackPoint) -> Bool {
+            guard let time = point.timeIntervalSince1970 else { return true }
+            if time < last { return false }
+            last = time
+            return true
         }
-        return keep.count == points.count ? self : reordered(keep)
+        guard !points.allSatisfy(isInOrder) else { return self }
+        last = -.infinity
+        return filter(isInOrder)
     }
 
     /// The points in time order, stably; an untimed point sorts with the timed one before it.
+    /// Sorting needs the whole path: its columns are read into memory.
     func sortedByTime() -> TrackPath {
+        let all = points.map { $0 }
         var key = -Double.infinity
-        let keys = points.map { point -> Double in
+        let keys = all.map { point -> Double in
             key = point.timeIntervalSince1970 ?? key
             return key
         }
-        return reordered(points.indices.sorted { (keys[$0], $0) < (keys[$1], $1) })
+        let order = all.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
+        var sorted = TrackPath(points: points.emptyCopy(), altitudeMode: altitudeMode)
+        for i in order { sorted.points.append(all[i]) }
+        for (name, column) in attributes {
+            let values = column.map { $0 }
+            var reordered = column.emptyCopy()
+            for i in order { reordered.append(values.indices.contains(i) ? values[i] : .nan) }
+            sorted.attributes[name] = reordered
+        }
+        return sorted
     }
 }

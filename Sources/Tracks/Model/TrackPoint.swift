@@ -2,9 +2,9 @@ import Foundation
 
 /// One position of a route: where, optionally at what altitude and when.
 ///
-/// Stored as four doubles (absent altitude and time are NaN inside) so that a million-point
-/// track costs 32 MB; the public surface is optional.
-public struct TrackPoint: Sendable, Equatable {
+/// Stored as four doubles (absent altitude and time are NaN inside): 32 bytes, copied as bytes
+/// to and from a path's ``SpillColumn``; the public surface is optional.
+public struct TrackPoint: Sendable, Equatable, BitwiseCopyable {
     /// Degrees, WGS-84.
     public var latitude: Double
     /// Degrees, WGS-84.

@@ -18,7 +18,7 @@ public struct RouteTimeline: Sequence, Sendable {
         /// Samples given as they are (``init(_:)``).
         case samples([RouteSample])
         /// Timed points, with the file's own per-point speed and course where it has them.
-        case timed([TrackPoint], speeds: [Double]?, courses: [Double]?)
+        case timed(SpillColumn<TrackPoint>, speeds: SpillColumn<Double>?, courses: SpillColumn<Double>?)
         /// An untimed path timed at `speed` from `begin`, densified along its `legs` so that no two
         /// samples are more than `step` metres apart; `shift` is added to every time afterwards
         /// (geometry placed before the file's first time is moved to end just before it).
@@ -26,7 +26,7 @@ public struct RouteTimeline: Sequence, Sendable {
     }
 
     struct Densified: Sendable {
-        var points: [TrackPoint]
+        var points: SpillColumn<TrackPoint>
         var legs: [GeodesicLine]
         var begin: Double
         var speed: Double
@@ -96,8 +96,8 @@ public struct RouteTimeline: Sequence, Sendable {
 /// `RouteTiming` always has (the next sample; the previous one for a path's last).
 private struct PieceCursor: Sendable {
     private var raw: RawPoints
-    private let speeds: [Double]?
-    private let courses: [Double]?
+    private var speeds: SpillColumn<Double>.Iterator?
+    private var courses: SpillColumn<Double>.Iterator?
     private let shift: Double
     private var index = 0
     private var previous: TrackPoint?
@@ -109,9 +109,11 @@ private struct PieceCursor: Sendable {
     init(_ piece: RouteTimeline.Piece) {
         switch piece {
         case .samples(let samples):
-            (raw, speeds, courses, shift, given) = (.points([], 0), nil, nil, 0, samples)
+            (raw, speeds, courses, shift, given) = (.points(SpillColumn().makeIterator()), nil, nil, 0, samples)
         case .timed(let points, let speeds, let courses):
-            (raw, self.speeds, self.courses, shift, given) = (.points(points, 0), speeds, courses, 0, nil)
+            (raw, self.speeds, self.courses, shift, given) = (
+                .points(points.makeIterator()), speeds?.makeIterator(), courses?.makeIterator(), 0, nil
+            )
         case .densified(let path):
             (raw, speeds, courses, shift, given) = (.densified(DensifiedPoints(path)), nil, nil, path.shift, nil)
         }
@@ -139,8 +141,8 @@ private struct PieceCursor: Sendable {
                 course = degrees < 0 ? degrees + 360 : degrees
             }
         }
-        if let speeds, index < speeds.count, !speeds[index].isNaN { speed = speeds[index] }
-        if let courses, index < courses.count, !courses[index].isNaN { course = courses[index] }
+        if let given = speeds?.next(), !given.isNaN { speed = given }
+        if let given = courses?.next(), !given.isNaN { course = given }
         previous = point
         index += 1
         var shifted = point
@@ -151,15 +153,15 @@ private struct PieceCursor: Sendable {
 
 /// A piece's positions before motion: stored points, or an untimed path densified on the way.
 private enum RawPoints: Sendable {
-    case points([TrackPoint], Int)
+    case points(SpillColumn<TrackPoint>.Iterator)
     case densified(DensifiedPoints)
 
     mutating func next() -> TrackPoint? {
         switch self {
-        case .points(let points, let index):
-            guard index < points.count else { return nil }
-            self = .points(points, index + 1)
-            return points[index]
+        case .points(var points):
+            let point = points.next()
+            self = .points(points)
+            return point
         case .densified(var cursor):
             let point = cursor.next()
             self = .densified(cursor)
@@ -172,6 +174,9 @@ private enum RawPoints: Sendable {
 /// i to point i + 1) into steps of at most `step` metres; the leg's end is the file's own point.
 private struct DensifiedPoints: Sendable {
     private let path: RouteTimeline.Densified
+    /// The file's points after `previous`.
+    private var points: SpillColumn<TrackPoint>.Iterator
+    private var upcoming: TrackPoint?
     private var leg = 0
     private var piece = 0
     private var pieces = 0
@@ -182,7 +187,8 @@ private struct DensifiedPoints: Sendable {
     init(_ path: RouteTimeline.Densified) {
         self.path = path
         time = path.begin
-        previous = path.points[0]
+        points = path.points.makeIterator()
+        previous = points.next() ?? TrackPoint(latitude: .nan, longitude: .nan)
         previous.storedTime = time
     }
 
@@ -195,10 +201,11 @@ private struct DensifiedPoints: Sendable {
             guard leg < path.legs.count else { return nil }
             pieces = max(1, Int((path.legs[leg].distance / path.step).rounded(.up)))
             piece = 0
+            upcoming = points.next()
         }
         piece += 1
         let line = path.legs[leg]
-        let next = path.points[leg + 1]
+        guard let next = upcoming else { return nil }
         let fraction = Double(piece) / Double(pieces)
         var sample: TrackPoint
         if piece == pieces {

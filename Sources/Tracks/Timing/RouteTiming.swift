@@ -108,7 +108,11 @@ public struct RouteTiming: Sendable {
             guard feature.kind == .route else { return paths }
             return paths.map { path in
                 var untimed = path
-                for i in untimed.points.indices { untimed.points[i].timeIntervalSince1970 = nil }
+                untimed.points = path.points.mapColumn { point in
+                    var point = point
+                    point.timeIntervalSince1970 = nil
+                    return point
+                }
                 return untimed
             }
         }
@@ -127,10 +131,15 @@ public struct RouteTiming: Sendable {
         }
         // The geodesic legs of each wholly untimed path (nil for paths with times): measured once,
         // to bound the timeline before anything is built and then to cut it.
-        let legs = paths.map { path in
-            path.points.allSatisfy { $0.timeIntervalSince1970 == nil }
-                ? zip(path.points, path.points.dropFirst()).map { Geodesic.wgs84.inverse($0.coordinate, $1.coordinate) }
-                : nil
+        let legs = paths.map { path -> [GeodesicLine]? in
+            guard path.points.allSatisfy({ $0.timeIntervalSince1970 == nil }) else { return nil }
+            var legs: [GeodesicLine] = []
+            var previous: TrackPoint?
+            for point in path.points {
+                if let previous { legs.append(Geodesic.wgs84.inverse(previous.coordinate, point.coordinate)) }
+                previous = point
+            }
+            return legs
         }
         let count = try checkSize(of: paths, legs: legs)
         var pieces: [RouteTimeline.Piece] = []
@@ -167,8 +176,8 @@ public struct RouteTiming: Sendable {
                 first = first ?? begin
                 end = path.points[path.points.count - 1].storedTime
             } else if path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
-                let points = interpolated(path.points, after: cursor)
-                pieces.append(.timed(points, speeds: nil, courses: nil))
+                let points = interpolated(path.points.map { $0 }, after: cursor)
+                pieces.append(.timed(SpillColumn(points), speeds: nil, courses: nil))
                 first = first ?? points[0].storedTime
                 end = points[points.count - 1].storedTime
             } else {

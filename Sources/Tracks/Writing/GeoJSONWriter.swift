@@ -125,46 +125,32 @@ enum GeoJSONWriter {
         case .point, .polygon:
             return
         }
-        let null = Array("null".utf8)
-        var columns: [(key: String, value: (TrackPath, Int, inout [UInt8]) -> Void)] = []
-        if paths.contains(where: \.isTimed) {
-            columns.append(
-                (
-                    "times",
-                    { path, i, out in
-                        guard let time = path.points[i].timeIntervalSince1970 else {
-                            return out.append(contentsOf: null)
-                        }
-                        out.append(UInt8(ascii: "\""))  // a time needs no JSON escaping
-                        XSDDateTime.appendCompact(time, to: &out)
-                        out.append(UInt8(ascii: "\""))
-                    }
-                ))
-        }
-        for name in Set(paths.flatMap(\.attributes.keys)).sorted() {
-            columns.append(
-                (
-                    name,
-                    { path, i, out in
-                        guard let values = path.attributes[name], i < values.count, !values[i].isNaN else {
-                            return out.append(contentsOf: null)
-                        }
-                        Format.appendNumber(values[i], to: &out)
-                    }
-                ))
-        }
-        guard !columns.isEmpty else { return }
+        // The times (when any line is timed), then each attribute by name; null where a point has none.
+        let timed = paths.contains(where: \.isTimed)
+        let keys = (timed ? ["times"] : []) + Set(paths.flatMap(\.attributes.keys)).sorted()
+        guard !keys.isEmpty else { return }
         out.write((first ? "" : ",") + "\"coordinateProperties\":{")
-        for (c, column) in columns.enumerated() {
-            out.write((c > 0 ? "," : "") + Format.jsonString(column.key) + ":")
+        for (c, key) in keys.enumerated() {
+            out.write((c > 0 ? "," : "") + Format.jsonString(key) + ":")
             if nested { out.write("[") }
             for (p, path) in paths.enumerated() {
                 var chunk = ChunkedText<Stream>()
                 chunk.bytes.append(contentsOf: (p > 0 ? ",[" : "[").utf8)
-                for i in path.points.indices {
-                    if i > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
-                    column.value(path, i, &chunk.bytes)
-                    chunk.flushIfFull(to: &out)
+                if timed && c == 0 {
+                    appendValues(path.points, count: path.points.count, to: &chunk, &out) { point, bytes in
+                        guard let time = point.timeIntervalSince1970 else { return false }
+                        bytes.append(UInt8(ascii: "\""))  // a time needs no JSON escaping
+                        XSDDateTime.appendCompact(time, to: &bytes)
+                        bytes.append(UInt8(ascii: "\""))
+                        return true
+                    }
+                } else {
+                    appendValues(path.attributes[key] ?? [], count: path.points.count, to: &chunk, &out) {
+                        value, bytes in
+                        guard !value.isNaN else { return false }
+                        Format.appendNumber(value, to: &bytes)
+                        return true
+                    }
                 }
                 chunk.bytes.append(UInt8(ascii: "]"))
                 chunk.flush(to: &out)
@@ -172,5 +158,19 @@ enum GeoJSONWriter {
             if nested { out.write("]") }
         }
         out.write("}")
+    }
+
+    /// `count` comma-separated JSON values of `column`, one per point: what `write` appends, or
+    /// null where it returns false or the column has ended.
+    private static func appendValues<Value, Stream: TextOutputStream>(
+        _ column: SpillColumn<Value>, count: Int, to chunk: inout ChunkedText<Stream>, _ out: inout Stream,
+        _ write: (Value, inout [UInt8]) -> Bool
+    ) {
+        var values = column.makeIterator()
+        for i in 0..<count {
+            if i > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
+            if !(values.next().map { write($0, &chunk.bytes) } ?? false) { chunk.bytes.append(contentsOf: "null".utf8) }
+            chunk.flushIfFull(to: &out)
+        }
     }
 }

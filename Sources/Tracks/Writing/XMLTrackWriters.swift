@@ -127,8 +127,17 @@ enum KMLWriter {
         path.altitudeMode.map { "<altitudeMode>\($0.rawValue)</altitudeMode>" } ?? ""
     }
 
-    private static func coordinates(_ path: TrackPath) -> String {
-        "<coordinates>" + path.points.map { tuple($0) }.joined(separator: " ") + "</coordinates>"
+    /// `<coordinates>lon,lat[,alt] …</coordinates>`, written a chunk at a time.
+    private static func writeCoordinates<Stream: TextOutputStream>(_ path: TrackPath, to out: inout Stream) {
+        var chunk = ChunkedText<Stream>()
+        chunk.bytes.append(contentsOf: "<coordinates>".utf8)
+        for (i, point) in path.points.enumerated() {
+            if i > 0 { chunk.bytes.append(UInt8(ascii: " ")) }
+            Format.appendPosition(point, separator: UInt8(ascii: ","), to: &chunk.bytes)
+            chunk.flushIfFull(to: &out)
+        }
+        chunk.bytes.append(contentsOf: "</coordinates>".utf8)
+        chunk.flush(to: &out)
     }
 
     private static func writeGeometry<Stream: TextOutputStream>(
@@ -161,13 +170,19 @@ enum KMLWriter {
                 chunk.flush(to: &out)
                 out.write("</gx:Track>\n")
             } else {
-                out.write("<LineString>" + altitudeMode(path) + coordinates(path) + "</LineString>\n")
+                out.write("<LineString>" + altitudeMode(path))
+                writeCoordinates(path, to: &out)
+                out.write("</LineString>\n")
             }
         case .polygon(let outer, let inner):
             out.write("<Polygon>" + altitudeMode(outer))
-            out.write("<outerBoundaryIs><LinearRing>" + coordinates(outer) + "</LinearRing></outerBoundaryIs>")
+            out.write("<outerBoundaryIs><LinearRing>")
+            writeCoordinates(outer, to: &out)
+            out.write("</LinearRing></outerBoundaryIs>")
             for ring in inner {
-                out.write("<innerBoundaryIs><LinearRing>" + coordinates(ring) + "</LinearRing></innerBoundaryIs>")
+                out.write("<innerBoundaryIs><LinearRing>")
+                writeCoordinates(ring, to: &out)
+                out.write("</LinearRing></innerBoundaryIs>")
             }
             out.write("</Polygon>\n")
         case .collection(let parts):
