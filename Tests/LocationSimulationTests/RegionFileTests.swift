@@ -88,6 +88,15 @@ struct RegionFileTests {
         } catch {
             #expect(error.line == 1 && error.column == 5)
         }
+        // The same in a file with Windows line ends, after a comment (a CR LF pair is one Swift
+        // Character: a scan by Character never saw the comment end, and let the alias through).
+        let crlf = "# regions\r\n- {identifier: a, latitude: 1, longitude: 2, radius: &r 10}\r\n- *r\r\n"
+        do {
+            _ = try RegionFile.parse(crlf, name: "r.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("anchors and aliases") && error.line == 2 && error.column == 54)
+        }
         // '&' and '*' inside quoted values are fine.
         let quoted = #"- {identifier: "Ben & Jerry's *1", latitude: 1, longitude: 2, radius: 10}"#
         #expect(try RegionFile.parse(quoted, name: "r.yaml").first?.identifier == "Ben & Jerry's *1")

@@ -103,15 +103,21 @@ enum ConfigText {
     /// Where the first YAML anchor or alias is, outside quoted strings and comments. Yams
     /// resolves aliases while composing, so they are refused before: an alias bomb never expands.
     static func firstAnchorOrAlias(in text: String) -> (Int, Int)? {
+        // Bytes, not Characters: Swift reads CR LF as one Character, so a scan by Character saw
+        // no line end in a CRLF file, and after its first comment nothing else (an alias bomb
+        // in a Windows-edited file went through). Every byte the scan looks for is ASCII.
+        let (newline, tab, space, carriageReturn) = (UInt8(0x0A), UInt8(0x09), UInt8(0x20), UInt8(0x0D))
+        let nodeStarts: [UInt8] = Array(" \t\n\r[{,:-?".utf8)
         var line = 1
         var column = 0
-        var quote: Character?
+        var quote: UInt8?
         var comment = false
-        var previous: Character = "\n"
-        for c in text {
-            column += 1
-            defer { previous = c }
-            if c == "\n" {
+        var previous = newline
+        for byte in text.utf8 {
+            // Columns count characters as shown: a UTF-8 continuation byte does not start one.
+            if byte & 0xC0 != 0x80 { column += 1 }
+            defer { previous = byte }
+            if byte == newline {
                 line += 1
                 column = 0
                 comment = false
@@ -119,13 +125,14 @@ enum ConfigText {
             }
             if comment { continue }
             if let q = quote {
-                if c == q && previous != "\\" { quote = nil }
+                if byte == q && previous != UInt8(ascii: "\\") { quote = nil }
                 continue
             }
-            switch c {
-            case "\"", "'": quote = c
-            case "#" where previous == " " || previous == "\n" || previous == "\t": comment = true
-            case "&" where " \t\n[{,:-?".contains(previous), "*" where " \t\n[{,:-?".contains(previous):
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
+            case UInt8(ascii: "#") where [space, newline, tab, carriageReturn].contains(previous): comment = true
+            case UInt8(ascii: "&") where nodeStarts.contains(previous),
+                UInt8(ascii: "*") where nodeStarts.contains(previous):
                 // Only where a node starts: `a & b` inside a plain value is refused too; quote it.
                 return (line, column)
             default: break
