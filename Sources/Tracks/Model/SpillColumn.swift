@@ -16,14 +16,14 @@
 /// column back into memory first, so keep both for the few positions that need them.
 public struct SpillColumn<Element: BitwiseCopyable & Sendable>: Sendable {
     /// Elements per chunk: a megabyte of them.
-    @usableFromInline static var chunkLength: Int { Swift.max(1, (1 << 20) / MemoryLayout<Element>.stride) }
+    static var chunkLength: Int { Swift.max(1, (1 << 20) / MemoryLayout<Element>.stride) }
 
     /// Where full chunks go; nil keeps them in memory.
     let file: SpillFile?
     /// The file offsets of the spilled chunks, in order, each ``chunkLength`` elements.
     private var chunks: [Int64] = []
     /// The elements after the spilled ones.
-    @usableFromInline var tail: [Element] = []
+    var tail: [Element] = []
 
     /// An empty column held in memory.
     public init() {
@@ -47,7 +47,7 @@ public struct SpillColumn<Element: BitwiseCopyable & Sendable>: Sendable {
     }
 
     /// Elements held on disk.
-    @usableFromInline var spilledCount: Int { chunks.count * Self.chunkLength }
+    var spilledCount: Int { chunks.count * Self.chunkLength }
 
     public mutating func append(_ element: Element) {
         tail.append(element)
@@ -56,11 +56,6 @@ public struct SpillColumn<Element: BitwiseCopyable & Sendable>: Sendable {
 
     public mutating func append(contentsOf elements: some Sequence<Element>) {
         for element in elements { append(element) }
-    }
-
-    public mutating func removeAll() {
-        chunks = []
-        tail = []
     }
 
     /// The elements transformed one by one into a column that spills where this one does.
