@@ -44,16 +44,28 @@ struct SpillColumnTests {
     static let empty = 40_000
     static let marker = 70_000
 
-    static var longTrack: String {
+    static var longTrack: String { longTrack(order: .whensFirst) }
+
+    /// How a gx:Track's `<when>`s and `<gx:coord>`s are laid out: KML allows any order.
+    enum Order: CaseIterable {
+        case whensFirst, coordsFirst, interleaved
+    }
+
+    static func longTrack(order: Order) -> String {
         var body = "<Placemark><name>long</name><gx:Track>\n"
         body.reserveCapacity(count * 120)
-        for i in 0..<count { body += "<when>\(XSDDateTime.formatCompact(1_750_000_000 + Double(i)))</when>\n" }
-        for i in 0..<count {
+        func when(_ i: Int) -> String { "<when>\(XSDDateTime.formatCompact(1_750_000_000 + Double(i)))</when>\n" }
+        func coord(_ i: Int) -> String {
             switch i {
-            case empty: body += "<gx:coord/>\n"
-            case marker: body += "<gx:coord>0 100 0</gx:coord>\n"
-            default: body += "<gx:coord>\(Double(i) * 1e-5) \(45 + Double(i) * 1e-5) \(i % 100)</gx:coord>\n"
+            case empty: "<gx:coord/>\n"
+            case marker: "<gx:coord>0 100 0</gx:coord>\n"
+            default: "<gx:coord>\(Double(i) * 1e-5) \(45 + Double(i) * 1e-5) \(i % 100)</gx:coord>\n"
             }
+        }
+        switch order {
+        case .whensFirst: body += (0..<count).map(when).joined() + (0..<count).map(coord).joined()
+        case .coordsFirst: body += (0..<count).map(coord).joined() + (0..<count).map(when).joined()
+        case .interleaved: body += (0..<count).map { when($0) + coord($0) }.joined()
         }
         body += "<ExtendedData><SchemaData><gx:SimpleArrayData name=\"hr\">\n"
         for i in 0..<count { body += "<gx:value>\(60 + i % 120)</gx:value>\n" }
@@ -64,8 +76,9 @@ struct SpillColumnTests {
     /// The points the reader must keep, by their index in the file.
     static let kept = [Array(0..<empty) + Array((empty + 1)..<marker), Array((marker + 1)..<count)]
 
-    @Test func aLongGxTrackIsPairedDroppedAndCutFromDisk() throws {
-        let track = try readTrack(Self.longTrack)
+    @Test(arguments: Order.allCases)
+    func aLongGxTrackIsPairedDroppedAndCutFromDisk(order: Order) throws {
+        let track = try readTrack(Self.longTrack(order: order))
         let paths = track.paths
         try #require(paths.count == 2, "the marker cuts the track")
         #expect(paths[0].points.spilledCount > 0, "the first piece is longer than a chunk")

@@ -400,6 +400,6 @@ final class KMLHandler: XMLEventHandler {
         // An empty <coord/> keeps its slot (so later ones pair with the right <when>) and is dropped at the end.
         var point = TrackPoint(latitude: values.1, longitude: values.0)
         point.storedAltitude = values.2
-        nodes[k].path.append(point)
+        nodes[k].path.appendPairingTime(point)
     }
 }

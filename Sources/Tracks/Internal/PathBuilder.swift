@@ -9,6 +9,11 @@ struct PathBuilder {
     /// Times paired with the points by position when a file gives them apart from the positions
     /// (a gx:Track's `<when>`s, written before or after its `<gx:coord>`s); empty otherwise.
     var times: SpillColumn<Double>
+    /// The times read back in order as the points arrive after them (Google Earth writes every
+    /// `<when>` first), so that no pass over the columns is needed to pair them at the end.
+    private var timeCursor: SpillColumn<Double>.Iterator?
+    /// Whether every point got its time as it arrived.
+    private var pairedAll = true
     /// Indices of legacy pause/resume markers: the path is cut there (``segments()``).
     var breaks: [Int] = []
     /// Whether a point without a position (an empty `gx:coord`, a marker) was appended.
@@ -31,6 +36,22 @@ struct PathBuilder {
         points.append(point)
     }
 
+    /// Appends `point` with the time at its position in ``times`` when that has arrived; the rest
+    /// are paired when the path is built.
+    mutating func appendPairingTime(_ point: TrackPoint) {
+        var point = point
+        let index = points.count
+        if index < times.count {
+            if index == 0 { timeCursor = times.makeIterator() }
+            // Past the times there were when the first point came (the two interleaved), the one
+            // wanted is the last written: in memory.
+            point.storedTime = timeCursor?.next() ?? times[index]
+        } else {
+            pairedAll = false
+        }
+        append(point)
+    }
+
     /// Sets attribute `name` of point `index`, padding the column with NaN.
     mutating func set(_ name: String, _ value: Double, at index: Int) {
         var column = attributes.removeValue(forKey: name) ?? SpillColumn(spillingTo: file)
@@ -50,10 +71,11 @@ struct PathBuilder {
     }
 
     /// The finished path cut at its legacy markers (which are dropped): empty pieces left out.
-    /// One pass over the columns, and none when nothing is paired, dropped or cut.
+    /// One pass over the columns, and none when nothing is left to pair, drop or cut.
     func segments() -> [TrackPath] {
         let count = points.count
-        guard !breaks.isEmpty || hasUnpositioned || !times.isEmpty else {
+        let pairs = !times.isEmpty && !pairedAll
+        guard !breaks.isEmpty || hasUnpositioned || pairs else {
             let columns = attributes.mapValues { column in
                 var column = column
                 while column.count < count { column.append(.nan) }
@@ -77,7 +99,7 @@ struct PathBuilder {
         var upcomingBreaks = breaks.makeIterator()
         var nextBreak = upcomingBreaks.next()
         for (index, var point) in points.enumerated() {
-            if !self.times.isEmpty { point.storedTime = times.next() ?? .nan }
+            if pairs { point.storedTime = times.next() ?? .nan }
             let isBreak = index == nextBreak
             if isBreak {
                 finishPiece()
