@@ -129,6 +129,7 @@ enum GeoJSONWriter {
         let timed = paths.contains(where: \.isTimed)
         let keys = (timed ? ["times"] : []) + Set(paths.flatMap(\.attributes.keys)).sorted()
         guard !keys.isEmpty else { return }
+        let null = Array("null".utf8)
         out.write((first ? "" : ",") + "\"coordinateProperties\":{")
         for (c, key) in keys.enumerated() {
             out.write((c > 0 ? "," : "") + Format.jsonString(key) + ":")
@@ -136,20 +137,34 @@ enum GeoJSONWriter {
             for (p, path) in paths.enumerated() {
                 var chunk = ChunkedText<Stream>()
                 chunk.bytes.append(contentsOf: (p > 0 ? ",[" : "[").utf8)
+                // Two loops over concrete column types: a loop generic over the element would be
+                // run unspecialized (the writer is generic over its stream), a metadata lookup a value.
+                var index = 0
+                func separate() {
+                    if index > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
+                    index += 1
+                    chunk.flushIfFull(to: &out)
+                }
                 if timed && c == 0 {
-                    appendValues(path.points, count: path.points.count, to: &chunk, &out) { point, bytes in
-                        guard let time = point.timeIntervalSince1970 else { return false }
-                        bytes.append(UInt8(ascii: "\""))  // a time needs no JSON escaping
-                        XSDDateTime.appendCompact(time, to: &bytes)
-                        bytes.append(UInt8(ascii: "\""))
-                        return true
+                    for point in path.points {
+                        separate()
+                        if let time = point.timeIntervalSince1970 {
+                            chunk.bytes.append(UInt8(ascii: "\""))  // a time needs no JSON escaping
+                            XSDDateTime.appendCompact(time, to: &chunk.bytes)
+                            chunk.bytes.append(UInt8(ascii: "\""))
+                        } else {
+                            chunk.bytes.append(contentsOf: null)
+                        }
                     }
                 } else {
-                    appendValues(path.attributes[key] ?? [], count: path.points.count, to: &chunk, &out) {
-                        value, bytes in
-                        guard !value.isNaN else { return false }
-                        Format.appendNumber(value, to: &bytes)
-                        return true
+                    var values = (path.attributes[key] ?? []).makeIterator()
+                    for _ in 0..<path.points.count {
+                        separate()
+                        if let value = values.next(), !value.isNaN {
+                            Format.appendNumber(value, to: &chunk.bytes)
+                        } else {
+                            chunk.bytes.append(contentsOf: null)
+                        }
                     }
                 }
                 chunk.bytes.append(UInt8(ascii: "]"))
@@ -158,19 +173,5 @@ enum GeoJSONWriter {
             if nested { out.write("]") }
         }
         out.write("}")
-    }
-
-    /// `count` comma-separated JSON values of `column`, one per point: what `write` appends, or
-    /// null where it returns false or the column has ended.
-    private static func appendValues<Value, Stream: TextOutputStream>(
-        _ column: SpillColumn<Value>, count: Int, to chunk: inout ChunkedText<Stream>, _ out: inout Stream,
-        _ write: (Value, inout [UInt8]) -> Bool
-    ) {
-        var values = column.makeIterator()
-        for i in 0..<count {
-            if i > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
-            if !(values.next().map { write($0, &chunk.bytes) } ?? false) { chunk.bytes.append(contentsOf: "null".utf8) }
-            chunk.flushIfFull(to: &out)
-        }
     }
 }
