@@ -163,7 +163,8 @@ public enum XSDDateTime {
             count += 1
         }
         let end = out.count + max(count, width)
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(count, width)))
+        // One append per digit: appending a `repeatElement` went through the generic sequence path.
+        for _ in 0..<max(count, width) { out.append(UInt8(ascii: "0")) }
         var v = value
         var i = end - 1
         while v > 0 {
@@ -185,7 +186,10 @@ public enum XSDDateTime {
     /// ``formatCompact(_:)`` appended as UTF-8, for writers that emit one per point.
     public static func appendCompact(_ seconds: Double, to out: inout [UInt8]) {
         let millis = (seconds * 1000).rounded()
-        append(seconds, fractionDigits: millis.truncatingRemainder(dividingBy: 1000) == 0 ? 0 : 3, to: &out)
+        // Whole seconds by integer remainder where the value fits (fmod was a tenth of writing a time).
+        let whole =
+            abs(millis) < 1e15 ? Int64(millis) % 1000 == 0 : millis.truncatingRemainder(dividingBy: 1000) == 0
+        append(seconds, fractionDigits: whole ? 0 : 3, to: &out)
     }
 
     @inline(__always) private static func isSpace(_ b: UInt8) -> Bool {

@@ -142,7 +142,24 @@ final class SAXSession {
         case kml(KMLHandler)
         case gpx(GPXHandler)
     }
-    @exclusivity(unchecked) private var reader = Reader.undecided
+    @exclusivity(unchecked) private var reader = Reader.undecided {
+        didSet {
+            switch reader {
+            case .undecided: borrowed = .undecided
+            case .kml(let kml): borrowed = .kml(Unmanaged.passUnretained(kml))
+            case .gpx(let gpx): borrowed = .gpx(Unmanaged.passUnretained(gpx))
+            }
+        }
+    }
+
+    /// ``reader``'s handler for the callbacks, borrowed: `reader` owns it, and binding it from
+    /// there retained and released it on every start tag, text run and end tag (an eighth of a read).
+    private enum Borrowed {
+        case undecided
+        case kml(Unmanaged<KMLHandler>)
+        case gpx(Unmanaged<GPXHandler>)
+    }
+    @exclusivity(unchecked) private var borrowed = Borrowed.undecided
 
     /// Where the handlers' long columns go: one file for the whole read.
     private let file = SpillFile()
@@ -313,9 +330,15 @@ final class SAXSession {
         let name = elementName(local, uri)
         let attributes = XMLAttributes(base: attributes, count: count)
         do {
-            switch reader {
-            case .kml(let kml): try kml.startElement(name, attributes: attributes, at: position)
-            case .gpx(let gpx): try gpx.startElement(name, attributes: attributes, at: position)
+            switch borrowed {
+            case .kml(let kml):
+                try kml.borrowing { (handler) throws(ReadFailure) in
+                    try handler.startElement(name, attributes: attributes, at: position)
+                }
+            case .gpx(let gpx):
+                try gpx.borrowing { (handler) throws(ReadFailure) in
+                    try handler.startElement(name, attributes: attributes, at: position)
+                }
             case .undecided:
                 try chooseReader(name, at: position)
                 start(local: local, uri: uri, attributes: attributes.base, count: count, counted: true)
@@ -329,9 +352,12 @@ final class SAXSession {
         guard failure == nil, let local else { return }
         depth -= 1
         do {
-            switch reader {
-            case .kml(let kml): try kml.endElement(elementName(local, uri), at: position)
-            case .gpx(let gpx): try gpx.endElement(elementName(local, uri), at: position)
+            let name = elementName(local, uri)
+            switch borrowed {
+            case .kml(let kml):
+                try kml.borrowing { (handler) throws(ReadFailure) in try handler.endElement(name, at: position) }
+            case .gpx(let gpx):
+                try gpx.borrowing { (handler) throws(ReadFailure) in try handler.endElement(name, at: position) }
             case .undecided: break
             }
         } catch {
@@ -343,9 +369,11 @@ final class SAXSession {
         guard failure == nil, let bytes else { return }
         let chunk = UnsafeBufferPointer(start: bytes, count: length)
         do {
-            switch reader {
-            case .kml(let kml): try kml.characters(chunk, at: position)
-            case .gpx(let gpx): try gpx.characters(chunk, at: position)
+            switch borrowed {
+            case .kml(let kml):
+                try kml.borrowing { (handler) throws(ReadFailure) in try handler.characters(chunk, at: position) }
+            case .gpx(let gpx):
+                try gpx.borrowing { (handler) throws(ReadFailure) in try handler.characters(chunk, at: position) }
             case .undecided: break
             }
         } catch {
@@ -402,5 +430,17 @@ extension String {
         while let c = s.first, set.contains(c) { s.removeFirst() }
         while let c = s.last, set.contains(c) { s.removeLast() }
         return String(s)
+    }
+}
+
+extension Unmanaged {
+    /// Runs `body` on the instance without retaining it (see `_withUnsafeGuaranteedRef`), keeping
+    /// `body`'s typed error.
+    fileprivate func borrowing<E: Error>(_ body: (Instance) throws(E) -> Void) throws(E) {
+        var failure: E?
+        _withUnsafeGuaranteedRef { instance in
+            do throws(E) { try body(instance) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 }

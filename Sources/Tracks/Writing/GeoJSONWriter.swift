@@ -58,7 +58,7 @@ enum GeoJSONWriter {
     }
 
     private static func line<Stream: TextOutputStream>(_ path: TrackPath, to out: inout Stream) {
-        var chunk = ChunkedText<Stream>()
+        var chunk = ChunkedText()
         chunk.bytes.append(UInt8(ascii: "["))
         for (i, p) in path.points.enumerated() {
             if i > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
@@ -135,7 +135,7 @@ enum GeoJSONWriter {
             out.write((c > 0 ? "," : "") + Format.jsonString(key) + ":")
             if nested { out.write("[") }
             for (p, path) in paths.enumerated() {
-                var chunk = ChunkedText<Stream>()
+                var chunk = ChunkedText()
                 chunk.bytes.append(contentsOf: (p > 0 ? ",[" : "[").utf8)
                 // Two loops over concrete column types: a loop generic over the element would be
                 // run unspecialized (the writer is generic over its stream), a metadata lookup a value.

@@ -60,17 +60,19 @@ enum Format {
 }
 
 /// Bytes gathered for a `TextOutputStream` and handed over 64 KB at a time: the writers' inner
-/// loops append digits here rather than making a string per number.
-struct ChunkedText<Stream: TextOutputStream> {
+/// loops append digits here rather than making a string per number. Not generic over the
+/// stream: the writers run unspecialized (they are generic over it), and a generic buffer type
+/// had its metadata looked up on every use.
+struct ChunkedText {
     var bytes: [UInt8] = []
 
     init() { bytes.reserveCapacity(1 << 16 + 256) }
 
-    mutating func flushIfFull(to out: inout Stream) {
+    mutating func flushIfFull(to out: inout some TextOutputStream) {
         if bytes.count >= 1 << 16 { flush(to: &out) }
     }
 
-    mutating func flush(to out: inout Stream) {
+    mutating func flush(to out: inout some TextOutputStream) {
         guard !bytes.isEmpty else { return }
         out.write(String(decoding: bytes, as: UTF8.self))
         bytes.removeAll(keepingCapacity: true)

@@ -21,7 +21,7 @@ enum GPXWriter {
             out.write("\n")
             for path in paths {
                 if !isRoute { out.write("<trkseg>\n") }
-                var chunk = ChunkedText<Stream>()
+                var chunk = ChunkedText()
                 let (open, close) = (
                     Array((isRoute ? "<rtept" : "<trkpt").utf8), Array((isRoute ? "</rtept>\n" : "</trkpt>\n").utf8)
                 )
@@ -129,7 +129,7 @@ enum KMLWriter {
 
     /// `<coordinates>lon,lat[,alt] …</coordinates>`, written a chunk at a time.
     private static func writeCoordinates<Stream: TextOutputStream>(_ path: TrackPath, to out: inout Stream) {
-        var chunk = ChunkedText<Stream>()
+        var chunk = ChunkedText()
         chunk.bytes.append(contentsOf: "<coordinates>".utf8)
         for (i, point) in path.points.enumerated() {
             if i > 0 { chunk.bytes.append(UInt8(ascii: " ")) }
@@ -150,7 +150,7 @@ enum KMLWriter {
             if timed && path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
                 // An empty <when/> keeps an untimed point's slot in a partly timed track.
                 out.write("<gx:Track>" + altitudeMode(path) + "\n")
-                var chunk = ChunkedText<Stream>()
+                var chunk = ChunkedText()
                 for p in path.points {
                     if let time = p.timeIntervalSince1970 {
                         chunk.bytes.append(contentsOf: "<when>".utf8)
