@@ -154,23 +154,22 @@ public enum XSDDateTime {
 
     /// Appends a non-negative integer, zero-padded to at least `width` digits.
     public static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
-        // Filled from the last digit back: division by the constant 10 is a multiplication,
-        // where dividing by a running power of ten was a division per digit.
-        var count = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
-        }
-        let end = out.count + max(count, width)
-        // One append per digit: appending a `repeatElement` went through the generic sequence path.
-        for _ in 0..<max(count, width) { out.append(UInt8(ascii: "0")) }
-        var v = value
-        var i = end - 1
-        while v > 0 {
-            out[i] = UInt8(truncatingIfNeeded: 48 + v % 10)
-            v /= 10
-            i -= 1
+        // Filled from the last digit back (division by the constant 10 is a multiplication) in a
+        // buffer on the stack, then appended at once: one capacity check, not one per digit.
+        for _ in 0..<max(width - 20, 0) { out.append(UInt8(ascii: "0")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            var rest = max(value, 0)
+            repeat {
+                start -= 1
+                digits[start] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                rest /= 10
+            } while rest > 0
+            while 20 - start < min(width, 20) {
+                start -= 1
+                digits[start] = UInt8(ascii: "0")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 

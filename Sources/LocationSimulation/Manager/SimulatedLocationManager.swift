@@ -797,7 +797,7 @@ public final class SimulatedLocationManager {
             for change in regions.evaluate(at: believed, time: sample.time) { handle(change) }
         }
         refreshMonitoringBlockers()
-        if monitoringBlockers.isEmpty && conditions.count > 0 {
+        if monitoringBlockers.isEmpty && conditions.isMonitoring {
             for event in conditions.evaluate(believed: believed, actual: sample.coordinate, time: sample.time) {
                 deliver(event)
             }

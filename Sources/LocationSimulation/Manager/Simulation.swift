@@ -114,14 +114,18 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
     }
 
     /// The managers' events land here; a class so the observers can reach it.
+    ///
+    /// A run is pulled on one thread, and the managers' observers touch only `buffer` while a
+    /// cursor is being moved, so no two accesses to one property overlap: the runtime's
+    /// exclusivity checks (a few per event, through thread-local storage) are left out.
     private final class Run {
-        var cursors: [DeviceCursor]
+        @exclusivity(unchecked) var cursors: [DeviceCursor]
         /// With several devices, when each one that is still moving moves next: a heap, so a step
         /// costs log(devices), not a scan of 10,000 of them.
-        var upcoming = Heap<Due>()
-        var buffer: [TimedEvent] = []
-        var ready: [TimedEvent] = []
-        var readIndex = 0
+        @exclusivity(unchecked) var upcoming = Heap<Due>()
+        @exclusivity(unchecked) var buffer: [TimedEvent] = []
+        @exclusivity(unchecked) var ready: [TimedEvent] = []
+        @exclusivity(unchecked) var readIndex = 0
         let managers: [SimulatedLocationManager]
         let previousObservers: [((TimedEvent) -> Void)?]
 
