@@ -52,6 +52,40 @@ struct WriterTests {
         #expect((times?["times"] as? [String])?.first == "2010-05-28T02:02:09Z")
     }
 
+    /// Numbers are written as Swift's `description` writes them (the shortest text that reads
+    /// back as the same Double), most without calling it: the oracle is `description` itself.
+    @Test func numbersAreTheShortestTextThatReadsBack() {
+        func written(_ value: Double) -> String {
+            var bytes: [UInt8] = []
+            Format.appendNumber(value, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        func expected(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : value.description
+        }
+        var random = SystemRandomNumberGenerator()
+        var checked = 0
+        for places in 0...12 {
+            for _ in 0..<20_000 {
+                // Decimals as files write them (GPS coordinates, altitudes, times), and raw doubles.
+                let integer = Int.random(in: -999_999...999_999, using: &random)
+                let fraction = Int.random(in: 0..<Int(pow(10, Double(places))), using: &random)
+                let text = places == 0 ? "\(integer)" : "\(integer).\(String(fraction).leftPadded(to: places))"
+                for value in [Double(text) ?? 0, Double.random(in: -1000...1000, using: &random)] {
+                    #expect(written(value) == expected(value), "\(text)")
+                    checked += 1
+                }
+            }
+        }
+        for value in [
+            0.0001, 0.00012, 9.9999e-5, 1e-5, -0.0001, 0.1, 0.3, -122.08407, 999_999.123456789, 1_000_000.5,
+            123_456.000_000_001, 1e15 + 0.5, .pi, -.ulpOfOne, 1e300, .infinity, -.infinity, .nan,
+        ] {
+            #expect(written(value) == expected(value), "\(value)")
+        }
+        #expect(checked == 13 * 40_000)
+    }
+
     @Test func escapesText() throws {
         let track = Track(
             format: .kml, name: "A & B",
@@ -82,5 +116,11 @@ struct WriterTests {
         TrackWriter.write(track, as: .geojson, to: &text)
         #expect(text.contains(#""geometry":{"type":"Point","coordinates":[-122,37.3]}"#), "\(text)")
         #expect(!text.contains("LineString"))
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
