@@ -52,9 +52,11 @@ public struct RegionMonitor {
     private var slotOf: [String: Int] = [:]
     private var freeSlots: [Int] = []
     private var index: CircleIndex<Int>
-    /// Slots evaluated at every fix wherever the device is (inside, pending or undetermined): a
-    /// set, so registering or settling one costs the same with 10 regions or 100,000.
-    private var active: Set<Int> = []
+    /// Slots evaluated at every fix wherever the device is (inside, pending or undetermined):
+    /// registering or settling one costs the same with 10 regions or 100,000, and so does
+    /// visiting them (a `Set` visits every bucket it ever grew to: 100,000 regions registered
+    /// undetermined left a fix scanning 100,000 empty buckets for the handful still active).
+    private var active = SlotSet()
     /// Reused for each fix's candidates, so evaluating regions allocates nothing.
     private var scratch: [Int] = []
     /// Per slot, the fix at which it was last taken as a candidate: duplicates are skipped in O(1).
@@ -145,11 +147,12 @@ public struct RegionMonitor {
             seen[number] = fixNumber
             scratch.append(number)
         }
-        for number in active where seen[number] != fixNumber {
+        for number in active.members where seen[number] != fixNumber {
             seen[number] = fixNumber
             scratch.append(number)
         }
-        if scratch.count > 1 { scratch.sort() }
+        // A cell files its regions in the order they were registered: sorted already, as a rule.
+        if zip(scratch, scratch.dropFirst()).contains(where: { $0 > $1 }) { scratch.sort() }
         // The rule reads these, not `self`: a method of `self` called with `&slots[n]` would copy
         // the whole monitor, and then every slot, at each fix.
         let (configuration, signalResumed) = (self.configuration, self.signalResumed)
@@ -208,5 +211,29 @@ public struct RegionMonitor {
         slot.state = target
         slot.pending = nil
         return (target, pending.since + configuration.regionDwell)
+    }
+}
+
+/// A set of slot numbers whose members are visited in time proportional to their count:
+/// a list of the members and, per slot, its place in the list (swap-removal keeps it dense).
+private struct SlotSet {
+    private(set) var members: [Int] = []
+    private var place: [Int] = []
+
+    mutating func insert(_ slot: Int) {
+        if place.count <= slot { place.append(contentsOf: repeatElement(-1, count: slot + 1 - place.count)) }
+        guard place[slot] < 0 else { return }
+        place[slot] = members.count
+        members.append(slot)
+    }
+
+    mutating func remove(_ slot: Int) {
+        guard slot < place.count, place[slot] >= 0 else { return }
+        let last = members.removeLast()
+        if last != slot {
+            members[place[slot]] = last
+            place[last] = place[slot]
+        }
+        place[slot] = -1
     }
 }
