@@ -42,7 +42,7 @@ public enum BeaconFile {
     }
 
     private static func beacons(in root: ConfigNode) throws(ConfigFileError) -> [PlacedBeacon] {
-        _ = try root.mapping(allowing: ["beacons"])
+        try root.checkKeys(allowing: ["beacons"])
         let list = try root.required("beacons")
         guard case .sequence = list.node else { throw list.failure("expected a list of beacons") }
         var out: [PlacedBeacon] = []
@@ -58,7 +58,7 @@ public enum BeaconFile {
     }
 
     private static func beacon(_ node: ConfigNode) throws(ConfigFileError) -> PlacedBeacon {
-        _ = try node.mapping(allowing: keys)
+        try node.checkKeys(allowing: keys)
         let identifier = try node.field("identifier")
         let uuidNode = try node.required("uuid")
         guard let text = uuidNode.node.string, let uuid = UUID(uuidString: text) else {

@@ -67,7 +67,7 @@ public enum RegionFile {
         if case .mapping(let mapping) = root.node, mapping["type"]?.string == "FeatureCollection" {
             regions = try geoJSON(root)
         } else if case .mapping = root.node {
-            _ = try root.mapping(allowing: ["regions"])
+            try root.checkKeys(allowing: ["regions"])
             regions = try list(try root.required("regions"))
         } else {
             regions = try list(root)
@@ -89,7 +89,7 @@ extension RegionFile {
     }
 
     fileprivate static func region(_ node: ConfigNode) throws(ConfigFileError) -> CircularRegion {
-        _ = try node.mapping(allowing: keys)
+        try node.checkKeys(allowing: keys)
         return try build(
             node, identifier: try node.field("identifier"), latitude: try node.number("latitude"),
             longitude: try node.number("longitude"), properties: node)
