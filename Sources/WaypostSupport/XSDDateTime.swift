@@ -133,52 +133,33 @@ public enum XSDDateTime {
         let fraction = rest % scale
         let secondOfDay = Int(rest / scale)
         let (y, m, d) = CivilCalendar.date(days: Int(days))
-        if (0...9999).contains(y) {
-            // The common case written field by field into a buffer on the stack and appended once:
-            // a time per point or event, where seven appends of their own were a tenth of export.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { bytes in
-                func put(_ value: Int, width: Int, at start: Int) {
-                    var rest = value
-                    for i in stride(from: start + width - 1, through: start, by: -1) {
-                        bytes[i] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                        rest /= 10
-                    }
-                }
-                put(y, width: 4, at: 0)
-                put(m, width: 2, at: 5)
-                put(d, width: 2, at: 8)
-                put(secondOfDay / 3600, width: 2, at: 11)
-                put(secondOfDay / 60 % 60, width: 2, at: 14)
-                put(secondOfDay % 60, width: 2, at: 17)
-                (bytes[4], bytes[7], bytes[10], bytes[13], bytes[16]) = (45, 45, 84, 58, 58)  // - - T : :
-                var end = 19
-                if digits > 0 {
-                    bytes[19] = UInt8(ascii: ".")
-                    put(Int(fraction), width: digits, at: 20)
-                    end = 20 + digits
-                }
-                bytes[end] = UInt8(ascii: "Z")
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0...end]))
-            }
-            return
-        }
         if y < 0 { out.append(UInt8(ascii: "-")) }
         appendDigits(abs(y), width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(m, width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(d, width: 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, width: 2, to: &out)
-        if digits > 0 {
-            out.append(UInt8(ascii: "."))
-            appendDigits(Int(fraction), width: digits, to: &out)
+        // The rest, `-MM-DDTHH:MM:SS[.fff]Z`, written field by field into a buffer on the stack and
+        // appended once: a time per point or event, where an append per field was a tenth of export.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { bytes in
+            func put(_ value: Int, width: Int, at start: Int) {
+                var rest = value
+                for i in stride(from: start + width - 1, through: start, by: -1) {
+                    bytes[i] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            (bytes[0], bytes[3], bytes[6], bytes[9], bytes[12]) = (45, 45, 84, 58, 58)  // - - T : :
+            put(m, width: 2, at: 1)
+            put(d, width: 2, at: 4)
+            put(secondOfDay / 3600, width: 2, at: 7)
+            put(secondOfDay / 60 % 60, width: 2, at: 10)
+            put(secondOfDay % 60, width: 2, at: 13)
+            var end = 15
+            if digits > 0 {
+                bytes[15] = UInt8(ascii: ".")
+                put(Int(fraction), width: digits, at: 16)
+                end = 16 + digits
+            }
+            bytes[end] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0...end]))
         }
-        out.append(UInt8(ascii: "Z"))
     }
 
     /// Appends a non-negative integer, zero-padded to at least `width` digits.

@@ -335,7 +335,7 @@ public final class SimulatedLocationManager {
         emit(.appStateChanged(state))
         if state == .terminated {
             live = nil
-            iterationChanged(iterating: conditions.count > 0)
+            iterationChanged(iterating: conditions.isMonitoring)
             updating = false
             paused = false
             stillness = nil
@@ -560,7 +560,7 @@ public final class SimulatedLocationManager {
     /// `CLMonitor.remove(_:)`.
     public func remove(_ identifier: String, from monitor: String) {
         conditions.remove(identifier, from: monitor)
-        iterationChanged(iterating: conditions.count > 0 || live != nil)
+        iterationChanged(iterating: conditions.isMonitoring || live != nil)
     }
 
     /// `CLMonitor.identifiers`.
@@ -665,7 +665,7 @@ public final class SimulatedLocationManager {
     /// The app stopped iterating (it left the `for await` loop).
     public func stopLiveUpdates() {
         live = nil
-        iterationChanged(iterating: conditions.count > 0)
+        iterationChanged(iterating: conditions.isMonitoring)
     }
 
     /// What keeps live updates from carrying a precise location now: authorization, use, signal,

@@ -53,8 +53,8 @@ public struct ConditionMonitor {
     /// Number of conditions monitored, across every monitor of the app.
     public var count: Int { entries.values.filter(\.isMonitored).count }
 
-    /// Whether any condition is monitored: ``count`` > 0, asked at every fix without counting.
-    public var isMonitoring: Bool { !entries.isEmpty && entries.values.contains(where: \.isMonitored) }
+    /// Whether any condition is monitored (``count`` > 0 without counting them: asked at every fix).
+    public var isMonitoring: Bool { entries.values.contains(where: \.isMonitored) }
 
     /// The identifiers a monitor has conditions for (`CLMonitor.identifiers`), in the order added.
     public func identifiers(of monitor: String) -> [String] {

@@ -83,36 +83,16 @@ struct PathBuilder {
             }
             return count == 0 ? [] : [TrackPath(points: points, attributes: columns, altitudeMode: altitudeMode)]
         }
-        var pieces: [TrackPath] = []
-        let names = Array(attributes.keys)
-        var values = names.map { attributes[$0, default: []].makeIterator() }
-        var piece = TrackPath(points: SpillColumn(spillingTo: file), altitudeMode: altitudeMode)
-        var pieceValues = names.map { _ in SpillColumn<Double>(spillingTo: file) }
-        func finishPiece() {
-            guard !piece.points.isEmpty else { return }
-            for (name, column) in zip(names, pieceValues) { piece.attributes[name] = column }
-            pieces.append(piece)
-            piece = TrackPath(points: SpillColumn(spillingTo: file), altitudeMode: altitudeMode)
-            pieceValues = names.map { _ in SpillColumn<Double>(spillingTo: file) }
-        }
         var times = self.times.makeIterator()
         var upcomingBreaks = breaks.makeIterator()
         var nextBreak = upcomingBreaks.next()
-        for (index, var point) in points.enumerated() {
+        return TrackPath(points: points, attributes: attributes, altitudeMode: altitudeMode).rebuilt { index, point in
             if pairs { point.storedTime = times.next() ?? .nan }
-            let isBreak = index == nextBreak
-            if isBreak {
-                finishPiece()
+            if index == nextBreak {
                 nextBreak = upcomingBreaks.next()
+                return .cut
             }
-            let keep = !isBreak && !point.latitude.isNaN
-            if keep { piece.points.append(point) }
-            for c in values.indices {
-                let value = values[c].next() ?? .nan
-                if keep { pieceValues[c].append(value) }
-            }
+            return point.latitude.isNaN ? .drop : .keep
         }
-        finishPiece()
-        return pieces
     }
 }

@@ -209,22 +209,51 @@ extension Geometry {
 }
 
 extension TrackPath {
-    /// The points `isKept` accepts, in order, with their attribute values: one pass over each column.
-    func filter(_ isKept: (TrackPoint) -> Bool) -> TrackPath {
-        var kept = TrackPath(points: points.emptyCopy(), altitudeMode: altitudeMode)
+    /// What becomes of a point when a path is rebuilt (``rebuilt(_:)``).
+    enum Fate {
+        /// It stays, with its attribute values.
+        case keep
+        /// It goes, with its attribute values.
+        case drop
+        /// It goes, and the path is cut there.
+        case cut
+    }
+
+    /// The path rebuilt in one pass over its columns: the points `fate` keeps (it may change them,
+    /// and is given each point's index), with their attribute values, in pieces cut where it says
+    /// so; empty pieces are left out. Attribute columns shorter than the path read as NaN.
+    func rebuilt(_ fate: (Int, inout TrackPoint) -> Fate) -> [TrackPath] {
         let names = Array(attributes.keys)
         var values = names.map { attributes[$0, default: []].makeIterator() }
-        var keptValues = names.map { attributes[$0, default: []].emptyCopy() }
-        for point in points {
-            let keep = isKept(point)
-            if keep { kept.points.append(point) }
+        var pieces: [TrackPath] = []
+        var piece = TrackPath(points: points.emptyCopy(), altitudeMode: altitudeMode)
+        var pieceValues = names.map { _ in SpillColumn<Double>(spillingTo: points.file) }
+        func finishPiece() {
+            guard !piece.points.isEmpty else { return }
+            for (name, column) in zip(names, pieceValues) { piece.attributes[name] = column }
+            pieces.append(piece)
+            piece = TrackPath(points: points.emptyCopy(), altitudeMode: altitudeMode)
+            pieceValues = names.map { _ in SpillColumn<Double>(spillingTo: points.file) }
+        }
+        for (index, var point) in points.enumerated() {
+            let outcome = fate(index, &point)
+            if outcome == .cut { finishPiece() }
+            if outcome == .keep { piece.points.append(point) }
             for c in values.indices {
                 let value = values[c].next() ?? .nan
-                if keep { keptValues[c].append(value) }
+                if outcome == .keep { pieceValues[c].append(value) }
             }
         }
-        for (name, column) in zip(names, keptValues) { kept.attributes[name] = column }
-        return kept
+        finishPiece()
+        return pieces
+    }
+
+    /// The points `isKept` accepts, in order, with their attribute values.
+    func filter(_ isKept: (TrackPoint) -> Bool) -> TrackPath {
+        rebuilt { _, point in isKept(point) ? .keep : .drop }.first
+            ?? TrackPath(
+                points: points.emptyCopy(), attributes: attributes.mapValues { $0.emptyCopy() },
+                altitudeMode: altitudeMode)
     }
 
     /// Without the points earlier than the last timed point kept.
