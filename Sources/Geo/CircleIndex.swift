@@ -24,7 +24,8 @@
 /// called generically across the module boundary, every insert and query looked up type
 /// metadata (a tenth of registering 100,000 regions).
 public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
-    @usableFromInline struct Cell: Hashable, Sendable {
+    /// A cell of the grid: every point in it has the same candidates.
+    public struct Cell: Hashable, Sendable {
         @usableFromInline var row: Int32
         @usableFromInline var column: Int32
 
@@ -39,8 +40,23 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
     /// Grid spacing in degrees of latitude (longitude cells widen towards the poles).
     public let cellDegrees: Double
 
+    /// The block of cells a circle is filed in: rows `rowLow...rowHigh`, `columnCount` columns
+    /// from `columnLow` (wrapping at the antimeridian). Kept instead of the list of cells, so
+    /// filing a circle allocates nothing of its own.
+    @usableFromInline struct Extent: Sendable {
+        @usableFromInline var rowLow: Int32
+        @usableFromInline var rowHigh: Int32
+        @usableFromInline var columnLow: Int32
+        @usableFromInline var columnCount: Int32
+
+        @inlinable init(rowLow: Int32, rowHigh: Int32, columnLow: Int32, columnCount: Int32) {
+            (self.rowLow, self.rowHigh, self.columnLow, self.columnCount) = (rowLow, rowHigh, columnLow, columnCount)
+        }
+    }
+
     @usableFromInline var cells: [Cell: [ID]] = [:]
-    @usableFromInline var circles: [ID: (circle: Circle, cells: [Cell])] = [:]
+    /// Each circle and its cells; `nil` cells for an oversized circle.
+    @usableFromInline var circles: [ID: (circle: Circle, extent: Extent?)] = [:]
     /// Circles too large to file cell by cell; checked on every query.
     @usableFromInline var oversized: Set<ID> = []
     @usableFromInline static var maximumCellsPerCircle: Int { 4096 }
@@ -62,7 +78,6 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
 
     /// Files `circle` under `id`, replacing any circle already filed under it.
     @inlinable public mutating func insert(_ circle: Circle, for id: ID) {
-        remove(id)
         let reach = circle.radius + margin
         let latitudeSpan = reach / 110_574.0  // metres per degree of latitude, at its smallest
         let rowLow = row(circle.center.latitude - latitudeSpan)
@@ -71,40 +86,65 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
         let longitudeSpan = reach / (111_320.0 * cos(worstLatitude * .pi / 180))
         let columnCount = Int((2 * longitudeSpan / cellDegrees).rounded(.up)) + 1
         let rowCount = Int(rowHigh - rowLow) + 1
-        if longitudeSpan >= 180 || rowCount * columnCount > Self.maximumCellsPerCircle {
+        // Within the limit a circle's columns never wrap onto one another (the world has more),
+        // so each of its cells is filed once.
+        let extent =
+            longitudeSpan >= 180 || rowCount * columnCount > Self.maximumCellsPerCircle
+                || columnCount > Int(worldColumns)
+            ? nil
+            : Extent(
+                rowLow: rowLow, rowHigh: rowHigh, columnLow: column(circle.center.longitude - longitudeSpan),
+                columnCount: Int32(columnCount))
+        // One lookup for the common case, a new identifier; a replaced circle leaves its cells first.
+        if let replaced = circles.updateValue((circle, extent), forKey: id) { unfile(id, from: replaced.extent) }
+        if let extent {
+            forEachCell(of: extent) { cells[$0, default: []].append(id) }
+        } else {
             oversized.insert(id)
-            circles[id] = (circle, [])
-            return
         }
-        let columnLow = column(circle.center.longitude - longitudeSpan)
-        var filed: [Cell] = []
-        for r in rowLow...rowHigh {
-            for step in 0..<columnCount {
-                let cell = Cell(row: r, column: wrapColumn(columnLow + Int32(step)))
-                if filed.contains(cell) { continue }
-                filed.append(cell)
-                cells[cell, default: []].append(id)
-            }
-        }
-        circles[id] = (circle, filed)
     }
 
     /// Removes the circle filed under `id`; returns it.
     @inlinable @discardableResult
     public mutating func remove(_ id: ID) -> Circle? {
         guard let entry = circles.removeValue(forKey: id) else { return nil }
-        oversized.remove(id)
-        for cell in entry.cells {
-            cells[cell]?.removeAll { $0 == id }
-            if cells[cell]?.isEmpty == true { cells[cell] = nil }
-        }
+        unfile(id, from: entry.extent)
         return entry.circle
     }
 
-    /// Identifiers of circles whose reach may include `point`: a superset of those within
-    /// `margin` of their boundary or inside, and nothing from cells far away.
+    @inlinable mutating func unfile(_ id: ID, from extent: Extent?) {
+        guard let extent else {
+            oversized.remove(id)
+            return
+        }
+        forEachCell(of: extent) { cell in
+            cells[cell]?.removeAll { $0 == id }
+            if cells[cell]?.isEmpty == true { cells[cell] = nil }
+        }
+    }
+
+    @inlinable func forEachCell(of extent: Extent, _ body: (Cell) -> Void) {
+        for r in extent.rowLow...extent.rowHigh {
+            for step in 0..<extent.columnCount {
+                body(Cell(row: r, column: wrapColumn(extent.columnLow + step)))
+            }
+        }
+    }
+
+    /// Identifiers of circles whose reach may include `point`, each once: a superset of those
+    /// within `margin` of their boundary or inside, and nothing from cells far away.
     @inlinable public func candidates(near point: Coordinate) -> [ID] {
-        let cell = Cell(row: row(point.latitude), column: wrapColumn(column(point.longitude)))
+        candidates(in: cell(containing: point))
+    }
+
+    /// The grid cell `point` lies in. A client that queries point after point can keep the
+    /// candidates of the last cell until the point leaves it or the index changes.
+    @inlinable public func cell(containing point: Coordinate) -> Cell {
+        Cell(row: row(point.latitude), column: wrapColumn(column(point.longitude)))
+    }
+
+    /// The candidates of every point in `cell` (see ``candidates(near:)``).
+    @inlinable public func candidates(in cell: Cell) -> [ID] {
         let filed = cells[cell] ?? []
         return oversized.isEmpty ? filed : filed + oversized
     }
@@ -117,8 +157,11 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
         Int32((longitude / cellDegrees).rounded(.down))
     }
 
+    /// Columns round the world.
+    @inlinable var worldColumns: Int32 { Int32((360 / cellDegrees).rounded(.up)) }
+
     @inlinable func wrapColumn(_ column: Int32) -> Int32 {
-        let count = Int32((360 / cellDegrees).rounded(.up))
+        let count = worldColumns
         let shifted = (column + count / 2) % count
         return (shifted < 0 ? shifted + count : shifted) - count / 2
     }

@@ -23,7 +23,9 @@ struct CircleIndexTests {
             let p = Coordinate(
                 latitude: 37.0 + Double((k * 7919) % 2000) * 0.001,
                 longitude: -122.5 + Double((k * 104_729) % 2000) * 0.001)
-            let found = Set(index.candidates(near: p))
+            let list = index.candidates(near: p)
+            let found = Set(list)
+            #expect(found.count == list.count, "a circle returned twice at \(p)")
             maxCandidates = max(maxCandidates, found.count)
             for (id, c) in circles where c.signedDistance(to: p) <= 200 {
                 #expect(found.contains(id), "circle \(id) within reach of \(p) not returned")
@@ -46,5 +48,10 @@ struct CircleIndexTests {
         // A continent-sized circle is kept aside and still found.
         index.insert(Circle(center: here, radius: 2_000_000), for: "big")
         #expect(index.candidates(near: Coordinate(latitude: 0, longitude: 0)) == ["big"])
+        // Replaced by a small circle, it is filed by cell again, and only there.
+        index.insert(Circle(center: here, radius: 50), for: "big")
+        #expect(index.candidates(near: Coordinate(latitude: 0, longitude: 0)).isEmpty)
+        #expect(index.candidates(near: here) == ["big"])
+        #expect(index.count == 1)
     }
 }

@@ -248,4 +248,63 @@ struct RegionMonitoringTests {
         #expect(events.transitions.first.map { abs($0.2 - 131) < 0.01 } == true, "\(events.transitions)")
         #expect(!events.contains { $0.time > t0 + 60 && $0.time <= t0 + 110 && !$0.isFailure })
     }
+
+    /// A crossing is interpolated between the fix before it and the fix that saw it, even when
+    /// the region was not weighed at the fix before (the device was out of its grid cells). Here
+    /// the device stands 150 m from a 100 m region at 10 s, is 5 km away at 1,000 s and at the
+    /// centre at 1,010 s: the 50 m entry threshold was crossed after 1,000 s (at 1,009.9 s), and
+    /// the entry is reported 20 s later. Interpolating from the 10 s fix placed the crossing at
+    /// 677 s, when the device was 5 km away, and reported the entry at once.
+    @Test func aCrossingIsPlacedAfterTheFixBeforeIt() {
+        var monitor = RegionMonitor(configuration: LocationManagerConfiguration())
+        let region = CircularRegion(identifier: "r", center: north(0), radius: 100)
+        #expect(monitor.register(region, deviceAt: north(150), time: 0) == .outside)
+        #expect(monitor.evaluate(at: north(150), time: 10).isEmpty)
+        #expect(monitor.evaluate(at: north(5_000), time: 1_000).isEmpty)
+        #expect(monitor.evaluate(at: north(0), time: 1_010).isEmpty)
+        let entry = monitor.evaluate(at: north(0), time: 1_030)
+        guard case .crossed(_, .inside, let time, _) = entry.first else {
+            Issue.record("no entry: \(entry)")
+            return
+        }
+        let crossing = 1_000 + 10 * (5_000 - 50) / 5_000.0
+        #expect(abs(time - (crossing + 20)) < 0.01, "\(time)")
+    }
+
+    /// Regions far from the device are not weighed at every fix (each sleeps until the device
+    /// has gone half its distance to the entry threshold), and none is missed or late for it: a
+    /// walk due north at 2 m/s through 400 regions of 100 m on a 50 m grid enters exactly the 40
+    /// centred 25 m either side of the path (within the 50 m inward threshold, half the radius,
+    /// for 43 s), each when the device comes within 50 m of its centre, plus the 20 s dwell.
+    @Test func everyRegionNearThePathIsEnteredOnTime() {
+        var monitor = RegionMonitor(configuration: LocationManagerConfiguration())
+        let metresPerDegreeEast = LocalMetric(latitude: origin.latitude).metresPerDegreeLongitude
+        var expected: [String: Double] = [:]
+        for row in 0..<20 {
+            for column in 0..<20 {
+                let east = Double(column - 10) * 50 + 25  // ±25 m … ±475 m
+                let centre = Coordinate(
+                    latitude: north(Double(row) * 50).latitude, longitude: origin.longitude + east / metresPerDegreeEast
+                )
+                let region = CircularRegion(identifier: "\(row)/\(column)", center: centre, radius: 100)
+                monitor.register(region, deviceAt: north(-3_000), time: 0)
+                if abs(east) < 50 {
+                    // 50 m from the centre, 25 m off the path: √(50² − 25²) m before the row.
+                    let along = Double(row) * 50 - (50.0 * 50 - 25 * 25).squareRoot()
+                    expected[region.identifier] = (along + 3_000) / 2 + 20
+                }
+            }
+        }
+        var entered: [String: Double] = [:]
+        for second in 0...2_100 {  // from 3 km south of the grid to 200 m past it at 2 m/s
+            for change in monitor.evaluate(at: north(-3_000 + 2 * Double(second)), time: Double(second)) {
+                if case .crossed(let region, .inside, let time, _) = change { entered[region.identifier] = time }
+            }
+        }
+        #expect(entered.keys.sorted() == expected.keys.sorted())
+        for (identifier, time) in expected {
+            #expect(
+                abs((entered[identifier] ?? 0) - time) < 0.05, "\(identifier): \(entered[identifier] ?? 0) vs \(time)")
+        }
+    }
 }

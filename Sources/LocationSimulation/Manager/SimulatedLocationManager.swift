@@ -488,7 +488,7 @@ public final class SimulatedLocationManager {
                         .regionMonitoringFailure,
                         "radius \(region.radius) m is outside (0, \(maximumRegionMonitoringDistance)] m")))
         }
-        if !regions.contains(region.identifier), let limit = configuration.regionLimit, regions.count >= limit {
+        if let limit = configuration.regionLimit, regions.count >= limit, !regions.contains(region.identifier) {
             return emit(
                 .monitoringFailed(
                     region, LocationError(.regionMonitoringFailure, "an app can monitor at most \(limit) regions")))

@@ -1,4 +1,5 @@
 import Geo
+import HeapModule
 
 /// Apple's region-monitoring rule over a set of circular regions, as a value: register regions,
 /// feed it where the device believes it is at each fix, and it returns the transitions that rule
@@ -38,12 +39,36 @@ public struct RegionMonitor {
         var state: RegionState = .unknown
         /// The state being confirmed and since when it has held.
         var pending: (state: RegionState, since: Double)?
-        var lastDistance: Double?
-        var lastTime: Double?
+        /// The device's distance and the time when the region was registered, if a fix was known:
+        /// until the next fix, the evidence a crossing is interpolated from.
+        var registration: (distance: Double, time: Double)?
+        /// The number of fixes evaluated before the region was registered.
+        var registeredAfterFix = 0
         /// Evaluated on every fix, wherever the device is: inside, pending or undetermined.
         var isActive = true
         /// False once the slot's region stopped being monitored (slots are reused).
         var isLive = true
+    }
+
+    /// Where the device was known to be before the fix being evaluated, for one region.
+    private enum Evidence {
+        case registration(distance: Double, time: Double)
+        case fix(position: Coordinate, time: Double, metric: LocalMetric)
+
+        var time: Double {
+            switch self {
+            case .registration(_, let time), .fix(_, let time, _): time
+            }
+        }
+
+        /// Computed only where a crossing is interpolated; with the metric of that fix, so it is
+        /// the distance that fix measured.
+        func distance(from center: Coordinate) -> Double {
+            switch self {
+            case .registration(let distance, _): distance
+            case .fix(let position, _, let metric): metric.distance(center, position)
+            }
+        }
     }
 
     public let configuration: LocationManagerConfiguration
@@ -52,19 +77,44 @@ public struct RegionMonitor {
     private var slotOf: [String: Int] = [:]
     private var freeSlots: [Int] = []
     private var index: CircleIndex<Int>
+    /// The grid cell of the last fix (consecutive fixes mostly share one; forgotten whenever the
+    /// index changes) and its candidates that are not active, by when they wake: a fix takes
+    /// those awake from the top and leaves the sleeping untouched.
+    private var grid: (cell: CircleIndex<Int>.Cell?, waking: Heap<Wake>) = (nil, [])
+    /// Per slot, the number of the cell it was last a candidate of (see ``gridNumber``).
+    private var inGrid: [Int] = []
+    /// Counts the cells ``grid`` has held.
+    private var gridNumber = 0
     /// Slots evaluated at every fix wherever the device is (inside, pending or undetermined):
     /// registering or settling one costs the same with 10 regions or 100,000, and so does
     /// visiting them (a `Set` visits every bucket it ever grew to: 100,000 regions registered
     /// undetermined left a fix scanning 100,000 empty buckets for the handful still active).
     private var active = SlotSet()
-    /// Reused for each fix's candidates, so evaluating regions allocates nothing.
+    /// Reused for each fix's slots to evaluate, so evaluating regions allocates nothing.
     private var scratch: [Int] = []
-    /// Per slot, the fix at which it was last taken as a candidate: duplicates are skipped in O(1).
-    private var seen: [UInt32] = []
-    private var fixNumber: UInt32 = 0
+    /// Fixes evaluated so far.
+    private var fixNumber = 0
     private var metric: (latitude: Double, metric: LocalMetric)?
+    /// The last fix evaluated: a crossing is interpolated between it and the next.
+    private var previousFix: (position: Coordinate, time: Double, metric: LocalMetric)?
+    /// Metres the device has moved, fix to fix, since the first fix.
+    private var odometer = 0.0
+    /// Per slot, the odometer reading before which its region cannot be entered: a region outside,
+    /// confirming nothing, at distance d beyond its entry threshold needs the device to move d
+    /// metres first. It is evaluated again after half that (slack for the local metric's error),
+    /// so the regions a fix weighs are the few near enough to matter, not all those filed in its
+    /// grid cell. Slots evaluated at every fix (``active``) are never asleep.
+    private var asleepUntil: [Double] = []
     /// When the signal last came back after a gap: a crossing is never placed before it.
     private var signalResumed = -Double.infinity
+
+    /// A sleeping candidate of the grid cell: its slot and when it wakes.
+    private struct Wake: Comparable {
+        var odometer: Double
+        var slot: Int
+
+        static func < (a: Wake, b: Wake) -> Bool { (a.odometer, a.slot) < (b.odometer, b.slot) }
+    }
 
     public init(configuration: LocationManagerConfiguration) {
         self.configuration = configuration
@@ -94,27 +144,31 @@ public struct RegionMonitor {
     public mutating func register(_ region: CircularRegion, deviceAt position: Coordinate?, time: Double)
         -> RegionState
     {
-        var slot = Slot(region: region)
+        var slot = Slot(region: region, registeredAfterFix: fixNumber)
         if let position {
             let distance = ShortDistance.distance(region.center, position)
             slot.state = distance <= region.radius ? .inside : .outside
-            slot.lastDistance = distance
-            slot.lastTime = time
+            slot.registration = (distance, time)
             slot.isActive = slot.state == .inside
         }
-        let number: Int
-        if let existing = slotOf[region.identifier] {
+        // One lookup for the common case, a new identifier: it takes a free slot or a new one.
+        var number = freeSlots.last ?? slots.count
+        if let existing = slotOf.updateValue(number, forKey: region.identifier) {
+            slotOf[region.identifier] = existing
             number = existing
-        } else if let free = freeSlots.popLast() {
-            number = free
-        } else {
-            number = slots.count
+        } else if number == slots.count {
             slots.append(slot)
+        } else {
+            freeSlots.removeLast()
         }
         slots[number] = slot
-        slotOf[region.identifier] = number
+        grid = (nil, [])
         index.insert(region.circle, for: number)
-        if seen.count < slots.count { seen.append(contentsOf: repeatElement(0, count: slots.count - seen.count)) }
+        if inGrid.count < slots.count {
+            inGrid.append(contentsOf: repeatElement(0, count: slots.count - inGrid.count))
+            asleepUntil.append(contentsOf: repeatElement(-.infinity, count: slots.count - asleepUntil.count))
+        }
+        asleepUntil[number] = -.infinity
         if slot.isActive { active.insert(number) } else { active.remove(number) }
         return slot.state
     }
@@ -124,6 +178,7 @@ public struct RegionMonitor {
         guard let number = slotOf.removeValue(forKey: identifier) else { return }
         slots[number].isLive = false
         freeSlots.append(number)
+        grid = (nil, [])
         index.remove(number)
         active.remove(number)
     }
@@ -137,25 +192,35 @@ public struct RegionMonitor {
     /// returns what changed, in a fixed (slot) order.
     public mutating func evaluate(at position: Coordinate, time: Double) -> [Change] {
         let metric = LocalMetric.near(position.latitude, cached: &metric)
+        if let previousFix {
+            // A jump beyond any slot's sleep (≤ 5 km) wakes them all, whatever the metric's error there.
+            let moved = metric.distance(previousFix.position, position)
+            odometer += moved <= 1_000 ? moved : moved + 10_000
+        }
         scratch.removeAll(keepingCapacity: true)
-        fixNumber &+= 1
-        if fixNumber == 0 {
-            for i in seen.indices { seen[i] = 0 }
-            fixNumber = 1
+        fixNumber += 1
+        // The awake candidates of the cell, then the active slots (never in the cell's queue).
+        let cell = index.cell(containing: position)
+        if cell != grid.cell {
+            gridNumber += 1
+            var sleeping: [Wake] = []
+            for number in index.candidates(in: cell) {
+                inGrid[number] = gridNumber
+                if !slots[number].isActive { sleeping.append(Wake(odometer: asleepUntil[number], slot: number)) }
+            }
+            grid = (cell, Heap(sleeping))
         }
-        for number in index.candidates(near: position) where seen[number] != fixNumber {
-            seen[number] = fixNumber
-            scratch.append(number)
+        while let next = grid.waking.min, next.odometer <= odometer {
+            grid.waking.removeMin()
+            scratch.append(next.slot)
         }
-        for number in active.members where seen[number] != fixNumber {
-            seen[number] = fixNumber
-            scratch.append(number)
-        }
-        // A cell files its regions in the order they were registered: sorted already, as a rule.
+        scratch.append(contentsOf: active.members)
+        // Changes come in slot order, whatever order the slots woke in.
         if zip(scratch, scratch.dropFirst()).contains(where: { $0 > $1 }) { scratch.sort() }
         // The rule reads these, not `self`: a method of `self` called with `&slots[n]` would copy
         // the whole monitor, and then every slot, at each fix.
         let (configuration, signalResumed) = (self.configuration, self.signalResumed)
+        let previous = previousFix.map { Evidence.fix(position: $0.position, time: $0.time, metric: $0.metric) }
         var changes: [Change] = []
         for number in scratch where slots[number].isLive {
             let distance = metric.distance(slots[number].region.center, position)
@@ -163,19 +228,31 @@ public struct RegionMonitor {
                 slots[number].state = distance <= slots[number].region.radius ? .inside : .outside
                 changes.append(.determined(slots[number].region, slots[number].state, time: time))
             } else if let (state, at) = Self.step(
-                &slots[number], distance: distance, time: time, configuration: configuration,
-                signalResumed: signalResumed)
+                &slots[number], distance: distance, time: time,
+                evidence: slots[number].registeredAfterFix == fixNumber - 1
+                    ? slots[number].registration.map { .registration(distance: $0.distance, time: $0.time) }
+                    : previous,
+                configuration: configuration, signalResumed: signalResumed)
             {
                 changes.append(.crossed(slots[number].region, into: state, time: at, position: position))
             }
-            slots[number].lastDistance = distance
-            slots[number].lastTime = time
             let keep = slots[number].state != .outside || slots[number].pending != nil
             if keep != slots[number].isActive {
                 slots[number].isActive = keep
                 if keep { active.insert(number) } else { active.remove(number) }
             }
+            if keep {
+                asleepUntil[number] = -.infinity
+            } else {
+                let region = slots[number].region
+                let beyond = distance - (region.radius - configuration.inwardThreshold(radius: region.radius))
+                asleepUntil[number] = odometer + min(beyond * 0.5, 5_000)
+                if inGrid[number] == gridNumber {
+                    grid.waking.insert(Wake(odometer: asleepUntil[number], slot: number))
+                }
+            }
         }
+        previousFix = (position, time, metric)
         return changes
     }
 
@@ -183,12 +260,12 @@ public struct RegionMonitor {
     /// there for the dwell. The threshold crossing is interpolated between two received fixes, so
     /// the reported time is exact to the route, not to the sampling.
     private static func step(
-        _ slot: inout Slot, distance: Double, time: Double, configuration: LocationManagerConfiguration,
-        signalResumed: Double
+        _ slot: inout Slot, distance: Double, time: Double, evidence: Evidence?,
+        configuration: LocationManagerConfiguration, signalResumed: Double
     ) -> (state: RegionState, time: Double)? {
         let region = slot.region
         // The first fix after a signal gap: a dwell begun before the gap is not evidence.
-        if (slot.lastTime ?? .infinity) < signalResumed { slot.pending = nil }
+        if (evidence?.time ?? .infinity) < signalResumed { slot.pending = nil }
         let target: RegionState = slot.state == .inside ? .outside : .inside
         let threshold =
             target == .inside
@@ -201,9 +278,12 @@ public struct RegionMonitor {
         if slot.pending == nil {
             var since = time
             // Across a signal gap the crossing counts from the first fix after it.
-            if let d0 = slot.lastDistance, let t0 = slot.lastTime, d0 != distance, t0 >= signalResumed {
+            if let evidence, evidence.time >= signalResumed {
+                let d0 = evidence.distance(from: region.center)
                 let fraction = (threshold - d0) / (distance - d0)
-                if fraction > 0 && fraction <= 1 { since = t0 + (time - t0) * fraction }
+                if d0 != distance, fraction > 0 && fraction <= 1 {
+                    since = evidence.time + (time - evidence.time) * fraction
+                }
             }
             slot.pending = (target, since)
         }
