@@ -58,6 +58,10 @@ struct RegionFileTests {
             6, "true or false"
         ),
         ("zones: []\n", 1, "unknown key 'zones'"),
+        ("regions:\n  - just-a-name\n", 2, "expected a mapping"),
+        ("regions:\n  - latitude: 1\n    longitude: 2\n    radius: 5\n", 2, "missing 'identifier'"),
+        // An unknown key is the error even after a bad value: keys are checked first.
+        ("regions:\n  - identifier: a\n    latitude: north\n    colour: red\n", 4, "unknown key 'colour'"),
     ])
     func errorsSayWhereAndWhy(text: String, line: Int, message: String) {
         do {

@@ -35,7 +35,8 @@ enum ConfigText {
     static func decode(_ data: Data, name: String) throws(ConfigFileError) -> String {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        // Decode once, counting lines and columns, so the first byte that breaks UTF-8 is located.
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // Not UTF-8: decoded again, counting lines and columns, to locate the first bad byte.
         var line = 1
         var column = 1
         var consumed = 0
@@ -47,7 +48,7 @@ enum ConfigText {
                 consumed += UTF8.width(scalar)
                 (line, column) = scalar == "\n" ? (line + 1, 1) : (line, column + 1)
             case .emptyInput:
-                return String(decoding: bytes, as: UTF8.self)
+                return String(decoding: bytes, as: UTF8.self)  // unreachable: validated above
             case .error:
                 let byte = bytes[bytes.index(bytes.startIndex, offsetBy: consumed)]
                 let hex = String(byte, radix: 16, uppercase: true)

@@ -63,43 +63,65 @@ public enum RegionFile {
     }
 
     static func regions(in root: ConfigNode) throws(ConfigFileError) -> [CircularRegion] {
-        let regions: [(CircularRegion, ConfigNode)]
+        var regions = Collected()
         if case .mapping(let mapping) = root.node, mapping["type"]?.string == "FeatureCollection" {
-            regions = try geoJSON(root)
+            try geoJSON(root, into: &regions)
         } else if case .mapping = root.node {
             try root.checkKeys(allowing: ["regions"])
-            regions = try list(try root.required("regions"))
+            try list(try root.required("regions"), into: &regions)
         } else {
-            regions = try list(root)
+            try list(root, into: &regions)
         }
-        var seen: Set<String> = []
-        for (region, node) in regions where !seen.insert(region.identifier).inserted {
-            throw node.failure("region '\(region.identifier)' is defined twice")
-        }
-        return regions.map(\.0)
+        return regions.list
     }
 }
 
 extension RegionFile {
-    fileprivate static func list(_ node: ConfigNode) throws(ConfigFileError) -> [(CircularRegion, ConfigNode)] {
-        guard case .sequence = node.node else { throw node.failure("expected a list of regions") }
-        var out: [(CircularRegion, ConfigNode)] = []
-        for item in try node.list() { out.append((try region(item), item)) }
-        return out
+    /// The regions read so far; an identifier read twice is an error where it is read again.
+    fileprivate struct Collected {
+        var list: [CircularRegion] = []
+        var identifiers: Set<String> = []
+
+        mutating func add(_ region: CircularRegion, from node: ConfigNode) throws(ConfigFileError) {
+            guard identifiers.insert(region.identifier).inserted else {
+                throw node.failure("region '\(region.identifier)' is defined twice")
+            }
+            list.append(region)
+        }
+    }
+
+    fileprivate static func list(_ node: ConfigNode, into regions: inout Collected) throws(ConfigFileError) {
+        guard case .sequence(let items) = node.node else { throw node.failure("expected a list of regions") }
+        for item in items {
+            let node = ConfigNode(node: item, file: node.file)
+            try regions.add(try region(node), from: node)
+        }
     }
 
     fileprivate static func region(_ node: ConfigNode) throws(ConfigFileError) -> CircularRegion {
-        try node.checkKeys(allowing: keys)
+        var identifier, latitude, longitude, radius, notifyOnEntry, notifyOnExit: ConfigNode?
+        try node.forEachEntry(expecting: keys) { key, value in
+            switch key {
+            case "identifier": identifier = value
+            case "latitude": latitude = value
+            case "longitude": longitude = value
+            case "radius": radius = value
+            case "notifyOnEntry": notifyOnEntry = value
+            case "notifyOnExit": notifyOnExit = value
+            default: return false
+            }
+            return true
+        }
         return try build(
-            node, identifier: try node.field("identifier"), latitude: try node.number("latitude"),
-            longitude: try node.number("longitude"), properties: node)
+            node, identifier: try node.field("identifier", identifier),
+            latitude: try node.number("latitude", latitude), longitude: try node.number("longitude", longitude),
+            properties: node, radius: radius, notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit)
     }
 
-    fileprivate static func geoJSON(_ root: ConfigNode) throws(ConfigFileError) -> [(CircularRegion, ConfigNode)] {
+    fileprivate static func geoJSON(_ root: ConfigNode, into regions: inout Collected) throws(ConfigFileError) {
         guard case .mapping(let mapping) = root.node, let features = mapping["features"],
             case .sequence(let list) = features
         else { throw root.failure("a FeatureCollection needs a 'features' list") }
-        var out: [(CircularRegion, ConfigNode)] = []
         for item in list {
             let feature = ConfigNode(node: item, file: root.file)
             guard case .mapping(let f) = item, let geometry = f["geometry"], case .mapping(let g) = geometry,
@@ -111,21 +133,23 @@ extension RegionFile {
             guard
                 let identifier = properties["identifier"]?.node.string ?? properties["name"]?.node.string
             else { throw properties.failure("missing 'identifier' (or 'name')") }
-            out.append(
-                (
-                    try build(feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties),
-                    feature
-                ))
+            try regions.add(
+                try build(
+                    feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties,
+                    radius: properties["radius"], notifyOnEntry: properties["notifyOnEntry"],
+                    notifyOnExit: properties["notifyOnExit"]),
+                from: feature)
         }
-        return out
     }
 
+    /// The region, its optional fields read from the values `properties` has for them.
     private static func build(
-        _ node: ConfigNode, identifier: String, latitude: Double, longitude: Double, properties: ConfigNode
+        _ node: ConfigNode, identifier: String, latitude: Double, longitude: Double, properties: ConfigNode,
+        radius: ConfigNode?, notifyOnEntry: ConfigNode?, notifyOnExit: ConfigNode?
     ) throws(ConfigFileError) -> CircularRegion {
-        let radius = try properties.number("radius")
-        let onEntry = try properties.flag("notifyOnEntry")
-        let onExit = try properties.flag("notifyOnExit")
+        let radius = try properties.number("radius", radius)
+        let onEntry = try flag("notifyOnEntry", notifyOnEntry)
+        let onExit = try flag("notifyOnExit", notifyOnExit)
         do {
             return try RegionFile.region(
                 identifier: identifier, latitude: latitude, longitude: longitude, radius: radius,
@@ -138,26 +162,34 @@ extension RegionFile {
 
 extension ConfigNode {
     /// The non-empty string under `key`, with the field named in the error.
-    func field(_ key: String) throws(ConfigFileError) -> String {
-        let value = try required(key)
+    func field(_ key: String) throws(ConfigFileError) -> String { try field(key, self[key]) }
+
+    /// The number under `key`, with the field named in the error.
+    func number(_ key: String) throws(ConfigFileError) -> Double { try number(key, self[key]) }
+
+    /// The non-empty string `value` of this mapping's `key`, with the field named in the error.
+    func field(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> String {
+        guard let value else { throw failure("missing '\(key)'") }
         guard case .scalar(let scalar) = value.node, !scalar.string.isEmpty else {
             throw value.failure("'\(key)' must be a non-empty string")
         }
         return scalar.string
     }
 
-    /// The number under `key`, with the field named in the error.
-    func number(_ key: String) throws(ConfigFileError) -> Double {
-        let value = try required(key)
+    /// The number `value` of this mapping's `key`, with the field named in the error.
+    func number(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> Double {
+        guard let value else { throw failure("missing '\(key)'") }
         guard let number = value.numericValue, number.isFinite else {
             throw value.failure("'\(key)' must be a number, not '\(value.node.string ?? "?")'")
         }
         return number
     }
+}
 
-    /// The flag under `key`, true when absent.
-    func flag(_ key: String) throws(ConfigFileError) -> Bool {
-        guard let value = self[key] else { return true }
+extension RegionFile {
+    /// The flag `value` of `key`, true when absent.
+    fileprivate static func flag(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> Bool {
+        guard let value else { return true }
         guard let bool = value.node.bool else { throw value.failure("'\(key)' must be true or false") }
         return bool
     }
