@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WaypostSupport
 
 @testable import Tracks
 
@@ -54,14 +55,19 @@ struct WriterTests {
 
     /// Numbers are written as Swift's `description` writes them (the shortest text that reads
     /// back as the same Double), most without calling it: the oracle is `description` itself.
+    /// The writers' numbers (whole numbers bare) and the event stream's (exactly `description`)
+    /// against Swift's own `description`.
     @Test func numbersAreTheShortestTextThatReadsBack() {
         func written(_ value: Double) -> String {
             var bytes: [UInt8] = []
             Format.appendNumber(value, to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            ShortestDecimal.append(value, to: &bytes)
             return String(decoding: bytes, as: UTF8.self)
         }
         func expected(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : value.description
+            (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : value.description) + " "
+                + value.description
         }
         var random = SystemRandomNumberGenerator()
         var checked = 0
@@ -79,7 +85,8 @@ struct WriterTests {
         }
         for value in [
             0.0001, 0.00012, 9.9999e-5, 1e-5, -0.0001, 0.1, 0.3, -122.08407, 999_999.123456789, 1_000_000.5,
-            123_456.000_000_001, 1e15 + 0.5, .pi, -.ulpOfOne, 1e300, .infinity, -.infinity, .nan,
+            123_456.000_000_001, 1e15 + 0.5, .pi, -.ulpOfOne, 1e300, .infinity, -.infinity, .nan, 0, -0.0, 156,
+            -156, 1e15 - 1, 1e15, 9_007_199_254_740_992, 1e16,
         ] {
             #expect(written(value) == expected(value), "\(value)")
         }

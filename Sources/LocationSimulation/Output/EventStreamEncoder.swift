@@ -34,34 +34,34 @@ public enum EventStreamEncoder {
     /// Appends the event's JSON object (no newline) as UTF-8, building no intermediate strings
     /// for the common fields: a replay writes one per fix.
     public static func appendJSON(_ timed: TimedEvent, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"t":""#.utf8)
+        literal(#"{"t":""#, &out)
         XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
         out.append(UInt8(ascii: "\""))
         if let device = timed.device { field("device", quoted(device), &out) }
-        field("type", "\"" + timed.event.type + "\"", &out)
+        literal(#","type":""#, &out)
+        out.append(contentsOf: timed.event.type.utf8)
+        out.append(UInt8(ascii: "\""))
         switch timed.event {
         case .authorizationChanged(let status):
             field("status", "\"\(status)\"", &out)
         case .locationUpdated(let fix, let service):
             appendLocation(fix, at: timed.time, to: &out)
-            out.append(
-                contentsOf: service == .standard
-                    ? #","service":"standard""#.utf8 : #","service":"significantChange""#.utf8)
+            literal(service == .standard ? #","service":"standard""# : #","service":"significantChange""#, &out)
         case .liveUpdate(let update):
             if let fix = update.location {
                 appendLocation(fix, at: timed.time, to: &out)
             } else {
-                out.append(contentsOf: #","lat":null,"lon":null"#.utf8)
+                literal(#","lat":null,"lon":null"#, &out)
             }
-            out.append(contentsOf: update.isStationary ? #","isStationary":true"#.utf8 : #","isStationary":false"#.utf8)
+            literal(update.isStationary ? #","isStationary":true"# : #","isStationary":false"#, &out)
             field("diagnostics", names(update.diagnostics.names), &out)
         case .failed(let error):
             field("code", "\(error.code.rawValue)", &out)
             field("error", "\"\(error.name)\"", &out)
         case .enteredRegion(let region, let at), .exitedRegion(let region, let at):
             field("region", quoted(region.identifier), &out)
-            field("lat", "\(at.latitude)", &out)
-            field("lon", "\(at.longitude)", &out)
+            number(#","lat":"#, at.latitude, &out)
+            number(#","lon":"#, at.longitude, &out)
         case .determinedState(let state, let region):
             field("region", quoted(region.identifier), &out)
             field("state", "\"\(state)\"", &out)
@@ -70,9 +70,9 @@ public enum EventStreamEncoder {
             field("code", "\(error.code.rawValue)", &out)
             field("error", "\"\(error.name)\"", &out)
         case .visited(let visit):
-            field("lat", "\(visit.coordinate.latitude)", &out)
-            field("lon", "\(visit.coordinate.longitude)", &out)
-            out.append(contentsOf: #","hacc":"#.utf8)
+            number(#","lat":"#, visit.coordinate.latitude, &out)
+            number(#","lon":"#, visit.coordinate.longitude, &out)
+            literal(#","hacc":"#, &out)
             appendFixed(visit.horizontalAccuracy, 2, to: &out)
             field("arrival", "\"" + XSDDateTime.formatMilliseconds(visit.arrival) + "\"", &out)
             field(
@@ -107,20 +107,20 @@ public enum EventStreamEncoder {
     /// A fix's fields: `lat`, `lon`, `alt`, `hacc`, `vacc`, `speed`, `course`, and `age` when it
     /// was cached.
     private static func appendLocation(_ fix: Location, at time: Double, to out: inout [UInt8]) {
-        field("lat", "\(fix.coordinate.latitude)", &out)
-        field("lon", "\(fix.coordinate.longitude)", &out)
-        out.append(contentsOf: #","alt":"#.utf8)
+        number(#","lat":"#, fix.coordinate.latitude, &out)
+        number(#","lon":"#, fix.coordinate.longitude, &out)
+        literal(#","alt":"#, &out)
         appendFixed(fix.altitude, 3, to: &out)
-        out.append(contentsOf: #","hacc":"#.utf8)
+        literal(#","hacc":"#, &out)
         appendFixed(fix.horizontalAccuracy, 2, to: &out)
-        out.append(contentsOf: #","vacc":"#.utf8)
+        literal(#","vacc":"#, &out)
         appendFixed(fix.verticalAccuracy, 2, to: &out)
-        out.append(contentsOf: #","speed":"#.utf8)
+        literal(#","speed":"#, &out)
         appendFixed(fix.speed, 3, to: &out)
-        out.append(contentsOf: #","course":"#.utf8)
+        literal(#","course":"#, &out)
         appendFixed(fix.course, 2, to: &out)
         if fix.timestamp < time {
-            out.append(contentsOf: #","age":"#.utf8)
+            literal(#","age":"#, &out)
             appendFixed(time - fix.timestamp, 3, to: &out)
         }
     }
@@ -139,6 +139,12 @@ public enum EventStreamEncoder {
         case .beaconIdentity(let beacon):
             #"{"type":"beaconIdentity","uuid":"\#(beacon.uuid.uuidString)","major":\#(beacon.major.map { "\($0)" } ?? "null"),"minor":\#(beacon.minor.map { "\($0)" } ?? "null")}"#
         }
+    }
+
+    /// `key` (`,"lat":`) and the number as Swift prints it, the shortest text that reads back.
+    private static func number(_ key: StaticString, _ value: Double, _ out: inout [UInt8]) {
+        literal(key, &out)
+        ShortestDecimal.append(value, to: &out)
     }
 
     private static func field(_ key: String, _ json: String, _ out: inout [UInt8]) {
@@ -161,13 +167,13 @@ public enum EventStreamEncoder {
     static func appendText(_ timed: TimedEvent, to out: inout [UInt8]) {
         func put(_ text: String) { out.append(contentsOf: text.utf8) }
         XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
-        put("  ")
+        literal("  ", &out)
         if let device = timed.device { put("[\(device)] ") }
         switch timed.event {
         case .authorizationChanged(let status):
             put("authorization   \(status)")
         case .locationUpdated(let fix, let service):
-            put(service == .standard ? "location        " : "significant     ")
+            literal(service == .standard ? "location        " : "significant     ", &out)
             appendText(fix, at: timed.time, to: &out)
         case .liveUpdate(let update):
             put("live            ")
@@ -220,10 +226,10 @@ public enum EventStreamEncoder {
 
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
     private static func appendText(_ fix: Location, at time: Double, to out: inout [UInt8]) {
-        func field(_ prefix: String, _ value: Double, _ digits: Int, _ suffix: String) {
-            out.append(contentsOf: prefix.utf8)
+        func field(_ prefix: StaticString, _ value: Double, _ digits: Int, _ suffix: StaticString) {
+            literal(prefix, &out)
             appendPrintf(value, digits, to: &out)
-            out.append(contentsOf: suffix.utf8)
+            literal(suffix, &out)
         }
         field("", fix.coordinate.latitude, 6, ",")
         field("", fix.coordinate.longitude, 6, "  ±")
@@ -232,6 +238,13 @@ public enum EventStreamEncoder {
         if fix.speed >= 0 { field("  ", fix.speed, 2, " m/s") }
         if fix.course >= 0 { field("  ", fix.course, 1, "°") }
         if fix.timestamp < time { field("  cached, ", time - fix.timestamp, 0, " s old") }
+    }
+
+    /// Appends a literal: a `StaticString`'s UTF-8 is in the binary, where a `String` is asked
+    /// for its bytes at every append (a tenth of a text replay: three to nine literals a fix).
+    @inline(__always)
+    private static func literal(_ text: StaticString, _ out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     /// `value` as C's `%.<digits>f` writes it, without Foundation's `String(format:)` (five of

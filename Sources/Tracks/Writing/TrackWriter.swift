@@ -37,35 +37,7 @@ enum Format {
 
     /// ``number(_:)`` appended as UTF-8 (a Double's text is a small string: no allocation).
     static func appendNumber(_ value: Double, to out: inout [UInt8]) {
-        let magnitude = abs(value)
-        if value == value.rounded(), magnitude < 1e15 {
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            XSDDateTime.appendDigits(Int(magnitude), width: 1, to: &out)
-            return
-        }
-        // A value that is a decimal of at most nine places (every coordinate a GPS writes) is
-        // written from those digits: with under fifteen significant digits that decimal is the
-        // only one so short that reads back as this Double, so it is what `description` prints
-        // (which shows 0.0001 and up without an exponent), at a fraction of the cost.
-        if magnitude >= 1e-4, magnitude < 1e6 {
-            let units = (magnitude * 1e9).rounded()
-            if units / 1e9 == magnitude {
-                var digits = Int(units)
-                var places = 9
-                while digits % 10 == 0 {
-                    digits /= 10
-                    places -= 1
-                }
-                var scale = 1
-                for _ in 0..<places { scale *= 10 }
-                if value < 0 { out.append(UInt8(ascii: "-")) }
-                XSDDateTime.appendDigits(digits / scale, width: 1, to: &out)
-                out.append(UInt8(ascii: "."))
-                XSDDateTime.appendDigits(digits % scale, width: places, to: &out)
-                return
-            }
-        }
-        out.append(contentsOf: value.description.utf8)
+        ShortestDecimal.append(value, wholeNumbersBare: true, to: &out)
     }
 
     /// `longitude SEP latitude [SEP altitude]`, GeoJSON's and KML's order.
