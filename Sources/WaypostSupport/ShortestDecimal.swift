@@ -11,7 +11,8 @@
 public enum ShortestDecimal {
     /// Appends `value.description`'s text; with `wholeNumbersBare`, whole numbers below 10¹⁵
     /// without `.0` and without the sign of a negative zero (`156`, `0`: the form of togeojson's
-    /// and gpsbabel's output).
+    /// and gpsbabel's output). Inlinable: the writers' inner loops call it for every number.
+    @inlinable
     public static func append(_ value: Double, wholeNumbersBare: Bool = false, to out: inout [UInt8]) {
         let magnitude = abs(value)
         if value == value.rounded(), magnitude < 1e15 {
