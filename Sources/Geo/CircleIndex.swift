@@ -55,7 +55,7 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
     }
 
     @usableFromInline var cells: [Cell: [ID]] = [:]
-    /// Each circle and its cells; `nil` cells for an oversized circle.
+    /// Each circle and the cells it is filed in; no extent for an oversized circle.
     @usableFromInline var circles: [ID: (circle: Circle, extent: Extent?)] = [:]
     /// Circles too large to file cell by cell; checked on every query.
     @usableFromInline var oversized: Set<ID> = []
