@@ -47,22 +47,19 @@ public struct ConfigNode {
 
     /// The mapping's values by key; any key outside `allowed` is an error.
     public func mapping(allowing allowed: Set<String>) throws(ConfigFileError) -> [String: ConfigNode] {
-        try checkKeys(allowing: allowed)
-        guard case .mapping(let mapping) = node else { return [:] }
         var out: [String: ConfigNode] = [:]
-        for (key, value) in mapping { out[key.string ?? ""] = ConfigNode(node: value, file: file) }
+        try forEachEntry(expecting: allowed) { key, value in
+            guard allowed.contains(key) else { return false }
+            out[key] = value
+            return true
+        }
         return out
     }
 
     /// Refuses a value that is not a mapping, or has a key outside `allowed`, without building
     /// the mapping's dictionary (a regions file checks 100,000 of them).
     public func checkKeys(allowing allowed: Set<String>) throws(ConfigFileError) {
-        guard case .mapping(let mapping) = node else { throw failure("expected a mapping") }
-        for key in mapping.keys {
-            guard let k = key.scalar?.string, allowed.contains(k) else {
-                throw ConfigNode(node: key, file: file).unknownKey(expected: allowed)
-            }
-        }
+        try forEachEntry(expecting: allowed) { key, _ in allowed.contains(key) }
     }
 
     /// This key is not one of `expected`.

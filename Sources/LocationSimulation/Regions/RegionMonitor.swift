@@ -41,7 +41,7 @@ public struct RegionMonitor {
         var pending: (state: RegionState, since: Double)?
         /// The device's distance and the time when the region was registered, if a fix was known:
         /// until the next fix, the evidence a crossing is interpolated from.
-        var registration: (distance: Double, time: Double)?
+        var registration: Evidence?
         /// The number of fixes evaluated before the region was registered.
         var registeredAfterFix = 0
         /// Evaluated on every fix, wherever the device is: inside, pending or undetermined.
@@ -148,7 +148,7 @@ public struct RegionMonitor {
         if let position {
             let distance = ShortDistance.distance(region.center, position)
             slot.state = distance <= region.radius ? .inside : .outside
-            slot.registration = (distance, time)
+            slot.registration = .registration(distance: distance, time: time)
             slot.isActive = slot.state == .inside
         }
         // One lookup for the common case, a new identifier: it takes a free slot or a new one.
@@ -229,9 +229,7 @@ public struct RegionMonitor {
                 changes.append(.determined(slots[number].region, slots[number].state, time: time))
             } else if let (state, at) = Self.step(
                 &slots[number], distance: distance, time: time,
-                evidence: slots[number].registeredAfterFix == fixNumber - 1
-                    ? slots[number].registration.map { .registration(distance: $0.distance, time: $0.time) }
-                    : previous,
+                evidence: slots[number].registeredAfterFix == fixNumber - 1 ? slots[number].registration : previous,
                 configuration: configuration, signalResumed: signalResumed)
             {
                 changes.append(.crossed(slots[number].region, into: state, time: at, position: position))
