@@ -133,11 +133,15 @@ public enum XSDDateTime {
         let fraction = rest % scale
         let secondOfDay = Int(rest / scale)
         let (y, m, d) = CivilCalendar.date(days: Int(days))
-        if y < 0 { out.append(UInt8(ascii: "-")) }
-        appendDigits(abs(y), width: 4, to: &out)
-        // The rest, `-MM-DDTHH:MM:SS[.fff]Z`, written field by field into a buffer on the stack and
-        // appended once: a time per point or event, where an append per field was a tenth of export.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { bytes in
+        // Written field by field into a buffer on the stack and appended once: a time per point or
+        // event, where an append per field was a tenth of export. Years outside 0...9999 (signed,
+        // or wider than four digits) go first, on their own.
+        let year = (0...9999).contains(y) ? y : -1
+        if year < 0 {
+            if y < 0 { out.append(UInt8(ascii: "-")) }
+            appendDigits(abs(y), width: 4, to: &out)
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { bytes in
             func put(_ value: Int, width: Int, at start: Int) {
                 var rest = value
                 for i in stride(from: start + width - 1, through: start, by: -1) {
@@ -145,20 +149,22 @@ public enum XSDDateTime {
                     rest /= 10
                 }
             }
-            (bytes[0], bytes[3], bytes[6], bytes[9], bytes[12]) = (45, 45, 84, 58, 58)  // - - T : :
-            put(m, width: 2, at: 1)
-            put(d, width: 2, at: 4)
-            put(secondOfDay / 3600, width: 2, at: 7)
-            put(secondOfDay / 60 % 60, width: 2, at: 10)
-            put(secondOfDay % 60, width: 2, at: 13)
-            var end = 15
+            put(max(year, 0), width: 4, at: 0)
+            (bytes[4], bytes[7], bytes[10], bytes[13], bytes[16]) = (45, 45, 84, 58, 58)  // - - T : :
+            put(m, width: 2, at: 5)
+            put(d, width: 2, at: 8)
+            put(secondOfDay / 3600, width: 2, at: 11)
+            put(secondOfDay / 60 % 60, width: 2, at: 14)
+            put(secondOfDay % 60, width: 2, at: 17)
+            var end = 19
             if digits > 0 {
-                bytes[15] = UInt8(ascii: ".")
-                put(Int(fraction), width: digits, at: 16)
-                end = 16 + digits
+                bytes[19] = UInt8(ascii: ".")
+                put(Int(fraction), width: digits, at: 20)
+                end = 20 + digits
             }
             bytes[end] = UInt8(ascii: "Z")
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0...end]))
+            let start = year < 0 ? 4 : 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...end]))
         }
     }
 

@@ -40,7 +40,7 @@ struct Export: ParsableCommand {
             } else {
                 var out = BufferedOutput()
                 TrackWriter.write(parsed, as: format, to: &out)
-                out.flush()
+                try out.finish()
             }
         }
     }

@@ -8,13 +8,22 @@ import Tracks
 #endif
 
 /// Buffered text output to a file descriptor: the event stream can be millions of lines.
-final class BufferedOutput: TextOutputStream {
-    private let handle: FileHandle
+///
+/// A failed write (a full disk, a closed descriptor) is kept, not raised where it happens — a
+/// `TextOutputStream` cannot throw — and later output is dropped; ``finish()`` reports it as one
+/// error line and EX_IOERR.
+final class BufferedOutput: TextOutputStream, ByteOutputStream {
+    /// What error messages call the destination: a path, or "standard output".
+    let name: String
+    private let descriptor: Int32
     private var buffer: [UInt8] = []
     private let capacity = 1 << 16
+    /// errno of the first write that failed.
+    private var failure: Int32?
 
-    init(_ handle: FileHandle = .standardOutput) {
-        self.handle = handle
+    init(_ handle: FileHandle = .standardOutput, name: String = "standard output") {
+        self.descriptor = handle.fileDescriptor
+        self.name = name
         buffer.reserveCapacity(capacity)
     }
 
@@ -29,13 +38,50 @@ final class BufferedOutput: TextOutputStream {
         if buffer.count >= capacity { flush() }
     }
 
+    func write(bytes: UnsafeRawBufferPointer) {
+        if buffer.isEmpty && bytes.count >= capacity {
+            put(bytes)  // a writer's whole chunk: no copy into the buffer
+            return
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { flush() }
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
+        buffer.withUnsafeBytes { put($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Flushes, and throws if any write failed.
+    func finish() throws(CommandFailure) {
+        flush()
+        if let failure {
+            throw CommandFailure(.ioError, "\(name): cannot write (\(String(cString: strerror(failure)).lowercased()))")
+        }
+    }
+
+    private func put(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil, var start = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let written = systemWrite(descriptor, start, left)
+            if written > 0 {
+                start += written
+                left -= written
+            } else if written == 0 || errno != EINTR {
+                failure = written == 0 ? EIO : errno
+                return
+            }
+        }
+    }
+
     deinit { flush() }
+}
+
+/// write(2), named apart from the stream's own `write` methods.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }
 
 /// Writes a file all at once or not at all: into a temporary sibling, renamed into place on
@@ -51,9 +97,9 @@ enum AtomicFile {
             throw CommandFailure(.cannotCreate, "\(path): cannot create file")
         }
         do {
-            let output = BufferedOutput(handle)
+            let output = BufferedOutput(handle, name: path)
             try body(output)
-            output.flush()
+            try output.finish()
             try handle.synchronize()
             try handle.close()
         } catch {

@@ -395,14 +395,14 @@ struct Replay: AsyncParsableCommand {
                 var clock = VirtualClock()
                 simulation.run(clock: &clock, onEvent: print)
             }
-            out.flush()
+            try out.finish()
             if summary {
                 let line = counts.description + "\n"
                 if format == .jsonl {
                     FileHandle.standardError.write(Data(line.utf8))
                 } else {
                     out.write(line)
-                    out.flush()
+                    try out.finish()
                 }
             }
         }

@@ -56,7 +56,9 @@ struct Report: ParsableCommand {
             if let output {
                 try AtomicFile.write(to: output) { $0.write(text) }
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                let out = BufferedOutput()
+                out.write(text)
+                try out.finish()
             }
         }
     }

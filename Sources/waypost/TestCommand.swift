@@ -65,7 +65,9 @@ struct Test: AsyncParsableCommand {
             let runner = ScenarioRunner(fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget)
             let results = await runAll(runner)
             let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
-            FileHandle.standardOutput.write(Data(report.utf8))
+            let out = BufferedOutput()
+            out.write(report)
+            try out.finish()
             if let junit {
                 try AtomicFile.write(to: junit) { $0.write(ScenarioReport.junit(results)) }
             }

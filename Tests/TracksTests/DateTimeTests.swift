@@ -18,6 +18,11 @@ struct DateTimeTests {
         ("2000-02-29T23:59:59Z", "2000-02-29T23:59:59Z"),
         ("  2010-05-28T02:02:09Z\n", "2010-05-28T02:02:09Z"),
         ("1969-12-31T23:59:59Z", "1969-12-31T23:59:59Z"),
+        // Years the four-digit field does not hold are written on their own, sign and all.
+        ("0000-03-01T00:00:00Z", "0000-03-01T00:00:00Z"),
+        ("9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"),
+        ("-0044-03-15T12:00:00Z", "-0044-03-15T12:00:00Z"),
+        ("12345-06-07T08:09:10.5Z", "12345-06-07T08:09:10.500Z"),
     ])
     func parsesTheXSDFamily(input: String, expected: String) throws {
         let parsed = try #require(XSDDateTime.parse(input))

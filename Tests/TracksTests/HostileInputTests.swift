@@ -220,6 +220,38 @@ struct HostileInputTests {
         }
     }
 
+    @Test func aDirectoryIsAReadErrorNotACrash() throws {
+        try withTemporaryDirectory { directory -> Void in
+            #expect(throws: TrackReadError(.missing, file: "dir", "read error: is a directory")) {
+                try TrackReader().read(contentsOf: directory, displayName: "dir")
+            }
+        }
+    }
+
+    /// A named pipe hands the reader a few bytes per read(2); the file must read the same, head
+    /// (the KMZ check) included, as from a regular file.
+    @Test func aPipeReadsAsTheFileDoes() throws {
+        let route = Corpus.repositoryRoot.appendingPathComponent("tracks/stevens-creek-ride.gpx")
+        let bytes = try Data(contentsOf: route)
+        try withTemporaryDirectory { directory in
+            let fifo = directory.appendingPathComponent("route.gpx")
+            #expect(mkfifo(fifo.path, 0o600) == 0)
+            let writer = Thread {
+                guard let handle = FileHandle(forWritingAtPath: fifo.path) else { return }
+                for start in stride(from: 0, to: bytes.count, by: 3) {
+                    handle.write(bytes[start..<min(start + 3, bytes.count)])
+                }
+                try? handle.close()
+            }
+            writer.start()
+            var reader = TrackReader()
+            reader.chunkSize = 4096
+            let piped = try reader.read(contentsOf: fifo)
+            #expect(piped == (try TrackReader().read(contentsOf: route)))
+            #expect(piped.pointCount > 100)
+        }
+    }
+
     /// A Track's `when`/`coord` where no Track is being read — outside a Placemark, inside a KML
     /// element that cannot hold it — used to stop the reader (an index of -1); they are skipped,
     /// as their Track is. Inside a wrapper no KML defines, the Track is read, with a warning.

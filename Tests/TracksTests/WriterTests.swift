@@ -53,6 +53,21 @@ struct WriterTests {
         #expect((times?["times"] as? [String])?.first == "2010-05-28T02:02:09Z")
     }
 
+    @Test func fixedPointPlacesThePointAndTheSign() {
+        func written(_ units: UInt64, _ places: Int, negative: Bool = false, pointZero: Bool = false) -> String {
+            var bytes: [UInt8] = []
+            FixedPoint.append(units, places: places, negative: negative, pointZero: pointZero, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(written(1234, 3, negative: true) == "-1.234")
+        #expect(written(5, 2) == "0.05")
+        #expect(written(0, 1) == "0.0")
+        #expect(written(156, 0, pointZero: true) == "156.0")
+        #expect(written(156, 0) == "156")
+        #expect(written(UInt64.max, 0, negative: true) == "-18446744073709551615")
+        #expect(written(UInt64.max, 19) == "1.8446744073709551615")
+    }
+
     /// Numbers are written as Swift's `description` writes them (the shortest text that reads
     /// back as the same Double), most without calling it: the oracle is `description` itself.
     /// The writers' numbers (whole numbers bare) and the event stream's (exactly `description`)

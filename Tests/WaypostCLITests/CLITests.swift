@@ -31,17 +31,20 @@ struct CLITests {
     }
 
     /// Runs the tool in `directory` (the checkout by default).
-    static func waypost(_ arguments: [String], in directory: URL = Corpus.repositoryRoot) throws -> Run {
+    /// `standardOutput` replaces the pipe its output is read from (`stdout` is then empty).
+    static func waypost(
+        _ arguments: [String], in directory: URL = Corpus.repositoryRoot, standardOutput: FileHandle? = nil
+    ) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = standardOutput ?? out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stdout = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Run(
@@ -298,6 +301,22 @@ struct CLITests {
             let run = try Self.waypost(["test", "forever.yaml"], in: directory)
             #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
             #expect(run.stdout.contains("forever.yaml:4:"), "\(run.stdout)")
+        }
+    }
+
+    /// A full disk used to stop the tool with a Foundation trap and a backtrace (exit 132); an
+    /// `--output` file's temporary sibling was left behind.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "Linux's /dev/full"))
+    func aFullDiskIsOneErrorAndEXIOERR() throws {
+        for arguments in [
+            ["export", "tracks/cupertino-walk.kml", "--format", "gpx"],
+            ["replay", "tracks/cupertino-walk.kml", "--format", "jsonl"],
+            ["replay", "tracks/cupertino-walk.kml", "--summary"],
+        ] {
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let run = try Self.waypost(arguments, standardOutput: full)
+            #expect(run.status == 74, "\(arguments)")
+            #expect(run.stderr == "waypost: error: standard output: cannot write (no space left on device)\n")
         }
     }
 

@@ -180,8 +180,12 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 readIndex = 0
             }
             if horizon == .infinity && cursors.count == 1 {
-                ready.append(contentsOf: buffer)
-                buffer.removeAll(keepingCapacity: true)
+                if ready.isEmpty {
+                    swap(&ready, &buffer)  // the events change hands without being copied
+                } else {
+                    ready.append(contentsOf: buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
                 return
             }
             var due = buffer.filter { $0.time <= horizon }

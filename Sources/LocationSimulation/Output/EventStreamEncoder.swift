@@ -34,11 +34,11 @@ public enum EventStreamEncoder {
     /// Appends the event's JSON object (no newline) as UTF-8, building no intermediate strings
     /// for the common fields: a replay writes one per fix.
     public static func appendJSON(_ timed: TimedEvent, to out: inout [UInt8]) {
-        literal(#"{"t":""#, &out)
+        out.append(literal: #"{"t":""#)
         XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
         out.append(UInt8(ascii: "\""))
         if let device = timed.device { field("device", quoted(device), &out) }
-        literal(#","type":""#, &out)
+        out.append(literal: #","type":""#)
         out.append(contentsOf: timed.event.type.utf8)
         out.append(UInt8(ascii: "\""))
         switch timed.event {
@@ -46,14 +46,14 @@ public enum EventStreamEncoder {
             field("status", "\"\(status)\"", &out)
         case .locationUpdated(let fix, let service):
             appendLocation(fix, at: timed.time, to: &out)
-            literal(service == .standard ? #","service":"standard""# : #","service":"significantChange""#, &out)
+            out.append(literal: service == .standard ? #","service":"standard""# : #","service":"significantChange""#)
         case .liveUpdate(let update):
             if let fix = update.location {
                 appendLocation(fix, at: timed.time, to: &out)
             } else {
-                literal(#","lat":null,"lon":null"#, &out)
+                out.append(literal: #","lat":null,"lon":null"#)
             }
-            literal(update.isStationary ? #","isStationary":true"# : #","isStationary":false"#, &out)
+            out.append(literal: update.isStationary ? #","isStationary":true"# : #","isStationary":false"#)
             field("diagnostics", names(update.diagnostics.names), &out)
         case .failed(let error):
             field("code", "\(error.code.rawValue)", &out)
@@ -72,7 +72,7 @@ public enum EventStreamEncoder {
         case .visited(let visit):
             number(#","lat":"#, visit.coordinate.latitude, &out)
             number(#","lon":"#, visit.coordinate.longitude, &out)
-            literal(#","hacc":"#, &out)
+            out.append(literal: #","hacc":"#)
             appendFixed(visit.horizontalAccuracy, 2, to: &out)
             field("arrival", "\"" + XSDDateTime.formatMilliseconds(visit.arrival) + "\"", &out)
             field(
@@ -109,18 +109,18 @@ public enum EventStreamEncoder {
     private static func appendLocation(_ fix: Location, at time: Double, to out: inout [UInt8]) {
         number(#","lat":"#, fix.coordinate.latitude, &out)
         number(#","lon":"#, fix.coordinate.longitude, &out)
-        literal(#","alt":"#, &out)
+        out.append(literal: #","alt":"#)
         appendFixed(fix.altitude, 3, to: &out)
-        literal(#","hacc":"#, &out)
+        out.append(literal: #","hacc":"#)
         appendFixed(fix.horizontalAccuracy, 2, to: &out)
-        literal(#","vacc":"#, &out)
+        out.append(literal: #","vacc":"#)
         appendFixed(fix.verticalAccuracy, 2, to: &out)
-        literal(#","speed":"#, &out)
+        out.append(literal: #","speed":"#)
         appendFixed(fix.speed, 3, to: &out)
-        literal(#","course":"#, &out)
+        out.append(literal: #","course":"#)
         appendFixed(fix.course, 2, to: &out)
         if fix.timestamp < time {
-            literal(#","age":"#, &out)
+            out.append(literal: #","age":"#)
             appendFixed(time - fix.timestamp, 3, to: &out)
         }
     }
@@ -143,7 +143,7 @@ public enum EventStreamEncoder {
 
     /// `key` (`,"lat":`) and the number as Swift prints it, the shortest text that reads back.
     private static func number(_ key: StaticString, _ value: Double, _ out: inout [UInt8]) {
-        literal(key, &out)
+        out.append(literal: key)
         ShortestDecimal.append(value, to: &out)
     }
 
@@ -167,13 +167,13 @@ public enum EventStreamEncoder {
     static func appendText(_ timed: TimedEvent, to out: inout [UInt8]) {
         func put(_ text: String) { out.append(contentsOf: text.utf8) }
         XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
-        literal("  ", &out)
+        out.append(literal: "  ")
         if let device = timed.device { put("[\(device)] ") }
         switch timed.event {
         case .authorizationChanged(let status):
             put("authorization   \(status)")
         case .locationUpdated(let fix, let service):
-            literal(service == .standard ? "location        " : "significant     ", &out)
+            out.append(literal: service == .standard ? "location        " : "significant     ")
             appendText(fix, at: timed.time, to: &out)
         case .liveUpdate(let update):
             put("live            ")
@@ -227,9 +227,9 @@ public enum EventStreamEncoder {
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
     private static func appendText(_ fix: Location, at time: Double, to out: inout [UInt8]) {
         func field(_ prefix: StaticString, _ value: Double, _ digits: Int, _ suffix: StaticString) {
-            literal(prefix, &out)
+            out.append(literal: prefix)
             appendPrintf(value, digits, to: &out)
-            literal(suffix, &out)
+            out.append(literal: suffix)
         }
         field("", fix.coordinate.latitude, 6, ",")
         field("", fix.coordinate.longitude, 6, "  ±")
@@ -238,13 +238,6 @@ public enum EventStreamEncoder {
         if fix.speed >= 0 { field("  ", fix.speed, 2, " m/s") }
         if fix.course >= 0 { field("  ", fix.course, 1, "°") }
         if fix.timestamp < time { field("  cached, ", time - fix.timestamp, 0, " s old") }
-    }
-
-    /// Appends a literal: a `StaticString`'s UTF-8 is in the binary, where a `String` is asked
-    /// for its bytes at every append (a tenth of a text replay: three to nine literals a fix).
-    @inline(__always)
-    private static func literal(_ text: StaticString, _ out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     /// `value` as C's `%.<digits>f` writes it, without Foundation's `String(format:)` (five of
@@ -258,13 +251,8 @@ public enum EventStreamEncoder {
             out.append(contentsOf: String(format: "%.\(digits)f", value).utf8)
             return
         }
-        let units = Int64(scaled.rounded(.toNearestOrEven))
-        let scale = Int64(ExactPowers.ofTen(digits))
-        if value.sign == .minus { out.append(UInt8(ascii: "-")) }
-        XSDDateTime.appendDigits(Int(units / scale), width: 1, to: &out)
-        guard digits > 0 else { return }
-        out.append(UInt8(ascii: "."))
-        XSDDateTime.appendDigits(Int(units % scale), width: digits, to: &out)
+        let units = UInt64(scaled.rounded(.toNearestOrEven))
+        FixedPoint.append(units, places: digits, negative: value.sign == .minus, to: &out)
     }
 
     /// `value` rounded to `digits` decimals, written as Swift writes that Double (`69.5`, `5.0`,
@@ -282,16 +270,14 @@ public enum EventStreamEncoder {
             return
         }
         let scaled = Int64((value * Double(scale)).rounded())
-        if scaled < 0 { out.append(UInt8(ascii: "-")) }
-        XSDDateTime.appendDigits(Int(abs(scaled) / scale), width: 1, to: &out)
-        out.append(UInt8(ascii: "."))
-        var fraction = abs(scaled) % scale
+        // Trailing zeros of the fraction go, one digit always stays (`5.0`, `69.5`).
+        var units = UInt64(abs(scaled))
         var width = digits
-        while width > 1 && fraction % 10 == 0 {
-            fraction /= 10
+        while width > 1 && units % 10 == 0 {
+            units /= 10
             width -= 1
         }
-        XSDDateTime.appendDigits(Int(fraction), width: width, to: &out)
+        FixedPoint.append(units, places: width, negative: scaled < 0, to: &out)
     }
 
     private static func quoted(_ text: String) -> String { JSONEscaping.quoted(text) }

@@ -31,27 +31,29 @@ public struct TrackReader: Sendable {
     /// Reads the file at `url`. Errors name the file as `displayName` (default: the path).
     public func read(contentsOf url: URL, displayName: String? = nil) throws(TrackReadError) -> Track {
         let name = displayName ?? url.path
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        let file = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw TrackReadError(.missing, file: name, exists ? "cannot be opened for reading" : "no such file")
         }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 4)) ?? Data()
+        defer { close(file) }
+        // One buffer, filled by read(2): FileHandle.read(upToCount:) reads a page per system call
+        // into a growing Data (20,000 calls for an 82 MB file, 4 % of its export).
+        let capacity = max(chunkSize, 4)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        let head: UnsafeRawBufferPointer
+        do { head = try fill(buffer, capacity: capacity, from: file) } catch {
+            throw TrackReadError(error.kind, file: name, error.message)
+        }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
             return try readKMZ(url, name: name)
         }
-        try? handle.seek(toOffset: 0)
         return try parse(name: name) { feed in
-            while true {
-                let chunk: Data
-                do {
-                    chunk = try handle.read(upToCount: chunkSize) ?? Data()
-                } catch {
-                    throw ReadFailure(
-                        kind: .missing, position: .init(line: 0, column: 0), message: "read error: \(error)")
-                }
-                if chunk.isEmpty { return }
-                try chunk.withUnsafeBytes { try feed($0) }
+            var chunk = head
+            while !chunk.isEmpty {
+                try feed(chunk)
+                chunk = try fill(buffer, capacity: capacity, from: file)
             }
         }
     }
@@ -143,4 +145,25 @@ public struct TrackReader: Sendable {
         case .sort: return track.mappingPaths { $0.sortedByTime() }
         }
     }
+}
+
+/// Fills `buffer` from `file` with read(2), up to `capacity` bytes or the end of the file (a pipe
+/// hands over less per call); an empty result is the end of the file.
+private func fill(
+    _ buffer: UnsafeMutableRawPointer, capacity: Int, from file: Int32
+) throws(ReadFailure) -> UnsafeRawBufferPointer {
+    var count = 0
+    while count < capacity {
+        let got = read(file, buffer + count, capacity - count)
+        if got > 0 {
+            count += got
+        } else if got == 0 {
+            break
+        } else if errno != EINTR {
+            throw ReadFailure(
+                kind: .missing, position: .init(line: 0, column: 0),
+                message: "read error: \(String(cString: strerror(errno)).lowercased())")
+        }
+    }
+    return UnsafeRawBufferPointer(start: buffer, count: count)
 }

@@ -129,14 +129,13 @@ enum GeoJSONWriter {
         let timed = paths.contains(where: \.isTimed)
         let keys = (timed ? ["times"] : []) + Set(paths.flatMap(\.attributes.keys)).sorted()
         guard !keys.isEmpty else { return }
-        let null = Array("null".utf8)
         out.write((first ? "" : ",") + "\"coordinateProperties\":{")
         for (c, key) in keys.enumerated() {
             out.write((c > 0 ? "," : "") + Format.jsonString(key) + ":")
             if nested { out.write("[") }
             for (p, path) in paths.enumerated() {
                 var chunk = ChunkedText()
-                chunk.bytes.append(contentsOf: (p > 0 ? ",[" : "[").utf8)
+                chunk.bytes.append(literal: p > 0 ? ",[" : "[")
                 // Two loops over concrete column types: a loop generic over the element would be
                 // run unspecialized (the writer is generic over its stream), a metadata lookup a value.
                 var index = 0
@@ -153,7 +152,7 @@ enum GeoJSONWriter {
                             XSDDateTime.appendCompact(time, to: &chunk.bytes)
                             chunk.bytes.append(UInt8(ascii: "\""))
                         } else {
-                            chunk.bytes.append(contentsOf: null)
+                            chunk.bytes.append(literal: "null")
                         }
                     }
                 } else {
@@ -163,7 +162,7 @@ enum GeoJSONWriter {
                         if let value = values.next(), !value.isNaN {
                             Format.appendNumber(value, to: &chunk.bytes)
                         } else {
-                            chunk.bytes.append(contentsOf: null)
+                            chunk.bytes.append(literal: "null")
                         }
                     }
                 }

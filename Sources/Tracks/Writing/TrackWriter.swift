@@ -54,6 +54,14 @@ enum Format {
     static func jsonString(_ text: String) -> String { JSONEscaping.quoted(text) }
 }
 
+/// A text stream that takes UTF-8 bytes as they are: the writers hand it each chunk without
+/// making a `String` of it (which checks and copies the bytes). A class, so that the bytes
+/// reach the stream a writer was given, not a copy of it.
+public protocol ByteOutputStream: AnyObject, TextOutputStream {
+    /// Writes `bytes`, which are valid UTF-8.
+    func write(bytes: UnsafeRawBufferPointer)
+}
+
 /// Bytes gathered for a `TextOutputStream` and handed over 64 KB at a time: the writers' inner
 /// loops append digits here rather than making a string per number. Not generic over the
 /// stream: the writers run unspecialized (they are generic over it), and a generic buffer type
@@ -69,7 +77,11 @@ struct ChunkedText {
 
     mutating func flush(to out: inout some TextOutputStream) {
         guard !bytes.isEmpty else { return }
-        out.write(String(decoding: bytes, as: UTF8.self))
+        if let sink = out as? any ByteOutputStream {
+            bytes.withUnsafeBytes { sink.write(bytes: $0) }
+        } else {
+            out.write(String(decoding: bytes, as: UTF8.self))
+        }
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -41,20 +41,20 @@ enum GPXWriter {
 
     /// ` lat="…" lon="…"><ele>…</ele><time>…</time>` of a point.
     private static func appendPoint(_ p: TrackPoint, time: Double?, to out: inout [UInt8]) {
-        out.append(contentsOf: " lat=\"".utf8)
+        out.append(literal: " lat=\"")
         Format.appendNumber(p.latitude, to: &out)
-        out.append(contentsOf: "\" lon=\"".utf8)
+        out.append(literal: "\" lon=\"")
         Format.appendNumber(p.longitude, to: &out)
-        out.append(contentsOf: "\">".utf8)
+        out.append(literal: "\">")
         if let alt = p.altitude {
-            out.append(contentsOf: "<ele>".utf8)
+            out.append(literal: "<ele>")
             Format.appendNumber(alt, to: &out)
-            out.append(contentsOf: "</ele>".utf8)
+            out.append(literal: "</ele>")
         }
         if let t = time {
-            out.append(contentsOf: "<time>".utf8)
+            out.append(literal: "<time>")
             XSDDateTime.appendCompact(t, to: &out)
-            out.append(contentsOf: "</time>".utf8)
+            out.append(literal: "</time>")
         }
     }
 
@@ -130,13 +130,13 @@ enum KMLWriter {
     /// `<coordinates>lon,lat[,alt] …</coordinates>`, written a chunk at a time.
     private static func writeCoordinates<Stream: TextOutputStream>(_ path: TrackPath, to out: inout Stream) {
         var chunk = ChunkedText()
-        chunk.bytes.append(contentsOf: "<coordinates>".utf8)
+        chunk.bytes.append(literal: "<coordinates>")
         for (i, point) in path.points.enumerated() {
             if i > 0 { chunk.bytes.append(UInt8(ascii: " ")) }
             Format.appendPosition(point, separator: UInt8(ascii: ","), to: &chunk.bytes)
             chunk.flushIfFull(to: &out)
         }
-        chunk.bytes.append(contentsOf: "</coordinates>".utf8)
+        chunk.bytes.append(literal: "</coordinates>")
         chunk.flush(to: &out)
     }
 
@@ -153,18 +153,18 @@ enum KMLWriter {
                 var chunk = ChunkedText()
                 for p in path.points {
                     if let time = p.timeIntervalSince1970 {
-                        chunk.bytes.append(contentsOf: "<when>".utf8)
+                        chunk.bytes.append(literal: "<when>")
                         XSDDateTime.appendCompact(time, to: &chunk.bytes)
-                        chunk.bytes.append(contentsOf: "</when>\n".utf8)
+                        chunk.bytes.append(literal: "</when>\n")
                     } else {
-                        chunk.bytes.append(contentsOf: "<when/>\n".utf8)
+                        chunk.bytes.append(literal: "<when/>\n")
                     }
                     chunk.flushIfFull(to: &out)
                 }
                 for p in path.points {
-                    chunk.bytes.append(contentsOf: "<gx:coord>".utf8)
+                    chunk.bytes.append(literal: "<gx:coord>")
                     Format.appendPosition(p, separator: UInt8(ascii: " "), to: &chunk.bytes)
-                    chunk.bytes.append(contentsOf: "</gx:coord>\n".utf8)
+                    chunk.bytes.append(literal: "</gx:coord>\n")
                     chunk.flushIfFull(to: &out)
                 }
                 chunk.flush(to: &out)
