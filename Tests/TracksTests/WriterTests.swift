@@ -53,6 +53,34 @@ struct WriterTests {
         #expect((times?["times"] as? [String])?.first == "2010-05-28T02:02:09Z")
     }
 
+    /// A class stream that takes bytes (``ByteOutputStream``, as the CLI's output is) gets the
+    /// same text as a `String`, chunk boundaries included: 20,000 points are several 64 KB chunks.
+    @Test(arguments: ExportFormat.allCases) func aByteStreamGetsTheSameText(format: ExportFormat) {
+        final class Collected: ByteOutputStream {
+            var bytes: [UInt8] = []
+            var byteWrites = 0
+            func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+            func write(bytes chunk: UnsafeRawBufferPointer) {
+                bytes.append(contentsOf: chunk)
+                byteWrites += 1
+            }
+        }
+        let points = (0..<20_000).map { i in
+            TrackPoint(
+                latitude: 37 + Double(i) * 1e-5, longitude: -122.031204, altitude: Double(i % 70),
+                time: Date(timeIntervalSince1970: 1_748_880_000 + Double(i)))
+        }
+        let track = Track(
+            format: .kml,
+            features: [TrackFeature(kind: .placemark, name: "walk", geometry: .track(TrackPath(points: points)))])
+        var text = ""
+        TrackWriter.write(track, as: format, to: &text)
+        var collected = Collected()
+        TrackWriter.write(track, as: format, to: &collected)
+        #expect(collected.byteWrites > 3)
+        #expect(String(decoding: collected.bytes, as: UTF8.self) == text)
+    }
+
     @Test func fixedPointPlacesThePointAndTheSign() {
         func written(_ units: UInt64, _ places: Int, negative: Bool = false, pointZero: Bool = false) -> String {
             var bytes: [UInt8] = []
