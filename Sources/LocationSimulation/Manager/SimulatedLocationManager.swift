@@ -76,7 +76,12 @@ public final class SimulatedLocationManager {
     /// `pausesLocationUpdatesAutomatically` (true by default, as on iOS).
     @exclusivity(unchecked) public var pausesLocationUpdatesAutomatically = true
     /// `activityType`: how long the device must be still before updates pause.
-    @exclusivity(unchecked) public var activityType = ActivityType.other
+    @exclusivity(unchecked) public var activityType = ActivityType.other {
+        didSet { pauseDelay = configuration.pauseDelay(for: activityType) }
+    }
+    /// `configuration.pauseDelay(for: activityType)`, kept as the type changes: a dictionary
+    /// lookup for every fix was 2 % of a replay.
+    @exclusivity(unchecked) private var pauseDelay: Double
     /// The most recently delivered fix.
     @exclusivity(unchecked) public private(set) var location: Location?
     @exclusivity(unchecked) public private(set) var authorizationStatus: AuthorizationStatus
@@ -185,6 +190,7 @@ public final class SimulatedLocationManager {
         startTime: Double = 0, configuration: LocationManagerConfiguration = LocationManagerConfiguration()
     ) {
         self.configuration = configuration
+        self.pauseDelay = configuration.pauseDelay(for: .other)  // activityType's default
         // With Location Services off every app reads as denied (`CLAuthorizationStatus.denied`).
         self.authorizationStatus = locationServicesEnabled ? status : .denied
         self.locationServicesEnabled = locationServicesEnabled
@@ -883,7 +889,7 @@ public final class SimulatedLocationManager {
             stillness = (sample.coordinate, sample.time)
             return false
         }
-        if sample.time - still.since >= configuration.pauseDelay(for: activityType) - 1e-9 {
+        if sample.time - still.since >= pauseDelay - 1e-9 {
             paused = true
             emit(.locationUpdatesPaused)
         }
