@@ -136,8 +136,8 @@ public enum XSDDateTime {
         // Written field by field into a buffer on the stack and appended once: a time per point or
         // event, where an append per field was a tenth of export. Years outside 0...9999 (signed,
         // or wider than four digits) go first, on their own.
-        let year = (0...9999).contains(y) ? y : -1
-        if year < 0 {
+        let fourDigits = (0...9999).contains(y)
+        if !fourDigits {
             if y < 0 { out.append(UInt8(ascii: "-")) }
             appendDigits(abs(y), width: 4, to: &out)
         }
@@ -149,7 +149,7 @@ public enum XSDDateTime {
                     rest /= 10
                 }
             }
-            put(max(year, 0), width: 4, at: 0)
+            if fourDigits { put(y, width: 4, at: 0) }
             (bytes[4], bytes[7], bytes[10], bytes[13], bytes[16]) = (45, 45, 84, 58, 58)  // - - T : :
             put(m, width: 2, at: 5)
             put(d, width: 2, at: 8)
@@ -163,13 +163,13 @@ public enum XSDDateTime {
                 end = 20 + digits
             }
             bytes[end] = UInt8(ascii: "Z")
-            let start = year < 0 ? 4 : 0
+            let start = fourDigits ? 0 : 4
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...end]))
         }
     }
 
     /// Appends a non-negative integer, zero-padded to at least `width` digits.
-    public static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
+    static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
         // Filled from the last digit back (division by the constant 10 is a multiplication) in a
         // buffer on the stack, then appended at once: one capacity check, not one per digit.
         for _ in 0..<max(width - 20, 0) { out.append(UInt8(ascii: "0")) }

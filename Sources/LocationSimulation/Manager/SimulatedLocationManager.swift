@@ -80,7 +80,7 @@ public final class SimulatedLocationManager {
         didSet { pauseDelay = configuration.pauseDelay(for: activityType) }
     }
     /// `configuration.pauseDelay(for: activityType)`, kept as the type changes: a dictionary
-    /// lookup for every fix was 2 % of a replay.
+    /// lookup for every fix was 4 % of a text replay.
     @exclusivity(unchecked) private var pauseDelay: Double
     /// The most recently delivered fix.
     @exclusivity(unchecked) public private(set) var location: Location?
