@@ -72,7 +72,15 @@ struct Emulator: AsyncParsableCommand {
             Ctrl-C stops it.
 
             """
-        FileHandle.standardOutput.write(Data(banner.utf8))  // unbuffered: scripts wait for this line
+        let out = BufferedOutput()
+        out.write(banner)
+        do {
+            try out.finish()  // at once: scripts wait for this line
+        } catch {
+            await running.stop()
+            try reportingFailures { throw error }
+            return
+        }
         if !isLoopback {
             let warning =
                 "waypost: warning: listening on \(host), beyond loopback: other machines reach the emulator"

@@ -312,6 +312,7 @@ struct CLITests {
             ["export", "tracks/cupertino-walk.kml", "--format", "gpx"],
             ["replay", "tracks/cupertino-walk.kml", "--format", "jsonl"],
             ["replay", "tracks/cupertino-walk.kml", "--summary"],
+            ["emulator", "--port", "0"],  // its banner; the server stops
         ] {
             let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
             let run = try Self.waypost(arguments, standardOutput: full)
