@@ -83,8 +83,12 @@ public struct ConfigNode {
     }
 
     /// The value under `key` of a mapping, or an error naming the missing key.
-    public func required(_ key: String) throws(ConfigFileError) -> ConfigNode {
-        guard let value = self[key] else { throw failure("missing '\(key)'") }
+    public func required(_ key: String) throws(ConfigFileError) -> ConfigNode { try required(key, self[key]) }
+
+    /// `value`, already found for this mapping's `key` (by ``forEachEntry(expecting:_:)``), or
+    /// the error that the key is missing.
+    public func required(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> ConfigNode {
+        guard let value else { throw failure("missing '\(key)'") }
         return value
     }
 

@@ -72,10 +72,8 @@ struct Emulator: AsyncParsableCommand {
             Ctrl-C stops it.
 
             """
-        let out = BufferedOutput()
-        out.write(banner)
         do {
-            try out.finish()  // at once: scripts wait for this line
+            try BufferedOutput.writeToStandardOutput(banner)
         } catch {
             await running.stop()
             try reportingFailures { throw error }

@@ -53,6 +53,13 @@ final class BufferedOutput: TextOutputStream, ByteOutputStream {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes `text` to standard output at once (a report, a banner scripts wait for).
+    static func writeToStandardOutput(_ text: String) throws(CommandFailure) {
+        let out = BufferedOutput()
+        out.write(text)
+        try out.finish()
+    }
+
     /// Flushes, and throws if any write failed.
     func finish() throws(CommandFailure) {
         flush()

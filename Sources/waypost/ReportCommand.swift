@@ -56,9 +56,7 @@ struct Report: ParsableCommand {
             if let output {
                 try AtomicFile.write(to: output) { $0.write(text) }
             } else {
-                let out = BufferedOutput()
-                out.write(text)
-                try out.finish()
+                try BufferedOutput.writeToStandardOutput(text)
             }
         }
     }

@@ -65,9 +65,7 @@ struct Test: AsyncParsableCommand {
             let runner = ScenarioRunner(fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget)
             let results = await runAll(runner)
             let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
-            let out = BufferedOutput()
-            out.write(report)
-            try out.finish()
+            try BufferedOutput.writeToStandardOutput(report)
             if let junit {
                 try AtomicFile.write(to: junit) { $0.write(ScenarioReport.junit(results)) }
             }

@@ -638,6 +638,8 @@ public final class SimulatedLocationManager {
 
     private struct LiveUpdateState {
         var configuration: LiveConfiguration
+        /// The pause delay of the configuration's activity type, looked up once, not at every fix.
+        var pauseDelay: Double
         var lastUpdate: Double?
         /// Where and since when the device has stayed within ``LocationManagerConfiguration/pauseRadius``.
         var stillness: (coordinate: Coordinate, since: Double)?
@@ -658,7 +660,8 @@ public final class SimulatedLocationManager {
     /// authorization when none was given (WWDC 2024 "What's new in location authorization", as
     /// Waypost reads it; to be checked against the session).
     public func startLiveUpdates(_ configuration: LiveConfiguration = .default) {
-        live = LiveUpdateState(configuration: configuration)
+        live = LiveUpdateState(
+            configuration: configuration, pauseDelay: self.configuration.pauseDelay(for: configuration.activityType))
         iterationChanged(iterating: true)
         if self.configuration.iosVersion >= 18 && !self.configuration.requiresExplicitServiceSession {
             requestWhenInUseAuthorization()
@@ -726,7 +729,7 @@ public final class SimulatedLocationManager {
             ShortDistance.distance(still.coordinate, sample.coordinate) <= configuration.pauseRadius
         {
             if state.isStationary { return }
-            if sample.time - still.since >= configuration.pauseDelay(for: state.configuration.activityType) - 1e-9 {
+            if sample.time - still.since >= state.pauseDelay - 1e-9 {
                 state.isStationary = true
                 let fix = liveFix(sample, believed: believed, noiseRadius: noiseRadius)
                 state.lastUpdate = sample.time

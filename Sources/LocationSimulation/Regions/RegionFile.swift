@@ -169,7 +169,7 @@ extension ConfigNode {
 
     /// The non-empty string `value` of this mapping's `key`, with the field named in the error.
     func field(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> String {
-        guard let value else { throw failure("missing '\(key)'") }
+        let value = try required(key, value)
         guard case .scalar(let scalar) = value.node, !scalar.string.isEmpty else {
             throw value.failure("'\(key)' must be a non-empty string")
         }
@@ -178,7 +178,7 @@ extension ConfigNode {
 
     /// The number `value` of this mapping's `key`, with the field named in the error.
     func number(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> Double {
-        guard let value else { throw failure("missing '\(key)'") }
+        let value = try required(key, value)
         guard let number = value.numericValue, number.isFinite else {
             throw value.failure("'\(key)' must be a number, not '\(value.node.string ?? "?")'")
         }
