@@ -4,7 +4,8 @@ import Foundation
 public enum OutboxState: String, Sendable, CaseIterable, Codable {
     /// Written, waiting for its turn (or its retry time).
     case pending
-    /// Claimed by a sender: the request may or may not have reached the network (in doubt after a crash).
+    /// Claimed by a sender under a lease: the request may or may not have reached the network
+    /// (in doubt once the lease lapses).
     case sending
     case sent
     /// Gave up: a permanent error, or out of attempts.
@@ -31,6 +32,9 @@ public struct OutboxEntry: Sendable, Equatable {
     public var lastError: String?
     public var remoteID: String?
     public var finishedAt: Double?
+    /// While `sending`: the lease holder (``OutboxLease/owner``) and when its claim runs out (wall clock).
+    public var claimedBy: String?
+    public var leaseUntil: Double?
 }
 
 /// The outbox and the audit: a post is written (with its audit record) before it is sent, and
@@ -79,36 +83,70 @@ extension Store {
         }
     }
 
-    /// Claims a pending post for sending (counting the attempt) and commits before any request is made.
-    public func claim(_ id: Int64) throws(StoreError) -> OutboxEntry? {
+    /// Claims a pending post for sending under `lease` (counting the attempt) and commits before
+    /// any request is made; nil when another sender claimed it first.
+    public func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
         try transaction { db throws(StoreError) in
             let changed = try db.run(
-                "UPDATE outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ? AND state = 'pending'",
-                [.integer(id)])
+                "UPDATE outbox SET state = 'sending', attempts = attempts + 1, claimed_by = ?, lease_until = ? "
+                    + "WHERE id = ? AND state = 'pending'",
+                [.text(lease.owner), .real(lease.expiry), .integer(id)])
             guard changed == 1 else { return nil }
             return try Self.entries(db, where: "id = ?", [.integer(id)]).first
         }
     }
 
-    /// Posts left in `sending` by a process that stopped mid-request.
-    public func inDoubtPosts() throws(StoreError) -> [OutboxEntry] {
-        try entries(where: "state = 'sending' ORDER BY id", [])
+    /// Takes over the posts whose sender's claim has lapsed (``OutboxLease/hasLapsed(owner:leaseUntil:)``):
+    /// each is now in doubt, and this lease's to settle. A live sender's claim is never taken.
+    public func reclaimLapsed(lease: OutboxLease) throws(StoreError) -> [OutboxEntry] {
+        var taken: [OutboxEntry] = []
+        for entry in try entries(where: "state = 'sending' ORDER BY id", [])
+        where lease.hasLapsed(owner: entry.claimedBy, leaseUntil: entry.leaseUntil) {
+            let claimed = try transaction { db throws(StoreError) in
+                // Compare-and-set: another process may take the same lapsed claim at the same time.
+                let changed = try db.run(
+                    "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id = ? AND state = 'sending' "
+                        + "AND claimed_by IS ? AND lease_until IS ?",
+                    [
+                        .text(lease.owner), .real(lease.expiry), .integer(entry.id), SQLValue(entry.claimedBy),
+                        SQLValue(entry.leaseUntil),
+                    ])
+                return changed == 1 ? try Self.entries(db, where: "id = ?", [.integer(entry.id)]).first : nil
+            }
+            if let claimed { taken.append(claimed) }
+        }
+        return taken
     }
 
-    /// Records what happened to a post, with its updated audit record, in one transaction.
-    public func settle(
-        _ id: Int64, state: OutboxState, notBefore: Double? = nil, payload: Data? = nil, lastError: String? = nil,
-        remoteID: String? = nil, at time: Double, audit: Data
-    ) throws(StoreError) {
-        try transaction { db throws(StoreError) in
+    /// Extends every claim `lease` holds: a sender renews while it works, so only a stalled or
+    /// stopped one lets its claims lapse.
+    public func renewClaims(_ lease: OutboxLease) throws(StoreError) {
+        try locked { db throws(StoreError) in
             try db.run(
+                "UPDATE outbox SET lease_until = ? WHERE state = 'sending' AND claimed_by = ?",
+                [.real(lease.expiry), .text(lease.owner)])
+        }
+    }
+
+    /// Records what happened to a post, with its updated audit record, in one transaction — only
+    /// while `lease` still holds its claim. False (nothing written) when the claim was lost: the
+    /// sender stalled past its lease and another one took the post over.
+    @discardableResult
+    public func settle(
+        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: Double? = nil, payload: Data? = nil,
+        lastError: String? = nil, remoteID: String? = nil, at time: Double, audit: Data
+    ) throws(StoreError) -> Bool {
+        try transaction { db throws(StoreError) in
+            let changed = try db.run(
                 "UPDATE outbox SET state = ?, not_before = COALESCE(?, not_before), payload = COALESCE(?, payload), "
-                    + "last_error = ?, remote_id = COALESCE(?, remote_id), finished_at = ? WHERE id = ?",
+                    + "last_error = ?, remote_id = COALESCE(?, remote_id), finished_at = ?, claimed_by = NULL, "
+                    + "lease_until = NULL WHERE id = ? AND state = 'sending' AND claimed_by = ?",
                 [
                     .text(state.rawValue), SQLValue(notBefore),
                     SQLValue(payload.map { String(decoding: $0, as: UTF8.self) }), SQLValue(lastError),
-                    SQLValue(remoteID), state.isFinal ? .real(time) : .null, .integer(id),
+                    SQLValue(remoteID), state.isFinal ? .real(time) : .null, .integer(id), .text(lease.owner),
                 ])
+            guard changed == 1 else { return false }
             var run: Int64 = 0
             var key = ""
             try db.query("SELECT run, key FROM outbox WHERE id = ?", [.integer(id)]) {
@@ -116,6 +154,7 @@ extension Store {
                 key = $0.text(1)
             }
             try Self.saveAudit(db, key: key, run: run, record: audit)
+            return true
         }
     }
 
@@ -168,13 +207,14 @@ extension Store {
     {
         try db.rows(
             "SELECT id, key, run, network, state, created_at, not_before, attempts, payload, last_error, remote_id, "
-                + "finished_at FROM outbox WHERE \(condition)", values
+                + "finished_at, claimed_by, lease_until FROM outbox WHERE \(condition)", values
         ) {
             OutboxEntry(
                 id: Int64($0.int(0)), key: $0.text(1), run: Int64($0.int(2)), network: $0.text(3),
                 state: OutboxState(rawValue: $0.text(4)) ?? .failed, createdAt: $0.double(5),
                 notBefore: $0.double(6), attempts: $0.int(7), payload: Data($0.text(8).utf8),
-                lastError: $0.optionalText(9), remoteID: $0.optionalText(10), finishedAt: $0.optionalDouble(11))
+                lastError: $0.optionalText(9), remoteID: $0.optionalText(10), finishedAt: $0.optionalDouble(11),
+                claimedBy: $0.optionalText(12), leaseUntil: $0.optionalDouble(13))
         }
     }
 }

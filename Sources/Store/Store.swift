@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Why the store could not do what was asked: the database file and sqlite's reason.
@@ -30,10 +31,11 @@ public final class Store: @unchecked Sendable {
     private let connection: SQLiteConnection
     public let path: String
 
-    /// The schema version this build writes.
-    public static var schemaVersion: Int { Schema.migrations.count }
-
     /// Opens (creating when missing) the database at `path`, creating its directory too.
+    ///
+    /// Only a Waypost store, or a file this call creates, is opened: a dangling symbolic link, an
+    /// empty file Waypost did not make, another program's SQLite file and a newer schema are
+    /// refused before anything is written to them.
     public init(path: String) throws(StoreError) {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -42,7 +44,9 @@ public final class Store: @unchecked Sendable {
         } catch {
             throw StoreError(path: path, message: "cannot create \(directory.path): \(error.localizedDescription)")
         }
+        try StoreFile.prepare(path)
         connection = try SQLiteConnection(path: path)
+        try checkIdentity()  // before the WAL switch, which rewrites the header
         try connection.enableWriteAheadLog()
         try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try migrate()
@@ -62,17 +66,31 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Refuses a file that is not a Waypost store this build understands.
+    private func checkIdentity() throws(StoreError) {
+        let identity: StoreFile.Identity
+        do {
+            identity = try StoreFile.identity(connection)
+        } catch {
+            guard connection.lastErrorCode == SQLITE_NOTADB else { throw error }
+            throw StoreError(path: path, message: "is not a Waypost store (not an SQLite database); it is left untouched")
+        }
+        if let refusal = identity.refusal(understanding: Schema.migrations.count) {
+            throw StoreError(path: path, message: refusal)
+        }
+    }
+
     private func migrate() throws(StoreError) {
         try transaction { db throws(StoreError) in
-            var version = 0
-            try db.query("PRAGMA user_version") { version = $0.int(0) }
-            guard version <= Schema.migrations.count else {
-                throw StoreError(
-                    path: path,
-                    message:
-                        "schema version \(version) is newer than this waypost understands (\(Schema.migrations.count))")
+            // Checked again under the write lock: another process may have written it meanwhile.
+            let identity = try StoreFile.identity(db)
+            if let refusal = identity.refusal(understanding: Schema.migrations.count) {
+                throw StoreError(path: path, message: refusal)
             }
-            for (index, migration) in Schema.migrations.enumerated().dropFirst(version) {
+            if identity.applicationID != StoreFile.applicationID {
+                try db.execute("PRAGMA application_id = \(StoreFile.applicationID)")
+            }
+            for (index, migration) in Schema.migrations.enumerated().dropFirst(identity.userVersion) {
                 try db.execute(migration)
                 try db.execute("PRAGMA user_version = \(index + 1)")
             }

@@ -74,6 +74,10 @@ struct Outbox: AsyncParsableCommand {
                     line += "  \(e.network.padding(toLength: 8, withPad: " ", startingAt: 0))"
                     line += "  created \(XSDDateTime.format(e.createdAt, fractionDigits: 0))  attempts \(e.attempts)"
                     if e.state == .pending { line += "  due \(XSDDateTime.format(e.notBefore, fractionDigits: 0))" }
+                    if e.state == .sending, let owner = e.claimedBy, let until = e.leaseUntil {
+                        let pid = owner.split(separator: " ").first { $0.hasPrefix("pid=") }?.dropFirst(4) ?? "?"
+                        line += "  claimed by process \(pid) until \(XSDDateTime.format(until, fractionDigits: 0))"
+                    }
                     if let id = e.remoteID { line += "  id \(id)" }
                     if let error = e.lastError { line += "  (\(error))" }
                     print(line + "  " + e.key)
@@ -86,8 +90,10 @@ struct Outbox: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send the pending posts now (on the wall clock: stale posts expire).",
             discussion: """
-                Posts a crash left in doubt are sent again; a duplicate answer then means the first \
-                request landed, so nothing is posted twice.
+                Other processes may deliver from the same store at the same time: a post another live \
+                process has claimed is left to it. A post whose sender stopped mid-request (its lease \
+                ran out, or its process is gone) is looked for on the network first and sent again only \
+                if it is not there, so nothing is posted twice.
 
                 Examples:
                   waypost outbox flush                # to the in-process emulator

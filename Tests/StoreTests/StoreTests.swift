@@ -6,7 +6,7 @@ import Testing
 
 @Suite("SQLite store")
 struct StoreTests {
-    @Test("A post is written once per key; a claimed post stays in doubt across a reopen")
+    @Test("A post is written once per key; a claim survives a reopen and is taken over once its lease lapses")
     func outboxSurvivesReopen() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("sub/w.db").path
@@ -22,18 +22,82 @@ struct StoreTests {
                     audit: Data("{}".utf8)) == false)
             #expect(try store?.duePosts(now: 9).isEmpty == true)
             let due = try #require(try store?.duePosts(now: 10).first)
-            let claimed = try #require(try store?.claim(due.id))
-            #expect(claimed.state == .sending && claimed.attempts == 1)
-            #expect(try store?.claim(due.id) == nil, "a claimed post cannot be claimed twice")
-            store = nil  // as if the process died here
+            let first = OutboxLease(duration: 60, now: { 1_000 })
+            let claimed = try #require(try store?.claim(due.id, lease: first))
+            #expect(claimed.state == .sending && claimed.attempts == 1 && claimed.claimedBy == first.owner)
+            #expect(try store?.claim(due.id, lease: first) == nil, "a claimed post cannot be claimed twice")
+            store = nil  // as if the process stalled here
             let reopened = try Store(path: path)
-            #expect(try reopened.inDoubtPosts().map(\.key) == ["k"])
-            try reopened.settle(due.id, state: .sent, remoteID: "99", at: 12, audit: Data(#"{"a":1}"#.utf8))
+            let later = OutboxLease(duration: 60, now: { 1_061 })
+            #expect(try reopened.reclaimLapsed(lease: later).map(\.key) == ["k"])
+            #expect(
+                try !reopened.settle(due.id, lease: first, state: .sent, at: 12, audit: Data()),
+                "a lost claim settles nothing")
+            try reopened.settle(
+                due.id, lease: later, state: .sent, remoteID: "99", at: 12, audit: Data(#"{"a":1}"#.utf8))
             #expect(try reopened.outbox().first?.state == .sent)
             #expect(try reopened.outbox().first?.remoteID == "99")
             #expect(try reopened.auditRecords(run: run.id) == [Data(#"{"a":1}"#.utf8)])
             #expect(try reopened.beginRun(name: "r", track: "t", at: 2).id == run.id, "the same name resumes the run")
         }
+    }
+
+    /// Processes sharing a store (DESIGN.md: "claimed under a lease that names its owner"): a
+    /// claim is taken over only once it lapses — its lease runs out unrenewed, or its owner is a
+    /// process of this machine that has exited — and then by one sender only.
+    @Test("A live claim is never taken; a lapsed one is taken once; renewing keeps it")
+    func leases() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("w.db").path
+            let store = try Store(path: path)
+            let run = try store.beginRun(name: "r", track: "t", at: 1)
+            for key in ["a", "b"] {
+                try store.enqueue(
+                    key: key, run: run.id, network: "twitter", createdAt: 1, payload: Data("{}".utf8),
+                    audit: Data("{}".utf8))
+            }
+            let clock = Mutex(1_000.0)
+            let sender = OutboxLease(duration: 60, now: { clock.withLock { $0 } })
+            let ids = try store.duePosts(now: 1).map(\.id)
+            for id in ids { _ = try #require(try store.claim(id, lease: sender)) }
+            let other = OutboxLease(duration: 60, now: { clock.withLock { $0 } })
+            #expect(try store.reclaimLapsed(lease: other).isEmpty, "a live claim is left to its sender")
+            clock.withLock { $0 = 1_050 }
+            try store.renewClaims(sender)
+            clock.withLock { $0 = 1_100 }
+            #expect(try store.reclaimLapsed(lease: other).isEmpty, "a renewed claim holds")
+            clock.withLock { $0 = 1_111 }
+            let third = OutboxLease(duration: 60, now: { clock.withLock { $0 } })
+            #expect(try store.reclaimLapsed(lease: other).map(\.key) == ["a", "b"])
+            #expect(try store.reclaimLapsed(lease: third).isEmpty, "taken over once, by one sender")
+            #expect(try store.outbox().allSatisfy { $0.claimedBy == other.owner })
+
+            // A claim whose owner is an exited process of this machine lapses at once.
+            let exited = Process()
+            exited.executableURL = URL(fileURLWithPath: "/bin/sh")
+            exited.arguments = ["-c", "exit 0"]
+            try exited.run()
+            exited.waitUntilExit()
+            let owner = other.owner.replacingOccurrences(
+                of: #"pid=\d+"#, with: "pid=\(exited.processIdentifier)", options: .regularExpression)
+            try sqlite(path, "UPDATE outbox SET claimed_by = '\(owner)' WHERE key = 'a'")
+            #expect(try store.reclaimLapsed(lease: third).map(\.key) == ["a"])
+            #expect(try store.settle(ids[0], lease: third, state: .sent, at: 2, audit: Data("{}".utf8)))
+            #expect(try store.outbox().first.map { $0.state == .sent && $0.claimedBy == nil } == true)
+        }
+    }
+
+    /// Runs SQL on the file through Python's sqlite3: another program, as a user's would be.
+    private func sqlite(_ path: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2])",
+            path, sql,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(sql)")
     }
 
     @Test("History: purge before a time, and retention")
@@ -57,20 +121,83 @@ struct StoreTests {
         }
     }
 
-    @Test("A database from a newer schema is refused, not damaged")
+    /// Issue: "a newer schema is refused — after the file was rewritten (journal mode changed)".
+    @Test("A database from a newer schema is refused, not touched")
     func newerSchema() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("w.db").path
             _ = try Store(path: path)
-            let sqlite = Process()
-            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            sqlite.arguments = [
-                "python3", "-c",
-                "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('PRAGMA user_version = 99'); c.commit()",
-            ]
-            try sqlite.run()
-            sqlite.waitUntilExit()
+            try sqlite(path, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99")
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(throws: StoreError.self) { try Store(path: path) }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "not switched to WAL")
+        }
+    }
+
+    /// The store's file is the user's: what is not a Waypost store (or something Waypost made)
+    /// is refused with one line, and left byte for byte as it was.
+    @Test(
+        "Files that are not Waypost stores are refused untouched",
+        arguments: [
+            ("another program's database", "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('x')"),
+            ("a clashing schema", "CREATE TABLE runs (x); CREATE TABLE outbox (y); CREATE TABLE cache (z)"),
+            ("a tagged foreign database", "PRAGMA application_id = 42; CREATE TABLE runs (x)"),
+        ])
+    func foreignDatabases(kind: String, sql: String) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("other.db").path
+            try sqlite(path, sql)
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let error = try #require(throws: StoreError.self) { try Store(path: path) }
+            #expect(error.message.contains("not a Waypost store"), "\(kind): \(error)")
+            #expect(!error.description.contains("\n"), "one line")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(kind): untouched")
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "\(kind): not switched to WAL")
+        }
+    }
+
+    @Test("A text file, a dangling link and a link to an empty file are refused; nothing is created")
+    func filesThatAreNotStores() throws {
+        try withTemporaryDirectory { directory in
+            let text = directory.appendingPathComponent("notes.txt").path
+            try "my notes\n".write(toFile: text, atomically: true, encoding: .utf8)
+            #expect(throws: StoreError.self) { try Store(path: text) }
+            #expect(try String(contentsOfFile: text, encoding: .utf8) == "my notes\n")
+
+            let target = directory.appendingPathComponent("elsewhere.db").path
+            let dangling = directory.appendingPathComponent("dangling.db").path
+            try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: target)
+            let error = try #require(throws: StoreError.self) { try Store(path: dangling) }
+            #expect(error.message.contains("symbolic link"))
+            #expect(!FileManager.default.fileExists(atPath: target), "no file is created through the link")
+
+            let empty = directory.appendingPathComponent("empty").path
+            _ = FileManager.default.createFile(atPath: empty, contents: Data(), attributes: [.posixPermissions: 0o644])
+            let linked = directory.appendingPathComponent("linked.db").path
+            try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: empty)
+            #expect(throws: StoreError.self) { try Store(path: linked) }
+            #expect(throws: StoreError.self) { try Store(path: empty) }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty, "still an empty file")
+        }
+    }
+
+    @Test("A store reached through a link opens; one written before the application id migrates")
+    func storesThatAreWaypostsOpen() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("w.db").path
+            _ = try Store(path: path).beginRun(name: "r", track: "t", at: 1)
+            let link = directory.appendingPathComponent("link.db").path
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+            #expect(try Store(path: link).run(named: "r") != nil)
+            // As a store from before this check: no application id, schema 4.
+            try sqlite(
+                path,
+                "PRAGMA application_id = 0; PRAGMA user_version = 4; ALTER TABLE outbox DROP COLUMN claimed_by; "
+                    + "ALTER TABLE outbox DROP COLUMN lease_until")
+            let store = try Store(path: path)
+            #expect(try store.run(named: "r") != nil)
+            #expect(try store.outbox().isEmpty)
         }
     }
 

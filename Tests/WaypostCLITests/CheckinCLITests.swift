@@ -116,6 +116,37 @@ struct CheckinCLITests {
         }
     }
 
+    /// Issue 27: "a SQLite file that is not Waypost's gets nine tables added … even `audit`,
+    /// which only reads". Every command that opens a store refuses it with one line, exit 73,
+    /// and leaves it byte for byte as it was.
+    @Test("Another program's SQLite file is refused by every command, untouched")
+    func foreignDatabaseIsLeftAlone() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("contacts.db").path
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            python.arguments = [
+                "python3", "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE contacts (name)'); c.commit()",
+                path,
+            ]
+            try python.run()
+            python.waitUntilExit()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            for arguments in [
+                ["audit", "--db", path], ["outbox", "list", "--db", path], ["history", "purge", "--db", path],
+                Self.commute + ["--checkins", "fixtures/rules/coffee.yaml", "--db", path],
+            ] {
+                let run = try CLITests.waypost(arguments)
+                #expect(run.status == 73, "\(arguments[0]): \(run.stderr)")
+                #expect(run.stderr.hasPrefix("waypost: error: \(path): is an SQLite database but not a Waypost store"))
+                #expect(run.stderr.split(separator: "\n").count == 1)
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+    }
+
     /// Kills `waypost replay` with SIGKILL at several moments, runs it again until it finishes,
     /// and checks the emulator's journal: every post landed exactly once. With `lostAnswers`, a
     /// third of the posts' answers are also cut in half after the post landed: the audit must
@@ -136,27 +167,7 @@ struct CheckinCLITests {
             }
             try await emulator.control("faults", "kind=latency&path=statuses/update&ms=60")
             try await emulator.control("faults", "kind=latency&path=me/&ms=60")
-            let rules = directory.appendingPathComponent("rules.yaml")
-            try """
-            rules:
-              - {id: in, on: regionEnter, message: "In at {region} {time}", precision: exact, cooldown: 0}
-              - {id: out, on: regionExit, message: "Out of {region} {time}", precision: exact, cooldown: 0}
-            """.write(to: rules, atomically: true, encoding: .utf8)
-            let profile = directory.appendingPathComponent("profile.yaml")
-            try "optIn: true\ndisclosureAcknowledged: true\nconsent: auto\nprecision: exact\nmaxAge: 30d\n".write(
-                to: profile, atomically: true, encoding: .utf8)
-            let credentials = directory.appendingPathComponent("credentials.yaml")
-            try """
-            twitter: {consumerKey: waypost-demo-consumer, consumerSecret: waypost-demo-consumer-secret, token: 1001-waypost-demo-token, tokenSecret: waypost-demo-token-secret}
-            facebook: {accessToken: waypost-demo-graph-token}
-            """.write(to: credentials, atomically: true, encoding: .utf8)
-            chmod(credentials.path, 0o600)
-            let arguments =
-                Self.commute + [
-                    "--checkins", rules.path, "--privacy", profile.path, "--db",
-                    directory.appendingPathComponent("w.db").path, "--twitter-base-url", emulator.base + "1.1/",
-                    "--facebook-base-url", emulator.base, "--credentials", credentials.path, "--format", "jsonl",
-                ]
+            let (arguments, _) = try Self.externalCheckins(in: directory, emulator: emulator)
             var kills = 0
             for delay in [0.25, 0.4, 0.55, 0.7, 0.85, 1.0] {
                 let process = Process()
@@ -174,26 +185,108 @@ struct CheckinCLITests {
                 process.waitUntilExit()
             }
             let last = try CLITests.waypost(arguments)
-            let audit = try CLITests.waypost([
-                "audit", "--db", directory.appendingPathComponent("w.db").path, "--format", "json",
-            ])
-            let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
             #expect(last.status == 0, "\(last.stderr)")
             #expect(kills > 0, "no run was killed; the test proved nothing")
-            let posted = journal.filter { $0.method == "POST" && $0.status == 200 }
-                .compactMap { $0.parameters["status"] ?? $0.parameters["message"] }
-            // 4 enters and 3 exits (one region ignores exits) on the commute, on both networks.
-            #expect(posted.count == 14, "\(posted.sorted())")
-            #expect(Set(posted).count * 2 == posted.count, "each message once per network")
-            let records = try #require(
-                (try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])?["posts"]
-                    as? [[String: Any]])
-            let decisions = records.compactMap { $0["decision"] as? String }
-            #expect(
-                decisions == Array(repeating: "posted", count: 14),
-                "the audit says what happened: \(records.filter { $0["decision"] as? String != "posted" })")
+            let journal = try await Self.expectEveryPostLandedOnce(
+                emulator: emulator, database: directory.appendingPathComponent("w.db").path)
             if lostAnswers { #expect(journal.contains { $0.fault == .truncated }, "no answer was lost") }
         }
+    }
+
+    /// Issue 27: three replays, `outbox flush` and `history purge` on one store, against one
+    /// emulator that is slow, resets connections and loses answers, with some of the processes
+    /// killed mid-run: every post lands once, no second request for a post reaches the network
+    /// (no duplicate answer), and the audit says what landed. Before claims were leased, a live
+    /// process's `sending` row was taken for a crash leftover and sent again.
+    @Test("Several processes on one store deliver every post exactly once")
+    func processesSharingAStoreDeliverExactlyOnce() async throws {
+        try await withTemporaryDirectory { directory in
+            let emulator = try EmulatorProcess()
+            defer { emulator.stop() }
+            try await emulator.control("faults", "kind=truncated&path=me/checkins&probability=0.2")
+            try await emulator.control("faults", "kind=reset&path=statuses/update&probability=0.15")
+            try await emulator.control("faults", "kind=latency&path=statuses/update&ms=40")
+            try await emulator.control("faults", "kind=latency&path=me/&ms=40")
+            let (replay, network) = try Self.externalCheckins(in: directory, emulator: emulator)
+            let database = directory.appendingPathComponent("w.db").path
+            func start(_ arguments: [String]) throws -> Process {
+                let process = Process()
+                process.executableURL = CLITests.executable
+                process.arguments = arguments
+                process.currentDirectoryURL = Corpus.repositoryRoot
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                return process
+            }
+            var processes = try (0..<3).map { _ in try start(replay) }
+            for _ in 0..<3 {
+                processes.append(try start(["outbox", "flush", "--db", database, "--max-wait", "1"] + network))
+                processes.append(try start(["history", "purge", "--db", database]))
+                try await Task.sleep(nanoseconds: 150_000_000)
+            }
+            // One replay is killed mid-run: its claims lapse, and the others take them over.
+            try await Task.sleep(nanoseconds: 300_000_000)
+            if processes[1].isRunning { kill(processes[1].processIdentifier, SIGKILL) }
+            for process in processes { process.waitUntilExit() }
+            let last = try CLITests.waypost(replay)
+            #expect(last.status == 0, "\(last.stderr)")
+            let journal = try await Self.expectEveryPostLandedOnce(emulator: emulator, database: database)
+            #expect(journal.contains { $0.fault == .truncated || $0.fault == .reset }, "no fault was met")
+            let duplicates = journal.filter { $0.method == "POST" && [403, 400].contains($0.status) }
+            #expect(duplicates.isEmpty, "a post reached the network twice: \(duplicates.map(\.path))")
+        }
+    }
+
+    /// The commute's check-ins sent to an external emulator: the replay's arguments, and the
+    /// network options other commands (`outbox flush`) need to reach the same servers.
+    static func externalCheckins(in directory: URL, emulator: EmulatorProcess) throws -> ([String], [String]) {
+        let rules = directory.appendingPathComponent("rules.yaml")
+        try """
+        rules:
+          - {id: in, on: regionEnter, message: "In at {region} {time}", precision: exact, cooldown: 0}
+          - {id: out, on: regionExit, message: "Out of {region} {time}", precision: exact, cooldown: 0}
+        """.write(to: rules, atomically: true, encoding: .utf8)
+        let profile = directory.appendingPathComponent("profile.yaml")
+        try "optIn: true\ndisclosureAcknowledged: true\nconsent: auto\nprecision: exact\nmaxAge: 30d\n".write(
+            to: profile, atomically: true, encoding: .utf8)
+        let credentials = directory.appendingPathComponent("credentials.yaml")
+        try """
+        twitter: {consumerKey: waypost-demo-consumer, consumerSecret: waypost-demo-consumer-secret, token: 1001-waypost-demo-token, tokenSecret: waypost-demo-token-secret}
+        facebook: {accessToken: waypost-demo-graph-token}
+        """.write(to: credentials, atomically: true, encoding: .utf8)
+        chmod(credentials.path, 0o600)
+        let network = [
+            "--twitter-base-url", emulator.base + "1.1/", "--facebook-base-url", emulator.base, "--credentials",
+            credentials.path,
+        ]
+        let replay =
+            Self.commute + [
+                "--checkins", rules.path, "--privacy", profile.path, "--db",
+                directory.appendingPathComponent("w.db").path, "--format", "jsonl",
+            ] + network
+        return (replay, network)
+    }
+
+    /// Checks the emulator's journal and the audit: the commute's 4 enters and 3 exits (one
+    /// region ignores exits) landed once on each network, and each is audited `posted`.
+    @discardableResult
+    static func expectEveryPostLandedOnce(emulator: EmulatorProcess, database: String) async throws -> [JournalEntry] {
+        let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
+        // A reset or hang fault answers before the request is handled: nothing landed.
+        let posted = journal.filter { $0.method == "POST" && $0.status == 200 && ![.reset, .hang].contains($0.fault) }
+            .compactMap { $0.parameters["status"] ?? $0.parameters["message"] }
+        #expect(posted.count == 14, "\(posted.sorted())")
+        #expect(Set(posted).count * 2 == posted.count, "each message once per network")
+        let audit = try CLITests.waypost(["audit", "--db", database, "--format", "json"])
+        let records = try #require(
+            (try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])?["posts"]
+                as? [[String: Any]])
+        let decisions = records.compactMap { $0["decision"] as? String }
+        #expect(
+            decisions == Array(repeating: "posted", count: 14),
+            "the audit says what happened: \(records.filter { $0["decision"] as? String != "posted" })")
+        return journal
     }
 
     /// A disk that fills at any point of a run (a file-size limit, with SIGXFSZ ignored so writes

@@ -7,8 +7,12 @@ import Store
 /// staleness and the network's own settings, look the place up, compose, post, and write the
 /// outcome with its audit record in one transaction.
 ///
-/// A post is in doubt when it may have arrived without Waypost knowing: a crash left it `sending`,
-/// or the answer to it was lost (a timeout, a reset, an unreadable body). Before it is sent again
+/// Every post is claimed under an ``OutboxLease`` that names this sender and is renewed while it
+/// works, so any number of processes can deliver from one store: a live sender's claim is
+/// never taken, and a post is sent by whoever claimed it.
+///
+/// A post is in doubt when it may have arrived without Waypost knowing: its sender stopped
+/// mid-request (its lease lapsed, or its process is gone), or the answer to it was lost (a timeout, a reset, an unreadable body). Before it is sent again
 /// it is looked for on the network — the user's timeline, their check-ins — and a duplicate answer
 /// (Twitter 187, Graph 506) also means the first request landed: so every post is delivered once,
 /// and one whose fate cannot be learnt is audited `inDoubt`, never `failed`.
@@ -17,6 +21,7 @@ public final class OutboxDelivery {
     let clients: SocialClients
     let clock: any DeliveryClock
     let retry: RetryPolicy
+    let lease: OutboxLease
     /// Each network's settings, asked once per delivery session.
     private var twitterGeoEnabled: Bool?
     private var facebookPermissions: Set<String>?
@@ -27,30 +32,43 @@ public final class OutboxDelivery {
     /// by that process.
     private var quiet: (until: Double, changes: Int)?
 
-    public init(store: Store, clients: SocialClients, clock: any DeliveryClock, retry: RetryPolicy = RetryPolicy()) {
+    public init(
+        store: Store, clients: SocialClients, clock: any DeliveryClock, retry: RetryPolicy = RetryPolicy(),
+        lease: OutboxLease = OutboxLease()
+    ) {
         self.store = store
         self.clients = clients
         self.clock = clock
         self.retry = retry
+        self.lease = lease
     }
 
-    /// Sends every post due now, and those a crash left in doubt; returns their new audit records.
+    /// Sends every post due now, and those whose sender stopped mid-request; returns their new
+    /// audit records.
     public func deliverDue() async throws(StoreError) -> [AuditRecord] {
         if let quiet, clock.now < quiet.until, store.changeCount == quiet.changes { return [] }
         quiet = nil
+        // This pass's claims are renewed while it works (a request may wait out a slow server),
+        // so they lapse only if the process stalls or stops.
+        let heartbeat = Task { [store, lease] in
+            while (try? await Task.sleep(nanoseconds: UInt64(lease.duration / 3 * 1e9))) != nil {
+                try? store.renewClaims(lease)
+            }
+        }
+        defer { heartbeat.cancel() }
         var changed: [AuditRecord] = []
-        for entry in try store.inDoubtPosts() {
-            changed.append(try await attempt(entry, inDoubt: true))
+        for entry in try store.reclaimLapsed(lease: lease) {
+            if let record = try await attempt(entry, inDoubt: true) { changed.append(record) }
         }
         while true {
             let due = try store.duePosts(now: clock.now, limit: 50)
             if due.isEmpty { break }
             for entry in due {
-                guard let claimed = try store.claim(entry.id) else { continue }
-                changed.append(try await attempt(claimed, inDoubt: false))
+                guard let claimed = try store.claim(entry.id, lease: lease) else { continue }
+                if let record = try await attempt(claimed, inDoubt: false) { changed.append(record) }
             }
         }
-        if try store.inDoubtPosts().isEmpty { quiet = (try store.nextDueTime() ?? .infinity, store.changeCount) }
+        quiet = (try store.nextDueTime() ?? .infinity, store.changeCount)
         return changed
     }
 
@@ -77,17 +95,22 @@ public final class OutboxDelivery {
         var lostAnswer: String?
     }
 
-    private func attempt(_ entry: OutboxEntry, inDoubt: Bool) async throws(StoreError) -> AuditRecord {
+    /// One attempt at a claimed post; nil when its claim was lost meanwhile (this process stalled
+    /// past its lease, and the sender that took the post over settles it).
+    private func attempt(_ entry: OutboxEntry, inDoubt: Bool) async throws(StoreError) -> AuditRecord? {
         guard var intent = try? JSONDecoder().decode(PostIntent.self, from: entry.payload) else {
             let detail = "the outbox entry cannot be read by this version of waypost"
-            try store.settle(entry.id, state: .failed, lastError: detail, at: clock.now, audit: Data("{}".utf8))
+            guard
+                try store.settle(
+                    entry.id, lease: lease, state: .failed, lastError: detail, at: clock.now, audit: Data("{}".utf8))
+            else { return nil }
             return AuditRecord(
                 key: entry.key, time: entry.createdAt, trigger: .regionEnter, latitude: 0, longitude: 0, rule: "?",
                 network: Network(rawValue: entry.network) ?? .twitter, decision: .failed, carriesLocation: false,
                 precision: .none, wireFields: [:], lookupFields: [:], gates: [], detail: detail,
                 attempts: entry.attempts)
         }
-        // A crash mid-request leaves the same doubt as a lost answer, until the post is found or sent.
+        // A sender stopped mid-request leaves the same doubt as a lost answer, until the post is found or sent.
         if inDoubt && intent.lostAnswer == nil { intent.lostAnswer = "interrupted by a restart mid-request" }
         var outcome = await send(&intent, entry: entry)
         switch outcome.state {
@@ -103,11 +126,11 @@ public final class OutboxDelivery {
         let record = intent.audit(
             key: entry.key, decision: outcome.decision, wireFields: outcome.wireFields, detail: outcome.detail,
             attempts: entry.attempts, remoteID: outcome.remoteID)
-        try store.settle(
-            entry.id, state: outcome.state, notBefore: outcome.notBefore, payload: try? Self.encoder.encode(intent),
-            lastError: outcome.state == .sent ? nil : outcome.detail, remoteID: outcome.remoteID, at: clock.now,
-            audit: (try? Self.encoder.encode(record)) ?? Data("{}".utf8))
-        return record
+        let settled = try store.settle(
+            entry.id, lease: lease, state: outcome.state, notBefore: outcome.notBefore,
+            payload: try? Self.encoder.encode(intent), lastError: outcome.state == .sent ? nil : outcome.detail,
+            remoteID: outcome.remoteID, at: clock.now, audit: (try? Self.encoder.encode(record)) ?? Data("{}".utf8))
+        return settled ? record : nil
     }
 
     static let encoder: JSONEncoder = {
@@ -307,6 +330,11 @@ public final class OutboxDelivery {
         intent.precision = precision
         let message = intent.message(placeName: precision == .none ? nil : intent.resolved?.name)
         guard precision > .none, let place = intent.resolved?.id else {
+            if let lost = intent.lostAnswer,
+                let earlier = try await facebook.feed().data.first(where: { $0.message == message && $0.place == nil })
+            {
+                return found(earlier.id, on: "the user's feed", because: lost, wire: [:])
+            }
             return await post([:], entry: entry, intent: intent) { () async throws(SocialAPIError) in
                 try await facebook.postToFeed(message: message)
             }

@@ -34,6 +34,11 @@ public struct FacebookClient: Sendable {
         try await send("GET", "me/checkins", [])
     }
 
+    /// The user's posts, check-ins among them, newest first (`GET me/feed`).
+    public func feed() async throws(SocialAPIError) -> GraphList<GraphCheckin> {
+        try await send("GET", "me/feed", [])
+    }
+
     /// Checks in at a page; `coordinates` go as the JSON string Graph expects.
     public func checkIn(
         place: String, latitude: Double? = nil, longitude: Double? = nil, message: String? = nil, tags: [String] = []

@@ -84,6 +84,9 @@ struct GraphRoutes: Sendable {
             return .json(200, ["id": account.userID, "name": account.name])
         case ("GET", "me/checkins"):
             return page.list(Array((state.checkins[account.userID] ?? []).reversed()), state: &state)
+        case ("GET", "me/feed"):
+            // The feed holds every post, check-ins among them, newest first.
+            return page.list(Array((state.checkins[account.userID] ?? []).reversed()), state: &state)
         case ("POST", "me/checkins"):
             guard granted.contains("publish_checkins") || granted.contains("publish_actions") else {
                 return Self.error(

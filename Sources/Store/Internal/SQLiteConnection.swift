@@ -45,13 +45,11 @@ final class SQLiteConnection {
     /// Rows this connection has changed since it opened (SQLite's own count; no query, no lock).
     var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
 
+    /// Opens an existing file (``StoreFile/prepare(_:)`` creates it, 0600: location history is
+    /// personal data, and SQLite gives its -wal and -shm files the database's mode).
     init(path: String) throws(StoreError) {
-        // Location history is personal data: a new database is its owner's alone (0600), and
-        // SQLite gives its -wal and -shm files the database's mode.
-        let created = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        if created >= 0 { close(created) }
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -69,9 +67,16 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// SQLite's reason, with the statement it came from cut to its first words: an error is one
+    /// line, never a page of schema.
     private func failure(_ what: String) -> StoreError {
-        StoreError(path: path, message: "\(what): \(String(cString: sqlite3_errmsg(handle)))")
+        let words = what.split(whereSeparator: \.isWhitespace)
+        let statement = words.prefix(8).joined(separator: " ") + (words.count > 8 ? " …" : "")
+        return StoreError(path: path, message: "\(statement): \(String(cString: sqlite3_errmsg(handle)))")
     }
+
+    /// SQLite's primary result code of the last call on this connection.
+    var lastErrorCode: Int32 { sqlite3_errcode(handle) & 0xFF }
 
     /// Puts the file in WAL mode, a property of the file set by whichever connection comes first.
     /// The switch needs the file to itself and SQLite does not wait for it (the busy handler is

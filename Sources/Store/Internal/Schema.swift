@@ -95,5 +95,11 @@ enum Schema {
             UNIQUE (run, name)
         );
         """,
+        // 5: a post being sent names its sender and how long its claim holds (wall clock), so
+        // processes sharing a store never take a live claim for a crash leftover.
+        """
+        ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+        ALTER TABLE outbox ADD COLUMN lease_until REAL;
+        """,
     ]
 }

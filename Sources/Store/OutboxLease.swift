@@ -1,0 +1,92 @@
+import Foundation
+
+/// A sender's claim on the posts it is sending, as durable queues lease their messages (SQS's
+/// visibility timeout, job-queue leases): who holds it, and how long it holds unless renewed.
+///
+/// Any number of processes may share a store. A post in `sending` is left alone while its
+/// claim is live; it is in doubt — looked for on the network, then sent again if not found —
+/// only once its lease has run out (its sender is stalled or gone) or its sender is known to
+/// have exited (a process of this machine that no longer runs). Leases are on the wall clock,
+/// whatever clock the posts themselves run on.
+///
+/// ```swift
+/// let lease = OutboxLease()                     // this process, 60 s, renewed while sending
+/// if let post = try store.claim(id, lease: lease) { … }
+/// ```
+public struct OutboxLease: Sendable {
+    /// Unique to one sender: this machine and process (pid and start time), and a random token
+    /// (one process may run several senders: `waypost test --db` runs scenarios in parallel).
+    public let owner: String
+    /// How long a claim holds without being renewed, in seconds.
+    public let duration: Double
+    private let clock: @Sendable () -> Double
+    private let process: ProcessIdentity
+
+    public init(duration: Double = 60, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        process = .current
+        var random = SystemRandomNumberGenerator()
+        owner = "\(process) token=\(String(random.next() as UInt64, radix: 16))"
+        self.duration = duration
+        clock = now
+    }
+
+    /// Wall-clock seconds since 1970.
+    var now: Double { clock() }
+
+    /// When a claim made or renewed now runs out.
+    var expiry: Double { now + duration }
+
+    /// Whether a claim by `owner` that runs out at `leaseUntil` may be taken: it has run out, it
+    /// names no owner (written before leases), or its owner is a process of this machine that has exited.
+    func hasLapsed(owner: String?, leaseUntil: Double?) -> Bool {
+        if owner == self.owner { return false }
+        guard let owner, let leaseUntil else { return true }
+        return leaseUntil < now || process.knowsExited(owner)
+    }
+}
+
+/// This process as other processes on the machine can check it: a pid alone is reused, so its
+/// start time goes with it; the host name and pid namespace say which pids it can be compared with.
+struct ProcessIdentity: Sendable, CustomStringConvertible {
+    var host: String
+    var pid: Int32
+    var start: String
+
+    static var current: ProcessIdentity {
+        var name = [UInt8](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        var host = String(decoding: name.prefix { $0 != 0 }, as: UTF8.self)
+        // Containers on one machine share a host name but not their pids.
+        if let namespace = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid") {
+            host += "/" + namespace
+        }
+        let pid = getpid()
+        return ProcessIdentity(host: host, pid: pid, start: startTime(of: pid) ?? "?")
+    }
+
+    var description: String { "host=\(host) pid=\(pid) start=\(start)" }
+
+    /// True only when `owner` names a process of this machine that is certainly not running.
+    func knowsExited(_ owner: String) -> Bool {
+        var fields: [Substring: Substring] = [:]
+        for field in owner.split(separator: " ") {
+            guard let equals = field.firstIndex(of: "=") else { continue }
+            fields[field[..<equals]] = field[field.index(after: equals)...]
+        }
+        guard fields["host"].map(String.init) == host, let pid = fields["pid"].flatMap({ Int32($0) }) else {
+            return false
+        }
+        if let start = Self.startTime(of: pid) { return fields["start"].map(String.init) != start }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// The process's start time in clock ticks since boot (`/proc/PID/stat`, field 22), where
+    /// the system has it.
+    static func startTime(of pid: Int32) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? String(fields[19]) : nil
+    }
+}
