@@ -321,7 +321,7 @@ struct CLITests {
         (["replay", "tracks/cupertino-walk.kml", "--temporary-full-accuracy-at", "1e300"],
             "--temporary-full-accuracy-at 1e+300 is out of range: 0…3155760000 seconds from the start"),
         (["replay", "tracks/cupertino-walk.kml", "--signal-loss", "0-1e300"], "each 0…3155760000 (a century)"),
-        (["replay", "tracks/cupertino-walk.kml", "--seed", "-1"],
+        (["replay", "tracks/cupertino-walk.kml", "--seed=-1"],
             "The value '-1' is invalid for '--seed <seed>': out of range: a whole number 0…18446744073709551615"),
         (["replay", "tracks/cupertino-walk.kml", "--max-wait", "1e300"],
             "--max-wait 1e+300 is out of range: 0…86400 seconds"),
