@@ -180,13 +180,15 @@ public struct ConfigNode {
     public static let longestDuration = 100 * 366 * 86_400.0
     private static let tooLong = "a duration cannot be longer than a century"
 
-    /// `7d`, `12h`, `30m` or `45s`: the largest whole unit.
+    /// `7d`, `12h`, `30m` or `45s`: the largest whole unit; `0.5s` for a fraction. Any value is
+    /// described, none trapped on: a number past what an `Int` holds is shown as it is.
     public static func describe(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(seconds)s" }
         for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)]
         where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
             return "\(Int(seconds / size))\(unit)"
         }
-        return "\(Int(seconds))s"
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
     }
 
     /// Parses `90s`, `15m`, `2h`, `7d`, compounds such as `1h30m` or `10m1s`, or plain

@@ -35,11 +35,7 @@ struct DeviceGenerator {
             if let spread = node["spread"] { throw spread.failure("'spread' goes with 'count'") }
             return nil
         }
-        let value = try countNode.number()
-        guard value >= 1, value <= Double(Self.maximumCount), value == value.rounded() else {
-            throw countNode.failure("'count' must be a whole number from 1 to \(Self.maximumCount)")
-        }
-        count = Int(value)
+        count = try Self.count(countNode)
         if let spread = node["spread"] {
             let fields = try spread.mapping(allowing: ["time", "distance"])
             if let v = fields["time"] { time = try v.duration() }
@@ -50,6 +46,22 @@ struct DeviceGenerator {
                 }
             }
         }
+    }
+
+    /// How many devices a device entry makes — its `count`, or one — read without making any,
+    /// so a scenario's crowd is weighed before it is built (``checkMemory(for:at:physicalMemory:)``).
+    static func plannedCount(of entry: ConfigNode) throws(ConfigFileError) -> Int {
+        guard let countNode = entry["count"] else { return 1 }
+        return try count(countNode)
+    }
+
+    /// A `count` value: a whole number from 1 to ``maximumCount``.
+    private static func count(_ node: ConfigNode) throws(ConfigFileError) -> Int {
+        let value = try node.number()
+        guard value >= 1, value <= Double(maximumCount), value == value.rounded() else {
+            throw node.failure("'count' must be a whole number from 1 to \(maximumCount)")
+        }
+        return Int(value)
     }
 
     /// The devices, in number order; `template.name` is the group's name.
@@ -70,8 +82,10 @@ struct DeviceGenerator {
         }
     }
 
-    /// Refuses, before anything runs, a scenario whose devices would not fit in half of this
-    /// machine's memory: one clear error instead of an out-of-memory kill.
+    /// Refuses, before anything runs — and before any device is built: the scenario reader
+    /// weighs every entry's ``plannedCount(of:)`` first — a scenario whose devices would not fit
+    /// in half of this machine's memory: one clear error instead of an out-of-memory kill. (Checked
+    /// after building them, 200 entries of 100,000 took 43 s and 9.2 GB to be refused.)
     static func checkMemory(
         for devices: Int, at node: ConfigNode, physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory
     ) throws(ConfigFileError) {

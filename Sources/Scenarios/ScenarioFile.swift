@@ -79,6 +79,10 @@ private struct Reader {
         let ios = try fields["iosVersion"].map { node throws(ConfigFileError) in try iosVersion(node) }
         let entries = try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 })
         var names: Set<String> = []
+        // The crowd is weighed before any device is made: its memory is spent only when it fits.
+        var planned = 0
+        for node in entries { planned += try DeviceGenerator.plannedCount(of: node) }
+        try DeviceGenerator.checkMemory(for: planned, at: fields["devices"] ?? root)
         for node in entries {
             var script = try device(node, seed: seed, iosVersion: ios)
             if script.realism == nil { script.realism = try fields["realism"]?.choice(Realism.self) }
@@ -103,7 +107,6 @@ private struct Reader {
                 devices.append(script)
             }
         }
-        try DeviceGenerator.checkMemory(for: devices.count, at: fields["devices"] ?? root)
         var regions: [CircularRegion] = []
         if let node = fields["regions"] {
             if case .scalar = node.node {
@@ -214,21 +217,28 @@ private struct Reader {
         return try read(try ConfigNode.load(contentsOf: url, displayName: display))
     }
 
+    /// A seed. Numbers are read as Doubles, so the range stops where they stop being exact enough.
     func unsigned(_ node: ConfigNode) throws(ConfigFileError) -> UInt64 {
         let value = try node.number()
-        guard value >= 0, value == value.rounded(), value < 1e18 else {
-            throw node.failure("expected a whole number ≥ 0")
+        guard value >= 0, value == value.rounded(), value <= Self.largestSeed else {
+            throw node.failure("expected a whole number from 0 to \(UInt64(Self.largestSeed)), not \(node.node.string ?? "?")")
         }
         return UInt64(value)
     }
 
-    func whole(_ node: ConfigNode, minimum: Int = 0) throws(ConfigFileError) -> Int {
+    static let largestSeed = 999_999_999_999_999_999.0
+
+    /// A count or limit. The message gives the real range: "≥ 1" was wrong for 2147483647,
+    /// which is refused as past the largest.
+    func whole(_ node: ConfigNode, minimum: Int = 0, maximum: Int = Self.largestWhole) throws(ConfigFileError) -> Int {
         let value = try node.number()
-        guard value >= Double(minimum), value == value.rounded(), value < 1e9 else {
-            throw node.failure("expected a whole number ≥ \(minimum)")
+        guard value >= Double(minimum), value == value.rounded(), value <= Double(maximum) else {
+            throw node.failure("expected a whole number from \(minimum) to \(maximum), not \(node.node.string ?? "?")")
         }
         return Int(value)
     }
+
+    static let largestWhole = 999_999_999
 
     /// One device; `iosVersion` is the scenario's, which the device's own overrides.
     func device(_ node: ConfigNode, seed: UInt64, iosVersion scenarioVersion: Int?) throws -> DeviceScript {
@@ -609,7 +619,7 @@ private struct Reader {
                 throw v.failure("'method' is GET, POST or DELETE")
             }
         }
-        if let v = fields["status"] { filter.status = try whole(v, minimum: 100) }
+        if let v = fields["status"] { filter.status = try whole(v, minimum: 100, maximum: 599) }
         filter.with = try fields["with"].map { n throws(ConfigFileError) in try strings(n).sorted() } ?? []
         filter.without = try fields["without"].map { n throws(ConfigFileError) in try strings(n).sorted() } ?? []
         filter.window = try window(fields)

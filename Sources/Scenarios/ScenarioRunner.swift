@@ -48,6 +48,9 @@ public struct ScenarioRunner: Sendable {
     /// stops and fails, so a scenario that would never end (a route of millions of fixes, say)
     /// cannot hang CI.
     public var timeBudget: Double
+    /// Where the temporary stores of runs without ``storePath`` are registered while they exist,
+    /// for a command to remove when a signal ends it; nil: nobody outside the run needs to know.
+    public var temporaryStores: TemporaryStores?
     /// A deadline that many seconds ahead on the wall clock the runner was given.
     private let deadline: @Sendable (Double) -> Deadline
 
@@ -56,11 +59,12 @@ public struct ScenarioRunner: Sendable {
     /// - Parameter clock: the wall clock budgets are measured on (tests give their own).
     public init<C: Clock<Duration> & Sendable>(
         fixtures: EmulatorFixtures, storePath: String? = nil, timeBudget: Double = defaultTimeBudget,
-        clock: C = ContinuousClock()
+        clock: C = ContinuousClock(), temporaryStores: TemporaryStores? = nil
     ) {
         self.fixtures = fixtures
         self.storePath = storePath
         self.timeBudget = timeBudget
+        self.temporaryStores = temporaryStores
         self.deadline = { seconds in
             let end = clock.now.advanced(by: .milliseconds(Int64(min(seconds, 1e12) * 1_000)))
             return Deadline { clock.now >= end }
@@ -139,7 +143,16 @@ public struct ScenarioRunner: Sendable {
             storePath == nil
             ? FileManager.default.temporaryDirectory
                 .appendingPathComponent("waypost-scenario-\(UUID().uuidString)") : nil
-        defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
+        if let temporary { temporaryStores?.add(temporary) }
+        defer {
+            if let temporary {
+                if let temporaryStores {
+                    temporaryStores.remove(temporary)
+                } else {
+                    try? FileManager.default.removeItem(at: temporary)
+                }
+            }
+        }
         let store: Store
         do {
             store = try Store(path: storePath ?? temporary?.appendingPathComponent("run.db").path ?? "")
@@ -198,22 +211,35 @@ public struct ScenarioRunner: Sendable {
         do {
             try engine.recordPlaces(regions: scenario.regions)
             for event in setupEvents { _ = try await engine.handle(event) }
-            for event in Simulation(devices: devices).events() {
+            // The budget is asked between events, and by the simulation itself while it moves
+            // samples that make none (paused updates, a regions-only app): a quiet route used to
+            // run on for minutes past its budget and pass.
+            let events = Simulation(devices: devices).events(stoppingWhen: deadline.hasPassedNow)
+            var reached = origin
+            for event in events {
                 if deadline.hasPassed {
                     await emulator?.stop()
-                    throw ScenarioError(
-                        .overBudget,
-                        "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget)) "
-                            + "(timeBudget, or waypost test --time-budget), at virtual +\(Int(event.time - origin)) s")
+                    throw overBudget(scenario, budget, at: event.time - origin)
                 }
+                reached = event.time
                 observe(event)
                 eventCount += 1
                 await applyChanges(through: event.time)
                 clock.advance(to: event.time)
                 _ = try await engine.handle(event)
             }
+            if let stopped = events.stoppedAt {
+                await emulator?.stop()
+                throw overBudget(scenario, budget, at: stopped - origin)
+            }
             await applyChanges(through: .infinity)
             _ = try await engine.finish(maxWait: .infinity)
+            // The last events and the deliveries after them count too: a run that ends past its
+            // budget has not kept it.
+            if deadline.hasPassed {
+                await emulator?.stop()
+                throw overBudget(scenario, budget, at: reached - origin)
+            }
             try store.finishRun(run.id, at: Date().timeIntervalSince1970)
         } catch let error as ScenarioError {
             throw error
@@ -229,6 +255,15 @@ public struct ScenarioRunner: Sendable {
         let posts = try store.auditRecords(run: run.id).map(AuditRecord.init(stored:))
         return ScenarioOutcome(
             origin: origin, tallies: tallies, eventCount: eventCount + setup.count, posts: posts, journal: journal)
+    }
+
+    /// The failure of a run stopped by its time budget: the budget, where it is set, and the
+    /// virtual time (seconds from the scenario's start) the run had reached.
+    private func overBudget(_ scenario: Scenario, _ budget: Double, at virtual: Double) -> ScenarioError {
+        ScenarioError(
+            .overBudget,
+            "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget)) "
+                + "(timeBudget, or waypost test --time-budget), at virtual +\(Int(max(0, virtual))) s")
     }
 
     private func route(_ script: DeviceScript) throws -> RouteTimeline {

@@ -58,6 +58,11 @@ struct NetworkOptions: ParsableArguments {
 
     var external: Bool { twitterBaseURL != nil || facebookBaseURL != nil }
 
+    func validate() throws {
+        // Waits are slept in nanoseconds: a day keeps every one far inside what they can count.
+        try OptionRange.check("--max-wait", maxWait, 0...86_400, " seconds")
+    }
+
     /// The credentials for other servers (nil for the in-process emulator): the `--credentials`
     /// file, or the environment. Read before a command prints anything, so a bad file leaves no output.
     func serverCredentials() throws -> Credentials? {

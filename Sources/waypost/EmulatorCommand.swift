@@ -41,7 +41,7 @@ struct Emulator: AsyncParsableCommand {
     var fixtures: String?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        try OptionRange.check("--port", port, 0...65535)
     }
 
     func run() async throws {

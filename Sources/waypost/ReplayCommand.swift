@@ -99,7 +99,7 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "Fix noise: none, open-sky, urban or indoor.")
     var noise: NoiseModel.Preset = .none
 
-    @Option(help: "Seed for the noise: the same seed gives the same output.")
+    @Option(help: "Seed for the noise: the same seed gives the same output.", transform: OptionRange.seed)
     var seed: UInt64 = 0
 
     @Option(help: "A signal gap FROM-TO in seconds from the start, e.g. 600-720 (repeatable).")
@@ -199,28 +199,32 @@ struct Replay: AsyncParsableCommand {
     @OptionGroup var storage: StoreOptions
     @OptionGroup var network: NetworkOptions
 
+    /// The longest virtual time an option names: a century of seconds.
+    static let century = 3_155_760_000.0
+
     func validate() throws {
         // Slower than a centimetre a second, a short line would become billions of fixes.
-        guard speed >= 0.01, speed <= 1_000 else { throw ValidationError("--speed must be 0.01…1000 m/s") }
+        try OptionRange.check("--speed", speed, 0.01...1_000, " m/s")
         let releases = LocationManagerConfiguration.iosVersions
-        guard releases.contains(iosVersion) else {
-            throw ValidationError(
-                "--ios-version must be a release from \(releases.lowerBound) to \(releases.upperBound)")
-        }
-        guard maxFixes > 0 else { throw ValidationError("--max-fixes must be positive") }
-        guard sampleInterval >= 0.01, sampleInterval <= 3_600 else {
-            throw ValidationError("--sample-interval must be 0.01…3600 seconds")
+        try OptionRange.check("--ios-version", iosVersion, releases)
+        try OptionRange.check("--max-fixes", maxFixes, 1...Int.max)
+        try OptionRange.check("--sample-interval", sampleInterval, 0.01...3_600, " seconds")
+        if distanceFilter != LocationAccuracy.distanceFilterNone {
+            try OptionRange.check(
+                "--distance-filter", distanceFilter, 0...40_075_017, " metres", or: "-1 (every fix)")
         }
         if let start, XSDDateTime.parse(start) == nil {
             throw ValidationError("--start '\(start)' is not an ISO-8601 time such as 2025-06-01T08:00:00Z")
         }
-        if let path, path < 1 { throw ValidationError("--path counts from 1") }
-        guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be positive") }
+        if let path { try OptionRange.check("--path", path, 1...Int.max) }
+        // Each event's wait is virtual seconds over the rate: a tiny rate made waits past what
+        // the wall clock can count (SIGILL at 1e-12); past a million, pacing is no pacing.
+        try OptionRange.check("--rate", rate, 0.001...1_000_000, " times real time")
         if !realtime && rate != 1 { throw ValidationError("--rate needs --realtime") }
         _ = try desiredAccuracy()
         _ = try gaps(from: 0)
-        if let at = temporaryFullAccuracyAt, !(0...3_155_760_000).contains(at) {
-            throw ValidationError("--temporary-full-accuracy-at must be seconds from the start, 0 to a century")
+        if let at = temporaryFullAccuracyAt {
+            try OptionRange.check("--temporary-full-accuracy-at", at, 0...Self.century, " seconds from the start")
         }
         if let problem = try app(regions: []).problem(iosVersion: iosVersion) {
             switch problem.setting {
@@ -283,7 +287,7 @@ struct Replay: AsyncParsableCommand {
         app.appStates = try appState.map { text in
             let parts = text.split(separator: "@")
             guard parts.count == 2, let state = AppState(rawValue: String(parts[0])), let at = Double(parts[1]),
-                at >= 0, at <= 3_155_760_000
+                at >= 0, at <= Self.century
             else {
                 throw ValidationError(
                     "--app-state '\(text)' is not STATE@SECONDS with STATE one of "
@@ -298,8 +302,12 @@ struct Replay: AsyncParsableCommand {
     func gaps(from origin: Double) throws -> [ClosedRange<Double>] {
         try signalLoss.map { text in
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, let from = Double(parts[0]), let to = Double(parts[1]), from >= 0, to >= from else {
-                throw ValidationError("--signal-loss '\(text)' is not FROM-TO in seconds from the start, e.g. 600-720")
+            guard parts.count == 2, let from = Double(parts[0]), let to = Double(parts[1]), from >= 0, to >= from,
+                to <= Self.century
+            else {
+                throw ValidationError(
+                    "--signal-loss '\(text)' is not FROM-TO in seconds from the start, e.g. 600-720, "
+                        + "each 0…\(Int(Self.century)) (a century)")
             }
             return (origin + from)...(origin + to)
         }

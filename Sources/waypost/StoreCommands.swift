@@ -104,7 +104,7 @@ struct Outbox: AsyncParsableCommand {
         @OptionGroup var storage: StoreOptions
         @OptionGroup var network: NetworkOptions
 
-        @Option(help: "Seed for the retry jitter.")
+        @Option(help: "Seed for the retry jitter.", transform: OptionRange.seed)
         var seed: UInt64 = 0
 
         func run() async throws {
@@ -159,8 +159,8 @@ struct History: AsyncParsableCommand {
                 if let before {
                     if let time = XSDDateTime.parse(before) {
                         cutoff = time
-                    } else if let age = ConfigNode.duration(before) {
-                        cutoff = Date().timeIntervalSince1970 - age
+                    } else if ConfigNode.duration(before) != nil {
+                        cutoff = Date().timeIntervalSince1970 - (try OptionRange.duration("--before", before))
                     } else {
                         throw CommandFailure(
                             .usage, "--before '\(before)' is neither an ISO-8601 time nor an age like 7d")
@@ -195,10 +195,10 @@ struct History: AsyncParsableCommand {
                     if period == "off" {
                         try store.setRetention(nil)
                     } else {
-                        guard let seconds = ConfigNode.duration(period), seconds > 0 else {
+                        guard ConfigNode.duration(period) != nil else {
                             throw CommandFailure(.usage, "'\(period)' is not an age such as 7d, 12h or 30m, nor off")
                         }
-                        try store.setRetention(seconds)
+                        try store.setRetention(try OptionRange.duration("retention", period, allowingZero: false))
                     }
                 }
                 let deleted = try store.applyRetention(now: Date().timeIntervalSince1970)

@@ -14,7 +14,8 @@ struct Test: AsyncParsableCommand {
             gives the same result every run. The file format is in docs/scenarios.md.
 
             Exit codes: 0 every expectation holds, 1 an expectation failed, 65 a scenario is \
-            invalid, 66 a scenario file is missing.
+            invalid, 66 a scenario file is missing; 130 or 143 when SIGINT or SIGTERM stopped the \
+            runs (their temporary stores are removed).
 
             Examples:
               waypost test fixtures/scenarios/*.yaml
@@ -53,16 +54,22 @@ struct Test: AsyncParsableCommand {
     var timeBudget: Double = ScenarioRunner.defaultTimeBudget
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard timeBudget > 0, timeBudget <= 86_400 * 365 else {
-            throw ValidationError("--time-budget must be seconds, more than 0 and at most a year")
-        }
+        try OptionRange.check("--jobs", jobs, 1...Int.max)
+        // A budget becomes a deadline in milliseconds on the wall clock: a year keeps it far inside.
+        guard timeBudget > 0 else { throw ValidationError("--time-budget \(timeBudget) is out of range: more than 0 seconds") }
+        try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
     }
 
     func run() async throws {
         var worst: SysExit = .ok
         try await reportingFailures {
-            let runner = ScenarioRunner(fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget)
+            // SIGINT or SIGTERM (Ctrl-C, a CI job cancelled) removes the runs' temporary stores
+            // from $TMPDIR, then exits 130 or 143.
+            let stores = TemporaryStores()
+            let signals = SignalCleanup { finish in stores.removeAll(then: finish) }
+            defer { signals.cancel() }
+            let runner = ScenarioRunner(
+                fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget, temporaryStores: stores)
             let results = await runAll(runner)
             let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
             try BufferedOutput.writeToStandardOutput(report)

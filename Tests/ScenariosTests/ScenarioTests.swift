@@ -181,6 +181,19 @@ struct ScenarioTests {
                 + "    - { at: 1m, graphToken: stale }\nexpect:\n  - event: location\n",
             "scenario.yaml:6:29: 'stale' is not one of valid, expired"
         ),
+        // Issue 27: numbers past what a key holds say the real range ("≥ 1" was wrong for these).
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  maxFixes: 2147483647\nexpect: []\n",
+            "scenario.yaml:4:13: expected a whole number from 1 to 999999999, not 2147483647"
+        ),
+        (
+            "name: x\nseed: 1e19\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect: []\n",
+            "scenario.yaml:2:7: expected a whole number from 0 to 1000000000000000000, not 1e19"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - { request: any, status: 99999 }\n",
+            "scenario.yaml:5:29: expected a whole number from 100 to 599, not 99999"
+        ),
         // Faults are read by the emulator's own reader, with the control plane's names and ranges.
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nemulator:\n  faults:\n"
@@ -259,5 +272,46 @@ struct ScenarioTimeBudgetTests {
         scenario.timeBudget = 100_000
         let within = await runner.run(scenario)
         #expect(within.error == nil && within.passed)
+    }
+
+    /// Issue 27: a route that goes quiet — updates paused after 15 minutes still, then three days
+    /// of samples without an event — used to run on past its budget (266 s under 30 s) and pass,
+    /// since the budget was asked only as events came. The simulation now asks it every
+    /// ``SimulationEvents/pollInterval`` samples. On the stepping clock the ~900 events before the
+    /// pause read it ~900 times, well within the budget; only the quiet stretch goes past it.
+    @Test func aQuietRunPastItsBudgetStopsAndFails() async throws {
+        let places = Corpus.repositoryRoot.appendingPathComponent("fixtures/places")
+        let fixtures = try EmulatorFixtures.load(from: places)
+        try await withTemporaryDirectory { directory in
+            try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="waypost-tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="37.3318" lon="-122.0312"><time>2025-06-01T08:00:00Z</time></trkpt>
+            <trkpt lat="37.3318" lon="-122.0312"><time>2025-06-04T08:00:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.write(to: directory.appendingPathComponent("still.gpx"), atomically: true, encoding: .utf8)
+            let url = try ScenarioTests.write(
+                """
+                name: quiet
+                device: { route: still.gpx }
+                expect:
+                  - { event: locationUpdatesPaused, count: 1 }
+                """, in: directory)
+            let scenario = try ScenarioFile.read(contentsOf: url, displayName: "quiet.yaml")
+
+            let runner = ScenarioRunner(fixtures: fixtures, timeBudget: 1_500, clock: SteppingClock())
+            let result = await runner.run(scenario)
+            #expect(result.error?.kind == .overBudget, "\(String(describing: result.error))")
+            #expect(!result.passed)
+            let message = result.error?.description ?? ""
+            #expect(message.hasPrefix("quiet.yaml: the run took longer than its time budget of 25m "), "\(message)")
+            // Stopped in the quiet stretch: past the pause at +15 min, short of the route's 3 days.
+            let reached = message.split(separator: "+").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+            #expect(reached > 900 && reached < 3 * 86_400, "\(message)")
+
+            let within = await ScenarioRunner(fixtures: fixtures, timeBudget: 100_000, clock: SteppingClock())
+                .run(scenario)
+            #expect(within.error == nil && within.passed, "\(String(describing: within.error))")
+        }
     }
 }

@@ -75,4 +75,55 @@ struct ScenarioCLITests {
             #expect(try CLITests.waypost("test", "nowhere.yaml").status == 66)
         }
     }
+
+    /// Issue 27: SIGINT or SIGTERM to `waypost test` left the runs' `waypost-scenario-*`
+    /// temporary stores in $TMPDIR. Now they are removed and the tool exits 130 / 143. The run is
+    /// a year of a phone lying still (updates pause, then nothing), long enough to be signalled
+    /// while its store exists; the test waits for the store to appear, not for a time.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalRemovesTheTemporaryStoresAndExitsAsShellsExpect(_ signal: Int32) throws {
+        try withTemporaryDirectory { directory in
+            let temporary = directory.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="waypost-tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="37.3318" lon="-122.0312"><time>2025-01-01T00:00:00Z</time></trkpt>
+            <trkpt lat="37.3318" lon="-122.0312"><time>2026-01-01T00:00:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.write(to: directory.appendingPathComponent("still.gpx"), atomically: true, encoding: .utf8)
+            try """
+            name: still
+            device: { route: still.gpx }
+            expect:
+              - { event: locationUpdatesPaused, count: 1 }
+            """.write(to: directory.appendingPathComponent("still.yaml"), atomically: true, encoding: .utf8)
+
+            let process = Process()
+            process.executableURL = CLITests.executable
+            process.arguments = ["test", "still.yaml"]
+            process.currentDirectoryURL = directory
+            var environment = ProcessInfo.processInfo.environment
+            environment["TMPDIR"] = temporary.path
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+            func stores() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
+                    .filter { $0.hasPrefix("waypost-scenario-") }
+            }
+            // Up to two minutes for a busy machine to start the run; it then lasts far longer.
+            for _ in 0..<1_200 where stores().isEmpty && process.isRunning { usleep(100_000) }
+            try #require(!stores().isEmpty && process.isRunning, "the run's store never appeared")
+
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 128 + signal)
+            #expect(stores().isEmpty, "left behind: \(stores())")
+        }
+    }
 }

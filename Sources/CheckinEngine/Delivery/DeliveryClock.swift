@@ -41,6 +41,8 @@ public struct WallDeliveryClock: DeliveryClock {
 
     public func sleep(until time: Double) async throws {
         let seconds = time - now
-        if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) }
+        // Nanoseconds in a UInt64 end at 584 years: a far-off time (a server's rate-limit reset)
+        // waits a century at most instead of trapping.
+        if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(min(seconds, 3_155_760_000) * 1e9)) }
     }
 }

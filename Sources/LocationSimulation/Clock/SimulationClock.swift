@@ -36,15 +36,22 @@ public struct WallClock: SimulationClock {
         self.progress = progress
     }
 
+    /// The longest one event waits for: a century.
+    static let longestWait = 100 * 366 * 86_400.0
+
     public mutating func advance(to virtualTime: Double) {
         guard let origin else {
             origin = (virtualTime, .now)
             return
         }
-        let target = origin.wall + .nanoseconds(Int64((virtualTime - origin.virtual) / rate * 1e9))
-        let wait = target - .now
-        if wait > .zero {
-            Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+        // In seconds, as a Double: nanoseconds in an Int64 trapped once a wait passed 292 years
+        // (`--rate 1e-12` made every second of route one). A wait is cut at a century per event.
+        let elapsed = origin.wall.duration(to: .now)
+        let wait =
+            (virtualTime - origin.virtual) / rate - Double(elapsed.components.seconds)
+            - Double(elapsed.components.attoseconds) / 1e18
+        if wait > 0 {
+            Thread.sleep(forTimeInterval: min(wait, Self.longestWait))
         }
         if let progress, end > start { progress(min(1, max(0, (virtualTime - start) / (end - start)))) }
     }

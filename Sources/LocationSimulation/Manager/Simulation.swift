@@ -90,6 +90,12 @@ public struct Simulation {
     /// restored when its iterator is released.
     public func events() -> SimulationEvents { SimulationEvents(devices: devices) }
 
+    /// The run's events, stopped when `shouldStop` answers true: see
+    /// ``SimulationEvents/stopping(when:)``.
+    public func events(stoppingWhen shouldStop: @escaping () -> Bool) -> SimulationEvents {
+        SimulationEvents(devices: devices, stop: shouldStop)
+    }
+
     /// Runs to the end of every route, pacing by `clock` before each event.
     public func run(clock: inout some SimulationClock, onEvent: (TimedEvent) -> Void) {
         for event in events() {
@@ -128,8 +134,16 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         @exclusivity(unchecked) var readIndex = 0
         let managers: [SimulatedLocationManager]
         let previousObservers: [((TimedEvent) -> Void)?]
+        /// Asked every ``SimulationEvents/pollInterval`` samples moved; true stops the run.
+        let stop: (() -> Bool)?
+        @exclusivity(unchecked) var movesSincePoll = 0
+        /// The time of the last sample moved.
+        @exclusivity(unchecked) var reached: Double?
+        /// Set when `stop` stopped the run: the virtual time it had reached.
+        @exclusivity(unchecked) var stoppedAt: Double?
 
-        init(devices: [SimulatedDevice]) {
+        init(devices: [SimulatedDevice], stop: (() -> Bool)?) {
+            self.stop = stop
             cursors = devices.map { DeviceCursor(device: $0, interval: $0.manager.configuration.updateInterval) }
             if cursors.count > 1 {
                 for i in cursors.indices {
@@ -165,10 +179,25 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 return false
             }
             cursors[chosen].deliver(sample)
+            reached = sample.time
             if cursors.count > 1, let time = cursors[chosen].peek()?.time {
                 upcoming.insert(Due(time: time, device: chosen))
             }
             release(through: cursors.count > 1 ? upcoming.min?.time ?? .infinity : .infinity)
+            return true
+        }
+
+        /// Whether the run must stop before the next sample: `stop` is asked once every
+        /// ``SimulationEvents/pollInterval`` samples, so a clock read costs nothing per sample;
+        /// once it has said yes, the run stays stopped.
+        @inline(__always) func mustStop() -> Bool {
+            guard let stop else { return false }
+            if stoppedAt != nil { return true }
+            movesSincePoll &+= 1
+            guard movesSincePoll >= SimulationEvents.pollInterval else { return false }
+            movesSincePoll = 0
+            guard stop() else { return false }
+            stoppedAt = reached ?? nextSampleTime() ?? 0
             return true
         }
 
@@ -197,22 +226,38 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
     private let run: Run
 
-    init(devices: [SimulatedDevice]) {
-        run = Run(devices: devices)
+    /// Samples moved between two questions to a `stop` closure: a wall-clock read every 256
+    /// samples is nothing next to moving them, yet a stretch of samples without any event (paused
+    /// updates, a regions-only app, a long gap in a timed track) still looks at it every few
+    /// milliseconds.
+    public static let pollInterval = 256
+
+    init(devices: [SimulatedDevice], stop: (() -> Bool)? = nil) {
+        run = Run(devices: devices, stop: stop)
     }
+
+    /// Where a run stopped by its `stop` closure (``Simulation/events(stoppingWhen:)``) stopped:
+    /// the virtual time of the last sample moved. Nil while it goes on, or when it ran to its end.
+    ///
+    /// A time budget checked only as events come would never fire while none come: a route whose
+    /// updates paused can grind through days of samples without one. The run itself asks.
+    public var stoppedAt: Double? { run.stoppedAt }
 
     /// The next event, moving devices only through samples stamped up to `horizon`; nil when no
     /// event comes by then (the later samples stay for the next call).
     public mutating func next(through horizon: Double) -> TimedEvent? {
         while run.readIndex == run.ready.count {
-            guard let time = run.nextSampleTime(), time <= horizon else { return nil }
+            guard !run.mustStop(), let time = run.nextSampleTime(), time <= horizon else { return nil }
             _ = run.step()
         }
         return next()
     }
 
+    /// The next event; nil at the end of the run, or when its `stop` closure stopped it
+    /// (``stoppedAt``).
     public mutating func next() -> TimedEvent? {
         while run.readIndex == run.ready.count {
+            if run.mustStop() { return nil }
             guard run.step() else {
                 guard run.readIndex < run.ready.count else { return nil }
                 break
