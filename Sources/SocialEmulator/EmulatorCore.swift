@@ -23,22 +23,23 @@ public actor EmulatorCore {
 
     /// - Parameters:
     ///   - seed: seeds fault probabilities and latencies.
-    ///   - journalCapacity: requests the journal keeps; older ones are dropped and counted.
+    ///   - journalLimits: entries and bytes the journal keeps; older entries are dropped and
+    ///     counted, long values cut short (``JournalLimits``).
     ///   - controlToken: required of control-plane requests over HTTP (`X-Waypost-Control-Token`),
     ///     so that an emulator reachable from elsewhere cannot be reset or read by anyone.
     ///   - clock: the emulator's time (OAuth timestamps, rate-limit windows, fault windows).
     public init(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64 = 0,
-        journalCapacity: Int = 100_000, controlToken: String? = nil,
+        journalLimits: JournalLimits = JournalLimits(), controlToken: String? = nil,
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.controlToken = controlToken
         self.fixtures = fixtures
         self.twitter = TwitterRoutes(fixtures: fixtures, configuration: configuration)
         self.graph = GraphRoutes(fixtures: fixtures, configuration: configuration)
-        self.controlPlane = ControlRoutes(configuration: configuration, seed: seed, journalCapacity: journalCapacity)
+        self.controlPlane = ControlRoutes(configuration: configuration, seed: seed, journalLimits: journalLimits)
         self.wallClock = clock
-        self.state = EmulatorState(configuration, seed: seed, journalCapacity: journalCapacity)
+        self.state = EmulatorState(configuration, seed: seed, journalLimits: journalLimits)
     }
 
     /// Back to the configured accounts: no posts, journal, faults or clock offset; fresh
@@ -57,7 +58,8 @@ public actor EmulatorCore {
         state.faults.clear()
     }
 
-    /// Every request received since the last reset, in order (the newest `journalCapacity`).
+    /// Every request received since the last reset, in order (the newest, within the
+    /// ``JournalLimits``).
     public var journal: [JournalEntry] { state.journal.ordered }
 
     /// The states a Graph access token can be put in (`valid`, `expired`, `password-changed`…).

@@ -47,22 +47,33 @@ public struct EmulatorServer: Sendable {
             self.task = task
         }
 
-        public var baseURL: URL { URL(string: "http://\(host):\(port)/") ?? URL(fileURLWithPath: "/") }
+        public var baseURL: URL {
+            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            return URL(string: "http://\(name):\(port)/") ?? URL(fileURLWithPath: "/")
+        }
         /// Twitter's v1.1 API root.
         public var twitterBaseURL: URL { baseURL.appendingPathComponent("1.1/") }
         /// The Graph API root.
         public var facebookBaseURL: URL { baseURL }
 
         /// Stops the server: in-flight requests get `grace` to finish (a `hang` fault never
-        /// does), then the rest is cancelled. Waits until it has stopped.
+        /// does), then the rest is cancelled. Returns once it has stopped, and at the latest
+        /// after twice `grace`, stopped or not: a stop cannot hang its caller.
         public func stop(grace: Duration = .seconds(1)) async {
             await group.triggerGracefulShutdown()
             let task = self.task
+            let (ended, end) = AsyncStream<Void>.makeStream()
+            Task {
+                _ = await task.result
+                end.finish()
+            }
             let watchdog = Task {
                 try await Task.sleep(for: grace)
                 task.cancel()
+                try await Task.sleep(for: grace)
+                end.finish()
             }
-            _ = await task.result
+            for await _ in ended {}
             watchdog.cancel()
         }
 
@@ -73,19 +84,33 @@ public struct EmulatorServer: Sendable {
     }
 
     /// Starts listening on `host:port` (0 picks a free port) and returns once it accepts
-    /// connections. `shutdownSignals` (e.g. SIGINT, SIGTERM for a command-line server) stop it
-    /// gracefully too.
+    /// connections; throws ``EmulatorListenError`` at once when it cannot (the port is taken,
+    /// the address is not this machine's, no permission). `shutdownSignals` (e.g. SIGINT,
+    /// SIGTERM for a command-line server) stop it as ``Running/stop(grace:)`` does.
     public func start(
         host: String = "127.0.0.1", port: Int = 0, shutdownSignals: [UnixSignal] = [], logger: Logger? = nil
     ) async throws -> Running {
-        let router = Router()
+        let router = Router(context: EmulatorRequestContext.self)
         let core = self.core
         let limit = maximumBodySize
         let headerLimit = maximumHeaderSize
-        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+        let handler: @Sendable (Request, EmulatorRequestContext) async throws -> Response = { request, context in
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }  // lower case already
             if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
+            if request.uri.path.hasPrefix("/__waypost/"),
+                !ControlPlaneHosts(host: host, localAddress: context.localIP, port: context.localPort ?? port)
+                    .allows(headers["host"])
+            {
+                return Response(
+                    status: .forbidden, headers: [.contentType: "application/json; charset=utf-8"],
+                    body: ResponseBody(
+                        byteBuffer: ByteBuffer(
+                            bytes: JSONBody.encode([
+                                "error":
+                                    "the control plane answers only requests addressed to this emulator's own host and port (Host: \(headers["host"] ?? "none"))"
+                            ]))))
+            }
             var received = EmulatorRequest(
                 method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
                 headers: headers)
@@ -142,13 +167,75 @@ public struct EmulatorServer: Sendable {
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()
             }, logger: logger ?? quiet)
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: shutdownSignals, logger: logger ?? quiet)
-        let task = Task { try await group.run() }
+        // Signals are trapped here, not by the service group: its graceful shutdown waits for
+        // every request, and a `hang` fault never ends.
+        let group = ServiceGroup(services: [app], logger: logger ?? quiet)
+        let task = Task {
+            defer { continuation.finish() }  // a failed bind ends the wait below too
+            try await group.run()
+        }
         var iterator = stream.makeAsyncIterator()
         guard let bound = await iterator.next() else {
             await group.triggerGracefulShutdown()
-            throw CancellationError()
+            switch await task.result {
+            case .failure(let error): throw EmulatorListenError(host: host, port: port, underlying: error)
+            case .success: throw EmulatorListenError(host: host, port: port, reason: "stopped before listening")
+            }
         }
-        return Running(host: host, port: bound, group: group, task: task)
+        let running = Running(host: host, port: bound, group: group, task: task)
+        if !shutdownSignals.isEmpty {
+            let signals = await UnixSignalsSequence(trapping: shutdownSignals)
+            Task {
+                for await _ in signals {
+                    await running.stop()
+                    return
+                }
+            }
+        }
+        return running
     }
+}
+
+/// The request context: Hummingbird's, and the address the connection reached, which the
+/// control plane's `Host` check needs.
+struct EmulatorRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The socket's local IP and port.
+    let localIP: String?
+    let localPort: Int?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        localIP = source.channel.localAddress?.ipAddress
+        localPort = source.channel.localAddress?.port
+    }
+}
+
+/// The emulator could not listen: the port is taken, the address is not one of this
+/// machine's, or listening there needs a privilege.
+public struct EmulatorListenError: Error, CustomStringConvertible, Sendable {
+    public var host: String
+    public var port: Int
+    /// What the system said, e.g. "address already in use".
+    public var reason: String
+
+    public init(host: String, port: Int, reason: String) {
+        self.host = host
+        self.port = port
+        self.reason = reason
+    }
+
+    init(host: String, port: Int, underlying error: any Error) {
+        let reason: String
+        if let io = error as? IOError {
+            reason = String(cString: strerror(io.errnoCode)).lowercased()
+        } else if error is SocketAddressError {
+            reason = "no such host"
+        } else {
+            reason = String(describing: error)
+        }
+        self.init(host: host, port: port, reason: reason)
+    }
+
+    public var description: String { "cannot listen on \(host):\(port) (\(reason))" }
 }

@@ -32,9 +32,9 @@ struct EmulatorState: Sendable {
     /// Added to the real clock: lets a test move the emulator's "now".
     var clockOffset = 0.0
 
-    init(_ configuration: EmulatorConfiguration, seed: UInt64, journalCapacity: Int) {
+    init(_ configuration: EmulatorConfiguration, seed: UInt64, journalLimits: JournalLimits) {
         faults = FaultTable(seed: seed)
-        journal = Journal(capacity: journalCapacity)
+        journal = Journal(limits: journalLimits)
         consumers = configuration.consumers
         readOnlyConsumers = configuration.readOnlyConsumers
         twitterAccounts = configuration.twitterAccounts

@@ -8,7 +8,10 @@ struct Emulator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the Twitter v1.1 and Facebook Graph emulator until interrupted.",
         discussion: """
-            Prints its base URLs and the demo credentials, then serves until SIGINT or SIGTERM. \
+            Prints its base URLs and the demo credentials, then serves until SIGINT or SIGTERM, \
+            which stop it at once whatever it is doing (in-flight requests get a second), exit \
+            status 0. When it cannot listen (the port is taken, the address is not this \
+            machine's, no permission) it says so on one line and exits 69. \
             The places it knows are built in (the project's fixtures/places) unless --fixtures \
             names a directory of your own. The README's "The emulator" section lists the \
             endpoints and which client libraries are verified against each.
@@ -40,20 +43,39 @@ struct Emulator: AsyncParsableCommand {
     )
     var fixtures: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Bytes the request journal keeps (default 16 MiB); past it the oldest requests are dropped and counted.",
+            valueName: "bytes"))
+    var journalBytes: Int = JournalLimits.defaultBytes
+
+    /// The journal's limits: `--journal-bytes`, and each entry within 16 KiB.
+    var journalLimits: JournalLimits { JournalLimits(bytes: journalBytes) }
+
     func validate() throws {
         try OptionRange.check("--port", port, 0...65535)
+        // At least a few full entries (16 KiB each); at most what an Int on any platform holds.
+        try OptionRange.check("--journal-bytes", journalBytes, (64 << 10)...(1 << 40), " bytes")
     }
+
+    /// In-flight requests get this long after SIGINT or SIGTERM; then they are cancelled, and
+    /// after as long again the process exits whatever it is waiting for.
+    static let grace: Duration = .seconds(1)
 
     func run() async throws {
         var loaded: EmulatorFixtures?
         try reportingFailures { loaded = try loadFixtures(fixtures) }
         guard let loaded else { return }
+        // Trapped before listening, so that no state — starting, serving, mid-request, inside a
+        // `hang` fault, stopping — leaves SIGINT and SIGTERM without effect.
+        let stop = await StopSignals()
         let running: EmulatorServer.Running
         do {
-            running = try await EmulatorServer(core: EmulatorCore(fixtures: loaded, controlToken: controlToken)).start(
-                host: host, port: port, shutdownSignals: [.sigint, .sigterm])
+            running = try await EmulatorServer(
+                core: EmulatorCore(fixtures: loaded, journalLimits: journalLimits, controlToken: controlToken)
+            ).start(host: host, port: port)
         } catch {
-            try reportingFailures { throw CommandFailure(.unavailable, "cannot listen on \(host):\(port): \(error)") }
+            try reportingFailures { throw CommandFailure(.unavailable, "\(error)") }
             return
         }
         let demo = EmulatorConfiguration.demo
@@ -87,6 +109,56 @@ struct Emulator: AsyncParsableCommand {
                     : "; its control plane needs the --control-token\n")
             FileHandle.standardError.write(Data(warning.utf8))
         }
-        try await running.wait()
+        // Until a signal, or the server ends by itself (an error surfaces as 70).
+        if case .stopped(let failure) = await stop.first(orEndOf: running) {
+            if let failure { try reportingFailures { throw failure } }
+            return
+        }
+        await running.stop(grace: Self.grace)
+    }
+}
+
+/// SIGINT and SIGTERM for a server: the first asks it to stop; a second, or a stop that is
+/// still going after ``Emulator/grace`` three times over, ends the process at once (status 0:
+/// the stop was asked for). Nothing the server does can outlast a signal.
+struct StopSignals: Sendable {
+    enum Ending: Sendable {
+        case signal
+        /// The server stopped by itself, with its error if any.
+        case stopped((any Error)?)
+    }
+
+    private let endings: AsyncStream<Ending>
+    private let end: AsyncStream<Ending>.Continuation
+
+    init() async {
+        (endings, end) = AsyncStream<Ending>.makeStream()
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let end = self.end
+        Task {
+            var received = signals.makeAsyncIterator()
+            guard await received.next() != nil else { return }
+            end.yield(.signal)
+            Task {
+                try await Task.sleep(for: Emulator.grace * 3)
+                exit(SysExit.ok.rawValue)
+            }
+            if await received.next() != nil { exit(SysExit.ok.rawValue) }
+        }
+    }
+
+    /// Waits for the first signal, or for `running` to stop by itself.
+    func first(orEndOf running: EmulatorServer.Running) async -> Ending {
+        let end = self.end
+        Task {
+            do {
+                try await running.wait()
+                end.yield(.stopped(nil))
+            } catch {
+                end.yield(.stopped(error))
+            }
+        }
+        for await ending in endings { return ending }
+        return .signal
     }
 }

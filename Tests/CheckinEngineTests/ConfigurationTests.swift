@@ -1,6 +1,7 @@
 import CheckinEngine
 import ConfigFiles
 import Foundation
+import SocialAPI
 import TestSupport
 import Testing
 
@@ -82,6 +83,8 @@ struct ConfigurationTests {
             ("hello", 5, false), ("café", 4, false), ("日本語", 6, false), ("☕️", 2, false), ("👩‍👩‍👧", 2, false),
             ("see https://example.com/a/very/long/path/indeed ok", 4 + 23 + 3, false),
             ("日本語", 3, true), ("see http://x.co", 4 + 23, true),
+            // NFC first (twitter-text's parseTweet): a decomposed "é" is one code point of weight 1.
+            ("cafe\u{301}", 4, false), (String(repeating: "e\u{301}", count: 280), 280, false),
         ])
     func tweetLength(text: String, expected: Int, legacy: Bool) {
         #expect(TweetLength.count(text, legacy: legacy) == expected)

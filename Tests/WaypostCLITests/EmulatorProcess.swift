@@ -14,9 +14,10 @@ final class EmulatorProcess {
     /// `http://127.0.0.1:PORT/`.
     let base: String
 
-    init(in directory: URL = Corpus.repositoryRoot) throws {
+    /// `arguments` follow `emulator --port 0`.
+    init(in directory: URL = Corpus.repositoryRoot, arguments: [String] = []) throws {
         process.executableURL = CLITests.executable
-        process.arguments = ["emulator", "--port", "0"]
+        process.arguments = ["emulator", "--port", "0"] + arguments
         process.currentDirectoryURL = directory
         let out = Pipe()
         process.standardOutput = out
@@ -33,6 +34,9 @@ final class EmulatorProcess {
         base = self.banner.split(separator: " ").last.map(String.init) ?? ""
         guard base.hasPrefix("http://127.0.0.1:") else { throw CocoaError(.fileReadUnknown) }
     }
+
+    /// The port it listens on.
+    var port: Int { Int(base.split(separator: ":").last?.trimmingCharacters(in: .init(charactersIn: "/")) ?? "") ?? 0 }
 
     /// A control-plane request: a POST with `form`, else a GET; the answer's body.
     @discardableResult

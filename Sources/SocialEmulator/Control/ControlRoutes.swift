@@ -1,10 +1,12 @@
+import Foundation
+
 /// The control plane under `/__waypost/`: form-encoded POSTs that script the emulator (reset,
 /// accounts, geo_enabled, permissions, token states, faults, clock) and the journal. Its
 /// answers are the emulator's own (`{"error": …}`), not a provider's.
 struct ControlRoutes: Sendable {
     let configuration: EmulatorConfiguration
     let seed: UInt64
-    let journalCapacity: Int
+    let journalLimits: JournalLimits
 
     /// - Parameter wallClock: the real clock, before the scripted offset.
     func respond(
@@ -15,13 +17,16 @@ struct ControlRoutes: Sendable {
         func error(_ message: String) -> EmulatorResponse { .json(400, ["error": message]) }
         switch (method, path) {
         case ("POST", "/__waypost/reset"):
-            state = EmulatorState(configuration, seed: seed, journalCapacity: journalCapacity)
+            state = EmulatorState(configuration, seed: seed, journalLimits: journalLimits)
             return .json(200, ["status": "reset"])
         case ("GET", "/__waypost/journal"):
-            let all = state.journal.ordered
+            // The array as before; how full the journal is, and how much it dropped, in headers.
             var response = EmulatorResponse.json(
-                200, values["path"].map { filter in all.filter { $0.path.contains(filter) } } ?? all)
+                200, encoded: Data(state.journal.json(pathContains: values["path"])))
             response.headers["x-waypost-journal-dropped"] = String(state.journal.dropped)
+            response.headers["x-waypost-journal-entries"] = String(state.journal.count)
+            response.headers["x-waypost-journal-bytes"] = String(state.journal.bytes)
+            response.headers["x-waypost-journal-byte-limit"] = String(state.journal.limits.bytes)
             return response
         case ("POST", "/__waypost/twitter/geo_enabled"):
             guard let user = values["user_id"], state.geoEnabled[user] != nil,

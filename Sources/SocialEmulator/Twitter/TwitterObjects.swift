@@ -1,5 +1,6 @@
 import Foundation
 import SocialAPI
+import WaypostSupport
 
 // Twitter v1.1 objects in the shape Twitter sent them ("Tweet object", "User object", "Geo
 // objects" in Twitter's v1.1 data dictionary), so that the model classes of real clients —
@@ -187,8 +188,11 @@ struct TweetObject {
                 w.key("entities")
                 TweetEntities(text: tweet.text).write(to: &w)
             }
+            // HTML, as Twitter sent it: the application's name is text inside it, escaped (a
+            // consumer registered as `<script>…` must not become markup in a client's page).
             w.field(
-                "source", "<a href=\"https://developer.twitter.com\" rel=\"nofollow\">\(tweet.application)</a>")
+                "source",
+                "<a href=\"https://developer.twitter.com\" rel=\"nofollow\">\(HTMLEscaping.escape(tweet.application))</a>")
             for key in [
                 "in_reply_to_status_id", "in_reply_to_status_id_str", "in_reply_to_user_id", "in_reply_to_user_id_str",
                 "in_reply_to_screen_name",

@@ -269,7 +269,11 @@ struct TwitterRoutes: Sendable {
         guard let status = parameters["status"], !status.isEmpty else {
             return Self.error(403, .missingParameter, "Missing required parameter: status.")
         }
-        guard status.count <= 280 else { return Self.error(403, .statusTooLong, "Status is over 280 characters.") }
+        // twitter-text's weighted count, as Twitter applied it: 141 emoji or CJK characters are
+        // over, a long URL counts 23.
+        guard TweetLength.fits(status) else {
+            return Self.error(403, .statusTooLong, "Status is over 280 characters.")
+        }
         let dayAgo = context.now - 86_400
         if let first = state.postTimes[account.userID]?.first, first <= dayAgo {
             state.postTimes[account.userID]?.removeAll { $0 <= dayAgo }

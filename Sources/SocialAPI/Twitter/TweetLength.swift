@@ -1,6 +1,14 @@
+import Foundation
+
 /// Tweet length as twitter-text (v3) counts it: 280 weighted units, where most Latin, Cyrillic
 /// and punctuation code points weigh 1 and everything else (CJK, emoji) 2; every URL counts 23.
 /// `legacy` is the old rule: 140 code points, URLs 23.
+///
+/// twitter-text's `config/v3.json`: `maxWeightedTweetLength` 280, `scale` 100, `defaultWeight`
+/// 200, `ranges` 0–4351, 8192–8205, 8208–8223, 8242–8247 at weight 100, `transformedURLLength`
+/// 23, `emojiParsingEnabled` true; `parseTweet` counts the text after NFC normalisation.
+/// One rule for the whole project: the engine checks a message with it before sending, and the
+/// emulator refuses longer statuses with it (403/186), as Twitter did.
 public enum TweetLength {
     public static let maximum = 280
     public static let legacyMaximum = 140
@@ -12,7 +20,8 @@ public enum TweetLength {
     /// The length Twitter would count.
     public static func count(_ text: String, legacy: Bool = false) -> Int {
         var total = 0
-        var rest = Substring(text)
+        // twitter-text normalises to NFC first: "e" + U+0301 is one code point, "é", of weight 1.
+        var rest = Substring(text.precomposedStringWithCanonicalMapping)
         while let url = firstURL(in: rest) {
             total += count(plain: rest[..<url.lowerBound], legacy: legacy) + urlLength
             rest = rest[url.upperBound...]

@@ -1,0 +1,247 @@
+import Foundation
+import SocialAPI
+import TestSupport
+import Testing
+
+@testable import SocialEmulator
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The emulator as a service (issue 27, item 3): it says when it cannot listen, stops when
+/// asked, keeps a journal bounded in bytes, answers its control plane only under its own name,
+/// escapes the HTML it sends and counts tweets as Twitter did.
+struct ServiceTests {
+    // MARK: - Tweet length
+
+    /// twitter-text v3 (`config/v3.json`: `maxWeightedTweetLength` 280, `scale` 100,
+    /// `defaultWeight` 200, ranges 0–4351, 8192–8205, 8208–8223, 8242–8247 at weight 100,
+    /// `transformedURLLength` 23, emoji parsing on; `parseTweet` normalises to NFC first), as
+    /// Twitter applied it to `statuses/update`: over 280 is 403 with code 186, "Status is over
+    /// 280 characters." (v1.1 "Response codes").
+    @Test(
+        "Statuses are counted by twitter-text's weighted rule; over 280 is 403/186",
+        arguments: [
+            (String(repeating: "😀", count: 141), false), (String(repeating: "語", count: 141), false),
+            (String(repeating: "😀", count: 140), true), (String(repeating: "語", count: 140), true),
+            (String(repeating: "a", count: 281), false), (String(repeating: "a", count: 280), true),
+            // NFC: 280 decomposed "é" are 280 code points of weight 1, not 560.
+            (String(repeating: "e\u{301}", count: 280), true),
+            // Every URL counts 23, however long.
+            ("see https://example.com/" + String(repeating: "x", count: 400) + " " + String(repeating: "b", count: 250),
+             true),
+        ])
+    func statusLength(text: String, accepted: Bool) async throws {
+        let core = try WireTests.core()
+        let form = "status=" + (text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let answer = await core.handle(try WireTests.signed("POST", "/1.1/statuses/update.json", form: form))
+        if accepted {
+            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+        } else {
+            #expect(answer.status == 403)
+            #expect(
+                String(decoding: answer.body, as: UTF8.self)
+                    == #"{"errors":[{"code":186,"message":"Status is over 280 characters."}]}"#)
+        }
+    }
+
+    // MARK: - HTML
+
+    /// `source` is HTML (`<a href=… rel="nofollow">NAME</a>`): an application named with markup
+    /// must arrive as text, or a client rendering `source` runs it.
+    @Test func sourceEscapesTheApplicationName() async throws {
+        let core = try WireTests.core()
+        let name = #"<script>alert("x")</script>&'"#
+        let key = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        #expect(await core.control("POST", "/__waypost/twitter/consumers", "key=\(key)&secret=s3cret").status == 200)
+        let credentials = OAuth1Credentials(
+            consumerKey: name, consumerSecret: "s3cret", token: "1001-waypost-demo-token",
+            tokenSecret: "waypost-demo-token-secret")
+        let posted = await core.handle(
+            try WireTests.signed("POST", "/1.1/statuses/update.json", form: "status=hi", credentials: credentials))
+        #expect(posted.status == 200, "\(String(decoding: posted.body, as: UTF8.self))")
+        #expect(
+            try WireTests.object(posted)["source"] as? String
+                == #"<a href="https://developer.twitter.com" rel="nofollow">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</a>"#
+        )
+    }
+
+    // MARK: - Journal
+
+    /// 1,000 bodies of 1 MB once took the journal to 1 GB: now each value is cut (its size kept),
+    /// the whole is bounded in bytes, and what was dropped is counted in the answer.
+    @Test func theJournalIsBoundedInBytes() async throws {
+        let limits = JournalLimits(bytes: 64 << 10)
+        let core = EmulatorCore(
+            fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), journalLimits: limits)
+        let big = "status=" + String(repeating: "a", count: 1 << 20)
+        for _ in 0..<40 {
+            await core.handle(
+                EmulatorRequest(
+                    method: "POST", path: "/1.1/statuses/update.json",
+                    headers: ["content-type": "application/x-www-form-urlencoded"], body: Data(big.utf8)))
+        }
+        let journal = await core.journal
+        #expect(journal.count < 40 && journal.count >= 10)
+        let last = try #require(journal.last)
+        #expect(last.parameters["status"]?.utf8.count == limits.valueBytes)
+        #expect(last.truncated?.parameters["status"] == 1 << 20)
+        #expect(last.bodyBytes == big.utf8.count)
+        let answer = await core.control("GET", "/__waypost/journal")
+        #expect(answer.status == 200)
+        #expect(answer.body.count <= limits.bytes, "the answer is about the journal's size")
+        #expect(Int(answer.headers["x-waypost-journal-dropped"] ?? "") == 40 - journal.count)
+        #expect(Int(answer.headers["x-waypost-journal-bytes"] ?? "") ?? .max <= limits.bytes)
+        #expect(answer.headers["x-waypost-journal-byte-limit"] == String(limits.bytes))
+        // Written by hand, read by JSONDecoder as before.
+        #expect(try JSONDecoder().decode([JournalEntry].self, from: answer.body) == journal)
+    }
+
+    /// A body of a hundred thousand tiny parameters cannot make one entry large either: the
+    /// entry stops at its bound, and says how many it left out.
+    @Test func oneEntryIsBoundedWhateverItHolds() async throws {
+        let limits = JournalLimits()
+        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot))
+        let form = (0..<100_000).map { "p\($0)=v" }.joined(separator: "&")
+        await core.handle(
+            EmulatorRequest(
+                method: "POST", path: "/me/feed", headers: ["content-type": "application/x-www-form-urlencoded"],
+                body: Data(form.utf8)))
+        let entry = try #require(await core.journal.last)
+        let size = entry.parameters.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+        #expect(size <= limits.entryBytes)
+        #expect((entry.truncated?.omitted ?? 0) > 90_000)
+    }
+
+    // MARK: - The control plane's Host
+
+    /// DNS rebinding: a page under another name reaches 127.0.0.1 with its own name in `Host`.
+    /// The control plane answers only its own address (and loopback's names); the provider
+    /// endpoints stay open.
+    @Test func theControlPlaneRefusesOtherHostNames() async throws {
+        let core = try WireTests.core()
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        defer { Task { await running.stop() } }
+        let port = running.port
+        for host in ["127.0.0.1:\(port)", "localhost:\(port)", "LOCALHOST:\(port)", "[::1]:\(port)"] {
+            let answer = try RawHTTP.exchange(port: port, "GET /__waypost/journal HTTP/1.1\r\nHost: \(host)\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(host): \(answer)")
+        }
+        for host in ["rebind.attacker.example:\(port)", "127.0.0.1:\(port + 1)", "127.0.0.1", "localhost.evil:\(port)"] {
+            let answer = try RawHTTP.exchange(port: port, "POST /__waypost/reset HTTP/1.1\r\nHost: \(host)\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 403"), "\(host): \(answer)")
+            #expect(answer.contains(#"{"error":"the control plane answers only"#), "\(answer)")
+        }
+        let none = try RawHTTP.exchange(port: port, "GET /__waypost/journal HTTP/1.0\r\n")
+        #expect(none.hasPrefix("HTTP/1.0 403") || none.hasPrefix("HTTP/1.1 403"), "\(none)")
+        // A provider endpoint under any name: its own answer (here Graph's missing token).
+        let graph = try RawHTTP.exchange(port: port, "GET /me HTTP/1.1\r\nHost: rebind.attacker.example\r\n")
+        #expect(!graph.hasPrefix("HTTP/1.1 403"), "\(graph)")
+    }
+
+    /// With a token, both hold: the right Host and the token.
+    @Test func theControlTokenIsStillRequired() async throws {
+        let core = EmulatorCore(
+            fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), controlToken: "let-me-in")
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        defer { Task { await running.stop() } }
+        let host = "Host: 127.0.0.1:\(running.port)\r\n"
+        let without = try RawHTTP.exchange(port: running.port, "GET /__waypost/journal HTTP/1.1\r\n" + host)
+        #expect(without.hasPrefix("HTTP/1.1 401"), "\(without)")
+        let with = try RawHTTP.exchange(
+            port: running.port, "GET /__waypost/journal HTTP/1.1\r\n\(host)X-Waypost-Control-Token: let-me-in\r\n")
+        #expect(with.hasPrefix("HTTP/1.1 200"), "\(with)")
+        let elsewhere = try RawHTTP.exchange(
+            port: running.port,
+            "GET /__waypost/journal HTTP/1.1\r\nHost: evil.example:\(running.port)\r\nX-Waypost-Control-Token: let-me-in\r\n"
+        )
+        #expect(elsewhere.hasPrefix("HTTP/1.1 403"), "\(elsewhere)")
+    }
+
+    /// On a wildcard address the name is the interface the client reached; loopback's names
+    /// only when that interface is loopback.
+    @Test func wildcardAddressesAcceptTheInterfaceReached() {
+        let lan = ControlPlaneHosts(host: "0.0.0.0", localAddress: "192.168.1.5", port: 8080)
+        #expect(lan.allows("192.168.1.5:8080"))
+        #expect(!lan.allows("localhost:8080") && !lan.allows("example.com:8080") && !lan.allows("192.168.1.5:80"))
+        let loop = ControlPlaneHosts(host: "::", localAddress: "::ffff:127.0.0.1", port: 8080)
+        #expect(loop.allows("127.0.0.1:8080") && loop.allows("localhost:8080") && loop.allows("[::1]:8080"))
+        let named = ControlPlaneHosts(host: "emulator.test", localAddress: "10.0.0.2", port: 80)
+        #expect(named.allows("emulator.test") && named.allows("Emulator.Test.:80") && named.allows("10.0.0.2"))
+        #expect(!named.allows("emulator.test:8080") && !named.allows(nil) && !named.allows(""))
+    }
+
+    // MARK: - Listening and stopping
+
+    /// A port already taken is an error at once, not a server without a socket.
+    @Test func aBusyPortIsAnErrorAtOnce() async throws {
+        let core = try WireTests.core()
+        let first = try await EmulatorServer(core: core).start(port: 0)
+        defer { Task { await first.stop() } }
+        let started = ContinuousClock.now
+        do {
+            let second = try await EmulatorServer(core: core).start(port: first.port)
+            await second.stop()
+            Issue.record("a second server on port \(first.port) started")
+        } catch let error as EmulatorListenError {
+            #expect(error.description == "cannot listen on 127.0.0.1:\(first.port) (address already in use)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        do {
+            _ = try await EmulatorServer(core: core).start(host: "192.0.2.1", port: 0)  // TEST-NET-1: not ours
+            Issue.record("listening on 192.0.2.1")
+        } catch let error as EmulatorListenError {
+            #expect(error.description == "cannot listen on 192.0.2.1:0 (cannot assign requested address)")
+        }
+    }
+
+    /// A request inside a `hang` fault never finishes by itself; stopping does not wait for it.
+    @Test func stoppingDoesNotWaitForAHang() async throws {
+        let core = try WireTests.core()
+        let running = try await EmulatorServer(core: core).start(port: 0)
+        await core.addFault(Fault(kind: .hang))
+        let port = running.port
+        let request = Task.detached { try? RawHTTP.exchange(port: port, "GET /me HTTP/1.1\r\nHost: x\r\n") }
+        while await core.journal.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let started = ContinuousClock.now
+        await running.stop(grace: .milliseconds(200))
+        #expect(ContinuousClock.now - started < .seconds(2))
+        _ = await request.value
+    }
+}
+
+/// One HTTP exchange on a raw socket, for what clients will not send (another `Host`, none):
+/// the request head (without its final blank line), `Connection: close` added; the answer as
+/// text, read until the server closes or 10 seconds pass.
+enum RawHTTP {
+    struct Failure: Error {}
+
+    static func exchange(port: Int, _ head: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure() }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw Failure() }
+        let bytes = Array((head + "Connection: close\r\n\r\n").utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure() }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            answer += buffer[..<count]
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+}
