@@ -31,9 +31,7 @@ public final class CheckinEngine {
     /// Each device's app state; an app is in the foreground until an event says otherwise.
     private var appState: [String?: AppState] = [:]
     private var lastAccuracy = 65.0
-    private var answersUsed = 0
-    /// Last check-in time per network and place, for the cool-down.
-    private var lastCheckin: [String: Double] = [:]
+    private var gates: GateEvaluator
     private var history: [LocationRecord] = []
     private var events: [EventRecord] = []
 
@@ -47,6 +45,7 @@ public final class CheckinEngine {
         self.run = run
         self.delivery = delivery
         self.keepsHistory = keepsHistory
+        gates = GateEvaluator(profile: profile)
     }
 
     /// Feeds one event; returns the audit records of posts it created or moved on.
@@ -174,48 +173,16 @@ public final class CheckinEngine {
             run.name, rule.id, network.rawValue, trigger.rawValue, region ?? "-", timed.device ?? "-",
             String(format: "%.3f", timed.time),
         ].joined(separator: "|")
-        var gates: [GateVerdict] = []
-        gates.record(
-            authorizationVerdict(
-                trigger, authorization[timed.device] ?? .notDetermined, appState[timed.device] ?? .foreground))
-        gates.record(
-            profile.optIn && profile.disclosureAcknowledged
-                ? GateVerdict(.optIn, passed: true, "opted in, disclosure acknowledged")
-                : GateVerdict(
-                    .optIn, passed: false,
-                    profile.optIn ? "the location disclosure was not acknowledged" : "location check-ins are off"))
-        gates.record(consentVerdict(rule, askable: gates.allSatisfy(\.passed)))
-        if let zone = profile.zones.first(where: { $0.contains(position) }) {
-            gates.record(GateVerdict(.privacyZone, passed: false, PrivacyZone.blockedReason(zone: zone.name)))
-        } else {
-            gates.record(GateVerdict(.privacyZone, passed: true, "outside every privacy zone"))
-        }
-        let precision = min(rule.precision, profile.maximumPrecision)
-        gates.record(
-            GateVerdict(
-                .precision, passed: true,
-                "\(precision.rawValue) (rule \(rule.precision.rawValue), profile at most \(profile.maximumPrecision.rawValue))"
-            ))
-        let place = "\(network.rawValue)|" + (region ?? Self.cell(position))
-        let cooldown = max(rule.cooldown, profile.cooldown)
-        if let last = lastCheckin[place], timed.time - last < cooldown {
-            gates.record(
-                GateVerdict(
-                    .volume, passed: false,
-                    "checked in here \(OutboxDelivery.seconds(timed.time - last)) ago; cool-down \(OutboxDelivery.seconds(cooldown))"
-                ))
-        } else {
-            gates.record(
-                GateVerdict(.volume, passed: true, "no check-in here within \(OutboxDelivery.seconds(cooldown))"))
-        }
-
+        let (gates, precision) = self.gates.evaluate(
+            rule, network, trigger: trigger, region: region, position: position, time: timed.time,
+            authorization: authorization[timed.device] ?? .notDetermined,
+            appState: appState[timed.device] ?? .foreground)
         let intent = PostIntent(
             network: network, rule: rule.id, trigger: trigger, region: region, device: timed.device, time: timed.time,
             latitude: position.latitude, longitude: position.longitude, horizontalAccuracy: lastAccuracy,
             precision: precision, place: rule.place, searchRadius: rule.searchRadius, template: rule.message,
             legacyLength: rule.legacyLength, maxAge: min(rule.maxAge, profile.maxAge), gates: gates)
         let blocked = gates.first { !$0.passed }
-        if blocked == nil { lastCheckin[place] = timed.time }
         guard let delivery, blocked == nil else {
             var record = intent.audit(key: key, decision: blocked == nil ? .dryRun : .blocked, detail: blocked?.reason)
             if blocked == nil { record.detail = "dry run: nothing sent" }
@@ -236,45 +203,5 @@ public final class CheckinEngine {
         } catch {
             throw StoreError(path: store.path, message: "cannot encode a post: \(error)")
         }
-    }
-
-    /// Gate 1: Always allows a check-in at any time; When In Use only while the app is in the
-    /// foreground — a trigger in the background needs Always.
-    private func authorizationVerdict(_ trigger: Trigger, _ authorization: AuthorizationStatus, _ state: AppState)
-        -> GateVerdict
-    {
-        switch authorization {
-        case .authorizedAlways:
-            return GateVerdict(.authorization, passed: true, "authorizedAlways")
-        case .authorizedWhenInUse where state == .foreground:
-            return GateVerdict(.authorization, passed: true, "authorizedWhenInUse, app in the foreground")
-        case .authorizedWhenInUse:
-            return GateVerdict(
-                .authorization, passed: false, "\(trigger.rawValue) arrives in the \(state) app and needs Always")
-        default:
-            return GateVerdict(.authorization, passed: false, "location is \(authorization)")
-        }
-    }
-
-    private func consentVerdict(_ rule: CheckinRule, askable: Bool) -> GateVerdict {
-        switch max(rule.consent, profile.consent) {
-        case .auto:
-            return GateVerdict(.consent, passed: true, "automatic")
-        case .never:
-            return GateVerdict(.consent, passed: false, "never")
-        case .ask:
-            guard askable else { return GateVerdict(.consent, passed: false, "not asked: an earlier gate failed") }
-            defer { answersUsed += 1 }
-            guard answersUsed < profile.answers.count else {
-                return GateVerdict(.consent, passed: false, "asked; no answer (treated as no)")
-            }
-            let yes = profile.answers[answersUsed]
-            return GateVerdict(.consent, passed: yes, yes ? "asked; the user said yes" : "asked; the user said no")
-        }
-    }
-
-    /// A ~100 m cell standing for "the same place" of triggers outside regions.
-    static func cell(_ point: Coordinate) -> String {
-        String(format: "%.3f,%.3f", point.latitude, point.longitude)
     }
 }

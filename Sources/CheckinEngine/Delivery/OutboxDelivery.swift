@@ -140,17 +140,12 @@ public final class OutboxDelivery {
     }()
 
     private func send(_ intent: inout PostIntent, entry: OutboxEntry) async -> Outcome {
-        let now = clock.now
-        let age = now - entry.createdAt
-        guard age <= intent.maxAge else {
-            intent.gates.record(
-                GateVerdict(
-                    .staleness, passed: false, "waited \(Self.seconds(age)), more than \(Self.seconds(intent.maxAge))"))
+        let age = clock.now - entry.createdAt
+        let staleness = PrivacyGate.stalenessVerdict(age: age, maxAge: intent.maxAge)
+        intent.gates.record(staleness)
+        guard staleness.passed else {
             return Outcome(state: .expired, decision: .expired, detail: "expired after \(Self.seconds(age)) unsent")
         }
-        intent.gates.record(
-            GateVerdict(
-                .staleness, passed: true, "waited \(Self.seconds(age)) of at most \(Self.seconds(intent.maxAge))"))
         do {
             switch intent.network {
             case .twitter:
@@ -158,14 +153,9 @@ public final class OutboxDelivery {
                 if twitterGeoEnabled == nil {
                     twitterGeoEnabled = try await twitter.verifyCredentials().geoEnabled ?? false
                 }
-                if twitterGeoEnabled == true {
-                    intent.gates.record(GateVerdict(.network, passed: true, "geo_enabled is on"))
-                } else {
-                    // Twitter would drop the location silently; Waypost does not send it, and says so.
-                    intent.gates.record(
-                        GateVerdict(.network, passed: false, "geo_enabled is off: the tweet goes without location"))
-                    intent.precision = .none
-                }
+                let network = PrivacyGate.twitterNetworkVerdict(geoEnabled: twitterGeoEnabled == true)
+                intent.gates.record(network)
+                if !network.passed { intent.precision = .none }
                 return try await postTweet(&intent, twitter, entry: entry)
             case .facebook:
                 guard let facebook = clients.facebook else { return permanent("no Facebook access token") }
@@ -173,14 +163,12 @@ public final class OutboxDelivery {
                     facebookPermissions = Set(
                         try await facebook.permissions().filter { $0.status == "granted" }.map(\.permission))
                 }
-                let granted = facebookPermissions ?? []
-                guard let permission = ["publish_checkins", "publish_actions"].first(where: granted.contains) else {
-                    intent.gates.record(
-                        GateVerdict(.network, passed: false, "neither publish_checkins nor publish_actions is granted"))
+                let (network, permission) = PrivacyGate.facebookNetworkVerdict(granted: facebookPermissions ?? [])
+                intent.gates.record(network)
+                guard permission != nil else {
                     return Outcome(
                         state: .failed, decision: .blocked, detail: "Facebook permission publish_checkins missing")
                 }
-                intent.gates.record(GateVerdict(.network, passed: true, "\(permission) granted"))
                 return try await postCheckin(&intent, facebook, entry: entry)
             }
         } catch {

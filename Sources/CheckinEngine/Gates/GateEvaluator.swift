@@ -1,0 +1,55 @@
+import Geo
+import LocationSimulation
+
+/// Evaluates the gates a post meets when it is intended — 1, 2, 4, 5, 6 and 8, in DESIGN.md's
+/// order, every verdict recorded — and keeps what they remember between posts: the scripted
+/// consent answers used so far and each place's last check-in. Gates 3 and 7 come when the post
+/// is sent (``OutboxDelivery``); ``GateVerdict`` lists keep all eight in order wherever they are
+/// recorded.
+struct GateEvaluator {
+    let profile: PrivacyProfile
+    /// Scripted consent answers used so far, in order.
+    private var answersUsed = 0
+    /// The last check-in per network and place, for the cool-down.
+    private var lastCheckin: [String: Double] = [:]
+
+    init(profile: PrivacyProfile) {
+        self.profile = profile
+    }
+
+    /// The verdicts of the gates at intent, and the precision gate 6 allows.
+    mutating func evaluate(
+        _ rule: CheckinRule, _ network: Network, trigger: Trigger, region: String?, position: Coordinate,
+        time: Double, authorization: AuthorizationStatus, appState: AppState
+    ) -> (gates: [GateVerdict], precision: Precision) {
+        var gates: [GateVerdict] = []
+        gates.record(PrivacyGate.authorizationVerdict(trigger, authorization, appState))
+        gates.record(PrivacyGate.optInVerdict(profile))
+        gates.record(consent(rule, askable: gates.allSatisfy(\.passed)))
+        gates.record(PrivacyGate.privacyZoneVerdict(position, zones: profile.zones))
+        let (verdict, precision) = PrivacyGate.precisionVerdict(rule: rule.precision, profile: profile.maximumPrecision)
+        gates.record(verdict)
+        let place = "\(network.rawValue)|" + (region ?? Self.cell(position))
+        gates.record(
+            PrivacyGate.volumeVerdict(
+                sinceLast: lastCheckin[place].map { time - $0 }, cooldown: max(rule.cooldown, profile.cooldown)))
+        if gates.allSatisfy(\.passed) { lastCheckin[place] = time }
+        return (gates, precision)
+    }
+
+    /// Gate 4, using up one scripted answer when the user is asked.
+    private mutating func consent(_ rule: CheckinRule, askable: Bool) -> GateVerdict {
+        let mode = max(rule.consent, profile.consent)
+        var answer: Bool?
+        if mode == .ask && askable {
+            answer = answersUsed < profile.answers.count ? profile.answers[answersUsed] : nil
+            answersUsed += 1
+        }
+        return PrivacyGate.consentVerdict(mode, askable: askable, answer: answer)
+    }
+
+    /// A ~100 m cell standing for "the same place" of triggers outside regions.
+    static func cell(_ point: Coordinate) -> String {
+        String(format: "%.3f,%.3f", point.latitude, point.longitude)
+    }
+}
