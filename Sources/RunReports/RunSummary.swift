@@ -35,7 +35,8 @@ public enum RunSummary {
         if !run.regions.isEmpty {
             out += "Regions\n"
             for region in run.regions {
-                out += "  \(shown(region.identifier))  \(region.latitude), \(region.longitude)  r \(Int(region.radius)) m\n"
+                out +=
+                    "  \(shown(region.identifier))  \(region.latitude), \(region.longitude)  r \(Int(region.radius)) m\n"
             }
         }
         var lines: [(Double, Int, String)] = run.events.enumerated().map { index, e in

@@ -118,6 +118,22 @@ public enum DisplayEscaping {
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, keepingLineBreaks: Bool) -> Bool {
         let count = bytes.count
         var index = 0
+        // Eight bytes at a time while they are printable ASCII (no high bit, none below 0x20,
+        // none 0x7F): names are mostly that, and a byte at a time they cost twice as much.
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let high: UInt64 = 0x8080_8080_8080_8080
+                // With no high bit set, a byte below 0x20 (or a zero byte of `word ^ 0x7F…`,
+                // a DEL) is the one that borrows into its own high bit.
+                let belowSpace = (word &- 0x2020_2020_2020_2020) & ~word
+                let notDelete = word ^ 0x7F7F_7F7F_7F7F_7F7F
+                let delete = (notDelete &- 0x0101_0101_0101_0101) & ~notDelete
+                if (word | belowSpace | delete) & high != 0 { break }
+                index += 8
+            }
+        }
         while index < count {
             let byte = bytes[index]
             if byte < 0x20 {
@@ -147,11 +163,14 @@ public enum DisplayEscaping {
                 if keepingLineBreaks {
                     out.append(UInt8(value))
                 } else {
-                    let letter = value == 0x09 ? UInt8(ascii: "t") : value == 0x0A ? UInt8(ascii: "n") : UInt8(ascii: "r")
+                    let letter =
+                        value == 0x09 ? UInt8(ascii: "t") : value == 0x0A ? UInt8(ascii: "n") : UInt8(ascii: "r")
                     out.append(contentsOf: [UInt8(ascii: "\\"), letter])
                 }
             case 0..<0x20, 0x7F:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(value >> 4)], hex[Int(value & 0xF)]])
+                out.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(value >> 4)], hex[Int(value & 0xF)],
+                ])
             case 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069:
                 out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "{")])
                 out.append(contentsOf: String(value, radix: 16, uppercase: true).utf8)

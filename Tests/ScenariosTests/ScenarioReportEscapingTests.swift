@@ -22,7 +22,10 @@ struct ScenarioReportEscapingTests {
 
     @Test func textShowsNamesEscaped() {
         let text = ScenarioReport.text(Self.results)
-        #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
+        #expect(
+            !text.unicodeScalars.contains {
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
+            })
         #expect(text.hasPrefix(#"FAIL  cafe\e]0;owned\x07  (cafe\u{9B}.yaml)"#))
         #expect(text.contains(#"  ✗ post at \u{202E}gnp.exe"#))
         #expect(text.contains(#"      actual:   0\nFAIL  forged\e[2J"#))

@@ -38,8 +38,13 @@ struct TextEscapingTests {
 
     @Test("The fast scan finds each hazard wherever it is, bridged strings included")
     func scanFindsEveryHazard() {
-        for hazard in ["\u{0}", "\u{7}", "\n", "\u{1B}", "\u{7F}", "\u{80}", "\u{9F}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}"] {
-            for text in [hazard, "abc" + hazard, hazard + "é", "日本" + hazard + "語"] {
+        for hazard in [
+            "\u{0}", "\u{7}", "\n", "\u{1B}", "\u{7F}", "\u{80}", "\u{9F}", "\u{202A}", "\u{202E}", "\u{2066}",
+            "\u{2069}",
+        ] {
+            // Every offset within and across the eight-byte words the scan reads at once.
+            let long = (0..<20).map { String(repeating: "x", count: $0) + hazard + "abcdefghijklmnop" }
+            for text in [hazard, "abc" + hazard, hazard + "é", "日本" + hazard + "語"] + long {
                 #expect(DisplayEscaping.needsEscaping(text), "\(Array(text.unicodeScalars))")
                 #expect(!DisplayEscaping.escape(text).unicodeScalars.contains { $0 == hazard.unicodeScalars.first })
             }
@@ -49,7 +54,9 @@ struct TextEscapingTests {
 
     @Test("Spreadsheet formulas are made inert; numbers and the table's dash stay as they are")
     func csvCells() {
-        #expect(CSVEscaping.cell(#"=HYPERLINK("http://evil.example","x")"#) == #""'=HYPERLINK(""http://evil.example"",""x"")""#)
+        #expect(
+            CSVEscaping.cell(#"=HYPERLINK("http://evil.example","x")"#)
+                == #""'=HYPERLINK(""http://evil.example"",""x"")""#)
         #expect(CSVEscaping.cell("=1+1") == "'=1+1")
         #expect(CSVEscaping.cell("+1+cmd") == "'+1+cmd")
         #expect(CSVEscaping.cell("-2+3") == "'-2+3")

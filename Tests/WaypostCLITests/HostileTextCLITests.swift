@@ -74,7 +74,8 @@ struct HostileTextCLITests {
                 try CLITests.waypost(
                     "replay", root.appendingPathComponent("tracks/sunnyvale-commute.kml").path, "--regions",
                     regions.path, "--checkins", rules.path, "--privacy",
-                    root.appendingPathComponent("fixtures/privacy/demo.yaml").path, "--fixtures", places.path, "--db", db, "--run", run,
+                    root.appendingPathComponent("fixtures/privacy/demo.yaml").path, "--fixtures", places.path, "--db",
+                    db, "--run", run,
                     "--format", format)
             }
 
@@ -83,7 +84,8 @@ struct HostileTextCLITests {
             #expect(text.status == 0, "\(text.stderr)")
             #expect(Self.hazards(in: text.stdout).isEmpty, "\(text.stdout.debugDescription)")
             #expect(text.stdout.contains(#"enter           roasters\e]0;owned\x07\e[31m\u{9B}2J\u{202E}gnp.exe"#))
-            #expect(text.stdout.contains(#""=HYPERLINK("http://evil.example","Roasters")\e]2;x\x07" (rule coffee\e[2J"#))
+            #expect(
+                text.stdout.contains(#""=HYPERLINK("http://evil.example","Roasters")\e]2;x\x07" (rule coffee\e[2J"#))
             #expect(text.stdout.contains(#""\e[8mRoasters\e[0m\u{2066}\nFAKE LINE""#))
             #expect(!text.stdout.split(separator: "\n").contains { $0.hasPrefix("FAKE") })
 
@@ -93,7 +95,8 @@ struct HostileTextCLITests {
             let events = try jsonl.stdout.split(separator: "\n").map {
                 try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
             }
-            #expect(events.contains { $0["type"] as? String == "regionEnter" && $0["region"] as? String == Self.region })
+            #expect(
+                events.contains { $0["type"] as? String == "regionEnter" && $0["region"] as? String == Self.region })
             #expect(events.contains { $0["type"] as? String == "post" && $0["rule"] as? String == Self.rule })
 
             // The audit as a table: escaped; as CSV: formulas inert; as JSON: exact.
