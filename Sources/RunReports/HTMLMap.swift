@@ -7,7 +7,7 @@ public enum HTMLMap {
     public static func render(_ run: RunSnapshot) -> String {
         let svg = SVGMap.render(run)
         let duration = run.span.map { $0.upperBound - $0.lowerBound } ?? 0
-        let title = XMLEscaping.escape("Waypost run '\(run.run.name)'")
+        let title = SVGWriter.escape("Waypost run '\(run.run.name)'")
         return """
             <!DOCTYPE html>
             <html lang="en">

@@ -1,12 +1,18 @@
 import CheckinEngine
 import Foundation
 import Geo
+import WaypostSupport
 
 /// A run in plain text: its span and distance, the regions, the timeline of events and posts,
 /// and how many posts carried location at which precision.
+///
+/// Every name in it came from a file or a server (the run and its track, devices, regions,
+/// places, the reasons recorded with events) and is shown through ``DisplayEscaping``: the summary
+/// is read on a terminal.
 public enum RunSummary {
     public static func render(_ run: RunSnapshot) -> String {
-        var out = "Run '\(run.run.name)' (\(run.run.track))\(run.run.dryRun ? ", dry run" : "")\n"
+        func shown(_ text: String) -> String { DisplayEscaping.escape(text) }
+        var out = "Run '\(shown(run.run.name))' (\(shown(run.run.track)))\(run.run.dryRun ? ", dry run" : "")\n"
         guard let span = run.span else { return out + "nothing recorded (the history may have been purged)\n" }
         let start = span.lowerBound
         func offset(_ t: Double) -> String {
@@ -24,23 +30,24 @@ public enum RunSummary {
                 }
             }
             let fixes = run.fixes(of: device).count
-            out += "  \(device ?? "device"): \(fixes) fixes, \(String(format: "%.2f", metres / 1_000)) km\n"
+            out += "  \(shown(device ?? "device")): \(fixes) fixes, \(String(format: "%.2f", metres / 1_000)) km\n"
         }
         if !run.regions.isEmpty {
             out += "Regions\n"
             for region in run.regions {
-                out += "  \(region.identifier)  \(region.latitude), \(region.longitude)  r \(Int(region.radius)) m\n"
+                out +=
+                    "  \(shown(region.identifier))  \(region.latitude), \(region.longitude)  r \(Int(region.radius)) m\n"
             }
         }
         var lines: [(Double, Int, String)] = run.events.enumerated().map { index, e in
             let text =
-                "\(e.type)" + (e.region.map { " \($0)" } ?? "") + (e.detail.map { " (\($0))" } ?? "")
-                + (e.device.map { " on \($0)" } ?? "")
+                shown(e.type) + (e.region.map { " \(shown($0))" } ?? "") + (e.detail.map { " (\(shown($0)))" } ?? "")
+                + (e.device.map { " on \(shown($0))" } ?? "")
             return (e.time, index, text)
         }
         lines += run.posts.enumerated().map { index, p in
             var text = "post \(p.network.rawValue) \(p.decision.rawValue)"
-            if let place = p.placeName { text += " at \(place)" }
+            if let place = p.placeName { text += " at \(shown(place))" }
             text += p.carriesLocation ? ", location: \(p.precision.rawValue)" : ", no location"
             if let gate = p.gates.first(where: { !$0.passed }) { text += ", blocked by \(gate.gate.rawValue)" }
             return (p.time, run.events.count + index, text)

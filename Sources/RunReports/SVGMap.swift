@@ -440,6 +440,13 @@ public enum SVGMap {
 
 /// Builds SVG text with every attribute and text node escaped.
 struct SVGWriter {
+    /// `text` for an SVG or HTML text node or attribute: control and bidi characters written
+    /// visibly (``DisplayEscaping``) — XML 1.0 cannot carry most C0 controls, and the map is also
+    /// read as text (`cat`, a diff, a terminal) — then XML-escaped.
+    static func escape(_ text: String, attribute: Bool = false) -> String {
+        XMLEscaping.escape(DisplayEscaping.escape(text), attribute: attribute)
+    }
+
     private(set) var text = ""
     private var depth = 0
 
@@ -455,7 +462,7 @@ struct SVGWriter {
 
     mutating func element(_ name: String, _ attributes: [(String, String)] = [], text content: String? = nil) {
         if let content {
-            text += indent + "<\(name)\(Self.attributes(attributes))>\(XMLEscaping.escape(content))</\(name)>\n"
+            text += indent + "<\(name)\(Self.attributes(attributes))>\(Self.escape(content))</\(name)>\n"
         } else {
             text += indent + "<\(name)\(Self.attributes(attributes))/>\n"
         }
@@ -464,6 +471,6 @@ struct SVGWriter {
     private var indent: String { String(repeating: "  ", count: depth) }
 
     private static func attributes(_ list: [(String, String)]) -> String {
-        list.map { " \($0.0)=\"\(XMLEscaping.escape($0.1, attribute: true))\"" }.joined()
+        list.map { " \($0.0)=\"\(escape($0.1, attribute: true))\"" }.joined()
     }
 }

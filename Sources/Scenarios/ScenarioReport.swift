@@ -7,27 +7,31 @@ import WaypostSupport
 public enum ScenarioReport {
     /// `PASS`/`FAIL` per scenario, then each expectation with ✓ or ✗; failures show what was
     /// expected and what happened, and where the expectation is written.
+    ///
+    /// Scenario names, files, region and place names and error messages all came from files or
+    /// servers: each is shown through ``DisplayEscaping``, as the report is read on a terminal.
     public static func text(_ results: [ScenarioResult]) -> String {
+        func shown(_ text: String) -> String { DisplayEscaping.escape(text) }
         var out = ""
         for result in results {
             if let error = result.error {
-                out += "ERROR \(result.name)  (\(result.file))\n      \(error.description)\n"
+                out += "ERROR \(shown(result.name))  (\(shown(result.file)))\n      \(shown(error.description))\n"
                 continue
             }
             let failed = result.expectations.filter { !$0.passed }.count
             out +=
-                (result.passed ? "PASS  " : "FAIL  ") + "\(result.name)  (\(result.file)) — "
+                (result.passed ? "PASS  " : "FAIL  ") + "\(shown(result.name))  (\(shown(result.file))) — "
                 + (failed == 0
                     ? "\(result.expectations.count) expectations hold\n"
                     : "\(failed) of \(result.expectations.count) expectations failed\n")
             for expectation in result.expectations {
                 if expectation.passed {
-                    out += "  ✓ \(expectation.description): \(expectation.actual)\n"
+                    out += "  ✓ \(shown(expectation.description)): \(shown(expectation.actual))\n"
                 } else {
-                    out += "  ✗ \(expectation.description)\n"
-                    out += "      expected: \(expectation.expected)\n"
-                    out += "      actual:   \(expectation.actual)\n"
-                    out += "      at:       \(expectation.location)\n"
+                    out += "  ✗ \(shown(expectation.description))\n"
+                    out += "      expected: \(shown(expectation.expected))\n"
+                    out += "      actual:   \(shown(expectation.actual))\n"
+                    out += "      at:       \(shown(expectation.location))\n"
                 }
             }
         }
@@ -111,6 +115,10 @@ public enum ScenarioReport {
         return out
     }
 
-    /// Escaped for an attribute or element; line breaks kept as character references.
-    static func escape(_ text: String) -> String { XMLEscaping.escape(text, attribute: true) }
+    /// Escaped for an attribute or element; line breaks kept as character references, other
+    /// control and bidi characters written visibly (``DisplayEscaping``): CI systems show these
+    /// messages in logs and web pages.
+    static func escape(_ text: String) -> String {
+        XMLEscaping.escape(DisplayEscaping.escape(text, keepingLineBreaks: true), attribute: true)
+    }
 }

@@ -4,6 +4,7 @@ import ConfigFiles
 import Foundation
 import Store
 import Tracks
+import WaypostSupport
 
 /// Exit statuses from BSD's sysexits.h, the CLI's contract (DESIGN.md).
 enum SysExit: Int32 {
@@ -43,7 +44,9 @@ extension ParsableCommand {
         do {
             try body()
         } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data("waypost: error: \(failure.description)\n".utf8))
+            // Messages quote values from files and servers; the line is read on a terminal.
+            FileHandle.standardError.write(
+                Data("waypost: error: \(DisplayEscaping.escape(failure.description))\n".utf8))
             throw ExitCode(failure.status.rawValue)
         } catch let error as TrackReadError {
             try reportingFailures { throw CommandFailure(error) }

@@ -1,5 +1,6 @@
 import Foundation
 import Tracks
+import WaypostSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -127,7 +128,9 @@ extension Track {
     /// Prints what was read in a way the format does not define, one `waypost: warning:` line each.
     func reportWarnings(file: String) {
         for warning in warnings {
-            FileHandle.standardError.write(Data("waypost: warning: \(file):\(warning)\n".utf8))
+            // A warning quotes the track's own text; the line is read on a terminal.
+            FileHandle.standardError.write(
+                Data("waypost: warning: \(DisplayEscaping.escape("\(file):\(warning)"))\n".utf8))
         }
     }
 }

@@ -71,16 +71,17 @@ struct Outbox: AsyncParsableCommand {
                 if entries.isEmpty { return print("The outbox is empty.") }
                 for e in entries {
                     var line = "\(e.id)  \(e.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
-                    line += "  \(e.network.padding(toLength: 8, withPad: " ", startingAt: 0))"
+                    line += "  \(DisplayEscaping.escape(e.network).padding(toLength: 8, withPad: " ", startingAt: 0))"
                     line += "  created \(XSDDateTime.format(e.createdAt, fractionDigits: 0))  attempts \(e.attempts)"
                     if e.state == .pending { line += "  due \(XSDDateTime.format(e.notBefore, fractionDigits: 0))" }
                     if e.state == .sending, let owner = e.claimedBy, let until = e.leaseUntil {
                         let pid = owner.split(separator: " ").first { $0.hasPrefix("pid=") }?.dropFirst(4) ?? "?"
                         line += "  claimed by process \(pid) until \(XSDDateTime.format(until, fractionDigits: 0))"
                     }
-                    if let id = e.remoteID { line += "  id \(id)" }
-                    if let error = e.lastError { line += "  (\(error))" }
-                    print(line + "  " + e.key)
+                    if let id = e.remoteID { line += "  id \(DisplayEscaping.escape(id))" }
+                    // The last error quotes the server's answer.
+                    if let error = e.lastError { line += "  (\(DisplayEscaping.escape(error)))" }
+                    print(line + "  " + DisplayEscaping.escape(e.key))
                 }
             }
         }

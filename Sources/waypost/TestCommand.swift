@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenarios
+import WaypostSupport
 
 /// `waypost test SCENARIO…`: scripted runs with assertions, for CI.
 struct Test: AsyncParsableCommand {
@@ -79,7 +80,8 @@ struct Test: AsyncParsableCommand {
             for result in results {
                 // The report has each error too; standard error gets the one line every command gives.
                 if let error = result.error {
-                    FileHandle.standardError.write(Data("waypost: error: \(error.description)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("waypost: error: \(DisplayEscaping.escape(error.description))\n".utf8))
                 }
                 switch result.error?.kind {
                 case .missing?: worst = max(worst, .noInput)

@@ -37,6 +37,8 @@ public struct AuditReport {
         "time", "trigger", "region", "network", "place", "decision", "location", "precision", "wire fields", "gates",
     ]
 
+    /// The cells of a record, as they came: ``table()`` and ``csv()`` each neutralise them for
+    /// where they are shown.
     private func row(_ r: AuditRecord) -> [String] {
         let gates =
             r.gates.filter { !$0.passed }.map { "\($0.gate.rawValue): \($0.reason)" }.joined(separator: "; ")
@@ -51,10 +53,12 @@ public struct AuditReport {
         ]
     }
 
+    /// Names, messages and reasons from files and servers are shown through ``DisplayEscaping``,
+    /// before the columns are measured: the table is read on a terminal.
     private func table() -> String {
-        let rows = [Self.columns] + records.map(row)
+        let rows = [Self.columns] + records.map { row($0).map { DisplayEscaping.escape($0) } }
         let widths = Self.columns.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
-        var out = "Audit of run \(run): \(records.count) posts\n\n"
+        var out = "Audit of run \(DisplayEscaping.escape(run)): \(records.count) posts\n\n"
         for (index, row) in rows.enumerated() {
             out +=
                 row.enumerated().map { c, cell in
@@ -73,16 +77,14 @@ public struct AuditReport {
         return out
     }
 
+    /// RFC 4180, every cell through ``CSVEscaping``: a place name or message that starts like a
+    /// formula reaches a spreadsheet as text.
     private func csv() -> String {
-        func quote(_ cell: String) -> String {
-            cell.contains(where: { ",\"\n".contains($0) })
-                ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
-        }
         let header = Self.columns.map { $0.replacingOccurrences(of: " ", with: "_") } + ["wire_values", "message"]
         var out = header.joined(separator: ",") + "\n"
         for r in records {
             let wire = r.wireFields.keys.sorted().map { "\($0)=\(r.wireFields[$0] ?? "")" }.joined(separator: "&")
-            out += (row(r) + [wire, r.message ?? ""]).map(quote).joined(separator: ",") + "\n"
+            out += (row(r) + [wire, r.message ?? ""]).map(CSVEscaping.cell).joined(separator: ",") + "\n"
         }
         return out
     }

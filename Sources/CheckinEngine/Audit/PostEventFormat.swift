@@ -36,17 +36,21 @@ public enum PostEventFormat {
     }
 
     /// `2025-06-02T08:14:05.000Z  post            twitter posted place "Philz Coffee" (rule coffee)`
+    ///
+    /// The device, the place's name (from the server), the rule and the reasons (which quote
+    /// zone names and the provider's answers) are shown through ``DisplayEscaping``.
     public static func text(_ record: AuditRecord, at time: Double) -> String {
+        func shown(_ text: String) -> String { DisplayEscaping.escape(text) }
         var out = XSDDateTime.formatMilliseconds(time) + "  "
-        if let device = record.device { out += "[\(device)] " }
+        if let device = record.device { out += "[\(shown(device))] " }
         out += "post            \(record.network.rawValue) \(record.decision.rawValue)"
         out += record.carriesLocation ? " \(record.precision.rawValue)" : " without location"
-        if let name = record.placeName, record.carriesLocation { out += " \"\(name)\"" }
-        out += " (rule \(record.rule)"
+        if let name = record.placeName, record.carriesLocation { out += " \"\(shown(name))\"" }
+        out += " (rule \(shown(record.rule))"
         if let failed = record.gates.first(where: { !$0.passed }) {
-            out += "; \(failed.gate.rawValue): \(failed.reason)"
+            out += "; \(failed.gate.rawValue): \(shown(failed.reason))"
         } else if let detail = record.detail {
-            out += "; \(detail)"
+            out += "; \(shown(detail))"
         }
         return out + ")"
     }

@@ -164,11 +164,19 @@ public enum EventStreamEncoder {
 
     /// ``text(_:)`` appended as UTF-8: a fix's line is written without intermediate strings, as a
     /// replay writes one per second of route.
+    ///
+    /// Names from files (devices, regions, monitors) go through ``DisplayEscaping``: a line is
+    /// shown on a terminal, and a region called `ESC ] 0; … BEL` must not retitle it.
     static func appendText(_ timed: TimedEvent, to out: inout [UInt8]) {
         func put(_ text: String) { out.append(contentsOf: text.utf8) }
+        func name(_ text: String) { DisplayEscaping.append(text, to: &out) }
         XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
         out.append(literal: "  ")
-        if let device = timed.device { put("[\(device)] ") }
+        if let device = timed.device {
+            out.append(UInt8(ascii: "["))
+            name(device)
+            out.append(literal: "] ")
+        }
         switch timed.event {
         case .authorizationChanged(let status):
             put("authorization   \(status)")
@@ -188,13 +196,19 @@ public enum EventStreamEncoder {
         case .failed(let error):
             put("error           \(error.name) (\(error.code.rawValue))")
         case .enteredRegion(let region, _):
-            put("enter           \(region.identifier)")
+            put("enter           ")
+            name(region.identifier)
         case .exitedRegion(let region, _):
-            put("exit            \(region.identifier)")
+            put("exit            ")
+            name(region.identifier)
         case .determinedState(let state, let region):
-            put("state           \(region.identifier): \(state)")
+            put("state           ")
+            name(region.identifier)
+            put(": \(state)")
         case .monitoringFailed(let region, let error):
-            put("monitoringFailed \(region?.identifier ?? "-"): \(error)")
+            put("monitoringFailed ")
+            name(region?.identifier ?? "-")
+            put(": \(error)")
         case .visited(let visit):
             put(
                 String(
@@ -204,7 +218,8 @@ public enum EventStreamEncoder {
         case .accuracyAuthorizationChanged(let accuracy):
             put("accuracy        \(accuracy)")
         case .startedMonitoring(let region):
-            put("monitoring      \(region.identifier)")
+            put("monitoring      ")
+            name(region.identifier)
         case .locationUpdatesPaused:
             put("paused          location updates (device still)")
         case .locationUpdatesResumed:
@@ -214,7 +229,11 @@ public enum EventStreamEncoder {
         case .appLaunched(let reason):
             put("app launched    for \(reason.rawValue)")
         case .monitorEvent(let event, _):
-            put("monitor         \(event.monitor)/\(event.identifier): \(event.state)")
+            put("monitor         ")
+            name(event.monitor)
+            put("/")
+            name(event.identifier)
+            put(": \(event.state)")
             if !event.diagnostics.isEmpty { put(" (\(event.diagnostics))") }
         case .sessionDiagnostic(let session):
             put("session         \(session.session) ")
