@@ -54,10 +54,6 @@ public actor EmulatorCore {
         state.faults.add(fault)
     }
 
-    public func clearFaults() {
-        state.faults.clear()
-    }
-
     /// Every request received since the last reset, in order (the newest, within the
     /// ``JournalLimits``).
     public var journal: [JournalEntry] { state.journal.ordered }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CheckinEngine
 import Foundation
-import Scenarios
 import SocialAPI
 import SocialEmulator
 import Store
