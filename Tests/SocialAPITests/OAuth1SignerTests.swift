@@ -126,7 +126,8 @@ struct OAuth1TransportTests {
         let bare = try #require(URL(string: "http://photos.example.net/photos"))
         let withQuery = try #require(URL(string: "http://photos.example.net/photos?file=vacation.jpg&size=a+b"))
         let parameters = Self.signed.formEncodedProtocolParameters
-        #expect(Self.signed.url(addingProtocolParametersTo: bare).absoluteString == bare.absoluteString + "?" + parameters)
+        #expect(
+            Self.signed.url(addingProtocolParametersTo: bare).absoluteString == bare.absoluteString + "?" + parameters)
         #expect(
             Self.signed.url(addingProtocolParametersTo: withQuery).absoluteString
                 == withQuery.absoluteString + "&" + parameters)
