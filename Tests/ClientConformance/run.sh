@@ -62,11 +62,11 @@ fi
 
 # ---- the Perl clients: Debian's Net::Twitter::Lite and Net::Twitter, installed like the C libraries ----
 # Where there is no apt-get, install-deps.sh says what is missing and test_perl_clients.py skips
-# with a note; with CI=true a missing client is a failure there.
+# with a note; in CI (CI=true) a client that cannot be installed fails the run.
 perl_packages=(perl libnet-twitter-lite-perl libnet-twitter-perl)
 if ! "$repo/scripts/install-deps.sh" "${perl_packages[@]}"; then
     echo "run.sh: could not install ${perl_packages[*]}" >&2
-    if [[ "${CI:-}" == "true" ]]; then exit 3; fi
+    case "${CI:-}" in "" | 0 | false) ;; *) exit 3 ;; esac
 fi
 
 # ---- the emulator ----
