@@ -80,6 +80,15 @@ struct OAuthTransportTests {
         let text = String(decoding: try JSONEncoder().encode(await core.journal), as: UTF8.self)
         #expect(!text.contains("waypost-demo-token-secret") && !text.contains("waypost-demo-consumer-secret"))
 
+        // The request URL the geo endpoints echo is the client's, without the protocol parameters.
+        let geo = await core.handle(
+            try Self.signed(
+                "GET", "/1.1/geo/reverse_geocode.json", query: "lat=37.3236&long=-122.0315&granularity=poi",
+                transport: transport == .body ? .query : transport))
+        #expect(geo.status == 200, "\(Self.answer(geo))")
+        let echoed = try #require((try WireTests.object(geo)["query"] as? [String: Any])?["url"] as? String)
+        #expect(echoed == Self.origin + "/1.1/geo/reverse_geocode.json?lat=37.3236&long=-122.0315&granularity=poi")
+
         let method = transport == .body ? "POST" : "GET"
         let verified = await core.handle(
             try Self.signed(method, "/1.1/account/verify_credentials.json", transport: transport))

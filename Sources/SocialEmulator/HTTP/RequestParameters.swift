@@ -50,6 +50,16 @@ struct RequestParameters: Sendable {
         return own
     }
 
+    /// A raw (percent-encoded) query without its protocol parameters, the rest as the client
+    /// spelled it: for the request URL the geo endpoints echo, which must not carry a client's
+    /// `oauth_signature` back when it signed into the query (RFC 5849 §3.5.2).
+    static func queryWithoutProtocolParameters(_ query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).filter { part in
+            let name = part.prefix { $0 != "=" }
+            return !isProtocolParameter(PercentEncoding.decode(String(name), plusIsSpace: true) ?? String(name))
+        }.joined(separator: "&")
+    }
+
     /// The first value given for `name`.
     subscript(_ name: String) -> String? {
         pairs.first { $0.name == name }?.value

@@ -59,9 +59,10 @@ struct TwitterRoutes: Sendable {
         }
         // Signed, but not the endpoint's: protocol parameters sent in the query or the body.
         let parameters = parameters.withoutProtocolParameters
+        let query = RequestParameters.queryWithoutProtocolParameters(request.query)
         let context = Context(
             account: account, parameters: parameters, apiRoot: "\(request.origin)/\(version)/",
-            requestURL: request.origin + request.path + (request.query.isEmpty ? "" : "?" + request.query),
+            requestURL: request.origin + request.path + (query.isEmpty ? "" : "?" + query),
             consumer: oauth?["oauth_consumer_key"] ?? "", now: now)
         let (family, answer): (String?, (inout EmulatorState) -> EmulatorResponse) =
             switch (request.method, endpoint) {
