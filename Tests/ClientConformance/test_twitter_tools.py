@@ -105,9 +105,13 @@ def test_post_is_signed_in_the_body_with_location(host, control):
     assert control.last("statuses/user_timeline")["parameters"]["count"] == "1"
 
 
-def test_reverse_geocode_in_the_query(host):
+def test_reverse_geocode_in_the_query(host, control):
     result = client(host).geo.reverse_geocode(lat=LAT, long=LONG, granularity="poi")
     assert result["result"]["places"], result
+    # The echoed request URL is the call's, without the oauth_* parameters signed into it.
+    assert "oauth_" not in result["query"]["url"], result["query"]["url"]
+    assert result["query"]["params"]["granularity"] == "poi"
+    assert control.last("geo/reverse_geocode")["parameters"]["oauth_signature"] == "REDACTED"
 
 
 def test_wrong_consumer_secret_is_401_32_in_query_and_body(host):
