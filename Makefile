@@ -33,8 +33,9 @@ demo: build
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
-## headless chromium (installed when missing), then real Twitter and
-## Graph client libraries (tweepy, python-twitter, twython, facebook-sdk) against `waypost emulator`.
+## headless chromium (installed when missing), then real Twitter and Graph client libraries
+## (tweepy, python-twitter, twython, Python Twitter Tools, facebook-sdk…; Perl's Net::Twitter::Lite
+## and Net::Twitter, installed with apt-get when missing) against `waypost emulator`.
 ## Tests that read ../shared/corpus are skipped where it is absent (a user's clone), with one line
 ## saying how many; CI sets WAYPOST_REQUIRE_CORPUS=1, which makes its absence a failure.
 test: deps

@@ -5,8 +5,9 @@ import SocialAPI
 import SocialEmulator
 
 // The OAuth 1.0a parts: the input is an `Authorization` header sent on a signed Twitter call (the
-// emulator's header parser and verifier), and the same bytes as a request's parameters through the
-// client's signer (percent-encoding, the base string).
+// emulator's header parser and verifier), the same bytes as a request's query and form body (the
+// protocol parameters located there), and as a request's parameters through the client's signer
+// (percent-encoding, the base string).
 let fixtures = try EmulatorFixtures.builtIn()
 
 runFuzzer { data, count in
@@ -36,6 +37,13 @@ runFuzzer { data, count in
                     "host": "127.0.0.1",
                 ],
                 body: Data("status=hello".utf8)))
+        // The same bytes as protocol parameters in the query and in the form body (RFC 5849
+        // §3.5.2, §3.5.3), where they are located, checked for ambiguity and verified too.
+        _ = await core.handle(
+            EmulatorRequest(
+                method: "POST", path: "/1.1/statuses/update.json", query: text,
+                headers: ["content-type": "application/x-www-form-urlencoded", "host": "127.0.0.1"],
+                body: Data(text.utf8)))
         done.signal()
     }
     done.wait()

@@ -119,7 +119,7 @@ public actor EmulatorCore {
             if let route {
                 response = twitter.respond(
                     to: request, endpoint: route.endpoint, version: route.version, parameters: parameters,
-                    header: header, state: &state, now: now)
+                    state: &state, now: now)
             } else {
                 response = graph.respond(to: request, parameters: parameters, state: &state, now: now)
             }

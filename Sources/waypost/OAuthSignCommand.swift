@@ -2,15 +2,25 @@ import ArgumentParser
 import Foundation
 import SocialAPI
 
+extension OAuth1Transport: ExpressibleByArgument {}
+
 /// `waypost oauth-sign`: shows how a request is signed, like twurl's debugging output.
 struct OAuthSign: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oauth-sign",
-        abstract: "Print the OAuth 1.0a signature base string, signature and Authorization header for a request.",
+        abstract:
+            "Print the OAuth 1.0a base string, signature and the signed Authorization header, URL or body of a request.",
         discussion: """
             --param values go in the form body for POST and PUT, in the query otherwise. Secrets \
             are used for signing and never printed. Without --nonce and --timestamp a fresh random \
             nonce and the current time are used.
+
+            --transport says where the signed request carries the oauth_* parameters (RFC 5849 \
+            §3.5): in the Authorization header (the default; printed as "Authorization: …"), in \
+            the query string (printed as the signed "URL: …") or in the form body (POST or PUT \
+            only; printed as "body: …", form-encoded). The signature is the same in all three. \
+            A request with a form body (POST or PUT with --param) has it printed as "body: …" \
+            whatever the transport: send it as application/x-www-form-urlencoded, byte for byte.
 
             The example is Twitter's "Creating a signature" walk-through, whose signature it \
             prints (include_entities was in the query there, and signs the same in the body).
@@ -25,6 +35,13 @@ struct OAuthSign: ParsableCommand {
                 --token 370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb \\
                 --token-secret LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE \\
                 --nonce kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg --timestamp 1318622958
+
+            A request signed into the query string, as Python Twitter Tools and \
+            Net::Twitter::Lite send a GET:
+              waypost oauth-sign --transport query \\
+                --url http://127.0.0.1:8080/1.1/account/verify_credentials.json \\
+                --consumer-key waypost-demo-consumer --consumer-secret waypost-demo-consumer-secret \\
+                --token 1001-waypost-demo-token --token-secret waypost-demo-token-secret
             """
     )
 
@@ -44,6 +61,13 @@ struct OAuthSign: ParsableCommand {
     @Option var nonce: String?
     @Option var timestamp: Int?
 
+    @Option(help: "Where the oauth_* parameters go: header, query or body (RFC 5849 §3.5).")
+    var transport: OAuth1Transport = .header
+
+    /// Methods whose request carries the form body (`--param` values, and with `--transport
+    /// body` the protocol parameters, which RFC 5849 §3.5.2 allows only in a form body).
+    static let bodyMethods: Set<String> = ["POST", "PUT"]
+
     func parsedParameters() throws -> [(name: String, value: String)] {
         try parameters.map { text in
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
@@ -60,6 +84,9 @@ struct OAuthSign: ParsableCommand {
             throw ValidationError("--token and --token-secret go together")
         }
         _ = try parsedParameters()
+        if transport == .body && !Self.bodyMethods.contains(method.uppercased()) {
+            throw ValidationError("--transport body needs a method with a form body: --method POST or PUT")
+        }
     }
 
     func run() throws {
@@ -67,7 +94,7 @@ struct OAuthSign: ParsableCommand {
         var target = URL(string: url) ?? URL(fileURLWithPath: "/")
         var form: [(name: String, value: String)] = []
         let parameters = try parsedParameters()
-        if verb == "POST" || verb == "PUT" {
+        if Self.bodyMethods.contains(verb) {
             form = parameters
         } else if !parameters.isEmpty, var components = URLComponents(url: target, resolvingAgainstBaseURL: false) {
             let extra = parameters.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
@@ -83,7 +110,23 @@ struct OAuthSign: ParsableCommand {
             nonce: nonce ?? Self.randomNonce(), timestamp: timestamp ?? Int(Date().timeIntervalSince1970))
         print("signature base string: \(signed.baseString)")
         print("signature: \(signed.signature)")
-        print("Authorization: \(signed.authorizationHeader)")
+        switch transport {
+        case .header:
+            print("Authorization: \(signed.authorizationHeader)")
+            if !form.isEmpty { print("body: \(Self.formEncoded(form))") }
+        case .query:
+            print("URL: \(signed.url(addingProtocolParametersTo: target).absoluteString)")
+            if !form.isEmpty { print("body: \(Self.formEncoded(form))") }
+        case .body:
+            print("URL: \(target.absoluteString)")
+            print("body: \(signed.formBody(form))")
+        }
+    }
+
+    /// Form parameters as `application/x-www-form-urlencoded`, every reserved byte escaped.
+    static func formEncoded(_ parameters: [(name: String, value: String)]) -> String {
+        parameters.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
+            .joined(separator: "&")
     }
 
     /// 32 random alphanumerics, as Twitter's examples use.

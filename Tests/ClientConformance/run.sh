@@ -3,10 +3,12 @@
 #
 #   Tests/ClientConformance/run.sh WAYPOST_BINARY [pytest arguments…]
 #
-# Creates (or reuses, while requirements.txt is unchanged) a venv at .build/client-venv,
-# starts `WAYPOST_BINARY emulator --port 0`, learns its port from the first banner line, runs
-# pytest on this folder with WAYPOST_EMULATOR=http://127.0.0.1:PORT, stops the emulator, and
-# exits with pytest's status. Works from any directory.
+# Creates (or reuses, while requirements.txt is unchanged) a venv at .build/client-venv (Python
+# Twitter Tools apart in it, see requirements.txt), installs the Perl clients with apt-get when
+# missing (scripts/install-deps.sh), starts `WAYPOST_BINARY emulator --port 0`, learns its port
+# from the first banner line, runs pytest on this folder with
+# WAYPOST_EMULATOR=http://127.0.0.1:PORT, stops the emulator, and exits with pytest's status.
+# Works from any directory.
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -45,12 +47,26 @@ if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$wanted"
         echo "run.sh: FAILED to create the venv at $venv; no tests were run" >&2
         exit 3
     fi
-    if ! "$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$here/requirements.txt"; then
+    # Lines after the twitter-tools marker go to a folder of their own (see requirements.txt).
+    marker='^# --- twitter-tools ---$'
+    if ! "$venv/bin/python" -m pip install --disable-pip-version-check --quiet \
+        -r <(sed "/$marker/,\$d" "$here/requirements.txt") \
+        || ! "$venv/bin/python" -m pip install --disable-pip-version-check --quiet --no-deps \
+            --target "$venv/twitter-tools" -r <(sed -n "/$marker/,\$p" "$here/requirements.txt"); then
         echo "run.sh: FAILED to install $here/requirements.txt (see pip's output above); no tests were run" >&2
         rm -f "$stamp"
         exit 3
     fi
     echo "$wanted" >"$stamp"
+fi
+
+# ---- the Perl clients: Debian's Net::Twitter::Lite and Net::Twitter, installed like the C libraries ----
+# Where there is no apt-get, install-deps.sh says what is missing and test_perl_clients.py skips
+# with a note; in CI (CI=true) a client that cannot be installed fails the run.
+perl_packages=(perl libnet-twitter-lite-perl libnet-twitter-perl)
+if ! "$repo/scripts/install-deps.sh" "${perl_packages[@]}"; then
+    echo "run.sh: could not install ${perl_packages[*]}" >&2
+    case "${CI:-}" in "" | 0 | false) ;; *) exit 3 ;; esac
 fi
 
 # ---- the emulator ----
@@ -100,6 +116,7 @@ echo "run.sh: emulator at $base (pid $emulator_pid)"
 export WAYPOST_EMULATOR="$base"
 export WAYPOST_FIXTURES="$repo/fixtures/places"
 export PYTHONDONTWRITEBYTECODE=1
+export WAYPOST_TWITTER_TOOLS="$venv/twitter-tools"
 status=0
 (cd "$here" && "$venv/bin/python" -m pytest -c "$here/pytest.ini" "$@") || status=$?
 if [[ -s "$logdir/stderr" ]]; then

@@ -100,3 +100,48 @@ struct OAuth1SignerTests {
         #expect(PercentEncoding.encode(nonces[0]) == nonces[0])
     }
 }
+
+/// The protocol parameters outside the header (RFC 5849 §3.5.2, §3.5.3).
+struct OAuth1TransportTests {
+    static let signed = OAuth1Signer(
+        credentials: OAuth1Credentials(
+            consumerKey: "dpf43f3p2l4k3l03", consumerSecret: "kd94hf93k423kf44", token: "nnch734d00sl2jdk",
+            tokenSecret: "pfkkdhi9sl3r4s00"),
+        realm: "Photos"
+    ).sign(
+        OAuth1Request(method: "GET", url: URL(fileURLWithPath: "/")), nonce: "kllo9940pd9333jh",
+        timestamp: 1_191_242_096)
+
+    @Test func protocolParametersFormEncodedSortedWithoutRealm() {
+        #expect(
+            Self.signed.formEncodedProtocolParameters
+                == "oauth_consumer_key=dpf43f3p2l4k3l03&oauth_nonce=kllo9940pd9333jh&oauth_signature="
+                + PercentEncoding.encode(Self.signed.signature)
+                + "&oauth_signature_method=HMAC-SHA1&oauth_timestamp=1191242096&oauth_token=nnch734d00sl2jdk"
+                + "&oauth_version=1.0")
+        #expect(Self.signed.authorizationHeader.hasPrefix(#"OAuth realm="Photos", "#))
+    }
+
+    @Test func queryKeepsItsParametersAndGainsTheProtocolOnes() throws {
+        let bare = try #require(URL(string: "http://photos.example.net/photos"))
+        let withQuery = try #require(URL(string: "http://photos.example.net/photos?file=vacation.jpg&size=a+b"))
+        let parameters = Self.signed.formEncodedProtocolParameters
+        #expect(
+            Self.signed.url(addingProtocolParametersTo: bare).absoluteString == bare.absoluteString + "?" + parameters)
+        #expect(
+            Self.signed.url(addingProtocolParametersTo: withQuery).absoluteString
+                == withQuery.absoluteString + "&" + parameters)
+        #expect(Self.signed.formBody([("status", "a b+c")]) == "status=a%20b%2Bc&" + parameters)
+        #expect(Self.signed.formBody([]) == parameters)
+    }
+
+    /// RFC 5849 §3.4.1.3.1: `oauth_signature` is excluded "if present" — wherever it came.
+    @Test func signatureInTheParametersIsNotSigned() {
+        let base = { (parameters: [(name: String, value: String)]) in
+            OAuth1Signer.baseString(
+                method: "GET", baseURL: "http://h/x", parameters: parameters, protocolParameters: [:])
+        }
+        #expect(base([("a", "1"), ("oauth_signature", "sig")]) == base([("a", "1")]))
+        #expect(base([("realm", "r")]).contains("realm%3Dr"))
+    }
+}

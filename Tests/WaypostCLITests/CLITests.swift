@@ -145,12 +145,14 @@ struct CLITests {
             "--timestamp", "1318622958")
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.count == 3)
+        #expect(lines.count == 4)
         #expect(
             lines[0].hasPrefix(
                 "signature base string: POST&https%3A%2F%2Fapi.twitter.com%2F1.1%2Fstatuses%2Fupdate.json&"))
         #expect(lines[1] == "signature: hCtSmYh+iHYCEqBWrE7C7hYmtUk=")
         #expect(lines[2].hasPrefix("Authorization: OAuth oauth_consumer_key=\"xvz1evFS4wEEPTGEFPHBog\""))
+        // The form body to send, as signed.
+        #expect(lines[3] == "body: status=Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21")
         #expect(!run.stdout.contains("kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw"))
         #expect(!run.stdout.contains("LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"))
         // GET parameters join the query; an unpaired token is a usage error.

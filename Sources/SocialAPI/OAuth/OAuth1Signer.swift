@@ -45,6 +45,41 @@ public struct OAuth1Signature: Sendable, Equatable {
     public var protocolParameters: [String: String]
     /// The `Authorization` header value.
     public var authorizationHeader: String
+
+    /// The protocol parameters, `oauth_signature` included, form-encoded and sorted by name:
+    /// what a client sends in the query (RFC 5849 §3.5.2) or the form body (§3.5.3) instead of
+    /// the header. The signature is the same whichever place carries them, because the base
+    /// string holds the protocol parameters either way (§3.4.1.3.1); a `realm` has no place
+    /// outside the header and is left out.
+    public var formEncodedProtocolParameters: String {
+        protocolParameters.sorted { $0.key < $1.key }
+            .map { PercentEncoding.encode($0.key) + "=" + PercentEncoding.encode($0.value) }
+            .joined(separator: "&")
+    }
+
+    /// `url` with the protocol parameters added to its query (RFC 5849 §3.5.2): the URL to
+    /// request when they travel in the query string.
+    public func url(addingProtocolParametersTo url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        let query = [components.percentEncodedQuery, formEncodedProtocolParameters]
+            .compactMap { $0.flatMap { $0.isEmpty ? nil : $0 } }
+        components.percentEncodedQuery = query.joined(separator: "&")
+        return components.url ?? url
+    }
+
+    /// `formParameters` and then the protocol parameters as one `application/x-www-form-urlencoded`
+    /// body (RFC 5849 §3.5.3): the body to send when they travel in it.
+    public func formBody(_ formParameters: [(name: String, value: String)]) -> String {
+        let own = formParameters.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
+        return (own + [formEncodedProtocolParameters]).joined(separator: "&")
+    }
+}
+
+/// Where a request carries its OAuth protocol parameters (RFC 5849 §3.5): the `Authorization`
+/// header (§3.5.1, what Twitter documented), the query string (§3.5.2) or an
+/// `application/x-www-form-urlencoded` body (§3.5.3), which Twitter accepted too.
+public enum OAuth1Transport: String, Sendable, CaseIterable {
+    case header, query, body
 }
 
 /// OAuth 1.0a HMAC-SHA1 signing (RFC 5849), as Twitter's v1.1 API requires.
@@ -105,11 +140,17 @@ public struct OAuth1Signer: Sendable {
 
     /// The same from parts already taken apart: the base string URI (§3.4.1.2) and the decoded
     /// query and form parameters. A verifier, which has the request as received, starts here.
+    ///
+    /// `oauth_signature` is left out wherever it is (§3.4.1.3.1: "excluded … if present"), so a
+    /// request whose protocol parameters came in the query or the body (§3.5.2, §3.5.3) passes
+    /// them in `parameters` as received and an empty `protocolParameters`. `realm` is left out
+    /// of `protocolParameters` only: it is the header's; a query parameter of that name is the
+    /// request's own and signed.
     public static func baseString(
         method: String, baseURL: String, parameters: [(name: String, value: String)],
         protocolParameters: [String: String]
     ) -> String {
-        var parameters = parameters
+        var parameters = parameters.filter { $0.name != "oauth_signature" }
         for (name, value) in protocolParameters where name != "oauth_signature" && name != "realm" {
             parameters.append((name, value))
         }

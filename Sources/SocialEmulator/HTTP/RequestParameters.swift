@@ -12,6 +12,8 @@ import SocialAPI
 struct RequestParameters: Sendable {
     /// In order: the query's pairs, then the form body's.
     var pairs: [(name: String, value: String)]
+    /// The query's pairs alone.
+    var query: [(name: String, value: String)]
     /// The form body's pairs alone (they, not a JSON or binary body, are signed).
     var form: [(name: String, value: String)]
 
@@ -27,7 +29,35 @@ struct RequestParameters: Sendable {
             form = decoded
         }
         self.pairs = query + form
+        self.query = query
         self.form = form
+    }
+
+    /// Whether `name` is an OAuth protocol parameter: RFC 5849 §3.5 reserves the `oauth_` prefix
+    /// for them, wherever they are sent.
+    static func isProtocolParameter(_ name: String) -> Bool {
+        name.hasPrefix("oauth_")
+    }
+
+    /// The request's own parameters: without the OAuth protocol parameters a client may send in
+    /// the query or the body (RFC 5849 §3.5.2, §3.5.3), which are signed but are no endpoint's
+    /// fields — a status update must not read `oauth_token` as one of its own.
+    var withoutProtocolParameters: RequestParameters {
+        var own = self
+        own.pairs.removeAll { Self.isProtocolParameter($0.name) }
+        own.query.removeAll { Self.isProtocolParameter($0.name) }
+        own.form.removeAll { Self.isProtocolParameter($0.name) }
+        return own
+    }
+
+    /// A raw (percent-encoded) query without its protocol parameters, the rest as the client
+    /// spelled it: for the request URL the geo endpoints echo, which must not carry a client's
+    /// `oauth_signature` back when it signed into the query (RFC 5849 §3.5.2).
+    static func queryWithoutProtocolParameters(_ query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).filter { part in
+            let name = part.prefix { $0 != "=" }
+            return !isProtocolParameter(PercentEncoding.decode(String(name), plusIsSpace: true) ?? String(name))
+        }.joined(separator: "&")
     }
 
     /// The first value given for `name`.

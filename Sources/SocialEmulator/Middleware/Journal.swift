@@ -7,7 +7,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var method: String
     /// The path, cut to ``JournalLimits/valueBytes`` (its size then in ``truncated``).
     public var path: String
-    /// Query and form parameters, decoded; `access_token` redacted; values cut to
+    /// Query and form parameters, decoded; `access_token` and `oauth_signature` redacted; values cut to
     /// ``JournalLimits/valueBytes``.
     public var parameters: [String: String]
     /// Headers in lower case; the OAuth signature and Bearer tokens redacted; values cut to
@@ -127,7 +127,9 @@ struct Journal: Sendable {
         var truncation = JournalTruncation(path: path.original)
         var values: [String: String] = [:]
         for (name, value) in parameters where values[name] == nil {
-            let redacted = name == "access_token" ? "REDACTED" : value
+            // Graph's token, and an OAuth signature sent in the query or the body (RFC 5849
+            // §3.5.2, §3.5.3), redacted as the header's is.
+            let redacted = name == "access_token" || name == "oauth_signature" ? "REDACTED" : value
             guard let kept = budget.keep(name, redacted) else {
                 truncation.omitted += 1
                 continue

@@ -7,10 +7,16 @@ struct OAuthHeader: Sendable {
     /// A name given twice: RFC 5849 §3.2 answers such a request 400.
     var hasDuplicate = false
 
+    /// Whether the header names the `OAuth` scheme (RFC 5849 §3.5.1; case-insensitive as
+    /// RFC 7235 §2.1 has scheme names).
+    static func hasScheme(_ header: String) -> Bool {
+        header.count > 6 && header.prefix(6).lowercased() == "oauth "
+    }
+
     /// nil when the header is not an OAuth header or cannot be read (an escape malformed, a
     /// pair without `=`).
     init?(_ header: String) {
-        guard header.count > 6, header.prefix(6).lowercased() == "oauth " else { return nil }
+        guard Self.hasScheme(header) else { return nil }
         var out: [String: String] = [:]
         for part in header.utf8.dropFirst(6).split(separator: UInt8(ascii: ",")) {
             let pair = part.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
@@ -35,6 +41,50 @@ struct OAuthHeader: Sendable {
         var shown = parameters
         shown["oauth_signature"] = "REDACTED"
         return "OAuth " + shown.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ", ")
+    }
+}
+
+/// A request's OAuth protocol parameters, wherever RFC 5849 §3.5 lets a client put them: the
+/// `Authorization` header (§3.5.1), the query string (§3.5.2) or a form body (§3.5.3). Twitter
+/// accepted all three; Python Twitter Tools and Net::Twitter::Lite sign into the query or the
+/// body.
+struct OAuthProtocolParameters: Sendable {
+    /// The place they came from (the first, when ``isAmbiguous``).
+    var transport: OAuth1Transport
+    /// By name; the header's `realm` among them when the header carried them.
+    var parameters: [String: String]
+    /// They cannot be read unambiguously: `oauth_*` parameters in more than one place (§3.5:
+    /// "only one … method"), a name repeated (§3.2: 400), or an `OAuth` header that does not
+    /// parse. Twitter answered such requests 400/215 "Bad Authentication data".
+    var isAmbiguous: Bool
+
+    /// nil when the request carries no protocol parameters at all (no OAuth header, no
+    /// `oauth_*` in the query or the form body).
+    init?(authorization: String?, parameters request: RequestParameters) {
+        let header = authorization.flatMap(OAuthHeader.init)
+        let malformedHeader = header == nil && authorization.map(OAuthHeader.hasScheme) == true
+        let query = request.query.filter { RequestParameters.isProtocolParameter($0.name) }
+        let form = request.form.filter { RequestParameters.isProtocolParameter($0.name) }
+        let places = [header != nil || malformedHeader, !query.isEmpty, !form.isEmpty].filter { $0 }.count
+        guard places > 0 else { return nil }
+        if let header {
+            (transport, parameters, isAmbiguous) = (.header, header.parameters, header.hasDuplicate)
+        } else {
+            let pairs = query.isEmpty ? form : query
+            transport = query.isEmpty ? .body : .query
+            parameters = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+            isAmbiguous = parameters.count < pairs.count
+        }
+        if places > 1 || malformedHeader { isAmbiguous = true }
+    }
+
+    subscript(_ name: String) -> String? { parameters[name] }
+
+    /// What goes into the signature base string beside the request's query and form parameters:
+    /// the header's parameters (§3.4.1.3.1; `realm` and `oauth_signature` are left out there).
+    /// Parameters sent in the query or the body are among the request's parameters already.
+    var headerParameters: [String: String] {
+        transport == .header ? parameters : [:]
     }
 }
 
@@ -75,9 +125,11 @@ struct NonceCache: Sendable {
     }
 }
 
-/// OAuth 1.0a as Twitter checked it: parameters present and not repeated, consumer and token
-/// known, timestamp within the window, nonce not replayed, HMAC-SHA1 signature over the
-/// request as received (query and form decoded as forms, RFC 5849 §3.4.1.3.1).
+/// OAuth 1.0a as Twitter checked it: parameters present, in one place and not repeated,
+/// consumer and token known, timestamp within the window, nonce not replayed, HMAC-SHA1
+/// signature over the request as received (query and form decoded as forms, RFC 5849
+/// §3.4.1.3.1). The protocol parameters may come in the header, the query or the form body
+/// (§3.5), and every check answers the same whichever carried them.
 struct OAuthVerifier: Sendable {
     /// Longest nonce accepted: real clients send 32–43 characters.
     static let maximumNonceLength = 256
@@ -87,32 +139,33 @@ struct OAuthVerifier: Sendable {
         case refused(status: Int, TwitterErrorCode, String)
     }
 
+    /// - Parameters:
+    ///   - oauth: the protocol parameters found (``OAuthProtocolParameters``).
+    ///   - parameters: the query and form parameters as received, protocol parameters included
+    ///     when they came there: all of them are signed (§3.4.1.3.1).
     static func verify(
-        _ request: EmulatorRequest, header: OAuthHeader?, parameters: RequestParameters, state: inout EmulatorState,
-        now: Double, window: Double
+        _ request: EmulatorRequest, oauth: OAuthProtocolParameters?, parameters: RequestParameters,
+        state: inout EmulatorState, now: Double, window: Double
     ) -> Outcome {
         let badData = Outcome.refused(status: 400, .badAuthenticationData, "Bad Authentication data.")
         let notAuthenticated = Outcome.refused(status: 401, .couldNotAuthenticate, "Could not authenticate you.")
-        guard let header, !header.hasDuplicate,
-            !parameters.pairs.contains(where: { $0.name.hasPrefix("oauth_") && header[$0.name] != nil }),
-            let consumerKey = header["oauth_consumer_key"], let nonce = header["oauth_nonce"],
-            let signature = header["oauth_signature"], let timestampText = header["oauth_timestamp"],
-            let timestamp = Double(timestampText), timestamp.isFinite, header["oauth_signature_method"] == "HMAC-SHA1"
+        guard let oauth, !oauth.isAmbiguous,
+            let consumerKey = oauth["oauth_consumer_key"], let nonce = oauth["oauth_nonce"],
+            let signature = oauth["oauth_signature"], let timestampText = oauth["oauth_timestamp"],
+            let timestamp = Double(timestampText), timestamp.isFinite, oauth["oauth_signature_method"] == "HMAC-SHA1"
         else { return badData }
         guard !nonce.isEmpty, nonce.utf8.count <= maximumNonceLength else { return notAuthenticated }
         guard let consumerSecret = state.consumers[consumerKey] else { return notAuthenticated }
-        guard let token = header["oauth_token"], let account = state.twitterAccounts.first(where: { $0.token == token })
+        guard let token = oauth["oauth_token"], let account = state.twitterAccounts.first(where: { $0.token == token })
         else { return .refused(status: 401, .invalidOrExpiredToken, "Invalid or expired token.") }
         guard abs(now - timestamp) <= window else {
             return .refused(status: 401, .timestampOutOfBounds, "Timestamp out of bounds.")
         }
         // The base string URI is the URL as addressed (Host header and path), without the query.
         guard let url = URL(string: request.origin + request.path) else { return notAuthenticated }
-        var protocolParameters = header.parameters
-        protocolParameters["oauth_signature"] = nil
         let base = OAuth1Signer.baseString(
             method: request.method, baseURL: OAuth1Signer.baseURL(url).base, parameters: parameters.pairs,
-            protocolParameters: protocolParameters)
+            protocolParameters: oauth.headerParameters)
         let expected = OAuth1Signer.hmacSHA1(base, consumerSecret: consumerSecret, tokenSecret: account.tokenSecret)
         guard expected == signature else { return notAuthenticated }
         guard

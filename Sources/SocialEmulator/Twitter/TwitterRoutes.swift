@@ -46,20 +46,24 @@ struct TwitterRoutes: Sendable {
 
     func respond(
         to request: EmulatorRequest, endpoint: String, version: String, parameters: RequestParameters,
-        header: OAuthHeader?, state: inout EmulatorState, now: Double
+        state: inout EmulatorState, now: Double
     ) -> EmulatorResponse {
+        let oauth = OAuthProtocolParameters(authorization: request.headers["authorization"], parameters: parameters)
         let account: EmulatorConfiguration.TwitterAccount
         switch OAuthVerifier.verify(
-            request, header: header, parameters: parameters, state: &state, now: now,
+            request, oauth: oauth, parameters: parameters, state: &state, now: now,
             window: configuration.timestampWindow)
         {
         case .verified(let found): account = found
         case .refused(let status, let code, let message): return Self.error(status, code, message)
         }
+        // Signed, but not the endpoint's: protocol parameters sent in the query or the body.
+        let parameters = parameters.withoutProtocolParameters
+        let query = RequestParameters.queryWithoutProtocolParameters(request.query)
         let context = Context(
             account: account, parameters: parameters, apiRoot: "\(request.origin)/\(version)/",
-            requestURL: request.origin + request.path + (request.query.isEmpty ? "" : "?" + request.query),
-            consumer: header?["oauth_consumer_key"] ?? "", now: now)
+            requestURL: request.origin + request.path + (query.isEmpty ? "" : "?" + query),
+            consumer: oauth?["oauth_consumer_key"] ?? "", now: now)
         let (family, answer): (String?, (inout EmulatorState) -> EmulatorResponse) =
             switch (request.method, endpoint) {
             case ("GET", "geo/reverse_geocode.json"): ("/geo/reverse_geocode", { geo(.reverseGeocode, context, &$0) })

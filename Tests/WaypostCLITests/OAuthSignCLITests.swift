@@ -1,0 +1,123 @@
+import Foundation
+import SocialAPI
+import SocialEmulator
+import TestSupport
+import Testing
+
+/// `waypost oauth-sign --transport header|query|body`: the request signed into each place RFC
+/// 5849 §3.5 allows, printed so that it can be sent as is — and the emulator accepts it.
+struct OAuthSignCLITests {
+    /// Twitter's "Creating a signature" walk-through, signed into each transport.
+    static func twitterExample(_ transport: String) throws -> CLITests.Run {
+        try CLITests.waypost(
+            "oauth-sign", "--method", "POST", "--transport", transport, "--url",
+            "https://api.twitter.com/1.1/statuses/update.json?include_entities=true", "--param",
+            "status=Hello Ladies + Gentlemen, a signed OAuth request!", "--consumer-key", "xvz1evFS4wEEPTGEFPHBog",
+            "--consumer-secret", "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw", "--token",
+            "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", "--token-secret",
+            "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE", "--nonce", "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg",
+            "--timestamp", "1318622958")
+    }
+
+    static let protocolParameters =
+        "oauth_consumer_key=xvz1evFS4wEEPTGEFPHBog&oauth_nonce=kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg"
+        + "&oauth_signature=hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D&oauth_signature_method=HMAC-SHA1"
+        + "&oauth_timestamp=1318622958&oauth_token=370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb"
+        + "&oauth_version=1.0"
+    static let status = "status=Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21"
+
+    @Test func eachTransportPrintsTheSameSignatureInItsPlace() throws {
+        let header = try Self.twitterExample("header")
+        let query = try Self.twitterExample("query")
+        let body = try Self.twitterExample("body")
+        for run in [header, query, body] { #expect(run.status == 0, "\(run.stderr)") }
+        let lines = [header, query, body].map { $0.stdout.split(separator: "\n").map(String.init) }
+        // The base string and the signature do not depend on where the parameters travel.
+        #expect(Set(lines.map { $0.prefix(2) }).count == 1)
+        #expect(lines[0].count == 4 && lines[0][2].hasPrefix("Authorization: OAuth "))
+        #expect(lines[0][3] == "body: " + Self.status)
+        #expect(
+            lines[1].dropFirst(2) == [
+                "URL: https://api.twitter.com/1.1/statuses/update.json?include_entities=true&"
+                    + Self.protocolParameters,
+                "body: " + Self.status,
+            ])
+        #expect(
+            lines[2].dropFirst(2) == [
+                "URL: https://api.twitter.com/1.1/statuses/update.json?include_entities=true",
+                "body: " + Self.status + "&" + Self.protocolParameters,
+            ])
+        for run in [header, query, body] {
+            #expect(!run.stdout.contains("kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw"))
+            #expect(!run.stdout.contains("LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"))
+        }
+        // A GET has no form body to carry them; an unknown transport is a usage error.
+        let get = try CLITests.waypost(
+            "oauth-sign", "--transport", "body", "--url", "https://example.com/", "--consumer-key", "a",
+            "--consumer-secret", "b")
+        #expect(get.status == 64 && get.stderr.contains("--transport body"))
+        let unknown = try CLITests.waypost(
+            "oauth-sign", "--transport", "cookie", "--url", "https://example.com/", "--consumer-key", "a",
+            "--consumer-secret", "b")
+        #expect(unknown.status == 64)
+    }
+
+    /// What `oauth-sign` prints for the demo account, sent as printed, verifies at the emulator
+    /// in every transport: a located status update, then the credentials read back.
+    @Test(arguments: ["header", "query", "body"])
+    func printedRequestsVerifyAtTheEmulator(_ transport: String) async throws {
+        let credentials = [
+            "--consumer-key", "waypost-demo-consumer", "--consumer-secret", "waypost-demo-consumer-secret",
+            "--token", "1001-waypost-demo-token", "--token-secret", "waypost-demo-token-secret",
+        ]
+        let base = "http://127.0.0.1:8080/1.1/"
+        // The subprocesses run on a thread of their own, never blocking the concurrency pool.
+        let (post, get) = try await Self.onThread {
+            let post = try CLITests.waypost(
+                [
+                    "oauth-sign", "--method", "POST", "--transport", transport, "--url", base + "statuses/update.json",
+                    "--param", "status=Signed by oauth-sign into the \(transport)", "--param", "lat=37.3236",
+                    "--param", "long=-122.0315",
+                ] + credentials)
+            let get = try CLITests.waypost(
+                [
+                    "oauth-sign", "--transport", transport == "body" ? "query" : transport, "--url",
+                    base + "account/verify_credentials.json",
+                ] + credentials)
+            return (post, get)
+        }
+        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot))
+        let posted = await core.handle(try Self.request("POST", from: post, url: base + "statuses/update.json"))
+        #expect(posted.status == 200, "\(String(decoding: posted.body, as: UTF8.self))")
+        let read = await core.handle(try Self.request("GET", from: get, url: base + "account/verify_credentials.json"))
+        #expect(read.status == 200, "\(String(decoding: read.body, as: UTF8.self))")
+        let user = try #require(try JSONSerialization.jsonObject(with: read.body) as? [String: Any])
+        let latest = try #require(user["status"] as? [String: Any])
+        #expect(latest["text"] as? String == "Signed by oauth-sign into the \(transport)")
+        #expect((latest["coordinates"] as? [String: Any])?["coordinates"] as? [Double] == [-122.0315, 37.3236])
+    }
+
+    /// The request `oauth-sign` printed: its `Authorization:`, `URL:` and `body:` lines.
+    static func request(_ method: String, from run: CLITests.Run, url fallback: String) throws -> EmulatorRequest {
+        #expect(run.status == 0, "\(run.stderr)")
+        var printed: [String: String] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            printed[String(line[..<colon])] = String(line[line.index(colon, offsetBy: 2)...])
+        }
+        let url = try #require(URLComponents(string: printed["URL"] ?? fallback))
+        var headers = ["host": "127.0.0.1:8080"]
+        headers["authorization"] = printed["Authorization"]
+        if printed["body"] != nil { headers["content-type"] = "application/x-www-form-urlencoded" }
+        return EmulatorRequest(
+            method: method, path: url.percentEncodedPath, query: url.percentEncodedQuery ?? "", headers: headers,
+            body: Data((printed["body"] ?? "").utf8))
+    }
+
+    /// `body` on a new thread; the caller awaits its result without holding a pool thread.
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+}
