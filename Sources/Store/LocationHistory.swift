@@ -73,6 +73,17 @@ extension Store {
         }
     }
 
+    /// How many of a run's fixes happened before `time`.
+    public func locationCount(run: Int64, before time: Double) throws(StoreError) -> Int {
+        try locked { db throws(StoreError) in
+            var count = 0
+            try db.query("SELECT COUNT(*) FROM locations WHERE run = ? AND time < ?", [.integer(run), .real(time)]) {
+                count = $0.int(0)
+            }
+            return count
+        }
+    }
+
     /// How long fixes are kept, seconds; nil keeps them until purged.
     public func retention() throws(StoreError) -> Double? {
         try locked { db throws(StoreError) in

@@ -29,6 +29,11 @@ extension Store {
         }
     }
 
+    /// The runs begun (wall clock) at or after `time`, oldest first.
+    public func runsRecorded(since time: Double) throws(StoreError) -> [RunRecord] {
+        try locked { db throws(StoreError) in try Self.runs(db, where: "started_at >= ?", [.real(time)]) }
+    }
+
     /// The run named `name`, or the latest run when `name` is nil.
     public func run(named name: String?) throws(StoreError) -> RunRecord? {
         try locked { db throws(StoreError) in

@@ -5,30 +5,43 @@ import SocialAPI
 import SocialEmulator
 import Store
 
-/// `--db`: where runs, history, the outbox and the audit live.
+/// `--db` for a command that records runs (`replay --checkins`): the store is created when missing.
 struct StoreOptions: ParsableArguments {
     @Option(help: "The SQLite database (created when missing).")
     var db: String = ".waypost/waypost.db"
 
-    func open() throws -> Store {
-        do {
-            return try Store(path: db)
-        } catch {
-            throw CommandFailure(.cannotCreate, error.description)
-        }
-    }
+    func open() throws -> Store { try openStore(db) }
+}
 
-    /// The existing database and the run named `name` (the latest when nil), for commands that
-    /// only read a run: a missing database or run is 66, and no empty file is left behind.
-    func openRun(named name: String?) throws -> (Store, RunRecord) {
+/// `--db` for the commands that work on what runs stored (audit, report, outbox, history): a
+/// missing database is an error (66), never a new empty file.
+struct ExistingStoreOptions: ParsableArguments {
+    @Option(help: "The SQLite database a replay or test wrote (never created here).")
+    var db: String = ".waypost/waypost.db"
+
+    func open() throws -> Store {
         guard FileManager.default.fileExists(atPath: db) else {
             throw CommandFailure(.noInput, "\(db): no such database")
         }
+        return try openStore(db)
+    }
+
+    /// The database and the run named `name` (the latest when nil): a missing run is 66 too.
+    func openRun(named name: String?) throws -> (Store, RunRecord) {
         let store = try open()
         guard let record = try store.run(named: name) else {
             throw CommandFailure(.noInput, name.map { "no run named '\($0)' in \(db)" } ?? "\(db) has no runs yet")
         }
         return (store, record)
+    }
+}
+
+/// Opens a store, a refusal (not a Waypost store, cannot be created) being 73.
+private func openStore(_ path: String) throws -> Store {
+    do {
+        return try Store(path: path)
+    } catch {
+        throw CommandFailure(.cannotCreate, error.description)
     }
 }
 

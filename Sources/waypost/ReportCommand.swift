@@ -34,7 +34,7 @@ struct Report: ParsableCommand {
     @Option(name: [.short, .long], help: "Write to this file instead of standard output.")
     var output: String?
 
-    @OptionGroup var storage: StoreOptions
+    @OptionGroup var storage: ExistingStoreOptions
 
     func run() throws {
         try reportingFailures {

@@ -20,7 +20,7 @@ struct Audit: ParsableCommand {
     @Argument(help: ArgumentHelp("The run's name (default: the latest run).", valueName: "run"))
     var runName: String?
 
-    @OptionGroup var storage: StoreOptions
+    @OptionGroup var storage: ExistingStoreOptions
 
     @Option(help: "table, json or csv.")
     var format: AuditReport.Format = .table
@@ -60,7 +60,7 @@ struct Outbox: AsyncParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List posts in the outbox, oldest first.")
 
-        @OptionGroup var storage: StoreOptions
+        @OptionGroup var storage: ExistingStoreOptions
 
         @Option(help: "Only posts in this state: pending, sending, sent, failed, expired (repeatable).")
         var state: [OutboxState] = []
@@ -102,7 +102,7 @@ struct Outbox: AsyncParsableCommand {
                 """
         )
 
-        @OptionGroup var storage: StoreOptions
+        @OptionGroup var storage: ExistingStoreOptions
         @OptionGroup var network: NetworkOptions
 
         @Option(help: "Seed for the retry jitter.", transform: OptionRange.seed)
@@ -149,7 +149,7 @@ struct History: AsyncParsableCommand {
                 """
         )
 
-        @OptionGroup var storage: StoreOptions
+        @OptionGroup var storage: ExistingStoreOptions
 
         @Option(help: "An ISO-8601 time, or an age such as 7d, 12h, 30m.")
         var before: String?
@@ -177,6 +177,11 @@ struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show or set how long location fixes are kept (applied now and at every replay).",
             discussion: """
+                A fix's age is measured from its own time on the route, not from when it was \
+                recorded: a route from last year replayed a minute ago is a year old. Setting a \
+                period that would delete fixes of a run recorded within that period is refused \
+                unless --force is given.
+
                 Examples:
                   waypost history retention           # show
                   waypost history retention 7d
@@ -184,25 +189,41 @@ struct History: AsyncParsableCommand {
                 """
         )
 
-        @OptionGroup var storage: StoreOptions
+        @OptionGroup var storage: ExistingStoreOptions
 
         @Argument(help: "An age such as 7d or 12h, or off.")
         var period: String?
 
+        @Flag(help: "Delete the fixes of runs recorded within the period too (see above).")
+        var force = false
+
         func run() throws {
             try reportingFailures {
+                var seconds: Double?
+                if let period, period != "off" {
+                    guard ConfigNode.duration(period) != nil else {
+                        throw CommandFailure(.usage, "'\(period)' is not an age such as 7d, 12h or 30m, nor off")
+                    }
+                    seconds = try OptionRange.duration("retention", period, allowingZero: false)
+                }
                 let store = try storage.open()
-                if let period {
-                    if period == "off" {
-                        try store.setRetention(nil)
-                    } else {
-                        guard ConfigNode.duration(period) != nil else {
-                            throw CommandFailure(.usage, "'\(period)' is not an age such as 7d, 12h or 30m, nor off")
-                        }
-                        try store.setRetention(try OptionRange.duration("retention", period, allowingZero: false))
+                let now = Date().timeIntervalSince1970
+                if let seconds, !force {
+                    // A fix's age is measured from when it happened on its route: a route from
+                    // last year, replayed a minute ago, is all older than a week.
+                    let recent = try store.runsRecorded(since: now - seconds).filter {
+                        try store.locationCount(run: $0.id, before: now - seconds) > 0
+                    }
+                    if let run = recent.first {
+                        throw CommandFailure(
+                            .usage,
+                            "retention \(period ?? "") would delete fixes of run '\(DisplayEscaping.escape(run.name))', "
+                                + "recorded \(XSDDateTime.format(run.startedAt, fractionDigits: 0)), whose route times "
+                                + "are older than that; nothing was changed (--force deletes them)")
                     }
                 }
-                let deleted = try store.applyRetention(now: Date().timeIntervalSince1970)
+                if let period { try store.setRetention(period == "off" ? nil : seconds) }
+                let deleted = try store.applyRetention(now: now)
                 if let seconds = try store.retention() {
                     print("Location fixes are kept for \(ConfigNode.describe(seconds)); \(deleted) older ones deleted.")
                 } else {

@@ -93,9 +93,35 @@ struct CheckinCLITests {
                 Self.commute + ["--checkins", "fixtures/rules/coffee.yaml", "--dry-run", "--db", db])
             let purge = try CLITests.waypost("history", "purge", "--before", "2025-06-03T15:20:00Z", "--db", db)
             #expect(purge.status == 0 && purge.stdout.hasPrefix("Deleted ") && !purge.stdout.hasPrefix("Deleted 0 "))
-            let retention = try CLITests.waypost("history", "retention", "7d", "--db", db)
-            #expect(retention.stdout.contains("kept for 7d"))
+            // The commute's fixes are from 2025: a week's retention would delete the run just
+            // recorded. Refused, with the run named, unless --force (issue 32).
+            let refused = try CLITests.waypost("history", "retention", "7d", "--db", db)
+            #expect(refused.status == 64)
+            #expect(refused.stderr.contains("would delete fixes of run 'sunnyvale-commute.kml'"), "\(refused.stderr)")
+            #expect(try CLITests.waypost("history", "retention", "--db", db).stdout.contains("kept until purged"))
+            let retention = try CLITests.waypost("history", "retention", "7d", "--force", "--db", db)
+            #expect(retention.stdout.contains("kept for 7d") && !retention.stdout.contains("; 0 older"))
             #expect(try CLITests.waypost("history", "purge", "--before", "soon", "--db", db).status == 64)
+        }
+    }
+
+    /// Commands that only work on what runs stored never create a database (issue 32: their
+    /// help said "created when missing"); a missing one is 66 and leaves no file.
+    @Test("Audit, report, outbox and history refuse a missing database and create none")
+    func readingCommandsCreateNoDatabase() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("none.db").path
+            for arguments in [
+                ["audit"], ["report"], ["outbox", "list"], ["outbox", "flush"], ["history", "purge"],
+                ["history", "retention"],
+            ] {
+                let run = try CLITests.waypost(arguments + ["--db", db])
+                #expect(run.status == 66, "\(arguments): \(run.stderr)")
+                #expect(run.stderr == "waypost: error: \(db): no such database\n")
+                #expect(!FileManager.default.fileExists(atPath: db))
+                let help = try CLITests.waypost(arguments + ["--help"])
+                #expect(!help.stdout.contains("created when missing"), "\(arguments)")
+            }
         }
     }
 
