@@ -63,7 +63,7 @@ struct ServiceTests {
         #expect(posted.status == 200, "\(String(decoding: posted.body, as: UTF8.self))")
         #expect(
             try WireTests.object(posted)["source"] as? String
-                == #"<a href="https://developer.twitter.com" rel="nofollow">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</a>"#
+                == #"<a href="https://developer.twitter.com" rel="nofollow">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;'</a>"#
         )
     }
 

@@ -196,13 +196,7 @@ struct CheckinCLITests {
             let (arguments, _) = try Self.externalCheckins(in: directory, emulator: emulator)
             var kills = 0
             for delay in [0.25, 0.4, 0.55, 0.7, 0.85, 1.0] {
-                let process = Process()
-                process.executableURL = CLITests.executable
-                process.arguments = arguments
-                process.currentDirectoryURL = Corpus.repositoryRoot
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
+                let process = try Self.start(arguments)
                 try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
                 if process.isRunning {
                     kill(process.processIdentifier, SIGKILL)
@@ -235,20 +229,10 @@ struct CheckinCLITests {
             try await emulator.control("faults", "kind=latency&path=me/&ms=40")
             let (replay, network) = try Self.externalCheckins(in: directory, emulator: emulator)
             let database = directory.appendingPathComponent("w.db").path
-            func start(_ arguments: [String]) throws -> Process {
-                let process = Process()
-                process.executableURL = CLITests.executable
-                process.arguments = arguments
-                process.currentDirectoryURL = Corpus.repositoryRoot
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                return process
-            }
-            var processes = try (0..<3).map { _ in try start(replay) }
+            var processes = try (0..<3).map { _ in try Self.start(replay) }
             for _ in 0..<3 {
-                processes.append(try start(["outbox", "flush", "--db", database, "--max-wait", "1"] + network))
-                processes.append(try start(["history", "purge", "--db", database]))
+                processes.append(try Self.start(["outbox", "flush", "--db", database, "--max-wait", "1"] + network))
+                processes.append(try Self.start(["history", "purge", "--db", database]))
                 try await Task.sleep(nanoseconds: 150_000_000)
             }
             // One replay is killed mid-run: its claims lapse, and the others take them over.
@@ -262,6 +246,18 @@ struct CheckinCLITests {
             let duplicates = journal.filter { $0.method == "POST" && [403, 400].contains($0.status) }
             #expect(duplicates.isEmpty, "a post reached the network twice: \(duplicates.map(\.path))")
         }
+    }
+
+    /// `waypost ARGUMENTS` started in the checkout, its output discarded.
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = CLITests.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = Corpus.repositoryRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 
     /// The commute's check-ins sent to an external emulator: the replay's arguments, and the
