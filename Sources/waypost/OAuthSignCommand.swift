@@ -42,7 +42,7 @@ struct OAuthSign: ParsableCommand {
     @Option var token: String?
     @Option var tokenSecret: String?
     @Option var nonce: String?
-    @Option var timestamp: Int?
+    @Option(parsing: .unconditional) var timestamp: Int?
 
     func parsedParameters() throws -> [(name: String, value: String)] {
         try parameters.map { text in
