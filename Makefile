@@ -33,7 +33,8 @@ demo: build
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
-## headless chromium (installed when missing), then real Twitter and
+## headless chromium (installed when missing), the GeoJSON exports and report against the PyPI
+## geojson, geojson-rewind and shapely packages (RFC 7946 structure and winding), then real Twitter and
 ## Graph client libraries (tweepy, python-twitter, twython, facebook-sdk) against `waypost emulator`.
 ## Tests that read ../shared/corpus are skipped where it is absent (a user's clone), with one line
 ## saying how many; CI sets WAYPOST_REQUIRE_CORPUS=1, which makes its absence a failure.
@@ -44,6 +45,7 @@ test: deps
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
 	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
+	Tests/GeoJSONConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-install.sh debug
 	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 
