@@ -5,6 +5,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEPS = libxml2-dev libsqlite3-dev zlib1g-dev pkg-config
 BENCH_DEPS = libxml2-utils gpsbabel wrk
+# Tools the tests run: gpsbabel writes the KML that GpsbabelCLITests reads back.
+TEST_DEPS = gpsbabel
 DEMO_TRACK ?= tracks/sunnyvale-commute.kml
 DEMO_DB ?= .waypost/demo.db
 
@@ -39,6 +41,7 @@ demo: build
 ## Tests that read ../shared/corpus are skipped where it is absent (a user's clone), with one line
 ## saying how many; CI sets WAYPOST_REQUIRE_CORPUS=1, which makes its absence a failure.
 test: deps
+	@scripts/install-deps.sh $(TEST_DEPS)
 	$(SWIFT) build --build-tests
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/swift-test.log
 	@skipped=$$(grep -c 'skipped: "needs ../shared/corpus' .build/swift-test.log || true); \
