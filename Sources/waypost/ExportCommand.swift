@@ -12,7 +12,7 @@ struct Export: ParsableCommand {
             Examples:
               waypost export tracks/cupertino-walk.kml --format geojson > walk.geojson
               waypost export tracks/stevens-creek-ride.gpx --format kml --output ride.kml
-              cat tracks/cafe-stop.kml | waypost export - --format gpx -o -
+              waypost export - --format gpx -o - < tracks/cafe-stop.kml
             """
     )
 
