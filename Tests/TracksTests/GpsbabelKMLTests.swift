@@ -130,5 +130,18 @@ struct GpsbabelKMLTests {
         let timed = try #require(kml.paths.first { $0.isTimed })
         let source = try #require(gpx.paths.first)
         #expect(timed.points.map(\.timeIntervalSince1970) == source.points.map(\.timeIntervalSince1970))
+
+        // Untimed track points (the GPX had no times): nothing to pair, nothing said.
+        let untimed = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/track/bounds-test-track.kml"))
+        #expect(untimed.warnings.isEmpty, "\(untimed.warnings)")
+        // A track timed at four of its 23 points: read untimed, and said so once.
+        let partly = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/track/segmented_tracks.kml"))
+        #expect(partly.warnings.count == 1, "\(partly.warnings)")
+        #expect(partly.warnings.first?.contains("(4 with a TimeStamp)") == true, "\(partly.warnings)")
+        #expect(partly.warnings.first?.contains("point 2 has no TimeStamp") == true, "\(partly.warnings)")
+        // A GPX route's points carry creation stamps, out of order here: not a passage in time.
+        let route = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/earth-expertgps-track.kml"))
+        #expect(route.warnings.count == 1, "\(route.warnings)")
+        #expect(route.warnings.first?.contains("time is earlier than the one before it") == true)
     }
 }
