@@ -5,6 +5,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEPS = libxml2-dev libsqlite3-dev zlib1g-dev pkg-config
 BENCH_DEPS = libxml2-utils gpsbabel wrk
+# Tools the tests run: gpsbabel writes the KML that GpsbabelCLITests reads back.
+TEST_DEPS = gpsbabel
 DEMO_TRACK ?= tracks/sunnyvale-commute.kml
 DEMO_DB ?= .waypost/demo.db
 
@@ -33,18 +35,21 @@ demo: build
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
-## headless chromium (installed when missing), then real Twitter and Graph client libraries
-## (tweepy, python-twitter, twython, Python Twitter Tools, facebook-sdk…; Perl's Net::Twitter::Lite
-## and Net::Twitter, installed with apt-get when missing) against `waypost emulator`.
+## headless chromium (installed when missing), the GeoJSON exports and report against the PyPI
+## geojson, geojson-rewind and shapely packages (RFC 7946 structure and winding), then real Twitter and
+## Graph client libraries (tweepy, python-twitter, twython, Python Twitter Tools, facebook-sdk…; Perl's
+## Net::Twitter::Lite and Net::Twitter, installed with apt-get when missing) against `waypost emulator`.
 ## Tests that read ../shared/corpus are skipped where it is absent (a user's clone), with one line
 ## saying how many; CI sets WAYPOST_REQUIRE_CORPUS=1, which makes its absence a failure.
 test: deps
+	@scripts/install-deps.sh $(TEST_DEPS)
 	$(SWIFT) build --build-tests
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/swift-test.log
 	@skipped=$$(grep -c 'skipped: "needs ../shared/corpus' .build/swift-test.log || true); \
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
 	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
+	Tests/GeoJSONConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-install.sh debug
 	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 

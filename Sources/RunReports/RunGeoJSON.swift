@@ -4,9 +4,10 @@ import Geo
 import WaypostSupport
 
 /// A run as a GeoJSON FeatureCollection (RFC 7946) for geojson.io, QGIS and friends: the route
-/// per device (a MultiLineString where the signal was lost), regions as circle polygons, events
-/// and posts as points. Every feature has `kind`; posts carry simplestyle `marker-color` in
-/// the map's precision colours.
+/// per device (a MultiLineString where the signal was lost), privacy zones and regions as circle
+/// polygons wound counter-clockwise (§3.1.6), events and posts as points. Every feature has
+/// `kind` (route, privacyZone, region, event, post); zones and regions carry simplestyle
+/// `stroke`/`fill` and posts `marker-color` in the SVG and HTML maps' colours.
 public enum RunGeoJSON {
     public static func render(_ run: RunSnapshot) -> String {
         var features: [Feature] = []
@@ -25,21 +26,31 @@ public enum RunGeoJSON {
                     geometry: lines.count == 1
                         ? .lineString(lines[0]) : .multiLineString(lines), properties: properties))
         }
-        for region in run.regions {
-            let center = Coordinate(latitude: region.latitude, longitude: region.longitude)
-            var ring: [[Double]] = stride(from: 0.0, to: 360, by: 360.0 / 64).map { azimuth in
-                let p = Geodesic.wgs84.direct(from: center, azimuth: azimuth, distance: region.radius).coordinate
-                return [p.longitude, p.latitude]
-            }
-            ring.reverse()  // RFC 7946: exterior rings counter-clockwise
-            ring.append(ring[0])
+        // Privacy zones first, as the maps draw them beneath the regions.
+        for zone in run.zones {
+            let kept = run.posts(blockedBy: zone.name).count
             features.append(
                 Feature(
-                    geometry: .polygon([ring]),
+                    geometry: .polygon([circle(latitude: zone.latitude, longitude: zone.longitude, radius: zone.radius)]
+                    ),
+                    properties: [
+                        "kind": "privacyZone", "name": .string(zone.name), "radius": .number(zone.radius),
+                        "center": .array([.number(zone.longitude), .number(zone.latitude)]),
+                        "keptOut": .number(Double(kept)),
+                        "title": .string("privacy zone \(zone.name): nothing locates the user here"),
+                    ].merging(Style.zone) { own, _ in own }))
+        }
+        for region in run.regions {
+            features.append(
+                Feature(
+                    geometry: .polygon([
+                        circle(latitude: region.latitude, longitude: region.longitude, radius: region.radius)
+                    ]),
                     properties: [
                         "kind": "region", "identifier": .string(region.identifier), "radius": .number(region.radius),
                         "center": .array([.number(region.longitude), .number(region.latitude)]),
-                    ]))
+                        "title": .string(region.identifier),
+                    ].merging(Style.region) { own, _ in own }))
         }
         for event in run.events {
             guard let lat = event.latitude, let lon = event.longitude else { continue }
@@ -75,6 +86,34 @@ public enum RunGeoJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(collection)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// A circle of `radius` metres as a closed ring of 64 geodesic points, counter-clockwise:
+    /// RFC 7946 §3.1.6 winds exterior rings so. (Azimuths grow clockwise, so they are reversed.)
+    static func circle(latitude: Double, longitude: Double, radius: Double) -> [[Double]] {
+        let center = Coordinate(latitude: latitude, longitude: longitude)
+        var ring: [[Double]] = stride(from: 0.0, to: 360, by: 360.0 / 64).map { azimuth in
+            let p = Geodesic.wgs84.direct(from: center, azimuth: azimuth, distance: radius).coordinate
+            return [p.longitude, p.latitude]
+        }
+        ring.reverse()
+        ring.append(ring[0])
+        return ring
+    }
+
+    /// simplestyle-spec 1.1.0 properties (github.com/mapbox/simplestyle-spec), which geojson.io,
+    /// GitHub's map view and Mapbox tools draw: regions and privacy zones in the SVG/HTML maps'
+    /// colours, so the GeoJSON looks like the map it was made with.
+    enum Style {
+        static let region: [String: JSONValue] = [
+            "stroke": .string(SVGMap.regionColor), "stroke-width": .number(1.5), "stroke-opacity": .number(1),
+            "fill": .string(SVGMap.regionColor), "fill-opacity": .number(0.12),
+        ]
+        /// The maps hatch a zone in its colour at 35 % opacity; simplestyle has no hatching: a light fill.
+        static let zone: [String: JSONValue] = [
+            "stroke": .string(SVGMap.zoneColor), "stroke-width": .number(1.5), "stroke-opacity": .number(1),
+            "fill": .string(SVGMap.zoneColor), "fill-opacity": .number(0.2),
+        ]
     }
 }
 
@@ -122,7 +161,7 @@ private enum Geometry: Encodable {
 }
 
 /// A JSON value for feature properties.
-enum JSONValue: Encodable, ExpressibleByStringLiteral {
+enum JSONValue: Encodable, Sendable, ExpressibleByStringLiteral {
     case string(String)
     case number(Double)
     case bool(Bool)

@@ -129,8 +129,8 @@ public enum SVGMap {
             svg.element(
                 "circle",
                 [
-                    ("cx", f(x)), ("cy", f(y)), ("r", f(r)), ("fill", "#2a9d8f"), ("fill-opacity", "0.12"),
-                    ("stroke", "#2a9d8f"), ("stroke-width", "1.5"),
+                    ("cx", f(x)), ("cy", f(y)), ("r", f(r)), ("fill", regionColor), ("fill-opacity", "0.12"),
+                    ("stroke", regionColor), ("stroke-width", "1.5"),
                 ])
             let at = labels.place(region.identifier, aroundCircleAt: x, y, radius: r)
             svg.element(
@@ -369,6 +369,7 @@ public enum SVGMap {
     // MARK: - Helpers
 
     static let zoneColor = "#b5179e"
+    static let regionColor = "#2a9d8f"
 
     /// Where a post's marker sits: Twitter and Facebook posts from one event side by side, above
     /// the place, not on top of each other or of the event.

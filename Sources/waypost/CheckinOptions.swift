@@ -65,7 +65,9 @@ struct NetworkOptions: ParsableArguments {
     )
     var fixtures: String?
 
-    @Option(help: "Against real servers: longest wait for a retry before leaving posts queued, seconds.")
+    @Option(
+        parsing: .unconditional,
+        help: "Against real servers: longest wait for a retry before leaving posts queued, seconds.")
     var maxWait: Double = 30
 
     var external: Bool { twitterBaseURL != nil || facebookBaseURL != nil }

@@ -22,7 +22,7 @@ struct Emulator: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Port to listen on (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "Port to listen on (0 picks a free one).")
     var port: Int = 8080
 
     @Option(help: "Address to listen on.")
@@ -44,6 +44,7 @@ struct Emulator: AsyncParsableCommand {
     var fixtures: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Bytes the request journal keeps (default 16 MiB); past it the oldest requests are dropped and counted.",
             valueName: "bytes"))

@@ -12,16 +12,19 @@ struct Export: ParsableCommand {
             Examples:
               waypost export tracks/cupertino-walk.kml --format geojson > walk.geojson
               waypost export tracks/stevens-creek-ride.gpx --format kml --output ride.kml
+              waypost export - --format gpx -o - < tracks/cafe-stop.kml
             """
     )
 
-    @Argument(help: "A KML, KMZ or GPX file.")
+    @Argument(help: "A KML, KMZ or GPX file, or - for standard input.")
     var track: String
 
     @Option(help: "Output format: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: ExportFormat
 
-    @Option(name: .shortAndLong, help: "Write here instead of standard output (replaced only on success).")
+    @Option(
+        name: .shortAndLong,
+        help: "Write here instead of standard output (replaced only on success; - is standard output).")
     var output: String?
 
     @Option(help: "A track point earlier than the one before it: strict (refuse the file), drop it, or sort the track.")
@@ -29,18 +32,10 @@ struct Export: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let parsed = try TrackReader(timeOrder: timeOrder).read(
-                contentsOf: URL(fileURLWithPath: track), displayName: track)
-            parsed.reportWarnings(file: track)
-            if let output {
-                try AtomicFile.write(to: output) { out in
-                    var stream = out
-                    TrackWriter.write(parsed, as: format, to: &stream)
-                }
-            } else {
-                var out = BufferedOutput()
-                TrackWriter.write(parsed, as: format, to: &out)
-                try out.finish()
+            let parsed = try RouteInput(argument: track).read(timeOrder: timeOrder)
+            try OutputDestination(output).write { out in
+                var stream = out
+                TrackWriter.write(parsed, as: format, to: &stream)
             }
         }
     }

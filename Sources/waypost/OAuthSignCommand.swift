@@ -59,7 +59,7 @@ struct OAuthSign: ParsableCommand {
     @Option var token: String?
     @Option var tokenSecret: String?
     @Option var nonce: String?
-    @Option var timestamp: Int?
+    @Option(parsing: .unconditional) var timestamp: Int?
 
     @Option(help: "Where the oauth_* parameters go: header, query or body (RFC 5849 §3.5).")
     var transport: OAuth1Transport = .header

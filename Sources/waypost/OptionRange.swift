@@ -5,6 +5,10 @@ import ConfigFiles
 /// would overflow further in — a Double turned into an Int, a Duration or nanoseconds — is a
 /// usage error (exit 64) whose line names the option, the value given and the range, never a
 /// trap: `--rate 1e-12` used to die with SIGILL. NaN and infinities are outside every range.
+///
+/// Numeric options are declared `@Option(parsing: .unconditional)`: the word after the flag is
+/// its value even when it starts with `-`, so `--speed -3` reaches the range check here instead
+/// of the parser's "Missing value for '--speed'" (it took `-3` for a flag).
 enum OptionRange {
     static func check(
         _ option: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String = "", or also: String? = nil

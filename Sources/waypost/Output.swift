@@ -124,6 +124,52 @@ enum AtomicFile {
     }
 }
 
+/// Where a command's `-o/--output` (or `--junit`) goes: standard output when none is given or
+/// the path is `-` (the convention POSIX utilities follow, Utility Syntax Guideline 13), else a
+/// file written whole or not at all (``AtomicFile``).
+enum OutputDestination: Equatable {
+    case standardOutput
+    case file(String)
+
+    init(_ path: String?) {
+        self = path.map { $0 == "-" ? .standardOutput : .file($0) } ?? .standardOutput
+    }
+
+    func write(_ body: (BufferedOutput) throws -> Void) throws {
+        switch self {
+        case .standardOutput:
+            let out = BufferedOutput()
+            try body(out)
+            try out.finish()
+        case .file(let path):
+            try AtomicFile.write(to: path, body)
+        }
+    }
+}
+
+/// A route argument: a file, or `-` for standard input (`gpsbabel … -F - | waypost replay -`).
+/// Either way the format is sniffed from the content (KML, GPX, or KMZ's ZIP signature).
+struct RouteInput {
+    let argument: String
+
+    var isStandardInput: Bool { argument == "-" }
+    /// What error and warning lines call it.
+    var displayName: String { isStandardInput ? "standard input" : argument }
+    /// The default name of a run replayed from it: the file's name.
+    var runName: String { isStandardInput ? "stdin" : URL(fileURLWithPath: argument).lastPathComponent }
+
+    /// Reads the route and prints its warnings.
+    func read(timeOrder: TimeOrder) throws -> Track {
+        let reader = TrackReader(timeOrder: timeOrder)
+        let track =
+            isStandardInput
+            ? try reader.read(fileDescriptor: FileHandle.standardInput.fileDescriptor, name: displayName)
+            : try reader.read(contentsOf: URL(fileURLWithPath: argument), displayName: argument)
+        track.reportWarnings(file: displayName)
+        return track
+    }
+}
+
 extension Track {
     /// Prints what was read in a way the format does not define, one `waypost: warning:` line each.
     func reportWarnings(file: String) {

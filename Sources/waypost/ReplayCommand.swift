@@ -42,7 +42,7 @@ struct Replay: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A KML, KMZ or GPX file.")
+    @Argument(help: "A KML, KMZ or GPX file, or - for standard input.")
     var track: String
 
     @Option(help: "text (readable lines) or jsonl (one event object per line).")
@@ -51,10 +51,13 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "standard, significant-change, or none (regions and visits only).")
     var mode: AppScript.Mode = .standard
 
-    @Option(help: "Metres from the last delivered fix before the next is delivered (-1: every fix).")
+    @Option(
+        parsing: .unconditional,
+        help: "Metres from the last delivered fix before the next is delivered (-1: every fix).")
     var distanceFilter: Double = LocationAccuracy.distanceFilterNone
 
     @Option(
+        parsing: .unconditional,
         help:
             "desiredAccuracy: best-for-navigation, best, ten-meters, hundred-meters, kilometer, three-kilometers, or metres."
     )
@@ -99,10 +102,14 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "Fix noise: none, open-sky, urban or indoor.")
     var noise: NoiseModel.Preset = .none
 
-    @Option(help: "Seed for the noise: the same seed gives the same output.", transform: OptionRange.seed)
+    @Option(
+        parsing: .unconditional, help: "Seed for the noise: the same seed gives the same output.",
+        transform: OptionRange.seed)
     var seed: UInt64 = 0
 
-    @Option(help: "A signal gap FROM-TO in seconds from the start, e.g. 600-720 (repeatable).")
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: "A signal gap FROM-TO in seconds from the start, e.g. 600-720 (repeatable).")
     var signalLoss: [String] = []
 
     @Option(
@@ -119,7 +126,9 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "full, or reduced (iOS 14+: approximate positions a few times an hour, no regions).")
     var accuracyAuthorization: AccuracyAuthorization.Setting = .full
 
-    @Option(help: "With reduced accuracy: the app asks for temporary full accuracy SECONDS from the start (granted).")
+    @Option(
+        parsing: .unconditional,
+        help: "With reduced accuracy: the app asks for temporary full accuracy SECONDS from the start (granted).")
     var temporaryFullAccuracyAt: Double?
 
     @Option(
@@ -141,6 +150,7 @@ struct Replay: AsyncParsableCommand {
     var visits = false
 
     @Option(
+        parsing: .unconditional,
         help:
             "The iOS release whose rules apply: up to 12, region monitoring needs Always; from 13, When In Use allows it (default: 26, the current release)."
     )
@@ -155,10 +165,10 @@ struct Replay: AsyncParsableCommand {
     @Flag(help: "Lift CoreLocation's 20-region limit, for load-style runs.")
     var unlimitedRegions = false
 
-    @Option(help: "Travel speed for untimed geometry, m/s (default: walking, 1.4).")
+    @Option(parsing: .unconditional, help: "Travel speed for untimed geometry, m/s (default: walking, 1.4).")
     var speed: Double = RouteTiming.walkingSpeed
 
-    @Option(help: "Longest gap between samples of untimed geometry, seconds.")
+    @Option(parsing: .unconditional, help: "Longest gap between samples of untimed geometry, seconds.")
     var sampleInterval: Double = 1
 
     @Option(help: "Start time for untimed geometry, e.g. 2025-06-01T08:00:00Z.")
@@ -167,16 +177,19 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "A track point earlier than the one before it: strict (refuse the file), drop it, or sort the track.")
     var timeOrder: TimeOrder = .strict
 
-    @Option(help: "Most fixes a route may make; untimed geometry that would densify into more is refused up front.")
+    @Option(
+        parsing: .unconditional,
+        help: "Most fixes a route may make; untimed geometry that would densify into more is refused up front.")
     var maxFixes = RouteTiming.defaultMaximumSamples
 
-    @Option(help: "Replay only the N-th path (track, line or route) of the file, counting from 1.")
+    @Option(
+        parsing: .unconditional, help: "Replay only the N-th path (track, line or route) of the file, counting from 1.")
     var path: Int?
 
     @Flag(help: "Pace the run on the wall clock instead of as fast as possible.")
     var realtime = false
 
-    @Option(help: "With --realtime: how many times faster than real time.")
+    @Option(parsing: .unconditional, help: "With --realtime: how many times faster than real time.")
     var rate: Double = 1
 
     @Flag(help: "After the events, print counts of fixes, region events and failures.")
@@ -315,9 +328,8 @@ struct Replay: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let parsed = try TrackReader(timeOrder: timeOrder).read(
-                contentsOf: URL(fileURLWithPath: track), displayName: track)
-            parsed.reportWarnings(file: track)
+            let input = RouteInput(argument: track)
+            let parsed = try input.read(timeOrder: timeOrder)
             let timing = RouteTiming(
                 speed: speed, sampleInterval: sampleInterval,
                 start: start.flatMap(XSDDateTime.parse).map(Date.init(timeIntervalSince1970:)), maximumSamples: maxFixes
@@ -326,7 +338,7 @@ struct Replay: AsyncParsableCommand {
             do {
                 route = try timing.timeline(for: parsed, path: path)
             } catch let error as RouteTimingError {
-                throw CommandFailure(.dataError, "\(track): \(error.message)")
+                throw CommandFailure(.dataError, "\(input.displayName): \(error.message)")
             }
             // Every file is read before the first event is printed: a bad one leaves no output.
             let rules = try checkins.map { path in
@@ -387,7 +399,7 @@ struct Replay: AsyncParsableCommand {
                     simulation: simulation, regions: monitored, authorization: manager.authorizationStatus,
                     rules: rules, profile: profile,
                     origin: origin, seed: seed,
-                    runName: run ?? URL(fileURLWithPath: track).lastPathComponent, track: track, dryRun: dryRun,
+                    runName: run ?? input.runName, track: track, dryRun: dryRun,
                     store: store, network: network, credentials: credentials
                 ).run(print: print, output: out, format: format)
                 try keeping?.save(from: manager)

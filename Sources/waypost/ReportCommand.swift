@@ -31,7 +31,7 @@ struct Report: ParsableCommand {
     @Option(help: "text, svg, html or geojson.")
     var format: Format = .text
 
-    @Option(name: [.short, .long], help: "Write to this file instead of standard output.")
+    @Option(name: [.short, .long], help: "Write to this file instead of standard output (- is standard output).")
     var output: String?
 
     @OptionGroup var storage: ExistingStoreOptions
@@ -53,11 +53,7 @@ struct Report: ParsableCommand {
             case .html: text = HTMLMap.render(snapshot)
             case .geojson: text = RunGeoJSON.render(snapshot)
             }
-            if let output {
-                try AtomicFile.write(to: output) { $0.write(text) }
-            } else {
-                try BufferedOutput.writeToStandardOutput(text)
-            }
+            try OutputDestination(output).write { $0.write(text) }
         }
     }
 }

@@ -105,7 +105,7 @@ struct Outbox: AsyncParsableCommand {
         @OptionGroup var storage: ExistingStoreOptions
         @OptionGroup var network: NetworkOptions
 
-        @Option(help: "Seed for the retry jitter.", transform: OptionRange.seed)
+        @Option(parsing: .unconditional, help: "Seed for the retry jitter.", transform: OptionRange.seed)
         var seed: UInt64 = 0
 
         func run() async throws {
@@ -151,7 +151,7 @@ struct History: AsyncParsableCommand {
 
         @OptionGroup var storage: ExistingStoreOptions
 
-        @Option(help: "An ISO-8601 time, or an age such as 7d, 12h, 30m.")
+        @Option(parsing: .unconditional, help: "An ISO-8601 time, or an age such as 7d, 12h, 30m.")
         var before: String?
 
         func run() throws {

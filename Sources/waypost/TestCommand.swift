@@ -33,7 +33,9 @@ struct Test: AsyncParsableCommand {
     @Argument(help: "Scenario files (YAML or JSON).")
     var scenarios: [String]
 
-    @Option(help: "Also write the results as JUnit XML to this file.")
+    @Option(
+        help: "Also write the results as JUnit XML to this file (-: standard output, and the report to standard error)."
+    )
     var junit: String?
 
     @Option(help: "text or json.")
@@ -48,16 +50,20 @@ struct Test: AsyncParsableCommand {
     )
     var fixtures: String?
 
-    @Option(help: "Scenarios run at once (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Scenarios run at once (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: "Wall-clock seconds a scenario may run unless it sets its own timeBudget; past it, it fails.")
+    @Option(
+        parsing: .unconditional,
+        help: "Wall-clock seconds a scenario may run unless it sets its own timeBudget; past it, it fails.")
     var timeBudget: Double = ScenarioRunner.defaultTimeBudget
 
     func validate() throws {
         try OptionRange.check("--jobs", jobs, 1...Int.max)
         // A budget becomes a deadline in milliseconds on the wall clock: a year keeps it far inside.
-        guard timeBudget > 0 else { throw ValidationError("--time-budget \(timeBudget) is out of range: more than 0 seconds") }
+        guard timeBudget > 0 else {
+            throw ValidationError("--time-budget \(timeBudget) is out of range: more than 0 seconds")
+        }
         try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
     }
 
@@ -73,9 +79,16 @@ struct Test: AsyncParsableCommand {
                 fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget, temporaryStores: stores)
             let results = await runAll(runner)
             let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
-            try BufferedOutput.writeToStandardOutput(report)
-            if let junit {
-                try AtomicFile.write(to: junit) { $0.write(ScenarioReport.junit(results)) }
+            if let junit, OutputDestination(junit) == .standardOutput {
+                // `--junit -`: standard output carries the XML alone, for a pipe to read whole;
+                // the report a person reads moves to standard error.
+                FileHandle.standardError.write(Data(report.utf8))
+                try OutputDestination.standardOutput.write { $0.write(ScenarioReport.junit(results)) }
+            } else {
+                try BufferedOutput.writeToStandardOutput(report)
+                if let junit {
+                    try OutputDestination(junit).write { $0.write(ScenarioReport.junit(results)) }
+                }
             }
             for result in results {
                 // The report has each error too; standard error gets the one line every command gives.

@@ -167,7 +167,7 @@ struct RunReportTests {
             #expect(root["type"] as? String == "FeatureCollection")
             let features = try #require(root["features"] as? [[String: Any]])
             let kinds = features.compactMap { ($0["properties"] as? [String: Any])?["kind"] as? String }
-            #expect(kinds == ["route", "region", "region", "event", "post", "post"])
+            #expect(kinds == ["route", "region", "region", "event", "post", "post"])  // no zones in this run
             let route = try #require(features[0]["geometry"] as? [String: Any])
             #expect(route["type"] as? String == "MultiLineString", "split at the signal gap")
             let first = try #require((route["coordinates"] as? [[[Double]]])?.first?.first)
@@ -178,6 +178,67 @@ struct RunReportTests {
             let post = try #require(features[5]["properties"] as? [String: Any])
             #expect(post["blockedBy"] as? String == "network")
             #expect(post["carriesLocation"] as? Bool == false)
+        }
+    }
+
+    /// Issue 31: the GeoJSON shows what the maps show — privacy zones too — styled as they are
+    /// (simplestyle-spec `stroke`, `fill`, `fill-opacity`…), and every ring is wound as RFC 7946
+    /// §3.1.6 says: counter-clockwise.
+    @Test func geoJSONHasTheZonesAndTheMapsStyle() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store(path: directory.appendingPathComponent("z.db").path)
+            let run = try store.beginRun(name: "zoned", track: "t.kml", at: 0)
+            try store.appendLocations(
+                (0..<10).map {
+                    LocationRecord(
+                        time: 1_750_000_000 + Double($0), latitude: 37.33 + Double($0) * 0.0001, longitude: -122.03,
+                        horizontalAccuracy: 5, service: "standard")
+                }, run: run.id)
+            try store.saveRegions(
+                [RegionRecord(identifier: "cafe", latitude: 37.335, longitude: -122.03, radius: 100)], run: run.id)
+            try store.saveZones(
+                [ZoneRecord(name: "home", latitude: 37.33, longitude: -122.03, radius: 80)], run: run.id)
+            let record = """
+                {"key":"a","time":1750000001,"trigger":"regionEnter","region":"cafe","latitude":37.33,\
+                "longitude":-122.03,"rule":"coffee","network":"twitter","decision":"blocked",\
+                "carriesLocation":false,"precision":"place","wireFields":{},"lookupFields":{},\
+                "gates":[{"gate":"privacyZone","passed":false,"reason":"inside privacy zone 'home'"}],"attempts":0}
+                """
+            try store.saveAudit(key: "a", run: run.id, record: Data(record.utf8))
+            let text = RunGeoJSON.render(try RunSnapshot.load(from: store, run: run))
+            let root = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let features = try #require(root["features"] as? [[String: Any]])
+            let properties = features.map { $0["properties"] as? [String: Any] ?? [:] }
+            #expect(properties.map { $0["kind"] as? String } == ["route", "privacyZone", "region", "post"])
+
+            let zone = properties[1]
+            #expect(zone["name"] as? String == "home")
+            #expect(zone["radius"] as? Double == 80)
+            #expect(zone["keptOut"] as? Double == 1)
+            #expect(zone["center"] as? [Double] == [-122.03, 37.33])
+            #expect(zone["stroke"] as? String == "#b5179e" && zone["fill"] as? String == "#b5179e")
+            #expect(zone["fill-opacity"] as? Double == 0.2)
+            let region = properties[2]
+            #expect(region["stroke"] as? String == "#2a9d8f" && region["fill"] as? String == "#2a9d8f")
+            #expect(region["fill-opacity"] as? Double == 0.12 && region["stroke-width"] as? Double == 1.5)
+            #expect(region["title"] as? String == "cafe")
+
+            for (feature, radius) in [(features[1], 80.0), (features[2], 100.0)] {
+                let geometry = try #require(feature["geometry"] as? [String: Any])
+                #expect(geometry["type"] as? String == "Polygon")
+                let ring = try #require((geometry["coordinates"] as? [[[Double]]])?.first)
+                #expect(ring.count == 65 && ring.first == ring.last)
+                // Twice the shoelace area: positive is counter-clockwise.
+                let area = zip(ring, ring.dropFirst()).reduce(0.0) { $0 + $1.0[0] * $1.1[1] - $1.1[0] * $1.0[1] }
+                #expect(area > 0, "exterior ring counter-clockwise")
+                // True scale: the ring's points lie `radius` metres from the centre.
+                let center = try #require((feature["properties"] as? [String: Any])?["center"] as? [Double])
+                let metres = Geodesic.wgs84.inverse(
+                    Coordinate(latitude: center[1], longitude: center[0]),
+                    Coordinate(latitude: ring[7][1], longitude: ring[7][0])
+                ).distance
+                #expect(abs(metres - radius) < 0.5)
+            }
         }
     }
 

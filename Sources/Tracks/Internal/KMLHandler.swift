@@ -26,6 +26,9 @@ final class KMLHandler: XMLEventHandler {
     @exclusivity(unchecked) private var open: [ElementName] = []
     @exclusivity(unchecked) private var containers: [String?] = []
     @exclusivity(unchecked) private var feature: TrackFeature?
+    /// Where each feature of ``track`` starts (its `<Placemark>`), for warnings about it.
+    @exclusivity(unchecked) private var featureStarts: [SourcePosition] = []
+    @exclusivity(unchecked) private var featureStart = SourcePosition(line: 0, column: 0)
     @exclusivity(unchecked) private var nodes: [Node] = []
     @exclusivity(unchecked) private var text: TextBuffer
     @exclusivity(unchecked) private var scanner: CoordinateScanner?
@@ -91,6 +94,7 @@ final class KMLHandler: XMLEventHandler {
         // skipped, as libkml does, rather than clobbering the feature being read.
         case .Placemark where feature == nil && (open.isEmpty || [.kml, .Document, .Folder].contains(parent)):
             feature = TrackFeature(kind: .placemark, folders: containers.compactMap { $0 })
+            featureStart = position
             wrappedGeometry = false
         case .Point, .LineString, .LinearRing, .Polygon, .MultiGeometry, .Track, .MultiTrack:
             guard feature != nil else { break }
@@ -148,7 +152,10 @@ final class KMLHandler: XMLEventHandler {
             containers.removeLast()
         case .Placemark
         where feature != nil && nodes.isEmpty && (open.isEmpty || [.kml, .Document, .Folder].contains(parent)):
-            if let feature { track.features.append(feature) }
+            if let feature {
+                track.features.append(feature)
+                featureStarts.append(featureStart)
+            }
             feature = nil
         case .coordinates where scanner != nil:
             try scanCoordinates { (scanner, emit) throws(CoordinateScanner.Failure) in try scanner.finish(emit: emit) }
@@ -226,7 +233,9 @@ final class KMLHandler: XMLEventHandler {
         }
     }
 
-    func finish() throws(ReadFailure) {}
+    func finish() throws(ReadFailure) {
+        TimedPointPairing.apply(to: &track, positions: featureStarts)
+    }
 
     /// Runs `step` on the active coordinate scanner, appending the tuples it completes to the
     /// innermost geometry, and turns its failures into read failures.

@@ -37,6 +37,35 @@ public struct TrackReader: Sendable {
             throw TrackReadError(.missing, file: name, exists ? "cannot be opened for reading" : "no such file")
         }
         defer { close(file) }
+        return try read(from: file, name: name) { _ throws(TrackReadError) in try readKMZ(url, name: name) }
+    }
+
+    /// Reads a document from an open descriptor that may not seek — standard input
+    /// (`waypost replay -`), a pipe — streamed like a file, its format sniffed from its first
+    /// bytes as for a file. The descriptor is read to its end and left open. A KMZ archive is
+    /// read into memory first: a ZIP's directory is at its end.
+    public func read(fileDescriptor file: Int32, name: String) throws(TrackReadError) -> Track {
+        try read(from: file, name: name) { head throws(TrackReadError) in
+            var archive = Data(head)
+            let capacity = max(chunkSize, 4)
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+            defer { buffer.deallocate() }
+            while true {
+                let chunk: UnsafeRawBufferPointer
+                do throws(ReadFailure) { chunk = try fill(buffer, capacity: capacity, from: file) } catch {
+                    throw TrackReadError(error.kind, file: name, error.message)
+                }
+                if chunk.isEmpty { break }
+                archive.append(contentsOf: chunk)
+            }
+            return try read(data: archive, name: name)
+        }
+    }
+
+    /// Streams `file` through the parser, or hands its first bytes to `kmz` when they open a ZIP.
+    private func read(
+        from file: Int32, name: String, kmz: (UnsafeRawBufferPointer) throws(TrackReadError) -> Track
+    ) throws(TrackReadError) -> Track {
         // One buffer, filled by read(2): FileHandle.read(upToCount:) reads a page per system call
         // into a growing Data (20,000 calls for an 82 MB file, 4 % of its export).
         let capacity = max(chunkSize, 4)
@@ -47,7 +76,7 @@ public struct TrackReader: Sendable {
             throw TrackReadError(error.kind, file: name, error.message)
         }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            return try readKMZ(url, name: name)
+            return try kmz(head)
         }
         return try parse(name: name) { feed in
             var chunk = head

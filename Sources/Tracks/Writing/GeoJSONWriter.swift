@@ -4,6 +4,15 @@ import WaypostSupport
 /// positions as `[lon, lat, alt]`, per-point times in `properties.coordinateProperties.times`
 /// (an array per line for multi-line geometries), GPX tracks with several segments as
 /// MultiLineString, KML MultiGeometry and MultiTrack as GeometryCollection.
+///
+/// Two rules togeojson does not apply, so that every output is valid RFC 7946:
+/// - Polygon rings are wound as §3.1.6 requires — the exterior counter-clockwise, holes
+///   clockwise — by reversing a ring wound the other way (KML does not fix a winding, and
+///   writers differ). No ring is dropped.
+/// - One geometry's positions all have the same dimension: `[lon, lat, alt]` only when every
+///   position of that geometry has an altitude, otherwise `[lon, lat]` throughout — an altitude
+///   is never invented. A geometry is a GeoJSON geometry object: a Polygon's rings or a
+///   MultiLineString's lines decide together; each member of a GeometryCollection on its own.
 enum GeoJSONWriter {
     static func write(_ track: Track, to out: inout some TextOutputStream) {
         out.write("{\"type\":\"FeatureCollection\",\"features\":[")
@@ -57,18 +66,53 @@ enum GeoJSONWriter {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func line<Stream: TextOutputStream>(_ path: TrackPath, to out: inout Stream) {
+    /// `paths` (one geometry's) are written with altitudes: every position has one.
+    private static func threeDimensional(_ paths: [TrackPath]) -> Bool {
+        paths.allSatisfy { $0.points.allSatisfy { !$0.storedAltitude.isNaN } }
+    }
+
+    /// The positions of `path`, in reverse order when `reversed` (a ring rewound).
+    private static func line<Stream: TextOutputStream>(
+        _ path: TrackPath, altitude: Bool, reversed: Bool = false, to out: inout Stream
+    ) {
         var chunk = ChunkedText()
         chunk.bytes.append(UInt8(ascii: "["))
-        for (i, p) in path.points.enumerated() {
-            if i > 0 { chunk.bytes.append(UInt8(ascii: ",")) }
+        func append(_ p: TrackPoint, first: Bool) {
+            if !first { chunk.bytes.append(UInt8(ascii: ",")) }
             chunk.bytes.append(UInt8(ascii: "["))
-            Format.appendPosition(p, separator: UInt8(ascii: ","), to: &chunk.bytes)
+            if altitude {
+                Format.appendPosition(p, separator: UInt8(ascii: ","), to: &chunk.bytes)
+            } else {
+                Format.appendNumber(p.longitude, to: &chunk.bytes)
+                chunk.bytes.append(UInt8(ascii: ","))
+                Format.appendNumber(p.latitude, to: &chunk.bytes)
+            }
             chunk.bytes.append(UInt8(ascii: "]"))
             chunk.flushIfFull(to: &out)
         }
+        if reversed {
+            for (i, p) in path.points.reversed().enumerated() { append(p, first: i == 0) }
+        } else {
+            for (i, p) in path.points.enumerated() { append(p, first: i == 0) }
+        }
         chunk.bytes.append(UInt8(ascii: "]"))
         chunk.flush(to: &out)
+    }
+
+    /// The ring's orientation from the sign of its area in the longitude–latitude plane (the
+    /// shoelace formula, relative to its first vertex for precision): what RFC 7946 §3.1.6
+    /// readers and validators compute. Nil for a ring with no area, which has no winding.
+    static func isCounterClockwise(_ ring: TrackPath) -> Bool? {
+        guard let origin = ring.points.first else { return nil }
+        var twiceArea = 0.0
+        var previous = origin
+        for p in ring.points.dropFirst() {
+            twiceArea +=
+                (previous.longitude - origin.longitude) * (p.latitude - origin.latitude)
+                - (p.longitude - origin.longitude) * (previous.latitude - origin.latitude)
+            previous = p
+        }
+        return twiceArea == 0 || !twiceArea.isFinite ? nil : twiceArea > 0
     }
 
     private static func writeGeometry(_ geometry: Geometry, multiLine: Bool, to out: inout some TextOutputStream) {
@@ -81,21 +125,27 @@ enum GeoJSONWriter {
                 out.write("{\"type\":\"Point\",\"coordinates\":" + position(path.points[0]) + "}")
             } else {
                 out.write("{\"type\":\"LineString\",\"coordinates\":")
-                line(path, to: &out)
+                line(path, altitude: threeDimensional([path]), to: &out)
                 out.write("}")
             }
         case .polygon(let outer, let inner):
             out.write("{\"type\":\"Polygon\",\"coordinates\":[")
-            for (i, ring) in ([outer] + inner).enumerated() {
+            let rings = [outer] + inner
+            let altitude = threeDimensional(rings)
+            for (i, ring) in rings.enumerated() {
                 if i > 0 { out.write(",") }
-                line(ring, to: &out)
+                // The exterior counter-clockwise, holes clockwise (§3.1.6).
+                let reversed = isCounterClockwise(ring).map { $0 != (i == 0) } ?? false
+                line(ring, altitude: altitude, reversed: reversed, to: &out)
             }
             out.write("]}")
         case .collection(let parts) where multiLine:
             out.write("{\"type\":\"MultiLineString\",\"coordinates\":[")
-            for (i, path) in parts.flatMap(\.paths).enumerated() {
+            let paths = parts.flatMap(\.paths)
+            let altitude = threeDimensional(paths)
+            for (i, path) in paths.enumerated() {
                 if i > 0 { out.write(",") }
-                line(path, to: &out)
+                line(path, altitude: altitude, to: &out)
             }
             out.write("]}")
         case .collection(let parts):

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# GeoJSON conformance: Waypost's GeoJSON checked as RFC 7946 by other people's code.
+#
+#   Tests/GeoJSONConformance/run.sh WAYPOST_BINARY
+#
+# Creates (or reuses, while requirements.txt is unchanged) a venv at .build/geojson-venv with
+# the PyPI packages geojson, geojson-rewind and shapely; writes with WAYPOST_BINARY the GeoJSON
+# exports of the shipped tracks, of wound-backwards.kml (rings wound the wrong way, positions
+# of mixed dimension), of the polygons in ../shared/corpus where it is beside the checkout,
+# and the report of a check-in run with a privacy zone; and validates every file with
+# check_geojson.py (structure, §3.1.6 winding, one dimension per geometry). Works from any directory.
+set -euo pipefail
+
+if [[ $# -lt 1 ]]; then
+    echo "usage: $0 WAYPOST_BINARY" >&2
+    exit 2
+fi
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+binary="$1"
+[[ "$binary" == /* ]] || binary="$PWD/$binary"
+if [[ ! -x "$binary" ]]; then
+    echo "run.sh: $binary is not an executable waypost binary" >&2
+    exit 2
+fi
+
+# ---- the venv, rebuilt when requirements.txt (or the Python) changes ----
+mkdir -p "$repo/.build"
+venv="$repo/.build/geojson-venv"
+python="${PYTHON:-python3}"
+if ! command -v "$python" >/dev/null; then
+    echo "run.sh: $python not found; set PYTHON to a Python 3.9+ interpreter" >&2
+    exit 3
+fi
+if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
+    "$repo/scripts/install-deps.sh" python3-venv
+fi
+stamp="$venv/.requirements-stamp"
+wanted="$(cat "$here/requirements.txt" <("$python" -c 'import sys; print(sys.version)') | sha256sum | cut -d' ' -f1)"
+if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$wanted" ]]; then
+    echo "run.sh: installing geojson, geojson-rewind and shapely into $venv"
+    rm -rf "$venv"
+    "$python" -m venv "$venv" || { echo "run.sh: FAILED to create the venv at $venv" >&2; exit 3; }
+    if ! "$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$here/requirements.txt"; then
+        echo "run.sh: FAILED to install $here/requirements.txt (see pip's output above)" >&2
+        exit 3
+    fi
+    echo "$wanted" >"$stamp"
+fi
+
+# ---- the files ----
+out="$(mktemp -d "${TMPDIR:-/tmp}/waypost-geojson.XXXXXX")"
+trap 'rm -rf "$out"' EXIT
+export_one() {  # FILE NAME
+    if ! "$binary" export "$1" --format geojson --output "$out/$2.geojson" 2>"$out/$2.err"; then
+        echo "run.sh: waypost export $1 failed: $(cat "$out/$2.err")" >&2
+        exit 1
+    fi
+}
+for track in "$repo"/tracks/*.kml "$repo"/tracks/*.gpx "$here/wound-backwards.kml"; do
+    export_one "$track" "$(basename "$track")"
+done
+corpus="$repo/../shared/corpus"
+if [[ -d "$corpus" ]]; then
+    # Every corpus KML with a polygon that reads (some are refused on purpose: bad.kml).
+    while read -r file; do
+        key="corpus_$(echo "${file#"$corpus"/}" | tr '/' '_')"
+        "$binary" export "$file" --format geojson --output "$out/$key.geojson" 2>/dev/null || true
+    done < <(grep -rl --include='*.kml' '<Polygon' "$corpus" | sort)
+else
+    echo "run.sh: note: ../shared/corpus is not beside this checkout; its polygons are not checked"
+fi
+db="$out/run.db"
+(cd "$repo" && "$binary" replay tracks/sunnyvale-commute.kml --regions fixtures/regions/commute-cafes.yaml \
+    --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --db "$db" >/dev/null)
+"$binary" report --db "$db" --format geojson --output "$out/report.geojson"
+
+"$venv/bin/python" "$here/check_geojson.py" "$out"/*.geojson
