@@ -30,6 +30,11 @@ public struct OutboxLease: Sendable {
         clock = now
     }
 
+    /// The process id named in a claim's owner, for showing who holds it.
+    public static func processID(of owner: String) -> String? {
+        ProcessIdentity.fields(of: owner)["pid"].map(String.init)
+    }
+
     /// Wall-clock seconds since 1970.
     var now: Double { clock() }
 
@@ -68,16 +73,22 @@ struct ProcessIdentity: Sendable, CustomStringConvertible {
 
     /// True only when `owner` names a process of this machine that is certainly not running.
     func knowsExited(_ owner: String) -> Bool {
-        var fields: [Substring: Substring] = [:]
-        for field in owner.split(separator: " ") {
-            guard let equals = field.firstIndex(of: "=") else { continue }
-            fields[field[..<equals]] = field[field.index(after: equals)...]
-        }
+        let fields = Self.fields(of: owner)
         guard fields["host"].map(String.init) == host, let pid = fields["pid"].flatMap({ Int32($0) }) else {
             return false
         }
         if let start = Self.startTime(of: pid) { return fields["start"].map(String.init) != start }
         return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// The `name=value` fields of an owner string (``OutboxLease/owner``).
+    static func fields(of owner: String) -> [Substring: Substring] {
+        var fields: [Substring: Substring] = [:]
+        for field in owner.split(separator: " ") {
+            guard let equals = field.firstIndex(of: "=") else { continue }
+            fields[field[..<equals]] = field[field.index(after: equals)...]
+        }
+        return fields
     }
 
     /// The process's start time in clock ticks since boot (`/proc/PID/stat`, field 22), where

@@ -75,7 +75,7 @@ struct Outbox: AsyncParsableCommand {
                     line += "  created \(XSDDateTime.format(e.createdAt, fractionDigits: 0))  attempts \(e.attempts)"
                     if e.state == .pending { line += "  due \(XSDDateTime.format(e.notBefore, fractionDigits: 0))" }
                     if e.state == .sending, let owner = e.claimedBy, let until = e.leaseUntil {
-                        let pid = owner.split(separator: " ").first { $0.hasPrefix("pid=") }?.dropFirst(4) ?? "?"
+                        let pid = OutboxLease.processID(of: owner) ?? "?"
                         line += "  claimed by process \(pid) until \(XSDDateTime.format(until, fractionDigits: 0))"
                     }
                     if let id = e.remoteID { line += "  id \(DisplayEscaping.escape(id))" }

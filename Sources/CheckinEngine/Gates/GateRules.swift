@@ -45,7 +45,9 @@ extension PrivacyGate {
     /// returns the permission that allows it, if any.
     static func facebookNetworkVerdict(granted: Set<String>) -> (GateVerdict, permission: String?) {
         guard let permission = ["publish_checkins", "publish_actions"].first(where: granted.contains) else {
-            return (GateVerdict(.network, passed: false, "neither publish_checkins nor publish_actions is granted"), nil)
+            return (
+                GateVerdict(.network, passed: false, "neither publish_checkins nor publish_actions is granted"), nil
+            )
         }
         return (GateVerdict(.network, passed: true, "\(permission) granted"), permission)
     }
@@ -89,9 +91,11 @@ extension PrivacyGate {
     static func stalenessVerdict(age: Double, maxAge: Double) -> GateVerdict {
         age <= maxAge
             ? GateVerdict(
-                .staleness, passed: true, "waited \(OutboxDelivery.seconds(age)) of at most \(OutboxDelivery.seconds(maxAge))")
+                .staleness, passed: true,
+                "waited \(OutboxDelivery.seconds(age)) of at most \(OutboxDelivery.seconds(maxAge))")
             : GateVerdict(
-                .staleness, passed: false, "waited \(OutboxDelivery.seconds(age)), more than \(OutboxDelivery.seconds(maxAge))")
+                .staleness, passed: false,
+                "waited \(OutboxDelivery.seconds(age)), more than \(OutboxDelivery.seconds(maxAge))")
     }
 
     /// Gate 8: no repeat check-in at the same place within the cool-down; `sinceLast` is how long
@@ -100,7 +104,8 @@ extension PrivacyGate {
         if let sinceLast, sinceLast < cooldown {
             return GateVerdict(
                 .volume, passed: false,
-                "checked in here \(OutboxDelivery.seconds(sinceLast)) ago; cool-down \(OutboxDelivery.seconds(cooldown))")
+                "checked in here \(OutboxDelivery.seconds(sinceLast)) ago; cool-down \(OutboxDelivery.seconds(cooldown))"
+            )
         }
         return GateVerdict(.volume, passed: true, "no check-in here within \(OutboxDelivery.seconds(cooldown))")
     }
