@@ -101,11 +101,18 @@ let package = Package(
             ],
             swiftSettings: instrumented
         ),
+        // One run: routes read and timed, devices launched, events through the engine to the
+        // networks. `waypost replay` and `waypost test` are front ends over it.
+        .target(
+            name: "Runs",
+            dependencies: ["Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine"],
+            swiftSettings: instrumented
+        ),
         .target(
             name: "Scenarios",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "ConfigFiles", "WaypostSupport",
+                "Runs", "ConfigFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -114,7 +121,7 @@ let package = Package(
             name: "waypost",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Scenarios", "RunReports", "ConfigFiles", "WaypostSupport",
+                "Runs", "Scenarios", "RunReports", "ConfigFiles", "WaypostSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -169,8 +176,8 @@ let package = Package(
         .testTarget(
             name: "ScenariosTests",
             dependencies: [
-                "Scenarios", "CheckinEngine", "SocialEmulator", "LocationSimulation", "ConfigFiles", "Store", "Tracks",
-                "TestSupport", .product(name: "Yams", package: "Yams"),
+                "Scenarios", "Runs", "CheckinEngine", "SocialEmulator", "LocationSimulation", "ConfigFiles", "Store",
+                "Tracks", "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

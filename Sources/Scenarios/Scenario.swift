@@ -1,6 +1,7 @@
 import CheckinEngine
 import Foundation
 import LocationSimulation
+import Runs
 import SocialEmulator
 import Tracks
 
@@ -67,27 +68,16 @@ public struct DeviceScript: Sendable {
     public var iosVersion: Int?
     /// `exact` or `device` (`realism`, on the device or for all); nil: exact.
     public var realism: Realism?
-}
 
-/// How the in-process emulator starts and what changes during the run.
-public struct EmulatorSetup: Sendable {
-    /// A change to the accounts at an offset from the scenario's start.
-    public struct Change: Sendable {
-        public var at: Double
-        public var geoEnabled: Bool?
-        public var permissions: Set<String>?
-        /// The Facebook user's access token from now on: a name from
-        /// `EmulatorCore.graphTokenStates` (`valid`, `expired`, `password-changed`, …).
-        public var graphToken: String?
+    /// The route as a run reads it.
+    public var routeSpec: RouteSpec {
+        var spec = RouteSpec(source: .file(route), displayName: routeDisplayName)
+        spec.timeOrder = timeOrder
+        spec.path = path
+        spec.speed = speed
+        spec.sampleInterval = sampleInterval
+        spec.start = start
+        spec.maxFixes = maxFixes
+        return spec
     }
-
-    /// The Twitter account's `geo_enabled`.
-    public var geoEnabled = true
-    /// The Facebook user's granted permissions.
-    public var permissions: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
-    /// Requests per 15-minute window to each geo endpoint.
-    public var geoRateLimit = 15
-    /// Faults with `from`/`until` as offsets from the scenario's start.
-    public var faults: [Fault] = []
-    public var changes: [Change] = []
 }

@@ -2,6 +2,7 @@ import CheckinEngine
 import ConfigFiles
 import Foundation
 import LocationSimulation
+import Runs
 import SocialEmulator
 import Tracks
 import WaypostSupport

@@ -2,6 +2,7 @@ import CheckinEngine
 import ConfigFiles
 import Foundation
 import LocationSimulation
+import Runs
 import SocialAPI
 import SocialEmulator
 import Store
@@ -97,47 +98,7 @@ public struct ScenarioRunner: Sendable {
     public func execute(_ scenario: Scenario) async throws -> ScenarioOutcome {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
-        // Devices a `count` entry made share one route: it is read and timed once.
-        var timelines: [String: RouteTimeline] = [:]
-        let routes = try scenario.devices.map { script in
-            let key =
-                "\(script.route.path)\u{0}\(script.path ?? 0) \(script.speed) \(script.sampleInterval) "
-                + "\(script.start ?? .nan) \(script.timeOrder) \(script.maxFixes)"
-            if let timeline = timelines[key] { return timeline }
-            let timeline = try route(script)
-            timelines[key] = timeline
-            return timeline
-        }
-        let starts = zip(scenario.devices, routes).map { ($1.span?.lowerBound ?? 0) + $0.startAfter }
-        guard let origin = starts.min() else { throw ScenarioError(.data, "\(scenario.file): no devices") }
-
-        var setupEvents: [TimedEvent] = []
-        var devices: [SimulatedDevice] = []
-        for (index, script) in scenario.devices.enumerated() {
-            var configuration = LocationManagerConfiguration()
-            if let version = script.iosVersion { configuration.iosVersion = version }
-            if let realism = script.realism { configuration.realism = realism }
-            var app = script.app
-            app.regions = scenario.regions
-            app.beacons = scenario.beacons
-            let manager = app.makeManager(
-                configuration: configuration, noise: NoiseModel(script.noise), seed: script.seed ?? scenario.seed,
-                startTime: starts[index])
-            let name = script.name
-            manager.observer = { event in
-                var event = event
-                event.device = name
-                setupEvents.append(event)
-            }
-            app.launch(manager)
-            manager.observer = nil
-            devices.append(
-                SimulatedDevice(
-                    name: name, route: routes[index], manager: manager, clockOffset: script.startAfter,
-                    displacement: script.displacement,
-                    signalGaps: script.signalLoss.map { (origin + $0.lowerBound)...(origin + $0.upperBound) },
-                    script: app.script(from: origin)))
-        }
+        var plan = try self.plan(scenario)
 
         let temporary =
             storePath == nil
@@ -160,101 +121,58 @@ public struct ScenarioRunner: Sendable {
         } catch {
             throw ScenarioError(.unavailable, error.description)
         }
-        let run = try store.beginRun(
-            name: scenario.name, track: scenario.devices.map(\.routeDisplayName).uniqued().joined(separator: ", "),
-            at: Date().timeIntervalSince1970, dryRun: scenario.dryRun)
+        var checkins = CheckinPlan(
+            store: store, runName: scenario.name,
+            track: scenario.devices.map(\.routeDisplayName).uniqued().joined(separator: ", "),
+            rules: scenario.rules,
+            network: scenario.dryRun ? nil : .emulator(scenario.places ?? fixtures, scenario.emulator))
+        checkins.profile = scenario.privacy
+        checkins.seed = scenario.seed
+        plan.checkins = checkins
 
-        let clock = VirtualDeliveryClock(start: origin)
-        var emulator: InProcessEmulator?
-        var delivery: OutboxDelivery?
-        if !scenario.dryRun {
-            do {
-                emulator = try await InProcessEmulator.start(
-                    fixtures: scenario.places ?? fixtures, configuration: configuration(scenario.emulator),
-                    seed: scenario.seed, now: { clock.now })
-            } catch {
-                throw ScenarioError(.unavailable, "cannot start the in-process emulator: \(error)")
-            }
-            for var fault in scenario.emulator.faults {
-                fault.from = fault.from.map { origin + $0 }
-                fault.until = fault.until.map { origin + $0 }
-                await emulator?.core.addFault(fault)
-            }
-            delivery = OutboxDelivery(
-                store: store, clients: emulator?.clients ?? SocialClients(twitter: nil, facebook: nil), clock: clock,
-                retry: RetryPolicy(seed: scenario.seed))
-        }
-        let engine = CheckinEngine(
-            rules: scenario.rules, profile: scenario.privacy, store: store, run: run, delivery: delivery)
-        var changes = scenario.emulator.changes[...]
-        func applyChanges(through time: Double) async {
-            while let change = changes.first, origin + change.at <= time {
-                changes.removeFirst()
-                await emulator?.apply(change)
-            }
-        }
-
-        // Expectations see the events as they come, setup events merged in by time (a later
-        // device's launch belongs after earlier devices' events; same-time setup events first).
-        var tallies = scenario.expectations.map { EventTally(for: $0, origin: origin) }
-        let setup = setupEvents.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-            .map(\.element)
-        var nextSetup = setup.startIndex
-        var eventCount = 0
-        func observe(_ event: TimedEvent) {
-            while nextSetup < setup.endIndex, setup[nextSetup].time <= event.time {
-                for index in tallies.indices { tallies[index].observe(setup[nextSetup]) }
-                nextSetup += 1
-            }
-            for index in tallies.indices { tallies[index].observe(event) }
-        }
+        // Expectations see the events as they come; the events themselves are not kept.
+        var tallies = scenario.expectations.map { EventTally(for: $0, origin: plan.origin ?? 0) }
+        let outcome: RunOutcome
         do {
-            try engine.recordPlaces(regions: scenario.regions)
-            for event in setupEvents { _ = try await engine.handle(event) }
-            // The budget is asked between events, and by the simulation itself while it moves
-            // samples that make none (paused updates, a regions-only app): a quiet route used to
-            // run on for minutes past its budget and pass.
-            let events = Simulation(devices: devices).events(stoppingWhen: deadline.hasPassedNow)
-            var reached = origin
-            for event in events {
-                if deadline.hasPassed {
-                    await emulator?.stop()
-                    throw overBudget(scenario, budget, at: event.time - origin)
-                }
-                reached = event.time
-                observe(event)
-                eventCount += 1
-                await applyChanges(through: event.time)
-                clock.advance(to: event.time)
-                _ = try await engine.handle(event)
+            outcome = try await RunSession(plan).run(stoppingWhen: deadline.hasPassedNow) { event in
+                guard case .location(let timed) = event else { return }
+                for index in tallies.indices { tallies[index].observe(timed) }
             }
-            if let stopped = events.stoppedAt {
-                await emulator?.stop()
-                throw overBudget(scenario, budget, at: stopped - origin)
-            }
-            await applyChanges(through: .infinity)
-            _ = try await engine.finish(maxWait: .infinity)
-            // The last events and the deliveries after them count too: a run that ends past its
-            // budget has not kept it.
-            if deadline.hasPassed {
-                await emulator?.stop()
-                throw overBudget(scenario, budget, at: reached - origin)
-            }
-            try store.finishRun(run.id, at: Date().timeIntervalSince1970)
-        } catch let error as ScenarioError {
-            throw error
+        } catch RunSessionError.stopped(let at) {
+            throw overBudget(scenario, budget, at: at)
+        } catch RunSessionError.emulatorUnavailable(let reason) {
+            throw ScenarioError(.unavailable, "cannot start the in-process emulator: \(reason)")
         } catch {
-            await emulator?.stop()
             throw ScenarioError(.unavailable, "\(scenario.file): \(error)")
         }
-        for event in setup[nextSetup...] {
-            for index in tallies.indices { tallies[index].observe(event) }
-        }
-        let journal = await emulator?.core.journal ?? []
-        await emulator?.stop()
-        let posts = try store.auditRecords(run: run.id).map(AuditRecord.init(stored:))
+        let posts = try store.auditRecords(run: outcome.run?.id ?? 0).map(AuditRecord.init(stored:))
         return ScenarioOutcome(
-            origin: origin, tallies: tallies, eventCount: eventCount + setup.count, posts: posts, journal: journal)
+            origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount, posts: posts, journal: outcome.journal)
+    }
+
+    /// The scenario's devices as a run plan: each route read and timed once, however many devices
+    /// share it.
+    func plan(_ scenario: Scenario) throws -> RunPlan {
+        var routes = RouteLibrary()
+        let devices = try scenario.devices.map { script in
+            let route: RouteTimeline
+            do {
+                route = try routes.timeline(for: script.routeSpec)
+            } catch {
+                throw ScenarioError(.data, "\(error)")
+            }
+            var device = DevicePlan(name: script.name, route: route, app: script.app)
+            if let version = script.iosVersion { device.configuration.iosVersion = version }
+            if let realism = script.realism { device.configuration.realism = realism }
+            device.noise = NoiseModel(script.noise)
+            device.seed = script.seed ?? scenario.seed
+            device.startAfter = script.startAfter
+            device.displacement = script.displacement
+            device.signalLoss = script.signalLoss
+            return device
+        }
+        guard !devices.isEmpty else { throw ScenarioError(.data, "\(scenario.file): no devices") }
+        return RunPlan(devices: devices, regions: scenario.regions, beacons: scenario.beacons)
     }
 
     /// The failure of a run stopped by its time budget: the budget, where it is set, and the
@@ -265,61 +183,12 @@ public struct ScenarioRunner: Sendable {
             "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget)) "
                 + "(timeBudget, or waypost test --time-budget), at virtual +\(Int(max(0, virtual))) s")
     }
-
-    private func route(_ script: DeviceScript) throws -> RouteTimeline {
-        do {
-            let track = try TrackReader(timeOrder: script.timeOrder).read(
-                contentsOf: script.route, displayName: script.routeDisplayName)
-            return try RouteTiming(
-                speed: script.speed, sampleInterval: script.sampleInterval,
-                start: script.start.map(Date.init(timeIntervalSince1970:)), maximumSamples: script.maxFixes
-            ).timeline(for: track, path: script.path)
-        } catch let error as RouteTimingError {
-            throw ScenarioError(.data, "\(script.routeDisplayName): \(error.message)")
-        } catch {
-            throw ScenarioError(.data, "\(error)")
-        }
-    }
-
-    private func configuration(_ setup: EmulatorSetup) -> EmulatorConfiguration {
-        var configuration = EmulatorConfiguration.demo
-        for index in configuration.twitterAccounts.indices {
-            configuration.twitterAccounts[index].geoEnabled = setup.geoEnabled
-        }
-        for index in configuration.facebookAccounts.indices {
-            configuration.facebookAccounts[index].permissions = setup.permissions
-        }
-        configuration.geoRateLimit = setup.geoRateLimit
-        return configuration
-    }
 }
 
 /// A point ahead on a clock: whether it has passed, without naming the clock's instant type.
 struct Deadline: Sendable {
     let hasPassedNow: @Sendable () -> Bool
     var hasPassed: Bool { hasPassedNow() }
-}
-
-extension InProcessEmulator {
-    /// Applies a scripted account change through the emulator's control plane.
-    fileprivate func apply(_ change: EmulatorSetup.Change) async {
-        let demo = EmulatorConfiguration.demo
-        if let on = change.geoEnabled, let user = demo.twitterAccounts.first?.userID {
-            await core.control("POST", "/__waypost/twitter/geo_enabled", "user_id=\(user)&enabled=\(on)")
-        }
-        if let state = change.graphToken, let token = demo.facebookAccounts.first?.accessToken {
-            await core.control("POST", "/__waypost/facebook/tokens", "access_token=\(token)&state=\(state)")
-        }
-        if let granted = change.permissions, let user = demo.facebookAccounts.first?.userID {
-            let known: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
-            for permission in known.union(granted).sorted() {
-                let status = granted.contains(permission) ? "granted" : "declined"
-                await core.control(
-                    "POST", "/__waypost/facebook/permissions",
-                    "user_id=\(user)&permission=\(permission)&status=\(status)")
-            }
-        }
-    }
 }
 
 extension Sequence where Element: Hashable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CheckinEngine
 import Foundation
+import Runs
 import SocialAPI
 import SocialEmulator
 import Store
@@ -102,6 +103,14 @@ struct NetworkOptions: ParsableArguments {
         }
     }
 
+    /// Where a run's posts go: the in-process emulator, or the servers the base URLs name;
+    /// `credentials` as ``serverCredentials()`` read them.
+    func destination(credentials: Credentials?) throws -> PostDestination {
+        guard external else { return .emulator(try loadFixtures(fixtures), EmulatorSetup()) }
+        let clock = WallDeliveryClock()
+        return .servers(try serverClients(credentials: credentials, clock: clock), clock: clock, maxWait: maxWait)
+    }
+
     /// The clients, and the in-process emulator when no base URL was given (stop it when done);
     /// `credentials` as ``serverCredentials()`` read them.
     func connect(clock: any DeliveryClock, seed: UInt64, credentials: Credentials?) async throws
@@ -116,6 +125,11 @@ struct NetworkOptions: ParsableArguments {
                 throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")
             }
         }
+        return (try serverClients(credentials: credentials, clock: clock), nil)
+    }
+
+    /// Clients for the servers the base URLs name, signed on `clock`.
+    private func serverClients(credentials: Credentials?, clock: any DeliveryClock) throws -> SocialClients {
         let credentials = try credentials ?? fileOrEnvironmentCredentials()
         func url(_ text: String?, _ flag: String) throws -> URL? {
             guard let text else { return nil }
@@ -124,17 +138,8 @@ struct NetworkOptions: ParsableArguments {
             }
             return url
         }
-        return (
-            clients(
-                twitter: try url(twitterBaseURL, "--twitter-base-url"),
-                facebook: try url(facebookBaseURL, "--facebook-base-url"), credentials: credentials, clock: clock), nil
-        )
-    }
-
-    private func clients(twitter: URL?, facebook: URL?, credentials: Credentials, clock: any DeliveryClock)
-        -> SocialClients
-    {
-        SocialClients(
+        let (twitter, facebook) = (try url(twitterBaseURL, "--twitter-base-url"), try url(facebookBaseURL, "--facebook-base-url"))
+        return SocialClients(
             twitter: zip2(twitter, credentials.twitter).map {
                 TwitterClient(baseURL: $0, credentials: $1, now: { Int(clock.now) })
             },

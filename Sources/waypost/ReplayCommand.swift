@@ -4,6 +4,7 @@ import ConfigFiles
 import Foundation
 import Geo
 import LocationSimulation
+import Runs
 import Store
 import Tracks
 import WaypostSupport
@@ -329,16 +330,22 @@ struct Replay: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let input = RouteInput(argument: track)
-            let parsed = try input.read(timeOrder: timeOrder)
-            let timing = RouteTiming(
-                speed: speed, sampleInterval: sampleInterval,
-                start: start.flatMap(XSDDateTime.parse).map(Date.init(timeIntervalSince1970:)), maximumSamples: maxFixes
-            )
+            var spec = RouteSpec(
+                source: input.isStandardInput ? .standardInput : .file(URL(fileURLWithPath: track)),
+                displayName: input.displayName)
+            spec.timeOrder = timeOrder
+            spec.path = path
+            spec.speed = speed
+            spec.sampleInterval = sampleInterval
+            spec.start = start.flatMap(XSDDateTime.parse)
+            spec.maxFixes = maxFixes
+            let parsed = try spec.read()
+            parsed.reportWarnings(file: input.displayName)
             let route: RouteTimeline
             do {
-                route = try timing.timeline(for: parsed, path: path)
-            } catch let error as RouteTimingError {
-                throw CommandFailure(.dataError, "\(input.displayName): \(error.message)")
+                route = try spec.time(parsed)
+            } catch let error as RunSessionError {
+                throw CommandFailure(.dataError, error.description)
             }
             // Every file is read before the first event is printed: a bad one leaves no output.
             let rules = try checkins.map { path in
@@ -366,56 +373,67 @@ struct Replay: AsyncParsableCommand {
                     }
                 } ?? []
 
-            let origin = route.span?.lowerBound ?? 0
-            var configuration = LocationManagerConfiguration()
-            configuration.updateInterval = sampleInterval
-            if unlimitedRegions { configuration.regionLimit = nil }
-            configuration.iosVersion = iosVersion
-            configuration.realism = realism
-            let app = try app(regions: monitored, beacons: placedBeacons)
-            let manager = app.makeManager(
-                configuration: configuration, noise: NoiseModel(noise), seed: seed, startTime: origin)
+            var device = DevicePlan(route: route, app: try app(regions: monitored, beacons: placedBeacons))
+            device.configuration.updateInterval = sampleInterval
+            if unlimitedRegions { device.configuration.regionLimit = nil }
+            device.configuration.iosVersion = iosVersion
+            device.configuration.realism = realism
+            device.noise = NoiseModel(noise)
+            device.seed = seed
+            device.signalLoss = try gaps(from: 0)
+            var plan = RunPlan(devices: [device], regions: monitored, beacons: placedBeacons)
+            if let rules {
+                let store = try storage.open()
+                try store.applyRetention(now: Date().timeIntervalSince1970)
+                var checkins = CheckinPlan(
+                    store: store, runName: run ?? input.runName, track: track, rules: rules,
+                    network: dryRun ? nil : try network.destination(credentials: credentials))
+                checkins.profile = profile
+                checkins.seed = seed
+                // The app has a store: its monitor's records live there between runs.
+                checkins.keepsMonitorRecords = true
+                plan.checkins = checkins
+            }
+
             let out = BufferedOutput()
             var counts = EventCounts()
             let format = self.format
-            manager.observer = { event in
-                counts.add(event.event)
-                out.write { EventStreamEncoder.append(event, as: format, to: &$0) }
-            }
-            // With check-ins the app has a store: its monitor's records live there between runs.
-            let store = try checkins.map { _ in try storage.open() }
-            let keeping = store.flatMap {
-                app.apis.contains(.monitor) ? MonitorRecordKeeping(store: $0, monitor: app.monitorName) : nil
-            }
-            try keeping?.restore(into: manager)
-            app.launch(manager)
-
-            let device = SimulatedDevice(
-                route: route, manager: manager, signalGaps: try gaps(from: origin), script: app.script(from: origin))
-            let simulation = Simulation(devices: [device])
-            let print = manager.observer ?? { _ in }
-            if let rules, let store {
-                try await CheckinReplay(
-                    simulation: simulation, regions: monitored, authorization: manager.authorizationStatus,
-                    rules: rules, profile: profile,
-                    origin: origin, seed: seed,
-                    runName: run ?? input.runName, track: track, dryRun: dryRun,
-                    store: store, network: network, credentials: credentials
-                ).run(print: print, output: out, format: format)
-                try keeping?.save(from: manager)
-            } else if realtime, let span = simulation.span {
-                let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
-                var clock = WallClock(rate: rate, span: span) { fraction in
+            var pacing: WallClock?
+            let bar = ProgressBar(enabled: realtime && isatty(STDERR_FILENO) != 0)
+            if realtime, let span = route.span {
+                pacing = WallClock(rate: rate, span: span) { fraction in
                     out.flush()
                     bar.show(fraction)
                 }
-                simulation.run(clock: &clock, onEvent: print)
-                bar.finish()
-            } else {
-                var clock = VirtualClock()
-                simulation.run(clock: &clock, onEvent: print)
             }
+            let outcome: RunOutcome
+            do {
+                outcome = try await RunSession(plan).run(pacing: pacing) { event in
+                    switch event {
+                    case .location(let timed):
+                        counts.add(timed.event)
+                        out.write { EventStreamEncoder.append(timed, as: format, to: &$0) }
+                    case .post(let record, let time):
+                        out.write(
+                            (format == .jsonl
+                                ? PostEventFormat.json(record, at: time) : PostEventFormat.text(record, at: time))
+                                + "\n")
+                    }
+                }
+            } catch {
+                out.flush()
+                switch error {
+                case RunSessionError.emulatorUnavailable: throw CommandFailure(.unavailable, "\(error)")
+                case RunSessionError.unreadableMonitorRecord: throw CommandFailure(.dataError, "\(error)")
+                default: throw error
+                }
+            }
+            bar.finish()
             try out.finish()
+            if outcome.stillQueued > 0 {
+                FileHandle.standardError.write(
+                    Data("waypost: \(outcome.stillQueued) posts still queued; `waypost outbox flush` sends them\n".utf8))
+            }
             if summary {
                 let line = counts.description + "\n"
                 if format == .jsonl {

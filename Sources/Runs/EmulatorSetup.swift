@@ -1,0 +1,69 @@
+import Foundation
+import SocialEmulator
+
+/// How the in-process emulator starts and what changes during the run.
+public struct EmulatorSetup: Sendable {
+    /// A change to the accounts at an offset from the run's start.
+    public struct Change: Sendable {
+        public var at: Double
+        public var geoEnabled: Bool?
+        public var permissions: Set<String>?
+        /// The Facebook user's access token from now on: a name from
+        /// `EmulatorCore.graphTokenStates` (`valid`, `expired`, `password-changed`, …).
+        public var graphToken: String?
+
+        public init(at: Double, geoEnabled: Bool? = nil, permissions: Set<String>? = nil, graphToken: String? = nil) {
+            self.at = at
+            self.geoEnabled = geoEnabled
+            self.permissions = permissions
+            self.graphToken = graphToken
+        }
+    }
+
+    /// The Twitter account's `geo_enabled`.
+    public var geoEnabled = true
+    /// The Facebook user's granted permissions.
+    public var permissions: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
+    /// Requests per 15-minute window to each geo endpoint.
+    public var geoRateLimit = 15
+    /// Faults with `from`/`until` as offsets from the run's start.
+    public var faults: [Fault] = []
+    public var changes: [Change] = []
+
+    public init() {}
+
+    /// The demo accounts as this set-up starts them.
+    var configuration: EmulatorConfiguration {
+        var configuration = EmulatorConfiguration.demo
+        for index in configuration.twitterAccounts.indices {
+            configuration.twitterAccounts[index].geoEnabled = geoEnabled
+        }
+        for index in configuration.facebookAccounts.indices {
+            configuration.facebookAccounts[index].permissions = permissions
+        }
+        configuration.geoRateLimit = geoRateLimit
+        return configuration
+    }
+}
+
+extension InProcessEmulator {
+    /// Applies a scripted account change through the emulator's control plane.
+    func apply(_ change: EmulatorSetup.Change) async {
+        let demo = EmulatorConfiguration.demo
+        if let on = change.geoEnabled, let user = demo.twitterAccounts.first?.userID {
+            await core.control("POST", "/__waypost/twitter/geo_enabled", "user_id=\(user)&enabled=\(on)")
+        }
+        if let state = change.graphToken, let token = demo.facebookAccounts.first?.accessToken {
+            await core.control("POST", "/__waypost/facebook/tokens", "access_token=\(token)&state=\(state)")
+        }
+        if let granted = change.permissions, let user = demo.facebookAccounts.first?.userID {
+            let known: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
+            for permission in known.union(granted).sorted() {
+                let status = granted.contains(permission) ? "granted" : "declined"
+                await core.control(
+                    "POST", "/__waypost/facebook/permissions",
+                    "user_id=\(user)&permission=\(permission)&status=\(status)")
+            }
+        }
+    }
+}

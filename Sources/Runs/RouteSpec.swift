@@ -1,0 +1,77 @@
+import Foundation
+import Tracks
+
+/// A route as a run names it: where the file is and how its untimed geometry is timed. Two
+/// devices with equal specs share one read and one timing (``RouteLibrary``).
+public struct RouteSpec: Hashable, Sendable {
+    /// Where the route is read from.
+    public enum Source: Hashable, Sendable {
+        case file(URL)
+        /// Read once, to its end (`waypost replay -`).
+        case standardInput
+    }
+
+    public var source: Source
+    /// What errors and warnings call it.
+    public var displayName: String
+    public var timeOrder = TimeOrder.strict
+    /// Which path of the file, counting from 1; nil: all of them.
+    public var path: Int?
+    /// For untimed geometry: travel speed (m/s), longest gap between samples (s), start (s since 1970).
+    public var speed = RouteTiming.walkingSpeed
+    public var sampleInterval = 1.0
+    public var start: Double?
+    /// Most samples the route may make.
+    public var maxFixes = RouteTiming.defaultMaximumSamples
+
+    public init(source: Source, displayName: String) {
+        self.source = source
+        self.displayName = displayName
+    }
+
+    /// The file read and timed, and what the reader warned about (one line each, file first).
+    public func timeline() throws -> (timeline: RouteTimeline, warnings: [String]) {
+        let track = try read()
+        return (try time(track), track.warnings.map { "\(displayName):\($0)" })
+    }
+
+    /// The file read, not yet timed.
+    public func read() throws -> Track {
+        let reader = TrackReader(timeOrder: timeOrder)
+        switch source {
+        case .file(let url): return try reader.read(contentsOf: url, displayName: displayName)
+        case .standardInput:
+            return try reader.read(fileDescriptor: FileHandle.standardInput.fileDescriptor, name: displayName)
+        }
+    }
+
+    /// The track timed as the spec says.
+    public func time(_ track: Track) throws -> RouteTimeline {
+        let timing = RouteTiming(
+            speed: speed, sampleInterval: sampleInterval, start: start.map(Date.init(timeIntervalSince1970:)),
+            maximumSamples: maxFixes)
+        do {
+            return try timing.timeline(for: track, path: path)
+        } catch {
+            throw RunSessionError.route(displayName: displayName, message: error.message)
+        }
+    }
+}
+
+/// Routes read and timed once each, however many devices follow them (ten thousand generated
+/// devices share one).
+public struct RouteLibrary {
+    private var timelines: [RouteSpec: RouteTimeline] = [:]
+    /// Every warning of every route read, in the order they were read.
+    public private(set) var warnings: [String] = []
+
+    public init() {}
+
+    public mutating func timeline(for spec: RouteSpec) throws -> RouteTimeline {
+        if let known = timelines[spec] { return known }
+        let (timeline, warnings) = try spec.timeline()
+        timelines[spec] = timeline
+        self.warnings += warnings
+        return timeline
+    }
+}

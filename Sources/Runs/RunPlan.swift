@@ -1,0 +1,94 @@
+import CheckinEngine
+import Foundation
+import LocationSimulation
+import SocialAPI
+import SocialEmulator
+import Store
+import Tracks
+
+/// Everything one run is made of: its devices, the world they move through, and — when the run
+/// checks in — the rules, the store and where posts go. `waypost replay` builds one from its
+/// options, `waypost test` from a scenario; ``RunSession`` carries either out the same way.
+public struct RunPlan {
+    public var devices: [DevicePlan]
+    /// Regions every device's app monitors.
+    public var regions: [CircularRegion] = []
+    /// iBeacons in the world.
+    public var beacons: [PlacedBeacon] = []
+    /// nil: the events only, no engine, no store.
+    public var checkins: CheckinPlan?
+
+    public init(devices: [DevicePlan], regions: [CircularRegion] = [], beacons: [PlacedBeacon] = []) {
+        self.devices = devices
+        self.regions = regions
+        self.beacons = beacons
+    }
+
+    /// The run's start: the earliest device's, seconds since 1970; nil without devices.
+    public var origin: Double? { devices.map(\.start).min() }
+}
+
+/// One simulated phone: its timed route, its app, and what its radio and user do.
+public struct DevicePlan {
+    /// Needed when a run has several devices; their events carry it.
+    public var name: String?
+    public var route: RouteTimeline
+    /// The app (its regions and beacons are the run's).
+    public var app: AppScript
+    public var configuration = LocationManagerConfiguration()
+    public var noise = NoiseModel(.none)
+    public var seed: UInt64 = 0
+    /// Seconds added to the route's times, so devices can share a route staggered.
+    public var startAfter = 0.0
+    /// Metres the route is moved, north and east, so devices can share a route side by side.
+    public var displacement = (north: 0.0, east: 0.0)
+    /// Signal gaps (tunnels), as offsets from the run's start.
+    public var signalLoss: [ClosedRange<Double>] = []
+
+    public init(name: String? = nil, route: RouteTimeline, app: AppScript) {
+        self.name = name
+        self.route = route
+        self.app = app
+    }
+
+    /// When the device starts: its route's first instant, plus ``startAfter``.
+    public var start: Double { (route.span?.lowerBound ?? 0) + startAfter }
+}
+
+/// The check-in half of a run: events through the engine, posts through the outbox.
+public struct CheckinPlan {
+    public var store: Store
+    /// The run's name in the store (a run of the same name resumes where it stopped).
+    public var runName: String
+    /// The route(s), as the store shows them.
+    public var track: String
+    public var rules: [CheckinRule]
+    public var profile = PrivacyProfile()
+    /// Seeds the emulator's faults and the retry jitter.
+    public var seed: UInt64 = 0
+    /// Where posts go; nil: a dry run, which evaluates the gates and records the audit but
+    /// sends nothing.
+    public var network: PostDestination?
+    /// Keep each app's `CLMonitor` records in the store between runs, as iOS keeps a monitor's
+    /// file between launches (``MonitorRecordKeeping``).
+    public var keepsMonitorRecords = false
+
+    public init(store: Store, runName: String, track: String, rules: [CheckinRule], network: PostDestination?) {
+        self.store = store
+        self.network = network
+        self.runName = runName
+        self.track = track
+        self.rules = rules
+    }
+
+    public var dryRun: Bool { network == nil }
+}
+
+/// Where a run's posts go.
+public enum PostDestination {
+    /// The emulator in this process, on the run's virtual time: its places and how it behaves.
+    case emulator(EmulatorFixtures, EmulatorSetup)
+    /// Other servers, on the wall clock: the clients (signed on `clock`), and the longest wait
+    /// for a retry before leaving posts queued.
+    case servers(SocialClients, clock: any DeliveryClock, maxWait: Double)
+}

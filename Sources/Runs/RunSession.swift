@@ -1,0 +1,271 @@
+import CheckinEngine
+import Foundation
+import LocationSimulation
+import SocialAPI
+import SocialEmulator
+import Store
+
+/// What a run tells its front end, in virtual-time order.
+public enum RunEvent {
+    /// A device's manager told its app something (launch events included, merged by time).
+    case location(TimedEvent)
+    /// A post was created or moved on, at `time` on the delivery clock.
+    case post(AuditRecord, at: Double)
+}
+
+/// What is left when a run is over.
+public struct RunOutcome {
+    /// The run's start (the earliest device's), seconds since 1970 of virtual time.
+    public var origin: Double
+    /// The run as the store recorded it; nil without check-ins.
+    public var run: RunRecord?
+    /// How many location events the run made.
+    public var eventCount: Int
+    /// The in-process emulator's request journal, as received on the wire (empty otherwise).
+    public var journal: [JournalEntry]
+    /// Posts the outbox still holds unsent (servers that kept failing past the longest wait).
+    public var stillQueued: Int
+}
+
+/// Why a run could not be carried out.
+public enum RunSessionError: Error, CustomStringConvertible {
+    case noDevices
+    /// A route could not be timed (read errors are the reader's own).
+    case route(displayName: String, message: String)
+    case emulatorUnavailable(String)
+    case unreadableMonitorRecord(store: String, monitor: String, identifier: String)
+    /// `stoppingWhen` said stop; the virtual seconds from the start the run had reached.
+    case stopped(at: Double)
+
+    public var description: String {
+        switch self {
+        case .noDevices: "no devices"
+        case .route(let name, let message): "\(name): \(message)"
+        case .emulatorUnavailable(let reason): "cannot start the in-process emulator: \(reason)"
+        case .unreadableMonitorRecord(let store, let monitor, let identifier):
+            "\(store): the monitor record '\(identifier)' of '\(monitor)' is unreadable"
+        case .stopped(let at): "stopped at virtual +\(Int(max(0, at))) s"
+        }
+    }
+}
+
+/// One run: the devices' managers made and launched, their routes moved on one virtual clock,
+/// every event — launch events merged in by time — handed to the front end and, when the plan
+/// checks in, to the engine, whose posts go through the outbox to the emulator or the servers.
+/// `waypost replay` and `waypost test` are two front ends over this one path.
+///
+/// ```swift
+/// var plan = RunPlan(devices: [DevicePlan(route: timeline, app: AppScript())])
+/// plan.regions = regions
+/// let outcome = try await RunSession(plan).run { event in
+///     if case .location(let timed) = event { print(timed) }
+/// }
+/// print(outcome.eventCount)
+/// ```
+public struct RunSession {
+    public var plan: RunPlan
+
+    public init(_ plan: RunPlan) {
+        self.plan = plan
+    }
+
+    /// Carries the run out.
+    ///
+    /// - Parameters:
+    ///   - pacing: waits before each simulated event (``WallClock`` for `--realtime`); nil: none.
+    ///   - shouldStop: asked between events and while the simulation moves; true ends the run
+    ///     with ``RunSessionError/stopped(at:)`` (a scenario's time budget).
+    ///   - onEvent: every location event and post outcome, in order.
+    public func run(
+        pacing: (any SimulationClock)? = nil, stoppingWhen shouldStop: (() -> Bool)? = nil,
+        onEvent: (RunEvent) -> Void
+    ) async throws -> RunOutcome {
+        guard let origin = plan.origin else { throw RunSessionError.noDevices }
+        let (devices, launches, keepers) = try launch(from: origin)
+
+        guard let checkins = plan.checkins else {
+            var pacer = pacing
+            let events = shouldStop.map { Simulation(devices: devices).events(stoppingWhen: $0) }
+                ?? Simulation(devices: devices).events()
+            var merge = LaunchMerge(launches)
+            var count = 0
+            for event in events {
+                merge.emit(through: event.time) { onEvent(.location($0)) }
+                pacer?.advance(to: event.time)
+                onEvent(.location(event))
+                count += 1
+            }
+            if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: stopped - origin) }
+            merge.emit(through: .infinity) { onEvent(.location($0)) }
+            return RunOutcome(
+                origin: origin, run: nil, eventCount: count + launches.count, journal: [], stillQueued: 0)
+        }
+
+        let store = checkins.store
+        let run = try store.beginRun(
+            name: checkins.runName, track: checkins.track, at: Date().timeIntervalSince1970, dryRun: checkins.dryRun)
+        let wiring = try await Wiring(checkins, origin: origin)
+        do {
+            let engine = CheckinEngine(
+                rules: checkins.rules, profile: checkins.profile, store: store, run: run, delivery: wiring.delivery)
+            var count = 0
+            func handle(_ event: TimedEvent) async throws {
+                onEvent(.location(event))
+                count += 1
+                await wiring.applyChanges(through: event.time)
+                wiring.virtual?.advance(to: event.time)
+                for record in try await engine.handle(event) {
+                    onEvent(.post(record, at: wiring.virtual?.now ?? event.time))
+                }
+            }
+            try engine.recordPlaces(regions: plan.regions)
+            var merge = LaunchMerge(launches)
+            let events = shouldStop.map { Simulation(devices: devices).events(stoppingWhen: $0) }
+                ?? Simulation(devices: devices).events()
+            var reached = origin
+            for event in events {
+                for launch in merge.take(through: event.time) { try await handle(launch) }
+                if shouldStop?() == true { throw RunSessionError.stopped(at: event.time - origin) }
+                reached = event.time
+                try await handle(event)
+            }
+            if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: stopped - origin) }
+            for launch in merge.take(through: .infinity) { try await handle(launch) }
+            await wiring.applyChanges(through: .infinity)
+            for record in try await engine.finish(maxWait: wiring.maxWait) {
+                onEvent(.post(record, at: wiring.clock.now))
+            }
+            // The last events and the deliveries after them count too: a run that ends past its
+            // budget has not kept it.
+            if shouldStop?() == true { throw RunSessionError.stopped(at: reached - origin) }
+            try store.finishRun(run.id, at: Date().timeIntervalSince1970)
+            for (keeping, manager) in keepers { try keeping.save(from: manager) }
+            let journal = await wiring.emulator?.core.journal ?? []
+            await wiring.emulator?.stop()
+            return RunOutcome(
+                origin: origin, run: run, eventCount: count, journal: journal,
+                stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count)
+        } catch {
+            await wiring.emulator?.stop()
+            throw error
+        }
+    }
+
+    /// Each device's manager made and its app launched (kept monitor records restored first);
+    /// the launch events, stable-sorted by time.
+    private func launch(from origin: Double) throws -> (
+        [SimulatedDevice], [TimedEvent], [(MonitorRecordKeeping, SimulatedLocationManager)]
+    ) {
+        var launches: [TimedEvent] = []
+        var devices: [SimulatedDevice] = []
+        var keepers: [(MonitorRecordKeeping, SimulatedLocationManager)] = []
+        for device in plan.devices {
+            var app = device.app
+            app.regions = plan.regions
+            app.beacons = plan.beacons
+            let manager = app.makeManager(
+                configuration: device.configuration, noise: device.noise, seed: device.seed, startTime: device.start)
+            if let checkins = plan.checkins, checkins.keepsMonitorRecords, app.apis.contains(.monitor) {
+                let keeping = MonitorRecordKeeping(store: checkins.store, monitor: app.monitorName, device: device.name)
+                try keeping.restore(into: manager)
+                keepers.append((keeping, manager))
+            }
+            let name = device.name
+            manager.observer = { event in
+                var event = event
+                event.device = name
+                launches.append(event)
+            }
+            app.launch(manager)
+            manager.observer = nil
+            devices.append(
+                SimulatedDevice(
+                    name: name, route: device.route, manager: manager, clockOffset: device.startAfter,
+                    displacement: device.displacement,
+                    signalGaps: device.signalLoss.map { (origin + $0.lowerBound)...(origin + $0.upperBound) },
+                    script: app.script(from: origin)))
+        }
+        // A later device's launch belongs after earlier devices' events; same-time ones keep
+        // their order.
+        let sorted = launches.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+        return (devices, sorted, keepers)
+    }
+}
+
+/// Launch events handed out in time order between the simulation's: each before the first
+/// simulated event at or after its time.
+private struct LaunchMerge {
+    private let events: [TimedEvent]
+    private var next = 0
+
+    init(_ events: [TimedEvent]) { self.events = events }
+
+    /// The launch events due by `time`, in order.
+    mutating func take(through time: Double) -> ArraySlice<TimedEvent> {
+        let start = next
+        while next < events.endIndex, events[next].time <= time { next += 1 }
+        return events[start..<next]
+    }
+
+    mutating func emit(through time: Double, _ body: (TimedEvent) -> Void) {
+        guard next < events.endIndex else { return }
+        for event in take(through: time) { body(event) }
+    }
+}
+
+/// The delivery side of a checking-in run: its clock, the emulator when it is in this process,
+/// the outbox's sender, and the emulator's scripted account changes.
+private final class Wiring {
+    let clock: any DeliveryClock
+    /// Set when the run is on virtual time (the in-process emulator).
+    let virtual: VirtualDeliveryClock?
+    let emulator: InProcessEmulator?
+    let delivery: OutboxDelivery?
+    /// How long the end of the run waits for retries: forever on virtual time.
+    let maxWait: Double
+    private let origin: Double
+    private var changes: ArraySlice<EmulatorSetup.Change>
+
+    init(_ checkins: CheckinPlan, origin: Double) async throws {
+        self.origin = origin
+        switch checkins.network {
+        case nil:
+            let virtual = VirtualDeliveryClock(start: origin)
+            (clock, self.virtual, maxWait, changes, emulator, delivery) = (virtual, virtual, .infinity, [], nil, nil)
+        case .emulator(let fixtures, let setup)?:
+            let virtual = VirtualDeliveryClock(start: origin)
+            (clock, self.virtual, maxWait) = (virtual, virtual, .infinity)
+            changes = setup.changes[...]
+            let emulator: InProcessEmulator
+            do {
+                emulator = try await InProcessEmulator.start(
+                    fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
+                    now: { virtual.now })
+            } catch {
+                throw RunSessionError.emulatorUnavailable("\(error)")
+            }
+            for var fault in setup.faults {
+                fault.from = fault.from.map { origin + $0 }
+                fault.until = fault.until.map { origin + $0 }
+                _ = await emulator.core.addFault(fault)
+            }
+            self.emulator = emulator
+            delivery = OutboxDelivery(
+                store: checkins.store, clients: emulator.clients, clock: virtual,
+                retry: RetryPolicy(seed: checkins.seed))
+        case .servers(let clients, let clock, let maxWait)?:
+            (self.clock, virtual, emulator, self.maxWait, changes) = (clock, nil, nil, maxWait, [])
+            delivery = OutboxDelivery(
+                store: checkins.store, clients: clients, clock: clock, retry: RetryPolicy(seed: checkins.seed))
+        }
+    }
+
+    /// Applies the account changes due by `time` through the emulator's control plane.
+    func applyChanges(through time: Double) async {
+        while let change = changes.first, origin + change.at <= time {
+            changes.removeFirst()
+            await emulator?.apply(change)
+        }
+    }
+}
