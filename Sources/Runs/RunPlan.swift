@@ -44,6 +44,8 @@ public struct DevicePlan {
     public var displacement = (north: 0.0, east: 0.0)
     /// Signal gaps (tunnels), as offsets from the run's start.
     public var signalLoss: [ClosedRange<Double>] = []
+    /// Seconds the device rests at its last position after its route (``SimulatedDevice/rest``).
+    public var rest = 0.0
 
     public init(name: String? = nil, route: RouteTimeline, app: AppScript) {
         self.name = name

@@ -178,12 +178,13 @@ public struct RunSession {
             }
             app.launch(manager)
             manager.observer = nil
-            devices.append(
-                SimulatedDevice(
-                    name: name, route: device.route, manager: manager, clockOffset: device.startAfter,
-                    displacement: device.displacement,
-                    signalGaps: device.signalLoss.map { (origin + $0.lowerBound)...(origin + $0.upperBound) },
-                    script: app.script(from: origin)))
+            var simulated = SimulatedDevice(
+                name: name, route: device.route, manager: manager, clockOffset: device.startAfter,
+                displacement: device.displacement,
+                signalGaps: device.signalLoss.map { (origin + $0.lowerBound)...(origin + $0.upperBound) },
+                script: app.script(from: origin))
+            simulated.rest = device.rest
+            devices.append(simulated)
         }
         // A later device's launch belongs after earlier devices' events; same-time ones keep
         // their order.

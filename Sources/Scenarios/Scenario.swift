@@ -67,7 +67,7 @@ public struct DeviceScript: Sendable {
     /// nil: ``LocationManagerConfiguration``'s default, the current release.
     public var iosVersion: Int?
     /// `exact` or `device` (`realism`, on the device or for all); nil: exact.
-    public var realism: Realism?
+    public var realism: RealismProfile?
 
     /// The route as a run reads it.
     public var routeSpec: RouteSpec {

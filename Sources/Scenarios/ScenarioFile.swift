@@ -86,7 +86,7 @@ private struct Reader {
         try DeviceGenerator.checkMemory(for: planned, at: fields["devices"] ?? root)
         for node in entries {
             var script = try device(node, seed: seed, iosVersion: ios)
-            if script.realism == nil { script.realism = try fields["realism"]?.choice(Realism.self) }
+            if script.realism == nil { script.realism = try fields["realism"]?.choice(RealismProfile.self) }
             let generator = try DeviceGenerator(node)
             if let generator {
                 guard let name = script.name else { throw node.failure("a device with 'count' needs a 'name'") }
@@ -321,7 +321,7 @@ private struct Reader {
         if let v = fields["pausesAutomatically"] { device.app.pausesAutomatically = try v.bool() }
         if let v = fields["activityType"] { device.app.activityType = try v.choice(ActivityType.self) }
         if let v = fields["temporaryFullAccuracyAt"] { device.app.temporaryFullAccuracyAt = try v.duration() }
-        if let v = fields["realism"] { device.realism = try v.choice(Realism.self) }
+        if let v = fields["realism"] { device.realism = try v.choice(RealismProfile.self) }
         for gap in try fields["signalLoss"]?.list() ?? [] {
             let f = try gap.mapping(allowing: ["from", "to"])
             guard let from = f["from"], let to = f["to"] else { throw gap.failure("needs 'from' and 'to'") }

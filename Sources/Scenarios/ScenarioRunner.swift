@@ -163,7 +163,7 @@ public struct ScenarioRunner: Sendable {
             }
             var device = DevicePlan(name: script.name, route: route, app: script.app)
             if let version = script.iosVersion { device.configuration.iosVersion = version }
-            if let realism = script.realism { device.configuration.realism = realism }
+            script.realism?.apply(to: &device.configuration)
             device.noise = NoiseModel(script.noise)
             device.seed = script.seed ?? scenario.seed
             device.startAfter = script.startAfter

@@ -159,9 +159,9 @@ struct Replay: AsyncParsableCommand {
 
     @Option(
         help:
-            "exact (Apple's rules to the millisecond) or device (seeded field behaviour: region events minutes late, small regions missed at speed, significant-change wake-ups without movement, cached first fixes)."
+            "exact (Apple's rules to the millisecond), device (seeded field behaviour as Apple documents it: region events minutes late, small regions missed at speed, significant-change wake-ups without movement, cached first fixes), or a field profile calibrated to one published measurement: radius-2015 (entries within ~30 s), reips-2024 (82.5 % of crossings notified) or radar-2014 (exits ~190 s late)."
     )
-    var realism: Realism = .exact
+    var realism: RealismProfile = .exact
 
     @Flag(help: "Lift CoreLocation's 20-region limit, for load-style runs.")
     var unlimitedRegions = false
@@ -377,7 +377,7 @@ struct Replay: AsyncParsableCommand {
             device.configuration.updateInterval = sampleInterval
             if unlimitedRegions { device.configuration.regionLimit = nil }
             device.configuration.iosVersion = iosVersion
-            device.configuration.realism = realism
+            realism.apply(to: &device.configuration)
             device.noise = NoiseModel(noise)
             device.seed = seed
             device.signalLoss = try gaps(from: 0)
@@ -457,7 +457,7 @@ extension PromptScript: ExpressibleByArgument {
 }
 
 extension AppScript.Mode: ExpressibleByArgument {}
-extension Realism: ExpressibleByArgument {}
+extension RealismProfile: ExpressibleByArgument {}
 extension TimeOrder: ExpressibleByArgument {}
 extension ActivityType: ExpressibleByArgument {}
 extension EventStreamEncoder.Format: ExpressibleByArgument {}

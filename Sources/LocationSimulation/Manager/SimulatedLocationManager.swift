@@ -964,9 +964,15 @@ public final class SimulatedLocationManager {
             let miss = (1 - region.radius / model.smallRegionRadius) * min(1, speed / model.smallRegionMissSpeed)
             if realism.unit() < miss { return }
         }
+        // Drawn only when some crossings go unreported, so the default model's draws are unchanged.
+        if model.notifiedFraction < 1, realism.unit() >= model.notifiedFraction { return }
+        let (median, sigma) =
+            state == .outside
+            ? model.exitLatency ?? (model.regionLatencyMedian, model.regionLatencySigma)
+            : (model.regionLatencyMedian, model.regionLatencySigma)
         // A region's events keep their order: an exit never overtakes its entry.
         let earliest = delayed.last { $0.change.region == region }?.due ?? time
-        let due = max(earliest, time + model.regionLatencyMedian * exp(model.regionLatencySigma * realism.gaussian()))
+        let due = max(earliest, time + median * exp(sigma * realism.gaussian()))
         delayed.append((due, .crossed(region, into: state, time: due, position: position)))
     }
 

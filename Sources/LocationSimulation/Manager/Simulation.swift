@@ -29,6 +29,9 @@ public struct SimulatedDevice {
     public var signalGaps: [ClosedRange<Double>]
     /// Changes by the user or iOS during the run, at virtual times, in time order.
     public var script: [(time: Double, change: ScriptedChange)]
+    /// Seconds the device stays at its route's last position after the route ends, still
+    /// sampled, so events waiting out their latency arrive as they would on a resting phone.
+    public var rest = 0.0
 
     public init(
         name: String? = nil, route: RouteTimeline, manager: SimulatedLocationManager, clockOffset: Double = 0,
@@ -57,7 +60,7 @@ public struct SimulatedDevice {
 
     /// First and last instants of the device's route, after the offset.
     public var span: ClosedRange<Double>? {
-        route.span.map { ($0.lowerBound + clockOffset)...($0.upperBound + clockOffset) }
+        route.span.map { ($0.lowerBound + clockOffset)...($0.upperBound + clockOffset + rest) }
     }
 }
 
@@ -280,6 +283,9 @@ struct DeviceCursor {
     private var change = 0
     /// What ``peek()`` made, handed out by the next ``next()``.
     private var peeked: DeviceSample??
+    /// The route's last sample once it has been handed out, and the time of the latest resting
+    /// sample after it (``SimulatedDevice/rest``).
+    private var resting: (at: RouteSample, time: Double)?
     /// The device's displacement in degrees (latitude, longitude).
     private let shift: (latitude: Double, longitude: Double)
 
@@ -332,8 +338,9 @@ struct DeviceCursor {
             }
             self.fill = nil
         }
-        guard let current = upcoming else { return nil }
+        guard let current = upcoming else { return restingSample() }
         upcoming = route.next()
+        if upcoming == nil, device.rest > 0 { resting = (current, current.point.storedTimeOrZero) }
         if let next = upcoming {
             let span = next.point.storedTimeOrZero - current.point.storedTimeOrZero
             let steps = Int((span / interval).rounded(.up))
@@ -342,6 +349,16 @@ struct DeviceCursor {
         return sample(
             time: current.point.storedTimeOrZero, coordinate: current.point.coordinate,
             altitude: current.point.altitude, speed: current.speed, course: current.course)
+    }
+
+    /// The next sample of the rest after the route: the last position, still, every interval.
+    private mutating func restingSample() -> DeviceSample? {
+        guard let (last, time) = resting else { return nil }
+        let end = last.point.storedTimeOrZero + device.rest
+        guard time < end else { return nil }
+        let next = min(end, time + interval)
+        resting = (last, next)
+        return sample(time: next, coordinate: last.point.coordinate, altitude: last.point.altitude, speed: 0, course: nil)
     }
 
     private func sample(time: Double, coordinate: Coordinate, altitude: Double?, speed: Double?, course: Double?)
