@@ -84,13 +84,19 @@ public struct ExpectationResult: Sendable, Codable, Equatable {
     public var passed: Bool
     public var expected: String
     public var actual: String
+    /// Set when the scenario ran as trials: how often it held, and how late.
+    public var trials: TrialStatistics?
 
-    public init(description: String, location: String, passed: Bool, expected: String, actual: String) {
+    public init(
+        description: String, location: String, passed: Bool, expected: String, actual: String,
+        trials: TrialStatistics? = nil
+    ) {
         self.description = description
         self.location = location
         self.passed = passed
         self.expected = expected
         self.actual = actual
+        self.trials = trials
     }
 }
 
@@ -100,6 +106,18 @@ extension Expectation {
         let (description, expected, actual, passed) = verdict(outcome, tally)
         return ExpectationResult(
             description: label ?? description, location: location, passed: passed, expected: expected, actual: actual)
+    }
+
+    /// Seconds from the start to the first event or post the expectation matched; nil when none
+    /// did, or when it counts requests, orders or zones (nothing there is late or early).
+    public func firstMatch(_ outcome: ScenarioOutcome, tally: EventTally) -> Double? {
+        switch kind {
+        case .events: return tally.firstFound.first.map { $0.time - outcome.origin }
+        case .posts(let filter, _):
+            return outcome.posts.filter { filter.matches($0, origin: outcome.origin) }.map(\.time).min()
+                .map { $0 - outcome.origin }
+        case .order, .noLocationInZone, .requests: return nil
+        }
     }
 
     private func verdict(_ o: ScenarioOutcome, _ tally: EventTally) -> (String, String, String, Bool) {

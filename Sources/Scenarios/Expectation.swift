@@ -24,6 +24,10 @@ public struct Expectation: Sendable {
     public var label: String?
     /// Where it is written, `file:line:column`, for failures.
     public var location: String
+    /// Over trials: the fraction of them in which it must hold; nil: every one.
+    public var rate: RateBound?
+    /// Over trials: bounds on how late its event or post comes against the exact run.
+    public var lateBy: LateBy?
 }
 
 /// How many matches an expectation wants; the default is at least one.

@@ -32,6 +32,11 @@ public struct Scenario: Sendable {
     public var expectations: [Expectation]
     /// Wall-clock seconds the run may take (`timeBudget`); nil: the runner's.
     public var timeBudget: Double?
+    /// Run as this many trials, each with its own seed (`trials`); nil: one plain run.
+    public var trials: Int?
+    /// Seconds each device rests at its last position after its route (`rest`); nil: long
+    /// enough for its realism's latency tail (none for `exact`).
+    public var rest: Double?
 }
 
 /// One simulated phone: its route and the script of what its user and its radio do.

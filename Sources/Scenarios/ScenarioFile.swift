@@ -9,8 +9,8 @@ import WaypostSupport
 
 /// Why a scenario could not be read or run, in a user's words, with the sysexits class the
 /// command line exits with.
-public struct ScenarioError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable {
+public struct ScenarioError: Error, Sendable, Codable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable {
         /// Bad input data (65).
         case data
         /// A file that does not exist (66).
@@ -62,7 +62,7 @@ private struct Reader {
     static let topKeys: Set<String> = [
         "name", "description", "seed", "device", "devices", "regions", "beacons", "privacy", "rules", "emulator",
         "places",
-        "dryRun", "expect", "iosVersion", "realism", "timeBudget",
+        "dryRun", "expect", "iosVersion", "realism", "timeBudget", "trials", "rest",
     ]
 
     func scenario(_ root: ConfigNode) throws -> Scenario {
@@ -161,6 +161,11 @@ private struct Reader {
             seed: seed, devices: devices, regions: regions, rules: rules, privacy: privacy, emulator: emulator,
             places: places, dryRun: try fields["dryRun"]?.bool() ?? false, expectations: expectations)
         scenario.beacons = beacons
+        if let v = fields["trials"] {
+            scenario.trials = try whole(v, minimum: 1, maximum: Self.mostTrials)
+            if scenario.trials ?? 1 > 1, let problem = ScenarioRunner.trialsProblem(scenario) { throw v.failure(problem) }
+        }
+        if let v = fields["rest"] { scenario.rest = try v.duration() }
         if let v = fields["timeBudget"] {
             scenario.timeBudget = try v.duration()
             guard scenario.timeBudget ?? 0 > 0 else { throw v.failure("'timeBudget' must be longer than zero") }
@@ -228,6 +233,8 @@ private struct Reader {
     }
 
     static let largestSeed = 999_999_999_999_999_999.0
+    /// A million trials is hours of work; past it is a typo.
+    static let mostTrials = 1_000_000
 
     /// A count or limit. The message gives the real range: "≥ 1" was wrong for 2147483647,
     /// which is refused as past the largest.
@@ -479,6 +486,8 @@ private struct Reader {
         default: break
         }
         if kind == "event" || kind == "post" || kind == "request" { allowed.formUnion(Self.countKeys) }
+        allowed.insert("rate")
+        if kind == "event" || kind == "post" { allowed.insert("lateBy") }
         let fields = try node.mapping(allowing: allowed)
         let value = fields[kind] ?? node
         let location = "\(node.file):\(node.node.mark?.line ?? 0):\(node.node.mark?.column ?? 0)"
@@ -513,7 +522,21 @@ private struct Reader {
             expected = .requests(
                 try requestFilter(path: value, fields), kind == "noRequest" ? .none : try count(fields))
         }
-        return Expectation(kind: expected, label: label, location: location)
+        var expectation = Expectation(kind: expected, label: label, location: location)
+        if let v = fields["rate"] {
+            let text = try v.string()
+            guard let rate = RateBound(text) else {
+                throw v.failure("'rate' is a comparison with a fraction from 0 to 1, e.g. \">= 0.8\", not '\(text)'")
+            }
+            expectation.rate = rate
+        }
+        if let v = fields["lateBy"] {
+            let f = try v.mapping(allowing: ["p50", "p95", "max"])
+            guard !f.isEmpty else { throw v.failure("'lateBy' needs p50, p95 or max") }
+            expectation.lateBy = LateBy(
+                p50: try f["p50"]?.duration(), p95: try f["p95"]?.duration(), max: try f["max"]?.duration())
+        }
+        return expectation
     }
 
     func count(_ fields: [String: ConfigNode]) throws(ConfigFileError) -> Count {

@@ -15,6 +15,8 @@ public struct ScenarioResult: Sendable {
     public var expectations: [ExpectationResult]
     /// Set when the scenario could not be read or run; then nothing was checked.
     public var error: ScenarioError?
+    /// How many trials the verdict is over; nil: one plain run.
+    public var trials: Int?
 
     public var passed: Bool { error == nil && expectations.allSatisfy(\.passed) }
 
@@ -81,21 +83,75 @@ public struct ScenarioRunner: Sendable {
         }
     }
 
-    public func run(_ scenario: Scenario) async -> ScenarioResult {
-        var result = ScenarioResult(name: scenario.name, file: scenario.file, expectations: [])
+    /// Runs the scenario — once, or as its trials — and gives its verdict.
+    public func run(_ scenario: Scenario, trials: Int? = nil) async -> ScenarioResult {
+        let header: ScenarioHeader
         do {
-            let outcome = try await execute(scenario)
-            result.expectations = zip(scenario.expectations, outcome.tallies).map { $0.evaluate(outcome, tally: $1) }
-        } catch let error as ScenarioError {
-            result.error = error
+            header = try self.header(scenario, trials: trials)
         } catch {
-            result.error = ScenarioError(.data, "\(scenario.file): \(error)")
+            return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)
         }
-        return result
+        var records: [TrialRecord] = []
+        for unit in header.units { records.append(await run(scenario, unit: unit, of: header)) }
+        return ScenarioResult(header, records: records)
     }
 
-    /// Runs the scenario and collects what expectations look at.
-    public func execute(_ scenario: Scenario) async throws -> ScenarioOutcome {
+    /// What a verdict over `trials` (or the scenario's own `trials`) needs of the scenario; a
+    /// trials count it cannot honour is an error.
+    public func header(_ scenario: Scenario, trials override: Int? = nil) throws(ScenarioError) -> ScenarioHeader {
+        let trials = override ?? scenario.trials
+        if let trials, trials > 1, let problem = Self.trialsProblem(scenario) {
+            throw ScenarioError(.data, "\(scenario.file): \(trials) trials: \(problem)")
+        }
+        return ScenarioHeader(
+            name: scenario.name, file: scenario.file, trials: trials,
+            exactRun: trials != nil && scenario.expectations.contains { $0.lateBy != nil },
+            expectations: scenario.expectations.map { ScenarioHeader.Spec(rate: $0.rate, lateBy: $0.lateBy) })
+    }
+
+    /// Why a scenario cannot run as several trials: every device follows Apple's rules to the
+    /// millisecond, so every trial would be the same run.
+    static func trialsProblem(_ scenario: Scenario) -> String? {
+        guard scenario.devices.allSatisfy({ ($0.realism ?? .exact) == .exact }) else { return nil }
+        return "with realism: exact every trial would be the same run; "
+            + "give a realism that varies (device, or a field profile such as reips-2024)"
+    }
+
+    /// Runs one unit of the scenario: trial 0 (its plain run, or for trials the exact run that
+    /// lateness is measured against) or trial k with its own seed.
+    public func run(_ scenario: Scenario, unit trial: Int, of header: ScenarioHeader) async -> TrialRecord {
+        var variant = scenario
+        var seed = scenario.seed
+        if header.trials != nil {
+            if trial == 0 {
+                for index in variant.devices.indices { variant.devices[index].realism = .exact }
+            } else {
+                seed = Trials.seed(scenario.seed, trial: trial)
+                for index in variant.devices.indices {
+                    variant.devices[index].seed = Trials.seed(variant.devices[index].seed ?? scenario.seed, trial: trial)
+                }
+                variant.seed = seed
+            }
+        }
+        var record = TrialRecord(file: scenario.file, trial: trial, seed: seed, results: [], firstMatches: [])
+        do {
+            let outcome = try await execute(
+                variant, runName: trial == 0 ? scenario.name : "\(scenario.name)#\(trial)")
+            for (expectation, tally) in zip(scenario.expectations, outcome.tallies) {
+                record.results.append(expectation.evaluate(outcome, tally: tally))
+                record.firstMatches.append(expectation.firstMatch(outcome, tally: tally))
+            }
+        } catch let error as ScenarioError {
+            record.error = error
+        } catch {
+            record.error = ScenarioError(.data, "\(scenario.file): \(error)")
+        }
+        return record
+    }
+
+    /// Runs the scenario and collects what expectations look at; the run is recorded under
+    /// `runName` (default: the scenario's name).
+    public func execute(_ scenario: Scenario, runName: String? = nil) async throws -> ScenarioOutcome {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
         var plan = try self.plan(scenario)
@@ -117,12 +173,12 @@ public struct ScenarioRunner: Sendable {
         let store: Store
         do {
             store = try Store(path: storePath ?? temporary?.appendingPathComponent("run.db").path ?? "")
-            try store.deleteRun(named: scenario.name)
+            try store.deleteRun(named: runName ?? scenario.name)
         } catch {
             throw ScenarioError(.unavailable, error.description)
         }
         var checkins = CheckinPlan(
-            store: store, runName: scenario.name,
+            store: store, runName: runName ?? scenario.name,
             track: scenario.devices.map(\.routeDisplayName).uniqued().joined(separator: ", "),
             rules: scenario.rules,
             network: scenario.dryRun ? nil : .emulator(scenario.places ?? fixtures, scenario.emulator))
@@ -169,6 +225,7 @@ public struct ScenarioRunner: Sendable {
             device.startAfter = script.startAfter
             device.displacement = script.displacement
             device.signalLoss = script.signalLoss
+            device.rest = scenario.rest ?? device.configuration.restForLatencyTail
             return device
         }
         guard !devices.isEmpty else { throw ScenarioError(.data, "\(scenario.file): no devices") }
@@ -182,6 +239,28 @@ public struct ScenarioRunner: Sendable {
             .overBudget,
             "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget)) "
                 + "(timeBudget, or waypost test --time-budget), at virtual +\(Int(max(0, virtual))) s")
+    }
+}
+
+extension ScenarioResult {
+    /// The verdict from a scenario's unit records: the plain run's, or the trials' aggregated.
+    public init(_ header: ScenarioHeader, records: [TrialRecord]) {
+        guard header.trials != nil else {
+            let record = records.first
+            self.init(
+                name: header.name, file: header.file, expectations: record?.results ?? [], error: record?.error)
+            return
+        }
+        self = .aggregating(
+            header, exact: records.first { $0.trial == 0 }, trials: records.filter { $0.trial > 0 })
+    }
+}
+
+extension LocationManagerConfiguration {
+    /// How long a device rests after its route by default: through its realism's latency tail,
+    /// rounded up to the minute; none under `exact`, whose events are never late.
+    var restForLatencyTail: Double {
+        realism == .exact ? 0 : (deviceRealism.latencyTail / 60).rounded(.up) * 60
     }
 }
 

@@ -23,6 +23,9 @@ struct Test: AsyncParsableCommand {
               waypost test fixtures/scenarios/*.yaml --junit out.xml
               waypost test fixtures/scenarios/privacy-zone-home.yaml --format json
               waypost test fixtures/scenarios/commute-cafe-checkin.yaml --db runs.db
+              waypost test fixtures/scenarios/field-cafe-checkin.yaml --trials 200
+              waypost test fixtures/scenarios/*.yaml --shard 2/4 --output shard-2.json
+              waypost test --merge shard-*.json --junit out.xml
             """
     )
 
@@ -30,7 +33,7 @@ struct Test: AsyncParsableCommand {
         case text, json
     }
 
-    @Argument(help: "Scenario files (YAML or JSON).")
+    @Argument(help: "Scenario files (YAML or JSON); with --merge, results files.")
     var scenarios: [String]
 
     @Option(
@@ -50,13 +53,32 @@ struct Test: AsyncParsableCommand {
     )
     var fixtures: String?
 
-    @Option(parsing: .unconditional, help: "Scenarios run at once (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Scenario runs (and trials) at once (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(
         parsing: .unconditional,
-        help: "Wall-clock seconds a scenario may run unless it sets its own timeBudget; past it, it fails.")
+        help: "Wall-clock seconds a scenario run may take unless it sets its own timeBudget; past it, it fails.")
     var timeBudget: Double = ScenarioRunner.defaultTimeBudget
+
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Run every scenario as N trials, each with its own seed (overrides a scenario's 'trials'); needs a realism that varies."
+    )
+    var trials: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Run only shard K of N of the (scenario, trial) units and write them to --output; default from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX and JOB_COMPLETIONS.",
+            valueName: "K/N"))
+    var shard: String?
+
+    @Option(name: [.short, .long], help: "Write the units' results to this file, for --merge (-: standard output).")
+    var output: String?
+
+    @Flag(help: "Combine the results files given as arguments (one per shard) into one report.")
+    var merge = false
 
     func validate() throws {
         try OptionRange.check("--jobs", jobs, 1...Int.max)
@@ -65,25 +87,82 @@ struct Test: AsyncParsableCommand {
             throw ValidationError("--time-budget \(timeBudget) is out of range: more than 0 seconds")
         }
         try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
+        if let trials { try OptionRange.check("--trials", trials, 1...1_000_000) }
+        if let shard { _ = try Self.shard(shard, flag: "--shard") }
+        if merge && (shard != nil || output != nil || trials != nil || db != nil) {
+            throw ValidationError("--merge reads results files: it cannot be combined with --shard, --output, --trials or --db")
+        }
+    }
+
+    /// `K/N` with 1 ≤ K ≤ N.
+    static func shard(_ text: String, flag: String) throws -> (Int, Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
+            throw ValidationError("\(flag) '\(text)' is not K/N with 1 ≤ K ≤ N, e.g. 2/4")
+        }
+        return (k, n)
+    }
+
+    /// The shard to run: --shard, else a Kubernetes Indexed Job's (index from 0), else all.
+    func chosenShard() throws -> (Int, Int)? {
+        if let shard { return try Self.shard(shard, flag: "--shard") }
+        let environment = ProcessInfo.processInfo.environment
+        guard let index = environment["JOB_COMPLETION_INDEX"] else { return nil }
+        let text = "\(Int(index).map { $0 + 1 }.map(String.init) ?? index)/\(environment["JOB_COMPLETIONS"] ?? "?")"
+        do {
+            return try Self.shard(text, flag: "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
+        } catch {
+            throw CommandFailure(.usage, "\(error)")
+        }
     }
 
     func run() async throws {
         var worst: SysExit = .ok
         try await reportingFailures {
-            // SIGINT or SIGTERM (Ctrl-C, a CI job cancelled) removes the runs' temporary stores
-            // from $TMPDIR, then exits 130 or 143.
-            let stores = TemporaryStores()
-            let signals = SignalCleanup { finish in stores.removeAll(then: finish) }
-            defer { signals.cancel() }
-            let runner = ScenarioRunner(
-                fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget, temporaryStores: stores)
-            let results = await runAll(runner)
+            let file: TrialResultsFile
+            if merge {
+                file = try TrialResultsFile.merge(
+                    scenarios.map { path in
+                        guard let data = FileManager.default.contents(atPath: path) else {
+                            throw CommandFailure(.noInput, "\(path): no such results file")
+                        }
+                        do {
+                            return (path, try TrialResultsFile.read(data, name: path))
+                        } catch {
+                            throw CommandFailure(.dataError, "\(error)")
+                        }
+                    })
+            } else {
+                let shard = try chosenShard()
+                if shard != nil && output == nil {
+                    throw CommandFailure(.usage, "a shard writes its results to --output FILE, for --merge")
+                }
+                // SIGINT or SIGTERM (Ctrl-C, a CI job cancelled) removes the runs' temporary stores
+                // from $TMPDIR, then exits 130 or 143.
+                let stores = TemporaryStores()
+                let signals = SignalCleanup { finish in stores.removeAll(then: finish) }
+                defer { signals.cancel() }
+                let runner = ScenarioRunner(
+                    fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget, temporaryStores: stores)
+                file = await runUnits(runner, shard: shard ?? (1, 1))
+                if let output {
+                    try OutputDestination(output).write { $0.write(String(decoding: file.encoded(), as: UTF8.self) + "\n") }
+                    if let shard {
+                        FileHandle.standardError.write(
+                            Data("waypost: shard \(shard.0)/\(shard.1): \(file.units.count) runs written to \(output)\n".utf8))
+                        return
+                    }
+                }
+            }
+            let results = file.results()
             let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
             if let junit, OutputDestination(junit) == .standardOutput {
                 // `--junit -`: standard output carries the XML alone, for a pipe to read whole;
                 // the report a person reads moves to standard error.
                 FileHandle.standardError.write(Data(report.utf8))
                 try OutputDestination.standardOutput.write { $0.write(ScenarioReport.junit(results)) }
+            } else if output.map({ OutputDestination($0) == .standardOutput }) ?? false {
+                FileHandle.standardError.write(Data(report.utf8))
             } else {
                 try BufferedOutput.writeToStandardOutput(report)
                 if let junit {
@@ -108,26 +187,53 @@ struct Test: AsyncParsableCommand {
         if worst != .ok { throw ExitCode(worst.rawValue) }
     }
 
-    /// Runs the scenarios `jobs` at a time; results keep the command line's order.
-    private func runAll(_ runner: ScenarioRunner) async -> [ScenarioResult] {
-        await withTaskGroup(of: (Int, ScenarioResult).self) { group in
-            var results: [ScenarioResult?] = Array(repeating: nil, count: scenarios.count)
+    /// Reads every scenario, then runs this shard's units `jobs` at a time.
+    private func runUnits(_ runner: ScenarioRunner, shard: (Int, Int)) async -> TrialResultsFile {
+        var read: [Scenario?] = []
+        var failures: [Int: ScenarioError] = [:]
+        var headers: [ScenarioHeader] = []
+        for (index, path) in scenarios.enumerated() {
+            do {
+                let scenario = try ScenarioFile.read(contentsOf: URL(fileURLWithPath: path), displayName: path)
+                headers.append(try runner.header(scenario, trials: trials))
+                read.append(scenario)
+            } catch {
+                // A scenario that cannot be read or run as asked is one unit: its error.
+                headers.append(.unreadable(path))
+                read.append(nil)
+                failures[index] = error
+            }
+        }
+        let units = TrialResultsFile.units(of: headers, shard: shard.0, of: shard.1)
+        let scenarios = read
+        let records = await withTaskGroup(of: (Int, TrialResultsFile.Unit).self) { group in
+            var records: [TrialResultsFile.Unit?] = Array(repeating: nil, count: units.count)
             var next = 0
             func start() {
-                guard next < scenarios.count else { return }
-                let (index, path) = (next, scenarios[next])
+                guard next < units.count else { return }
+                let (position, (index, trial)) = (next, units[next])
                 next += 1
+                let header = headers[index]
+                let failure = failures[index]
+                let scenario = scenarios[index]
                 group.addTask {
-                    (index, await runner.run(contentsOf: URL(fileURLWithPath: path), displayName: path))
+                    guard let scenario else {
+                        let record = TrialRecord(
+                            file: header.file, trial: trial, seed: 0, results: [], firstMatches: [], error: failure)
+                        return (position, TrialResultsFile.Unit(scenario: index, record: record))
+                    }
+                    let record = await runner.run(scenario, unit: trial, of: header)
+                    return (position, TrialResultsFile.Unit(scenario: index, record: record))
                 }
             }
-            for _ in 0..<min(jobs, scenarios.count) { start() }
-            for await (index, result) in group {
-                results[index] = result
+            for _ in 0..<min(jobs, units.count) { start() }
+            for await (position, unit) in group {
+                records[position] = unit
                 start()
             }
-            return results.compactMap { $0 }
+            return records.compactMap { $0 }
         }
+        return TrialResultsFile(shard: shard.0, shards: shard.1, scenarios: headers, units: records)
     }
 }
 

@@ -33,11 +33,15 @@ struct CLITests {
     /// Runs the tool in `directory` (the checkout by default).
     /// `standardOutput` replaces the pipe its output is read from (`stdout` is then empty).
     static func waypost(
-        _ arguments: [String], in directory: URL = Corpus.repositoryRoot, standardOutput: FileHandle? = nil
+        _ arguments: [String], in directory: URL = Corpus.repositoryRoot, standardOutput: FileHandle? = nil,
+        environment: [String: String] = [:]
     ) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = directory
         let out = Pipe()
         let err = Pipe()

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A run's share of scenario units — or all of them — as `waypost test --shard K/N --output FILE`
+/// writes it and `waypost test --merge FILE…` reads it back: the verdict is aggregated from the
+/// units alone, so N shards merged give the report one process gives, byte for byte.
+public struct TrialResultsFile: Codable, Sendable, Equatable {
+    /// One unit's record, and which scenario (by its place on the command line) it belongs to.
+    public struct Unit: Codable, Sendable, Equatable {
+        public var scenario: Int
+        public var record: TrialRecord
+
+        public init(scenario: Int, record: TrialRecord) {
+            (self.scenario, self.record) = (scenario, record)
+        }
+    }
+
+    /// Names the layout, for a reader to refuse what it does not know.
+    public var format = Self.currentFormat
+    /// This file's shard, K of N (1 of 1 for a whole run).
+    public var shard: Int
+    public var shards: Int
+    /// Every scenario of the run, whichever shard runs its units.
+    public var scenarios: [ScenarioHeader]
+    public var units: [Unit]
+
+    public static let currentFormat = "waypost-trials/1"
+
+    public init(shard: Int, shards: Int, scenarios: [ScenarioHeader], units: [Unit]) {
+        (self.shard, self.shards, self.scenarios, self.units) = (shard, shards, scenarios, units)
+    }
+
+    /// The units of `scenarios`, in order; shard K of N takes every N-th, starting at the K-th.
+    public static func units(of scenarios: [ScenarioHeader], shard: Int = 1, of shards: Int = 1) -> [(Int, Int)] {
+        let all = scenarios.enumerated().flatMap { index, header in header.units.map { (index, $0) } }
+        return all.enumerated().filter { $0.offset % shards == shard - 1 }.map(\.element)
+    }
+
+    /// The verdicts, scenario by scenario, from the units (each scenario's in trial order).
+    public func results() -> [ScenarioResult] {
+        let byScenario = Dictionary(grouping: units, by: \.scenario)
+        return scenarios.enumerated().map { index, header in
+            ScenarioResult(header, records: (byScenario[index] ?? []).map(\.record).sorted { $0.trial < $1.trial })
+        }
+    }
+
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// Reads one file; `name` is what errors call it.
+    public static func read(_ data: Data, name: String) throws(ScenarioError) -> TrialResultsFile {
+        guard let file = try? JSONDecoder().decode(TrialResultsFile.self, from: data) else {
+            throw ScenarioError(.data, "\(name): not a waypost results file (written by waypost test --output)")
+        }
+        guard file.format == currentFormat else {
+            throw ScenarioError(.data, "\(name): results format '\(file.format)', this waypost reads '\(currentFormat)'")
+        }
+        return file
+    }
+
+    /// The shards of one run combined: each of 1…N exactly once, all of the same run.
+    public static func merge(_ files: [(name: String, file: TrialResultsFile)]) throws(ScenarioError)
+        -> TrialResultsFile
+    {
+        guard let (firstName, first) = files.first else { throw ScenarioError(.data, "no results files to merge") }
+        var seen: [Int: String] = [:]
+        for (name, file) in files {
+            guard file.shards == first.shards, file.scenarios == first.scenarios else {
+                throw ScenarioError(
+                    .data, "\(name) is from another run than \(firstName) (other scenarios, options or shard count)")
+            }
+            if let other = seen[file.shard] {
+                throw ScenarioError(.data, "\(name) and \(other) are both shard \(file.shard)/\(file.shards)")
+            }
+            seen[file.shard] = name
+        }
+        let missing = (1...first.shards).filter { seen[$0] == nil }
+        guard missing.isEmpty else {
+            throw ScenarioError(
+                .data,
+                "shard\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shards)" }.joined(separator: ", ")) missing")
+        }
+        return TrialResultsFile(
+            shard: 1, shards: 1, scenarios: first.scenarios, units: files.flatMap(\.file.units))
+    }
+}

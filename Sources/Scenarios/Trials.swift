@@ -1,0 +1,241 @@
+import Foundation
+import WaypostSupport
+
+/// `rate: ">= 0.8"`: the fraction of trials in which an expectation must hold, decided at 95 %
+/// confidence from the Wilson score interval — a rate the trials cannot decide either way is
+/// reported as undecided, never as passed.
+public struct RateBound: Sendable, Equatable, Codable, CustomStringConvertible {
+    public enum Relation: String, Sendable, Codable, CaseIterable {
+        case atLeast = ">=", above = ">", atMost = "<=", below = "<"
+    }
+
+    public var relation: Relation
+    public var value: Double
+
+    /// `">= 0.8"`, `"> 0.5"`, `"<= 0.05"`, `"< 0.1"`; the value a fraction from 0 to 1.
+    public init?(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Longest operators first: ">=" before ">".
+        guard let relation = [Relation.atLeast, .atMost, .above, .below].first(where: { trimmed.hasPrefix($0.rawValue) }),
+            let value = Double(trimmed.dropFirst(relation.rawValue.count).trimmingCharacters(in: .whitespaces)),
+            (0...1).contains(value)
+        else { return nil }
+        (self.relation, self.value) = (relation, value)
+    }
+
+    public var description: String {
+        let symbol = ["<=": "≤", ">=": "≥", "<": "<", ">": ">"][relation.rawValue] ?? relation.rawValue
+        return "\(symbol) \(Percent.text(value))"
+    }
+
+    /// Whether the interval lies wholly on the bound's side (true), wholly off it (false), or
+    /// straddles it (nil: more trials would be needed to say).
+    func decide(_ interval: ClosedRange<Double>) -> Bool? {
+        switch relation {
+        case .atLeast: interval.lowerBound >= value ? true : interval.upperBound < value ? false : nil
+        case .above: interval.lowerBound > value ? true : interval.upperBound <= value ? false : nil
+        case .atMost: interval.upperBound <= value ? true : interval.lowerBound > value ? false : nil
+        case .below: interval.upperBound < value ? true : interval.lowerBound >= value ? false : nil
+        }
+    }
+}
+
+/// `lateBy: { p50: 2m, p95: 6m, max: 10m }`: upper bounds, in seconds, on statistics of how much
+/// later than in the scenario's exact run the matched event or post comes.
+public struct LateBy: Sendable, Equatable, Codable {
+    public var p50: Double?
+    public var p95: Double?
+    public var max: Double?
+
+    public init(p50: Double? = nil, p95: Double? = nil, max: Double? = nil) {
+        (self.p50, self.p95, self.max) = (p50, p95, max)
+    }
+}
+
+/// Trials: the same scenario run many times, each with its own seed.
+public enum Trials {
+    /// Trial k's seed (k from 1): the k-th number SplitMix64 draws when seeded with `seed`.
+    /// Stable across versions: results files and reports name trials by it.
+    public static func seed(_ seed: UInt64, trial k: Int) -> UInt64 {
+        var generator = SplitMix64(seed: seed &+ UInt64(max(0, k - 1)) &* 0x9E37_79B9_7F4A_7C15)
+        return generator.next()
+    }
+
+    /// The Wilson score interval at 95 % (z = 1.96) for `successes` of `trials` (Wilson, JASA 1927).
+    public static func wilson(_ successes: Int, of trials: Int) -> ClosedRange<Double> {
+        guard trials > 0 else { return 0...1 }
+        let (n, z) = (Double(trials), 1.959_963_984_540_054)
+        let p = Double(successes) / n
+        let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
+        return Swift.max(0, centre - half)...Swift.min(1, centre + half)
+    }
+
+    /// The nearest-rank percentile of sorted values (p from 0 to 1).
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted[Swift.max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
+    }
+}
+
+/// What trials found for one expectation: how often it held, and how late its event came.
+public struct TrialStatistics: Sendable, Codable, Equatable {
+    public var trials: Int
+    public var held: Int
+    public var rate: Double
+    /// The 95 % Wilson interval of the rate, [low, high].
+    public var interval: [Double]
+    /// False when `rate` was asserted and the trials cannot decide it at 95 %.
+    public var decided: Bool
+    public var lateness: Lateness?
+
+    /// Seconds later than the exact run, over the trials in which the event or post came.
+    public struct Lateness: Sendable, Codable, Equatable {
+        public var count: Int
+        /// Trials without the event or post (not counted as late).
+        public var missing: Int
+        public var p50: Double?
+        public var p95: Double?
+        public var max: Double?
+    }
+}
+
+/// One run of a scenario: its plain run (trial 0, for a scenario without trials), its exact run
+/// (trial 0, the oracle for `lateBy`), or trial k. A results file is a list of these.
+public struct TrialRecord: Sendable, Codable, Equatable {
+    public var file: String
+    public var trial: Int
+    public var seed: UInt64
+    public var results: [ExpectationResult]
+    /// Per expectation, seconds from the start to its first matching event or post.
+    public var firstMatches: [Double?]
+    public var error: ScenarioError?
+
+    public init(
+        file: String, trial: Int, seed: UInt64, results: [ExpectationResult], firstMatches: [Double?],
+        error: ScenarioError? = nil
+    ) {
+        (self.file, self.trial, self.seed, self.results) = (file, trial, seed, results)
+        (self.firstMatches, self.error) = (firstMatches, error)
+    }
+}
+
+enum Percent {
+    /// `82.5 %`, one decimal at most.
+    static func text(_ fraction: Double) -> String {
+        let value = (fraction * 1_000).rounded() / 10
+        return (value == value.rounded() ? String(Int(value)) : String(value)) + " %"
+    }
+}
+
+extension ScenarioResult {
+    /// The verdict of a scenario run as trials: each expectation's rate and lateness over
+    /// `trials`, against the `exact` run where an expectation bounds lateness.
+    static func aggregating(
+        _ header: ScenarioHeader, exact: TrialRecord?, trials: [TrialRecord]
+    ) -> ScenarioResult {
+        var result = ScenarioResult(name: header.name, file: header.file, expectations: [])
+        result.trials = trials.count
+        if let failed = ([exact].compactMap { $0 } + trials).first(where: { $0.error != nil }) {
+            result.error = failed.error
+            return result
+        }
+        result.expectations = header.expectations.enumerated().map { index, spec in
+            let runs = trials.map { $0.results[index] }
+            let held = runs.filter(\.passed).count
+            let interval = Trials.wilson(held, of: trials.count)
+            var statistics = TrialStatistics(
+                trials: trials.count, held: held, rate: trials.isEmpty ? 0 : Double(held) / Double(trials.count),
+                interval: [interval.lowerBound, interval.upperBound], decided: true)
+            var passed: Bool
+            var expected: String
+            var actual = "held in \(held) of \(trials.count) trials: \(Percent.text(statistics.rate))"
+            if let rate = spec.rate {
+                let decision = rate.decide(interval)
+                statistics.decided = decision != nil
+                passed = decision ?? false
+                expected = "a rate \(rate) at 95 % confidence"
+                actual +=
+                    " (95 % Wilson \(Percent.text(interval.lowerBound))–\(Percent.text(interval.upperBound)))"
+                if decision == nil {
+                    actual += "; undecided: \(trials.count) trials cannot tell whether the rate is \(rate)"
+                }
+            } else {
+                passed = held == trials.count
+                expected = "in every trial"
+            }
+            if let lateBy = spec.lateBy {
+                let (lateness, verdict, text) = Self.lateness(lateBy, index, exact: exact, trials: trials)
+                statistics.lateness = lateness
+                passed = passed && verdict
+                expected += "; late by " + lateBy.bounds.map { "\($0.name) ≤ \(Offset.text($0.value))" }.joined(separator: ", ")
+                actual += "; " + text
+            }
+            return ExpectationResult(
+                description: runs.first?.description ?? "", location: runs.first?.location ?? "",
+                passed: passed, expected: expected, actual: actual, trials: statistics)
+        }
+        return result
+    }
+
+    private static func lateness(_ bounds: LateBy, _ index: Int, exact: TrialRecord?, trials: [TrialRecord])
+        -> (TrialStatistics.Lateness?, Bool, String)
+    {
+        guard let oracle = exact?.firstMatches[index] else {
+            return (nil, false, "the exact run has no matching event or post to be late against")
+        }
+        let late = trials.compactMap { $0.firstMatches[index] }.map { $0 - oracle }.sorted()
+        var lateness = TrialStatistics.Lateness(count: late.count, missing: trials.count - late.count)
+        guard !late.isEmpty else { return (lateness, false, "no trial had a matching event or post") }
+        lateness.p50 = Trials.percentile(late, 0.5)
+        lateness.p95 = Trials.percentile(late, 0.95)
+        lateness.max = late.last
+        let measured: [String: Double] = ["p50": Trials.percentile(late, 0.5), "p95": Trials.percentile(late, 0.95), "max": late[late.count - 1]]
+        let holds = bounds.bounds.allSatisfy { bound in measured[bound.name].map { $0 <= bound.value } ?? false }
+        let text =
+            "late by p50 \(Offset.text(lateness.p50 ?? 0)), p95 \(Offset.text(lateness.p95 ?? 0)), "
+            + "max \(Offset.text(lateness.max ?? 0)) over \(late.count) trials"
+            + (lateness.missing > 0 ? " (\(lateness.missing) without it)" : "")
+        return (lateness, holds, text)
+    }
+}
+
+extension LateBy {
+    /// The bounds given, by statistic name, in a fixed order.
+    var bounds: [(name: String, value: Double)] {
+        [("p50", p50), ("p95", p95), ("max", max)].compactMap { name, value in value.map { (name, $0) } }
+    }
+}
+
+/// What aggregating a scenario's trial records needs to know of the scenario itself, kept in
+/// results files so that merging them does not need the scenario files.
+public struct ScenarioHeader: Sendable, Codable, Equatable {
+    public var name: String
+    public var file: String
+    /// nil: a plain run, not trials.
+    public var trials: Int?
+    /// Whether trial 0, the exact run, is run (some expectation bounds lateness).
+    public var exactRun: Bool
+    public var expectations: [Spec]
+
+    public init(name: String, file: String, trials: Int?, exactRun: Bool, expectations: [Spec]) {
+        (self.name, self.file, self.trials, self.exactRun, self.expectations) = (
+            name, file, trials, exactRun, expectations
+        )
+    }
+
+    /// A scenario that could not be read: one unit, which carries the error.
+    public static func unreadable(_ file: String) -> ScenarioHeader {
+        ScenarioHeader(name: file, file: file, trials: nil, exactRun: false, expectations: [])
+    }
+
+    public struct Spec: Sendable, Codable, Equatable {
+        public var rate: RateBound?
+        public var lateBy: LateBy?
+    }
+
+    /// The units it runs: trial 0 (the plain or exact run) and trials 1…N.
+    public var units: [Int] {
+        guard let trials else { return [0] }
+        return (exactRun ? [0] : []) + Array(1...Swift.max(1, trials))
+    }
+}
