@@ -121,17 +121,21 @@ struct Test: AsyncParsableCommand {
         try await reportingFailures {
             let file: TrialResultsFile
             if merge {
-                file = try TrialResultsFile.merge(
-                    scenarios.map { path in
-                        guard let data = FileManager.default.contents(atPath: path) else {
-                            throw CommandFailure(.noInput, "\(path): no such results file")
-                        }
-                        do {
-                            return (path, try TrialResultsFile.read(data, name: path))
-                        } catch {
-                            throw CommandFailure(.dataError, "\(error)")
-                        }
-                    })
+                let files = try scenarios.map { path in
+                    guard let data = FileManager.default.contents(atPath: path) else {
+                        throw CommandFailure(.noInput, "\(path): no such results file")
+                    }
+                    do {
+                        return (name: path, file: try TrialResultsFile.read(data, name: path))
+                    } catch {
+                        throw CommandFailure(.dataError, "\(error)")
+                    }
+                }
+                do {
+                    file = try TrialResultsFile.merge(files)
+                } catch {
+                    throw CommandFailure(.dataError, "\(error)")
+                }
             } else {
                 let shard = try chosenShard()
                 if shard != nil && output == nil {

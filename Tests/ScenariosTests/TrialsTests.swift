@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@testable import Scenarios
+
+/// The statistics a trials verdict rests on, against published values.
+struct TrialsTests {
+    /// Newcombe, "Two-sided confidence intervals for the single proportion: comparison of seven
+    /// methods", Statistics in Medicine 17:857 (1998), Table I, method 3 (Wilson score).
+    @Test(arguments: [
+        (81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718),
+    ])
+    func wilsonIntervalsMatchNewcombe(successes: Int, trials: Int, low: Double, high: Double) {
+        let interval = Trials.wilson(successes, of: trials)
+        #expect(abs(interval.lowerBound - low) < 0.000_05, "\(interval)")
+        #expect(abs(interval.upperBound - high) < 0.000_05, "\(interval)")
+    }
+
+    /// Trial k's seed is SplitMix64's k-th output from the scenario's seed; for seed 0 those are
+    /// the generator's published first outputs (Vigna's splitmix64.c).
+    @Test func trialSeedsAreSplitMix64sSequence() {
+        #expect(Trials.seed(0, trial: 1) == 0xE220_A839_7B1D_CDAF)
+        #expect(Trials.seed(0, trial: 2) == 0x6E78_9E6A_A1B9_65F4)
+        #expect(Trials.seed(0, trial: 3) == 0x06C4_5D18_8009_454F)
+        #expect(Trials.seed(7, trial: 5) != Trials.seed(8, trial: 5))
+    }
+
+    @Test func ratesAreDecidedAt95PercentOrSaidUndecided() throws {
+        let atLeast = try #require(RateBound(">= 0.8"))
+        // 10 of 10: Wilson's low end is 0.72, under 0.8 — ten trials cannot decide it.
+        #expect(atLeast.decide(Trials.wilson(10, of: 10)) == nil)
+        #expect(atLeast.decide(Trials.wilson(40, of: 40)) == true)
+        #expect(atLeast.decide(Trials.wilson(50, of: 100)) == false)
+        let below = try #require(RateBound("< 0.1"))
+        #expect(below.decide(Trials.wilson(0, of: 60)) == true)
+        #expect(below.decide(Trials.wilson(30, of: 60)) == false)
+        #expect(RateBound("0.8") == nil && RateBound(">= 1.5") == nil && RateBound("=> 0.8") == nil)
+        #expect(RateBound("<=0.05")?.relation == .atMost)
+        #expect(atLeast.description == "≥ 80 %")
+    }
+
+    @Test func aVerdictOverTooFewTrialsDoesNotPass() {
+        let header = ScenarioHeader(
+            name: "s", file: "s.yaml", trials: 5, exactRun: false,
+            expectations: [.init(rate: RateBound(">= 0.8"), lateBy: nil)])
+        let held = ExpectationResult(description: "d", location: "s.yaml:1:1", passed: true, expected: "", actual: "")
+        let trials = (1...5).map {
+            TrialRecord(file: "s.yaml", trial: $0, seed: 0, results: [held], firstMatches: [nil])
+        }
+        let result = ScenarioResult(header, records: trials)
+        #expect(!result.passed)
+        #expect(result.expectations[0].trials?.decided == false)
+        #expect(result.expectations[0].actual.contains("undecided: 5 trials cannot tell whether the rate is ≥ 80 %"))
+    }
+
+    @Test func latenessIsMeasuredAgainstTheExactRunAndMissingIsNotLate() {
+        let header = ScenarioHeader(
+            name: "s", file: "s.yaml", trials: 4, exactRun: true,
+            expectations: [.init(rate: nil, lateBy: LateBy(p50: 60, max: 100))])
+        let result = ExpectationResult(description: "d", location: "s.yaml:1:1", passed: true, expected: "", actual: "")
+        let exact = TrialRecord(file: "s.yaml", trial: 0, seed: 0, results: [result], firstMatches: [10])
+        let times: [Double?] = [40, 70, nil, 100]
+        let trials = times.enumerated().map {
+            TrialRecord(file: "s.yaml", trial: $0.offset + 1, seed: 0, results: [result], firstMatches: [$0.element])
+        }
+        let verdict = ScenarioResult(header, records: [exact] + trials).expectations[0]
+        let lateness = verdict.trials?.lateness
+        #expect(lateness?.count == 3 && lateness?.missing == 1)
+        #expect(lateness?.p50 == 60 && lateness?.max == 90)
+        #expect(verdict.passed)
+    }
+}
