@@ -4,6 +4,7 @@
 //   waypost-bench                 generate inputs in .bench/ (once, seeded) and compare; then `social`
 //   waypost-bench social          only the signed-request and check-in figures
 //   waypost-bench scale           only file-to-output memory, first events and devices (issue 17)
+//   waypost-bench trials          only trials in one process against separate processes (issue 30)
 //   waypost-bench parse FILE      parse FILE into a Track and print its point count (child mode)
 //   waypost-bench generate DIR    only write the inputs
 //
@@ -357,6 +358,10 @@ if arguments.count == 2 && arguments[1] == "scale" {
     devicesSection(runs: runs)
     exit(0)
 }
+if arguments.count == 2 && arguments[1] == "trials" {
+    trialsSection(waypost: waypost, runs: runs)
+    exit(0)
+}
 print("Track reader, 1M points, median of \(runs) runs (peak RSS is the largest seen)")
 print(
     "file             size    waypost          xmllint --stream   gpsbabel           waypost/xmllint  gpsbabel/waypost")
@@ -460,6 +465,7 @@ if FileManager.default.isExecutableFile(atPath: waypost) {
     streamingSection(waypost: waypost, runs: runs, xmllint: xmllint)
 }
 devicesSection(runs: runs)
+trialsSection(waypost: waypost, runs: runs)
 
 print("")
 socialSection()

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Issue 30, item 7: trials in one process against the same scenario as separate `waypost test`
+/// processes — trials a second, and peak memory as N grows (it should stay flat: a trial's run
+/// is dropped once its record is made).
+func trialsSection(waypost: String, runs: Int) {
+    print("")
+    print("Trials: fixtures/scenarios/field-cafe-checkin.yaml (the commute, realism device)")
+    guard FileManager.default.isExecutableFile(atPath: waypost) else {
+        return print("trials measurements: n/a (build the waypost product in release)")
+    }
+    let scenario = "fixtures/scenarios/field-cafe-checkin.yaml"
+    // One trial a process: the same scenario with `trials: 1`, so each process does one trial's work.
+    let single = benchDirectory.appendingPathComponent("field-cafe-checkin-1.yaml")
+    guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
+        return print("trials measurements: \(scenario) is missing")
+    }
+    let root = FileManager.default.currentDirectoryPath
+    let one =
+        text.replacingOccurrences(of: "trials: 40", with: "trials: 1")
+        .replacingOccurrences(of: "../../", with: "\(root)/").replacingOccurrences(of: "../", with: "\(root)/fixtures/")
+    guard (try? Data(one.utf8).write(to: single)) != nil,
+        let separate = median(max(runs, 10), [waypost, "test", single.path])
+    else { return print("trials measurements failed: one trial as its own process") }
+    var figures: [(trials: Int, measurement: Measurement)] = []
+    for trials in [100, 1_000] {
+        guard let m = median(1, [waypost, "test", scenario, "--trials", "\(trials)"]) else {
+            return print("trials measurements failed: \(trials) trials")
+        }
+        figures.append((trials, m))
+    }
+    let separateRate = 1 / separate.seconds
+    print(
+        String(
+            format: "one trial a process            %7.3f s  %6.0f MB   %7.1f trials/s", separate.seconds,
+            separate.peakMegabytes, separateRate))
+    for (trials, m) in figures {
+        let rate = Double(trials) / m.seconds
+        print(
+            String(
+                format: "%5d trials in one process     %7.2f s  %6.0f MB   %7.1f trials/s   %.1f× separate processes (target ≥ 10)",
+                trials, m.seconds, m.peakMegabytes, rate, rate / separateRate))
+    }
+    if figures.count == 2 {
+        print(
+            String(
+                format: "peak memory, 1,000 trials / 100: %.2f× (target: flat, ≤ 1.2)",
+                figures[1].measurement.peakMegabytes / figures[0].measurement.peakMegabytes))
+    }
+}
