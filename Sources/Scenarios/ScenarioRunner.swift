@@ -136,7 +136,8 @@ public struct ScenarioRunner: Sendable {
         var record = TrialRecord(file: scenario.file, trial: trial, seed: seed, results: [], firstMatches: [])
         do {
             let outcome = try await execute(
-                variant, runName: trial == 0 ? scenario.name : "\(scenario.name)#\(trial)")
+                variant, runName: trial == 0 ? scenario.name : "\(scenario.name)#\(trial)",
+                keepsMonitorRecords: header.trials == nil)
             for (expectation, tally) in zip(scenario.expectations, outcome.tallies) {
                 record.results.append(expectation.evaluate(outcome, tally: tally))
                 record.firstMatches.append(expectation.firstMatch(outcome, tally: tally))
@@ -151,7 +152,9 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs the scenario and collects what expectations look at; the run is recorded under
     /// `runName` (default: the scenario's name).
-    public func execute(_ scenario: Scenario, runName: String? = nil) async throws -> ScenarioOutcome {
+    public func execute(
+        _ scenario: Scenario, runName: String? = nil, keepsMonitorRecords: Bool = true
+    ) async throws -> ScenarioOutcome {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
         var plan = try self.plan(scenario)
@@ -184,6 +187,9 @@ public struct ScenarioRunner: Sendable {
             network: scenario.dryRun ? nil : .emulator(scenario.places ?? fixtures, scenario.emulator))
         checkins.profile = scenario.privacy
         checkins.seed = scenario.seed
+        // As `waypost replay` does: a monitor's records outlive the run in the store, so a second
+        // run on the same --db finds them (trials each start afresh: they run side by side).
+        checkins.keepsMonitorRecords = keepsMonitorRecords
         plan.checkins = checkins
 
         // Expectations see the events as they come; the events themselves are not kept.

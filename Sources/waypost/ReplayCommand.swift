@@ -121,6 +121,12 @@ struct Replay: AsyncParsableCommand {
             valueName: "answer"))
     var auth = PromptScript(answer: .allowAlways)
 
+    @Option(
+        help: ArgumentHelp(
+            "The user changes the app's permission in Settings to STATUS at SECONDS from the start: notDetermined, restricted, denied, authorizedAlways or authorizedWhenInUse (repeatable).",
+            valueName: "status@seconds"))
+    var authorizationChange: [String] = []
+
     @Flag(help: "Location Services are off for the whole device: every app reads denied.")
     var servicesDisabled = false
 
@@ -298,6 +304,17 @@ struct Replay: AsyncParsableCommand {
         app.pausesAutomatically = pausesAutomatically
         app.activityType = activityType
         app.temporaryFullAccuracyAt = temporaryFullAccuracyAt
+        app.authorizationChanges = try authorizationChange.map { text in
+            let parts = text.split(separator: "@")
+            guard parts.count == 2, let status = AuthorizationStatus.allCases.first(where: { $0.description == parts[0] }),
+                let at = Double(parts[1]), at >= 0, at <= Self.century
+            else {
+                throw ValidationError(
+                    "--authorization-change '\(text)' is not STATUS@SECONDS with STATUS one of "
+                        + AuthorizationStatus.allCases.map(\.description).joined(separator: ", ") + ", e.g. denied@600")
+            }
+            return (at, status)
+        }
         app.appStates = try appState.map { text in
             let parts = text.split(separator: "@")
             guard parts.count == 2, let state = AppState(rawValue: String(parts[0])), let at = Double(parts[1]),
