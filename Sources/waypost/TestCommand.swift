@@ -80,6 +80,12 @@ struct Test: AsyncParsableCommand {
     @Flag(help: "Combine the results files given as arguments (one per shard) into one report.")
     var merge = false
 
+    @Option(
+        help:
+            "Also write the verdicts as a self-contained HTML page: for trials, each expectation's rate and a histogram of when its event or post came, the exact run's instant marked."
+    )
+    var html: String?
+
     func validate() throws {
         try OptionRange.check("--jobs", jobs, 1...Int.max)
         // A budget becomes a deadline in milliseconds on the wall clock: a year keeps it far inside.
@@ -159,6 +165,7 @@ struct Test: AsyncParsableCommand {
                 }
             }
             let results = file.results()
+            if let html { try OutputDestination(html).write { $0.write(TrialsPage.html(file)) } }
             let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
             if let junit, OutputDestination(junit) == .standardOutput {
                 // `--junit -`: standard output carries the XML alone, for a pipe to read whole;
