@@ -14,6 +14,12 @@ public struct ScenarioResult: Sendable {
     public var expectations: [ExpectationResult]
     /// Set when the scenario could not be read or run; then nothing was checked.
     public var error: ScenarioError?
+    /// When the scenario started (wall clock, seconds since 1970) and how long reading,
+    /// running and checking it took (seconds, measured): JUnit's `timestamp` and `time`.
+    public var startedAt: Double?
+    public var duration: Double?
+    /// How long each expectation's check took, seconds, in the order of ``expectations``.
+    public var checkDurations: [Double] = []
 
     public var passed: Bool { error == nil && expectations.allSatisfy(\.passed) }
 
@@ -73,24 +79,44 @@ public struct ScenarioRunner: Sendable {
 
     /// Reads a scenario file and runs it; a file that cannot be read is a result with an error.
     public func run(contentsOf url: URL, displayName: String) async -> ScenarioResult {
+        let started = Date().timeIntervalSince1970
+        let clock = ContinuousClock()
+        let begin = clock.now
+        var result: ScenarioResult
         do {
-            return await run(try ScenarioFile.read(contentsOf: url, displayName: displayName))
+            result = await run(try ScenarioFile.read(contentsOf: url, displayName: displayName))
         } catch {
-            return ScenarioResult(name: displayName, file: displayName, expectations: [], error: error)
+            result = ScenarioResult(name: displayName, file: displayName, expectations: [], error: error)
         }
+        // Reading the file counts too.
+        result.startedAt = started
+        result.duration = Self.seconds(clock.now - begin)
+        return result
     }
 
     public func run(_ scenario: Scenario) async -> ScenarioResult {
         var result = ScenarioResult(name: scenario.name, file: scenario.file, expectations: [])
+        result.startedAt = Date().timeIntervalSince1970
+        let clock = ContinuousClock()
+        let begin = clock.now
         do {
             let outcome = try await execute(scenario)
-            result.expectations = zip(scenario.expectations, outcome.tallies).map { $0.evaluate(outcome, tally: $1) }
+            for (expectation, tally) in zip(scenario.expectations, outcome.tallies) {
+                let checking = clock.now
+                result.expectations.append(expectation.evaluate(outcome, tally: tally))
+                result.checkDurations.append(Self.seconds(clock.now - checking))
+            }
         } catch let error as ScenarioError {
             result.error = error
         } catch {
             result.error = ScenarioError(.data, "\(scenario.file): \(error)")
         }
+        result.duration = Self.seconds(clock.now - begin)
         return result
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Runs the scenario and collects what expectations look at.

@@ -30,23 +30,27 @@ struct Test: AsyncParsableCommand {
         case text, json
     }
 
-    @Argument(help: "Scenario files (YAML or JSON).")
+    @Argument(help: "Scenario files (YAML or JSON; format: waypost help scenarios).", completion: .file(extensions: configExtensions))
     var scenarios: [String]
 
     @Option(
-        help: "Also write the results as JUnit XML to this file (-: standard output, and the report to standard error)."
+        help: "Also write the results as JUnit XML to this file (-: standard output, and the report to standard error).",
+        completion: .file(extensions: ["xml"])
     )
     var junit: String?
 
     @Option(help: "text or json.")
     var format: Format = .text
 
-    @Option(help: "Record the runs in this database (each under its scenario's name) for `waypost report`.")
+    @Option(
+        help: "Record the runs in this database (each under its scenario's name) for `waypost report`.",
+        completion: .file())
     var db: String?
 
     @Option(
         help:
-            "Places for the emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places; a scenario's own 'places' wins)."
+            "Places for the emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places; a scenario's own 'places' wins).",
+        completion: .directory
     )
     var fixtures: String?
 
@@ -72,6 +76,9 @@ struct Test: AsyncParsableCommand {
         try await reportingFailures {
             // SIGINT or SIGTERM (Ctrl-C, a CI job cancelled) removes the runs' temporary stores
             // from $TMPDIR, then exits 130 or 143.
+            // `--db` is checked once before anything runs: a file that is not a Waypost store is
+            // 73 with one line, as for every other command.
+            if let db { _ = try openStore(db) }
             let stores = TemporaryStores()
             let signals = SignalCleanup { finish in stores.removeAll(then: finish) }
             defer { signals.cancel() }
