@@ -21,7 +21,8 @@
     for (var i = 0; i < boxes.length; i++) {
       for (var j = i + 1; j < boxes.length; j++) {
         if (overlapArea(boxes[i].r, boxes[j].r) > 1) {
-          pairs.push(boxes[i].el.getAttribute('class') + ' × ' + boxes[j].el.getAttribute('class'));
+          pairs.push(boxes[i].el.getAttribute('class') + ' × ' + boxes[j].el.getAttribute('class') + ' at ' +
+            [boxes[i].r, boxes[j].r].map(function (r) { return [r.left, r.top, r.right, r.bottom].map(Math.round).join(','); }).join(' / '));
         }
       }
     }

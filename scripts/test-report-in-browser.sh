@@ -105,8 +105,9 @@ for state in end start; do
     grep -q 'leaflet-control-layers' "$work/$state.html" || fail "no layer control ($state)"
     grep -q 'waypost-legend' "$work/$state.html" || fail "no legend ($state)"
 done
-markers_end=$( (grep -o 'leaflet-marker-icon' "$work/end.html" || true) | wc -l)
-markers_start=$( (grep -o 'leaflet-marker-icon' "$work/start.html" || true) | wc -l)
+# Marker elements (a marker or a cluster's icon) — not the inlined library's text that names the class.
+markers_end=$( (grep -oE '<div [^>]*class="[^"]*leaflet-marker-icon' "$work/end.html" || true) | wc -l)
+markers_start=$( (grep -oE '<div [^>]*class="[^"]*leaflet-marker-icon' "$work/start.html" || true) | wc -l)
 [ "$markers_end" -gt 0 ] || fail "at the end of the run no marker is drawn"
 [ "$markers_start" -eq 0 ] || fail "at #t=0 $markers_start markers are drawn: the link did not move the slider"
 grep -q '<output id="clock">+0:00</output>' "$work/start.html" || fail "the clock does not say +0:00 at #t=0"

@@ -318,7 +318,7 @@ public enum LeafletMap {
           data.zones.forEach(function (z) {
             var circle = L.circle([z.lat, z.lon], {
               radius: z.radius, color: colors.zone, weight: 1.5, dashArray: '6 4', fillColor: colors.zone,
-              fillOpacity: 0.15, className: 'privacy-zone'
+              fillOpacity: 0.08, className: 'privacy-zone'
             }).bindPopup(popup(z)).bindTooltip(function () { return node('span', null, z.title); }, { sticky: true });
             zones[z.name] = circle;
             zoneLayer.addLayer(circle);
@@ -370,7 +370,7 @@ public enum LeafletMap {
               '" stroke="' + stroke + '" stroke-width="' + width + '"/></svg>';
           }
           var markers = data.markers.map(function (item) {
-            var anchor = item.kind === 'event' ? [8, 8] : (item.network === 'twitter' ? [17, 22] : [-1, 22]);
+            var anchor = item.kind === 'event' ? [8, 8] : (item.network === 'twitter' ? [18, 27] : [-2, 27]);
             var icon = L.divIcon({
               html: shape(item), className: 'waypost-marker ' + item.kind + ' ' + item.name, iconSize: [16, 16],
               iconAnchor: anchor, popupAnchor: [8 - anchor[0], -anchor[1]]
@@ -379,8 +379,12 @@ public enum LeafletMap {
             marker.bindPopup(popup(item));
             return { marker: marker, item: item };
           });
+          // Markers jump to their places (no animation): what a screenshot or a printout shows is
+          // where they are. From zoom 18 (about 0.6 m a pixel) nothing clusters: markers of
+          // different places are apart by then, and a check-in's event and posts are offset.
           var cluster = L.markerClusterGroup({
-            maxClusterRadius: 36, showCoverageOnHover: false, spiderfyOnMaxZoom: true, disableClusteringAtZoom: 20
+            maxClusterRadius: 36, showCoverageOnHover: false, spiderfyOnMaxZoom: true, disableClusteringAtZoom: 18,
+            animate: false
           }).addTo(map);
 
           // Switches in the layer control: the events, and posts by network and by precision.
@@ -401,7 +405,7 @@ public enum LeafletMap {
           overlays['Posts with a place only'] = toggles.place;
           overlays['Posts with a city'] = toggles.city;
           overlays['Posts without location'] = toggles.none;
-          L.control.layers(null, overlays, { collapsed: window.innerWidth < 700 }).addTo(map);
+          L.control.layers(null, overlays, { collapsed: window.innerWidth < 1000 }).addTo(map);
 
           var legend = L.control({ position: 'bottomleft' });
           legend.onAdd = function () {

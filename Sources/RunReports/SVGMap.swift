@@ -57,6 +57,17 @@ public enum SVGMap {
             let (x, y) = postMarker(post, projection)
             labels.reserve(x: x, y: y, radius: 7)
         }
+        // The route line too, as drawn (thinned), gaps included.
+        for device in run.devices {
+            var previous: (x: Double, y: Double)?
+            for stretch in run.stretches(of: device) {
+                for fix in thinned(stretch) {
+                    let point = projection.point(Coordinate(latitude: fix.latitude, longitude: fix.longitude))
+                    if let previous { labels.reserveLine(from: previous, to: point) }
+                    previous = point
+                }
+            }
+        }
         var svg = SVGWriter()
         svg.open(
             "svg",

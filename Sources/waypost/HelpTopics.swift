@@ -22,20 +22,21 @@ enum HelpTopic {
             }
         }
         var command = root
-        var path = [root._commandName]
+        var path = [name(of: root)]
         for word in words {
-            let subcommands = command.configuration.subcommands
-            guard !subcommands.isEmpty, command.configuration.defaultSubcommand == nil, !word.hasPrefix("-") else {
+            let configuration = configuration(of: command)
+            let subcommands = configuration.subcommands
+            guard !subcommands.isEmpty, configuration.defaultSubcommand == nil, !word.hasPrefix("-") else {
                 break
             }
-            if let next = subcommands.first(where: { $0._commandName == word }) {
+            if let next = subcommands.first(where: { name(of: $0) == word }) {
                 command = next
                 path.append(word)
                 continue
             }
             // `waypost help`'s own name is argument-parser's to handle.
             if !asksForHelp && path.count == 1 && word == "help" { break }
-            var candidates = subcommands.map(\.self._commandName)
+            var candidates = subcommands.map { name(of: $0) }
             if asksForHelp && path.count == 1 { candidates += names }
             let what = asksForHelp && path.count == 1 ? "subcommand or help topic" : "subcommand"
             let parent = path.joined(separator: " ")
@@ -47,6 +48,12 @@ enum HelpTopic {
             return SysExit.usage.rawValue
         }
         return nil
+    }
+
+    private static func name(of command: any ParsableCommand.Type) -> String { command._commandName }
+
+    private static func configuration(of command: any ParsableCommand.Type) -> CommandConfiguration {
+        command.configuration
     }
 
     /// The candidate nearest to `word` by edit distance, when near enough to be a typo: at most
