@@ -5,7 +5,8 @@ import Foundation
 /// as `libjs-leaflet` and `libjs-leaflet.markercluster` (`make deps` installs them), under
 /// `/usr/share/javascript/leaflet/`; `WAYPOST_LEAFLET_DIR` names another folder holding the same
 /// files (`leaflet.js`, `leaflet.css`, `leaflet.markercluster.js`, `MarkerCluster.css`,
-/// `MarkerCluster.Default.css`).
+/// `MarkerCluster.Default.css`; `leaflet.min.js` and `leaflet.markercluster.min.js` are preferred
+/// where they are there).
 public struct LeafletAssets: Sendable, Equatable {
     public var leafletJS: String
     public var leafletCSS: String
@@ -57,8 +58,18 @@ public struct LeafletAssets: Sendable, Equatable {
     public static func load(from directory: URL) -> LeafletAssets? {
         var texts: [String] = []
         for name in files {
-            guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else { return nil }
-            texts.append(String(decoding: data, as: UTF8.self))
+            // The minified builds where they are there (Debian ships both): a third of the size,
+            // and no tabs or carriage returns in the page.
+            let minified = name.hasSuffix(".js") ? name.dropLast(3) + ".min.js" : nil
+            guard
+                let data = minified.flatMap({ try? Data(contentsOf: directory.appendingPathComponent(String($0))) })
+                    ?? (try? Data(contentsOf: directory.appendingPathComponent(name)))
+            else { return nil }
+            // Line ends as the rest of the page has them: a lone CR or CRLF ends a line in JavaScript
+            // and CSS just as LF does.
+            texts.append(
+                String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+                    .replacingOccurrences(of: "\r", with: "\n"))
         }
         // The layer control's icon is an image beside leaflet.css: inlined as data, so the
         // report needs no folder next to it.
