@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Completes the man page argument-parser's generate-manual writes (NAME, SYNOPSIS, DESCRIPTION
 with every option): its generic EXIT STATUS is replaced by docs/man/sections.mdoc's, which also
-brings ENVIRONMENT, FILES, EXAMPLES and SEE ALSO; the options list gets its own OPTIONS heading;
+brings ENVIRONMENT, FILES, EXAMPLES and SEE ALSO; the global options get an OPTIONS heading and
+the subcommands (each with its options) a COMMANDS one;
 empty lines (groff warns about each) are dropped; PREFIX becomes the install prefix.
 
     scripts/finish-manual.py GENERATED.1 SECTIONS.mdoc PREFIX > waypost.1
@@ -18,6 +19,8 @@ sections = sections.replace("PREFIX", prefix.rstrip("/") or "/")
 out = []
 skipping = False
 options_named = False
+commands_named = False
+depth = 0  # nesting of .Bl lists
 for line in page:
     if line.strip() == "":
         continue  # groff -ww: "empty input line"
@@ -35,6 +38,14 @@ for line in page:
     if not options_named and line.startswith(".Bl -tag") and any(l.startswith(".Sh DESCRIPTION") for l in out):
         out.append(".Sh OPTIONS")
         options_named = True
+    # The subcommands follow the global options in that list: a COMMANDS section of their own.
+    if options_named and not commands_named and depth == 1 and line.startswith(".It Em "):
+        out.extend([".El", ".Sh COMMANDS", ".Bl -tag -width 6n"])
+        commands_named = True
+    if line.startswith(".Bl"):
+        depth += 1
+    elif line.startswith(".El"):
+        depth -= 1
     out.append(line)
 if not any(l.startswith(".Sh EXIT STATUS") for l in out):
     sys.exit("finish-manual: the generated page has no EXIT STATUS section to replace")

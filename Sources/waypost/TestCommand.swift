@@ -12,7 +12,7 @@ struct Test: AsyncParsableCommand {
             through the check-in engine to an in-process emulator set up as the scenario says, on \
             virtual time, and checks every expectation against the events, the audit and the \
             emulator's request journal. Independent scenarios run in parallel; the same scenario \
-            gives the same result every run. The file format is in docs/scenarios.md.
+            gives the same result every run. The file format: waypost help scenarios.
 
             Exit codes: 0 every expectation holds, 1 an expectation failed, 65 a scenario is \
             invalid, 66 a scenario file is missing; 130 or 143 when SIGINT or SIGTERM stopped the \
