@@ -34,7 +34,7 @@ demo: build
 	$$($(SWIFT) build --show-bin-path)/waypost audit --db $(DEMO_DB)
 	$$($(SWIFT) build --show-bin-path)/waypost report --db $(DEMO_DB) --format svg --output .waypost/demo.svg
 	$$($(SWIFT) build --show-bin-path)/waypost report --db $(DEMO_DB) --format html --output .waypost/demo.html
-	@echo "Map of the run: .waypost/demo.html (time slider, hover details) and .waypost/demo.svg"
+	@echo "Map of the run: .waypost/demo.html (Leaflet: layers, popups, time slider; offline) and .waypost/demo.svg"
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in

@@ -111,6 +111,7 @@ public struct TileLayer: Sendable, Equatable {
             return "is not an http(s) URL"
         }
         let missing = ["{z}", "{x}", "{y}"].filter { !template.contains($0) }
-        return missing.isEmpty ? nil : "lacks \(missing.joined(separator: ", ")) (e.g. https://tile.example/{z}/{x}/{y}.png)"
+        return missing.isEmpty
+            ? nil : "lacks \(missing.joined(separator: ", ")) (e.g. https://tile.example/{z}/{x}/{y}.png)"
     }
 }

@@ -130,7 +130,9 @@ public enum LeafletMap {
             return Route(
                 device: shown(device ?? ""), color: SVGMap.routeColors[index % SVGMap.routeColors.count],
                 stretches: stretches.map { stretch in
-                    SVGMap.thinned(stretch).map { [round6($0.latitude), round6($0.longitude), round1($0.time - start)] }
+                    SVGMap.thinned(stretch).map {
+                        [round6($0.latitude), round6($0.longitude), round1($0.time - start)]
+                    }
                 }, gaps: gaps)
         }
         let zones = run.zones.map { zone in

@@ -106,7 +106,8 @@ public enum ScenarioReport {
                 "  <testsuite name=\"\(name)\" "
                 + "tests=\"\(max(result.expectations.count, result.error == nil ? 0 : 1))\" "
                 + "failures=\"\(failed)\" errors=\"\(result.error == nil ? 0 : 1)\"\(measured)>\n"
-            out += "    <properties>\n      <property name=\"file\" value=\"\(escape(result.file))\"/>\n    </properties>\n"
+            out +=
+                "    <properties>\n      <property name=\"file\" value=\"\(escape(result.file))\"/>\n    </properties>\n"
             if let error = result.error {
                 let time = result.duration.map { " time=\"\(seconds($0))\"" } ?? ""
                 out += "    <testcase classname=\"\(name)\" name=\"run\"\(time)>\n"

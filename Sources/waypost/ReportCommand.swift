@@ -74,7 +74,8 @@ struct Report: ParsableCommand {
                 throw ValidationError("--tiles '\(tiles)' \(problem)")
             }
             guard let attribution, !attribution.isEmpty else {
-                throw ValidationError("--tiles needs --attribution: tile providers require one (e.g. '© OpenStreetMap contributors')")
+                throw ValidationError(
+                    "--tiles needs --attribution: tile providers require one (e.g. '© OpenStreetMap contributors')")
             }
         } else if attribution != nil {
             throw ValidationError("--attribution is for --tiles")
@@ -101,7 +102,8 @@ struct Report: ParsableCommand {
                     text = LeafletMap.render(snapshot, assets: assets, tiles: base)
                 } else {
                     if tiles != nil {
-                        throw CommandFailure(.unavailable, "--tiles needs the interactive map: \(LeafletAssets.installHint)")
+                        throw CommandFailure(
+                            .unavailable, "--tiles needs the interactive map: \(LeafletAssets.installHint)")
                     }
                     FileHandle.standardError.write(Data("waypost: note: \(LeafletAssets.installHint)\n".utf8))
                     text = HTMLMap.render(snapshot)

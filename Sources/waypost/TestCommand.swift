@@ -30,11 +30,14 @@ struct Test: AsyncParsableCommand {
         case text, json
     }
 
-    @Argument(help: "Scenario files (YAML or JSON; format: waypost help scenarios).", completion: .file(extensions: configExtensions))
+    @Argument(
+        help: "Scenario files (YAML or JSON; format: waypost help scenarios).",
+        completion: .file(extensions: configExtensions))
     var scenarios: [String]
 
     @Option(
-        help: "Also write the results as JUnit XML to this file (-: standard output, and the report to standard error).",
+        help:
+            "Also write the results as JUnit XML to this file (-: standard output, and the report to standard error).",
         completion: .file(extensions: ["xml"])
     )
     var junit: String?

@@ -49,7 +49,9 @@ struct SVGLabelTests {
             )
             let boxes = labels.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).compactMap { match in
                 let field = { (i: Int) in Range(match.range(at: i), in: svg).map { String(svg[$0]) } ?? "" }
-                guard let x = Double(field(1)), let y = Double(field(2)) else { return nil as (Double, Double, Double, Double)? }
+                guard let x = Double(field(1)), let y = Double(field(2)) else {
+                    return nil as (Double, Double, Double, Double)?
+                }
                 let width = Double(field(4).count) * 6.6
                 let left = field(3) == "middle" ? x - width / 2 : field(3) == "end" ? x - width : x
                 return (left, y - 11, left + width, y + 2)

@@ -43,10 +43,19 @@ struct HelpTopicTests {
     }
 
     @Test(arguments: [
-        (["help", "replya"], "error: unknown subcommand or help topic 'replya'; did you mean 'replay'? (topics: regions, beacons"),
+        (
+            ["help", "replya"],
+            "error: unknown subcommand or help topic 'replya'; did you mean 'replay'? (topics: regions, beacons"
+        ),
         (["help", "regoins"], "did you mean 'regions'?"),
-        (["replya", "tracks/cupertino-walk.kml"], "error: unknown subcommand 'replya'; did you mean 'replay'? (see 'waypost --help')"),
-        (["history", "purg"], "unknown subcommand 'purg' of 'waypost history'; did you mean 'purge'? (see 'waypost history --help')"),
+        (
+            ["replya", "tracks/cupertino-walk.kml"],
+            "error: unknown subcommand 'replya'; did you mean 'replay'? (see 'waypost --help')"
+        ),
+        (
+            ["history", "purg"],
+            "unknown subcommand 'purg' of 'waypost history'; did you mean 'purge'? (see 'waypost history --help')"
+        ),
         (["help", "history", "retentoin"], "did you mean 'retention'?"),
         (["frobnicate"], "error: unknown subcommand 'frobnicate' (see 'waypost --help')"),
     ])

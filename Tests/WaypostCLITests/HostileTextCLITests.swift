@@ -134,7 +134,8 @@ struct HostileTextCLITests {
                 func shown(_ text: String) -> String {
                     format == "html" ? text.replacingOccurrences(of: "\\", with: "\\\\") : text
                 }
-                #expect(report.stdout.contains(shown(#"roasters\e]0;owned\x07\e[31m\u{9B}2J\u{202E}gnp.exe"#)), "\(format)")
+                #expect(
+                    report.stdout.contains(shown(#"roasters\e]0;owned\x07\e[31m\u{9B}2J\u{202E}gnp.exe"#)), "\(format)")
                 #expect(report.stdout.contains(shown(#"\e[8mRoasters\e[0m\u{2066}\nFAKE LINE"#)), "\(format)")
                 #expect(!report.stdout.split(separator: "\n").contains { $0.hasPrefix("FAKE") }, "\(format)")
                 if format == "svg" {

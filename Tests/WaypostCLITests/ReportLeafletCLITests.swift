@@ -68,7 +68,10 @@ struct ReportLeafletCLITests {
                 "report", "--db", db, "--format", "html", "--tiles",
                 "https://tile.openstreetmap.org/{z}/{x}/{y}.png", "--attribution", "© OpenStreetMap contributors")
             #expect(tiled.status == 0, "\(tiled.stderr)")
-            #expect(tiled.stdout.contains(#""tiles":{"attribution":"© OpenStreetMap contributors","url":"https://tile.openstreetmap.org/{z}/{x}/{y}.png"}"#))
+            #expect(
+                tiled.stdout.contains(
+                    #""tiles":{"attribution":"© OpenStreetMap contributors","url":"https://tile.openstreetmap.org/{z}/{x}/{y}.png"}"#
+                ))
         }
     }
 
@@ -86,6 +89,7 @@ struct ReportLeafletCLITests {
 }
 
 enum LeafletAvailable {
-    static let here = FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js")
+    static let here =
+        FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js")
         && FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.markercluster.js")
 }

@@ -17,7 +17,8 @@ struct ScenarioCLITests {
             #expect(xml.contains(#"<testsuites name="waypost" tests="9" failures="0" errors="0" time=""#))
             // Issue 32, item 3: what CI dashboards read — measured times, when and where.
             let suites = xml.matches(
-                of: /<testsuite name="[^"]+" tests="\d+" failures="0" errors="0" time="(\d+\.\d{3})" timestamp="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)" hostname="([^"]+)">/
+                of:
+                    /<testsuite name="[^"]+" tests="\d+" failures="0" errors="0" time="(\d+\.\d{3})" timestamp="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)" hostname="([^"]+)">/
             )
             #expect(suites.count == 2, "\(xml)")
             #expect(suites.allSatisfy { Double($0.output.1) != nil && !$0.output.3.isEmpty })

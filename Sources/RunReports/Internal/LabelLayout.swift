@@ -57,7 +57,8 @@ struct LabelLayout {
     mutating func reserveLine(from a: (x: Double, y: Double), to b: (x: Double, y: Double)) {
         let index = segments.count
         segments.append((a, b))
-        for cell in Self.cells(Box(left: min(a.x, b.x), top: min(a.y, b.y), right: max(a.x, b.x), bottom: max(a.y, b.y)))
+        for cell in Self.cells(
+            Box(left: min(a.x, b.x), top: min(a.y, b.y), right: max(a.x, b.x), bottom: max(a.y, b.y)))
         {
             cells[cell, default: []].append(index)
         }
