@@ -60,6 +60,11 @@
       result.markersAtStart = counts[0];
       result.markersAtEnd = counts[1];
       result.clock = document.getElementById('clock').textContent;
+      // Filling the window: the map as wide as the window, nothing to scroll sideways or down.
+      var map = document.getElementById('map').getBoundingClientRect();
+      result.window = [window.innerWidth, window.innerHeight];
+      result.map = [Math.round(map.width), Math.round(map.bottom)];
+      result.scroll = [document.documentElement.scrollWidth, document.documentElement.scrollHeight];
       report(result);
       return;
     }

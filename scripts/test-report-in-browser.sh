@@ -114,11 +114,19 @@ grep -q '<output id="clock">+0:00</output>' "$work/start.html" || fail "the cloc
 grep -q '<output id="clock">+[0-9:]*</output>' "$work/end.html" || fail "the clock says nothing at the end"
 
 probe_page "$work/run.html" slider "$work/slider.html"
-load "file://$work/slider.html" slider > "$work/slider.dom"
-[ -z "$(page_errors slider)" ] || fail "the page logged errors (slider): $(page_errors slider)"
-slider=$(probe_result "$work/slider.dom")
-python3 -c 'import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if r["markersAtStart"] == 0 and r["markersAtEnd"] > 0 else 1)' \
-    "$slider" || fail "moving the slider from the start to the end did not bring the markers: $slider"
+for width in 800 1400; do
+    load "file://$work/slider.html" slider "$width" > "$work/slider.dom"
+    [ -z "$(page_errors slider)" ] || fail "the page logged errors (slider, $width px): $(page_errors slider)"
+    slider=$(probe_result "$work/slider.dom")
+    python3 -c 'import json,sys; r=json.loads(sys.argv[1]); sys.exit(0 if r["markersAtStart"] == 0 and r["markersAtEnd"] > 0 else 1)' \
+        "$slider" || fail "moving the slider from the start to the end did not bring the markers: $slider"
+    python3 - "$slider" <<'PY' || fail "at $width px the map does not fill the window: $slider"
+import json, sys
+r = json.loads(sys.argv[1])
+(w, h), (mw, mb), (sw, sh) = r["window"], r["map"], r["scroll"]
+assert mw == w and abs(mb - h) <= 1 and sw <= w and sh <= h, r
+PY
+done
 
 check_zone "$work/run.html"
 [ -z "$(page_errors zone)" ] || fail "the page logged errors (zoomed): $(page_errors zone)"
