@@ -363,10 +363,19 @@ FAIL  broken  (broken.yaml) — 1 of 2 expectations failed
   none; hollow when not sent — the privacy zones of the run's profile, hatched, each with the
   number of posts it kept from locating the user — a legend, a scale bar, and a title with the run's
   name and time span. Every marker has hover text; labels are placed so that they overlap neither
-  markers nor each other.
-- **html** — the same map with a time slider (replay the run) and a details panel; plain
-  JavaScript, no network, no CDN. `report.html#t=90` opens it 90 s into the run. `make test` loads
-  it in headless chromium: it renders, the slider moves, the page logs no errors.
+  markers, nor each other, nor the route line.
+- **html** — an interactive map on Leaflet, one self-contained file that works offline: the same
+  layers (route, regions, privacy zones, region events, posts by network and by the precision they
+  carried), each switchable in the layer control, with pan and zoom, a legend, popups with each
+  item's details, markers clustered where they overlap and separated as one zooms in, a time slider,
+  and `report.html#t=90` to open it 90 s into the run. Leaflet and Leaflet.markercluster are inlined
+  from Debian's `libjs-leaflet` and `libjs-leaflet.markercluster` (`make deps`; or the folder in
+  `WAYPOST_LEAFLET_DIR`); without them the page is the SVG map with a slider, and one line on
+  standard error says how to get the interactive one. No tiles unless `--tiles URL --attribution
+  TEXT` names a base map (mind OpenStreetMap's tile usage policy,
+  https://operations.osmfoundation.org/policies/tiles/). `make test` loads it in headless chromium
+  at 800 and 1,400 px: no page errors, `#t=` and the slider work, zoomed onto a privacy zone no
+  two markers overlap, names with markup stay text.
 - **geojson** — the route (MultiLineString across signal gaps), regions (64-vertex polygons),
   events and posts as features with `kind` and simplestyle `marker-color`, for geojson.io or QGIS.
 - **text** — span, distance per device, regions, a timeline of events and posts, and counts.
