@@ -3,10 +3,13 @@
 
 SHELL := /bin/bash
 SWIFT ?= swift
-DEPS = libxml2-dev libsqlite3-dev zlib1g-dev pkg-config
+# libjs-leaflet and libjs-leaflet.markercluster: `waypost report --format html` inlines them (from
+# /usr/share/javascript/leaflet, or WAYPOST_LEAFLET_DIR) into a map that works offline.
+DEPS = libxml2-dev libsqlite3-dev zlib1g-dev pkg-config libjs-leaflet libjs-leaflet.markercluster
 BENCH_DEPS = libxml2-utils gpsbabel wrk
-# Tools the tests run: gpsbabel writes the KML that GpsbabelCLITests reads back.
-TEST_DEPS = gpsbabel
+# Tools the tests run: gpsbabel writes the KML that GpsbabelCLITests reads back; xmllint
+# validates JUnit, GPX and KML against their schemas; groff checks the man page.
+TEST_DEPS = gpsbabel libxml2-utils groff-base
 DEMO_TRACK ?= tracks/sunnyvale-commute.kml
 DEMO_DB ?= .waypost/demo.db
 
@@ -31,11 +34,13 @@ demo: build
 	$$($(SWIFT) build --show-bin-path)/waypost audit --db $(DEMO_DB)
 	$$($(SWIFT) build --show-bin-path)/waypost report --db $(DEMO_DB) --format svg --output .waypost/demo.svg
 	$$($(SWIFT) build --show-bin-path)/waypost report --db $(DEMO_DB) --format html --output .waypost/demo.html
-	@echo "Map of the run: .waypost/demo.html (time slider, hover details) and .waypost/demo.svg"
+	@echo "Map of the run: .waypost/demo.html (Leaflet: layers, popups, time slider; offline) and .waypost/demo.svg"
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
-## headless chromium (installed when missing), the GeoJSON exports and report against the PyPI
+## headless chromium (installed when missing; screenshots in .build/report-screenshots), bash
+## completion of file arguments, JUnit/GPX/KML against their XML schemas (Jenkins JUnit 4 and
+## junit-10, GPX 1.1, OGC KML 2.2 from PyPI's fastkml), the GeoJSON exports and report against the PyPI
 ## geojson, geojson-rewind and shapely packages (RFC 7946 structure and winding), then real Twitter and
 ## Graph client libraries (tweepy, python-twitter, twython, Python Twitter Tools, facebook-sdk…; Perl's
 ## Net::Twitter::Lite and Net::Twitter, installed with apt-get when missing) against `waypost emulator`.
@@ -49,6 +54,8 @@ test: deps
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
 	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
+	scripts/test-completion.sh $$($(SWIFT) build --show-bin-path)/waypost
+	Tests/XMLSchemaConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	Tests/GeoJSONConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-install.sh debug
 	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
@@ -65,7 +72,7 @@ bench: deps
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh
 
-## Installs the tool (release build), its bash/zsh/fish completions and man page under PREFIX
+## Installs the tool (release build), its bash/zsh/fish completions, man page and format docs under PREFIX
 ## (default /usr/local; PREFIX=$$HOME/.local needs no root). `make uninstall PREFIX=…` removes them.
 install: deps
 	SWIFT=$(SWIFT) scripts/install.sh "$(PREFIX)" $(CONFIG)
@@ -73,9 +80,11 @@ install: deps
 uninstall:
 	scripts/install.sh --uninstall "$(PREFIX)"
 
-## Rebuilds the places compiled into the tool from fixtures/places (a test checks they agree).
+## Rebuilds the places compiled into the tool from fixtures/places, and the format help
+## (`waypost help regions` …) from docs/formats and docs/scenarios.md (tests check they agree).
 embed:
 	scripts/embed-places.sh
+	scripts/embed-help.sh
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks Examples Fuzz

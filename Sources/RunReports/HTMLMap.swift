@@ -2,7 +2,8 @@ import WaypostSupport
 
 /// The SVG map in a self-contained HTML page with a time slider and hover details, in plain
 /// JavaScript: no network, no CDN, one file to attach to a bug report. `#t=SECONDS` in the
-/// address opens it at that instant of the run.
+/// address opens it at that instant of the run. `waypost report --format html` writes it where
+/// Leaflet is not installed; ``LeafletMap`` is the interactive map.
 public enum HTMLMap {
     public static func render(_ run: RunSnapshot) -> String {
         let svg = SVGMap.render(run)

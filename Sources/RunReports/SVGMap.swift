@@ -57,6 +57,17 @@ public enum SVGMap {
             let (x, y) = postMarker(post, projection)
             labels.reserve(x: x, y: y, radius: 7)
         }
+        // The route line too, as drawn (thinned), gaps included.
+        for device in run.devices {
+            var previous: (x: Double, y: Double)?
+            for stretch in run.stretches(of: device) {
+                for fix in thinned(stretch) {
+                    let point = projection.point(Coordinate(latitude: fix.latitude, longitude: fix.longitude))
+                    if let previous { labels.reserveLine(from: previous, to: point) }
+                    previous = point
+                }
+            }
+        }
         var svg = SVGWriter()
         svg.open(
             "svg",
@@ -252,13 +263,18 @@ public enum SVGMap {
         svg.element(
             "text", [("x", "20"), ("y", "28"), ("font-size", "19"), ("font-weight", "bold"), ("fill", "#1a1a2e")],
             text: "Waypost run '\(run.run.name)'")
-        var subtitle = run.span.map { "\(time($0.lowerBound)) – \(time($0.upperBound)) UTC" } ?? "no fixes recorded"
+        svg.element(
+            "text", [("x", "20"), ("y", "50"), ("font-size", "13"), ("fill", "#4a4e69")], text: subtitle(run))
+    }
+
+    /// The run's span and counts, under the title of both maps.
+    static func subtitle(_ run: RunSnapshot) -> String {
+        let span = run.span.map { "\(time($0.lowerBound)) – \(time($0.upperBound)) UTC" } ?? "no fixes recorded"
         let posted = run.posts.filter { $0.decision == .posted }.count
         let located = run.posts.filter(\.carriesLocation).count
-        subtitle +=
-            " · \(run.fixes.count) fixes · \(run.events.filter { $0.type == "regionEnter" }.count) region entries"
+        return span
+            + " · \(run.fixes.count) fixes · \(run.events.filter { $0.type == "regionEnter" }.count) region entries"
             + " · \(run.posts.count) posts (\(posted) posted, \(located) carried location)"
-        svg.element("text", [("x", "20"), ("y", "50"), ("font-size", "13"), ("fill", "#4a4e69")], text: subtitle)
     }
 
     private static func legend(into svg: inout SVGWriter) {

@@ -3,7 +3,8 @@ import WaypostSupport
 
 /// Writes scenario results for people (text), programs (JSON) and CI systems (JUnit XML).
 ///
-/// Nothing here depends on the wall clock, so the same results print the same bytes.
+/// Nothing here reads the wall clock: the same results print the same bytes (JUnit's `time`,
+/// `timestamp` and `hostname` are what the results measured, and the machine's name).
 public enum ScenarioReport {
     /// `PASS`/`FAIL` per scenario, then each expectation with ✓ or ✗; failures show what was
     /// expected and what happened, and where the expectation is written.
@@ -79,28 +80,47 @@ public enum ScenarioReport {
 
     /// JUnit XML as Jenkins, GitLab, GitHub Actions reporters and others read it: a test suite
     /// per scenario, a test case per expectation; a scenario that could not run is one case
-    /// with an `<error>`.
-    public static func junit(_ results: [ScenarioResult]) -> String {
+    /// with an `<error>`. Valid against both the Jenkins JUnit 4 schema and xUnit's junit-10.
+    ///
+    /// Where the results were measured (``ScenarioResult/duration``), each suite has `time` (the
+    /// scenario read, run and checked, seconds), `timestamp` (its start, ISO 8601 UTC) and
+    /// `hostname`; each case `time` (its check; an error case, the whole attempt); the root the
+    /// sum. The scenario's file is a `<property name="file">`: JUnit 4 has no attribute for it.
+    public static func junit(_ results: [ScenarioResult], hostname: String? = localHostname()) -> String {
         let failures = results.reduce(0) { $0 + $1.expectations.filter { !$0.passed }.count }
         let errors = results.filter { $0.error != nil }.count
         let tests = results.reduce(0) { $0 + max($1.expectations.count, $1.error == nil ? 0 : 1) }
+        let durations = results.compactMap(\.duration)
+        let total = durations.count == results.count && !results.isEmpty ? seconds(durations.reduce(0, +)) : ""
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"waypost\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
+        out +=
+            "<testsuites name=\"waypost\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\""
+            + (total.isEmpty ? "" : " time=\"\(total)\"") + ">\n"
         for result in results {
             let name = escape(result.name)
             let failed = result.expectations.filter { !$0.passed }.count
+            var measured = ""
+            if let duration = result.duration { measured += " time=\"\(seconds(duration))\"" }
+            if let started = result.startedAt {
+                measured += " timestamp=\"\(XSDDateTime.format(started, fractionDigits: 0))\""
+                if let hostname { measured += " hostname=\"\(escape(hostname))\"" }
+            }
             out +=
-                "  <testsuite name=\"\(name)\" file=\"\(escape(result.file))\" "
+                "  <testsuite name=\"\(name)\" "
                 + "tests=\"\(max(result.expectations.count, result.error == nil ? 0 : 1))\" "
-                + "failures=\"\(failed)\" errors=\"\(result.error == nil ? 0 : 1)\">\n"
+                + "failures=\"\(failed)\" errors=\"\(result.error == nil ? 0 : 1)\"\(measured)>\n"
+            out +=
+                "    <properties>\n      <property name=\"file\" value=\"\(escape(result.file))\"/>\n    </properties>\n"
             if let error = result.error {
-                out += "    <testcase classname=\"\(name)\" name=\"run\">\n"
+                let time = result.duration.map { " time=\"\(seconds($0))\"" } ?? ""
+                out += "    <testcase classname=\"\(name)\" name=\"run\"\(time)>\n"
                 out +=
                     "      <error message=\"\(escape(error.description))\">\(escape(error.description))</error>\n"
                 out += "    </testcase>\n"
             }
-            for expectation in result.expectations {
+            for (index, expectation) in result.expectations.enumerated() {
                 out += "    <testcase classname=\"\(name)\" name=\"\(escape(expectation.description))\""
+                if index < result.checkDurations.count { out += " time=\"\(seconds(result.checkDurations[index]))\"" }
                 if expectation.passed && expectation.trials == nil {
                     out += "/>\n"
                 } else if expectation.passed {
@@ -119,6 +139,19 @@ public enum ScenarioReport {
         }
         out += "</testsuites>\n"
         return out
+    }
+
+    /// Seconds with three decimals, as surefire's `SUREFIRE_TIME` (junit-10) allows.
+    static func seconds(_ value: Double) -> String {
+        String(format: "%.3f", max(0, value))
+    }
+
+    /// This machine's name, for JUnit's `hostname` (nil when it cannot be read).
+    public static func localHostname() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
     }
 
     /// Escaped for an attribute or element; line breaks kept as character references, other

@@ -17,6 +17,12 @@ public struct ScenarioResult: Sendable {
     public var error: ScenarioError?
     /// How many trials the verdict is over; nil: one plain run.
     public var trials: Int?
+    /// When the scenario started (wall clock, seconds since 1970) and how long reading,
+    /// running and checking it took (seconds, measured): JUnit's `timestamp` and `time`.
+    public var startedAt: Double?
+    public var duration: Double?
+    /// How long each expectation's check took, seconds, in the order of ``expectations``.
+    public var checkDurations: [Double] = []
 
     public var passed: Bool { error == nil && expectations.allSatisfy(\.passed) }
 
@@ -76,11 +82,19 @@ public struct ScenarioRunner: Sendable {
 
     /// Reads a scenario file and runs it; a file that cannot be read is a result with an error.
     public func run(contentsOf url: URL, displayName: String) async -> ScenarioResult {
+        let started = Date().timeIntervalSince1970
+        let clock = ContinuousClock()
+        let begin = clock.now
+        var result: ScenarioResult
         do {
-            return await run(try ScenarioFile.read(contentsOf: url, displayName: displayName))
+            result = await run(try ScenarioFile.read(contentsOf: url, displayName: displayName))
         } catch {
-            return ScenarioResult(name: displayName, file: displayName, expectations: [], error: error)
+            result = ScenarioResult(name: displayName, file: displayName, expectations: [], error: error)
         }
+        // Reading the file counts too.
+        result.startedAt = started
+        result.duration = Self.seconds(clock.now - begin)
+        return result
     }
 
     /// Runs the scenario — once, or as its trials — and gives its verdict.
@@ -134,20 +148,30 @@ public struct ScenarioRunner: Sendable {
             }
         }
         var record = TrialRecord(file: scenario.file, trial: trial, seed: seed, results: [], firstMatches: [])
+        record.startedAt = Date().timeIntervalSince1970
+        let clock = ContinuousClock()
+        let begin = clock.now
         do {
             let outcome = try await execute(
                 variant, runName: trial == 0 ? scenario.name : "\(scenario.name)#\(trial)",
                 keepsMonitorRecords: header.trials == nil)
             for (expectation, tally) in zip(scenario.expectations, outcome.tallies) {
+                let checking = clock.now
                 record.results.append(expectation.evaluate(outcome, tally: tally))
                 record.firstMatches.append(expectation.firstMatch(outcome, tally: tally))
+                record.checkDurations.append(Self.seconds(clock.now - checking))
             }
         } catch let error as ScenarioError {
             record.error = error
         } catch {
             record.error = ScenarioError(.data, "\(scenario.file): \(error)")
         }
+        record.duration = Self.seconds(clock.now - begin)
         return record
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Runs the scenario and collects what expectations look at; the run is recorded under
@@ -251,14 +275,20 @@ public struct ScenarioRunner: Sendable {
 extension ScenarioResult {
     /// The verdict from a scenario's unit records: the plain run's, or the trials' aggregated.
     public init(_ header: ScenarioHeader, records: [TrialRecord]) {
-        guard header.trials != nil else {
+        if header.trials == nil {
             let record = records.first
             self.init(
                 name: header.name, file: header.file, expectations: record?.results ?? [], error: record?.error)
-            return
+        } else {
+            self = .aggregating(
+                header, exact: records.first { $0.trial == 0 }, trials: records.filter { $0.trial > 0 })
         }
-        self = .aggregating(
-            header, exact: records.first { $0.trial == 0 }, trials: records.filter { $0.trial > 0 })
+        // JUnit's figures: when the first unit began, and the time every unit took, summed.
+        startedAt = records.compactMap(\.startedAt).min()
+        duration = records.compactMap(\.duration).reduce(0, +)
+        checkDurations = expectations.indices.map { index in
+            records.reduce(0) { $0 + ($1.checkDurations.indices.contains(index) ? $1.checkDurations[index] : 0) }
+        }
     }
 }
 

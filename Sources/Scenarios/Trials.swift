@@ -109,6 +109,11 @@ public struct TrialRecord: Sendable, Codable, Equatable {
     /// Per expectation, seconds from the start to its first matching event or post.
     public var firstMatches: [Double?]
     public var error: ScenarioError?
+    /// When the unit began (wall clock, seconds since 1970), how long it took and how long each
+    /// expectation's check took (seconds, measured): JUnit's `timestamp` and `time`.
+    public var startedAt: Double?
+    public var duration: Double?
+    public var checkDurations: [Double] = []
 
     public init(
         file: String, trial: Int, seed: UInt64, results: [ExpectationResult], firstMatches: [Double?],

@@ -8,7 +8,7 @@ import Store
 
 /// `--db` for a command that records runs (`replay --checkins`): the store is created when missing.
 struct StoreOptions: ParsableArguments {
-    @Option(help: "The SQLite database (created when missing).")
+    @Option(help: "The SQLite database (created when missing).", completion: .file())
     var db: String = ".waypost/waypost.db"
 
     func open() throws -> Store { try openStore(db) }
@@ -17,7 +17,7 @@ struct StoreOptions: ParsableArguments {
 /// `--db` for the commands that work on what runs stored (audit, report, outbox, history): a
 /// missing database is an error (66), never a new empty file.
 struct ExistingStoreOptions: ParsableArguments {
-    @Option(help: "The SQLite database a replay or test wrote (never created here).")
+    @Option(help: "The SQLite database a replay or test wrote (never created here).", completion: .file())
     var db: String = ".waypost/waypost.db"
 
     func open() throws -> Store {
@@ -38,7 +38,7 @@ struct ExistingStoreOptions: ParsableArguments {
 }
 
 /// Opens a store, a refusal (not a Waypost store, cannot be created) being 73.
-private func openStore(_ path: String) throws -> Store {
+func openStore(_ path: String) throws -> Store {
     do {
         return try Store(path: path)
     } catch {
@@ -57,12 +57,15 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: "Facebook Graph base URL (default: in-process emulator).")
     var facebookBaseURL: String?
 
-    @Option(help: "Credentials file (YAML/JSON, mode 0600); otherwise WAYPOST_* environment variables.")
+    @Option(
+        help: "Credentials file (YAML/JSON, mode 0600); otherwise WAYPOST_* environment variables.",
+        completion: .file(extensions: configExtensions))
     var credentials: String?
 
     @Option(
         help:
-            "Places for the in-process emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places)."
+            "Places for the in-process emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places).",
+        completion: .directory
     )
     var fixtures: String?
 

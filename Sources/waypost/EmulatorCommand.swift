@@ -13,8 +13,10 @@ struct Emulator: AsyncParsableCommand {
             status 0. When it cannot listen (the port is taken, the address is not this \
             machine's, no permission) it says so on one line and exits 69. \
             The places it knows are built in (the project's fixtures/places) unless --fixtures \
-            names a directory of your own. The README's "The emulator" section lists the \
-            endpoints and which client libraries are verified against each.
+            names a directory of your own. It answers Twitter's v1.1 (and v1) geo, statuses, \
+            users, account and rate-limit endpoints and the Graph API's place search, me, \
+            checkins, feed and permissions, and has a control plane under /__waypost/ (reset, \
+            journal, geo_enabled, permissions, accounts, faults).
 
             Examples:
               waypost emulator --port 8080
@@ -39,7 +41,8 @@ struct Emulator: AsyncParsableCommand {
 
     @Option(
         help:
-            "Directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places)."
+            "Directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places).",
+        completion: .directory
     )
     var fixtures: String?
 

@@ -16,7 +16,7 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Argument(help: "A KML, KMZ or GPX file, or - for standard input.")
+    @Argument(help: "A KML, KMZ or GPX file, or - for standard input.", completion: .file(extensions: trackExtensions))
     var track: String
 
     @Option(help: "Output format: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -24,7 +24,8 @@ struct Export: ParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: "Write here instead of standard output (replaced only on success; - is standard output).")
+        help: "Write here instead of standard output (replaced only on success; - is standard output).",
+        completion: .file())
     var output: String?
 
     @Option(help: "A track point earlier than the one before it: strict (refuse the file), drop it, or sort the track.")

@@ -43,7 +43,7 @@ struct Replay: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A KML, KMZ or GPX file, or - for standard input.")
+    @Argument(help: "A KML, KMZ or GPX file, or - for standard input.", completion: .file(extensions: trackExtensions))
     var track: String
 
     @Option(help: "text (readable lines) or jsonl (one event object per line).")
@@ -64,7 +64,9 @@ struct Replay: AsyncParsableCommand {
     )
     var accuracy: String = "best"
 
-    @Option(help: "Regions to monitor: a YAML, JSON or GeoJSON file (see the README).")
+    @Option(
+        help: "Regions to monitor: a YAML, JSON or GeoJSON file (format: waypost help regions).",
+        completion: .file(extensions: ["yaml", "yml", "json", "geojson"]))
     var regions: String?
 
     @Option(
@@ -76,7 +78,9 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "With --api live-updates: default, automotiveNavigation, otherNavigation, fitness or airborne.")
     var liveConfiguration: LiveConfiguration = .default
 
-    @Option(help: "iBeacons in the world: a YAML or JSON file (see the README); --api monitor watches each.")
+    @Option(
+        help: "iBeacons in the world: a YAML or JSON file (format: waypost help beacons); --api monitor watches each.",
+        completion: .file(extensions: configExtensions))
     var beacons: String?
 
     @Option(
@@ -202,10 +206,15 @@ struct Replay: AsyncParsableCommand {
     @Flag(help: "After the events, print counts of fixes, region events and failures.")
     var summary = false
 
-    @Option(help: "Check-in rules (YAML/JSON): which events become posts on which networks.")
+    @Option(
+        help: "Check-in rules (YAML/JSON): which events become posts on which networks (format: waypost help rules).",
+        completion: .file(extensions: configExtensions))
     var checkins: String?
 
-    @Option(help: "Privacy profile (YAML/JSON). Without one the safe defaults hold: nothing is shared.")
+    @Option(
+        help:
+            "Privacy profile (YAML/JSON; format: waypost help privacy). Without one the safe defaults hold: nothing is shared.",
+        completion: .file(extensions: configExtensions))
     var privacy: String?
 
     @Flag(help: "With --checkins: evaluate the gates and record the audit, send nothing.")

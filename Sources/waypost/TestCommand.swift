@@ -12,7 +12,7 @@ struct Test: AsyncParsableCommand {
             through the check-in engine to an in-process emulator set up as the scenario says, on \
             virtual time, and checks every expectation against the events, the audit and the \
             emulator's request journal. Independent scenarios run in parallel; the same scenario \
-            gives the same result every run. The file format is in docs/scenarios.md.
+            gives the same result every run. The file format: waypost help scenarios.
 
             Exit codes: 0 every expectation holds, 1 an expectation failed, 65 a scenario is \
             invalid, 66 a scenario file is missing; 130 or 143 when SIGINT or SIGTERM stopped the \
@@ -33,23 +33,30 @@ struct Test: AsyncParsableCommand {
         case text, json
     }
 
-    @Argument(help: "Scenario files (YAML or JSON); with --merge, results files.")
+    @Argument(
+        help: "Scenario files (YAML or JSON; format: waypost help scenarios); with --merge, results files.",
+        completion: .file(extensions: configExtensions))
     var scenarios: [String]
 
     @Option(
-        help: "Also write the results as JUnit XML to this file (-: standard output, and the report to standard error)."
+        help:
+            "Also write the results as JUnit XML to this file (-: standard output, and the report to standard error).",
+        completion: .file(extensions: ["xml"])
     )
     var junit: String?
 
     @Option(help: "text or json.")
     var format: Format = .text
 
-    @Option(help: "Record the runs in this database (each under its scenario's name) for `waypost report`.")
+    @Option(
+        help: "Record the runs in this database (each under its scenario's name) for `waypost report`.",
+        completion: .file())
     var db: String?
 
     @Option(
         help:
-            "Places for the emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places; a scenario's own 'places' wins)."
+            "Places for the emulator: a directory with twitter-places.json and facebook-pages.json (default: the built-in places, as in fixtures/places; a scenario's own 'places' wins).",
+        completion: .directory
     )
     var fixtures: String?
 
@@ -74,7 +81,9 @@ struct Test: AsyncParsableCommand {
             valueName: "K/N"))
     var shard: String?
 
-    @Option(name: [.short, .long], help: "Write the units' results to this file, for --merge (-: standard output).")
+    @Option(
+        name: [.short, .long], help: "Write the units' results to this file, for --merge (-: standard output).",
+        completion: .file())
     var output: String?
 
     @Flag(help: "Combine the results files given as arguments (one per shard) into one report.")
@@ -82,8 +91,8 @@ struct Test: AsyncParsableCommand {
 
     @Option(
         help:
-            "Also write the verdicts as a self-contained HTML page: for trials, each expectation's rate and a histogram of when its event or post came, the exact run's instant marked."
-    )
+            "Also write the verdicts as a self-contained HTML page: for trials, each expectation's rate and a histogram of when its event or post came, the exact run's instant marked.",
+        completion: .file(extensions: ["html"]))
     var html: String?
 
     func validate() throws {
@@ -147,6 +156,9 @@ struct Test: AsyncParsableCommand {
                 if shard != nil && output == nil {
                     throw CommandFailure(.usage, "a shard writes its results to --output FILE, for --merge")
                 }
+                // `--db` is checked once before anything runs: a file that is not a Waypost store is
+                // 73 with one line, as for every other command.
+                if let db { _ = try openStore(db) }
                 // SIGINT or SIGTERM (Ctrl-C, a CI job cancelled) removes the runs' temporary stores
                 // from $TMPDIR, then exits 130 or 143.
                 let stores = TemporaryStores()

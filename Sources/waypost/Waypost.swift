@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `waypost`: replay routes through a simulated location manager, and everything around it.
 @main
@@ -10,6 +11,8 @@ struct Waypost: AsyncParsableCommand {
             Exit codes follow sysexits: 0 ok, 1 expectation failed, 64 usage, 65 bad input data, \
             66 input missing, 69 service unavailable, 70 internal error, 73 cannot create output, \
             74 I/O error.
+
+            File formats: waypost help regions, beacons, rules, privacy or scenarios.
             """,
         version: "0.1.0",
         subcommands: [
@@ -17,4 +20,21 @@ struct Waypost: AsyncParsableCommand {
             Emulator.self,
         ]
     )
+
+    /// argument-parser's own entry point, after the format topics and the unknown-subcommand
+    /// check (``HelpTopic``) have had their turn.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let status = HelpTopic.intercept(arguments, root: Self.self) { Foundation.exit(status) }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -35,7 +35,8 @@ struct ScenarioReportEscapingTests {
     @Test func junitIsValidXMLAndJSONIsExact() throws {
         let junit = ScenarioReport.junit(Self.results)
         #expect(!junit.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" })
-        #expect(junit.contains(#"<testsuite name="cafe\e]0;owned\x07" file="cafe\u{9B}.yaml""#))
+        #expect(junit.contains(#"<testsuite name="cafe\e]0;owned\x07" tests="1""#))
+        #expect(junit.contains(#"<property name="file" value="cafe\u{9B}.yaml"/>"#))
         #expect(junit.contains(#"actual:   0&#10;FAIL  forged\e[2J"#))
         let parser = XMLParser(data: Data(junit.utf8))
         #expect(parser.parse(), "\(String(describing: parser.parserError))")

@@ -130,8 +130,13 @@ struct HostileTextCLITests {
                 let report = try CLITests.waypost("report", "jsonl", "--db", db, "--format", format)
                 #expect(report.status == 0, "\(report.stderr)")
                 #expect(Self.hazards(in: report.stdout).isEmpty, "\(format): \(report.stdout.debugDescription)")
-                #expect(report.stdout.contains(#"roasters\e]0;owned\x07\e[31m\u{9B}2J\u{202E}gnp.exe"#), "\(format)")
-                #expect(report.stdout.contains(#"\e[8mRoasters\e[0m\u{2066}\nFAKE LINE"#), "\(format)")
+                // The HTML map carries the names as JSON (issue 32): each backslash of the escape doubled.
+                func shown(_ text: String) -> String {
+                    format == "html" ? text.replacingOccurrences(of: "\\", with: "\\\\") : text
+                }
+                #expect(
+                    report.stdout.contains(shown(#"roasters\e]0;owned\x07\e[31m\u{9B}2J\u{202E}gnp.exe"#)), "\(format)")
+                #expect(report.stdout.contains(shown(#"\e[8mRoasters\e[0m\u{2066}\nFAKE LINE"#)), "\(format)")
                 #expect(!report.stdout.split(separator: "\n").contains { $0.hasPrefix("FAKE") }, "\(format)")
                 if format == "svg" {
                     let parser = XMLParser(data: Data(report.stdout.utf8))

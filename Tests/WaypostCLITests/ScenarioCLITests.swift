@@ -14,7 +14,16 @@ struct ScenarioCLITests {
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             #expect(run.stdout.contains("2 scenarios: 2 passed, 0 failed, 0 errors"))
             let xml = try String(contentsOfFile: junit, encoding: .utf8)
-            #expect(xml.contains(#"<testsuites name="waypost" tests="9" failures="0" errors="0">"#))
+            #expect(xml.contains(#"<testsuites name="waypost" tests="9" failures="0" errors="0" time=""#))
+            // Issue 32, item 3: what CI dashboards read — measured times, when and where.
+            let suites = xml.matches(
+                of:
+                    /<testsuite name="[^"]+" tests="\d+" failures="0" errors="0" time="(\d+\.\d{3})" timestamp="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)" hostname="([^"]+)">/
+            )
+            #expect(suites.count == 2, "\(xml)")
+            #expect(suites.allSatisfy { Double($0.output.1) != nil && !$0.output.3.isEmpty })
+            #expect(xml.matches(of: /<testcase classname="[^"]+" name="[^"]+" time="\d+\.\d{3}"/).count == 9)
+            #expect(xml.contains(#"<property name="file" value="fixtures/scenarios/commute-cafe-checkin.yaml"/>"#))
 
             let svg = try CLITests.waypost("report", "commute-cafe-checkin", "--db", db, "--format", "svg")
             #expect(svg.status == 0, "\(svg.stderr)")

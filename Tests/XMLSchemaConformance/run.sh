@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# XML schema conformance: Waypost's XML checked by xmllint (libxml2-utils) against the schemas
+# the readers use.
+#
+#   Tests/XMLSchemaConformance/run.sh WAYPOST_BINARY
+#
+# - JUnit (`waypost test --junit`) of the scenario library, of a failing scenario and of one that
+#   cannot run: against Jenkins' JUnit 4 schema and xUnit's junit-10 (../shared/corpus/schemas);
+# - GPX exports of the shipped routes: against Topografix's gpx-1.1.xsd (same folder);
+# - KML exports of the shipped routes: against the OGC KML 2.2 schema (with Google's gx
+#   extension) that the PyPI package fastkml ships, in a venv at .build/xsd-venv.
+# Each validator is first shown a document it must refuse, so a check that cannot fail is caught.
+# Without ../shared/corpus the JUnit and GPX checks are skipped with a note (CI sets
+# WAYPOST_REQUIRE_CORPUS=1, which makes that a failure); without PyPI the KML check fails.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+binary=${1:?usage: Tests/XMLSchemaConformance/run.sh WAYPOST_BINARY}
+[[ "$binary" == /* ]] || binary="$PWD/$binary"
+cd "$repo"
+command -v xmllint >/dev/null || { echo "xml schemas: xmllint is missing (Debian: libxml2-utils; make test installs it)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "xml schemas: FAILED: $*" >&2; exit 1; }
+checked=0
+# valid SCHEMA FILE…: every file must validate.
+valid() {
+  local schema=$1; shift
+  for file in "$@"; do
+    xmllint --noout --schema "$schema" "$file" 2>"$work/err" || fail "$file is not valid against $(basename "$schema"): $(head -5 "$work/err")"
+    checked=$((checked + 1))
+  done
+}
+# refused SCHEMA FILE: the schema must reject the file (the validator works).
+refused() {
+  if xmllint --noout --schema "$1" "$2" 2>/dev/null; then fail "$(basename "$1") accepted $2, which it must refuse: the check cannot fail"; fi
+}
+
+corpus=${WAYPOST_CORPUS:-$repo/../shared/corpus}
+if [[ -d "$corpus/schemas" ]]; then
+  schemas="$corpus/schemas"
+  # JUnit: the library, plus a failure and an error, so <failure>, <error> and properties occur.
+  cat >"$work/failing.yaml" <<YAML
+name: failing-on-purpose
+device: { route: $repo/tracks/cupertino-walk.kml }
+expect:
+  - { event: regionEnter, count: 1 }
+YAML
+  printf 'name: broken\nbogus: 1\n' >"$work/broken.yaml"
+  "$binary" test fixtures/scenarios/*.yaml "$work/failing.yaml" "$work/broken.yaml" --junit "$work/junit.xml" \
+    >/dev/null 2>&1 || true
+  grep -q '<failure' "$work/junit.xml" && grep -q '<error' "$work/junit.xml" || fail "the JUnit lacks the failure or the error it should have"
+  grep -q ' time="[0-9.]*" timestamp="[0-9T:-]*Z" hostname="' "$work/junit.xml" || fail "the JUnit suites lack time, timestamp or hostname"
+  # A suite with an attribute JUnit 4 does not know (what 'file' was) must be refused.
+  sed 's/<testsuite name=/<testsuite file="x" name=/' "$work/junit.xml" >"$work/junit-bad.xml"
+  refused "$schemas/jenkins-junit-4.xsd" "$work/junit-bad.xml"
+  sed 's/ time="\([0-9]*\)\.\([0-9]*\)"/ time="\1s"/' "$work/junit.xml" >"$work/junit-bad10.xml"
+  refused "$schemas/jenkins-junit-10.xsd" "$work/junit-bad10.xml"
+  valid "$schemas/jenkins-junit-4.xsd" "$work/junit.xml"
+  valid "$schemas/jenkins-junit-10.xsd" "$work/junit.xml"
+
+  for track in tracks/*.kml tracks/*.gpx; do
+    "$binary" export "$track" --format gpx --output "$work/$(basename "$track").gpx"
+  done
+  sed '0,/<trkpt /s/<trkpt /<trkpt bogus="1" /' "$(ls "$work"/*.gpx | head -1)" >"$work/bad.gpx.xml"
+  refused "$schemas/gpx-1.1.xsd" "$work/bad.gpx.xml"
+  valid "$schemas/gpx-1.1.xsd" "$work"/*.gpx
+else
+  [[ "${WAYPOST_REQUIRE_CORPUS:-}" == 1 ]] && fail "$corpus/schemas is missing (WAYPOST_REQUIRE_CORPUS=1)"
+  echo "note: JUnit and GPX schema checks skipped: needs ../shared/corpus (third-party test data, beside the checkout in CI)"
+fi
+
+# The OGC KML 2.2 schema, from the fastkml package (rebuilt when requirements.txt changes).
+venv="$repo/.build/xsd-venv"
+if [[ ! -f "$venv/.requirements" ]] || ! cmp -s "$here/requirements.txt" "$venv/.requirements"; then
+  rm -rf "$venv"
+  python3 -m venv "$venv" >/dev/null
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt" >/dev/null || fail "cannot install fastkml from PyPI"
+  cp "$here/requirements.txt" "$venv/.requirements"
+fi
+kml_schema=$(find "$venv" -path '*fastkml/schema/ogckml22.xsd' | head -1)
+[[ -n "$kml_schema" ]] || fail "fastkml ships no schema/ogckml22.xsd here"
+for track in tracks/*.kml tracks/*.gpx; do
+  "$binary" export "$track" --format kml --output "$work/$(basename "$track").kml"
+done
+sed '0,/<Placemark>/s/<Placemark>/<Placemark><bogus\/>/' "$(ls "$work"/*.kml | head -1)" >"$work/bad.kml.xml"
+refused "$kml_schema" "$work/bad.kml.xml"
+valid "$kml_schema" "$work"/*.kml
+echo "xml schemas: $checked documents valid (JUnit: Jenkins JUnit 4 and junit-10; GPX 1.1; OGC KML 2.2), and each schema refused a broken one"
