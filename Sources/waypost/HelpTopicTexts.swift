@@ -217,6 +217,9 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `iosVersion` | whole number, 8–26 | the iOS release every device follows unless it says otherwise (default 26): up to 12 region monitoring needs Always |
 | `dryRun` | bool | evaluate the gates and record the audit, send nothing |
 | `timeBudget` | duration | wall-clock time the run may take (default `waypost test --time-budget`, 600 s); past it the run stops and the scenario fails (exit 1), so a scenario that would not end cannot hang CI |
+| `realism` | `exact`, `device` or a field profile | every device's realism unless it says otherwise (see "Trials") |
+| `trials` | whole number ≥ 1 | run the scenario this many times, each with its own seed, and judge each expectation over them (see "Trials"); needs a realism other than `exact` when more than one |
+| `rest` | duration | how long each device stays at its route's last position afterwards, still sampled, so events waiting out their latency arrive as on a resting phone (default: the realism's latency tail, 99.95th percentile rounded up to the minute — 17 min for `device`; none for `exact`) |
 | `expect` | list, required | at least one expectation |
 
 ## Devices
@@ -255,7 +258,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `fullAccuracyPurposeKey` | — | with `serviceSession`: the session also asks for temporary full accuracy under this key |
 | `backgroundActivitySession` | false | iOS 17+: the app holds a `CLBackgroundActivitySession` from launch |
 | `requiresExplicitServiceSession` | false | iOS 18+: `NSLocationRequireExplicitServiceSession` in the app's Info.plist |
-| `realism` | the scenario's, else `exact` | `exact`, or `device`: seeded region-event latency, missed small regions, significant-change wake-ups, cached first fixes (README) |
+| `realism` | the scenario's, else `exact` | `exact`, `device` (seeded region-event latency, missed small regions, significant-change wake-ups, cached first fixes, as Apple documents them), or a field profile: `radius-2015`, `reips-2024`, `radar-2014` (see "Trials") |
 | `count` | 1 | make this many devices from the entry (1…100,000), named `NAME-00001`… (as many digits as `count` has); `name` required |
 | `spread` | — | with `count`: `{time, distance}` — each device starts a uniform draw of up to `time` after `startAfter`, and its route is moved by a uniform draw over a disc of `distance` metres (≤ 100 km); drawn from the scenario's seed |
 
@@ -309,6 +312,10 @@ unless `count: N`, `atLeast: N` and/or `atMost: N` say otherwise; the `no…` fo
 | `noLocationInZone` | a zone name from the privacy profile | no post triggered inside carried location, and no request on the wire (lookups included) sent `lat`/`long`, `center` or `coordinates` inside it |
 | `request` / `noRequest` | part of a path (`statuses/update`, `me/checkins`, `1.1/`), or `any` | `method`, `status` (the emulator's answer), `with` (parameters present), `without` (absent), `params` (`{name: value}`), `after`, `before` |
 
+Every expectation may also carry `rate: ">= 0.8"` (also `>`, `<=`, `<`), and an `event` or
+`post` expectation `lateBy: { p50: 2m, p95: 6m, max: 10m }`; both matter when the scenario runs
+as trials (next section).
+
 Posts are checked on the audit (one record per post, its final state); requests on the
 emulator's journal, as received on the wire — so a privacy expectation cannot be satisfied by
 the engine's own bookkeeping.
@@ -350,7 +357,115 @@ FAIL  broken  (broken.yaml) — 1 of 2 expectations failed
 | `live-updates-stationary.yaml` | live updates stop while stationary, resume by themselves, and report a revoked authorization |
 | `service-sessions.yaml` | iOS 18 sessions: a background activity session keeps a When In Use app's updates going; an app requiring explicit sessions gets `serviceSessionRequired` |
 
+| `facebook-token-expires.yaml` | the Graph token expires mid-run: the check-ins after it fail with the reason in the audit |
+| `field-cafe-checkin.yaml` | the commute as 40 trials under the 2024 field profile: the first café's check-in goes out in at least half the runs (95 % Wilson), p95 under 8 min late; the last café's entry arrives while the phone rests |
+
 `make test` runs them all after the unit tests (JUnit in `.build/scenarios.xml`).
+
+## Trials
+
+A scripted run answers "what does the ideal device do". Phones do something else, measurably;
+`trials: N` (or `waypost test --trials N`) runs the scenario N times, each with its own seed, and
+judges every expectation over them:
+
+- Without `rate`, an expectation must hold in **every** trial. With `rate: ">= 0.8"` it must hold
+  in that fraction of them, decided at 95 % confidence from the Wilson score interval; when the
+  trials are too few to decide either way the verdict says **undecided** and does not pass
+  (ten trials out of ten cannot show a rate ≥ 80 %: Wilson's low end is 72 %).
+- `lateBy: { p50, p95, max }` bounds how much later than in the scenario's **exact run** (the
+  same scenario under `realism: exact`, run once as the oracle) its first matching event or post
+  comes: the median, the 95th percentile (nearest rank) and the maximum, over the trials that had
+  one. A trial without it counts as missing, never as late. A post's time is its triggering
+  event's.
+- Trial k's seed is the k-th number SplitMix64 draws when seeded with the scenario's `seed`
+  (each device's seed the same way from its own); this is stable across versions, so trial 17
+  is the same run everywhere. `realism: exact` with more than one trial is refused: every trial
+  would be the same run.
+- After its route each device rests at its last position (`rest`), so events still waiting out
+  their latency are delivered as a resting phone would deliver them.
+
+```
+PASS  field-cafe-checkin  (fixtures/scenarios/field-cafe-checkin.yaml) — 4 expectations hold over 40 trials
+  ✓ the first café's entry reaches the app in at least half the runs, minutes late: held in 27 of 40 trials: 67.5 % (95 % Wilson 52 %–79.9 %); late by p50 +2:35, p95 +4:13, max +6:17 over 27 trials (13 without it)
+```
+
+`--format json` carries each expectation's `trials` object (`trials`, `held`, `rate`,
+`interval`, `decided`, `lateness` with `count`, `missing`, `p50`, `p95`, `max` in seconds);
+JUnit keeps one test case per expectation with the figures in its message (`<system-out>` when it
+passed).
+
+### Field profiles
+
+| `realism` | behaviour | source |
+|---|---|---|
+| `exact` | Apple's rules to the millisecond | Apple's documentation |
+| `device` | region events late by a log-normal (median 150 s, σ 0.6: mean 3 min); regions under 100 m missed at speed; significant-change wake-ups every ~15 min; cached first fixes | Apple, `startMonitoring(for:)` (older reference): "within 3 to 5 minutes on average, if not sooner"; WWDC 2012 lab notes (100 m minimum); Energy Efficiency Guide |
+| `radius-2015` | entries late by median 12 s, σ 0.6 (94 % within 30 s; the 95th percentile ≈ 1 km at 30 m/s); no small-region misses | Radius Networks, "Geofence performance testing" (2015): a 60 m region on iPhone 5s/6 fired "nearly every time within 30 s", some ~1,000 m away while driving |
+| `reips-2024` | 17.5 % of crossings never reported; latency as `device` | Shevchenko & Reips, *Behavior Research Methods* 56:6411 (2024): 82.5 % of 360 crossings notified |
+| `radar-2014` | exits late by median 190 s (σ 0.25) whatever the radius; entries as `device` | Open Radar 17064346 (iOS 7.1): exits ~190 s and 5.3 km late |
+
+Each profile's test (`FieldProfileTests`) reproduces its source's figure over 2,000 simulated
+crossings. The sources disagree — a 2015 test saw entries in seconds, Apple documents minutes, a
+2024 study saw one crossing in six missed — so each is its own profile: pick the one that matches
+the phones you care about, or run the scenario under each.
+
+### On many machines
+
+`waypost test --shard K/N --output FILE` runs every N-th (scenario, trial) unit starting at the
+K-th and writes them to a results file; `waypost test --merge FILE… [--format json] [--junit F]`
+combines the shards into the report one process gives (byte for byte, but for JUnit's measured
+times). Without `--shard`, a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (from 0) and
+`JOB_COMPLETIONS` choose the shard. A missing, repeated or foreign shard file is one error (65).
+A shard exits 0 once its file is written; the merge gives the verdict and the exit status.
+
+A Kubernetes Indexed Job, each pod writing to a shared volume:
+
+```yaml
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: waypost-trials
+spec:
+  completionMode: Indexed
+  completions: 4
+  parallelism: 4
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: trials
+          image: your-registry/waypost:latest    # the tool and your scenarios
+          command: ["sh", "-c", "waypost test scenarios/*.yaml --trials 1000 -o /results/shard-$JOB_COMPLETION_INDEX.json"]
+          volumeMounts: [{ name: results, mountPath: /results }]
+      volumes:
+        - name: results
+          persistentVolumeClaim: { claimName: waypost-results }
+# then: waypost test --merge /results/shard-*.json --junit trials.xml
+```
+
+A GitHub Actions matrix:
+
+```yaml
+jobs:
+  trials:
+    strategy:
+      matrix: { shard: [1, 2, 3, 4] }
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: make build
+      - run: .build/debug/waypost test fixtures/scenarios/*.yaml --trials 1000 --shard ${{ matrix.shard }}/4 -o shard-${{ matrix.shard }}.json
+      - uses: actions/upload-artifact@v4
+        with: { name: "shard-${{ matrix.shard }}", path: "shard-${{ matrix.shard }}.json" }
+  verdict:
+    needs: trials
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/download-artifact@v4
+        with: { pattern: "shard-*", merge-multiple: true }
+      - run: make build && .build/debug/waypost test --merge shard-*.json --junit trials.xml
+```
 
 ## Reports
 
