@@ -1,6 +1,7 @@
 import CheckinEngine
 import Foundation
 import LocationSimulation
+import SocialAPI
 import SocialEmulator
 import Tracks
 
@@ -79,10 +80,18 @@ public struct EmulatorSetup: Sendable {
         /// The Facebook user's access token from now on: a name from
         /// `EmulatorCore.graphTokenStates` (`valid`, `expired`, `password-changed`, …).
         public var graphToken: String?
+        /// The Twitter account's `protected` flag from now on.
+        public var protected: Bool? = nil
     }
 
     /// The Twitter account's `geo_enabled`.
     public var geoEnabled = true
+    /// Which API the engine posts tweets through (`twitterAPI: v1.1 | v2`).
+    public var twitterAPI = TwitterAPIVersion.v1_1
+    /// The Twitter account's `protected` flag: its tweets are seen by approved followers only.
+    public var protected = false
+    /// The Facebook app's default audience (a Graph privacy value the user chose at login).
+    public var facebookAudience = "EVERYONE"
     /// The Facebook user's granted permissions.
     public var permissions: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
     /// Requests per 15-minute window to each geo endpoint.

@@ -171,7 +171,7 @@ public struct ScenarioRunner: Sendable {
             do {
                 emulator = try await InProcessEmulator.start(
                     fixtures: scenario.places ?? fixtures, configuration: configuration(scenario.emulator),
-                    seed: scenario.seed, now: { clock.now })
+                    seed: scenario.seed, twitterAPI: scenario.emulator.twitterAPI, now: { clock.now })
             } catch {
                 throw ScenarioError(.unavailable, "cannot start the in-process emulator: \(error)")
             }
@@ -185,7 +185,8 @@ public struct ScenarioRunner: Sendable {
                 retry: RetryPolicy(seed: scenario.seed))
         }
         let engine = CheckinEngine(
-            rules: scenario.rules, profile: scenario.privacy, store: store, run: run, delivery: delivery)
+            rules: scenario.rules, profile: scenario.privacy, store: store, run: run, delivery: delivery,
+            twitterAPI: scenario.emulator.twitterAPI)
         var changes = scenario.emulator.changes[...]
         func applyChanges(through time: Double) async {
             while let change = changes.first, origin + change.at <= time {
@@ -285,9 +286,11 @@ public struct ScenarioRunner: Sendable {
         var configuration = EmulatorConfiguration.demo
         for index in configuration.twitterAccounts.indices {
             configuration.twitterAccounts[index].geoEnabled = setup.geoEnabled
+            configuration.twitterAccounts[index].protected = setup.protected
         }
         for index in configuration.facebookAccounts.indices {
             configuration.facebookAccounts[index].permissions = setup.permissions
+            configuration.facebookAccounts[index].defaultAudience = setup.facebookAudience
         }
         configuration.geoRateLimit = setup.geoRateLimit
         return configuration
@@ -306,6 +309,9 @@ extension InProcessEmulator {
         let demo = EmulatorConfiguration.demo
         if let on = change.geoEnabled, let user = demo.twitterAccounts.first?.userID {
             await core.control("POST", "/__waypost/twitter/geo_enabled", "user_id=\(user)&enabled=\(on)")
+        }
+        if let on = change.protected, let user = demo.twitterAccounts.first?.userID {
+            await core.control("POST", "/__waypost/twitter/protected", "user_id=\(user)&protected=\(on)")
         }
         if let state = change.graphToken, let token = demo.facebookAccounts.first?.accessToken {
             await core.control("POST", "/__waypost/facebook/tokens", "access_token=\(token)&state=\(state)")

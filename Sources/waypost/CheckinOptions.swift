@@ -56,6 +56,12 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: "Facebook Graph base URL (default: in-process emulator).")
     var facebookBaseURL: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Post tweets through Twitter v1.1 (statuses/update, the default) or X API v2 (POST /2/tweets: a place id, never coordinates); with --twitter-base-url, v2 is its sibling ../2/.",
+            valueName: "v1.1|v2"))
+    var twitterAPI: TwitterAPIVersion = .v1_1
+
     @Option(help: "Credentials file (YAML/JSON, mode 0600); otherwise WAYPOST_* environment variables.")
     var credentials: String?
 
@@ -110,7 +116,8 @@ struct NetworkOptions: ParsableArguments {
         guard external else {
             let loaded = try loadFixtures(fixtures)
             do {
-                let emulator = try await InProcessEmulator.start(fixtures: loaded, seed: seed, now: { clock.now })
+                let emulator = try await InProcessEmulator.start(
+                    fixtures: loaded, seed: seed, twitterAPI: twitterAPI, now: { clock.now })
                 return (emulator.clients, emulator.running)
             } catch {
                 throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")
@@ -134,13 +141,19 @@ struct NetworkOptions: ParsableArguments {
     private func clients(twitter: URL?, facebook: URL?, credentials: Credentials, clock: any DeliveryClock)
         -> SocialClients
     {
-        SocialClients(
+        // X API v2 lives beside v1.1: `…/1.1/` → `…/2/`, signed with the same OAuth 1.0a user context.
+        let x =
+            twitterAPI == .v2
+            ? zip2(twitter.flatMap { URL(string: "../2/", relativeTo: $0)?.absoluteURL }, credentials.twitter).map {
+                XClient(baseURL: $0, authorization: .oauth1(OAuth1Signer(credentials: $1)), now: { Int(clock.now) })
+            } : nil
+        return SocialClients(
             twitter: zip2(twitter, credentials.twitter).map {
                 TwitterClient(baseURL: $0, credentials: $1, now: { Int(clock.now) })
             },
             facebook: zip2(facebook, credentials.facebookAccessToken).map {
                 FacebookClient(baseURL: $0, accessToken: $1)
-            })
+            }, x: x, twitterAPI: twitterAPI)
     }
 }
 
@@ -161,4 +174,5 @@ private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
 }
 
 extension AuditReport.Format: ExpressibleByArgument {}
+extension TwitterAPIVersion: ExpressibleByArgument {}
 extension OutboxState: ExpressibleByArgument {}

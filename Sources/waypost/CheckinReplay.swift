@@ -38,7 +38,9 @@ struct CheckinReplay {
             emulator = running
             delivery = OutboxDelivery(store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
         }
-        let engine = CheckinEngine(rules: rules, profile: profile, store: store, run: run, delivery: delivery)
+        let engine = CheckinEngine(
+            rules: rules, profile: profile, store: store, run: run, delivery: delivery,
+            twitterAPI: network.twitterAPI)
         func report(_ records: [AuditRecord], at time: Double) {
             for record in records {
                 output.write(
