@@ -49,6 +49,8 @@ struct RunResult {
     var outbox: [OutboxEntry]
     /// The emulator the run posted to, in memory: to read its stored objects back.
     var transport: EmulatorTransport
+    /// The emulator's clock when the run ended (it checks OAuth timestamps against it).
+    var now: Double
 
     /// Requests that carried any location field.
     var locating: [JournalEntry] { journal.filter(\.carriesLocation) }
@@ -124,5 +126,6 @@ private func drive(
     }
     _ = try await engine.finish(maxWait: .infinity)
     let audit = try store.auditRecords(run: run.id).map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
-    return RunResult(audit: audit, journal: await core.journal, outbox: try store.outbox(), transport: transport)
+    return RunResult(audit: audit, journal: await core.journal, outbox: try store.outbox(), transport: transport,
+        now: clock.now)
 }

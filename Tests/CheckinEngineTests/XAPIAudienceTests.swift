@@ -17,7 +17,9 @@ struct XAPIAudienceTests {
             consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
             token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret")
         return (
-            TwitterClient(baseURL: EmulatorTransport.twitterBaseURL, credentials: credentials, transport: run.transport),
+            TwitterClient(
+                baseURL: EmulatorTransport.twitterBaseURL, credentials: credentials, transport: run.transport,
+                now: { [now = run.now] in Int(now) }),
             XClient(
                 baseURL: EmulatorTransport.baseURL.appendingPathComponent("2/"),
                 authorization: .bearer("waypost-demo-oauth2-user-token"), transport: run.transport),

@@ -118,7 +118,8 @@ struct XAPITests {
             #expect(Int(first.headers["x-rate-limit-reset"] ?? "") != nil)
             let second = await problem { _ = try await x(running).createTweet("once") }
             #expect(second?.status == 403 && second?.problem.isDuplicate == true)
-            #expect(SocialAPIError.x(status: 403, problem: second?.problem ?? XProblem(), rateLimitReset: nil).isDuplicate)
+            let error = SocialAPIError.x(status: 403, problem: second?.problem ?? XProblem(), rateLimitReset: nil)
+            #expect(error.isDuplicate)
         }
     }
 
@@ -155,20 +156,13 @@ struct XAPITests {
             #expect(try await twitter.verifyCredentials().protected == true)
             let tweet = try await twitter.updateStatus("private", placeID: Self.poi)
             #expect(tweet.user?.protected == true)
+            let show = try #require(
+                URL(string: "users/show.json?screen_name=waypost_demo", relativeTo: running.twitterBaseURL)?.absoluteURL)
+            let signed = OAuth1Signer(credentials: EmulatorTests.demoTwitter).sign(
+                OAuth1Request(method: "GET", url: show), nonce: OAuth1Signer.randomNonce(),
+                timestamp: Int(Date().timeIntervalSince1970))
             let shown = try await running.transport.send(
-                HTTPRequestSpec(
-                    method: "GET",
-                    url: try #require(URL(string: "users/show.json?screen_name=waypost_demo", relativeTo: running.twitterBaseURL)),
-                    headers: [
-                        "Authorization": OAuth1Signer(credentials: EmulatorTests.demoTwitter).sign(
-                            OAuth1Request(
-                                method: "GET",
-                                url: try #require(
-                                    URL(string: "users/show.json?screen_name=waypost_demo", relativeTo: running.twitterBaseURL)?
-                                        .absoluteURL)), nonce: OAuth1Signer.randomNonce(),
-                            timestamp: Int(Date().timeIntervalSince1970)
-                        ).authorizationHeader
-                    ]))
+                HTTPRequestSpec(method: "GET", url: show, headers: ["Authorization": signed.authorizationHeader]))
             #expect(try JSONDecoder().decode(TwitterUser.self, from: shown.body).protected == true)
             #expect(try await x(running).me().protected == true)
             // Another account cannot see it (v2's not-authorized-for-resource partial error).

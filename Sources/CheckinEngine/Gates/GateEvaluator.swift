@@ -16,8 +16,9 @@ struct GateEvaluator {
     /// The last check-in per network and place, for the cool-down.
     private var lastCheckin: [String: Double] = [:]
 
-    init(profile: PrivacyProfile) {
+    init(profile: PrivacyProfile, twitterAPI: TwitterAPIVersion = .v1_1) {
         self.profile = profile
+        self.twitterAPI = twitterAPI
     }
 
     /// The verdicts of the gates at intent, and the precision gate 6 allows.

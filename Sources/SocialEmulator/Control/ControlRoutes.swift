@@ -1,4 +1,5 @@
 import Foundation
+import SocialAPI
 
 /// The control plane under `/__waypost/`: form-encoded POSTs that script the emulator (reset,
 /// accounts, geo_enabled, permissions, token states, faults, clock) and the journal. Its
