@@ -28,6 +28,7 @@ import requests
 import tweepy
 from TwitterAPI import TwitterAPI
 
+from test_tweepy import make_api
 from conftest import (
     CONSUMER_KEY, CONSUMER_SECRET, SCREEN_NAME, TOKEN, TOKEN_SECRET, TWITTER_POI, USER_ID, unique,
 )
@@ -104,8 +105,7 @@ def test_create_tweet_with_place_and_read_it_back(oauth1, control, twitter_place
 def test_v2_tweet_is_the_v1_1_tweet(oauth1, host):
     """One account, one timeline: v1.1 statuses/show reads the v2 tweet with its place and no point."""
     created = oauth1.create_tweet(text=unique("both APIs"), place_id=TWITTER_POI)
-    api = tweepy.API(tweepy.OAuth1UserHandler(CONSUMER_KEY, CONSUMER_SECRET, TOKEN, TOKEN_SECRET), host=host)
-    api.session = EmulatorSession("http://" + host)
+    api = make_api(host)  # tweepy.API (v1.1), pointed as test_tweepy.py explains
     status = api.get_status(int(created.data["id"]))
     assert status.place.id == TWITTER_POI
     assert status.coordinates is None and status.geo is None
