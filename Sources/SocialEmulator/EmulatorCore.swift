@@ -163,7 +163,9 @@ public actor EmulatorCore {
         }
         if XRoutes.matches(path) {
             // X API v2 answers with a problem object whatever went wrong.
-            let title = twitter.status == 503 ? "Service Unavailable" : twitter.status >= 500 ? "Internal Server Error" : "Bad Request"
+            let title =
+                twitter.status == 503
+                ? "Service Unavailable" : twitter.status >= 500 ? "Internal Server Error" : "Bad Request"
             return XRoutes.problem(twitter.status, title: title, detail: twitter.message)
         }
         return graph.versioned(

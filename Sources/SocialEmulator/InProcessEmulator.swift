@@ -51,7 +51,8 @@ public struct InProcessEmulator: Sendable {
             FacebookClient(baseURL: running.facebookBaseURL, accessToken: $0.accessToken)
         }
         return InProcessEmulator(
-            core: core, running: running, clients: SocialClients(twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI))
+            core: core, running: running,
+            clients: SocialClients(twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI))
     }
 
     public func stop() async {

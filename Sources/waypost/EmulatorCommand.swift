@@ -88,7 +88,7 @@ struct Emulator: AsyncParsableCommand {
               Twitter v1.1  \(running.twitterBaseURL.absoluteString)  (v1 at \(base)1/)
               X API v2      \(running.xBaseURL.absoluteString)  (POST /2/tweets, GET|DELETE /2/tweets/:id, GET /2/users/me)
               Graph         \(base)
-              Control       \(base)__waypost/  (journal, reset, twitter/geo_enabled, facebook/permissions)
+              Control       \(base)__waypost/  (journal, reset, twitter/geo_enabled, twitter/protected, facebook/permissions, facebook/audience)
             Demo credentials (valid only here):
               Twitter consumer  \(demo.consumers.keys.sorted()[0]) / \(demo.consumers.values.sorted()[0])
               Twitter token     \(twitter.token) / \(twitter.tokenSecret)  (@\(twitter.screenName), geo_enabled)

@@ -126,6 +126,7 @@ private func drive(
     }
     _ = try await engine.finish(maxWait: .infinity)
     let audit = try store.auditRecords(run: run.id).map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
-    return RunResult(audit: audit, journal: await core.journal, outbox: try store.outbox(), transport: transport,
+    return RunResult(
+        audit: audit, journal: await core.journal, outbox: try store.outbox(), transport: transport,
         now: clock.now)
 }

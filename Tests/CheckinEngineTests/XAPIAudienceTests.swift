@@ -133,6 +133,18 @@ struct XAPIAudienceTests {
         try await Self.checkAgainstStoredObjects(open)
     }
 
+    @Test("Graph keeps a post within the app's default audience: the audit reads it back from the object")
+    func appDefaultAudience() async throws {
+        let run = try await runEngine(
+            rules: [rule([.facebook])], profile: .permissive, events: enters([(2, 1)]),
+            configure: { $0.facebookAccounts[0].defaultAudience = "SELF" })
+        let record = try #require(run.audit.first)
+        #expect(record.decision == .posted && record.audience == .onlyMe)
+        #expect(run.posts(.facebook).first?.parameters["privacy"] == #"{"value":"EVERYONE"}"#)
+        #expect(record.gates.first { $0.gate == .audience }?.reason == "onlyMe (privacy SELF; at most public)")
+        try await Self.checkAgainstStoredObjects(run)
+    }
+
     @Test("The audit's audience column, in the table, CSV and JSON, with counts per audience")
     func auditFormats() async throws {
         let run = try await runEngine(rules: [rule()], profile: .permissive, events: enters([(2, 1)]))
@@ -140,7 +152,8 @@ struct XAPIAudienceTests {
         let table = report.render(.table)
         #expect(table.contains("  audience  "))
         #expect(table.contains("Who could see where the user was:\n  public: 2\n"))
-        #expect(report.render(.csv).hasPrefix("time,trigger,region,network,place,decision,location,precision,audience,"))
+        #expect(
+            report.render(.csv).hasPrefix("time,trigger,region,network,place,decision,location,precision,audience,"))
         let json = report.render(.json)
         #expect(json.contains(#""audience" : "public""#))
         #expect(json.contains(#""audiences" : ["#))

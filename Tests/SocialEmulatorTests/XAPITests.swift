@@ -157,7 +157,8 @@ struct XAPITests {
             let tweet = try await twitter.updateStatus("private", placeID: Self.poi)
             #expect(tweet.user?.protected == true)
             let show = try #require(
-                URL(string: "users/show.json?screen_name=waypost_demo", relativeTo: running.twitterBaseURL)?.absoluteURL)
+                URL(string: "users/show.json?screen_name=waypost_demo", relativeTo: running.twitterBaseURL)?.absoluteURL
+            )
             let signed = OAuth1Signer(credentials: EmulatorTests.demoTwitter).sign(
                 OAuth1Request(method: "GET", url: show), nonce: OAuth1Signer.randomNonce(),
                 timestamp: Int(Date().timeIntervalSince1970))

@@ -195,7 +195,18 @@ public final class OutboxDelivery {
                 let audience = Audience(graphPrivacy: cap.graphPrivacy) ?? cap
                 intent.gates.record(PrivacyGate.audienceVerdict(cap: cap, actual: audience, network: .facebook))
                 intent.audience = audience
-                return try await postCheckin(&intent, facebook, entry: entry)
+                let outcome = try await postCheckin(&intent, facebook, entry: entry)
+                // Graph never makes a post more public than the app's default audience the user
+                // chose: the created object says who can see it, and the audit takes that.
+                if outcome.state == .sent, let id = outcome.remoteID,
+                    let value = (try? await facebook.object(id: id))?.privacy?.value,
+                    let seen = Audience(graphPrivacy: value), seen != audience
+                {
+                    intent.audience = seen
+                    intent.gates.record(
+                        PrivacyGate.audienceVerdict(cap: cap, actual: seen, network: .facebook, graphPrivacy: value))
+                }
+                return outcome
             }
         } catch {
             return failure(error, intent: intent, entry: entry)

@@ -99,14 +99,17 @@ extension PrivacyGate {
     /// Gate 6b: who will see the post. `cap` is the narrower of the rule's and the profile's
     /// audience; `actual` the network's answer (nil before it is asked, at intent). A post the
     /// network would show wider than the cap does not pass: it goes without location.
-    static func audienceVerdict(cap: Audience, actual: Audience?, network: Network) -> GateVerdict {
+    /// `graphPrivacy` is the Graph value the post has (sent, or as Graph echoed it).
+    static func audienceVerdict(cap: Audience, actual: Audience?, network: Network, graphPrivacy: String? = nil)
+        -> GateVerdict
+    {
         guard let actual else {
             return GateVerdict(.audience, passed: true, "at most \(cap.rawValue); the network is asked when it is sent")
         }
         if actual <= cap {
             let how =
                 network == .facebook
-                ? "privacy \(cap.graphPrivacy)"
+                ? "privacy \(graphPrivacy ?? cap.graphPrivacy)"
                 : actual == .followers ? "the account is protected" : "the account is public"
             return GateVerdict(.audience, passed: true, "\(actual.rawValue) (\(how); at most \(cap.rawValue))")
         }

@@ -69,7 +69,8 @@ public struct FacebookClient: Sendable {
 
     /// One post or check-in by id, as Graph stores it (its `privacy` among the fields).
     public func object(id: String) async throws(SocialAPIError) -> GraphCheckin {
-        try await send("GET", PercentEncoding.encode(id), [("fields", "id,message,place,created_time,coordinates,privacy")])
+        try await send(
+            "GET", PercentEncoding.encode(id), [("fields", "id,message,place,created_time,coordinates,privacy")])
     }
 
     public func permissions() async throws(SocialAPIError) -> [GraphPermission] {

@@ -45,7 +45,8 @@ struct ControlRoutes: Sendable {
             guard let user = values["user_id"], state.facebookAudience[user] != nil, let value = values["value"],
                 GraphPrivacy.values.contains(value), value != "CUSTOM"
             else {
-                return error("user_id of a known user and value=EVERYONE|FRIENDS_OF_FRIENDS|ALL_FRIENDS|SELF are required")
+                return error(
+                    "user_id of a known user and value=EVERYONE|FRIENDS_OF_FRIENDS|ALL_FRIENDS|SELF are required")
             }
             state.facebookAudience[user] = value
             return .json(200, ["user_id": user, "default_audience": value])

@@ -276,8 +276,10 @@ struct GraphRoutes: Sendable {
             privacy = GraphPrivacy(value: "SELF")
         }
         privacy.description =
-            ["EVERYONE": "Public", "ALL_FRIENDS": "Your friends", "FRIENDS_OF_FRIENDS": "Your friends of friends",
-             "SELF": "Only me", "CUSTOM": "Custom"][privacy.value]
+            [
+                "EVERYONE": "Public", "ALL_FRIENDS": "Your friends", "FRIENDS_OF_FRIENDS": "Your friends of friends",
+                "SELF": "Only me", "CUSTOM": "Custom",
+            ][privacy.value]
         privacy.allow = privacy.allow ?? ""
         privacy.deny = privacy.deny ?? ""
         privacy.friends = privacy.value == "CUSTOM" ? "SOME_FRIENDS" : ""

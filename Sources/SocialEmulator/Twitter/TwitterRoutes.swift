@@ -344,7 +344,8 @@ struct TwitterRoutes: Sendable {
     private func userObject(_ account: EmulatorConfiguration.TwitterAccount, _ state: EmulatorState) -> UserObject {
         UserObject(
             account: account, geoEnabled: state.geoEnabled[account.userID] ?? false,
-            protected: state.protected[account.userID] ?? false, statusesCount: state.timelines[account.userID]?.count ?? 0)
+            protected: state.protected[account.userID] ?? false,
+            statusesCount: state.timelines[account.userID]?.count ?? 0)
     }
 
     /// A user with their latest tweet embedded (`users/show`, `verify_credentials`), unless

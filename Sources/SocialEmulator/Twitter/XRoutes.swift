@@ -289,7 +289,8 @@ struct XRoutes: Sendable {
         // accounts follow nobody, so only the author sees them.
         if state.protected[tweet.userID] == true && tweet.userID != viewer.userID {
             return Self.missing(
-                id, title: "Authorization Error", detail: "Sorry, you are not authorized to see the Tweet with id: [\(id)].",
+                id, title: "Authorization Error",
+                detail: "Sorry, you are not authorized to see the Tweet with id: [\(id)].",
                 type: "https://api.twitter.com/2/problems/not-authorized-for-resource")
         }
         let author = state.twitterAccounts.first { $0.userID == tweet.userID }
@@ -436,7 +437,8 @@ struct XRoutes: Sendable {
             return Self.missing(id, title: "Not Found Error", detail: "Could not find tweet with id: [\(id)].")
         }
         guard tweet.userID == account.userID else {
-            return Self.problem(403, title: "Forbidden", detail: "You are not allowed to delete a Tweet that is not yours.")
+            return Self.problem(
+                403, title: "Forbidden", detail: "You are not allowed to delete a Tweet that is not yours.")
         }
         state.tweets[number] = nil
         state.timelines[tweet.userID]?.removeAll { $0 == number }
@@ -444,7 +446,9 @@ struct XRoutes: Sendable {
         return .json(200, encoded: Data(#"{"data":{"deleted":true}}"#.utf8))
     }
 
-    private func me(_ account: EmulatorConfiguration.TwitterAccount, _ parameters: RequestParameters, _ state: EmulatorState)
+    private func me(
+        _ account: EmulatorConfiguration.TwitterAccount, _ parameters: RequestParameters, _ state: EmulatorState
+    )
         -> EmulatorResponse
     {
         let fields: [String]
