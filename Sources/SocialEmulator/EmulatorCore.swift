@@ -131,7 +131,8 @@ public actor EmulatorCore {
             if met?.kind == .truncated { response.body = response.body.prefix(response.body.count / 2) }
         }
         state.journal.record(
-            request, oauth: header, parameters: parameters.pairs, status: response.status, fault: met?.kind, time: now)
+            request, oauth: header, parameters: parameters.pairs + request.jsonFields, status: response.status,
+            fault: met?.kind, time: now)
         return response
     }
 

@@ -70,7 +70,11 @@ struct XAPIAudienceTests {
         #expect(precision.reason.contains("X API v2 takes no coordinates"))
         #expect(precision.reason.hasPrefix("place (rule exact"))
         // On the wire: one POST /2/tweets, no v1.1 status update, no coordinates anywhere.
-        #expect(run.journal.filter { $0.method == "POST" && $0.path == "/2/tweets" }.count == 1)
+        let sent = run.journal.filter { $0.method == "POST" && $0.path == "/2/tweets" }
+        #expect(sent.count == 1)
+        // The JSON body as the journal shows it: the place id, no coordinates.
+        #expect(sent.first?.parameters["geo.place_id"] == Self.poi)
+        #expect(sent.first.map { Set($0.parameters.keys) } == ["text", "geo.place_id"])
         #expect(!run.journal.contains { $0.path.hasSuffix("statuses/update.json") })
         let (twitter, x, _) = Self.readers(run)
         let id = try #require(record.remoteID)
