@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationSimulation
+import SocialAPI
 import Store
 
 /// Turns location events into check-ins: each rule that matches an event makes one post per
@@ -35,9 +36,11 @@ public final class CheckinEngine {
     private var history: [LocationRecord] = []
     private var events: [EventRecord] = []
 
+    /// - Parameter twitterAPI: which API tweets go through (its precision rule applies at
+    ///   intent); nil: the delivery's clients say, v1.1 for a dry run.
     public init(
         rules: [CheckinRule], profile: PrivacyProfile, store: Store, run: RunRecord, delivery: OutboxDelivery?,
-        keepsHistory: Bool = true
+        keepsHistory: Bool = true, twitterAPI: TwitterAPIVersion? = nil
     ) {
         self.rules = rules
         self.profile = profile
@@ -45,7 +48,7 @@ public final class CheckinEngine {
         self.run = run
         self.delivery = delivery
         self.keepsHistory = keepsHistory
-        gates = GateEvaluator(profile: profile)
+        gates = GateEvaluator(profile: profile, twitterAPI: twitterAPI ?? delivery?.clients.twitterAPI ?? .v1_1)
     }
 
     /// Feeds one event; returns the audit records of posts it created or moved on.
@@ -173,7 +176,7 @@ public final class CheckinEngine {
             run.name, rule.id, network.rawValue, trigger.rawValue, region ?? "-", timed.device ?? "-",
             String(format: "%.3f", timed.time),
         ].joined(separator: "|")
-        let (gates, precision) = self.gates.evaluate(
+        let (gates, precision, audience) = self.gates.evaluate(
             rule, network, trigger: trigger, region: region, position: position, time: timed.time,
             authorization: authorization[timed.device] ?? .notDetermined,
             appState: appState[timed.device] ?? .foreground)
@@ -181,7 +184,8 @@ public final class CheckinEngine {
             network: network, rule: rule.id, trigger: trigger, region: region, device: timed.device, time: timed.time,
             latitude: position.latitude, longitude: position.longitude, horizontalAccuracy: lastAccuracy,
             precision: precision, place: rule.place, searchRadius: rule.searchRadius, template: rule.message,
-            legacyLength: rule.legacyLength, maxAge: min(rule.maxAge, profile.maxAge), gates: gates)
+            legacyLength: rule.legacyLength, maxAge: min(rule.maxAge, profile.maxAge), gates: gates,
+            audienceCap: audience)
         let blocked = gates.first { !$0.passed }
         guard let delivery, blocked == nil else {
             var record = intent.audit(key: key, decision: blocked == nil ? .dryRun : .blocked, detail: blocked?.reason)

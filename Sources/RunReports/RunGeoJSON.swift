@@ -71,6 +71,7 @@ public enum RunGeoJSON {
                 "marker-color": .string(SVGMap.color(post.carriesLocation ? post.precision : nil)),
             ]
             if let place = post.placeName { properties["place"] = .string(place) }
+            if let audience = post.audience { properties["audience"] = .string(audience.rawValue) }
             if let id = post.placeID { properties["placeId"] = .string(id) }
             if let region = post.region { properties["region"] = .string(region) }
             if let device = post.device { properties["device"] = .string(device) }

@@ -229,6 +229,7 @@ public enum SVGMap {
                 "\(time(post.time)) \(post.network.rawValue) \(post.decision.rawValue)"
                 + (post.placeName.map { " at \($0)" } ?? "")
                 + (post.carriesLocation ? " — carried location (\(post.precision.rawValue))" : " — no location sent")
+                + (post.audience.map { " — seen by \($0 == .public ? "anyone" : $0.rawValue)" } ?? "")
                 + (post.gates.first(where: { !$0.passed }).map { " — blocked by \($0.gate.rawValue): \($0.reason)" }
                     ?? "")
             svg.open(

@@ -1,4 +1,5 @@
 import Foundation
+import SocialAPI
 import SocialEmulator
 
 /// How the in-process emulator starts and what changes during the run.
@@ -11,17 +12,29 @@ public struct EmulatorSetup: Sendable {
         /// The Facebook user's access token from now on: a name from
         /// `EmulatorCore.graphTokenStates` (`valid`, `expired`, `password-changed`, …).
         public var graphToken: String?
+        /// The Twitter account's `protected` flag from now on.
+        public var protected: Bool?
 
-        public init(at: Double, geoEnabled: Bool? = nil, permissions: Set<String>? = nil, graphToken: String? = nil) {
+        public init(
+            at: Double, geoEnabled: Bool? = nil, permissions: Set<String>? = nil, graphToken: String? = nil,
+            protected: Bool? = nil
+        ) {
             self.at = at
             self.geoEnabled = geoEnabled
             self.permissions = permissions
             self.graphToken = graphToken
+            self.protected = protected
         }
     }
 
     /// The Twitter account's `geo_enabled`.
     public var geoEnabled = true
+    /// Which API the engine posts tweets through (`twitterAPI: v1.1 | v2`).
+    public var twitterAPI = TwitterAPIVersion.v1_1
+    /// The Twitter account's `protected` flag: its tweets are seen by approved followers only.
+    public var protected = false
+    /// The Facebook app's default audience (a Graph privacy value the user chose at login).
+    public var facebookAudience = "EVERYONE"
     /// The Facebook user's granted permissions.
     public var permissions: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
     /// Requests per 15-minute window to each geo endpoint.
@@ -37,9 +50,11 @@ public struct EmulatorSetup: Sendable {
         var configuration = EmulatorConfiguration.demo
         for index in configuration.twitterAccounts.indices {
             configuration.twitterAccounts[index].geoEnabled = geoEnabled
+            configuration.twitterAccounts[index].protected = protected
         }
         for index in configuration.facebookAccounts.indices {
             configuration.facebookAccounts[index].permissions = permissions
+            configuration.facebookAccounts[index].defaultAudience = facebookAudience
         }
         configuration.geoRateLimit = geoRateLimit
         return configuration
@@ -52,6 +67,9 @@ extension InProcessEmulator {
         let demo = EmulatorConfiguration.demo
         if let on = change.geoEnabled, let user = demo.twitterAccounts.first?.userID {
             await core.control("POST", "/__waypost/twitter/geo_enabled", "user_id=\(user)&enabled=\(on)")
+        }
+        if let on = change.protected, let user = demo.twitterAccounts.first?.userID {
+            await core.control("POST", "/__waypost/twitter/protected", "user_id=\(user)&protected=\(on)")
         }
         if let state = change.graphToken, let token = demo.facebookAccounts.first?.accessToken {
             await core.control("POST", "/__waypost/facebook/tokens", "access_token=\(token)&state=\(state)")

@@ -71,6 +71,8 @@ public struct CheckinPlan {
     /// Where posts go; nil: a dry run, which evaluates the gates and records the audit but
     /// sends nothing.
     public var network: PostDestination?
+    /// Which API tweets go through (the engine's precision gate follows it even in a dry run).
+    public var twitterAPI = TwitterAPIVersion.v1_1
     /// Keep each app's `CLMonitor` records in the store between runs, as iOS keeps a monitor's
     /// file between launches (``MonitorRecordKeeping``).
     public var keepsMonitorRecords = false

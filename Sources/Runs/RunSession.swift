@@ -107,7 +107,8 @@ public struct RunSession {
         let wiring = try await Wiring(checkins, origin: origin)
         do {
             let engine = CheckinEngine(
-                rules: checkins.rules, profile: checkins.profile, store: store, run: run, delivery: wiring.delivery)
+                rules: checkins.rules, profile: checkins.profile, store: store, run: run, delivery: wiring.delivery,
+                twitterAPI: checkins.twitterAPI)
             var count = 0
             func handle(_ event: TimedEvent) async throws {
                 onEvent(.location(event))
@@ -242,7 +243,7 @@ private final class Wiring {
             do {
                 emulator = try await InProcessEmulator.start(
                     fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
-                    now: { virtual.now })
+                    twitterAPI: checkins.twitterAPI, now: { virtual.now })
             } catch {
                 throw RunSessionError.emulatorUnavailable("\(error)")
             }

@@ -105,6 +105,9 @@ public struct PostFilter: Sendable, Equatable {
     public var decision: PostDecision?
     public var carriesLocation: Bool?
     public var precision: Precision?
+    /// Who could see the post (``AuditRecord/audience``); `nobody` is spelled as a post that
+    /// did not go out.
+    public var audience: Audience?
     /// The first gate that did not pass.
     public var blockedBy: PrivacyGate?
     public var device: DeviceSelector?
@@ -116,6 +119,7 @@ public struct PostFilter: Sendable, Equatable {
             && (place == nil || post.placeName == place) && (decision == nil || post.decision == decision)
             && (carriesLocation == nil || post.carriesLocation == carriesLocation)
             && (precision == nil || post.precision == precision)
+            && (audience == nil || post.audience == audience)
             && (blockedBy == nil || post.gates.first(where: { !$0.passed })?.gate == blockedBy)
             && (device?.matches(post.device) ?? true) && (rule == nil || post.rule == rule)
             && window.contains(post.time - origin)
@@ -131,6 +135,7 @@ public struct PostFilter: Sendable, Equatable {
         if let blockedBy { parts.append("blocked by \(blockedBy.rawValue)") }
         if let carriesLocation { parts.append(carriesLocation ? "carrying location" : "without location") }
         if let precision { parts.append("at \(precision.rawValue) precision") }
+        if let audience { parts.append("seen by \(audience == .public ? "anyone" : audience.rawValue)") }
         if let window = window.description { parts.append(window) }
         return parts.joined(separator: " ")
     }

@@ -3,6 +3,7 @@ import ConfigFiles
 import Foundation
 import LocationSimulation
 import Runs
+import SocialAPI
 import SocialEmulator
 import Tracks
 import WaypostSupport
@@ -389,17 +390,23 @@ private struct Reader {
     }
 
     func emulator(_ node: ConfigNode) throws(ConfigFileError) -> EmulatorSetup {
-        let fields = try node.mapping(allowing: ["geoEnabled", "permissions", "geoRateLimit", "faults", "changes"])
+        let fields = try node.mapping(allowing: [
+            "geoEnabled", "permissions", "geoRateLimit", "faults", "changes", "twitterAPI", "protected",
+            "facebookAudience",
+        ])
         var setup = EmulatorSetup()
         if let v = fields["geoEnabled"] { setup.geoEnabled = try v.bool() }
+        if let v = fields["twitterAPI"] { setup.twitterAPI = try v.choice(TwitterAPIVersion.self) }
+        if let v = fields["protected"] { setup.protected = try v.bool() }
+        if let v = fields["facebookAudience"] { setup.facebookAudience = try graphAudience(v) }
         if let v = fields["permissions"] { setup.permissions = try strings(v) }
         if let v = fields["geoRateLimit"] { setup.geoRateLimit = try whole(v, minimum: 1) }
         for item in try fields["faults"]?.list() ?? [] { setup.faults.append(try fault(item)) }
         for item in try fields["changes"]?.list() ?? [] {
-            let f = try item.mapping(allowing: ["at", "geoEnabled", "permissions", "graphToken"])
+            let f = try item.mapping(allowing: ["at", "geoEnabled", "permissions", "graphToken", "protected"])
             guard let at = f["at"] else { throw item.failure("missing 'at'") }
             guard f.count > 1 else {
-                throw item.failure("a change needs 'geoEnabled', 'permissions' or 'graphToken'")
+                throw item.failure("a change needs 'geoEnabled', 'permissions', 'graphToken' or 'protected'")
             }
             var graphToken: String?
             if let v = f["graphToken"] {
@@ -414,10 +421,20 @@ private struct Reader {
                 EmulatorSetup.Change(
                     at: try at.duration(), geoEnabled: try f["geoEnabled"]?.bool(),
                     permissions: try f["permissions"].map { n throws(ConfigFileError) in try strings(n) },
-                    graphToken: graphToken))
+                    graphToken: graphToken, protected: try f["protected"]?.bool()))
         }
         setup.changes.sort { $0.at < $1.at }
         return setup
+    }
+
+    /// The Facebook app's default audience, a Graph privacy value.
+    func graphAudience(_ node: ConfigNode) throws(ConfigFileError) -> String {
+        let value = try node.string()
+        let allowed = GraphPrivacy.values.filter { $0 != "CUSTOM" }
+        guard allowed.contains(value) else {
+            throw node.failure("'\(value)' is not one of \(allowed.joined(separator: ", "))")
+        }
+        return value
     }
 
     func strings(_ node: ConfigNode) throws(ConfigFileError) -> Set<String> {
@@ -467,12 +484,15 @@ private struct Reader {
     static let detailKeys = ["status", "state", "error", "accuracy", "reason", "kind", "service"]
     static let eventKeys = Set(["region", "device"] + detailKeys)
     static let postKeys: Set<String> = [
-        "region", "place", "decision", "carriesLocation", "precision", "blockedBy", "device", "rule",
+        "region", "place", "decision", "carriesLocation", "precision", "blockedBy", "device", "rule", "audience",
     ]
     static let requestKeys: Set<String> = ["method", "status", "with", "without", "params"]
 
     func expectation(_ node: ConfigNode, _ context: Context) throws(ConfigFileError) -> Expectation {
-        let kinds = ["event", "noEvent", "order", "post", "noPost", "noLocationInZone", "request", "noRequest"]
+        let kinds = [
+            "event", "noEvent", "order", "post", "noPost", "noLocationInZone", "noPublicLocation", "request",
+            "noRequest",
+        ]
         guard case .mapping(let mapping) = node.node else { throw node.failure("expected a mapping") }
         let present = kinds.filter { key in mapping.keys.contains { $0.string == key } }
         guard present.count == 1, let kind = present.first else {
@@ -518,6 +538,18 @@ private struct Reader {
                             ? "" : " (zones: \(context.zones.map(\.name).joined(separator: ", ")))"))
             }
             expected = .noLocationInZone(zone)
+        case "noPublicLocation":
+            // No post that went out carrying location could be seen by anyone: each was seen by
+            // followers, friends or the user only, or carried no location.
+            var filter = try postFilter(network: value, [:], context)
+            filter.carriesLocation = true
+            filter.audience = .public
+            return Expectation(
+                kind: .posts(filter, .none),
+                label: label
+                    ?? "nothing locating the user went out publicly"
+                    + (filter.network.map { " on \($0.rawValue)" } ?? ""),
+                location: location)
         default:
             expected = .requests(
                 try requestFilter(path: value, fields), kind == "noRequest" ? .none : try count(fields))
@@ -625,6 +657,7 @@ private struct Reader {
         filter.decision = try fields["decision"]?.choice(PostDecision.self)
         filter.carriesLocation = try fields["carriesLocation"]?.bool()
         filter.precision = try fields["precision"]?.choice(Precision.self)
+        filter.audience = try fields["audience"]?.choice(Audience.self)
         filter.blockedBy = try fields["blockedBy"]?.choice(PrivacyGate.self)
         filter.device = try device(fields["device"], context)
         filter.rule = try known(fields["rule"], in: context.rules, what: "rule")

@@ -211,6 +211,7 @@ public struct ScenarioRunner: Sendable {
             network: scenario.dryRun ? nil : .emulator(scenario.places ?? fixtures, scenario.emulator))
         checkins.profile = scenario.privacy
         checkins.seed = scenario.seed
+        checkins.twitterAPI = scenario.emulator.twitterAPI
         // As `waypost replay` does: a monitor's records outlive the run in the store, so a second
         // run on the same --db finds them (trials each start afresh: they run side by side).
         checkins.keepsMonitorRecords = keepsMonitorRecords

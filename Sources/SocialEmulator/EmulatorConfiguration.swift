@@ -8,10 +8,14 @@ public struct EmulatorConfiguration: Sendable {
         public var token: String
         public var tokenSecret: String
         public var geoEnabled: Bool
+        /// Whether the account is protected: its tweets are seen by approved followers only.
+        public var protected: Bool
+        /// An OAuth 2.0 user-context access token for X API v2 (`Authorization: Bearer …`).
+        public var bearerToken: String?
 
         public init(
             userID: String, screenName: String, name: String? = nil, token: String, tokenSecret: String,
-            geoEnabled: Bool
+            geoEnabled: Bool, protected: Bool = false, bearerToken: String? = nil
         ) {
             self.userID = userID
             self.screenName = screenName
@@ -19,6 +23,8 @@ public struct EmulatorConfiguration: Sendable {
             self.token = token
             self.tokenSecret = tokenSecret
             self.geoEnabled = geoEnabled
+            self.protected = protected
+            self.bearerToken = bearerToken
         }
     }
 
@@ -29,12 +35,19 @@ public struct EmulatorConfiguration: Sendable {
         public var accessToken: String
         /// Granted permissions, e.g. `publish_checkins`.
         public var permissions: Set<String>
+        /// The app's default audience, as the user chose it when logging in: posts without a
+        /// `privacy` parameter get it, and none is more public (a ``GraphPrivacy/values`` value).
+        public var defaultAudience: String
 
-        public init(userID: String, name: String? = nil, accessToken: String, permissions: Set<String>) {
+        public init(
+            userID: String, name: String? = nil, accessToken: String, permissions: Set<String>,
+            defaultAudience: String = "EVERYONE"
+        ) {
             self.userID = userID
             self.name = name ?? "User \(userID)"
             self.accessToken = accessToken
             self.permissions = permissions
+            self.defaultAudience = defaultAudience
         }
     }
 
@@ -77,7 +90,8 @@ public struct EmulatorConfiguration: Sendable {
         twitterAccounts: [
             TwitterAccount(
                 userID: "1001", screenName: "waypost_demo", name: "Waypost Demo", token: "1001-waypost-demo-token",
-                tokenSecret: "waypost-demo-token-secret", geoEnabled: true)
+                tokenSecret: "waypost-demo-token-secret", geoEnabled: true,
+                bearerToken: "waypost-demo-oauth2-user-token")
         ],
         facebookAccounts: [
             FacebookAccount(

@@ -12,6 +12,7 @@ import SocialAPI
 public actor EmulatorCore {
     public let fixtures: EmulatorFixtures
     private let twitter: TwitterRoutes
+    private let x: XRoutes
     private let graph: GraphRoutes
     private let controlPlane: ControlRoutes
     private let wallClock: @Sendable () -> Double
@@ -36,6 +37,7 @@ public actor EmulatorCore {
         self.controlToken = controlToken
         self.fixtures = fixtures
         self.twitter = TwitterRoutes(fixtures: fixtures, configuration: configuration)
+        self.x = XRoutes(fixtures: fixtures, configuration: configuration)
         self.graph = GraphRoutes(fixtures: fixtures, configuration: configuration)
         self.controlPlane = ControlRoutes(configuration: configuration, seed: seed, journalLimits: journalLimits)
         self.wallClock = clock
@@ -116,7 +118,9 @@ public actor EmulatorCore {
             response = EmulatorResponse(status: 200)
             response.transport = met?.kind == .reset ? .reset : .hang
         case .latency?, .truncated?, nil:
-            if let route {
+            if XRoutes.matches(request.path) {
+                response = x.respond(to: request, parameters: parameters, state: &state, now: now)
+            } else if let route {
                 response = twitter.respond(
                     to: request, endpoint: route.endpoint, version: route.version, parameters: parameters,
                     state: &state, now: now)
@@ -127,7 +131,8 @@ public actor EmulatorCore {
             if met?.kind == .truncated { response.body = response.body.prefix(response.body.count / 2) }
         }
         state.journal.record(
-            request, oauth: header, parameters: parameters.pairs, status: response.status, fault: met?.kind, time: now)
+            request, oauth: header, parameters: parameters.pairs + request.jsonFields, status: response.status,
+            fault: met?.kind, time: now)
         return response
     }
 
@@ -156,6 +161,13 @@ public actor EmulatorCore {
     ) -> EmulatorResponse {
         if TwitterRoutes.route(path) != nil {
             return TwitterRoutes.error(twitter.status, code: twitter.code, twitter.message)
+        }
+        if XRoutes.matches(path) {
+            // X API v2 answers with a problem object whatever went wrong.
+            let title =
+                twitter.status == 503
+                ? "Service Unavailable" : twitter.status >= 500 ? "Internal Server Error" : "Bad Request"
+            return XRoutes.problem(twitter.status, title: title, detail: twitter.message)
         }
         return graph.versioned(
             GraphRoutes.error(answer.status, code: answer.code, answer.message, trace: state.makeID()), path: path)

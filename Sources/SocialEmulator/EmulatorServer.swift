@@ -53,6 +53,8 @@ public struct EmulatorServer: Sendable {
         }
         /// Twitter's v1.1 API root.
         public var twitterBaseURL: URL { baseURL.appendingPathComponent("1.1/") }
+        /// X API v2's root.
+        public var xBaseURL: URL { baseURL.appendingPathComponent("2/") }
         /// The Graph API root.
         public var facebookBaseURL: URL { baseURL }
 

@@ -12,6 +12,10 @@ struct EmulatorState: Sendable {
     var twitterAccounts: [EmulatorConfiguration.TwitterAccount]
     var facebookAccounts: [EmulatorConfiguration.FacebookAccount]
     var geoEnabled: [String: Bool]
+    /// Twitter accounts' `protected` flag, by user id.
+    var protected: [String: Bool]
+    /// Each Facebook user's app default audience (a Graph privacy value).
+    var facebookAudience: [String: String]
     var permissions: [String: Set<String>]
     var tweets: [Int64: StoredTweet] = [:]
     /// Each user's tweet ids, oldest first.
@@ -41,6 +45,11 @@ struct EmulatorState: Sendable {
         facebookAccounts = configuration.facebookAccounts
         geoEnabled = Dictionary(
             configuration.twitterAccounts.map { ($0.userID, $0.geoEnabled) }, uniquingKeysWith: { first, _ in first })
+        protected = Dictionary(
+            configuration.twitterAccounts.map { ($0.userID, $0.protected) }, uniquingKeysWith: { first, _ in first })
+        facebookAudience = Dictionary(
+            configuration.facebookAccounts.map { ($0.userID, $0.defaultAudience) },
+            uniquingKeysWith: { first, _ in first })
         permissions = Dictionary(
             configuration.facebookAccounts.map { ($0.userID, $0.permissions) }, uniquingKeysWith: { first, _ in first })
     }

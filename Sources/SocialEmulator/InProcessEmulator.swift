@@ -19,13 +19,16 @@ public struct InProcessEmulator: Sendable {
 
     /// Starts the emulator on the clock `now` reads, seconds since 1970 (its OAuth window, rate
     /// limits and fault times follow it; the clients sign with it too).
+    ///   `twitterAPI`: which API the clients post tweets through (v2: `POST /2/tweets`, signed
+    ///   with the same OAuth 1.0a user context).
     public static func start(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
-        now: @escaping @Sendable () -> Double
+        twitterAPI: TwitterAPIVersion = .v1_1, now: @escaping @Sendable () -> Double
     ) async throws -> InProcessEmulator {
         let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: now)
         let running = try await EmulatorServer(core: core).start(port: 0)
         var twitter: TwitterClient?
+        var x: XClient?
         if let account = configuration.twitterAccounts.first,
             let (key, secret) = configuration.consumers.sorted(by: { $0.key < $1.key }).first
         {
@@ -34,12 +37,22 @@ public struct InProcessEmulator: Sendable {
                 credentials: OAuth1Credentials(
                     consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret),
                 now: { Int(now()) })
+            if twitterAPI == .v2 {
+                x = XClient(
+                    baseURL: running.xBaseURL,
+                    authorization: .oauth1(
+                        OAuth1Signer(
+                            credentials: OAuth1Credentials(
+                                consumerKey: key, consumerSecret: secret, token: account.token,
+                                tokenSecret: account.tokenSecret))), now: { Int(now()) })
+            }
         }
         let facebook = configuration.facebookAccounts.first.map {
             FacebookClient(baseURL: running.facebookBaseURL, accessToken: $0.accessToken)
         }
         return InProcessEmulator(
-            core: core, running: running, clients: SocialClients(twitter: twitter, facebook: facebook))
+            core: core, running: running,
+            clients: SocialClients(twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI))
     }
 
     public func stop() async {

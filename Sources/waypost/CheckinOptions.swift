@@ -58,6 +58,12 @@ struct NetworkOptions: ParsableArguments {
     var facebookBaseURL: String?
 
     @Option(
+        help: ArgumentHelp(
+            "Post tweets through Twitter v1.1 (statuses/update, the default) or X API v2 (POST /2/tweets: a place id, never coordinates); with --twitter-base-url, v2 is its sibling ../2/.",
+            valueName: "v1.1|v2"))
+    var twitterAPI: TwitterAPIVersion = .v1_1
+
+    @Option(
         help: "Credentials file (YAML/JSON, mode 0600); otherwise WAYPOST_* environment variables.",
         completion: .file(extensions: configExtensions))
     var credentials: String?
@@ -122,7 +128,8 @@ struct NetworkOptions: ParsableArguments {
         guard external else {
             let loaded = try loadFixtures(fixtures)
             do {
-                let emulator = try await InProcessEmulator.start(fixtures: loaded, seed: seed, now: { clock.now })
+                let emulator = try await InProcessEmulator.start(
+                    fixtures: loaded, seed: seed, twitterAPI: twitterAPI, now: { clock.now })
                 return (emulator.clients, emulator.running)
             } catch {
                 throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")
@@ -141,14 +148,22 @@ struct NetworkOptions: ParsableArguments {
             }
             return url
         }
-        let (twitter, facebook) = (try url(twitterBaseURL, "--twitter-base-url"), try url(facebookBaseURL, "--facebook-base-url"))
+        let (twitter, facebook) = (
+            try url(twitterBaseURL, "--twitter-base-url"), try url(facebookBaseURL, "--facebook-base-url")
+        )
+        // X API v2 lives beside v1.1: `…/1.1/` → `…/2/`, signed with the same OAuth 1.0a user context.
+        let x =
+            twitterAPI == .v2
+            ? zip2(twitter.flatMap { URL(string: "../2/", relativeTo: $0)?.absoluteURL }, credentials.twitter).map {
+                XClient(baseURL: $0, authorization: .oauth1(OAuth1Signer(credentials: $1)), now: { Int(clock.now) })
+            } : nil
         return SocialClients(
             twitter: zip2(twitter, credentials.twitter).map {
                 TwitterClient(baseURL: $0, credentials: $1, now: { Int(clock.now) })
             },
             facebook: zip2(facebook, credentials.facebookAccessToken).map {
                 FacebookClient(baseURL: $0, accessToken: $1)
-            })
+            }, x: x, twitterAPI: twitterAPI)
     }
 }
 
@@ -169,4 +184,5 @@ private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
 }
 
 extension AuditReport.Format: ExpressibleByArgument {}
+extension TwitterAPIVersion: ExpressibleByArgument {}
 extension OutboxState: ExpressibleByArgument {}

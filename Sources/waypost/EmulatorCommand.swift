@@ -6,7 +6,7 @@ import UnixSignals
 /// `waypost emulator`: the Twitter and Facebook Graph emulator as a standalone server.
 struct Emulator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the Twitter v1.1 and Facebook Graph emulator until interrupted.",
+        abstract: "Serve the Twitter v1.1, X API v2 and Facebook Graph emulator until interrupted.",
         discussion: """
             Prints its base URLs and the demo credentials, then serves until SIGINT or SIGTERM, \
             which stop it at once whatever it is doing (in-flight requests get a second), exit \
@@ -89,11 +89,13 @@ struct Emulator: AsyncParsableCommand {
         let banner = """
             Waypost emulator listening on \(base)
               Twitter v1.1  \(running.twitterBaseURL.absoluteString)  (v1 at \(base)1/)
+              X API v2      \(running.xBaseURL.absoluteString)  (POST /2/tweets, GET|DELETE /2/tweets/:id, GET /2/users/me)
               Graph         \(base)
-              Control       \(base)__waypost/  (journal, reset, twitter/geo_enabled, facebook/permissions)
+              Control       \(base)__waypost/  (journal, reset, twitter/geo_enabled, twitter/protected, facebook/permissions, facebook/audience)
             Demo credentials (valid only here):
               Twitter consumer  \(demo.consumers.keys.sorted()[0]) / \(demo.consumers.values.sorted()[0])
               Twitter token     \(twitter.token) / \(twitter.tokenSecret)  (@\(twitter.screenName), geo_enabled)
+              X bearer token    \(twitter.bearerToken ?? "-")  (OAuth 2.0 user context, @\(twitter.screenName), v2 only)
               Graph token       \(graph.accessToken)  (\(graph.permissions.sorted().joined(separator: ", ")))
             Ctrl-C stops it.
 

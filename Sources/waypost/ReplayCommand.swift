@@ -416,6 +416,7 @@ struct Replay: AsyncParsableCommand {
                     network: dryRun ? nil : try network.destination(credentials: credentials))
                 checkins.profile = profile
                 checkins.seed = seed
+                checkins.twitterAPI = network.twitterAPI
                 // The app has a store: its monitor's records live there between runs.
                 checkins.keepsMonitorRecords = true
                 plan.checkins = checkins

@@ -47,6 +47,10 @@ struct RunResult {
     var audit: [AuditRecord]
     var journal: [JournalEntry]
     var outbox: [OutboxEntry]
+    /// The emulator the run posted to, in memory: to read its stored objects back.
+    var transport: EmulatorTransport
+    /// The emulator's clock when the run ended (it checks OAuth timestamps against it).
+    var now: Double
 
     /// Requests that carried any location field.
     var locating: [JournalEntry] { journal.filter(\.carriesLocation) }
@@ -54,7 +58,9 @@ struct RunResult {
     func posts(_ network: Network) -> [JournalEntry] {
         journal.filter {
             $0.method == "POST"
-                && (network == .twitter ? $0.path.hasSuffix("statuses/update.json") : !$0.path.hasPrefix("/1"))
+                && (network == .twitter
+                    ? $0.path.hasSuffix("statuses/update.json") || $0.path == "/2/tweets"
+                    : !$0.path.hasPrefix("/1") && !$0.path.hasPrefix("/2/"))
         }
     }
 }
@@ -68,7 +74,7 @@ extension JournalEntry {
 func runEngine(
     rules: [CheckinRule], profile: PrivacyProfile, events: [TimedEvent],
     configure: (inout EmulatorConfiguration) -> Void = { _ in }, faults: [Fault] = [], dryRun: Bool = false,
-    retry: RetryPolicy = RetryPolicy()
+    retry: RetryPolicy = RetryPolicy(), twitterAPI: TwitterAPIVersion = .v1_1
 ) async throws -> RunResult {
     try await withTemporaryDirectory { directory in
         var configuration = EmulatorConfiguration.demo
@@ -82,13 +88,15 @@ func runEngine(
         // property test runs dozens); the CLI tests keep the real HTTP path covered.
         return try await drive(
             events, transport: EmulatorTransport(core: core), core: core, clock: clock, rules: rules, profile: profile,
-            database: directory.appendingPathComponent("waypost.db").path, dryRun: dryRun, retry: retry)
+            database: directory.appendingPathComponent("waypost.db").path, dryRun: dryRun, retry: retry,
+            twitterAPI: twitterAPI)
     }
 }
 
 private func drive(
     _ events: [TimedEvent], transport: EmulatorTransport, core: EmulatorCore, clock: VirtualDeliveryClock,
-    rules: [CheckinRule], profile: PrivacyProfile, database: String, dryRun: Bool, retry: RetryPolicy
+    rules: [CheckinRule], profile: PrivacyProfile, database: String, dryRun: Bool, retry: RetryPolicy,
+    twitterAPI: TwitterAPIVersion
 ) async throws -> RunResult {
     let store = try Store(path: database)
     let run = try store.beginRun(name: "test", track: "synthetic", at: 0, dryRun: dryRun)
@@ -98,19 +106,27 @@ private func drive(
             consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
             token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
         transport: transport, now: { Int(clock.now) })
+    let x = XClient(
+        baseURL: EmulatorTransport.baseURL.appendingPathComponent("2/"),
+        authorization: .oauth1(OAuth1Signer(credentials: twitter.signer.credentials)), transport: transport,
+        now: { Int(clock.now) })
     let facebook = FacebookClient(
         baseURL: EmulatorTransport.baseURL, accessToken: "waypost-demo-graph-token", transport: transport)
     let delivery =
         dryRun
         ? nil
         : OutboxDelivery(
-            store: store, clients: SocialClients(twitter: twitter, facebook: facebook), clock: clock, retry: retry)
-    let engine = CheckinEngine(rules: rules, profile: profile, store: store, run: run, delivery: delivery)
+            store: store, clients: SocialClients(twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI),
+            clock: clock, retry: retry)
+    let engine = CheckinEngine(
+        rules: rules, profile: profile, store: store, run: run, delivery: delivery, twitterAPI: twitterAPI)
     for event in events {
         clock.advance(to: event.time)
         _ = try await engine.handle(event)
     }
     _ = try await engine.finish(maxWait: .infinity)
     let audit = try store.auditRecords(run: run.id).map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
-    return RunResult(audit: audit, journal: await core.journal, outbox: try store.outbox())
+    return RunResult(
+        audit: audit, journal: await core.journal, outbox: try store.outbox(), transport: transport,
+        now: clock.now)
 }

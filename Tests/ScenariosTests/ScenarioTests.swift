@@ -30,7 +30,7 @@ struct ScenarioTests {
 
     @Test(arguments: [
         "commute-cafe-checkin.yaml", "privacy-zone-home.yaml", "twitter-geo-disabled.yaml", "rate-limit-storm.yaml",
-        "facebook-token-expires.yaml",
+        "facebook-token-expires.yaml", "who-sees-it.yaml",
     ])
     func shippedScenarioPasses(_ name: String) async throws {
         let result = await Self.runner.run(try Self.scenario(name))

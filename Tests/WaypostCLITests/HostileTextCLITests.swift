@@ -109,7 +109,7 @@ struct HostileTextCLITests {
             #expect(csv.status == 0, "\(csv.stderr)")
             #expect(Self.hazards(in: csv.stdout).isEmpty, "\(csv.stdout.debugDescription)")
             let cells = Self.cells(csv.stdout)
-            #expect(cells.count > 1 && cells.dropFirst().allSatisfy { $0.count == 12 }, "\(cells)")
+            #expect(cells.count > 1 && cells.dropFirst().allSatisfy { $0.count == 13 }, "\(cells)")
             for cell in cells.joined() {
                 #expect(!"=+@\t\r".contains(cell.first ?? " "), "\(cell.debugDescription)")
                 #expect(!cell.hasPrefix("-") || cell == "-" || Double(cell) != nil, "\(cell.debugDescription)")

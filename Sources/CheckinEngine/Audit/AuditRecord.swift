@@ -51,6 +51,9 @@ public struct AuditRecord: Sendable, Codable, Equatable {
     public var attempts: Int
     /// The network's id for the post, once posted.
     public var remoteID: String?
+    /// Who could see the post once it went out (nil: it did not go out, so nobody): Twitter's
+    /// audience follows the account's `protected` flag, Graph's the `privacy` sent with it.
+    public var audience: Audience?
 }
 
 extension AuditRecord {

@@ -25,6 +25,17 @@ public struct AuditReport {
         }
     }
 
+    /// Posts that went out with location, per audience (who could see where the user was),
+    /// widest first.
+    public var audiences: [(audience: Audience, count: Int)] {
+        var counts: [Audience: Int] = [:]
+        for r in records where r.carriesLocation {
+            guard let audience = r.audience else { continue }
+            counts[audience, default: 0] += 1
+        }
+        return Audience.allCases.reversed().compactMap { a in counts[a].map { (a, $0) } }
+    }
+
     public func render(_ format: Format) -> String {
         switch format {
         case .table: table()
@@ -34,7 +45,8 @@ public struct AuditReport {
     }
 
     private static let columns = [
-        "time", "trigger", "region", "network", "place", "decision", "location", "precision", "wire fields", "gates",
+        "time", "trigger", "region", "network", "place", "decision", "location", "precision", "audience",
+        "wire fields", "gates",
     ]
 
     /// The cells of a record, as they came: ``table()`` and ``csv()`` each neutralise them for
@@ -48,7 +60,7 @@ public struct AuditReport {
         return [
             XSDDateTime.format(r.time, fractionDigits: 0), r.trigger.rawValue, r.region ?? "-", r.network.rawValue,
             r.placeName ?? r.placeID ?? "-", r.decision.rawValue, r.carriesLocation ? "yes" : "no",
-            r.carriesLocation ? r.precision.rawValue : "none",
+            r.carriesLocation ? r.precision.rawValue : "none", r.audience?.rawValue ?? "-",
             r.wireFields.isEmpty ? "-" : r.wireFields.keys.sorted().joined(separator: ","), outcome ?? gates,
         ]
     }
@@ -74,6 +86,9 @@ public struct AuditReport {
             let without = summary.first { $0.network == network && $0.precision == .none }?.count ?? 0
             if without > 0 { out += "  \(network.rawValue) without location: \(without)\n" }
         }
+        out += "\nWho could see where the user was:\n"
+        if audiences.isEmpty { out += "  nobody: no post that went out carried location\n" }
+        for a in audiences { out += "  \(a.audience.rawValue): \(a.count)\n" }
         return out
     }
 
@@ -94,15 +109,22 @@ public struct AuditReport {
             var run: String
             var posts: [AuditRecord]
             var summary: [Entry]
+            /// Posts that carried location, per audience.
+            var audiences: [AudienceEntry]
             struct Entry: Encodable {
                 var network: Network
                 var precision: Precision
                 var posts: Int
             }
+            struct AudienceEntry: Encodable {
+                var audience: Audience
+                var posts: Int
+            }
         }
         let document = Document(
             run: run, posts: records,
-            summary: summary.map { .init(network: $0.network, precision: $0.precision, posts: $0.count) })
+            summary: summary.map { .init(network: $0.network, precision: $0.precision, posts: $0.count) },
+            audiences: audiences.map { .init(audience: $0.audience, posts: $0.count) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self) + "\n"

@@ -27,7 +27,8 @@ public enum PostEventFormat {
         let line = Line(
             t: XSDDateTime.formatMilliseconds(time), device: record.device, network: record.network,
             decision: record.decision, carriesLocation: record.carriesLocation, precision: record.precision,
-            placeId: record.wireFields["place_id"] ?? record.wireFields["place"], lat: exact ? record.latitude : nil,
+            placeId: record.wireFields["place_id"] ?? record.wireFields["geo.place_id"] ?? record.wireFields["place"],
+            lat: exact ? record.latitude : nil,
             lon: exact ? record.longitude : nil, rule: record.rule, trigger: record.trigger, region: record.region,
             detail: record.detail, gates: record.gates)
         let encoder = JSONEncoder()

@@ -16,6 +16,7 @@ import Foundation
 ///     consent: auto                   # auto, ask, never (the profile may make it stricter)
 ///     cooldown: 2h                    # no second check-in at the same place sooner
 ///     maxAge: 1h                      # expire the post if it cannot be sent within this
+///     audience: followers             # public, followers, friends, onlyMe: the most who may see it
 /// ```
 public struct CheckinRule: Sendable, Equatable {
     public var id: String
@@ -34,12 +35,14 @@ public struct CheckinRule: Sendable, Equatable {
     public var searchRadius: Double
     /// Count tweets against the legacy 140-character limit instead of 280 weighted.
     public var legacyLength: Bool
+    /// The most who may see a post that carries location; nil: no cap of its own.
+    public var audience: Audience?
 
     public init(
         id: String, triggers: Set<Trigger>, regions: Set<String>? = nil, networks: [Network] = [.twitter, .facebook],
         message: String = "At {place}", place: PlaceChoice = .first, precision: Precision = .place,
         consent: ConsentMode = .auto, cooldown: Double = 3_600, maxAge: Double = 3_600, searchRadius: Double = 250,
-        legacyLength: Bool = false
+        legacyLength: Bool = false, audience: Audience? = nil
     ) {
         self.id = id
         self.triggers = triggers
@@ -53,6 +56,7 @@ public struct CheckinRule: Sendable, Equatable {
         self.maxAge = maxAge
         self.searchRadius = searchRadius
         self.legacyLength = legacyLength
+        self.audience = audience
     }
 
     /// Whether the rule fires for this trigger in this region.
@@ -67,7 +71,7 @@ public struct CheckinRule: Sendable, Equatable {
 public enum CheckinRuleFile {
     private static let keys: Set<String> = [
         "id", "on", "regions", "networks", "message", "place", "precision", "consent", "cooldown", "maxAge",
-        "searchRadius", "legacyLength",
+        "searchRadius", "legacyLength", "audience",
     ]
 
     public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> [CheckinRule] {
@@ -132,6 +136,7 @@ public enum CheckinRuleFile {
             guard rule.searchRadius > 0 else { throw radius.failure("'searchRadius' must be positive metres") }
         }
         if let legacy = fields["legacyLength"] { rule.legacyLength = try legacy.bool() }
+        if let audience = fields["audience"] { rule.audience = try audience.choice(Audience.self) }
         return rule
     }
 

@@ -20,6 +20,38 @@ public enum Precision: String, Sendable, Codable, CaseIterable, Comparable {
     public static func < (a: Precision, b: Precision) -> Bool { a.rank < b.rank }
 }
 
+/// Who can see a post, from the narrowest: only the user, their friends (Facebook's
+/// ALL_FRIENDS), their followers (a protected Twitter account's approved followers; Graph's
+/// FRIENDS_OF_FRIENDS is counted here too: wider than friends, short of everyone), or anyone.
+public enum Audience: String, Sendable, Codable, CaseIterable, Comparable {
+    case onlyMe, friends, followers
+    case `public`
+
+    private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    public static func < (a: Audience, b: Audience) -> Bool { a.rank < b.rank }
+
+    /// The Graph `privacy` value for a post capped at this audience: the widest that does not
+    /// exceed it (Graph has no followers audience, so a followers cap posts to friends).
+    public var graphPrivacy: String {
+        switch self {
+        case .onlyMe: "SELF"
+        case .friends, .followers: "ALL_FRIENDS"
+        case .public: "EVERYONE"
+        }
+    }
+
+    /// The audience a Graph `privacy` value stands for (CUSTOM names people: friends at most).
+    public init?(graphPrivacy value: String) {
+        switch value {
+        case "SELF": self = .onlyMe
+        case "ALL_FRIENDS", "CUSTOM": self = .friends
+        case "FRIENDS_OF_FRIENDS": self = .followers
+        case "EVERYONE": self = .public
+        default: return nil
+        }
+    }
+}
+
 /// The location events a rule can turn into a check-in.
 public enum Trigger: String, Sendable, Codable, CaseIterable {
     case regionEnter, regionExit, significantChange, visit

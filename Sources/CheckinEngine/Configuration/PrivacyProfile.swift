@@ -37,6 +37,7 @@ public struct PrivacyZone: Sendable, Equatable {
 ///     radius: 300
 /// maxAge: 1h                    # posts older than this when their turn comes expire
 /// cooldown: 30m                 # at least this between check-ins at one place
+/// audience: followers           # the most who may see a post: public, followers, friends, onlyMe
 /// ```
 public struct PrivacyProfile: Sendable, Equatable {
     public var optIn = false
@@ -49,6 +50,8 @@ public struct PrivacyProfile: Sendable, Equatable {
     public var maxAge: Double = 3_600
     /// The least time between check-ins at one place; a rule may ask for more.
     public var cooldown: Double = 0
+    /// The most who may see a post that carries location; a rule may ask for fewer.
+    public var maximumAudience = Audience.public
 
     public init() {}
 
@@ -66,7 +69,7 @@ public struct PrivacyProfile: Sendable, Equatable {
 /// Reads a privacy profile (see ``PrivacyProfile``) from YAML or JSON.
 public enum PrivacyProfileFile {
     private static let keys: Set<String> = [
-        "optIn", "disclosureAcknowledged", "precision", "consent", "answers", "zones", "maxAge", "cooldown",
+        "optIn", "disclosureAcknowledged", "precision", "consent", "answers", "zones", "maxAge", "cooldown", "audience",
     ]
 
     public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError)
@@ -95,6 +98,7 @@ public enum PrivacyProfileFile {
         }
         if let v = fields["maxAge"] { profile.maxAge = try v.duration() }
         if let v = fields["cooldown"] { profile.cooldown = try v.duration() }
+        if let v = fields["audience"] { profile.maximumAudience = try v.choice(Audience.self) }
         return profile
     }
 

@@ -24,6 +24,8 @@ public final class OutboxDelivery {
     let lease: OutboxLease
     /// Each network's settings, asked once per delivery session.
     private var twitterGeoEnabled: Bool?
+    /// The Twitter account's `protected` flag: who sees its tweets.
+    private var twitterProtected = false
     private var facebookPermissions: Set<String>?
     /// After a pass that left nothing due: when the next post falls due, and the store's change
     /// count then. Until either moves, a pass has nothing to do and asks SQLite nothing — a run
@@ -150,12 +152,31 @@ public final class OutboxDelivery {
             switch intent.network {
             case .twitter:
                 guard let twitter = clients.twitter else { return permanent("no Twitter credentials") }
+                if clients.twitterAPI == .v2 {
+                    guard clients.x != nil else { return permanent("no X API v2 client") }
+                    // A post queued for v1.1 and sent through v2 loses its coordinates here too.
+                    if intent.precision == .exact {
+                        let (verdict, precision) = PrivacyGate.precisionVerdict(
+                            rule: .exact, profile: .exact, network: .twitter, twitterAPI: .v2)
+                        intent.gates.record(verdict)
+                        intent.precision = precision
+                    }
+                }
                 if twitterGeoEnabled == nil {
-                    twitterGeoEnabled = try await twitter.verifyCredentials().geoEnabled ?? false
+                    // v1.1's account settings serve v2 too: v2 reports no geo_enabled.
+                    let user = try await twitter.verifyCredentials()
+                    twitterGeoEnabled = user.geoEnabled ?? false
+                    twitterProtected = user.protected ?? false
                 }
                 let network = PrivacyGate.twitterNetworkVerdict(geoEnabled: twitterGeoEnabled == true)
                 intent.gates.record(network)
                 if !network.passed { intent.precision = .none }
+                let audience: Audience = twitterProtected ? .followers : .public
+                let verdict = PrivacyGate.audienceVerdict(
+                    cap: intent.audienceCap ?? .public, actual: audience, network: .twitter)
+                intent.gates.record(verdict)
+                intent.audience = audience
+                if !verdict.passed { intent.precision = .none }
                 return try await postTweet(&intent, twitter, entry: entry)
             case .facebook:
                 guard let facebook = clients.facebook else { return permanent("no Facebook access token") }
@@ -169,7 +190,23 @@ public final class OutboxDelivery {
                     return Outcome(
                         state: .failed, decision: .blocked, detail: "Facebook permission publish_checkins missing")
                 }
-                return try await postCheckin(&intent, facebook, entry: entry)
+                // Graph narrows the post itself: `privacy` is sent with it.
+                let cap = intent.audienceCap ?? .public
+                let audience = Audience(graphPrivacy: cap.graphPrivacy) ?? cap
+                intent.gates.record(PrivacyGate.audienceVerdict(cap: cap, actual: audience, network: .facebook))
+                intent.audience = audience
+                let outcome = try await postCheckin(&intent, facebook, entry: entry)
+                // Graph never makes a post more public than the app's default audience the user
+                // chose: the created object says who can see it, and the audit takes that.
+                if outcome.state == .sent, let id = outcome.remoteID,
+                    let value = (try? await facebook.object(id: id))?.privacy?.value,
+                    let seen = Audience(graphPrivacy: value), seen != audience
+                {
+                    intent.audience = seen
+                    intent.gates.record(
+                        PrivacyGate.audienceVerdict(cap: cap, actual: seen, network: .facebook, graphPrivacy: value))
+                }
+                return outcome
             }
         } catch {
             return failure(error, intent: intent, entry: entry)
@@ -263,12 +300,24 @@ public final class OutboxDelivery {
             let length = TweetLength.count(message, legacy: intent.legacyLength)
             return permanent("the tweet counts \(length) characters, over \(limit); it is refused, not truncated")
         }
+        let placeID = precision > .none ? intent.resolved?.id : nil
+        if clients.twitterAPI == .v2, let x = clients.x {
+            // X API v2: the place id is the only location field (`geo.place_id`).
+            let wire = placeID.map { ["geo.place_id": $0] } ?? [:]
+            if let lost = intent.lostAnswer,
+                let tweet = try await twitter.userTimeline(count: 200).first(where: { $0.text == message })
+            {
+                return found(tweet.idStr, on: "the user's timeline", because: lost, wire: wire)
+            }
+            return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
+                try await x.createTweet(message, placeID: placeID).id
+            }
+        }
         var wire: [String: String] = [:]
         if precision == .exact {
             wire["lat"] = "\(intent.latitude)"
             wire["long"] = "\(intent.longitude)"
         }
-        let placeID = precision > .none ? intent.resolved?.id : nil
         if let placeID { wire["place_id"] = placeID }
         if precision > .none { wire["display_coordinates"] = precision == .exact ? "true" : "false" }
         if let lost = intent.lostAnswer,
@@ -317,6 +366,7 @@ public final class OutboxDelivery {
         let precision = intent.precision == .none ? .none : intent.resolved?.precision ?? .none
         intent.precision = precision
         let message = intent.message(placeName: precision == .none ? nil : intent.resolved?.name)
+        let privacy = (intent.audienceCap ?? .public).graphPrivacy
         guard precision > .none, let place = intent.resolved?.id else {
             if let lost = intent.lostAnswer,
                 let earlier = try await facebook.feed().data.first(where: { $0.message == message && $0.place == nil })
@@ -324,7 +374,7 @@ public final class OutboxDelivery {
                 return found(earlier.id, on: "the user's feed", because: lost, wire: [:])
             }
             return await post([:], entry: entry, intent: intent) { () async throws(SocialAPIError) in
-                try await facebook.postToFeed(message: message)
+                try await facebook.postToFeed(message: message, privacy: privacy)
             }
         }
         var wire = ["place": place]
@@ -341,7 +391,7 @@ public final class OutboxDelivery {
         return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
             try await facebook.checkIn(
                 place: place, latitude: precision == .exact ? intent.latitude : nil,
-                longitude: precision == .exact ? intent.longitude : nil, message: message)
+                longitude: precision == .exact ? intent.longitude : nil, message: message, privacy: privacy)
         }
     }
 

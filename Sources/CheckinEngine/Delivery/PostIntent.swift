@@ -24,6 +24,11 @@ struct PostIntent: Codable, Equatable {
     var gates: [GateVerdict]
     /// The place found, once looked up: a retry does not look it up again.
     var resolved: ResolvedPlace?
+    /// The most who may see it (the rule's and the profile's cap); nil in posts queued before
+    /// audiences were modelled, which were public.
+    var audienceCap: Audience?
+    /// Who sees it, once the network was asked (Twitter's `protected`, the Graph privacy sent).
+    var audience: Audience?
     /// Why the post is in doubt: an answer to it was lost, so it may have arrived. Before it is
     /// sent again it is looked for on the network.
     var lostAnswer: String?
@@ -57,6 +62,7 @@ extension PostIntent {
             placeID: precision > .none ? resolved?.id : nil, placeName: placeName, decision: decision,
             carriesLocation: !wireFields.isEmpty, precision: decision == .blocked ? .none : precision,
             wireFields: wireFields, lookupFields: resolved?.lookupFields ?? [:], gates: gates,
-            message: message(placeName: placeName), detail: detail, attempts: attempts, remoteID: remoteID)
+            message: message(placeName: placeName), detail: detail, attempts: attempts, remoteID: remoteID,
+            audience: decision == .posted || decision == .inDoubt ? audience : nil)
     }
 }

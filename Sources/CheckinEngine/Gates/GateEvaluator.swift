@@ -1,5 +1,6 @@
 import Geo
 import LocationSimulation
+import SocialAPI
 
 /// Evaluates the gates a post meets when it is intended — 1, 2, 4, 5, 6 and 8, in DESIGN.md's
 /// order, every verdict recorded — and keeps what they remember between posts: the scripted
@@ -8,33 +9,39 @@ import LocationSimulation
 /// recorded.
 struct GateEvaluator {
     let profile: PrivacyProfile
+    /// Which API tweets go through: under v2 they cannot carry coordinates.
+    var twitterAPI: TwitterAPIVersion = .v1_1
     /// Scripted consent answers used so far, in order.
     private var answersUsed = 0
     /// The last check-in per network and place, for the cool-down.
     private var lastCheckin: [String: Double] = [:]
 
-    init(profile: PrivacyProfile) {
+    init(profile: PrivacyProfile, twitterAPI: TwitterAPIVersion = .v1_1) {
         self.profile = profile
+        self.twitterAPI = twitterAPI
     }
 
     /// The verdicts of the gates at intent, and the precision gate 6 allows.
     mutating func evaluate(
         _ rule: CheckinRule, _ network: Network, trigger: Trigger, region: String?, position: Coordinate,
         time: Double, authorization: AuthorizationStatus, appState: AppState
-    ) -> (gates: [GateVerdict], precision: Precision) {
+    ) -> (gates: [GateVerdict], precision: Precision, audience: Audience) {
         var gates: [GateVerdict] = []
         gates.record(PrivacyGate.authorizationVerdict(trigger, authorization, appState))
         gates.record(PrivacyGate.optInVerdict(profile))
         gates.record(consent(rule, askable: gates.allSatisfy(\.passed)))
         gates.record(PrivacyGate.privacyZoneVerdict(position, zones: profile.zones))
-        let (verdict, precision) = PrivacyGate.precisionVerdict(rule: rule.precision, profile: profile.maximumPrecision)
+        let (verdict, precision) = PrivacyGate.precisionVerdict(
+            rule: rule.precision, profile: profile.maximumPrecision, network: network, twitterAPI: twitterAPI)
         gates.record(verdict)
+        let audience = min(rule.audience ?? .public, profile.maximumAudience)
+        gates.record(PrivacyGate.audienceVerdict(cap: audience, actual: nil, network: network))
         let place = "\(network.rawValue)|" + (region ?? Self.cell(position))
         gates.record(
             PrivacyGate.volumeVerdict(
                 sinceLast: lastCheckin[place].map { time - $0 }, cooldown: max(rule.cooldown, profile.cooldown)))
         if gates.allSatisfy(\.passed) { lastCheckin[place] = time }
-        return (gates, precision)
+        return (gates, precision, audience)
     }
 
     /// Gate 4, using up one scripted answer when the user is asked.

@@ -1,5 +1,6 @@
 import Geo
 import LocationSimulation
+import SocialAPI
 
 /// The eight gates as pure functions, one each, in DESIGN.md's order: each takes what its rule
 /// looks at and returns its verdict, with the reason the audit shows. ``GateEvaluator`` asks
@@ -76,15 +77,46 @@ extension PrivacyGate {
         return GateVerdict(.privacyZone, passed: false, PrivacyZone.blockedReason(zone: zone.name))
     }
 
-    /// Gate 6: the precision a post may carry, the lesser of the rule's and the profile's.
-    static func precisionVerdict(rule: Precision, profile: Precision) -> (GateVerdict, Precision) {
-        let precision = min(rule, profile)
+    /// Gate 6: the precision a post may carry, the lesser of the rule's and the profile's. A
+    /// tweet through X API v2 cannot carry coordinates (`geo.place_id` is the only location
+    /// `POST /2/tweets` takes): exact becomes place, and the reason says so.
+    static func precisionVerdict(
+        rule: Precision, profile: Precision, network: Network = .twitter, twitterAPI: TwitterAPIVersion = .v1_1
+    ) -> (GateVerdict, Precision) {
+        let allowed = min(rule, profile)
+        let reason = "(rule \(rule.rawValue), profile at most \(profile.rawValue))"
+        guard network == .twitter, twitterAPI == .v2, allowed == .exact else {
+            return (GateVerdict(.precision, passed: true, "\(allowed.rawValue) \(reason)"), allowed)
+        }
         return (
             GateVerdict(
                 .precision, passed: true,
-                "\(precision.rawValue) (rule \(rule.rawValue), profile at most \(profile.rawValue))"),
-            precision
+                "place \(reason): X API v2 takes no coordinates, only geo.place_id"),
+            .place
         )
+    }
+
+    /// Gate 6b: who will see the post. `cap` is the narrower of the rule's and the profile's
+    /// audience; `actual` the network's answer (nil before it is asked, at intent). A post the
+    /// network would show wider than the cap does not pass: it goes without location.
+    /// `graphPrivacy` is the Graph value the post has (sent, or as Graph echoed it).
+    static func audienceVerdict(cap: Audience, actual: Audience?, network: Network, graphPrivacy: String? = nil)
+        -> GateVerdict
+    {
+        guard let actual else {
+            return GateVerdict(.audience, passed: true, "at most \(cap.rawValue); the network is asked when it is sent")
+        }
+        if actual <= cap {
+            let how =
+                network == .facebook
+                ? "privacy \(graphPrivacy ?? cap.graphPrivacy)"
+                : actual == .followers ? "the account is protected" : "the account is public"
+            return GateVerdict(.audience, passed: true, "\(actual.rawValue) (\(how); at most \(cap.rawValue))")
+        }
+        return GateVerdict(
+            .audience, passed: false,
+            "the account is public: anyone on Twitter can see where you are, and at most \(cap.rawValue) may; "
+                + "the tweet goes without location")
     }
 
     /// Gate 7: a queued post older than its maximum age when its turn comes expires, unsent.

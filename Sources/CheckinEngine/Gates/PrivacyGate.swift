@@ -12,6 +12,9 @@ public enum PrivacyGate: String, Sendable, Codable, CaseIterable {
     case privacyZone
     /// The precision the post may carry.
     case precision
+    /// Who will see the post fits the most the rule and the profile allow; a post whose
+    /// network would show it wider goes without location.
+    case audience
     /// A queued post older than its maximum age expires.
     case staleness
     /// No repeat check-in at the same place within the cool-down.

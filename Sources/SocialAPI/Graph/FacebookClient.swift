@@ -39,9 +39,11 @@ public struct FacebookClient: Sendable {
         try await send("GET", "me/feed", [])
     }
 
-    /// Checks in at a page; `coordinates` go as the JSON string Graph expects.
+    /// Checks in at a page; `coordinates` go as the JSON string Graph expects, and so does
+    /// `privacy` (a ``GraphPrivacy/values`` value: who may see it).
     public func checkIn(
-        place: String, latitude: Double? = nil, longitude: Double? = nil, message: String? = nil, tags: [String] = []
+        place: String, latitude: Double? = nil, longitude: Double? = nil, message: String? = nil, tags: [String] = [],
+        privacy: String? = nil
     ) async throws(SocialAPIError) -> String {
         var form = [("place", place)]
         if let latitude, let longitude {
@@ -49,16 +51,26 @@ public struct FacebookClient: Sendable {
         }
         if let message { form.append(("message", message)) }
         if !tags.isEmpty { form.append(("tags", tags.joined(separator: ","))) }
+        if let privacy { form.append(("privacy", GraphPrivacy.parameter(privacy))) }
         let created: GraphCreated = try await send("POST", "me/checkins", form)
         return created.id
     }
 
     /// Posts to the feed, optionally at a place.
-    public func postToFeed(message: String, place: String? = nil) async throws(SocialAPIError) -> String {
+    public func postToFeed(message: String, place: String? = nil, privacy: String? = nil)
+        async throws(SocialAPIError) -> String
+    {
         var form = [("message", message)]
         if let place { form.append(("place", place)) }
+        if let privacy { form.append(("privacy", GraphPrivacy.parameter(privacy))) }
         let created: GraphCreated = try await send("POST", "me/feed", form)
         return created.id
+    }
+
+    /// One post or check-in by id, as Graph stores it (its `privacy` among the fields).
+    public func object(id: String) async throws(SocialAPIError) -> GraphCheckin {
+        try await send(
+            "GET", PercentEncoding.encode(id), [("fields", "id,message,place,created_time,coordinates,privacy")])
     }
 
     public func permissions() async throws(SocialAPIError) -> [GraphPermission] {

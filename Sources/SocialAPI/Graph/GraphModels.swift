@@ -112,6 +112,8 @@ public struct GraphCheckin: Codable, Sendable, Equatable {
     public var createdTime: String?
     /// The coordinates sent with the check-in, when any.
     public var coordinates: Coordinates?
+    /// Who can see it, as Graph echoed it on the created object (nil where not reported).
+    public var privacy: GraphPrivacy?
 
     public struct Coordinates: Codable, Sendable, Equatable {
         public var latitude: Double
@@ -125,19 +127,48 @@ public struct GraphCheckin: Codable, Sendable, Equatable {
 
     public init(
         id: String, message: String? = nil, place: GraphPage? = nil, createdTime: String? = nil,
-        coordinates: Coordinates? = nil
+        coordinates: Coordinates? = nil, privacy: GraphPrivacy? = nil
     ) {
         self.id = id
         self.message = message
         self.place = place
         self.createdTime = createdTime
         self.coordinates = coordinates
+        self.privacy = privacy
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, message, place, coordinates
+        case id, message, place, coordinates, privacy
         case createdTime = "created_time"
     }
+}
+
+/// Graph's Privacy node, the `privacy` field of posts and check-ins ("Privacy" in the Graph API
+/// reference): `value` is EVERYONE, ALL_FRIENDS, FRIENDS_OF_FRIENDS, SELF or CUSTOM.
+public struct GraphPrivacy: Codable, Sendable, Equatable {
+    public var value: String
+    public var description: String?
+    /// For CUSTOM: who may and may not see it (ids or friend lists, comma-separated).
+    public var allow: String?
+    public var deny: String?
+    public var friends: String?
+
+    public init(
+        value: String, description: String? = nil, allow: String? = nil, deny: String? = nil,
+        friends: String? = nil
+    ) {
+        self.value = value
+        self.description = description
+        self.allow = allow
+        self.deny = deny
+        self.friends = friends
+    }
+
+    /// The values Graph's `privacy` parameter takes, widest first.
+    public static let values = ["EVERYONE", "FRIENDS_OF_FRIENDS", "ALL_FRIENDS", "SELF", "CUSTOM"]
+
+    /// The parameter as Graph takes it: a JSON object in a string, `{"value":"ALL_FRIENDS"}`.
+    public static func parameter(_ value: String) -> String { "{\"value\":\"\(value)\"}" }
 }
 
 /// One entry of `me/permissions`.

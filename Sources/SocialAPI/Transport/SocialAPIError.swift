@@ -3,6 +3,8 @@
 public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Twitter answered with its error body.
     case twitter(status: Int, errors: [TwitterErrorBody.Entry], rateLimitReset: Int?)
+    /// X API v2 answered with a problem object or a validation `errors` array.
+    case x(status: Int, problem: XProblem, rateLimitReset: Int?)
     /// Graph answered with its error body; `retryAfter` from a `Retry-After` header, seconds.
     case graph(status: Int, error: GraphErrorBody.Detail, retryAfter: Int? = nil)
     /// The server answered with a status and a body that is not the provider's error format.
@@ -18,6 +20,7 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
         case .transport: true
         case .twitter(let status, let errors, _):
             status >= 500 || status == 429 || errors.contains { $0.known == .rateLimitExceeded }
+        case .x(let status, _, _): status >= 500 || status == 429
         case .graph(let status, let error, _): status >= 500 || error.known?.isThrottling == true
         case .http(let status, _, _): status >= 500 || status == 429
         case .decoding: false
@@ -31,13 +34,14 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
     public var answerWasLost: Bool {
         switch self {
         case .transport, .decoding: true
-        case .twitter, .graph, .http: false
+        case .twitter, .x, .graph, .http: false
         }
     }
 
     public var isDuplicate: Bool {
         switch self {
         case .twitter(_, let errors, _): errors.contains { $0.known == .duplicateStatus }
+        case .x(_, let problem, _): problem.isDuplicate
         case .graph(_, let error, _): error.known == .duplicatePost
         default: false
         }
@@ -47,7 +51,7 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
     /// `x-rate-limit-reset` (an absolute time, read against `now`) or a `Retry-After` header.
     public func retryDelay(now: Double) -> Double? {
         switch self {
-        case .twitter(_, _, let reset?): max(0, Double(reset) - now)
+        case .twitter(_, _, let reset?), .x(_, _, let reset?): max(0, Double(reset) - now)
         case .graph(_, _, let after?), .http(_, _, let after?): Double(after)
         default: nil
         }
@@ -57,6 +61,8 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .twitter(let status, let errors, _):
             "Twitter \(status): " + errors.map { "\($0.code) \($0.message)" }.joined(separator: "; ")
+        case .x(let status, let problem, _):
+            "X API v2 \(status): \(problem.summary)"
         case .graph(let status, let error, _):
             "Graph \(status): (#\(error.code)\(error.errorSubcode.map { "/\($0)" } ?? "")) \(error.message)"
         case .http(let status, let body, _): "HTTP \(status): \(body.prefix(200))"

@@ -144,14 +144,18 @@ public struct TwitterUser: Codable, Sendable, Equatable {
     public var screenName: String
     /// When false, Twitter drops lat/long/place from statuses silently.
     public var geoEnabled: Bool?
+    /// When true, the account's tweets are seen by its approved followers only.
+    public var protected: Bool?
 
-    public init(idStr: String, screenName: String, geoEnabled: Bool? = nil) {
+    public init(idStr: String, screenName: String, geoEnabled: Bool? = nil, protected: Bool? = nil) {
         self.idStr = idStr
         self.screenName = screenName
         self.geoEnabled = geoEnabled
+        self.protected = protected
     }
 
     enum CodingKeys: String, CodingKey {
+        case protected
         case idStr = "id_str"
         case screenName = "screen_name"
         case geoEnabled = "geo_enabled"

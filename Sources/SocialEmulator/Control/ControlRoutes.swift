@@ -1,4 +1,5 @@
 import Foundation
+import SocialAPI
 
 /// The control plane under `/__waypost/`: form-encoded POSTs that script the emulator (reset,
 /// accounts, geo_enabled, permissions, token states, faults, clock) and the journal. Its
@@ -34,6 +35,21 @@ struct ControlRoutes: Sendable {
             else { return error("user_id of a known user and enabled=true|false are required") }
             state.geoEnabled[user] = on
             return .json(200, ["user_id": user, "geo_enabled": String(on)])
+        case ("POST", "/__waypost/twitter/protected"):
+            guard let user = values["user_id"], state.protected[user] != nil,
+                let on = values["protected"].flatMap({ ["true": true, "false": false][$0] })
+            else { return error("user_id of a known user and protected=true|false are required") }
+            state.protected[user] = on
+            return .json(200, ["user_id": user, "protected": String(on)])
+        case ("POST", "/__waypost/facebook/audience"):
+            guard let user = values["user_id"], state.facebookAudience[user] != nil, let value = values["value"],
+                GraphPrivacy.values.contains(value), value != "CUSTOM"
+            else {
+                return error(
+                    "user_id of a known user and value=EVERYONE|FRIENDS_OF_FRIENDS|ALL_FRIENDS|SELF are required")
+            }
+            state.facebookAudience[user] = value
+            return .json(200, ["user_id": user, "default_audience": value])
         case ("POST", "/__waypost/facebook/permissions"):
             guard let user = values["user_id"], state.permissions[user] != nil, let permission = values["permission"],
                 let status = values["status"], status == "granted" || status == "declined"
@@ -62,10 +78,15 @@ struct ControlRoutes: Sendable {
                 let secret = values["token_secret"], ![user, name, token, secret].contains("")
             else { return error("user_id, screen_name, token and token_secret are required") }
             let geo = values["geo_enabled"].map { $0 == "true" } ?? true
+            let protected = values["protected"].map { $0 == "true" } ?? false
+            let bearer = values["bearer_token"].flatMap { $0.isEmpty ? nil : $0 }
             state.twitterAccounts.removeAll { $0.userID == user || $0.token == token }
             state.twitterAccounts.append(
-                .init(userID: user, screenName: name, token: token, tokenSecret: secret, geoEnabled: geo))
+                .init(
+                    userID: user, screenName: name, token: token, tokenSecret: secret, geoEnabled: geo,
+                    protected: protected, bearerToken: bearer))
             state.geoEnabled[user] = geo
+            state.protected[user] = protected
             return .json(200, ["user_id": user, "screen_name": name, "geo_enabled": String(geo)])
         case ("POST", "/__waypost/facebook/users"):
             guard let user = values["user_id"], !user.isEmpty, let token = values["access_token"], !token.isEmpty else {
@@ -75,6 +96,7 @@ struct ControlRoutes: Sendable {
             state.facebookAccounts.removeAll { $0.userID == user || $0.accessToken == token }
             state.facebookAccounts.append(.init(userID: user, accessToken: token, permissions: granted))
             state.permissions[user] = granted
+            state.facebookAudience[user] = state.facebookAudience[user] ?? "EVERYONE"
             return .json(200, ["user_id": user, "permissions": granted.sorted().joined(separator: ",")])
         case ("POST", "/__waypost/facebook/tokens"):
             guard let token = values["access_token"], !token.isEmpty, let name = values["state"],

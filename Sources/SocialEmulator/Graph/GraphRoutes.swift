@@ -223,12 +223,67 @@ struct GraphRoutes: Sendable {
             }
             coordinates = decoded
         }
+        let requested: GraphPrivacy?
+        switch Self.privacy(parameters["privacy"]) {
+        case .success(let value): requested = value
+        case .failure:
+            return Self.error(
+                400, .invalidParameter,
+                "(#100) privacy must be a JSON object whose value is one of \(GraphPrivacy.values.joined(separator: ", "))",
+                state: &state)
+        }
+        let privacy = Self.audience(
+            requested, appDefault: state.facebookAudience[account.userID] ?? "EVERYONE")
         let id = "\(account.userID)_\(state.makeID())"
         state.lastGraphMessage[account.userID] = message
         state.checkins[account.userID, default: []].append(
             GraphCheckin(
-                id: id, message: message, place: page, createdTime: GraphDate.text(now), coordinates: coordinates))
+                id: id, message: message, place: page, createdTime: GraphDate.text(now), coordinates: coordinates,
+                privacy: privacy))
         return .json(200, GraphCreated(id: id))
+    }
+
+    // MARK: - Privacy
+
+    struct BadPrivacy: Error {}
+
+    /// The `privacy` parameter: a JSON object in a string, `{"value": "ALL_FRIENDS"}`, with
+    /// `allow`/`deny` for CUSTOM ("Privacy" in the Graph API reference); nil when absent.
+    static func privacy(_ text: String?) -> Result<GraphPrivacy?, BadPrivacy> {
+        guard let text else { return .success(nil) }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let value = object["value"] as? String, GraphPrivacy.values.contains(value),
+            Set(object.keys).isSubset(of: ["value", "allow", "deny", "friends", "description"])
+        else { return .failure(BadPrivacy()) }
+        func list(_ key: String) -> String? {
+            if let text = object[key] as? String { return text }
+            return (object[key] as? [Any])?.map { "\($0)" }.joined(separator: ",")
+        }
+        return .success(GraphPrivacy(value: value, allow: list("allow"), deny: list("deny")))
+    }
+
+    /// Graph's predefined audiences, narrowest first; CUSTOM names people, not a width.
+    private static let widths = ["SELF", "ALL_FRIENDS", "FRIENDS_OF_FRIENDS", "EVERYONE"]
+
+    /// The audience a post gets: what it asked for, but never more public than the app's default
+    /// audience the user chose; without a `privacy` parameter, that default. Echoed on the
+    /// created object with Graph's `description`.
+    static func audience(_ requested: GraphPrivacy?, appDefault: String) -> GraphPrivacy {
+        var privacy = requested ?? GraphPrivacy(value: appDefault)
+        if let asked = widths.firstIndex(of: privacy.value), let cap = widths.firstIndex(of: appDefault), asked > cap {
+            privacy = GraphPrivacy(value: appDefault)
+        } else if privacy.value == "CUSTOM", appDefault == "SELF" {
+            privacy = GraphPrivacy(value: "SELF")
+        }
+        privacy.description =
+            [
+                "EVERYONE": "Public", "ALL_FRIENDS": "Your friends", "FRIENDS_OF_FRIENDS": "Your friends of friends",
+                "SELF": "Only me", "CUSTOM": "Custom",
+            ][privacy.value]
+        privacy.allow = privacy.allow ?? ""
+        privacy.deny = privacy.deny ?? ""
+        privacy.friends = privacy.value == "CUSTOM" ? "SOME_FRIENDS" : ""
+        return privacy
     }
 
     // MARK: - Throttling and errors

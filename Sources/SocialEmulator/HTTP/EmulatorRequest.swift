@@ -26,6 +26,30 @@ public struct EmulatorRequest: Sendable {
         headers["content-type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
     }
 
+    /// A JSON object body's fields as dotted names (`text`, `geo.place_id`), for the journal:
+    /// X API v2 takes JSON, and what a request carried must show there as a form's parameters
+    /// do. Empty for other bodies.
+    var jsonFields: [(name: String, value: String)] {
+        guard headers["content-type"]?.lowercased().hasPrefix("application/json") == true, !body.isEmpty,
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        else { return [] }
+        var out: [(name: String, value: String)] = []
+        func walk(_ value: Any, _ name: String, depth: Int) {
+            switch value {
+            case let object as [String: Any] where depth < 4:
+                for key in object.keys.sorted() { walk(object[key] as Any, name + "." + key, depth: depth + 1) }
+            case let text as String: out.append((name, text))
+            case let number as NSNumber: out.append((name, number.stringValue))
+            default:
+                if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) {
+                    out.append((name, String(decoding: data, as: UTF8.self)))
+                }
+            }
+        }
+        for key in object.keys.sorted() { walk(object[key] as Any, key, depth: 1) }
+        return out
+    }
+
     /// `scheme://host` the client addressed, for the absolute URLs the providers put in answers
     /// (place `url`, Graph `paging.next`).
     var origin: String { "http://" + (headers["host"] ?? "127.0.0.1") }

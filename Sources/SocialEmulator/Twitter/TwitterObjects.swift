@@ -21,6 +21,8 @@ struct StoredTweet: Sendable {
     var placeID: String?
     /// The posting application (the consumer key), for `source`.
     var application: String
+    /// The Tweet replied to and its author (`reply.in_reply_to_tweet_id` in v2).
+    var inReplyTo: (id: Int64, userID: String)? = nil
 }
 
 /// The `entities` of a text: hashtags, mentions and URLs with code-point `indices`, as
@@ -111,6 +113,8 @@ struct TweetEntities {
 struct UserObject {
     var account: EmulatorConfiguration.TwitterAccount
     var geoEnabled: Bool
+    /// Whether only approved followers see the account's tweets.
+    var protected = false
     var statusesCount: Int
     /// `trim_user`: only `id` and `id_str`.
     var trimmed = false
@@ -134,7 +138,7 @@ struct UserObject {
                     w.array { _ in }
                 }
             }
-            w.field("protected", false)
+            w.field("protected", protected)
             for key in ["followers_count", "friends_count", "listed_count", "favourites_count"] { w.field(key, 0) }
             w.field("created_at", TwitterDate.text(0))
             w.key("utc_offset")

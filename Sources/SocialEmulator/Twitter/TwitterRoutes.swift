@@ -344,6 +344,7 @@ struct TwitterRoutes: Sendable {
     private func userObject(_ account: EmulatorConfiguration.TwitterAccount, _ state: EmulatorState) -> UserObject {
         UserObject(
             account: account, geoEnabled: state.geoEnabled[account.userID] ?? false,
+            protected: state.protected[account.userID] ?? false,
             statusesCount: state.timelines[account.userID]?.count ?? 0)
     }
 
