@@ -42,7 +42,7 @@ struct Replay: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A KML, KMZ or GPX file, or - for standard input.")
+    @Argument(help: "A KML, KMZ, GPX or NMEA 0183 file, or - for standard input.")
     var track: String
 
     @Option(help: "text (readable lines) or jsonl (one event object per line).")
@@ -211,6 +211,7 @@ struct Replay: AsyncParsableCommand {
 
     @OptionGroup var storage: StoreOptions
     @OptionGroup var network: NetworkOptions
+    @OptionGroup(title: "NMEA 0183 out") var nmea: NMEAOptions
 
     /// The longest virtual time an option names: a century of seconds.
     static let century = 3_155_760_000.0
@@ -260,6 +261,7 @@ struct Replay: AsyncParsableCommand {
             throw ValidationError("--privacy, --dry-run and --run need --checkins")
         }
         if realtime && checkins != nil { throw ValidationError("--realtime cannot be combined with --checkins") }
+        try nmea.check(realtime: realtime, checkins: checkins != nil, summary: summary)
     }
 
     func desiredAccuracy() throws -> Double {
@@ -378,9 +380,12 @@ struct Replay: AsyncParsableCommand {
             let out = BufferedOutput()
             var counts = EventCounts()
             let format = self.format
+            let nmeaSink = try nmea.makeSink(interval: sampleInterval, realtime: realtime)
+            let printsEvents = !nmea.takesStandardOutput
             manager.observer = { event in
                 counts.add(event.event)
-                out.write { EventStreamEncoder.append(event, as: format, to: &$0) }
+                if printsEvents { out.write { EventStreamEncoder.append(event, as: format, to: &$0) } }
+                nmeaSink?.record(event)
             }
             // With check-ins the app has a store: its monitor's records live there between runs.
             let store = try checkins.map { _ in try storage.open() }
@@ -393,6 +398,7 @@ struct Replay: AsyncParsableCommand {
             let device = SimulatedDevice(
                 route: route, manager: manager, signalGaps: try gaps(from: origin), script: app.script(from: origin))
             let simulation = Simulation(devices: [device])
+            try nmeaSink?.waitForFirstClient()
             let print = manager.observer ?? { _ in }
             if let rules, let store {
                 try await CheckinReplay(
@@ -405,16 +411,18 @@ struct Replay: AsyncParsableCommand {
                 try keeping?.save(from: manager)
             } else if realtime, let span = simulation.span {
                 let bar = ProgressBar(enabled: isatty(STDERR_FILENO) != 0)
-                var clock = WallClock(rate: rate, span: span) { fraction in
-                    out.flush()
-                    bar.show(fraction)
-                }
+                var clock = NMEAPacedClock(
+                    inner: WallClock(rate: rate, span: span) { fraction in
+                        out.flush()
+                        bar.show(fraction)
+                    }, sink: nmeaSink)
                 simulation.run(clock: &clock, onEvent: print)
                 bar.finish()
             } else {
-                var clock = VirtualClock()
+                var clock = NMEAPacedClock(inner: VirtualClock(), sink: nmeaSink)
                 simulation.run(clock: &clock, onEvent: print)
             }
+            try nmeaSink?.finish()
             try out.finish()
             if summary {
                 let line = counts.description + "\n"
