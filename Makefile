@@ -5,8 +5,9 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEPS = libxml2-dev libsqlite3-dev zlib1g-dev pkg-config
 BENCH_DEPS = libxml2-utils gpsbabel wrk
-# Tools the tests run: gpsbabel writes the KML that GpsbabelCLITests reads back.
-TEST_DEPS = gpsbabel
+# Tools the tests run: gpsbabel writes the KML that GpsbabelCLITests reads back; gpsd and gpspipe
+# read `replay --nmea-serve` in Tests/FormatConformance/run.sh.
+TEST_DEPS = gpsbabel gpsd gpsd-clients
 DEMO_TRACK ?= tracks/sunnyvale-commute.kml
 DEMO_DB ?= .waypost/demo.db
 
@@ -50,6 +51,7 @@ test: deps
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
 	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
 	Tests/GeoJSONConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
+	Tests/FormatConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-install.sh debug
 	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 
