@@ -33,7 +33,9 @@ struct NMEAOptions: ParsableArguments {
 
     @Option(
         name: .customLong("nmea-host"),
-        help: "With --nmea-serve: the address to listen on (default 127.0.0.1, this machine only).")
+        help: ArgumentHelp(
+            "With --nmea-serve: the address to listen on (default 127.0.0.1, this machine only).",
+            valueName: "host"))
     var host: String?
 
     /// Whether `--nmea -` takes standard output from the event stream.

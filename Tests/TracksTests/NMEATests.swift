@@ -106,6 +106,8 @@ struct NMEATests {
         #expect(NMEASentences.dilution(65) == 13)
         #expect(NMEASentences.dilution(0.01) == 0.1)
         #expect(NMEASentences.dilution(1e9) == 99.9)
+        #expect(NMEASentences.dilution(0) == 0.1)  // --noise none: fixes exactly on the route
+        #expect(NMEASentences.dilution(.infinity) == 99.9)
     }
 
     // MARK: - Reading

@@ -78,6 +78,9 @@ struct NMEACLITests {
         #expect(rmc[(lost.last ?? 0) + 1].hasPrefix("$GPRMC,153041.00,A,"))
         let gga = lines.filter { $0.hasPrefix("$GPGGA") }
         #expect(gga.filter { $0.split(separator: ",", omittingEmptySubsequences: false)[6] == "0" }.count == 21)
+        // Without noise a fix is exact (accuracy 0): the best HDOP there is, 0.1.
+        let hdops = Set(gga.map { $0.split(separator: ",", omittingEmptySubsequences: false)[8] })
+        #expect(hdops == ["0.1", ""])
     }
 
     @Test func optionsThatCannotGoTogetherAreUsageErrors() throws {

@@ -85,6 +85,10 @@ struct NMEALogParser {
         if let current { epochs.append(current) }
         current = nil
         let fixes = epochs.filter(\.isFix)
+        let droppedNote =
+            firstDrop.map {
+                " (\(dropped) sentence\(dropped == 1 ? " was" : "s were") dropped, the first at line \($0.line): \($0.why))"
+            } ?? ""
         guard !fixes.isEmpty else {
             let why =
                 epochs.isEmpty
@@ -92,13 +96,14 @@ struct NMEALogParser {
                     ? "no valid sentence: \(dropped) dropped (\(firstDrop.map { "line \($0.line): \($0.why)" } ?? ""))"
                     : "no GGA or RMC sentence")
                 : "no fix: every GGA says quality 0 and every RMC status V (gpsbabel writes that for GPX points without <fix>)"
+                    + droppedNote
             throw TrackReadError(.invalid, file: name, "an NMEA log with \(why)")
         }
         guard let dated = epochs.firstIndex(where: { $0.date != nil }) else {
             throw TrackReadError(
                 .invalid, file: name, line: firstGGA ?? fixes[0].line, column: 1,
                 "no RMC sentence gives the date: GGA carries only the time of day, so the fixes cannot be placed in time"
-            )
+                    + droppedNote)
         }
         // Dates forward from the first dated epoch, then back from it.
         var days = [Int](repeating: 0, count: epochs.count)

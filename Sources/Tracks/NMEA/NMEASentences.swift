@@ -138,9 +138,10 @@ public struct NMEASentences: Sendable, Equatable {
         return String([digits[Int(value >> 4)], digits[Int(value & 0xF)]])
     }
 
-    /// HDOP (or VDOP) for an accuracy in metres: ÷ ``metresPerDOP``, rounded to 0.1, in 0.1…99.9.
+    /// HDOP (or VDOP) for an accuracy in metres: ÷ ``metresPerDOP``, rounded to 0.1, in 0.1…99.9
+    /// (an exact fix, accuracy 0, is the best geometry there is: 0.1).
     public static func dilution(_ accuracy: Double) -> Double {
-        guard accuracy.isFinite, accuracy > 0 else { return 99.9 }
+        guard accuracy.isFinite, accuracy >= 0 else { return 99.9 }
         return min(max((accuracy / metresPerDOP * 10).rounded() / 10, 0.1), 99.9)
     }
 
