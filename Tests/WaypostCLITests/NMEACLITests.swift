@@ -203,3 +203,88 @@ struct NMEACLITests {
         }
     }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `--nmea-serve` over a real socket: a plain TCP client (the part gpsd plays in
+/// Tests/FormatConformance/run.sh) gets the very sentences `--nmea -` writes for the same replay.
+struct NMEAServeCLITests {
+    @Test func aTCPClientGetsTheSentencesTheFileGets() throws {
+        try withTemporaryDirectory { directory in
+            // The ride's first 20 points (40 s), served at 200 times real time.
+            let text = try String(contentsOfFile: NMEACLITests.ride, encoding: .utf8)
+            let points = text.ranges(of: "<trkpt ")
+            try #require(points.count > 21)
+            let short = String(text[..<points[20].lowerBound]) + "</trkseg></trk></gpx>\n"
+            try short.write(to: directory.appendingPathComponent("short.gpx"), atomically: true, encoding: .utf8)
+            let expected = try CLITests.waypost(
+                ["replay", "short.gpx", "--signal-loss", "10-15", "--nmea", "-"], in: directory)
+            try #require(expected.status == 0, "\(expected.stderr)")
+
+            let process = Process()
+            process.executableURL = CLITests.executable
+            process.arguments = [
+                "replay", "short.gpx", "--signal-loss", "10-15", "--nmea-serve", "0", "--realtime", "--rate", "200",
+            ]
+            process.currentDirectoryURL = directory
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            // The banner names the port; the replay waits for this client.
+            var banner = ""
+            while !banner.contains("\n") {
+                let chunk = err.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                banner += String(decoding: chunk, as: UTF8.self)
+            }
+            let prefix = "waypost: serving NMEA 0183 on tcp://127.0.0.1:"
+            try #require(banner.hasPrefix(prefix), "\(banner)")
+            let port = try #require(UInt16(banner.dropFirst(prefix.count).prefix { $0.isNumber }))
+            let received = try Self.readAll(fromPort: port)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(received == expected.stdout)
+            #expect(received.contains("$GPRMC,153010.00,V,"))
+        }
+    }
+
+    /// Connects to 127.0.0.1:`port` and reads until the server closes the connection.
+    static func readAll(fromPort port: UInt16) throws -> String {
+        #if canImport(Glibc)
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let client = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        try #require(client >= 0)
+        defer { close(client) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            if got > 0 {
+                bytes += buffer[0..<got]
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
