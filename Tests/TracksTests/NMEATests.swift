@@ -243,6 +243,23 @@ struct NMEATests {
         #expect(error.description.contains("no fix"), "\(error)")
     }
 
+    /// Any talker (GN: several constellations), and sentences Waypost does not read — GSV,
+    /// proprietary `$P…`, AIS `!` — checked and skipped.
+    @Test func readsAnyTalkerAndSkipsOtherSentences() throws {
+        let lines =
+            [
+                "GNRMC,123519.00,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W,A",
+                "GNGGA,123519.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
+                "GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00",
+                "PGRMZ,1794,f,3",
+            ].map { NMEASentences.sentence($0) } + ["!AIVDM,1,1,,B,177KQJ5000G?tO`K>RA1wUbN0TKH,0*5C"]
+        let track = try readTrack(Self.log(lines), name: "gn.nmea")
+        #expect(track.warnings.isEmpty, "\(track.warnings)")
+        let point = try #require(track.paths.first?.points.first)
+        #expect(track.paths.first?.points.count == 1)
+        #expect(point.altitude == 545.4 && point.timeIntervalSince1970 == Self.publishedTime)
+    }
+
     @Test func sniffsNMEAFromTheContent() {
         func sniff(_ text: String) -> Bool {
             Array(text.utf8).withUnsafeBytes { NMEALogParser.looksLikeNMEA($0) }
