@@ -94,6 +94,7 @@ struct NMEATests {
         let extreme = NMEAFix(
             time: newYear - 0.001, latitude: -89.999_999, longitude: -179.999_999, altitude: -12_345.6,
             horizontalAccuracy: 1e6, verticalAccuracy: 1e6, speed: 999, course: 359.999)
+        #expect(Self.fields(writer.sentences(for: extreme)[0])[8] == "0.00")  // course 359.999° → 0.00
         for sentence in writer.sentences(for: extreme) {
             #expect(sentence.utf8.count + 2 <= 82, "\(sentence)")
             #expect(Self.checksumHolds(sentence))

@@ -82,7 +82,7 @@ public struct NMEASentences: Sendable, Equatable {
         let position = latitude(fix.latitude) + "," + longitude(fix.longitude)
         let knots = fix.speed.map { Self.fixed($0 * 3600 / 1852, decimals: 2) } ?? ""
         let kmh = fix.speed.map { Self.fixed($0 * 3.6, decimals: 2) } ?? ""
-        let course = fix.course.map { Self.fixed($0.truncatingRemainder(dividingBy: 360), decimals: 2) } ?? ""
+        let course = fix.course.map { Self.fixed(Self.degrees($0), decimals: 2) } ?? ""
         let hdop = Self.dilution(fix.horizontalAccuracy)
         let vdop = fix.verticalAccuracy.flatMap { $0 >= 0 && fix.altitude != nil ? Self.dilution($0) : nil }
         let pdop = vdop.map { ($0 * $0 + hdop * hdop).squareRoot() } ?? hdop
@@ -114,6 +114,12 @@ public struct NMEASentences: Sendable, Equatable {
     /// satellite slots, then the dilutions.
     static func gsa(mode: Int, pdop: String, hdop: String, vdop: String) -> String {
         (["GSA", "A", String(mode)] + Array(repeating: "", count: 12) + [pdop, hdop, vdop]).joined(separator: ",")
+    }
+
+    /// A course rounded to 0.01° in [0, 360): 359.999° is 0.00, not 360.00.
+    static func degrees(_ value: Double) -> Double {
+        let hundredths = (value * 100).rounded().truncatingRemainder(dividingBy: 36_000)
+        return (hundredths < 0 ? hundredths + 36_000 : hundredths) / 100
     }
 
     /// `$` + talker + `body` + `*` + checksum.
