@@ -234,6 +234,12 @@ struct NMEATests {
         #expect(error.description.hasPrefix("field.nmea:2:15: GPGGA field 2 '48x7.038' is not"), "\(error)")
     }
 
+    @Test func aLineOfKilobytesIsNotNMEA() throws {
+        let long = "$GPTXT," + String(repeating: "A", count: 5000) + "*00"
+        let error = try #require(readError(Self.log([Self.published[1], long]), name: "long.nmea"))
+        #expect(error.line == 2 && error.description.contains("longer than 4096 bytes"), "\(error)")
+    }
+
     @Test func ggaWithoutAnyRMCHasNoDate() throws {
         let error = try #require(readError(Self.log([Self.published[0]]), name: "gga.nmea"))
         #expect(error.line == 1 && error.description.contains("no RMC sentence gives the date"), "\(error)")

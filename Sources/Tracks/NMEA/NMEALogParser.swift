@@ -70,6 +70,10 @@ struct NMEALogParser {
             start = index + 1
         }
         pending.append(contentsOf: bytes[start...])
+        try checkLength()
+    }
+
+    private func checkLength() throws(TrackReadError) {
         if pending.count > Self.maximumLineLength {
             throw TrackReadError(
                 .invalid, file: name, line: line, column: 1,
@@ -145,6 +149,7 @@ struct NMEALogParser {
     // MARK: - Lines
 
     private mutating func endLine() throws(TrackReadError) {
+        try checkLength()
         defer {
             pending.removeAll(keepingCapacity: true)
             line += 1
