@@ -176,6 +176,16 @@ final class NMEAFileOutput {
             paths = nil
             return
         }
+        // A device or FIFO (`/dev/null`, a pipe to gpsfake) is written in place, never renamed over.
+        if isSpecialFile(path) {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw CommandFailure(.cannotCreate, "\(path): cannot open for writing")
+            }
+            self.handle = handle
+            out = BufferedOutput(handle, name: path)
+            paths = nil
+            return
+        }
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp").path
@@ -200,14 +210,15 @@ final class NMEAFileOutput {
     func finish() throws {
         do {
             try out.finish()
-            try handle?.synchronize()
+            // A device or FIFO has nothing to sync (fsync fails on some).
+            if paths != nil { try handle?.synchronize() }
             try handle?.close()
         } catch {
             abandon()
             throw error
         }
-        guard let paths else { return }
         settled = true
+        guard let paths else { return }
         guard rename(paths.temporary, paths.final) == 0 else {
             let reason = String(cString: strerror(errno))
             abandon()

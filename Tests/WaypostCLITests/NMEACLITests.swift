@@ -83,6 +83,27 @@ struct NMEACLITests {
         #expect(hdops == ["0.1", ""])
     }
 
+    /// A FIFO (or a device such as /dev/null) named as the output is written into, not renamed
+    /// over: as root, `-o /dev/null` replaced the machine's /dev/null with a file.
+    @Test func aFIFOIsWrittenInPlaceNotReplaced() throws {
+        try withTemporaryDirectory { directory in
+            let run = try StandardStreamsCLITests.shell(
+                """
+                mkfifo nmea.fifo gpx.fifo
+                cat nmea.fifo > nmea.out & cat gpx.fifo > gpx.out &
+                "$WAYPOST" replay '\(Self.ride)' --nmea nmea.fifo > /dev/null &&
+                "$WAYPOST" export '\(Self.ride)' --format gpx -o gpx.fifo && wait && test -p nmea.fifo && test -p gpx.fifo
+                """, in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+            let nmea = try String(contentsOf: directory.appendingPathComponent("nmea.out"), encoding: .utf8)
+            let gpx = try String(contentsOf: directory.appendingPathComponent("gpx.out"), encoding: .utf8)
+            #expect(nmea.hasPrefix("$GPRMC,153000.00,A,"))
+            #expect(gpx.hasPrefix("<?xml") && gpx.hasSuffix("</gpx>\n"))
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
+            #expect(left.isEmpty, "temporary files left: \(left)")
+        }
+    }
+
     @Test func optionsThatCannotGoTogetherAreUsageErrors() throws {
         for (arguments, message) in [
             (["--nmea-serve", "0"], "--nmea-serve needs --realtime"),
