@@ -149,16 +149,18 @@ final class NMEASink {
 }
 
 /// A clock that lets an ``NMEASink`` write its no-fix epochs at their own times: before each
-/// event's instant it fills the signal gap up to it, pacing `inner` to each epoch.
-struct NMEAPacedClock<Inner: SimulationClock>: SimulationClock {
-    var inner: Inner
+/// event's instant it fills the signal gap up to it, pacing `inner` (the wall clock of
+/// `--realtime`; nil: as fast as possible) to each epoch. Holds any clock, so that it wraps
+/// whatever pacing a run is given.
+struct NMEAPacedClock: SimulationClock {
+    var inner: (any SimulationClock)?
     let sink: NMEASink?
 
     mutating func advance(to virtualTime: Double) {
         if let sink {
-            sink.fill(until: virtualTime) { inner.advance(to: $0) }
+            sink.fill(until: virtualTime) { inner?.advance(to: $0) }
         }
-        inner.advance(to: virtualTime)
+        inner?.advance(to: virtualTime)
     }
 }
 
