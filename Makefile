@@ -8,8 +8,9 @@ SWIFT ?= swift
 DEPS = libxml2-dev libsqlite3-dev zlib1g-dev pkg-config libjs-leaflet libjs-leaflet.markercluster
 BENCH_DEPS = libxml2-utils gpsbabel wrk
 # Tools the tests run: gpsbabel writes the KML that GpsbabelCLITests reads back; xmllint
-# validates JUnit, GPX and KML against their schemas; groff checks the man page.
-TEST_DEPS = gpsbabel libxml2-utils groff-base
+# validates JUnit, GPX and KML against their schemas; groff checks the man page; gpsd and
+# gpspipe read `replay --nmea-serve` in Tests/FormatConformance/run.sh.
+TEST_DEPS = gpsbabel libxml2-utils groff-base gpsd gpsd-clients
 DEMO_TRACK ?= tracks/sunnyvale-commute.kml
 DEMO_DB ?= .waypost/demo.db
 
@@ -57,6 +58,7 @@ test: deps
 	scripts/test-completion.sh $$($(SWIFT) build --show-bin-path)/waypost
 	Tests/XMLSchemaConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	Tests/GeoJSONConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
+	Tests/FormatConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-install.sh debug
 	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 

@@ -94,8 +94,22 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
 
 /// Writes a file all at once or not at all: into a temporary sibling, renamed into place on
 /// success, removed on failure — so a failed run never leaves a half-written file.
+///
+/// A path that names no regular file — a device such as `/dev/null` or `/dev/stdout`, a FIFO — is
+/// written in place: renaming over it would replace the device with a file (as root, for every
+/// program on the machine).
 enum AtomicFile {
     static func write(to path: String, _ body: (BufferedOutput) throws -> Void) throws {
+        if isSpecialFile(path) {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw CommandFailure(.cannotCreate, "\(path): cannot open for writing")
+            }
+            defer { try? handle.close() }
+            let output = BufferedOutput(handle, name: path)
+            try body(output)
+            try output.finish()
+            return
+        }
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
@@ -122,6 +136,13 @@ enum AtomicFile {
             throw CommandFailure(.cannotCreate, "\(path): cannot write file (\(reason))")
         }
     }
+}
+
+/// Whether `path` exists and is not a regular file (a character device, a FIFO, a socket).
+func isSpecialFile(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return false }
+    return (info.st_mode & S_IFMT) != S_IFREG
 }
 
 /// Where a command's `-o/--output` (or `--junit`) goes: standard output when none is given or

@@ -43,7 +43,7 @@ struct Replay: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A KML, KMZ or GPX file, or - for standard input.", completion: .file(extensions: trackExtensions))
+    @Argument(help: "A KML, KMZ, GPX or NMEA 0183 file, or - for standard input.", completion: .file(extensions: trackExtensions))
     var track: String
 
     @Option(help: "text (readable lines) or jsonl (one event object per line).")
@@ -227,6 +227,7 @@ struct Replay: AsyncParsableCommand {
 
     @OptionGroup var storage: StoreOptions
     @OptionGroup var network: NetworkOptions
+    @OptionGroup(title: "NMEA 0183 out") var nmea: NMEAOptions
 
     /// The longest virtual time an option names: a century of seconds.
     static let century = 3_155_760_000.0
@@ -276,6 +277,7 @@ struct Replay: AsyncParsableCommand {
             throw ValidationError("--privacy, --dry-run and --run need --checkins")
         }
         if realtime && checkins != nil { throw ValidationError("--realtime cannot be combined with --checkins") }
+        try nmea.check(realtime: realtime, checkins: checkins != nil, summary: summary)
     }
 
     func desiredAccuracy() throws -> Double {
@@ -425,7 +427,10 @@ struct Replay: AsyncParsableCommand {
             let out = BufferedOutput()
             var counts = EventCounts()
             let format = self.format
-            var pacing: WallClock?
+            let nmeaSink = try nmea.makeSink(interval: sampleInterval, realtime: realtime)
+            // `--nmea -`: standard output carries the sentences alone.
+            let printsEvents = !nmea.takesStandardOutput
+            var pacing: (any SimulationClock)?
             let bar = ProgressBar(enabled: realtime && isatty(STDERR_FILENO) != 0)
             if realtime, let span = route.span {
                 pacing = WallClock(rate: rate, span: span) { fraction in
@@ -433,13 +438,16 @@ struct Replay: AsyncParsableCommand {
                     bar.show(fraction)
                 }
             }
+            if let nmeaSink { pacing = NMEAPacedClock(inner: pacing, sink: nmeaSink) }
             let outcome: RunOutcome
             do {
+                try nmeaSink?.waitForFirstClient()
                 outcome = try await RunSession(plan).run(pacing: pacing) { event in
                     switch event {
                     case .location(let timed):
                         counts.add(timed.event)
-                        out.write { EventStreamEncoder.append(timed, as: format, to: &$0) }
+                        if printsEvents { out.write { EventStreamEncoder.append(timed, as: format, to: &$0) } }
+                        nmeaSink?.record(timed)
                     case .post(let record, let time):
                         out.write(
                             (format == .jsonl
@@ -456,6 +464,7 @@ struct Replay: AsyncParsableCommand {
                 }
             }
             bar.finish()
+            try nmeaSink?.finish()
             try out.finish()
             if outcome.stillQueued > 0 {
                 FileHandle.standardError.write(

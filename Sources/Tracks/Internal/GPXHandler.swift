@@ -4,7 +4,7 @@ import WaypostSupport
 /// Builds a ``Track`` from GPX 1.0 and 1.1 events: `wpt`, `rte`/`rtept` and
 /// `trk`/`trkseg`/`trkpt`, with `ele`, `time`, `course` and `speed`. Numeric leaf values inside a
 /// point's `extensions` (Garmin's `hr`, `cad`, `atemp`…) become per-point attributes named by their
-/// local name; other extension content is skipped.
+/// local name (`<waypost:value name="N">` by N); other extension content is skipped.
 /// Driven by one ``SAXSession`` on one thread: its state is `@exclusivity(unchecked)` for speed.
 final class GPXHandler: XMLEventHandler {
     @exclusivity(unchecked) private(set) var track = Track(format: .gpx)
@@ -19,6 +19,8 @@ final class GPXHandler: XMLEventHandler {
     @exclusivity(unchecked) private var pointPosition = SourcePosition(line: 0, column: 0)
     @exclusivity(unchecked) private var pointValues: [(String, Double)] = []
     @exclusivity(unchecked) private var extensionDepth = 0
+    /// The `name` attribute of the extension leaf being read, when it is a `value`.
+    @exclusivity(unchecked) private var valueName: String?
     @exclusivity(unchecked) private var text: TextBuffer
 
     /// Where long paths' columns go.
@@ -44,7 +46,11 @@ final class GPXHandler: XMLEventHandler {
         if extensionDepth > 0 {
             extensionDepth += 1
             // A leaf's text; replaced if it has children.
-            if point != nil { text.begin(at: position, depth: open.count) }
+            if point != nil {
+                text.begin(at: position, depth: open.count)
+                // Waypost's own `<waypost:value name="…">` for a name that is no XML name.
+                valueName = name.local == "value" ? attributes.string("name") : nil
+            }
             return
         }
         guard Self.isGPX(name) else { return }
@@ -88,7 +94,7 @@ final class GPXHandler: XMLEventHandler {
             if extensionDepth > 0, ownsText, point != nil,
                 let value = text.end({ DecimalParser.parse(Self.trimmed($0)) })
             {
-                pointValues.append((name.local, value))
+                pointValues.append((name.local == "value" ? valueName ?? name.local : name.local, value))
             }
             return
         }

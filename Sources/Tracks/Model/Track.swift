@@ -45,6 +45,8 @@ public struct Track: Sendable, Equatable {
 /// The formats ``TrackReader`` reads.
 public enum TrackFormat: String, Sendable, CaseIterable {
     case kml, kmz, gpx
+    /// An NMEA 0183 log (GGA/RMC sentences), as GPS loggers and `waypost replay --nmea` write.
+    case nmea
 }
 
 /// A KML Placemark, or a GPX waypoint, route or track.

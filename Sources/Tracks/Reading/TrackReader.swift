@@ -14,7 +14,9 @@ import ZIPFoundation
 /// ```
 ///
 /// The format is recognised from the content, not the file name: a ZIP archive is KMZ (its
-/// first `.kml` entry, `doc.kml` by convention, is read), otherwise the root element decides.
+/// first `.kml` entry, `doc.kml` by convention, is read), text that starts with an NMEA sentence
+/// (`$`) or comment (`#`) is an NMEA 0183 log (``NMEALogParser``'s rules), otherwise the root
+/// element decides.
 /// Input is treated as untrusted; see ``ReaderLimits`` and the Security section of the README.
 public struct TrackReader: Sendable {
     public var limits: ReaderLimits
@@ -78,6 +80,17 @@ public struct TrackReader: Sendable {
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
             return try kmz(head)
         }
+        if NMEALogParser.looksLikeNMEA(head) {
+            var parser = NMEALogParser(name: name)
+            var chunk = head
+            while !chunk.isEmpty {
+                try parser.feed(chunk)
+                do { chunk = try fill(buffer, capacity: capacity, from: file) } catch {
+                    throw TrackReadError(error.kind, file: name, error.message)
+                }
+            }
+            return try finishNMEA(&parser, name: name)
+        }
         return try parse(name: name) { feed in
             var chunk = head
             while !chunk.isEmpty {
@@ -97,6 +110,16 @@ public struct TrackReader: Sendable {
                 throw TrackReadError(.missing, file: name, "cannot stage KMZ archive: \(error)")
             }
             return try readKMZ(temporary, name: name)
+        }
+        let isNMEA = data.prefix(chunkSize).withUnsafeBytes { NMEALogParser.looksLikeNMEA($0) }
+        if isNMEA {
+            var parser = NMEALogParser(name: name)
+            var failure: TrackReadError?
+            data.withUnsafeBytes { bytes in
+                do throws(TrackReadError) { try parser.feed(bytes) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            return try finishNMEA(&parser, name: name)
         }
         return try parse(name: name) { feed in
             var offset = 0
@@ -164,7 +187,17 @@ public struct TrackReader: Sendable {
         guard let track = session.track else {
             throw TrackReadError(.unsupported, file: name, "no root element")
         }
-        guard let backwards = session.backwards else { return track }
+        return try ordered(track, backwards: session.backwards, name: name)
+    }
+
+    private func finishNMEA(_ parser: inout NMEALogParser, name: String) throws(TrackReadError) -> Track {
+        let (track, backwards) = try parser.finish()
+        return try ordered(track, backwards: backwards, name: name)
+    }
+
+    /// `track` as ``timeOrder`` says, given the first point earlier than its predecessor.
+    private func ordered(_ track: Track, backwards: ReadFailure?, name: String) throws(TrackReadError) -> Track {
+        guard let backwards else { return track }
         switch timeOrder {
         case .strict:
             throw TrackReadError(

@@ -1,11 +1,20 @@
 import WaypostSupport
 
 /// GPX 1.1: KML Points become waypoints, routes stay routes, every other line becomes a track
-/// (one `trkseg` per line of a multi-geometry; a polygon contributes its rings).
+/// (one `trkseg` per line of a multi-geometry; a polygon contributes its rings). Per-point
+/// values go in each point's `extensions` as ``PointValue`` lays them out: Garmin's
+/// TrackPointExtension v2 where the value is one of its fields, else the Waypost namespace.
 enum GPXWriter {
     static func write<Stream: TextOutputStream>(_ track: Track, to out: inout Stream) {
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        out.write("<gpx version=\"1.1\" creator=\"Waypost\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n")
+        let layouts = track.features.flatMap { $0.geometry?.paths ?? [] }.filter { !$0.attributes.isEmpty }
+            .map { PointValueLayout(names: $0.attributes.keys) }
+        let namespaces =
+            (layouts.contains { !$0.trackPointExtension.isEmpty }
+                ? " xmlns:gpxtpx=\"\(PointValue.trackPointExtensionV2)\"" : "")
+            + (layouts.contains { !$0.waypost.isEmpty } ? " xmlns:waypost=\"\(PointValue.waypostNamespace)\"" : "")
+        out.write(
+            "<gpx version=\"1.1\" creator=\"Waypost\" xmlns=\"http://www.topografix.com/GPX/1/1\"\(namespaces)>\n")
         if let name = track.name { out.write("<metadata><name>\(XMLEscaping.escape(name))</name></metadata>\n") }
         for feature in track.features {
             guard let geometry = feature.geometry else { continue }
@@ -25,9 +34,11 @@ enum GPXWriter {
                 let (open, close) = (
                     Array((isRoute ? "<rtept" : "<trkpt").utf8), Array((isRoute ? "</rtept>\n" : "</trkpt>\n").utf8)
                 )
+                var values = PointValueColumns(path)
                 for point in path.points {
                     chunk.bytes.append(contentsOf: open)
                     appendPoint(point, time: point.timeIntervalSince1970, to: &chunk.bytes)
+                    values.appendNextGPXExtensions(to: &chunk.bytes)
                     chunk.bytes.append(contentsOf: close)
                     chunk.flushIfFull(to: &out)
                 }
@@ -79,6 +90,7 @@ enum KMLWriter {
             "<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document>\n"
         )
         if let name = track.name { out.write("<name>\(XMLEscaping.escape(name))</name>\n") }
+        writeSchema(for: track, to: &out)
         for feature in track.features {
             out.write("<Placemark>\n")
             if let name = feature.name { out.write("<name>\(XMLEscaping.escape(name))</name>\n") }
@@ -114,6 +126,58 @@ enum KMLWriter {
             out.write("</Placemark>\n")
         }
         out.write("</Document>\n</kml>\n")
+    }
+
+    /// The id of the Schema that declares the per-point arrays (gpsbabel calls its own `schema`).
+    static let schemaID = "point-values"
+
+    /// `<Schema>` declaring a `gx:SimpleArrayField` for every per-point array a timed path of
+    /// `track` carries, as Google Earth and gpsbabel declare them; nothing when none does.
+    private static func writeSchema(for track: Track, to out: inout some TextOutputStream) {
+        var fields: [String: PointValue?] = [:]
+        for feature in track.features where feature.kind != .route {
+            for path in feature.geometry?.paths ?? []
+            where !path.attributes.isEmpty && path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
+                for entry in PointValueLayout(names: path.attributes.keys).kml where fields[entry.arrayName] == nil {
+                    fields.updateValue(entry.meaning, forKey: entry.arrayName)
+                }
+            }
+        }
+        guard !fields.isEmpty else { return }
+        out.write("<Schema id=\"\(schemaID)\">\n")
+        for name in fields.keys.sorted() {
+            let (type, displayName) = fields[name].flatMap { $0?.kmlField } ?? ("float", name)
+            out.write(
+                "<gx:SimpleArrayField name=\"\(XMLEscaping.escape(name))\" type=\"\(type)\">"
+                    + "<displayName>\(XMLEscaping.escape(displayName))</displayName></gx:SimpleArrayField>\n")
+        }
+        out.write("</Schema>\n")
+    }
+
+    /// A gx:Track's per-point values: `ExtendedData/SchemaData/gx:SimpleArrayData`, one
+    /// `gx:value` per point (empty where the point has none).
+    private static func writeArrays<Stream: TextOutputStream>(_ path: TrackPath, to out: inout Stream) {
+        guard !path.attributes.isEmpty else { return }
+        out.write("<ExtendedData><SchemaData schemaUrl=\"#\(schemaID)\">\n")
+        var chunk = ChunkedText()
+        for entry in PointValueLayout(names: path.attributes.keys).kml {
+            chunk.bytes.append(
+                contentsOf: Array("<gx:SimpleArrayData name=\"\(XMLEscaping.escape(entry.arrayName))\">\n".utf8))
+            var values = path.attributes[entry.name, default: []].makeIterator()
+            for _ in 0..<path.points.count {
+                if let value = values.next(), !value.isNaN {
+                    chunk.bytes.append(literal: "<gx:value>")
+                    Format.appendNumber(value, to: &chunk.bytes)
+                    chunk.bytes.append(literal: "</gx:value>\n")
+                } else {
+                    chunk.bytes.append(literal: "<gx:value/>\n")
+                }
+                chunk.flushIfFull(to: &out)
+            }
+            chunk.bytes.append(literal: "</gx:SimpleArrayData>\n")
+        }
+        chunk.flush(to: &out)
+        out.write("</SchemaData></ExtendedData>\n")
     }
 
     /// `longitude,latitude[,altitude]`, a KML coordinates tuple.
@@ -168,6 +232,7 @@ enum KMLWriter {
                     chunk.flushIfFull(to: &out)
                 }
                 chunk.flush(to: &out)
+                writeArrays(path, to: &out)
                 out.write("</gx:Track>\n")
             } else {
                 out.write("<LineString>" + altitudeMode(path))
@@ -196,5 +261,53 @@ enum KMLWriter {
             for part in parts { writeGeometry(part, timed: timed, to: &out) }
             out.write(allTimed ? "</gx:MultiTrack>\n" : "</MultiGeometry>\n")
         }
+    }
+}
+
+/// A path's attribute columns read along with its points, for the GPX writer.
+struct PointValueColumns {
+    private let layout: PointValueLayout
+    private var extensionValues: [SpillColumn<Double>.Iterator]
+    private var waypostValues: [SpillColumn<Double>.Iterator]
+    /// `<gpxtpx:hr>` and `</gpxtpx:hr>` of each TrackPointExtension column, made once.
+    private let extensionTags: [(open: [UInt8], close: [UInt8])]
+    private let waypostTags: [(open: [UInt8], close: [UInt8])]
+
+    init(_ path: TrackPath) {
+        layout = PointValueLayout(names: path.attributes.keys)
+        extensionValues = layout.trackPointExtension.map { path.attributes[$0.name, default: []].makeIterator() }
+        waypostValues = layout.waypost.map { path.attributes[$0, default: []].makeIterator() }
+        extensionTags = layout.trackPointExtension.map {
+            (Array("<gpxtpx:\($0.field)>".utf8), Array("</gpxtpx:\($0.field)>".utf8))
+        }
+        waypostTags = layout.waypost.map { name in
+            PointValue.isXMLName(name)
+                ? (Array("<waypost:\(name)>".utf8), Array("</waypost:\(name)>".utf8))
+                : (Array("<waypost:value name=\"\(XMLEscaping.escape(name))\">".utf8), Array("</waypost:value>".utf8))
+        }
+    }
+
+    /// The next point's `<extensions>…</extensions>`, nothing when it has no value.
+    mutating func appendNextGPXExtensions(to out: inout [UInt8]) {
+        guard !extensionValues.isEmpty || !waypostValues.isEmpty else { return }
+        let standard = extensionValues.indices.map { extensionValues[$0].next() ?? .nan }
+        let own = waypostValues.indices.map { waypostValues[$0].next() ?? .nan }
+        guard standard.contains(where: { !$0.isNaN }) || own.contains(where: { !$0.isNaN }) else { return }
+        out.append(literal: "<extensions>")
+        if standard.contains(where: { !$0.isNaN }) {
+            out.append(literal: "<gpxtpx:TrackPointExtension>")
+            for (value, tags) in zip(standard, extensionTags) where !value.isNaN {
+                out.append(contentsOf: tags.open)
+                Format.appendNumber(value, to: &out)
+                out.append(contentsOf: tags.close)
+            }
+            out.append(literal: "</gpxtpx:TrackPointExtension>")
+        }
+        for (value, tags) in zip(own, waypostTags) where !value.isNaN {
+            out.append(contentsOf: tags.open)
+            Format.appendNumber(value, to: &out)
+            out.append(contentsOf: tags.close)
+        }
+        out.append(literal: "</extensions>")
     }
 }
