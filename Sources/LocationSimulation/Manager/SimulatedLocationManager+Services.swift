@@ -33,6 +33,22 @@ extension SimulatedLocationManager {
         services.setVisits(false)
     }
 
+    /// `requestLocation()` (iOS 9), now or at a later virtual `time`: "Only one location fix is
+    /// reported to the delegate, after which location services are stopped" — the fix comes at the
+    /// next instant the device has one (at the desired accuracy, approximate under reduced
+    /// accuracy); if none comes within ``LocationManagerConfiguration/requestLocationTimeout``,
+    /// `didFailWithError` with `kCLErrorLocationUnknown` ("If a location fix cannot be determined in
+    /// a timely manner, the location manager calls the delegate's locationManager(_:didFailWithError:)
+    /// method instead", Apple, `requestLocation()`). An app refused location gets
+    /// `kCLErrorDenied` at once.
+    public func requestLocation(at time: Double? = nil) {
+        if let time { now = max(now, time) }
+        if delegateAvailability(hasSignal: true).isRefusal {
+            return emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
+        }
+        services.requestLocation(at: now, timeout: configuration.requestLocationTimeout)
+    }
+
     // MARK: - Region monitoring
 
     /// Up to iOS 12 regions need Always; from iOS 13 When In Use too. Approximate locations

@@ -89,7 +89,7 @@ extension SimulatedLocationManager {
     /// full accuracy, you can use this constant to access location data as if the app didn't have
     /// that authorization", Apple, `kCLLocationAccuracyReduced`).
     var deliversReducedAccuracy: Bool {
-        accuracyAuthorization == .reducedAccuracy
+        accuracyAuthorization == .reducedAccuracy || desiredAccuracy == LocationAccuracy.reduced
     }
 
     /// A fix of the standard service (and of `requestLocation()`) at the desired accuracy.
@@ -155,6 +155,7 @@ extension SimulatedLocationManager {
     func reducedIfNeeded(_ visit: Visit) -> Visit {
         guard accuracyAuthorization == .reducedAccuracy else { return visit }
         var visit = visit
+        visit.horizontalAccuracy = fixes.reducedAccuracyRadius(at: visit.coordinate)
         visit.coordinate = fixes.approximate(visit.coordinate)
         return visit
     }
