@@ -228,7 +228,8 @@ private struct Reader {
     func unsigned(_ node: ConfigNode) throws(ConfigFileError) -> UInt64 {
         let value = try node.number()
         guard value >= 0, value == value.rounded(), value <= Self.largestSeed else {
-            throw node.failure("expected a whole number from 0 to \(UInt64(Self.largestSeed)), not \(node.node.string ?? "?")")
+            throw node.failure(
+                "expected a whole number from 0 to \(UInt64(Self.largestSeed)), not \(node.node.string ?? "?")")
         }
         return UInt64(value)
     }
@@ -257,7 +258,7 @@ private struct Reader {
             "iosVersion", "appStates", "accuracyAuthorization", "locationServices", "backgroundUpdates",
             "pausesAutomatically", "activityType", "temporaryFullAccuracyAt", "realism", "timeOrder", "maxFixes",
             "api", "liveConfiguration", "serviceSession", "fullAccuracyPurposeKey", "backgroundActivitySession",
-            "requiresExplicitServiceSession", "count", "spread",
+            "requiresExplicitServiceSession", "count", "spread", "requestLocation",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
@@ -329,6 +330,10 @@ private struct Reader {
         if let v = fields["pausesAutomatically"] { device.app.pausesAutomatically = try v.bool() }
         if let v = fields["activityType"] { device.app.activityType = try v.choice(ActivityType.self) }
         if let v = fields["temporaryFullAccuracyAt"] { device.app.temporaryFullAccuracyAt = try v.duration() }
+        if let v = fields["requestLocation"] {
+            // One time, or a list of them, from the start.
+            device.app.requestLocationAt = try v.listOrOne().map { item throws(ConfigFileError) in try item.duration() }
+        }
         if let v = fields["realism"] { device.realism = try v.choice(RealismProfile.self) }
         for gap in try fields["signalLoss"]?.list() ?? [] {
             let f = try gap.mapping(allowing: ["from", "to"])
@@ -357,6 +362,7 @@ private struct Reader {
                 switch problem.setting {
                 case .prompt: fields["authorization"]
                 case .accuracyAuthorization: fields["accuracyAuthorization"]
+                case .desiredAccuracy: fields["accuracy"]
                 case .api: fields["api"]
                 case .serviceSession:
                     fields["serviceSession"] ?? fields["fullAccuracyPurposeKey"]

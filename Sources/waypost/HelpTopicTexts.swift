@@ -236,7 +236,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `start` | 2025-01-01T00:00:00Z | ISO-8601 start for untimed geometry |
 | `startAfter` | 0 | shift this device's route later (devices sharing a route, staggered) |
 | `mode` | standard | `standard`, `significant-change`, or `none` (region monitoring only) |
-| `accuracy` | best | `best-for-navigation`, `best`, `ten-meters`, `hundred-meters`, `kilometer`, `three-kilometers`, or metres |
+| `accuracy` | best | `best-for-navigation`, `best`, `ten-meters`, `hundred-meters`, `kilometer`, `three-kilometers`, `reduced` (`kCLLocationAccuracyReduced`, iOS 14+: approximate locations a few times an hour even under full accuracy), or metres |
 | `distanceFilter` | -1 | metres from the last delivered fix; -1 delivers every fix |
 | `noise` | none | `none`, `open-sky`, `urban`, `indoor` |
 | `seed` | the scenario's | seed of this device's noise |
@@ -251,6 +251,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `activityType` | other | `other`, `automotiveNavigation`, `fitness`, `otherNavigation`, `airborne` |
 | `accuracyAuthorization` | full | `full`, or `reduced` (iOS 14+) |
 | `temporaryFullAccuracyAt` | — | when the app asks for temporary full accuracy (granted while it is in use) |
+| `requestLocation` | — | when the app calls `requestLocation()` — a duration from the start, or a list of them: one fix at the next instant the device has one (then stopped), or `error locationUnknown` when none comes within 10 s (Apple: "in a timely manner"; about 10 s measured) |
 | `locationServices` | true | false: Location Services off for the whole device |
 | `api` | delegate | `delegate`, `monitor` (`CLMonitor`, iOS 17+: each region a circular condition, each beacon a beacon condition) or `live-updates` (`CLLocationUpdate.liveUpdates`, iOS 17+), or a list of them |
 | `liveConfiguration` | default | `default`, `automotiveNavigation`, `otherNavigation`, `fitness`, `airborne` |
@@ -293,10 +294,13 @@ automatic pause) whenever it comes back to the foreground.
 | key | default | meaning |
 |---|---|---|
 | `geoEnabled` | true | the Twitter account's `geo_enabled` |
+| `twitterAPI` | `v1.1` | which API the engine posts tweets through: `v1.1` (`statuses/update`) or `v2` (X API v2 `POST /2/tweets`: `geo.place_id` only, so a rule's `exact` becomes `place`, with the reason in the precision gate) |
+| `protected` | false | the Twitter account's `protected` flag: its tweets are seen by approved followers only |
+| `facebookAudience` | `EVERYONE` | the Facebook app's default audience (`EVERYONE`, `FRIENDS_OF_FRIENDS`, `ALL_FRIENDS`, `SELF`): posts are never more public than it |
 | `permissions` | `[public_profile, publish_checkins, publish_actions]` | the Facebook user's grants |
 | `geoRateLimit` | 15 | requests per 15-minute window to each Twitter geo endpoint |
 | `faults` | — | list of faults: `kind` (`latency`, `status`, `reset`, `empty`, `truncated`, `hang`), `path` (part of the path), `probability` (0…1, seeded), `count`, `from`, `until`, `status`, `code` (provider error code), `distribution` (`fixed`, `uniform`, `lognormal`), `ms`, `max_ms`, `sigma` — the control plane's field names and ranges (README), read by the same reader; `from`/`until` may be durations from the start |
-| `changes` | — | list of `{at, geoEnabled?, permissions?, graphToken?}` applied when the run reaches `at`; `graphToken` is `valid`, `expired`, `password-changed`, `app-not-installed`, `checkpoint`, `unconfirmed` or `logged-out` (Graph then answers 190 with that subcode) |
+| `changes` | — | list of `{at, geoEnabled?, permissions?, graphToken?, protected?}` applied when the run reaches `at`; `graphToken` is `valid`, `expired`, `password-changed`, `app-not-installed`, `checkpoint`, `unconfirmed` or `logged-out` (Graph then answers 190 with that subcode) |
 
 ## Expectations
 
@@ -308,8 +312,9 @@ unless `count: N`, `atLeast: N` and/or `atMost: N` say otherwise; the `no…` fo
 |---|---|---|
 | `event` / `noEvent` | an event type: `authorization`, `accuracyAuthorization`, `location`, `error`, `monitoringStarted`, `regionEnter`, `regionExit`, `regionState`, `monitoringFailed`, `visit`, `locationUpdatesPaused`, `locationUpdatesResumed`, `appState`, `appLaunch`, `monitorEvent`, `liveUpdate` | `region`, `device`, `after`, `before`, and one of `status` (authorization status), `service` (`location`: `standard` or `significantChange`), `state` (`regionState`: `inside`, `outside`, `unknown`; `appState`: `foreground`, …), `error` (`locationUnknown`, `denied`, `regionMonitoringFailure`, `regionMonitoringDenied`, …), `accuracy` (`fullAccuracy`, `reducedAccuracy`), `reason` (`appLaunch`: `region`, `significantChange`, `visit`), `kind` (`visit`: `arrival`, `departure`; `liveUpdate`: `location`, `stationary`, or the diagnostic of an update without a location such as `authorizationDenied`); `state` also matches `monitorEvent` (`satisfied`, `unsatisfied`, `unknown`, `unmonitored`) and `region` its condition's identifier |
 | `order` | a list of `{event, …filters}` | the events occur in this order (others may come between) |
-| `post` / `noPost` | `twitter`, `facebook` or `any` | `region`, `place` (the network's place name), `decision` (`posted`, `queued`, `blocked`, `expired`, `failed`, `dryRun`, `inDoubt`), `carriesLocation`, `precision` (`exact`, `place`, `city`, `none`), `blockedBy` (the first gate that failed: `authorization`, `optIn`, `network`, `consent`, `privacyZone`, `precision`, `staleness`, `volume`), `device`, `rule`, `after`, `before` |
+| `post` / `noPost` | `twitter`, `facebook` or `any` | `region`, `place` (the network's place name), `decision` (`posted`, `queued`, `blocked`, `expired`, `failed`, `dryRun`, `inDoubt`), `carriesLocation`, `precision` (`exact`, `place`, `city`, `none`), `audience` (who could see the post once it went out: `public`, `followers`, `friends`, `onlyMe`), `blockedBy` (the first gate that failed: `authorization`, `optIn`, `network`, `consent`, `privacyZone`, `precision`, `audience`, `staleness`, `volume`), `device`, `rule`, `after`, `before` |
 | `noLocationInZone` | a zone name from the privacy profile | no post triggered inside carried location, and no request on the wire (lookups included) sent `lat`/`long`, `center` or `coordinates` inside it |
+| `noPublicLocation` | `twitter`, `facebook` or `any` | nothing locating the user went out publicly: no post that went out (posted, or in doubt) carrying location could be seen by anyone — each was seen by followers, friends or the user only, or carried no location. The same as `noPost: … carriesLocation: true audience: public` |
 | `request` / `noRequest` | part of a path (`statuses/update`, `me/checkins`, `1.1/`), or `any` | `method`, `status` (the emulator's answer), `with` (parameters present), `without` (absent), `params` (`{name: value}`), `after`, `before` |
 
 Every expectation may also carry `rate: ">= 0.8"` (also `>`, `<=`, `<`), and an `event` or
@@ -355,6 +360,7 @@ FAIL  broken  (broken.yaml) — 1 of 2 expectations failed
 | `lost-answers.yaml` | a truncated and a late answer: each post found on the network, none sent twice or audited failed |
 | `monitor-checkin.yaml` | `CLMonitor` conditions and a beacon; termination, relaunch by a monitor event, check-ins |
 | `live-updates-stationary.yaml` | live updates stop while stationary, resume by themselves, and report a revoked authorization |
+| `who-sees-it.yaml` | X API v2 (a place id, never coordinates) and a followers-only profile: the public Twitter account's tweets go without location, check-ins go to friends, nothing locating the user is public |
 | `service-sessions.yaml` | iOS 18 sessions: a background activity session keeps a When In Use app's updates going; an app requiring explicit sessions gets `serviceSessionRequired` |
 
 | `facebook-token-expires.yaml` | the Graph token expires mid-run: the check-ins after it fail with the reason in the audit |

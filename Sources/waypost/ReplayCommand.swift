@@ -60,7 +60,7 @@ struct Replay: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "desiredAccuracy: best-for-navigation, best, ten-meters, hundred-meters, kilometer, three-kilometers, or metres."
+            "desiredAccuracy: best-for-navigation, best, ten-meters, hundred-meters, kilometer, three-kilometers, reduced (iOS 14+: approximate locations under full accuracy), or metres."
     )
     var accuracy: String = "best"
 
@@ -141,6 +141,13 @@ struct Replay: AsyncParsableCommand {
         parsing: .unconditional,
         help: "With reduced accuracy: the app asks for temporary full accuracy SECONDS from the start (granted).")
     var temporaryFullAccuracyAt: Double?
+
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "The app calls requestLocation() SECONDS from the start: one fix, or locationUnknown after 10 s without one (repeatable).",
+            valueName: "seconds"))
+    var requestLocation: [Double] = []
 
     @Option(
         help: ArgumentHelp(
@@ -253,6 +260,9 @@ struct Replay: AsyncParsableCommand {
         if !realtime && rate != 1 { throw ValidationError("--rate needs --realtime") }
         _ = try desiredAccuracy()
         _ = try gaps(from: 0)
+        for at in requestLocation {
+            try OptionRange.check("--request-location", at, 0...Self.century, " seconds from the start")
+        }
         if let at = temporaryFullAccuracyAt {
             try OptionRange.check("--temporary-full-accuracy-at", at, 0...Self.century, " seconds from the start")
         }
@@ -260,6 +270,7 @@ struct Replay: AsyncParsableCommand {
             switch problem.setting {
             case .prompt: throw ValidationError("--auth \(auth): \(problem.message)")
             case .accuracyAuthorization: throw ValidationError("--accuracy-authorization reduced: \(problem.message)")
+            case .desiredAccuracy: throw ValidationError("--accuracy \(accuracy): \(problem.message)")
             case .api: throw ValidationError("--api \(api.joined(separator: ",")): \(problem.message)")
             case .serviceSession:
                 let flag =
@@ -326,6 +337,7 @@ struct Replay: AsyncParsableCommand {
             }
             return (at, status)
         }
+        app.requestLocationAt = requestLocation
         app.appStates = try appState.map { text in
             let parts = text.split(separator: "@")
             guard parts.count == 2, let state = AppState(rawValue: String(parts[0])), let at = Double(parts[1]),

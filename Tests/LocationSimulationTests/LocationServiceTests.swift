@@ -26,7 +26,7 @@ struct LocationServiceTests {
         #expect(LocationAccuracy.bestForNavigation == -2 && LocationAccuracy.best == -1)
         #expect(LocationAccuracy.nearestTenMeters == 10 && LocationAccuracy.hundredMeters == 100)
         #expect(LocationAccuracy.kilometer == 1000 && LocationAccuracy.threeKilometers == 3000)
-        #expect(LocationAccuracy.reduced == 3000)
+        #expect(LocationAccuracy.named("reduced") == LocationAccuracy.reduced)
         let manager = alwaysManager()
         manager.desiredAccuracy = LocationAccuracy.nearestTenMeters
         manager.startUpdatingLocation()

@@ -41,6 +41,38 @@ struct ScenarioTests {
         #expect(!result.expectations.isEmpty)
     }
 
+    /// Apple, `requestLocation()`: "Only one location fix is reported to the delegate, after which
+    /// location services are stopped"; issue 28: the scenario key `requestLocation` (one time or a
+    /// list), and `accuracy: reduced` (`kCLLocationAccuracyReduced`, iOS 14+).
+    @Test func requestLocationAndReducedAccuracyKeys() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = try Self.write(
+                """
+                name: one-shot
+                device:
+                  route: $ROOT/tracks/cupertino-walk.kml
+                  mode: none
+                  accuracy: reduced
+                  requestLocation: [1m, 2m]
+                expect:
+                  - { event: location, count: 2 }
+                  - { noEvent: error }
+                """, in: directory)
+            let scenario = try ScenarioFile.read(contentsOf: url, displayName: "scenario.yaml")
+            let result = await Self.runner.run(scenario)
+            #expect(result.error == nil, "\(String(describing: result.error))")
+            for expectation in result.expectations {
+                #expect(expectation.passed, "\(expectation.description): \(expectation.actual)")
+            }
+            let old = try Self.write(
+                """
+                name: old
+                device: { route: $ROOT/tracks/cupertino-walk.kml, accuracy: reduced, iosVersion: 13 }
+                """, in: directory, name: "old.yaml")
+            #expect(throws: (any Error).self) { try ScenarioFile.read(contentsOf: old, displayName: "old.yaml") }
+        }
+    }
+
     @Test func regionsWrittenInTheScenario() async throws {
         try await withTemporaryDirectory { directory in
             let url = try Self.write(

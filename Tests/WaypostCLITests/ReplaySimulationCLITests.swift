@@ -241,6 +241,36 @@ struct ReplaySimulationCLITests {
 }
 
 extension ReplaySimulationCLITests {
+    /// Apple, `requestLocation()`: "Only one location fix is reported to the delegate, after which
+    /// location services are stopped." Issue 28: `--request-location` with the time the app asks.
+    @Test func requestLocationGivesOneFixAtTheTimeAsked() throws {
+        let (run, events) = try events(
+            "replay", "tracks/cupertino-walk.kml", "--mode", "none", "--request-location", "60",
+            "--request-location", "120", "--format", "jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        let fixes = events.filter { $0["type"] as? String == "location" }
+        let start = try #require(events.first?["t"] as? String)
+        #expect(fixes.count == 2 && fixes.allSatisfy { $0["service"] as? String == "standard" })
+        #expect(fixes.first?["t"] as? String != start)
+        let bad = try CLITests.waypost("replay", "tracks/cupertino-walk.kml", "--request-location", "-1")
+        #expect(bad.status == 64)
+    }
+
+    /// Apple, `kCLLocationAccuracyReduced`: "If your app is authorized to access location
+    /// information with full accuracy, you can use this constant to access location data as if the
+    /// app didn't have that authorization." Issue 28: `--accuracy reduced` was refused (64).
+    @Test func accuracyReducedGivesApproximateFixesUnderFullAccuracy() throws {
+        let (run, events) = try events(
+            "replay", "tracks/sunnyvale-commute.kml", "--accuracy", "reduced", "--format", "jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        let fixes = events.filter { $0["type"] as? String == "location" }
+        #expect(!fixes.isEmpty && fixes.allSatisfy { ($0["hacc"] as? Double ?? 0) > 1_000 })
+        #expect(!events.contains { $0["type"] as? String == "accuracyAuthorization" }, "authorization stays full")
+        let old = try CLITests.waypost(
+            "replay", "tracks/cupertino-walk.kml", "--accuracy", "reduced", "--ios-version", "13")
+        #expect(old.status == 64 && old.stderr.contains("kCLLocationAccuracyReduced exists from iOS 14"))
+    }
+
     func events(_ arguments: [String]) throws -> (run: CLITests.Run, events: [[String: Any]]) {
         let run = try CLITests.waypost(arguments)
         let events = try run.stdout.split(separator: "\n").map {

@@ -70,6 +70,9 @@ public struct AppScript: Sendable {
     public var appStates: [(at: Double, state: AppState)] = []
     /// Seconds from the start at which the app asks for temporary full accuracy (granted).
     public var temporaryFullAccuracyAt: Double?
+    /// Seconds from the start at which the app calls `requestLocation()` (one fix, or
+    /// `locationUnknown` when none comes within ``LocationManagerConfiguration/requestLocationTimeout``).
+    public var requestLocationAt: [Double] = []
 
     public init(regions: [CircularRegion] = []) {
         self.regions = regions
@@ -79,6 +82,8 @@ public struct AppScript: Sendable {
     public struct Problem: Error, Sendable, Equatable {
         public enum Setting: Sendable, Equatable {
             case prompt, accuracyAuthorization, api, serviceSession, backgroundActivitySession
+            /// `desiredAccuracy` (``LocationAccuracy/reduced`` exists from iOS 14).
+            case desiredAccuracy
             /// The app-state change at this index.
             case appState(Int)
         }
@@ -97,6 +102,11 @@ public struct AppScript: Sendable {
             return Problem(
                 setting: .accuracyAuthorization,
                 message: "reduced accuracy exists from iOS 14; this device runs iOS \(iosVersion)")
+        }
+        if desiredAccuracy == LocationAccuracy.reduced && iosVersion < 14 {
+            return Problem(
+                setting: .desiredAccuracy,
+                message: "kCLLocationAccuracyReduced exists from iOS 14; this device runs iOS \(iosVersion)")
         }
         if let api = apis.sorted().first(where: { $0 != .delegate }), iosVersion < 17 {
             return Problem(
@@ -219,5 +229,6 @@ public struct AppScript: Sendable {
         authorizationChanges.map { (origin + $0.at, .authorization($0.status)) }
             + appStates.map { (origin + $0.at, .appState($0.state)) }
             + (temporaryFullAccuracyAt.map { [(origin + $0, .temporaryFullAccuracy(purposeKey: "Waypost"))] } ?? [])
+            + requestLocationAt.map { (origin + $0, .requestLocation) }
     }
 }

@@ -197,8 +197,14 @@ public enum LocationAccuracy {
     public static let kilometer = 1000.0
     /// `kCLLocationAccuracyThreeKilometers`.
     public static let threeKilometers = 3000.0
-    /// `kCLLocationAccuracyReduced` (iOS 14): the accuracy of approximate locations.
-    public static let reduced = 3000.0
+    /// `kCLLocationAccuracyReduced` (iOS 14): as `desiredAccuracy`, approximate locations even
+    /// under full accuracy authorization ("If your app is authorized to access location
+    /// information with full accuracy, you can use this constant to access location data as if the
+    /// app didn't have that authorization", Apple). Its own value, never
+    /// `kCLLocationAccuracyThreeKilometers`, which asks for cell positioning at full accuracy:
+    /// 6,380,000 (about the Earth's radius in metres), as reimplementations of the SDK's constants
+    /// record it. Waypost compares it by identity, never by size.
+    public static let reduced = 6_380_000.0
     /// `kCLDistanceFilterNone`: deliver every fix.
     public static let distanceFilterNone = -1.0
 
@@ -206,6 +212,7 @@ public enum LocationAccuracy {
     public static let names: KeyValuePairs<String, Double> = [
         "best-for-navigation": bestForNavigation, "best": best, "ten-meters": nearestTenMeters,
         "hundred-meters": hundredMeters, "kilometer": kilometer, "three-kilometers": threeKilometers,
+        "reduced": reduced,
     ]
 
     /// A name from ``names``, or a positive number of metres; nil for anything else.

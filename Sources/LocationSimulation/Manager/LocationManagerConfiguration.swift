@@ -55,6 +55,15 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// "What's new in location": "around 4 times an hour").
     public var reducedAccuracyInterval = 900.0
 
+    /// `requestLocation()`: seconds without a fix before it fails with `kCLErrorLocationUnknown`.
+    /// Apple: obtaining the fix "may take several seconds", and "if a location fix cannot be
+    /// determined in a timely manner, the location manager calls the delegate's
+    /// locationManager(_:didFailWithError:) method instead" (`requestLocation()`), with no figure.
+    /// Developers measure about ten seconds for the whole request (pointfreeco/composable-core-location
+    /// issue 7: "a regular CLLocationManager takes the same amount of time to request the location
+    /// … around 10.00 s according to instruments"). Waypost's choice: 10 s.
+    public var requestLocationTimeout = 10.0
+
     /// Allow Once ends this many seconds after the app leaves use (WWDC 2019 "What's New in Core
     /// Location": in use "for a few seconds after it has been put in the background").
     public var allowOnceGrace = 10.0

@@ -11,6 +11,8 @@ public enum ScriptedChange: Sendable, Equatable {
     /// The app asks for temporary full accuracy (iOS 14) with an Info.plist purpose key, answered
     /// by the manager's script.
     case temporaryFullAccuracy(purposeKey: String)
+    /// The app calls `requestLocation()` (iOS 9): one fix, or `locationUnknown`.
+    case requestLocation
 }
 
 /// One simulated device in a run: its route, its location manager and its script.
@@ -385,6 +387,7 @@ struct DeviceCursor {
             case .appState(let state): device.manager.changeAppState(to: state, at: time)
             case .temporaryFullAccuracy(let purposeKey):
                 device.manager.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey, at: time)
+            case .requestLocation: device.manager.requestLocation(at: time)
             }
             change += 1
         }

@@ -51,7 +51,7 @@ extension SimulatedLocationManager {
             }
         }
         if let key = fullAccuracyPurposeKey, appState == .foreground, accuracyAuthorization == .reducedAccuracy {
-            fullAccuracyRequested = true
+            authorization.noteFullAccuracyRequested()
             requestTemporaryFullAccuracyAuthorization(withPurposeKey: key)
         }
         refreshSessions()
@@ -156,29 +156,23 @@ extension SimulatedLocationManager {
         }
     }
 
-    /// A session's diagnostics now.
+    /// A session's diagnostics now: ``Availability``'s blocker for it, with the session's own
+    /// flags. A session reaches the app while the app is in use as today's APIs count it, or — a
+    /// service session of an app authorized Always — while it is active; either way only while
+    /// the session itself is active (begun in use, not ended by a termination).
     func sessionDiagnostics(_ session: HeldSession) -> SessionDiagnostics {
-        var flags: SessionDiagnostics = []
-        if !locationServicesEnabled {
-            flags.insert(.authorizationDeniedGlobally)
-        } else {
-            switch authorizationStatus {
-            case .denied: flags.insert(.authorizationDenied)
-            case .restricted: flags.insert(.authorizationRestricted)
-            default: break
-            }
-        }
-        if isPromptOnScreen { flags.insert(.authorizationRequestInProgress) }
-        if session.kind == .service && needsServiceSession { flags.insert(.serviceSessionRequired) }
         let inUse =
             isInUseForTodaysAPIs
             || (authorizationStatus == .authorizedAlways && session.kind == .service && session.isActive)
-        if authorizationStatus.allowsLocation && (!inUse || !session.isActive) { flags.insert(.insufficientlyInUse) }
+        var flags = availability(
+            reachesApp: inUse && session.isActive, hasSignal: true,
+            needsServiceSession: session.kind == .service && needsServiceSession
+        ).sessionDiagnostics
         if session.kind == .service {
             if session.requirement == .always && authorizationStatus == .authorizedWhenInUse && hasAskedForAlways {
                 flags.insert(.alwaysAuthorizationDenied)
             }
-            if session.fullAccuracyPurposeKey != nil && fullAccuracyRequested
+            if session.fullAccuracyPurposeKey != nil && authorization.fullAccuracyRequested
                 && accuracyAuthorization == .reducedAccuracy
             {
                 flags.insert(.fullAccuracyDenied)

@@ -1,0 +1,257 @@
+import Geo
+
+/// The location services an app runs, as a value: the standard service with its automatic pauses,
+/// the significant-change service, visits, a one-shot `requestLocation()`, and live updates
+/// (`CLLocationUpdate.liveUpdates`) with their stationary state — what each has delivered and when
+/// it is next due.
+///
+/// The machine decides *whether* and *what kind of* delivery is due at a sample; the owner
+/// (``SimulatedLocationManager``) makes the fix (noise, approximate locations) and calls the app,
+/// after the machine's state is settled.
+///
+/// ```
+///  standard:      stopped ──start──▶ running ──still for the pause delay──▶ paused
+///                    ▲                  │ ▲                                  │
+///                    └──────stop────────┘ └────────────start (resumed)───────┘
+///  one-shot:      idle ──requestLocation──▶ waiting ──fix──▶ idle   (or ──deadline──▶ idle, locationUnknown)
+///  live updates:  off ──iterate──▶ moving ──still for the pause delay──▶ stationary ──moves──▶ moving
+/// ```
+public struct LocationServicesStateMachine: Sendable {
+    /// The standard service (`startUpdatingLocation`).
+    public enum Standard: Sendable, Equatable {
+        case stopped
+        /// Running; `stillness` is where and since when the device has stayed within the pause
+        /// radius.
+        case running(stillness: Stillness?)
+        /// Paused automatically (`pausesLocationUpdatesAutomatically`); only the app's next start
+        /// resumes it (Apple, `locationManagerDidResumeLocationUpdates(_:)`).
+        case paused
+    }
+
+    public struct Stillness: Sendable, Equatable {
+        public var coordinate: Coordinate
+        public var since: Double
+    }
+
+    /// What an automatic-pause check found.
+    public enum PauseCheck: Sendable, Equatable {
+        case running
+        /// The pause begins now: `locationManagerDidPauseLocationUpdates`.
+        case pausedNow
+        case paused
+    }
+
+    /// `requestLocation()` (iOS 9): one fix, then the service stops.
+    public enum OneShot: Sendable, Equatable {
+        case idle
+        /// Asked at `asked`; fails with `locationUnknown` at `deadline` without a fix.
+        case waiting(asked: Double, deadline: Double)
+    }
+
+    /// Live updates being iterated.
+    public struct Live: Sendable, Equatable {
+        public var configuration: LiveConfiguration
+        /// The pause delay of the configuration's activity type, looked up once, not at every fix.
+        public var pauseDelay: Double
+        public var lastUpdate: Double?
+        public var stillness: Stillness?
+        public var isStationary = false
+        /// The diagnostics of the last update without a location (none after a location).
+        public var reported: LiveUpdateDiagnostics = []
+    }
+
+    /// What live updates deliver at a sample.
+    public enum LiveAction: Sendable, Equatable {
+        case none
+        /// An update without a location, saying what prevents them (iOS 18).
+        case diagnostic(LiveUpdateDiagnostics)
+        /// An update with a location; `isStationary` when the device has just come to rest.
+        case update(isStationary: Bool)
+    }
+
+    public private(set) var standard = Standard.stopped
+    /// When the standard service last made a fix (kept across stops: the source's rate holds).
+    public private(set) var lastStandardFix: Double?
+    /// Device realism: the first fix after a start comes from the cache.
+    public private(set) var cachedFixOwed = false
+    public private(set) var significantChanges = false
+    /// The last significant-change event: the device's true position then, and when.
+    public private(set) var lastSignificant: (position: Coordinate, time: Double)?
+    /// Device realism: the next significant-change wake-up without movement.
+    public private(set) var nextHeartbeat: Double?
+    public private(set) var visitsOn = false
+    public private(set) var visits: VisitDetector
+    public private(set) var oneShot = OneShot.idle
+    public private(set) var live: Live?
+
+    public init(configuration: LocationManagerConfiguration) {
+        visits = VisitDetector(configuration: configuration)
+    }
+
+    public var isUpdating: Bool { standard != .stopped }
+    public var isPaused: Bool { standard == .paused }
+    /// The standard or significant-change service is running (what a refusal or a signal loss
+    /// reports an error to).
+    public var deliversFixes: Bool { isUpdating || significantChanges }
+
+    // MARK: Standard service
+
+    /// `startUpdatingLocation()`: true when it resumes paused updates
+    /// (`locationManagerDidResumeLocationUpdates`). Under device realism a start from stopped owes
+    /// a cached first fix.
+    public mutating func startUpdating(deviceRealism: Bool) -> Bool {
+        if standard == .stopped && deviceRealism { cachedFixOwed = true }
+        let resumed = standard == .paused
+        standard = .running(stillness: nil)
+        return resumed
+    }
+
+    public mutating func stopUpdating() {
+        standard = .stopped
+    }
+
+    /// Automatic pauses: after the device has stayed within `radius` for `delay`, updates pause.
+    public mutating func checkPause(at sample: DeviceSample, radius: Double, delay: Double) -> PauseCheck {
+        guard case .running(let stillness) = standard else { return standard == .paused ? .paused : .running }
+        guard let still = stillness, ShortDistance.distance(still.coordinate, sample.coordinate) <= radius else {
+            standard = .running(stillness: Stillness(coordinate: sample.coordinate, since: sample.time))
+            return .running
+        }
+        guard sample.time - still.since >= delay - 1e-9 else { return .running }
+        standard = .paused
+        return .pausedNow
+    }
+
+    /// Whether a standard fix is due at `time`, at most one per `interval`; when it is, it is
+    /// counted as made.
+    public mutating func standardFixDue(at time: Double, interval: Double) -> Bool {
+        if let last = lastStandardFix, time - last < interval - 1e-9 { return false }
+        lastStandardFix = time
+        return true
+    }
+
+    /// Takes the cached first fix owed, if one is.
+    public mutating func takeCachedFix() -> Bool {
+        defer { cachedFixOwed = false }
+        return cachedFixOwed
+    }
+
+    // MARK: Significant changes
+
+    /// `startMonitoringSignificantLocationChanges()`: a new initial event on every start.
+    public mutating func startSignificantChanges() {
+        significantChanges = true
+        lastSignificant = nil
+    }
+
+    public mutating func stopSignificantChanges() {
+        significantChanges = false
+    }
+
+    /// Whether a significant-change event is due at `sample`: the first after a start, then only
+    /// ≥ `distance` metres and ≥ `interval` seconds from the last (Apple: 500 m, 5 minutes), or at
+    /// `heartbeat` (device realism's wake-ups without movement). When due, it is counted as
+    /// delivered.
+    public mutating func significantChangeDue(
+        at sample: DeviceSample, distance: Double, interval: Double, heartbeat: Double?
+    ) -> Bool {
+        var due =
+            lastSignificant.map {
+                ShortDistance.distance($0.position, sample.coordinate) + SimulatedLocationManager.tolerance >= distance
+                    && sample.time - $0.time + 1e-9 >= interval
+            } ?? true
+        if let heartbeat {
+            nextHeartbeat = heartbeat
+            due = due || sample.time >= heartbeat
+        }
+        guard due else { return false }
+        nextHeartbeat = nil
+        lastSignificant = (sample.coordinate, sample.time)
+        return true
+    }
+
+    // MARK: Visits
+
+    public mutating func setVisits(_ on: Bool) {
+        visitsOn = on
+    }
+
+    /// The arrival or departure the believed position completes, when visits are monitored.
+    public mutating func observeVisit(_ position: Coordinate, at time: Double) -> Visit? {
+        guard visitsOn else { return nil }
+        return visits.observe(position, at: time)
+    }
+
+    // MARK: One-shot
+
+    /// `requestLocation()` at `time`; it fails at `time + timeout` without a fix. A request while
+    /// one waits changes nothing (iOS delivers one fix for both).
+    public mutating func requestLocation(at time: Double, timeout: Double) {
+        guard oneShot == .idle else { return }
+        oneShot = .waiting(asked: time, deadline: time + timeout)
+    }
+
+    /// The request waiting ends: answered with a fix or an error, or dropped.
+    public mutating func endOneShot() {
+        oneShot = .idle
+    }
+
+    /// The waiting request's deadline, if it has passed by `time`.
+    public func oneShotDeadline(by time: Double) -> Double? {
+        if case .waiting(_, let deadline) = oneShot, deadline <= time { return deadline }
+        return nil
+    }
+
+    // MARK: Live updates
+
+    public mutating func startLive(_ configuration: LiveConfiguration, pauseDelay: Double) {
+        live = Live(configuration: configuration, pauseDelay: pauseDelay)
+    }
+
+    public mutating func stopLive() {
+        live = nil
+    }
+
+    /// What live updates deliver at `sample`, given the availability's diagnostics: an update
+    /// without a location when something blocks them and that changed (iOS 18 only; iOS 17 sends
+    /// nothing), else a location once per `interval` while the device moves, one saying
+    /// `isStationary` when it has stayed within `radius` for the configuration's pause delay, then
+    /// none until it moves (Apple, WWDC 2023 "Discover streamlined location updates").
+    public mutating func liveUpdate(
+        at sample: DeviceSample, diagnostics: LiveUpdateDiagnostics, interval: Double, radius: Double, iosVersion: Int
+    ) -> LiveAction {
+        guard var state = live else { return .none }
+        defer { live = state }
+        if !diagnostics.subtracting(.accuracyLimited).isEmpty {
+            state.stillness = nil
+            guard diagnostics != state.reported && iosVersion >= 18 else { return .none }
+            state.reported = diagnostics
+            return .diagnostic(diagnostics)
+        }
+        state.reported = []
+        if let still = state.stillness, ShortDistance.distance(still.coordinate, sample.coordinate) <= radius {
+            if state.isStationary { return .none }
+            if sample.time - still.since >= state.pauseDelay - 1e-9 {
+                state.isStationary = true
+                state.lastUpdate = sample.time
+                return .update(isStationary: true)
+            }
+        } else {
+            state.stillness = Stillness(coordinate: sample.coordinate, since: sample.time)
+            state.isStationary = false
+        }
+        if let last = state.lastUpdate, sample.time - last < interval - 1e-9 { return .none }
+        state.lastUpdate = sample.time
+        return .update(isStationary: false)
+    }
+
+    // MARK: The app's end
+
+    /// The app was terminated: what runs in its process ends (standard updates, a waiting
+    /// request, live updates); the significant-change service and visits survive it.
+    public mutating func appTerminated() {
+        standard = .stopped
+        oneShot = .idle
+        live = nil
+    }
+}

@@ -1,0 +1,124 @@
+/// The delegate API's services and regions: what the app asks for. What they deliver as the
+/// device moves is in `SimulatedLocationManager+World.swift`.
+extension SimulatedLocationManager {
+    // MARK: - Standard and significant-change services
+
+    /// Starts the standard service; after an automatic pause this is what resumes it, as iOS
+    /// never resumes updates by itself.
+    public func startUpdatingLocation() {
+        if services.startUpdating(deviceRealism: configuration.realism == .device) { emit(.locationUpdatesResumed) }
+        let availability = delegateAvailability(hasSignal: true)
+        if availability.isRefusal {
+            emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
+        }
+    }
+
+    public func stopUpdatingLocation() {
+        services.stopUpdating()
+    }
+
+    public func startMonitoringSignificantLocationChanges() {
+        services.startSignificantChanges()
+    }
+
+    public func stopMonitoringSignificantLocationChanges() {
+        services.stopSignificantChanges()
+    }
+
+    public func startMonitoringVisits() {
+        services.setVisits(true)
+    }
+
+    public func stopMonitoringVisits() {
+        services.setVisits(false)
+    }
+
+    /// `requestLocation()` (iOS 9), now or at a later virtual `time`: "Only one location fix is
+    /// reported to the delegate, after which location services are stopped" — the fix comes at the
+    /// next instant the device has one (at the desired accuracy, approximate under reduced
+    /// accuracy); if none comes within ``LocationManagerConfiguration/requestLocationTimeout``,
+    /// `didFailWithError` with `kCLErrorLocationUnknown` ("If a location fix cannot be determined in
+    /// a timely manner, the location manager calls the delegate's locationManager(_:didFailWithError:)
+    /// method instead", Apple, `requestLocation()`). An app refused location gets
+    /// `kCLErrorDenied` at once.
+    public func requestLocation(at time: Double? = nil) {
+        if let time { now = max(now, time) }
+        if delegateAvailability(hasSignal: true).isRefusal {
+            return emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
+        }
+        services.requestLocation(at: now, timeout: configuration.requestLocationTimeout)
+    }
+
+    // MARK: - Region monitoring
+
+    /// Up to iOS 12 regions need Always; from iOS 13 When In Use too. Approximate locations
+    /// (reduced accuracy, iOS 14) monitor no regions.
+    var regionMonitoringAllowed: Bool {
+        configuration.allowsRegionMonitoring(authorizationStatus) && accuracyAuthorization == .fullAccuracy
+    }
+
+    var monitoringDenied: LocationError {
+        if configuration.allowsRegionMonitoring(authorizationStatus) {
+            return LocationError(.regionMonitoringDenied, "region monitoring needs full accuracy")
+        }
+        return LocationError(
+            .regionMonitoringDenied,
+            configuration.iosVersion >= 13
+                ? "region monitoring needs authorizedWhenInUse or authorizedAlways"
+                : "region monitoring needs authorizedAlways (iOS \(configuration.iosVersion))")
+    }
+
+    /// Registers `region`. Before the user has answered the prompt the region is kept, and
+    /// monitored once authorization allows it, as iOS does; refused authorization fails it.
+    /// Monitoring begins with `didStartMonitoringFor` and, once a fix is known, the region's
+    /// state through `didDetermineState` — never an entry or exit for where the device already is.
+    public func startMonitoring(for region: CircularRegion) {
+        if authorizationStatus != .notDetermined && !regionMonitoringAllowed {
+            return emit(.monitoringFailed(region, monitoringDenied))
+        }
+        guard region.radius > 0, region.radius <= maximumRegionMonitoringDistance, region.center.isValid else {
+            return emit(
+                .monitoringFailed(
+                    region,
+                    LocationError(
+                        .regionMonitoringFailure,
+                        "radius \(region.radius) m is outside (0, \(maximumRegionMonitoringDistance)] m")))
+        }
+        if let limit = configuration.regionLimit, regions.count >= limit, !regions.contains(region.identifier) {
+            return emit(
+                .monitoringFailed(
+                    region, LocationError(.regionMonitoringFailure, "an app can monitor at most \(limit) regions")))
+        }
+        if authorizationStatus == .notDetermined {
+            // Kept, unstarted, until the prompt is answered.
+            regions.register(region, deviceAt: nil, time: now)
+            if awaitingStart.updateValue(region, forKey: region.identifier) == nil {
+                awaitingOrder.append(region.identifier)
+            }
+            return
+        }
+        begin(region)
+    }
+
+    func begin(_ region: CircularRegion) {
+        let position = device.flatMap { $0.hasSignal ? $0.coordinate : nil }
+        let state = regions.register(region, deviceAt: position, time: device?.time ?? now)
+        emit(.startedMonitoring(region))
+        if state != .unknown && configuration.reportsInitialRegionState
+            && deliversInBackground(.region, relaunch: false)
+        {
+            emit(.determinedState(state, for: region))
+        }
+    }
+
+    public func stopMonitoring(for region: CircularRegion) {
+        regions.remove(region.identifier)
+        awaitingStart.removeValue(forKey: region.identifier)
+    }
+
+    /// Asks for a region's state; the answer comes through `didDetermineState` at the next
+    /// instant, not during this call.
+    public func requestState(for region: CircularRegion) {
+        stateRequests.append((region, now))
+    }
+}

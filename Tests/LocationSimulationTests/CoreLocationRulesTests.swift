@@ -1,0 +1,107 @@
+import Geo
+import LocationSimulation
+import Testing
+
+/// Three rules from Apple's pages (issue 28): visits under reduced accuracy, `requestLocation()`,
+/// and `desiredAccuracy = kCLLocationAccuracyReduced`. Each test quotes the sentence it checks.
+@Suite struct CoreLocationRulesTests {
+    /// Apple, `NSLocationDefaultAccuracyReduced`: "all Core Location services (location updates,
+    /// visit monitoring, significant location change, fence monitoring) receive service at the
+    /// reduced-accuracy service level"; `CLVisit.horizontalAccuracy`: "The latitude and longitude
+    /// specified by the coordinate property identify the center of the circle, and this value
+    /// indicates the radius of that circle." — so an approximate visit reports the approximate
+    /// circle, as a reduced-accuracy significant change does.
+    @Test func aVisitUnderReducedAccuracyReportsTheReducedCircle() {
+        func visits(_ accuracy: AccuracyAuthorization) -> [Visit] {
+            let manager = SimulatedLocationManager(
+                status: .authorizedAlways, accuracyAuthorization: accuracy, startTime: t0)
+            manager.startMonitoringVisits()
+            // Still for ten minutes 500 m north, then 3 km on.
+            let events = run(route(seconds: 601) { $0 < 600 ? 500 : 3_500 }, manager: manager)
+            return events.compactMap {
+                if case .visited(let visit) = $0.event { return visit }
+                return nil
+            }
+        }
+        let precise = visits(.fullAccuracy)
+        let reduced = visits(.reducedAccuracy)
+        #expect(precise.count == 2 && reduced.count == 2)
+        #expect(precise.allSatisfy { $0.horizontalAccuracy < 10 })
+        for visit in reduced {
+            let missed = ShortDistance.distance(visit.coordinate, north(500))
+            // The circle reported covers the coarsening applied: ≈ 0.465 √(cell area), > 1 km.
+            #expect(visit.horizontalAccuracy > 1_000 && visit.horizontalAccuracy < 5_000)
+            #expect(missed > 10 && missed < 2 * visit.horizontalAccuracy)
+        }
+    }
+
+    /// Apple, `requestLocation()`: "Only one location fix is reported to the delegate, after which
+    /// location services are stopped."
+    @Test func requestLocationReportsOneFixThenStops() {
+        let manager = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        let events = run(
+            route(seconds: 120) { $0 * 2 }, manager: manager,
+            script: [])
+        #expect(events.fixes.isEmpty)
+        let asking = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        asking.requestLocation(at: t0)
+        let answered = run(route(seconds: 120) { $0 * 2 }, manager: asking)
+        #expect(answered.fixes.map(\.time) == [0])
+        #expect(answered.failures.isEmpty)
+    }
+
+    /// Apple, `requestLocation()`: "If a location fix cannot be determined in a timely manner, the
+    /// location manager calls the delegate's locationManager(_:didFailWithError:) method instead."
+    /// Waypost's timeout: ``LocationManagerConfiguration/requestLocationTimeout`` (10 s).
+    @Test func requestLocationFailsWithLocationUnknownWithoutAFix() {
+        let manager = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        manager.requestLocation(at: t0 + 5)
+        // No signal from 0 to 60 s.
+        let events = run(route(seconds: 120) { $0 }, manager: manager, gaps: [t0...(t0 + 60)])
+        #expect(events.failures.map(\.code) == [.locationUnknown])
+        #expect(events.failures.first?.time == 15)
+        #expect(events.fixes.isEmpty, "the request ended with its error")
+        // A fix arriving within the timeout answers it.
+        let inTime = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        inTime.requestLocation(at: t0 + 5)
+        let answered = run(route(seconds: 120) { $0 }, manager: inTime, gaps: [t0...(t0 + 12)])
+        #expect(answered.fixes.map(\.time) == [13] && answered.failures.isEmpty)
+    }
+
+    /// Apple, `locationManager(_:didFailWithError:)`: "If the user denies your app's use of the
+    /// location service, this method reports a CLError.Code.denied error."
+    @Test func requestLocationWhenDeniedFailsAtOnce() {
+        let manager = SimulatedLocationManager(status: .denied, startTime: t0)
+        var events: [TimedEvent] = []
+        manager.observer = { events.append($0) }
+        manager.requestLocation()
+        #expect(events.failures.map(\.code) == [.denied])
+    }
+
+    /// Apple, `kCLLocationAccuracyReduced`: "If your app is authorized to access location
+    /// information with full accuracy, you can use this constant to access location data as if the
+    /// app didn't have that authorization"; "The accuracy of location data is reduced in both space
+    /// and time using approaches like selecting a nearby point of interest and updating the
+    /// location at most a few times per hour".
+    @Test func desiredAccuracyReducedGivesApproximateFixesUnderFullAccuracy() {
+        let manager = alwaysManager()
+        manager.pausesLocationUpdatesAutomatically = false
+        manager.desiredAccuracy = LocationAccuracy.reduced
+        manager.startUpdatingLocation()
+        #expect(manager.accuracyAuthorization == .fullAccuracy)
+        let events = run(route(seconds: 3_600) { $0 }, manager: manager)
+        #expect(events.fixes.map(\.time) == [0, 900, 1800, 2700, 3600])
+        for fix in events.fixes {
+            let error = ShortDistance.distance(fix.location.coordinate, north(fix.time))
+            #expect(error < 4_000 && fix.location.horizontalAccuracy > 1_000)
+        }
+        // The constant is its own value, not kCLLocationAccuracyThreeKilometers: that one still
+        // asks for cell positioning, at full accuracy.
+        #expect(LocationAccuracy.reduced != LocationAccuracy.threeKilometers)
+        let cells = alwaysManager()
+        cells.pausesLocationUpdatesAutomatically = false
+        cells.desiredAccuracy = LocationAccuracy.threeKilometers
+        cells.startUpdatingLocation()
+        #expect(run(route(seconds: 600) { $0 }, manager: cells).fixes.count == 11)
+    }
+}
