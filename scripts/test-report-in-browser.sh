@@ -172,3 +172,15 @@ screenshot "file://$work/zone.html" "$shots/report-zone-800.png" 800
 echo "report in browser: Leaflet map, no page errors, #t=0 shows $markers_start markers and the end $markers_end," \
     "the slider moves ($slider), markers over the home zone apart when zoomed, hostile names stay text;" \
     "screenshots in $shots"
+
+# A trials run's page (`waypost test --html`): per expectation, a histogram of when its event came
+# across the trials with the exact run's instant marked, rendered without page errors.
+"$waypost" test fixtures/scenarios/field-cafe-checkin.yaml --html "$work/trials.html" > /dev/null
+load "file://$work/trials.html" trials > "$work/trials.dom"
+[ -z "$(page_errors trials)" ] || fail "the trials page logged errors: $(page_errors trials)"
+histograms=$( (grep -o 'class="histogram"' "$work/trials.dom" || true) | wc -l)
+bars=$( (grep -o '<rect class="bar"' "$work/trials.dom" || true) | wc -l)
+grep -q 'class="exact"' "$work/trials.dom" || fail "the trials page marks no exact instant"
+[ "$histograms" -ge 3 ] && [ "$bars" -ge 3 ] || fail "the trials page drew $histograms histograms with $bars bars"
+screenshot "file://$work/trials.html" "$shots/trials-800.png" 800
+echo "trials page in browser: $histograms histograms ($bars bars), the exact instant marked, no page errors"
