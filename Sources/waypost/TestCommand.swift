@@ -24,8 +24,10 @@ struct Test: AsyncParsableCommand {
               waypost test fixtures/scenarios/privacy-zone-home.yaml --format json
               waypost test fixtures/scenarios/commute-cafe-checkin.yaml --db runs.db
               waypost test fixtures/scenarios/field-cafe-checkin.yaml --html trials.html
-              waypost test fixtures/scenarios/field-cafe-checkin.yaml --shard 1/2 --output shard-1.json
-              waypost test fixtures/scenarios/field-cafe-checkin.yaml --shard 2/2 --output shard-2.json
+              waypost test fixtures/scenarios/field-cafe-checkin.yaml \\
+                --shard 1/2 -o shard-1.json
+              waypost test fixtures/scenarios/field-cafe-checkin.yaml \\
+                --shard 2/2 -o shard-2.json
               waypost test --merge shard-1.json shard-2.json --junit out.xml
             """
     )
