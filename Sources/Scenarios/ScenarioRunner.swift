@@ -62,6 +62,9 @@ public struct ScenarioRunner: Sendable {
     public var temporaryStores: TemporaryStores?
     /// A deadline that many seconds ahead on the wall clock the runner was given.
     private let deadline: @Sendable (Double) -> Deadline
+    /// Routes read and timed once for every run of this runner: a scenario's trials, and
+    /// scenarios sharing a route, reuse them.
+    private let routes = SharedRoutes()
 
     public static let defaultTimeBudget = 600.0
 
@@ -240,7 +243,6 @@ public struct ScenarioRunner: Sendable {
     /// The scenario's devices as a run plan: each route read and timed once, however many devices
     /// share it.
     func plan(_ scenario: Scenario) throws -> RunPlan {
-        var routes = RouteLibrary()
         let devices = try scenario.devices.map { script in
             let route: RouteTimeline
             do {
@@ -298,6 +300,19 @@ extension LocationManagerConfiguration {
     /// rounded up to the minute; none under `exact`, whose events are never late.
     var restForLatencyTail: Double {
         realism == .exact ? 0 : (deviceRealism.latencyTail / 60).rounded(.up) * 60
+    }
+}
+
+/// A ``RouteLibrary`` that concurrent runs share: a route is read and timed under the lock the
+/// first time, then handed out (a timeline is a value; each run iterates its own copy).
+final class SharedRoutes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var library = RouteLibrary()
+
+    func timeline(for spec: RouteSpec) throws -> RouteTimeline {
+        lock.lock()
+        defer { lock.unlock() }
+        return try library.timeline(for: spec)
     }
 }
 
