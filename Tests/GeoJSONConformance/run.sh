@@ -25,28 +25,8 @@ if [[ ! -x "$binary" ]]; then
 fi
 
 # ---- the venv, rebuilt when requirements.txt (or the Python) changes ----
-mkdir -p "$repo/.build"
-venv="$repo/.build/geojson-venv"
-python="${PYTHON:-python3}"
-if ! command -v "$python" >/dev/null; then
-    echo "run.sh: $python not found; set PYTHON to a Python 3.9+ interpreter" >&2
-    exit 3
-fi
-if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
-    "$repo/scripts/install-deps.sh" python3-venv
-fi
-stamp="$venv/.requirements-stamp"
-wanted="$(cat "$here/requirements.txt" <("$python" -c 'import sys; print(sys.version)') | sha256sum | cut -d' ' -f1)"
-if [[ ! -x "$venv/bin/python" || ! -f "$stamp" || "$(cat "$stamp")" != "$wanted" ]]; then
-    echo "run.sh: installing geojson, geojson-rewind and shapely into $venv"
-    rm -rf "$venv"
-    "$python" -m venv "$venv" || { echo "run.sh: FAILED to create the venv at $venv" >&2; exit 3; }
-    if ! "$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$here/requirements.txt"; then
-        echo "run.sh: FAILED to install $here/requirements.txt (see pip's output above)" >&2
-        exit 3
-    fi
-    echo "$wanted" >"$stamp"
-fi
+source "$repo/scripts/python-venv.sh"
+python_venv "$repo/.build/geojson-venv" "$here/requirements.txt" "geojson, geojson-rewind and shapely"
 
 # ---- the files ----
 out="$(mktemp -d "${TMPDIR:-/tmp}/waypost-geojson.XXXXXX")"
