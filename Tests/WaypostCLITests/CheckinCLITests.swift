@@ -197,7 +197,9 @@ struct CheckinCLITests {
             var kills = 0
             for delay in [0.25, 0.4, 0.55, 0.7, 0.85, 1.0] {
                 let process = try Self.start(arguments)
-                try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                // A thread's sleep, not the task's: with parallel tests holding the cooperative
+                // threads, a task's sleep could overrun every run's end and no kill would land.
+                Thread.sleep(forTimeInterval: delay)
                 if process.isRunning {
                     kill(process.processIdentifier, SIGKILL)
                     kills += 1
