@@ -173,6 +173,9 @@ struct CheckinCLITests {
         }
     }
 
+    /// Sleeps this thread (a thread's sleep ends on time, whatever the task pool is doing).
+    static func blockingSleep(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
+
     /// Kills `waypost replay` with SIGKILL at several moments, runs it again until it finishes,
     /// and checks the emulator's journal: every post landed exactly once. With `lostAnswers`, a
     /// third of the posts' answers are also cut in half after the post landed: the audit must
@@ -199,7 +202,7 @@ struct CheckinCLITests {
                 let process = try Self.start(arguments)
                 // A thread's sleep, not the task's: with parallel tests holding the cooperative
                 // threads, a task's sleep could overrun every run's end and no kill would land.
-                Thread.sleep(forTimeInterval: delay)
+                Self.blockingSleep(delay)
                 if process.isRunning {
                     kill(process.processIdentifier, SIGKILL)
                     kills += 1
