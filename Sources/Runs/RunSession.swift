@@ -85,18 +85,17 @@ public struct RunSession {
 
         guard let checkins = plan.checkins else {
             var pacer = pacing
-            let events = shouldStop.map { Simulation(devices: devices).events(stoppingWhen: $0) }
-                ?? Simulation(devices: devices).events()
+            let events = Self.events(of: devices, stoppingWhen: shouldStop)
             var merge = LaunchMerge(launches)
             var count = 0
             for event in events {
-                merge.emit(through: event.time) { onEvent(.location($0)) }
+                for launch in merge.take(through: event.time) { onEvent(.location(launch)) }
                 pacer?.advance(to: event.time)
                 onEvent(.location(event))
                 count += 1
             }
             if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: stopped - origin) }
-            merge.emit(through: .infinity) { onEvent(.location($0)) }
+            for launch in merge.take(through: .infinity) { onEvent(.location(launch)) }
             return RunOutcome(
                 origin: origin, run: nil, eventCount: count + launches.count, journal: [], stillQueued: 0)
         }
@@ -121,8 +120,7 @@ public struct RunSession {
             }
             try engine.recordPlaces(regions: plan.regions)
             var merge = LaunchMerge(launches)
-            let events = shouldStop.map { Simulation(devices: devices).events(stoppingWhen: $0) }
-                ?? Simulation(devices: devices).events()
+            let events = Self.events(of: devices, stoppingWhen: shouldStop)
             var reached = origin
             for event in events {
                 for launch in merge.take(through: event.time) { try await handle(launch) }
@@ -150,6 +148,14 @@ public struct RunSession {
             await wiring.emulator?.stop()
             throw error
         }
+    }
+
+    /// The simulation's events, asking `shouldStop` as it moves when there is one.
+    private static func events(of devices: [SimulatedDevice], stoppingWhen shouldStop: (() -> Bool)?)
+        -> SimulationEvents
+    {
+        let simulation = Simulation(devices: devices)
+        return shouldStop.map { simulation.events(stoppingWhen: $0) } ?? simulation.events()
     }
 
     /// Each device's manager made and its app launched (kept monitor records restored first);
@@ -203,16 +209,11 @@ private struct LaunchMerge {
 
     init(_ events: [TimedEvent]) { self.events = events }
 
-    /// The launch events due by `time`, in order.
+    /// The launch events due by `time`, in order; once they are all out, at no cost per event.
     mutating func take(through time: Double) -> ArraySlice<TimedEvent> {
         let start = next
         while next < events.endIndex, events[next].time <= time { next += 1 }
         return events[start..<next]
-    }
-
-    mutating func emit(through time: Double, _ body: (TimedEvent) -> Void) {
-        guard next < events.endIndex else { return }
-        for event in take(through: time) { body(event) }
     }
 }
 

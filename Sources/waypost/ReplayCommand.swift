@@ -327,29 +327,33 @@ struct Replay: AsyncParsableCommand {
         app.activityType = activityType
         app.temporaryFullAccuracyAt = temporaryFullAccuracyAt
         app.authorizationChanges = try authorizationChange.map { text in
-            let parts = text.split(separator: "@")
-            guard parts.count == 2, let status = AuthorizationStatus.allCases.first(where: { $0.description == parts[0] }),
-                let at = Double(parts[1]), at >= 0, at <= Self.century
-            else {
-                throw ValidationError(
-                    "--authorization-change '\(text)' is not STATUS@SECONDS with STATUS one of "
-                        + AuthorizationStatus.allCases.map(\.description).joined(separator: ", ") + ", e.g. denied@600")
-            }
-            return (at, status)
+            try Self.timed(
+                text, flag: "--authorization-change", what: "STATUS", example: "denied@600",
+                AuthorizationStatus.allCases.map { ($0.description, $0) })
         }
         app.requestLocationAt = requestLocation
         app.appStates = try appState.map { text in
-            let parts = text.split(separator: "@")
-            guard parts.count == 2, let state = AppState(rawValue: String(parts[0])), let at = Double(parts[1]),
-                at >= 0, at <= Self.century
-            else {
-                throw ValidationError(
-                    "--app-state '\(text)' is not STATE@SECONDS with STATE one of "
-                        + AppState.allCases.map(\.rawValue).joined(separator: ", ") + ", e.g. background@600")
-            }
-            return (at, state)
+            try Self.timed(
+                text, flag: "--app-state", what: "STATE", example: "background@600",
+                AppState.allCases.map { ($0.rawValue, $0) })
         }
         return app
+    }
+
+    /// `NAME@SECONDS` (`--app-state`, `--authorization-change`): one of `choices` at seconds from
+    /// the start, within a century.
+    static func timed<Value>(
+        _ text: String, flag: String, what: String, example: String, _ choices: [(name: String, value: Value)]
+    ) throws -> (Double, Value) {
+        let parts = text.split(separator: "@")
+        guard parts.count == 2, let choice = choices.first(where: { $0.name == parts[0] }), let at = Double(parts[1]),
+            at >= 0, at <= century
+        else {
+            throw ValidationError(
+                "\(flag) '\(text)' is not \(what)@SECONDS with \(what) one of "
+                    + choices.map(\.name).joined(separator: ", ") + ", e.g. \(example)")
+        }
+        return (at, choice.value)
     }
 
     /// `--signal-loss` ranges as absolute virtual times.
