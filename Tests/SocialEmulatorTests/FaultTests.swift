@@ -7,7 +7,7 @@ import Testing
 
 /// Faults injected by the emulator, as the clients meet them over real sockets.
 struct FaultTests {
-    func client(_ running: TestEmulator, timeout: TimeAmount = .seconds(10)) -> TwitterClient {
+    func client(_ running: TestEmulator, timeout: TimeAmount = .seconds(120)) -> TwitterClient {
         TwitterClient(
             baseURL: running.twitterBaseURL, credentials: EmulatorTests.demoTwitter,
             transport: AsyncHTTPClientTransport(timeout: timeout))
@@ -152,7 +152,8 @@ struct FaultTests {
             let second = TwitterClient(
                 baseURL: running.twitterBaseURL,
                 credentials: OAuth1Credentials(
-                    consumerKey: "ck", consumerSecret: "cs", token: "7-token", tokenSecret: "7-secret"))
+                    consumerKey: "ck", consumerSecret: "cs", token: "7-token", tokenSecret: "7-secret"),
+                transport: running.transport)
             let user = try await second.verifyCredentials()
             #expect(user.screenName == "second" && user.geoEnabled == false)
             #expect(
@@ -160,7 +161,8 @@ struct FaultTests {
                     "POST", "/__waypost/facebook/users", "user_id=8&access_token=t8&permissions=public_profile"
                 )
                 .status == 200)
-            let reader = FacebookClient(baseURL: running.facebookBaseURL, accessToken: "t8")
+            let reader = FacebookClient(
+                baseURL: running.facebookBaseURL, accessToken: "t8", transport: running.transport)
             #expect(try await reader.permissions().map(\.permission) == ["public_profile"])
         }
     }
@@ -169,7 +171,7 @@ struct FaultTests {
     /// 431/413, Graph 400/100), and the emulator keeps serving.
     @Test func oversizedRequestsGetTheProvidersErrorObject() async throws {
         try await withEmulator(loopback: true) { (running, _) async throws in
-            let transport = AsyncHTTPClientTransport()
+            let transport = running.transport
             let big = String(repeating: "b", count: 100_000)
             let header = try await transport.send(
                 HTTPRequestSpec(

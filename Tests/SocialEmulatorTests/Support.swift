@@ -29,10 +29,16 @@ func withEmulator(
     }
     let running = try await EmulatorServer(core: core).start(port: 0)
     do {
-        try await body(TestEmulator(core: core, baseURL: running.baseURL, transport: AsyncHTTPClientTransport()), core)
+        try await body(TestEmulator(core: core, baseURL: running.baseURL, transport: patientTransport), core)
     } catch {
         await running.stop()
         throw error
     }
     await running.stop()
 }
+
+/// A real HTTP client that waits as long as a loaded test machine may need: the product's 10 s
+/// deadline is meant for a real network, and under the full parallel test run (several
+/// `waypost` processes on two cores) an ordinary answer from the in-process server has taken
+/// longer. Tests that need a deadline to fire set a short one themselves.
+let patientTransport = AsyncHTTPClientTransport(timeout: .seconds(120))
