@@ -112,7 +112,7 @@ let package = Package(
             name: "Scenarios",
             dependencies: [
                 "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Runs", "ConfigFiles", "WaypostSupport",
+                "Runs", "RunReports", "ConfigFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),

@@ -68,6 +68,26 @@
       report(result);
       return;
     }
+    if (PROBE.mode === 'trials') {
+      // A trials run's map: the panel opens, and a histogram bar's link moves the slider there.
+      var panel = document.getElementById('trials');
+      if (!panel) { result.error = 'no trials panel'; report(result); return; }
+      panel.open = true;
+      result.histograms = panel.querySelectorAll('svg.histogram').length;
+      result.exact = panel.querySelectorAll('.exact').length;
+      var links = panel.querySelectorAll('svg.histogram a');
+      var last = links[links.length - 1];
+      result.target = Number(/#t=([0-9]+)$/.exec(last.getAttribute('href'))[1]);
+      result.panelHeight = Math.round(panel.getBoundingClientRect().height);
+      result.window = [window.innerWidth, window.innerHeight];
+      window.location.hash = last.getAttribute('href');
+      setTimeout(function () {
+        result.slider = Number(document.getElementById('time').value);
+        result.clock = document.getElementById('clock').textContent;
+        report(result);
+      }, 500);
+      return;
+    }
     if (PROBE.mode === 'popups') {
       // Every popup's content, as a click would build it, into one box to inspect.
       var box = document.createElement('div');

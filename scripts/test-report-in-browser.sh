@@ -184,3 +184,22 @@ grep -q 'class="exact"' "$work/trials.dom" || fail "the trials page marks no exa
 [ "$histograms" -ge 3 ] && [ "$bars" -ge 3 ] || fail "the trials page drew $histograms histograms with $bars bars"
 screenshot "file://$work/trials.html" "$shots/trials-800.png" 800
 echo "trials page in browser: $histograms histograms ($bars bars), the exact instant marked, no page errors"
+
+# The same trials run recorded with --db: its exact run's map carries the distributions in a
+# panel; following a bar's link moves the map's slider to that instant.
+"$waypost" test fixtures/scenarios/field-cafe-checkin.yaml --db "$work/trials.db" > /dev/null
+"$waypost" report field-cafe-checkin --db "$work/trials.db" --format html --output "$work/trials-map.html"
+probe_page "$work/trials-map.html" trials "$work/trials-map-probe.html"
+load "file://$work/trials-map-probe.html" trials-map 800 > "$work/trials-map.dom"
+[ -z "$(page_errors trials-map)" ] || fail "the trials map logged errors: $(page_errors trials-map)"
+trials_map=$(probe_result "$work/trials-map.dom")
+python3 - "$trials_map" <<'PY' || fail "the trials map's panel does not work: $trials_map"
+import json, sys
+r = json.loads(sys.argv[1])
+assert "error" not in r, r.get("error")
+assert r["histograms"] >= 3 and r["exact"] >= 3, "too few histograms or exact instants"
+assert r["slider"] == r["target"] > 0, "the bar's link did not move the slider"
+assert r["panelHeight"] <= 0.5 * r["window"][1], "the open panel hides the map"
+PY
+screenshot "file://$work/trials-map-probe.html" "$shots/trials-map-800.png" 800
+echo "trials map in browser: $trials_map"

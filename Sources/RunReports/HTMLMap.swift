@@ -21,7 +21,7 @@ public enum HTMLMap {
               .controls { margin: 12px 0; display: flex; gap: 12px; align-items: center; max-width: 1000px; }
               .controls input { flex: 1; }
               #details { min-height: 1.4em; max-width: 1000px; padding: 8px 10px; background: #fff; border-left: 4px solid #f46036; }
-              svg [data-info] { cursor: pointer; }
+              svg [data-info] { cursor: pointer; }\(run.trials.isEmpty ? "" : "\n" + TrialsPanel.style)
             </style>
             </head>
             <body>
@@ -33,7 +33,7 @@ public enum HTMLMap {
             <div class="map">
             \(svg)</div>
             <p id="details">Hover over a region, event or post for details; move the slider to replay the run.</p>
-            <script>
+            \(TrialsPanel.html(run.trials))            <script>
             (function () {
               var slider = document.getElementById('time');
               var clock = document.getElementById('clock');
@@ -49,13 +49,17 @@ public enum HTMLMap {
                 clock.textContent = label(t);
               }
               // A link can name an instant: report.html#t=90 opens 90 s into the run.
-              var linked = /^#t=([0-9]+)$/.exec(window.location.hash);
-              if (linked) { slider.value = Math.min(Number(linked[1]), Number(slider.max)); }
+              function follow() {
+                var linked = /^#t=([0-9]+)$/.exec(window.location.hash);
+                if (linked) { slider.value = Math.min(Number(linked[1]), Number(slider.max)); }
+                show();
+              }
+              window.addEventListener('hashchange', follow);
               slider.addEventListener('input', show);
               document.querySelectorAll('svg [data-info]').forEach(function (el) {
                 el.addEventListener('mouseenter', function () { details.textContent = el.getAttribute('data-info'); });
               });
-              show();
+              follow();
             })();
             </script>
             </body>

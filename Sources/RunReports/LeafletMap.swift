@@ -33,7 +33,7 @@ public enum LeafletMap {
             \(assets.clusterCSS)
             </style>
             <style>
-            \(style)
+            \(style)\(run.trials.isEmpty ? "" : "\n" + TrialsPanel.style)
             </style>
             </head>
             <body>
@@ -45,7 +45,7 @@ public enum LeafletMap {
                 <input id="time" type="range" min="0" max="0" value="0" step="1">
                 <output id="clock">end</output>
               </div>
-            </header>
+            \(TrialsPanel.html(run.trials))</header>
             <div id="map"></div>
             <script type="application/json" id="run-data">\(data(run, tiles: tiles))</script>
             <script>

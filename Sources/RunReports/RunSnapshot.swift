@@ -17,6 +17,9 @@ public struct RunSnapshot: Sendable {
     public var events: [EventRecord]
     /// The audit: one record per post.
     public var posts: [AuditRecord]
+    /// For the exact run of a trials run (`waypost test --trials --db`): per expectation, when
+    /// its event or post came across the trials.
+    public var trials: [TrialDistribution] = []
 
     public init(
         run: RunRecord, regions: [RegionRecord], zones: [ZoneRecord] = [], fixes: [LocationRecord],
@@ -44,11 +47,13 @@ public struct RunSnapshot: Sendable {
 
     /// Reads a run; fails on an unreadable audit record rather than drawing less than happened.
     public static func load(from store: Store, run: RunRecord) throws -> RunSnapshot {
-        RunSnapshot(
+        var snapshot = RunSnapshot(
             run: run, regions: try store.regions(run: run.id), zones: try store.zones(run: run.id),
             fixes: try store.locations(run: run.id),
             events: try store.events(run: run.id),
             posts: try store.auditRecords(run: run.id).map(AuditRecord.init(stored:)))
+        snapshot.trials = try store.trialDistributions(run: run.id)
+        return snapshot
     }
 
     /// The posts the privacy zone named `zone` kept from locating the user.

@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import WaypostSupport
 import Geo
 import LocationSimulation
 import SocialEmulator

@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import WaypostSupport
 import LocationSimulation
 import SocialEmulator
 
@@ -173,17 +174,5 @@ public struct RequestFilter: Sendable, Equatable {
         for (key, value) in parameters.sorted(by: { $0.key < $1.key }) { text += " \(key)=\(value)" }
         if let window = window.description { text += " \(window)" }
         return text
-    }
-}
-
-/// Offsets from a scenario's start, written as `+1:02:03` (hours only when needed).
-enum Offset {
-    static func text(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let sign = total < 0 ? "-" : "+"
-        let s = abs(total)
-        let (h, m, sec) = (s / 3_600, s / 60 % 60, s % 60)
-        return h > 0
-            ? String(format: "%@%d:%02d:%02d", sign, h, m, sec) : String(format: "%@%d:%02d", sign, m, sec)
     }
 }

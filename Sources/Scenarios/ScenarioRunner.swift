@@ -57,9 +57,6 @@ public struct ScenarioRunner: Sendable {
     /// stops and fails, so a scenario that would never end (a route of millions of fixes, say)
     /// cannot hang CI.
     public var timeBudget: Double
-    /// Where the temporary stores of runs without ``storePath`` are registered while they exist,
-    /// for a command to remove when a signal ends it; nil: nobody outside the run needs to know.
-    public var temporaryStores: TemporaryStores?
     /// A deadline that many seconds ahead on the wall clock the runner was given.
     private let deadline: @Sendable (Double) -> Deadline
     /// Routes read and timed once for every run of this runner: a scenario's trials, and
@@ -71,12 +68,11 @@ public struct ScenarioRunner: Sendable {
     /// - Parameter clock: the wall clock budgets are measured on (tests give their own).
     public init<C: Clock<Duration> & Sendable>(
         fixtures: EmulatorFixtures, storePath: String? = nil, timeBudget: Double = defaultTimeBudget,
-        clock: C = ContinuousClock(), temporaryStores: TemporaryStores? = nil
+        clock: C = ContinuousClock()
     ) {
         self.fixtures = fixtures
         self.storePath = storePath
         self.timeBudget = timeBudget
-        self.temporaryStores = temporaryStores
         self.deadline = { seconds in
             let end = clock.now.advanced(by: .milliseconds(Int64(min(seconds, 1e12) * 1_000)))
             return Deadline { clock.now >= end }
@@ -108,9 +104,51 @@ public struct ScenarioRunner: Sendable {
         } catch {
             return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)
         }
-        var records: [TrialRecord] = []
-        for unit in header.units { records.append(await run(scenario, unit: unit, of: header)) }
-        return ScenarioResult(header, records: records)
+        do {
+            try reserveRuns(for: [scenario])
+        } catch {
+            return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)
+        }
+        var units: [TrialResultsFile.Unit] = []
+        for unit in header.units {
+            units.append(.init(scenario: 0, record: await run(scenario, unit: unit, of: header)))
+        }
+        let file = TrialResultsFile(shard: 1, shards: 1, scenarios: [header], units: units)
+        do {
+            try recordDistributions(of: file)
+        } catch {
+            return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)
+        }
+        return file.results()[0]
+    }
+
+    /// Begins the runs of `scenarios` in ``storePath`` in this order, before they run side by
+    /// side: which run is the latest (`waypost audit`'s default) then does not depend on which
+    /// finished starting first.
+    public func reserveRuns(for scenarios: [Scenario]) throws(ScenarioError) {
+        guard let storePath, !scenarios.isEmpty else { return }
+        do {
+            try Store(path: storePath).reserveRuns(
+                scenarios.map { ($0.name, $0.trackDescription, $0.dryRun) }, at: Date().timeIntervalSince1970)
+        } catch {
+            throw ScenarioError(.unavailable, error.description)
+        }
+    }
+
+    /// Records each trials scenario's distributions (``TrialResultsFile/distributions()``) beside
+    /// its exact run in ``storePath``, for `waypost report` to draw.
+    public func recordDistributions(of file: TrialResultsFile) throws(ScenarioError) {
+        let distributions = file.distributions()
+        guard let storePath, !distributions.isEmpty else { return }
+        do {
+            let store = try Store(path: storePath)
+            for (header, expectations) in distributions {
+                guard let run = try store.run(named: header.name) else { continue }
+                try store.saveTrialDistributions(expectations, run: run.id)
+            }
+        } catch {
+            throw ScenarioError(.unavailable, error.description)
+        }
     }
 
     /// What a verdict over `trials` (or the scenario's own `trials`) needs of the scenario; a
@@ -122,7 +160,6 @@ public struct ScenarioRunner: Sendable {
         }
         return ScenarioHeader(
             name: scenario.name, file: scenario.file, trials: trials,
-            exactRun: trials != nil && scenario.expectations.contains { $0.lateBy != nil },
             expectations: scenario.expectations.map { ScenarioHeader.Spec(rate: $0.rate, lateBy: $0.lateBy) })
     }
 
@@ -156,7 +193,7 @@ public struct ScenarioRunner: Sendable {
         let begin = clock.now
         do {
             let outcome = try await execute(
-                variant, runName: trial == 0 ? scenario.name : "\(scenario.name)#\(trial)",
+                variant, runName: trial == 0 ? scenario.name : "\(scenario.name)#\(trial)", recorded: trial == 0,
                 keepsMonitorRecords: header.trials == nil)
             for (expectation, tally) in zip(scenario.expectations, outcome.tallies) {
                 let checking = clock.now
@@ -177,39 +214,30 @@ public struct ScenarioRunner: Sendable {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// Runs the scenario and collects what expectations look at; the run is recorded under
-    /// `runName` (default: the scenario's name).
+    /// Runs the scenario and collects what expectations look at; a `recorded` run goes into
+    /// ``storePath`` under `runName` (default: the scenario's name).
     public func execute(
-        _ scenario: Scenario, runName: String? = nil, keepsMonitorRecords: Bool = true
+        _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, keepsMonitorRecords: Bool = true
     ) async throws -> ScenarioOutcome {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
         var plan = try self.plan(scenario)
 
-        let temporary =
-            storePath == nil
-            ? FileManager.default.temporaryDirectory
-                .appendingPathComponent("waypost-scenario-\(UUID().uuidString)") : nil
-        if let temporary { temporaryStores?.add(temporary) }
-        defer {
-            if let temporary {
-                if let temporaryStores {
-                    temporaryStores.remove(temporary)
-                } else {
-                    try? FileManager.default.removeItem(at: temporary)
-                }
-            }
-        }
+        // Only the run that `waypost report` draws goes into the database: the plain run, or a
+        // trials run's exact run. Trials and runs without one use a store nobody keeps.
         let store: Store
         do {
-            store = try Store(path: storePath ?? temporary?.appendingPathComponent("run.db").path ?? "")
-            try store.deleteRun(named: runName ?? scenario.name)
+            if let storePath, recorded {
+                store = try Store(path: storePath)
+                try store.resetRun(named: runName ?? scenario.name)
+            } else {
+                store = try Store.temporary()
+            }
         } catch {
             throw ScenarioError(.unavailable, error.description)
         }
         var checkins = CheckinPlan(
-            store: store, runName: runName ?? scenario.name,
-            track: scenario.devices.map(\.routeDisplayName).uniqued().joined(separator: ", "),
+            store: store, runName: runName ?? scenario.name, track: scenario.trackDescription,
             rules: scenario.rules,
             network: scenario.dryRun ? nil : .emulator(scenario.places ?? fixtures, scenario.emulator))
         checkins.profile = scenario.privacy
@@ -320,6 +348,11 @@ final class SharedRoutes: @unchecked Sendable {
 struct Deadline: Sendable {
     let hasPassedNow: @Sendable () -> Bool
     var hasPassed: Bool { hasPassedNow() }
+}
+
+extension Scenario {
+    /// The run's `track` in the store: its devices' routes, each named once.
+    var trackDescription: String { devices.map(\.routeDisplayName).uniqued().joined(separator: ", ") }
 }
 
 extension Sequence where Element: Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// A run's share of scenario units — or all of them — as `waypost test --shard K/N --output FILE`
 /// writes it and `waypost test --merge FILE…` reads it back: the verdict is aggregated from the
@@ -23,7 +24,8 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
     public var scenarios: [ScenarioHeader]
     public var units: [Unit]
 
-    public static let currentFormat = "waypost-trials/1"
+    /// 2: every trials scenario runs its exact run (trial 0), whatever its expectations.
+    public static let currentFormat = "waypost-trials/2"
 
     public init(shard: Int, shards: Int, scenarios: [ScenarioHeader], units: [Unit]) {
         (self.shard, self.shards, self.scenarios, self.units) = (shard, shards, scenarios, units)
@@ -40,6 +42,28 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
         let byScenario = Dictionary(grouping: units, by: \.scenario)
         return scenarios.enumerated().map { index, header in
             ScenarioResult(header, records: (byScenario[index] ?? []).map(\.record).sorted { $0.trial < $1.trial })
+        }
+    }
+
+    /// Per scenario run as trials whose every unit is here, the distributions its exact run's
+    /// map shows: each expectation's verdict and when its event or post came, exact run and trials.
+    public func distributions() -> [(scenario: ScenarioHeader, distributions: [TrialDistribution])] {
+        let byScenario = Dictionary(grouping: units, by: \.scenario)
+        return zip(scenarios, results()).enumerated().compactMap { index, pair in
+            let (header, result) = pair
+            let records = (byScenario[index] ?? []).map(\.record).sorted { $0.trial < $1.trial }
+            guard header.trials != nil, records.map(\.trial) == header.units, result.error == nil,
+                let exact = records.first
+            else { return nil }
+            let distributions = result.expectations.enumerated().map { position, expectation in
+                TrialDistribution(
+                    description: expectation.description, verdict: expectation.actual, passed: expectation.passed,
+                    exact: exact.firstMatches.indices.contains(position) ? exact.firstMatches[position] : nil,
+                    times: records.dropFirst().map {
+                        $0.firstMatches.indices.contains(position) ? $0.firstMatches[position] : nil
+                    })
+            }
+            return (header, distributions)
         }
     }
 

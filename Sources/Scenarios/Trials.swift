@@ -218,19 +218,15 @@ public struct ScenarioHeader: Sendable, Codable, Equatable {
     public var file: String
     /// nil: a plain run, not trials.
     public var trials: Int?
-    /// Whether trial 0, the exact run, is run (some expectation bounds lateness).
-    public var exactRun: Bool
     public var expectations: [Spec]
 
-    public init(name: String, file: String, trials: Int?, exactRun: Bool, expectations: [Spec]) {
-        (self.name, self.file, self.trials, self.exactRun, self.expectations) = (
-            name, file, trials, exactRun, expectations
-        )
+    public init(name: String, file: String, trials: Int?, expectations: [Spec]) {
+        (self.name, self.file, self.trials, self.expectations) = (name, file, trials, expectations)
     }
 
     /// A scenario that could not be read: one unit, which carries the error.
     public static func unreadable(_ file: String) -> ScenarioHeader {
-        ScenarioHeader(name: file, file: file, trials: nil, exactRun: false, expectations: [])
+        ScenarioHeader(name: file, file: file, trials: nil, expectations: [])
     }
 
     public struct Spec: Sendable, Codable, Equatable {
@@ -238,9 +234,10 @@ public struct ScenarioHeader: Sendable, Codable, Equatable {
         public var lateBy: LateBy?
     }
 
-    /// The units it runs: trial 0 (the plain or exact run) and trials 1…N.
+    /// The units it runs: trial 0 — the plain run, or for trials the exact run, the oracle
+    /// `lateBy` measures against and the run `--db` records — and trials 1…N.
     public var units: [Int] {
         guard let trials else { return [0] }
-        return (exactRun ? [0] : []) + Array(1...Swift.max(1, trials))
+        return [0] + Array(1...Swift.max(1, trials))
     }
 }

@@ -138,11 +138,4 @@ extension Store {
             }
         }
     }
-
-    /// Deletes a run and everything recorded under it (history, outbox, audit); returns whether
-    /// it existed. A scenario starts this way, so running it again gives the same result.
-    @discardableResult
-    public func deleteRun(named name: String) throws(StoreError) -> Bool {
-        try transaction { db throws(StoreError) in try db.run("DELETE FROM runs WHERE name = ?", [.text(name)]) > 0 }
-    }
 }

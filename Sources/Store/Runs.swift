@@ -23,6 +23,33 @@ extension Store {
         }
     }
 
+    /// Runs that will be recorded side by side, begun now in this order — each replacing any
+    /// earlier run of its name — so that their order among the runs (and which is the latest)
+    /// does not depend on which starts first.
+    public func reserveRuns(_ runs: [(name: String, track: String, dryRun: Bool)], at time: Double) throws(StoreError) {
+        try transaction { db throws(StoreError) in
+            for run in runs {
+                try db.run("DELETE FROM runs WHERE name = ?", [.text(run.name)])
+                try db.run(
+                    "INSERT INTO runs (name, track, started_at, dry_run) VALUES (?, ?, ?, ?)",
+                    [.text(run.name), .text(run.track), .real(time), SQLValue(run.dryRun)])
+            }
+        }
+    }
+
+    /// Deletes everything recorded under the run named `name` (history, outbox, audit), keeping
+    /// the run itself and its place among the runs. A scenario starts this way, so running it
+    /// again gives the same result.
+    public func resetRun(named name: String) throws(StoreError) {
+        try transaction { db throws(StoreError) in
+            guard let run = try Self.runs(db, where: "name = ?", [.text(name)]).first else { return }
+            try db.run("DELETE FROM runs WHERE id = ?", [.integer(run.id)])
+            try db.run(
+                "INSERT INTO runs (id, name, track, started_at, dry_run) VALUES (?, ?, ?, ?, ?)",
+                [.integer(run.id), .text(run.name), .text(run.track), .real(run.startedAt), SQLValue(run.dryRun)])
+        }
+    }
+
     public func finishRun(_ id: Int64, at time: Double) throws(StoreError) {
         try locked { db throws(StoreError) in
             try db.run("UPDATE runs SET finished_at = ? WHERE id = ?", [.real(time), .integer(id)])

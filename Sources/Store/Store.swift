@@ -36,8 +36,7 @@ public final class Store: @unchecked Sendable {
     /// Only a Waypost store, or a file this call creates, is opened: a dangling symbolic link, an
     /// empty file Waypost did not make, another program's SQLite file and a newer schema are
     /// refused before anything is written to them.
-    public init(path: String) throws(StoreError) {
-        self.path = path
+    public convenience init(path: String) throws(StoreError) {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,9 +44,26 @@ public final class Store: @unchecked Sendable {
             throw StoreError(path: path, message: "cannot create \(directory.path): \(error.localizedDescription)")
         }
         try StoreFile.prepare(path)
-        connection = try SQLiteConnection(path: path)
-        try checkIdentity()  // before the WAL switch, which rewrites the header
+        let connection = try SQLiteConnection(path: path)
+        try Self.checkIdentity(connection, path: path)  // before the WAL switch, which rewrites the header
         try connection.enableWriteAheadLog()
+        try self.init(connection, path: path)
+    }
+
+    /// A store nobody keeps: SQLite's private temporary database, in memory until it grows and
+    /// then in a file SQLite has already unlinked, gone when the store is. A run that is not
+    /// recorded (a scenario without `--db`, a trial) leaves nothing behind, whatever ends the
+    /// process — and skips the file system and its syncs.
+    public static func temporary() throws(StoreError) -> Store {
+        try Store(SQLiteConnection(path: "", name: temporaryName), path: temporaryName)
+    }
+
+    /// What errors call a temporary store.
+    public static let temporaryName = "(temporary store)"
+
+    private init(_ connection: SQLiteConnection, path: String) throws(StoreError) {
+        self.connection = connection
+        self.path = path
         try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try migrate()
     }
@@ -67,7 +83,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Refuses a file that is not a Waypost store this build understands.
-    private func checkIdentity() throws(StoreError) {
+    private static func checkIdentity(_ connection: SQLiteConnection, path: String) throws(StoreError) {
         let identity: StoreFile.Identity
         do {
             identity = try StoreFile.identity(connection)

@@ -162,14 +162,15 @@ struct Test: AsyncParsableCommand {
                 // `--db` is checked once before anything runs: a file that is not a Waypost store is
                 // 73 with one line, as for every other command.
                 if let db { _ = try openStore(db) }
-                // SIGINT or SIGTERM (Ctrl-C, a CI job cancelled) removes the runs' temporary stores
-                // from $TMPDIR, then exits 130 or 143.
-                let stores = TemporaryStores()
-                let signals = SignalCleanup { finish in stores.removeAll(then: finish) }
-                defer { signals.cancel() }
-                let runner = ScenarioRunner(
-                    fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget, temporaryStores: stores)
-                file = await runUnits(runner, shard: shard ?? (1, 1))
+                // Runs nobody records live in SQLite's private temporary stores: whatever ends the
+                // process (Ctrl-C, a cancelled CI job, SIGKILL) leaves nothing in $TMPDIR.
+                let runner = ScenarioRunner(fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget)
+                file = try await runUnits(runner, shard: shard ?? (1, 1))
+                do {
+                    try runner.recordDistributions(of: file)
+                } catch {
+                    throw CommandFailure(.unavailable, "\(error)")
+                }
                 if let output {
                     try OutputDestination(output).write { $0.write(String(decoding: file.encoded(), as: UTF8.self) + "\n") }
                     if let shard {
@@ -214,7 +215,7 @@ struct Test: AsyncParsableCommand {
     }
 
     /// Reads every scenario, then runs this shard's units `jobs` at a time.
-    private func runUnits(_ runner: ScenarioRunner, shard: (Int, Int)) async -> TrialResultsFile {
+    private func runUnits(_ runner: ScenarioRunner, shard: (Int, Int)) async throws -> TrialResultsFile {
         var read: [Scenario?] = []
         var failures: [Int: ScenarioError] = [:]
         var headers: [ScenarioHeader] = []
@@ -232,6 +233,13 @@ struct Test: AsyncParsableCommand {
         }
         let units = TrialResultsFile.units(of: headers, shard: shard.0, of: shard.1)
         let scenarios = read
+        // The runs `--db` records (each scenario's unit 0 in this shard) begin in command-line
+        // order before any runs: the latest run is the last scenario's, however the jobs interleave.
+        do {
+            try runner.reserveRuns(for: units.filter { $0.1 == 0 }.compactMap { scenarios[$0.0] })
+        } catch {
+            throw CommandFailure(.unavailable, "\(error)")
+        }
         let records = await withTaskGroup(of: (Int, TrialResultsFile.Unit).self) { group in
             var records: [TrialResultsFile.Unit?] = Array(repeating: nil, count: units.count)
             var next = 0

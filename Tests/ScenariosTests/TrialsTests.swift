@@ -41,7 +41,7 @@ struct TrialsTests {
 
     @Test func aVerdictOverTooFewTrialsDoesNotPass() {
         let header = ScenarioHeader(
-            name: "s", file: "s.yaml", trials: 5, exactRun: false,
+            name: "s", file: "s.yaml", trials: 5,
             expectations: [.init(rate: RateBound(">= 0.8"), lateBy: nil)])
         let held = ExpectationResult(description: "d", location: "s.yaml:1:1", passed: true, expected: "", actual: "")
         let trials = (1...5).map {
@@ -55,7 +55,7 @@ struct TrialsTests {
 
     @Test func latenessIsMeasuredAgainstTheExactRunAndMissingIsNotLate() {
         let header = ScenarioHeader(
-            name: "s", file: "s.yaml", trials: 4, exactRun: true,
+            name: "s", file: "s.yaml", trials: 4,
             expectations: [.init(rate: nil, lateBy: LateBy(p50: 60, max: 100))])
         let result = ExpectationResult(description: "d", location: "s.yaml:1:1", passed: true, expected: "", actual: "")
         let exact = TrialRecord(file: "s.yaml", trial: 0, seed: 0, results: [result], firstMatches: [10])

@@ -86,11 +86,13 @@ struct ScenarioCLITests {
     }
 
     /// Issue 27: SIGINT or SIGTERM to `waypost test` left the runs' `waypost-scenario-*`
-    /// temporary stores in $TMPDIR. Now they are removed and the tool exits 130 / 143. The run is
-    /// a year of a phone lying still (updates pause, then nothing), long enough to be signalled
-    /// while its store exists; the test waits for the store to appear, not for a time.
+    /// temporary stores in $TMPDIR. Runs nobody records now live in SQLite's private temporary
+    /// databases, so nothing is written there at all, and a signal ends the tool as it ends any
+    /// program (a shell sees 130 / 143) with the `--db` store intact. The run is a year of a phone
+    /// lying still, long enough to be signalled mid-run; the test waits for the store to appear,
+    /// not for a time.
     @Test(arguments: [SIGINT, SIGTERM])
-    func aSignalRemovesTheTemporaryStoresAndExitsAsShellsExpect(_ signal: Int32) throws {
+    func aSignalLeavesNothingBehind(_ signal: Int32) throws {
         try withTemporaryDirectory { directory in
             let temporary = directory.appendingPathComponent("tmp")
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -107,10 +109,16 @@ struct ScenarioCLITests {
             expect:
               - { event: locationUpdatesPaused, count: 1 }
             """.write(to: directory.appendingPathComponent("still.yaml"), atomically: true, encoding: .utf8)
+            try """
+            name: other
+            device: { route: still.gpx }
+            expect:
+              - { event: locationUpdatesPaused, count: 1 }
+            """.write(to: directory.appendingPathComponent("other.yaml"), atomically: true, encoding: .utf8)
 
             let process = Process()
             process.executableURL = CLITests.executable
-            process.arguments = ["test", "still.yaml"]
+            process.arguments = ["test", "still.yaml", "other.yaml", "--db", "runs.db"]
             process.currentDirectoryURL = directory
             var environment = ProcessInfo.processInfo.environment
             environment["TMPDIR"] = temporary.path
@@ -120,19 +128,22 @@ struct ScenarioCLITests {
             try process.run()
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-            func stores() -> [String] {
-                ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [])
-                    .filter { $0.hasPrefix("waypost-scenario-") }
+            // Up to two minutes for a busy machine to begin the runs: `--db` then holds both.
+            func begun() -> Bool {
+                (try? CLITests.waypost(["audit", "--db", "runs.db"], in: directory).status) == 0
             }
-            // Up to two minutes for a busy machine to start the run; it then lasts far longer.
-            for _ in 0..<1_200 where stores().isEmpty && process.isRunning { usleep(100_000) }
-            try #require(!stores().isEmpty && process.isRunning, "the run's store never appeared")
+            for _ in 0..<1_200 where !begun() && process.isRunning { usleep(100_000) }
+            try #require(begun() && process.isRunning, "the runs never began")
 
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
-            #expect(process.terminationReason == .exit)
-            #expect(process.terminationStatus == 128 + signal)
-            #expect(stores().isEmpty, "left behind: \(stores())")
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(process.terminationStatus == signal)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+            // The store is intact, its runs begun in command-line order: the latest is the last.
+            let latest = try CLITests.waypost(["audit", "--db", "runs.db"], in: directory)
+            #expect(latest.status == 0)
+            #expect(latest.stdout.hasPrefix("Audit of run other:"), "\(latest.stdout)")
         }
     }
 }

@@ -128,6 +128,35 @@ struct TrialsCLITests {
         }
     }
 
+    /// `--db` records the exact run alone, under the scenario's name, with the trials'
+    /// distributions beside it; the runs' order in the store does not depend on the jobs, so the
+    /// audit of the latest run is the same every time; the run's map draws the distributions.
+    @Test func aTrialsRunRecordsItsExactRunWithTheDistributions() throws {
+        try withTemporaryDirectory { directory in
+            let scenario = try Self.scenario(in: directory)
+            var audits: [String] = []
+            for jobs in ["1", "4"] {
+                let db = directory.appendingPathComponent("runs-\(jobs).db").path
+                let run = try CLITests.waypost(
+                    "test", scenario, "fixtures/scenarios/twenty-first-region.yaml", "--db", db, "--jobs", jobs)
+                // Seven trials cannot decide a rate of one half: the verdict is a failure, not an error.
+                #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+                let audit = try CLITests.waypost("audit", "--db", db)
+                #expect(audit.status == 0)
+                audits.append(audit.stdout)
+                #expect(try CLITests.waypost("audit", "walk-trials#1", "--db", db).status == 66, "trials are not kept")
+                let map = try CLITests.waypost("report", "walk-trials", "--db", db, "--format", "html")
+                #expect(map.stdout.contains("<details id=\"trials\" class=\"trials\"><summary>7 trials: "))
+                #expect(map.stdout.components(separatedBy: "<svg class=\"histogram\"").count - 1 == 2)
+                #expect(map.stdout.contains("<title>the exact run: +"))
+                let plain = try CLITests.waypost("report", "twenty-first-region", "--db", db, "--format", "html")
+                #expect(!plain.stdout.contains("id=\"trials\""), "a plain run has no trials panel")
+            }
+            #expect(audits[0] == audits[1])
+            #expect(audits[0].hasPrefix("Audit of run twenty-first-region:"), "the latest run is the last on the command line")
+        }
+    }
+
     @Test func exactTrialsAreRefused() throws {
         let run = try CLITests.waypost("test", "fixtures/scenarios/commute-cafe-checkin.yaml", "--trials", "5")
         #expect(run.status == 65)

@@ -47,17 +47,19 @@ final class SQLiteConnection {
 
     /// Opens an existing file (``StoreFile/prepare(_:)`` creates it, 0600: location history is
     /// personal data, and SQLite gives its -wal and -shm files the database's mode).
-    init(path: String) throws(StoreError) {
+    ///
+    /// The empty path opens SQLite's private temporary database; `name` is what errors call it.
+    init(path: String, name: String? = nil) throws(StoreError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
-            throw StoreError(path: path, message: "cannot open: \(message)")
+            throw StoreError(path: name ?? path, message: "cannot open: \(message)")
         }
         handle = db
-        self.path = path
+        self.path = name ?? path
         // Another process (a second `waypost`, a crash-restart) may hold the write lock briefly.
         sqlite3_busy_timeout(handle, 5_000)
     }

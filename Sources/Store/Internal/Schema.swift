@@ -101,5 +101,26 @@ enum Schema {
         ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
         ALTER TABLE outbox ADD COLUMN lease_until REAL;
         """,
+        // 6: a trials run's verdict beside its exact run, so the run's map shows, per
+        // expectation, when its event or post came across the trials.
+        """
+        CREATE TABLE trial_expectations (
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            description TEXT NOT NULL,
+            verdict TEXT NOT NULL,
+            passed INTEGER NOT NULL,
+            exact REAL,
+            PRIMARY KEY (run, position)
+        );
+        CREATE TABLE trial_times (
+            run INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            trial INTEGER NOT NULL,
+            seconds REAL,
+            PRIMARY KEY (run, position, trial),
+            FOREIGN KEY (run, position) REFERENCES trial_expectations(run, position) ON DELETE CASCADE
+        );
+        """,
     ]
 }

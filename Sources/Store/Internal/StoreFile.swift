@@ -15,6 +15,7 @@ enum StoreFile {
     /// are recognised by holding nothing else.
     static let tables: Set<String> = [
         "runs", "locations", "settings", "outbox", "audit", "regions", "events", "monitor_records", "zones",
+        "trial_expectations", "trial_times",
     ]
 
     /// Makes sure `path` is a file Waypost may open: creates it (0600) when missing, refuses a
