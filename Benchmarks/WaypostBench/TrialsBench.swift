@@ -10,14 +10,15 @@ func trialsSection(waypost: String, runs: Int) {
         return print("trials measurements: n/a (build the waypost product in release)")
     }
     let scenario = "fixtures/scenarios/field-cafe-checkin.yaml"
-    // One trial a process: the same scenario with `trials: 1`, so each process does one trial's work.
+    // One trial a process: the same scenario without `trials:`, so each process does one seeded
+    // run — a trial's work (`trials: 1` would add the exact run).
     let single = benchDirectory.appendingPathComponent("field-cafe-checkin-1.yaml")
     guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
         return print("trials measurements: \(scenario) is missing")
     }
     let root = FileManager.default.currentDirectoryPath
     let one =
-        text.replacingOccurrences(of: "trials: 40", with: "trials: 1")
+        text.replacingOccurrences(of: "trials: 40\n", with: "")
         .replacingOccurrences(of: "../../", with: "\(root)/").replacingOccurrences(of: "../", with: "\(root)/fixtures/")
     // A verdict may be a failure (exit 1: one trial cannot decide a rate); the time is what counts.
     func timed(_ arguments: [String], runs: Int) -> Measurement? {

@@ -76,6 +76,9 @@ public struct CheckinPlan {
     /// Keep each app's `CLMonitor` records in the store between runs, as iOS keeps a monitor's
     /// file between launches (``MonitorRecordKeeping``).
     public var keepsMonitorRecords = false
+    /// Record the fixes, events, regions and zones `waypost report` draws; a run nobody will
+    /// draw (a trial) records only its audit and outbox.
+    public var keepsHistory = true
 
     public init(store: Store, runName: String, track: String, rules: [CheckinRule], network: PostDestination?) {
         self.store = store

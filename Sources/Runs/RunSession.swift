@@ -107,7 +107,7 @@ public struct RunSession {
         do {
             let engine = CheckinEngine(
                 rules: checkins.rules, profile: checkins.profile, store: store, run: run, delivery: wiring.delivery,
-                twitterAPI: checkins.twitterAPI)
+                keepsHistory: checkins.keepsHistory, twitterAPI: checkins.twitterAPI)
             var count = 0
             func handle(_ event: TimedEvent) async throws {
                 onEvent(.location(event))
@@ -118,7 +118,7 @@ public struct RunSession {
                     onEvent(.post(record, at: wiring.virtual?.now ?? event.time))
                 }
             }
-            try engine.recordPlaces(regions: plan.regions)
+            if checkins.keepsHistory { try engine.recordPlaces(regions: plan.regions) }
             var merge = LaunchMerge(launches)
             let events = Self.events(of: devices, stoppingWhen: shouldStop)
             var reached = origin

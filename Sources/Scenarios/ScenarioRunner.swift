@@ -246,6 +246,7 @@ public struct ScenarioRunner: Sendable {
         // As `waypost replay` does: a monitor's records outlive the run in the store, so a second
         // run on the same --db finds them (trials each start afresh: they run side by side).
         checkins.keepsMonitorRecords = keepsMonitorRecords
+        checkins.keepsHistory = recorded && storePath != nil
         plan.checkins = checkins
 
         // Expectations see the events as they come; the events themselves are not kept.

@@ -15,8 +15,8 @@ struct Test: AsyncParsableCommand {
             gives the same result every run. The file format: waypost help scenarios.
 
             Exit codes: 0 every expectation holds, 1 an expectation failed, 65 a scenario is \
-            invalid, 66 a scenario file is missing; 130 or 143 when SIGINT or SIGTERM stopped the \
-            runs (their temporary stores are removed).
+            invalid, 66 a scenario file is missing. SIGINT or SIGTERM stops the runs at once (a \
+            shell reports 130 or 143); runs not recorded with --db leave no files behind.
 
             Examples:
               waypost test fixtures/scenarios/*.yaml

@@ -1,19 +1,40 @@
 import Foundation
 
 /// Fills a rule's message: `{place}`, `{region}`, `{time}` (HH:mm UTC of the event) and `{network}`.
-enum MessageTemplate {
-    static func render(_ template: String, place: String?, region: String?, time: Double, network: Network) -> String {
+///
+/// One pass over the template: a value is never searched again, so a place named `{time}` stays
+/// as it is named. Runs of spaces (a blank `{place}` leaves them) become one.
+public enum MessageTemplate {
+    public static func render(_ template: String, place: String?, region: String?, time: Double, network: Network) -> String {
         let seconds = Int(time.rounded(.down))
         let minuteOfDay = ((seconds % 86_400) + 86_400) % 86_400 / 60
-        let clock = String(format: "%02d:%02d", minuteOfDay / 60, minuteOfDay % 60)
-        var text = template
-        for (name, value) in [
-            ("{place}", place ?? ""), ("{region}", region ?? ""), ("{time}", clock), ("{network}", network.rawValue),
-        ] {
-            text = text.replacingOccurrences(of: name, with: value)
+        func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var text = ""
+        text.reserveCapacity(template.utf8.count + 32)
+        func append(_ piece: Substring) {
+            for character in piece where !(character == " " && text.last == " ") { text.append(character) }
         }
-        // A blank `{place}` leaves doubled or trailing spaces behind.
-        while text.contains("  ") { text = text.replacingOccurrences(of: "  ", with: " ") }
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            append(rest[..<open])
+            let value: String? =
+                switch rest[rest.index(after: open)..<close] {
+                case "place": place ?? ""
+                case "region": region ?? ""
+                case "time": "\(twoDigits(minuteOfDay / 60)):\(twoDigits(minuteOfDay % 60))"
+                case "network": network.rawValue
+                default: nil
+                }
+            if let value {
+                append(value[...])
+                rest = rest[rest.index(after: close)...]
+            } else {
+                // Not a name: the brace is text, and a name may start after it (`{{place}`).
+                append("{")
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        append(rest)
         return text.trimmingCharacters(in: .whitespaces)
     }
 }
