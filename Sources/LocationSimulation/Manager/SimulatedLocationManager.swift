@@ -234,8 +234,6 @@ public final class SimulatedLocationManager {
         perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
     }
 
-    /// Whether the authorization prompt is on screen, waiting for the user's answer.
-    var isPromptOnScreen: Bool { authorization.prompt != nil }
     /// Whether the app has asked for Always once already (iOS shows that prompt once).
     var hasAskedForAlways: Bool { authorization.upgradeAsked }
 
