@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "waypost", targets: ["waypost"]),
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "Tracks", targets: ["Tracks"]),
+        .library(name: "LocationEvents", targets: ["LocationEvents"]),
         .library(name: "LocationSimulation", targets: ["LocationSimulation"]),
         .library(name: "SocialAPI", targets: ["SocialAPI"]),
         .library(name: "SocialEmulator", targets: ["SocialEmulator"]),
@@ -62,10 +63,13 @@ let package = Package(
             ],
             swiftSettings: instrumented
         ),
+        // The output contract: the events a location manager reports, the event stream's text and
+        // JSONL encoder, and the `post` line. The engine and the reports speak it, not the simulator.
+        .target(name: "LocationEvents", dependencies: ["Geo", "WaypostSupport"], swiftSettings: instrumented),
         .target(
             name: "LocationSimulation",
             dependencies: [
-                "Geo", "Tracks", "WaypostSupport", "ConfigFiles", .product(name: "Yams", package: "Yams"),
+                "Geo", "Tracks", "LocationEvents", "WaypostSupport", "ConfigFiles", .product(name: "Yams", package: "Yams"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: instrumented
@@ -97,7 +101,7 @@ let package = Package(
         .target(
             name: "CheckinEngine",
             dependencies: [
-                "Geo", "LocationSimulation", "SocialAPI", "Store", "ConfigFiles", "WaypostSupport",
+                "Geo", "LocationEvents", "SocialAPI", "Store", "ConfigFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -105,14 +109,16 @@ let package = Package(
         // networks. `waypost replay` and `waypost test` are front ends over it.
         .target(
             name: "Runs",
-            dependencies: ["Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine"],
+            dependencies: [
+                "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
+            ],
             swiftSettings: instrumented
         ),
         .target(
             name: "Scenarios",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Runs", "ConfigFiles", "WaypostSupport",
+                "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
+                "CheckinEngine", "Runs", "ConfigFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -120,8 +126,8 @@ let package = Package(
         .executableTarget(
             name: "waypost",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Runs", "Scenarios", "RunReports", "ConfigFiles", "WaypostSupport",
+                "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
+                "CheckinEngine", "Runs", "Scenarios", "RunReports", "ConfigFiles", "WaypostSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -131,15 +137,16 @@ let package = Package(
         .executableTarget(
             name: "waypost-bench",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Scenarios", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
+                "CheckinEngine", "Scenarios", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/WaypostBench"
         ),
 
         // A runnable example: an app's check-in logic written against the seam, tested on the
         // simulated CLMonitor (`swift test --filter CafeCheckinsTests`).
-        .target(name: "CafeCheckins", dependencies: ["LocationSimulation"], path: "Examples/CafeCheckins/Sources"),
+        .target(
+            name: "CafeCheckins", dependencies: ["LocationEvents", "LocationSimulation"], path: "Examples/CafeCheckins/Sources"),
         .testTarget(
             name: "CafeCheckinsTests", dependencies: ["CafeCheckins", "LocationSimulation", "Geo", "Tracks"],
             path: "Examples/CafeCheckins/Tests"),
@@ -156,7 +163,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationSimulationTests",
-            dependencies: ["LocationSimulation", "Tracks", "Geo", "ConfigFiles", "TestSupport"]),
+            dependencies: ["LocationSimulation", "LocationEvents", "Tracks", "Geo", "ConfigFiles", "TestSupport"]),
+        .testTarget(name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "WaypostSupport"]),
         .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "TestSupport"]),
         .testTarget(
             name: "SocialEmulatorTests",
@@ -168,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "CheckinEngineTests",
             dependencies: [
-                "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationSimulation", "Geo", "ConfigFiles",
+                "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationEvents", "Geo", "ConfigFiles",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationSimulation
+import LocationEvents
 import SocialAPI
 import Store
 

@@ -1,6 +1,7 @@
 import CheckinEngine
 import Foundation
 import Geo
+import LocationEvents
 import LocationSimulation
 import SocialEmulator
 

@@ -1,6 +1,7 @@
 import CheckinEngine
 import ConfigFiles
 import Foundation
+import LocationEvents
 import LocationSimulation
 import Runs
 import SocialAPI

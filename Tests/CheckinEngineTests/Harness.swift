@@ -1,7 +1,7 @@
 import CheckinEngine
 import Foundation
 import Geo
-import LocationSimulation
+import LocationEvents
 import SocialAPI
 import SocialEmulator
 import Store

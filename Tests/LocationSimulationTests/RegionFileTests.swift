@@ -1,5 +1,6 @@
 import ConfigFiles
 import Foundation
+import LocationEvents
 import LocationSimulation
 import TestSupport
 import Testing

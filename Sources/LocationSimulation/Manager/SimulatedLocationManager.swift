@@ -1,4 +1,5 @@
 import Geo
+import LocationEvents
 import WaypostSupport
 
 /// Where the device really is at one instant of a run, and whether it has a signal there.
