@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Tracks", targets: ["Tracks"]),
         .library(name: "LocationEvents", targets: ["LocationEvents"]),
         .library(name: "LocationSimulation", targets: ["LocationSimulation"]),
+        .library(name: "WorldFiles", targets: ["WorldFiles"]),
         .library(name: "SocialAPI", targets: ["SocialAPI"]),
         .library(name: "SocialEmulator", targets: ["SocialEmulator"]),
         .library(name: "Store", targets: ["Store"]),
@@ -69,8 +70,16 @@ let package = Package(
         .target(
             name: "LocationSimulation",
             dependencies: [
-                "Geo", "Tracks", "LocationEvents", "WaypostSupport", "ConfigFiles", .product(name: "Yams", package: "Yams"),
+                "Geo", "Tracks", "LocationEvents", "WaypostSupport",
                 .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            swiftSettings: instrumented
+        ),
+        // The files that describe a run's world, read strictly: regions (YAML, JSON, GeoJSON) and beacons.
+        .target(
+            name: "WorldFiles",
+            dependencies: [
+                "ConfigFiles", "Geo", "LocationEvents", "LocationSimulation", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: instrumented
         ),
@@ -118,7 +127,7 @@ let package = Package(
             name: "Scenarios",
             dependencies: [
                 "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
-                "CheckinEngine", "Runs", "ConfigFiles", "WaypostSupport",
+                "CheckinEngine", "Runs", "ConfigFiles", "WorldFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -127,7 +136,7 @@ let package = Package(
             name: "waypost",
             dependencies: [
                 "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
-                "CheckinEngine", "Runs", "Scenarios", "RunReports", "ConfigFiles", "WaypostSupport",
+                "CheckinEngine", "Runs", "Scenarios", "RunReports", "ConfigFiles", "WorldFiles", "WaypostSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -164,6 +173,8 @@ let package = Package(
         .testTarget(
             name: "LocationSimulationTests",
             dependencies: ["LocationSimulation", "LocationEvents", "Tracks", "Geo", "ConfigFiles", "TestSupport"]),
+        .testTarget(
+            name: "WorldFilesTests", dependencies: ["WorldFiles", "LocationEvents", "ConfigFiles", "TestSupport"]),
         .testTarget(name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "WaypostSupport"]),
         .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "TestSupport"]),
         .testTarget(
@@ -204,7 +215,7 @@ if fuzzing {
             name: "fuzz-tracks", dependencies: ["FuzzDriver", "Tracks"], path: "Fuzz/Tracks",
             swiftSettings: instrumented, linkerSettings: fuzzLinking),
         .executableTarget(
-            name: "fuzz-config", dependencies: ["FuzzDriver", "LocationSimulation", "CheckinEngine", "Scenarios"],
+            name: "fuzz-config", dependencies: ["FuzzDriver", "WorldFiles", "CheckinEngine", "Scenarios"],
             path: "Fuzz/Config", swiftSettings: instrumented, linkerSettings: fuzzLinking),
         .executableTarget(
             name: "fuzz-emulator", dependencies: ["FuzzDriver", "SocialEmulator"], path: "Fuzz/Emulator",

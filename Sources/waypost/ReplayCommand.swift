@@ -9,6 +9,7 @@ import Runs
 import Store
 import Tracks
 import WaypostSupport
+import WorldFiles
 
 /// `waypost replay TRACK`: a route through the simulated location manager, as events — and,
 /// with `--checkins`, through the check-in engine to the networks.

@@ -21,6 +21,17 @@ public struct Beacon: Sendable, Hashable {
     }
 }
 
+/// A beacon placed in the world and the name a monitor's condition for it goes by.
+public struct PlacedBeacon: Sendable, Hashable {
+    public var identifier: String
+    public var beacon: Beacon
+
+    public init(identifier: String, beacon: Beacon) {
+        self.identifier = identifier
+        self.beacon = beacon
+    }
+}
+
 extension BeaconIdentityCondition {
     /// Whether `beacon` is one this condition names: the UUID, and the major and minor when given.
     public func matches(_ beacon: Beacon) -> Bool {

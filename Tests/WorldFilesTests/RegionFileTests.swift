@@ -1,9 +1,9 @@
 import ConfigFiles
 import Foundation
 import LocationEvents
-import LocationSimulation
 import TestSupport
 import Testing
+import WorldFiles
 
 struct RegionFileTests {
     @Test func readsYAMLJSONAndGeoJSON() throws {
