@@ -14,7 +14,9 @@ let package = Package(
         .executable(name: "waypost", targets: ["waypost"]),
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "Tracks", targets: ["Tracks"]),
+        .library(name: "LocationEvents", targets: ["LocationEvents"]),
         .library(name: "LocationSimulation", targets: ["LocationSimulation"]),
+        .library(name: "WorldFiles", targets: ["WorldFiles"]),
         .library(name: "SocialAPI", targets: ["SocialAPI"]),
         .library(name: "SocialEmulator", targets: ["SocialEmulator"]),
         .library(name: "Store", targets: ["Store"]),
@@ -62,11 +64,22 @@ let package = Package(
             ],
             swiftSettings: instrumented
         ),
+        // The output contract: the events a location manager reports, the event stream's text and
+        // JSONL encoder, and the `post` line. The engine and the reports speak it, not the simulator.
+        .target(name: "LocationEvents", dependencies: ["Geo", "WaypostSupport"], swiftSettings: instrumented),
         .target(
             name: "LocationSimulation",
             dependencies: [
-                "Geo", "Tracks", "WaypostSupport", "ConfigFiles", .product(name: "Yams", package: "Yams"),
+                "Geo", "Tracks", "LocationEvents", "WaypostSupport",
                 .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            swiftSettings: instrumented
+        ),
+        // The files that describe a run's world, read strictly: regions (YAML, JSON, GeoJSON) and beacons.
+        .target(
+            name: "WorldFiles",
+            dependencies: [
+                "ConfigFiles", "Geo", "LocationEvents", "LocationSimulation", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: instrumented
         ),
@@ -97,7 +110,7 @@ let package = Package(
         .target(
             name: "CheckinEngine",
             dependencies: [
-                "Geo", "LocationSimulation", "SocialAPI", "Store", "ConfigFiles", "WaypostSupport",
+                "Geo", "LocationEvents", "SocialAPI", "Store", "ConfigFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -105,14 +118,16 @@ let package = Package(
         // networks. `waypost replay` and `waypost test` are front ends over it.
         .target(
             name: "Runs",
-            dependencies: ["Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine"],
+            dependencies: [
+                "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
+            ],
             swiftSettings: instrumented
         ),
         .target(
             name: "Scenarios",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Runs", "RunReports", "ConfigFiles", "WaypostSupport",
+                "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
+                "CheckinEngine", "Runs", "RunReports", "ConfigFiles", "WorldFiles", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -120,8 +135,8 @@ let package = Package(
         .executableTarget(
             name: "waypost",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Runs", "Scenarios", "RunReports", "ConfigFiles", "WaypostSupport",
+                "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
+                "CheckinEngine", "Runs", "Scenarios", "RunReports", "ConfigFiles", "WorldFiles", "WaypostSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
@@ -131,15 +146,16 @@ let package = Package(
         .executableTarget(
             name: "waypost-bench",
             dependencies: [
-                "Geo", "Tracks", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
-                "Scenarios", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
+                "CheckinEngine", "Scenarios", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/WaypostBench"
         ),
 
         // A runnable example: an app's check-in logic written against the seam, tested on the
         // simulated CLMonitor (`swift test --filter CafeCheckinsTests`).
-        .target(name: "CafeCheckins", dependencies: ["LocationSimulation"], path: "Examples/CafeCheckins/Sources"),
+        .target(
+            name: "CafeCheckins", dependencies: ["LocationEvents", "LocationSimulation"], path: "Examples/CafeCheckins/Sources"),
         .testTarget(
             name: "CafeCheckinsTests", dependencies: ["CafeCheckins", "LocationSimulation", "Geo", "Tracks"],
             path: "Examples/CafeCheckins/Tests"),
@@ -156,7 +172,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationSimulationTests",
-            dependencies: ["LocationSimulation", "Tracks", "Geo", "ConfigFiles", "TestSupport"]),
+            dependencies: ["LocationSimulation", "LocationEvents", "Tracks", "Geo", "ConfigFiles", "TestSupport"]),
+        .testTarget(
+            name: "WorldFilesTests", dependencies: ["WorldFiles", "LocationEvents", "ConfigFiles", "TestSupport"]),
+        .testTarget(name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "WaypostSupport"]),
         .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "TestSupport"]),
         .testTarget(
             name: "SocialEmulatorTests",
@@ -168,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "CheckinEngineTests",
             dependencies: [
-                "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationSimulation", "Geo", "ConfigFiles",
+                "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationEvents", "Geo", "ConfigFiles",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -196,7 +215,7 @@ if fuzzing {
             name: "fuzz-tracks", dependencies: ["FuzzDriver", "Tracks"], path: "Fuzz/Tracks",
             swiftSettings: instrumented, linkerSettings: fuzzLinking),
         .executableTarget(
-            name: "fuzz-config", dependencies: ["FuzzDriver", "LocationSimulation", "CheckinEngine", "Scenarios"],
+            name: "fuzz-config", dependencies: ["FuzzDriver", "WorldFiles", "CheckinEngine", "Scenarios"],
             path: "Fuzz/Config", swiftSettings: instrumented, linkerSettings: fuzzLinking),
         .executableTarget(
             name: "fuzz-emulator", dependencies: ["FuzzDriver", "SocialEmulator"], path: "Fuzz/Emulator",

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CheckinEngine
 import Foundation
 import Geo
+import LocationEvents
 import LocationSimulation
 import SocialAPI
 import SocialEmulator

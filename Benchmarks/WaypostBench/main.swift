@@ -17,6 +17,7 @@
 
 import Foundation
 import Geo
+import LocationEvents
 import LocationSimulation
 import Tracks
 import WaypostSupport

@@ -1,8 +1,8 @@
 import CheckinEngine
 import Foundation
 import FuzzDriver
-import LocationSimulation
 import Scenarios
+import WorldFiles
 
 // Configuration files through their readers. The input's first line names the reader (regions,
 // beacons, rules, privacy, scenario, credentials); the rest is the file. Scenarios and

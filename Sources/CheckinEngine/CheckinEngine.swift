@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationSimulation
+import LocationEvents
 import SocialAPI
 import Store
 
@@ -21,7 +21,7 @@ public final class CheckinEngine {
     public let rules: [CheckinRule]
     public let profile: PrivacyProfile
     public let run: RunRecord
-    private let store: Store
+    private let store: any CheckinStore
     /// nil: a dry run, which evaluates the gates and sends nothing.
     private let delivery: OutboxDelivery?
     /// Whether location fixes and events go to the history.
@@ -39,8 +39,8 @@ public final class CheckinEngine {
     /// - Parameter twitterAPI: which API tweets go through (its precision rule applies at
     ///   intent); nil: the delivery's clients say, v1.1 for a dry run.
     public init(
-        rules: [CheckinRule], profile: PrivacyProfile, store: Store, run: RunRecord, delivery: OutboxDelivery?,
-        keepsHistory: Bool = true, twitterAPI: TwitterAPIVersion? = nil
+        rules: [CheckinRule], profile: PrivacyProfile, store: any CheckinStore, run: RunRecord,
+        delivery: OutboxDelivery?, keepsHistory: Bool = true, twitterAPI: TwitterAPIVersion? = nil
     ) {
         self.rules = rules
         self.profile = profile

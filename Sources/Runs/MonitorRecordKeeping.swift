@@ -1,4 +1,5 @@
 import Foundation
+import LocationEvents
 import LocationSimulation
 import Store
 

@@ -2,6 +2,7 @@ import CheckinEngine
 import Foundation
 import WaypostSupport
 import Geo
+import LocationEvents
 import LocationSimulation
 import SocialEmulator
 

@@ -1,8 +1,9 @@
 import CheckinEngine
 import Foundation
-import WaypostSupport
+import LocationEvents
 import LocationSimulation
 import SocialEmulator
+import WaypostSupport
 
 /// What a scenario asserts about its run.
 public struct Expectation: Sendable {

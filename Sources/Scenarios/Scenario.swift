@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import LocationEvents
 import LocationSimulation
 import Runs
 import SocialEmulator

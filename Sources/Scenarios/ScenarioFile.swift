@@ -1,12 +1,14 @@
 import CheckinEngine
 import ConfigFiles
 import Foundation
+import LocationEvents
 import LocationSimulation
 import Runs
 import SocialAPI
 import SocialEmulator
 import Tracks
 import WaypostSupport
+import WorldFiles
 
 /// Why a scenario could not be read or run, in a user's words, with the sysexits class the
 /// command line exits with.

@@ -348,7 +348,6 @@ final class SharedRoutes: @unchecked Sendable {
 /// A point ahead on a clock: whether it has passed, without naming the clock's instant type.
 struct Deadline: Sendable {
     let hasPassedNow: @Sendable () -> Bool
-    var hasPassed: Bool { hasPassedNow() }
 }
 
 extension Scenario {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationEvents
 import LocationSimulation
 import Tracks
 

@@ -3,11 +3,13 @@ import CheckinEngine
 import ConfigFiles
 import Foundation
 import Geo
+import LocationEvents
 import LocationSimulation
 import Runs
 import Store
 import Tracks
 import WaypostSupport
+import WorldFiles
 
 /// `waypost replay TRACK`: a route through the simulated location manager, as events — and,
 /// with `--checkins`, through the check-in engine to the networks.
@@ -465,10 +467,8 @@ struct Replay: AsyncParsableCommand {
                         if printsEvents { out.write { EventStreamEncoder.append(timed, as: format, to: &$0) } }
                         nmeaSink?.record(timed)
                     case .post(let record, let time):
-                        out.write(
-                            (format == .jsonl
-                                ? PostEventFormat.json(record, at: time) : PostEventFormat.text(record, at: time))
-                                + "\n")
+                        let post = record.postEvent(at: time)
+                        out.write((format == .jsonl ? PostEventFormat.json(post) : PostEventFormat.text(post)) + "\n")
                     }
                 }
             } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CheckinEngine
 import ConfigFiles
 import Foundation
+import LocationEvents
 import Store
 import WaypostSupport
 
@@ -123,7 +124,7 @@ struct Outbox: AsyncParsableCommand {
                     throw error
                 }
                 await emulator?.stop()
-                for record in CheckinEngine.latest(records) { print(PostEventFormat.text(record, at: clock.now)) }
+                for record in CheckinEngine.latest(records) { print(PostEventFormat.text(record.postEvent(at: clock.now))) }
                 let waiting = try store.outbox(states: [.pending]).count
                 print("\(records.isEmpty ? "Nothing was due." : "Done.") \(waiting) posts still pending.")
             }

@@ -1,6 +1,5 @@
 import CheckinEngine
 import Foundation
-import LocationSimulation
 import SocialAPI
 import SocialEmulator
 import Store

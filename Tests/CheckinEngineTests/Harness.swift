@@ -1,7 +1,7 @@
 import CheckinEngine
 import Foundation
 import Geo
-import LocationSimulation
+import LocationEvents
 import SocialAPI
 import SocialEmulator
 import Store
@@ -70,11 +70,19 @@ extension JournalEntry {
     var carriesLocation: Bool { Self.locationFields.contains { parameters[$0] != nil } }
 }
 
+/// Where a test run keeps its outbox and audit.
+enum Backing: Sendable, CaseIterable {
+    /// SQLite's `Store`, in a temporary file: what every command uses.
+    case sqlite
+    /// ``InMemoryStore``: the seams alone, no file.
+    case inMemory
+}
+
 /// Runs `events` through an engine wired to the emulator, on virtual time.
 func runEngine(
     rules: [CheckinRule], profile: PrivacyProfile, events: [TimedEvent],
     configure: (inout EmulatorConfiguration) -> Void = { _ in }, faults: [Fault] = [], dryRun: Bool = false,
-    retry: RetryPolicy = RetryPolicy(), twitterAPI: TwitterAPIVersion = .v1_1
+    retry: RetryPolicy = RetryPolicy(), twitterAPI: TwitterAPIVersion = .v1_1, backing: Backing = .sqlite
 ) async throws -> RunResult {
     try await withTemporaryDirectory { directory in
         var configuration = EmulatorConfiguration.demo
@@ -88,18 +96,32 @@ func runEngine(
         // property test runs dozens); the CLI tests keep the real HTTP path covered.
         return try await drive(
             events, transport: EmulatorTransport(core: core), core: core, clock: clock, rules: rules, profile: profile,
-            database: directory.appendingPathComponent("waypost.db").path, dryRun: dryRun, retry: retry,
-            twitterAPI: twitterAPI)
+            database: directory.appendingPathComponent("waypost.db").path, backing: backing, dryRun: dryRun,
+            retry: retry, twitterAPI: twitterAPI)
     }
 }
 
 private func drive(
     _ events: [TimedEvent], transport: EmulatorTransport, core: EmulatorCore, clock: VirtualDeliveryClock,
-    rules: [CheckinRule], profile: PrivacyProfile, database: String, dryRun: Bool, retry: RetryPolicy,
-    twitterAPI: TwitterAPIVersion
+    rules: [CheckinRule], profile: PrivacyProfile, database: String, backing: Backing, dryRun: Bool,
+    retry: RetryPolicy, twitterAPI: TwitterAPIVersion
 ) async throws -> RunResult {
-    let store = try Store(path: database)
-    let run = try store.beginRun(name: "test", track: "synthetic", at: 0, dryRun: dryRun)
+    let store: any CheckinStore & OutboxStore
+    let run: RunRecord
+    /// The run's audit records and the outbox, read back when it ends.
+    let leftBehind: () throws -> ([Data], [OutboxEntry])
+    switch backing {
+    case .sqlite:
+        let sqlite = try Store(path: database)
+        run = try sqlite.beginRun(name: "test", track: "synthetic", at: 0, dryRun: dryRun)
+        leftBehind = { [id = run.id] in (try sqlite.auditRecords(run: id), try sqlite.outbox()) }
+        store = sqlite
+    case .inMemory:
+        let memory = InMemoryStore()
+        run = memory.beginRun(name: "test", track: "synthetic", at: 0, dryRun: dryRun)
+        leftBehind = { [id = run.id] in (memory.auditRecords(run: id), memory.outbox()) }
+        store = memory
+    }
     let twitter = TwitterClient(
         baseURL: EmulatorTransport.twitterBaseURL,
         credentials: OAuth1Credentials(
@@ -125,8 +147,7 @@ private func drive(
         _ = try await engine.handle(event)
     }
     _ = try await engine.finish(maxWait: .infinity)
-    let audit = try store.auditRecords(run: run.id).map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
-    return RunResult(
-        audit: audit, journal: await core.journal, outbox: try store.outbox(), transport: transport,
-        now: clock.now)
+    let (records, outbox) = try leftBehind()
+    let audit = try records.map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
+    return RunResult(audit: audit, journal: await core.journal, outbox: outbox, transport: transport, now: clock.now)
 }

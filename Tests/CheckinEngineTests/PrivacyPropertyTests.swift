@@ -1,6 +1,6 @@
 import CheckinEngine
 import Geo
-import LocationSimulation
+import LocationEvents
 import PropertyBased
 import SocialEmulator
 import Testing

@@ -1,4 +1,5 @@
 import Geo
+import LocationEvents
 import LocationSimulation
 import Testing
 

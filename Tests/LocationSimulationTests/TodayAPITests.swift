@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationEvents
 import LocationSimulation
 import Testing
 

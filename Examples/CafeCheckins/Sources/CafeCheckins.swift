@@ -1,3 +1,4 @@
+import LocationEvents
 import LocationSimulation
 
 /// An app's check-in logic, written once against ``ConditionMonitoring``: it watches a list of

@@ -17,7 +17,7 @@ import Store
 /// (Twitter 187, Graph 506) also means the first request landed: so every post is delivered once,
 /// and one whose fate cannot be learnt is audited `inDoubt`, never `failed`.
 public final class OutboxDelivery {
-    let store: Store
+    let store: any OutboxStore
     let clients: SocialClients
     let clock: any DeliveryClock
     let retry: RetryPolicy
@@ -35,7 +35,7 @@ public final class OutboxDelivery {
     private var quiet: (until: Double, changes: Int)?
 
     public init(
-        store: Store, clients: SocialClients, clock: any DeliveryClock, retry: RetryPolicy = RetryPolicy(),
+        store: any OutboxStore, clients: SocialClients, clock: any DeliveryClock, retry: RetryPolicy = RetryPolicy(),
         lease: OutboxLease = OutboxLease()
     ) {
         self.store = store

@@ -1,5 +1,5 @@
 import Geo
-import LocationSimulation
+import LocationEvents
 import SocialAPI
 
 /// Evaluates the gates a post meets when it is intended — 1, 2, 4, 5, 6 and 8, in DESIGN.md's

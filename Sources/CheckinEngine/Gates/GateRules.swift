@@ -1,5 +1,5 @@
 import Geo
-import LocationSimulation
+import LocationEvents
 import SocialAPI
 
 /// The eight gates as pure functions, one each, in DESIGN.md's order: each takes what its rule

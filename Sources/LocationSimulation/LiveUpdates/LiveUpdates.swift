@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// `CLLocationUpdate.Updates` (iOS 17): the sequence ``SimulatedWorld/liveUpdates(_:)`` returns.
 /// Updates start when iteration begins and stop when the loop ends (the iterator is released),
 /// as Apple's do; each is a ``LocationUpdate`` (`location`, `isStationary`, iOS 18 diagnostics).

@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// The app's location authorization as iOS grants it, as a value: the status and how it was
 /// given (provisional Always, Allow Once), the prompt on screen, the one-time upgrade prompt,
 /// accuracy authorization with temporary full accuracy — and how each changes.

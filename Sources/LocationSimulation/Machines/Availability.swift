@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// Why a location API cannot deliver now: the one rule from which the delegate's errors, the
 /// diagnostics of `CLMonitor` events, of `CLLocationUpdate`s and of service sessions all derive.
 ///

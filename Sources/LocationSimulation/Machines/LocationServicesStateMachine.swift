@@ -1,4 +1,5 @@
 import Geo
+import LocationEvents
 
 /// The location services an app runs, as a value: the standard service with its automatic pauses,
 /// the significant-change service, visits, a one-shot `requestLocation()`, and live updates

@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// The simulated app and what happens to it during a run: what the app does when it launches
 /// (ask for Always, set its accuracy, monitor its regions, start its services), how the user
 /// answers, and the script of Settings changes and lifecycle moves. `waypost replay` and scenario

@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// The delegate API's services and regions: what the app asks for. What they deliver as the
 /// device moves is in `SimulatedLocationManager+World.swift`.
 extension SimulatedLocationManager {

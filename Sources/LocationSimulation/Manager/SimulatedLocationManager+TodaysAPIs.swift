@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// Today's APIs on the same world: `CLMonitor` (iOS 17) and `CLLocationUpdate.liveUpdates`
 /// (iOS 17), with their iOS 18 diagnostics derived from ``Availability``.
 extension SimulatedLocationManager {

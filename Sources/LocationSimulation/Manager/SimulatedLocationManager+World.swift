@@ -1,4 +1,5 @@
 import Geo
+import LocationEvents
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Geo
+import LocationEvents
 import WaypostSupport
 
 /// Where the device really is at one instant of a run, and whether it has a signal there.
@@ -234,8 +235,6 @@ public final class SimulatedLocationManager {
         perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
     }
 
-    /// Whether the authorization prompt is on screen, waiting for the user's answer.
-    var isPromptOnScreen: Bool { authorization.prompt != nil }
     /// Whether the app has asked for Always once already (iOS shows that prompt once).
     var hasAskedForAlways: Bool { authorization.upgradeAsked }
 

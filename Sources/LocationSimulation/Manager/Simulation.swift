@@ -1,5 +1,6 @@
 import Geo
 import HeapModule
+import LocationEvents
 import Tracks
 
 /// A change the script makes to a device's world at a virtual time.

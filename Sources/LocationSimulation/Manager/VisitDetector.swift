@@ -1,4 +1,5 @@
 import Geo
+import LocationEvents
 
 /// Recognises visits (`CLVisit`) in a sequence of positions, as a value: a stay within
 /// ``LocationManagerConfiguration/visitRadius`` of its centre for at least

@@ -1,4 +1,5 @@
 import Geo
+import LocationEvents
 
 /// `CLMonitor`'s rule over every monitor of an app, as a value: add conditions under a monitor's
 /// name, feed it where the device is at each fix, and it returns the events that rule produces.

@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// `CLMonitor` (iOS 17) in a ``SimulatedWorld``: an actor created by name, holding conditions
 /// and reporting their events as an asynchronous sequence. Names, methods and behaviour mirror
 /// Apple's; the rules are ``ConditionMonitor``'s, on the device's manager, so the monitor and the

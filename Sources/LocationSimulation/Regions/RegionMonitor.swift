@@ -1,5 +1,6 @@
 import Geo
 import HeapModule
+import LocationEvents
 
 /// Apple's region-monitoring rule over a set of circular regions, as a value: register regions,
 /// feed it where the device believes it is at each fix, and it returns the transitions that rule

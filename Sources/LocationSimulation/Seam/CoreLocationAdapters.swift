@@ -1,3 +1,5 @@
+import LocationEvents
+
 // Thin adapters from Core Location to the seam (LocationAPIs.swift), for Apple platforms only.
 // They translate types and nothing else: the behaviour is the device's. They cannot be built or
 // tested on Linux, where Waypost is developed; keep them this small.

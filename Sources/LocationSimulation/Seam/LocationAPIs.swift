@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// The seam an app's location logic is written against once: the simulator conforms here, and
 /// on Apple platforms thin adapters over Core Location conform too (``CoreLocationMonitor``,
 /// ``CoreLocationLiveUpdates``, ``CoreLocationManager``), so the same code runs in a Waypost test

@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// Service sessions (`CLServiceSession`, iOS 18) and background activity sessions
 /// (`CLBackgroundActivitySession`, iOS 17): what they ask of the user, when they are in effect,
 /// and what they let today's APIs (live updates, `CLMonitor`) deliver while the app is not in use.

@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// `CLServiceSession` (iOS 18) in a ``SimulatedWorld``: the app declares the authorization a
 /// workflow needs, is asked for it when possible, and reads why it falls short in ``diagnostics``.
 /// The session lasts until ``invalidate()`` or until the object is released (hold it, as with

@@ -1,3 +1,5 @@
+import LocationEvents
+
 /// One simulated device and the app on it, for app code written against today's asynchronous
 /// Core Location API: ``SimulatedMonitor`` (`CLMonitor`), ``liveUpdates(_:)``
 /// (`CLLocationUpdate.liveUpdates`), ``SimulatedServiceSession`` (`CLServiceSession`) and

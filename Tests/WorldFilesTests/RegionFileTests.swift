@@ -1,8 +1,9 @@
 import ConfigFiles
 import Foundation
-import LocationSimulation
+import LocationEvents
 import TestSupport
 import Testing
+import WorldFiles
 
 struct RegionFileTests {
     @Test func readsYAMLJSONAndGeoJSON() throws {

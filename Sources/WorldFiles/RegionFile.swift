@@ -1,6 +1,7 @@
 import ConfigFiles
 import Foundation
 import Geo
+import LocationEvents
 import Yams
 
 /// Reads the regions a run monitors, from YAML, JSON or GeoJSON.

@@ -28,10 +28,6 @@ public struct BeaconIdentityCondition: Sendable, Hashable, Codable {
         self.major = major
         self.minor = major == nil ? nil : minor
     }
-
-    public func matches(_ beacon: Beacon) -> Bool {
-        beacon.uuid == uuid && (major.map { $0 == beacon.major } ?? true) && (minor.map { $0 == beacon.minor } ?? true)
-    }
 }
 
 /// What a `CLMonitor` watches: `CLCondition`'s two concrete kinds.
@@ -125,24 +121,5 @@ public struct MonitoringRecord: Sendable, Equatable, Codable {
     public init(condition: MonitoringCondition, lastEvent: MonitoringEvent) {
         self.condition = condition
         self.lastEvent = lastEvent
-    }
-}
-
-/// A Bluetooth beacon placed in the simulated world (an iBeacon: UUID, major, minor), heard by
-/// the device within `range` metres.
-public struct Beacon: Sendable, Hashable {
-    public var uuid: UUID
-    public var major: UInt16
-    public var minor: UInt16
-    public var coordinate: Coordinate
-    /// Metres; iBeacons reach up to about 70 m (Apple, "Getting Started with iBeacon").
-    public var range: Double
-
-    public init(uuid: UUID, major: UInt16, minor: UInt16, coordinate: Coordinate, range: Double) {
-        self.uuid = uuid
-        self.major = major
-        self.minor = minor
-        self.coordinate = coordinate
-        self.range = range
     }
 }

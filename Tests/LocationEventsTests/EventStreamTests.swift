@@ -1,7 +1,10 @@
 import Foundation
 import Geo
-import LocationSimulation
+import LocationEvents
 import Testing
+
+/// 2025-01-01T00:00:00Z, the instant every line below starts with.
+private let t0 = 1_735_689_600.0
 
 struct EventStreamTests {
     static let region = CircularRegion(

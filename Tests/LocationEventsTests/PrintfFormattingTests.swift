@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WaypostSupport
 
-@testable import LocationSimulation
+@testable import LocationEvents
 
 /// The text stream writes numbers as C's `%.Nf` did before it stopped calling `String(format:)`:
 /// byte for byte, on the values a replay prints and on the ties where rounding is decided.

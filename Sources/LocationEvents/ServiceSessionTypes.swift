@@ -14,6 +14,8 @@ public enum ServiceSessionRequirement: String, Sendable, CaseIterable, CustomStr
 public struct SessionID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int
     public var description: String { "\(rawValue)" }
+
+    public init(rawValue: Int) { self.rawValue = rawValue }
 }
 
 /// Which kind of session an event is about.

@@ -1,13 +1,8 @@
 import ConfigFiles
 import Foundation
 import Geo
+import LocationSimulation
 import Yams
-
-/// A beacon placed in the world and the name a monitor's condition for it goes by.
-public struct PlacedBeacon: Sendable, Hashable {
-    public var identifier: String
-    public var beacon: Beacon
-}
 
 /// Reads the iBeacons of a run (`--beacons`, scenario `beacons`), from YAML or JSON. Each beacon is
 /// heard within its `range` and, with `--api monitor`, watched by a `BeaconIdentityCondition`

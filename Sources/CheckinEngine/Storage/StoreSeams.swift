@@ -1,0 +1,61 @@
+import Foundation
+import Store
+
+/// What the engine writes for a run: the world it saw, the history it kept, and each post — into
+/// the outbox when it is to be sent, into the audit alone when it never will be.
+///
+/// The engine's seam to persistence: SQLite's ``Store/Store`` is the one implementation; unit
+/// tests use an in-memory fake. Calls are synchronous and each is one transaction.
+public protocol CheckinStore: AnyObject, Sendable {
+    /// Where the store lives, to name it in errors.
+    var path: String { get }
+    func saveRegions(_ regions: [RegionRecord], run: Int64) throws(StoreError)
+    func saveZones(_ zones: [ZoneRecord], run: Int64) throws(StoreError)
+    func appendLocations(_ records: [LocationRecord], run: Int64) throws(StoreError)
+    func appendEvents(_ events: [EventRecord], run: Int64) throws(StoreError)
+    /// Writes (or replaces) the audit record of a post that never reaches the outbox.
+    func saveAudit(key: String, run: Int64, record: Data) throws(StoreError)
+    /// Writes a pending post and its audit record; false, and nothing written, when `key` exists.
+    @discardableResult
+    func enqueue(
+        key: String, run: Int64, network: String, createdAt: Double, payload: Data, audit: Data
+    ) throws(StoreError) -> Bool
+}
+
+/// The durable outbox as ``OutboxDelivery`` works it: posts fall due, are claimed under a lease,
+/// and are settled with their audit record — only while the lease still holds the claim.
+public protocol OutboxStore: AnyObject, Sendable {
+    /// A number that moves whenever anything is written: delivery skips a pass while it stands still.
+    var changeCount: Int { get }
+    /// Pending posts whose time has come, oldest first.
+    func duePosts(now: Double, limit: Int) throws(StoreError) -> [OutboxEntry]
+    /// When the earliest pending post falls due; nil when none is pending.
+    func nextDueTime() throws(StoreError) -> Double?
+    /// Takes a pending post for `lease`; nil when another sender took it first.
+    func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
+    /// Takes over the claims whose lease lapsed (their sender stalled or stopped): each is in doubt.
+    func reclaimLapsed(lease: OutboxLease) throws(StoreError) -> [OutboxEntry]
+    /// Extends every claim `lease` holds.
+    func renewClaims(_ lease: OutboxLease) throws(StoreError)
+    /// Records a post's outcome with its audit record; false, and nothing written, when `lease`
+    /// no longer holds the claim. Nil values leave the stored ones as they are.
+    @discardableResult
+    func settle(
+        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: Double?, payload: Data?, lastError: String?,
+        remoteID: String?, at time: Double, audit: Data
+    ) throws(StoreError) -> Bool
+}
+
+extension OutboxStore {
+    /// Settles a post with nothing to change but its state and error.
+    @discardableResult
+    public func settle(
+        _ id: Int64, lease: OutboxLease, state: OutboxState, lastError: String?, at time: Double, audit: Data
+    ) throws(StoreError) -> Bool {
+        try settle(
+            id, lease: lease, state: state, notBefore: nil, payload: nil, lastError: lastError, remoteID: nil,
+            at: time, audit: audit)
+    }
+}
+
+extension Store: CheckinStore, OutboxStore {}

@@ -1,0 +1,121 @@
+import Foundation
+import WaypostSupport
+
+/// One `post` line of the event stream: what the engine decided about one post, in the words
+/// the stream prints. The engine fills it from its audit record; this module knows only names,
+/// so the output contract does not depend on the engine.
+public struct PostEvent: Sendable, Equatable {
+    /// A gate's verdict as the line shows it.
+    public struct Gate: Sendable, Equatable, Encodable {
+        public var gate: String
+        public var passed: Bool
+        public var reason: String
+
+        public init(gate: String, passed: Bool, reason: String) {
+            self.gate = gate
+            self.passed = passed
+            self.reason = reason
+        }
+    }
+
+    /// Seconds since 1970, virtual time.
+    public var time: Double
+    /// The device's name in a run with several devices, nil otherwise.
+    public var device: String?
+    /// `twitter` or `facebook`.
+    public var network: String
+    /// `posted`, `queued`, `blocked`, `expired`, `failed` or `dryRun`.
+    public var decision: String
+    public var carriesLocation: Bool
+    /// `exact`, `place`, `city` or `none`.
+    public var precision: String
+    /// The place id that went out, if any.
+    public var placeId: String?
+    /// The place's name as the server gave it; shown in the text line only.
+    public var placeName: String?
+    /// The coordinates, only when they went out.
+    public var latitude: Double?
+    public var longitude: Double?
+    public var rule: String
+    public var trigger: String
+    public var region: String?
+    public var detail: String?
+    /// In the order the gates ran.
+    public var gates: [Gate]
+
+    public init(
+        time: Double, device: String?, network: String, decision: String, carriesLocation: Bool, precision: String,
+        placeId: String?, placeName: String?, latitude: Double?, longitude: Double?, rule: String, trigger: String,
+        region: String?, detail: String?, gates: [Gate]
+    ) {
+        self.time = time
+        self.device = device
+        self.network = network
+        self.decision = decision
+        self.carriesLocation = carriesLocation
+        self.precision = precision
+        self.placeId = placeId
+        self.placeName = placeName
+        self.latitude = latitude
+        self.longitude = longitude
+        self.rule = rule
+        self.trigger = trigger
+        self.region = region
+        self.detail = detail
+        self.gates = gates
+    }
+}
+
+/// `post` events in the replay's event stream (DESIGN.md's contract), as JSON lines or text.
+public enum PostEventFormat {
+    /// The JSON line's fields in the contract's order (the encoder keeps declaration order).
+    private struct Line: Encodable {
+        var t: String
+        var type = "post"
+        var device: String?
+        var network: String
+        var decision: String
+        var carriesLocation: Bool
+        var precision: String
+        var placeId: String?
+        var lat: Double?
+        var lon: Double?
+        var rule: String
+        var trigger: String
+        var region: String?
+        var detail: String?
+        var gates: [PostEvent.Gate]
+    }
+
+    /// `{"t":…,"type":"post",…}`; `lat`/`lon` only when coordinates went out.
+    public static func json(_ post: PostEvent) -> String {
+        let line = Line(
+            t: XSDDateTime.formatMilliseconds(post.time), device: post.device, network: post.network,
+            decision: post.decision, carriesLocation: post.carriesLocation, precision: post.precision,
+            placeId: post.placeId, lat: post.latitude, lon: post.longitude, rule: post.rule, trigger: post.trigger,
+            region: post.region, detail: post.detail, gates: post.gates)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self)
+    }
+
+    /// `2025-06-02T08:14:05.000Z  post            twitter posted place "Philz Coffee" (rule coffee)`
+    ///
+    /// The device, the place's name (from the server), the rule and the reasons (which quote
+    /// zone names and the provider's answers) are shown through ``DisplayEscaping``.
+    public static func text(_ post: PostEvent) -> String {
+        func shown(_ text: String) -> String { DisplayEscaping.escape(text) }
+        var out = XSDDateTime.formatMilliseconds(post.time) + "  "
+        if let device = post.device { out += "[\(shown(device))] " }
+        out += "post            \(post.network) \(post.decision)"
+        out += post.carriesLocation ? " \(post.precision)" : " without location"
+        if let name = post.placeName, post.carriesLocation { out += " \"\(shown(name))\"" }
+        out += " (rule \(shown(post.rule))"
+        if let failed = post.gates.first(where: { !$0.passed }) {
+            out += "; \(failed.gate): \(shown(failed.reason))"
+        } else if let detail = post.detail {
+            out += "; \(shown(detail))"
+        }
+        return out + ")"
+    }
+}
