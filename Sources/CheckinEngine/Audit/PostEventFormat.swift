@@ -14,8 +14,9 @@ public enum PostEventFormat {
         var placeId: String?
         var lat: Double?
         var lon: Double?
-        var rule: String
-        var trigger: Trigger
+        // Absent (not made up) for an outbox entry that could not be read.
+        var rule: String?
+        var trigger: Trigger?
         var region: String?
         var detail: String?
         var gates: [GateVerdict]
@@ -47,12 +48,13 @@ public enum PostEventFormat {
         out += "post            \(record.network.rawValue) \(record.decision.rawValue)"
         out += record.carriesLocation ? " \(record.precision.rawValue)" : " without location"
         if let name = record.placeName, record.carriesLocation { out += " \"\(shown(name))\"" }
-        out += " (rule \(shown(record.rule))"
+        // An unreadable outbox entry has no rule to name: its detail says what it is.
+        var why = record.rule.map { ["rule \(shown($0))"] } ?? []
         if let failed = record.gates.first(where: { !$0.passed }) {
-            out += "; \(failed.gate.rawValue): \(shown(failed.reason))"
+            why.append("\(failed.gate.rawValue): \(shown(failed.reason))")
         } else if let detail = record.detail {
-            out += "; \(shown(detail))"
+            why.append(shown(detail))
         }
-        return out + ")"
+        return out + " (" + why.joined(separator: "; ") + ")"
     }
 }
