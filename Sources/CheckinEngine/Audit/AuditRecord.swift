@@ -73,7 +73,8 @@ extension AuditRecord {
             gates: [], detail: detail, attempts: attempts)
     }
 
-    /// Whether this records an outbox entry that could not be read (see ``unreadableEntry(key:queuedAt:network:detail:attempts:)``).
+    /// Whether this records an outbox entry that could not be read (see
+    /// ``unreadableEntry(key:queuedAt:network:detail:attempts:)``).
     public var isUnreadableEntry: Bool { rule == nil && trigger == nil }
 
     /// Where the device was when the event fired; nil when the outbox entry could not be read.
