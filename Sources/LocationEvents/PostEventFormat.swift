@@ -36,8 +36,9 @@ public struct PostEvent: Sendable, Equatable {
     /// The coordinates, only when they went out.
     public var latitude: Double?
     public var longitude: Double?
-    public var rule: String
-    public var trigger: String
+    /// Absent (not made up) for an outbox entry that could not be read.
+    public var rule: String?
+    public var trigger: String?
     public var region: String?
     public var detail: String?
     /// In the order the gates ran.
@@ -45,7 +46,7 @@ public struct PostEvent: Sendable, Equatable {
 
     public init(
         time: Double, device: String?, network: String, decision: String, carriesLocation: Bool, precision: String,
-        placeId: String?, placeName: String?, latitude: Double?, longitude: Double?, rule: String, trigger: String,
+        placeId: String?, placeName: String?, latitude: Double?, longitude: Double?, rule: String?, trigger: String?,
         region: String?, detail: String?, gates: [Gate]
     ) {
         self.time = time
@@ -80,8 +81,8 @@ public enum PostEventFormat {
         var placeId: String?
         var lat: Double?
         var lon: Double?
-        var rule: String
-        var trigger: String
+        var rule: String?
+        var trigger: String?
         var region: String?
         var detail: String?
         var gates: [PostEvent.Gate]
@@ -110,12 +111,13 @@ public enum PostEventFormat {
         out += "post            \(post.network) \(post.decision)"
         out += post.carriesLocation ? " \(post.precision)" : " without location"
         if let name = post.placeName, post.carriesLocation { out += " \"\(shown(name))\"" }
-        out += " (rule \(shown(post.rule))"
+        // An unreadable outbox entry has no rule to name: its detail says what it is.
+        var why = post.rule.map { ["rule \(shown($0))"] } ?? []
         if let failed = post.gates.first(where: { !$0.passed }) {
-            out += "; \(failed.gate): \(shown(failed.reason))"
+            why.append("\(failed.gate): \(shown(failed.reason))")
         } else if let detail = post.detail {
-            out += "; \(shown(detail))"
+            why.append(shown(detail))
         }
-        return out + ")"
+        return out + " (" + why.joined(separator: "; ") + ")"
     }
 }

@@ -165,7 +165,9 @@ public enum LeafletMap {
                 t: round1(event.time - start), kind: "event", name: event.type, lat: lat, lon: lon,
                 title: event.type + (event.region.map { " \(shown($0))" } ?? ""), details: details)
         }
-        markers += run.posts.map { post in
+        // A post with no position (an outbox entry that could not be read) has no marker.
+        markers += run.posts.compactMap { post -> Item? in
+            guard let lat = post.latitude, let lon = post.longitude else { return nil }
             let carried = post.carriesLocation ? post.precision.rawValue : "none"
             var details = [
                 ["time", SVGMap.time(post.time) + " UTC"], ["network", post.network.rawValue],
@@ -177,7 +179,7 @@ public enum LeafletMap {
             if let gate = post.gates.first(where: { !$0.passed }) {
                 details.append(["blocked by", "\(gate.gate.rawValue): \(shown(gate.reason))"])
             }
-            details.append(["rule", shown(post.rule)])
+            if let rule = post.rule { details.append(["rule", shown(rule)]) }
             if let region = post.region { details.append(["region", shown(region)]) }
             if let device = post.device { details.append(["device", shown(device)]) }
             if let message = post.message { details.append(["message", shown(message)]) }
@@ -186,8 +188,8 @@ public enum LeafletMap {
                 details.append(["sent fields", shown(fields.joined(separator: ", "))])
             }
             return Item(
-                t: round1(post.time - start), kind: "post", name: post.network.rawValue, lat: post.latitude,
-                lon: post.longitude,
+                t: round1(post.time - start), kind: "post", name: post.network.rawValue, lat: lat,
+                lon: lon,
                 title: "\(post.network.rawValue) \(post.decision.rawValue)"
                     + (post.placeName.map { " at \(shown($0))" } ?? ""),
                 details: details, network: post.network.rawValue, precision: carried,
@@ -217,7 +219,7 @@ public enum LeafletMap {
         points += run.events.compactMap { e in
             e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
         }
-        points += run.posts.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        points += run.posts.compactMap(\.coordinate)
         let circles =
             run.regions.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
             + run.zones.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }

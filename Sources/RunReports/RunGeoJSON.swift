@@ -62,11 +62,13 @@ public enum RunGeoJSON {
             if let detail = event.detail { properties["detail"] = .string(detail) }
             features.append(Feature(geometry: .point([lon, lat]), properties: properties))
         }
+        // A post with no position (an outbox entry that could not be read) is not a feature.
         for post in run.posts {
+            guard let lat = post.latitude, let lon = post.longitude, let rule = post.rule else { continue }
             var properties: [String: JSONValue] = [
                 "kind": "post", "network": .string(post.network.rawValue), "decision": .string(post.decision.rawValue),
                 "carriesLocation": .bool(post.carriesLocation), "precision": .string(post.precision.rawValue),
-                "time": .string(XSDDateTime.formatCompact(post.time)), "rule": .string(post.rule),
+                "time": .string(XSDDateTime.formatCompact(post.time)), "rule": .string(rule),
                 "wireFields": .object(post.wireFields.mapValues(JSONValue.string)),
                 "marker-color": .string(SVGMap.color(post.carriesLocation ? post.precision : nil)),
             ]
@@ -79,7 +81,7 @@ public enum RunGeoJSON {
                 properties["blockedBy"] = .string(gate.gate.rawValue)
                 properties["reason"] = .string(gate.reason)
             }
-            features.append(Feature(geometry: .point([post.longitude, post.latitude]), properties: properties))
+            features.append(Feature(geometry: .point([lon, lat]), properties: properties))
         }
         let collection = FeatureCollection(
             features: features, properties: ["run": .string(run.run.name), "track": .string(run.run.track)])

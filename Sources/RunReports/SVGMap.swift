@@ -39,7 +39,7 @@ public enum SVGMap {
         points += run.events.compactMap { e in
             e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
         }
-        points += run.posts.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        points += run.posts.compactMap(\.coordinate)
         let places =
             run.regions.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
             + run.zones.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
@@ -54,7 +54,7 @@ public enum SVGMap {
             labels.reserve(x: x, y: y, radius: 7)
         }
         for post in run.posts {
-            let (x, y) = postMarker(post, projection)
+            guard case let (x, y)? = postMarker(post, projection) else { continue }
             labels.reserve(x: x, y: y, radius: 7)
         }
         // The route line too, as drawn (thinned), gaps included.
@@ -222,7 +222,7 @@ public enum SVGMap {
 
         svg.open("g", [("id", "posts")])
         for post in run.posts {
-            let (x, y) = postMarker(post, projection)
+            guard case let (x, y)? = postMarker(post, projection) else { continue }
             let carried = post.carriesLocation ? post.precision : nil
             let sent = post.decision == .posted || post.decision == .queued
             let info =
@@ -389,9 +389,11 @@ public enum SVGMap {
     static let regionColor = "#2a9d8f"
 
     /// Where a post's marker sits: Twitter and Facebook posts from one event side by side, above
-    /// the place, not on top of each other or of the event.
-    static func postMarker(_ post: AuditRecord, _ projection: MapProjection) -> (Double, Double) {
-        let (x, y) = projection.point(Coordinate(latitude: post.latitude, longitude: post.longitude))
+    /// the place, not on top of each other or of the event. Nil for a post with no position (an
+    /// outbox entry that could not be read): it is not drawn.
+    static func postMarker(_ post: AuditRecord, _ projection: MapProjection) -> (Double, Double)? {
+        guard let coordinate = post.coordinate else { return nil }
+        let (x, y) = projection.point(coordinate)
         return (x + (post.network == .twitter ? -7 : 7), y - 14)
     }
 

@@ -189,8 +189,7 @@ extension Expectation {
             let description = "nothing locates the user inside privacy zone '\(zone.name)'"
             var violations: [String] = []
             for post in o.posts
-            where post.carriesLocation && zone.contains(Coordinate(latitude: post.latitude, longitude: post.longitude))
-            {
+            where post.carriesLocation && post.coordinate.map(zone.contains) == true {
                 violations.append("\(post.network.rawValue) post at \(at(post.time, post.device)) carried location")
             }
             for entry in o.journal {

@@ -173,6 +173,53 @@ struct CheckinCLITests {
         }
     }
 
+    /// An outbox entry this version cannot read (here: written by a later one) is flushed to a
+    /// failure and audited as what it is — no made-up trigger, coordinates or rule — and the run's
+    /// audit stays readable: before, its record was `{}` and `waypost audit` refused the run.
+    @Test("An unreadable outbox entry is audited as unreadable, and the run's audit still reads")
+    func unreadableOutboxEntry() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            let replay = try CLITests.waypost(
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                ])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            python.arguments = [
+                "python3", "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO outbox (key, run, "
+                    + "network, state, created_at, not_before, payload) SELECT 'from-later', MAX(id), 'facebook', "
+                    + "'pending', 1748960060, 1748960060, '{\\\"version\\\":99}' FROM runs\"); c.commit()",
+                db,
+            ]
+            try python.run()
+            python.waitUntilExit()
+            #expect(python.terminationStatus == 0)
+            let flush = try CLITests.waypost("outbox", "flush", "--db", db)
+            #expect(flush.status == 0, "\(flush.stderr)")
+            #expect(
+                flush.stdout.contains(
+                    "post            facebook failed without location (the outbox entry cannot be read by this version of waypost)"
+                ), "\(flush.stdout)")
+            let table = try CLITests.waypost("audit", "--db", db)
+            #expect(table.status == 0, "\(table.stderr)")
+            let row = try #require(table.stdout.split(separator: "\n").first { $0.contains("cannot be read") })
+            #expect(row.hasPrefix("2025-06-03T14:14:20Z  -  "), "\(row)")
+            #expect(row.hasSuffix("none evaluated; the outbox entry cannot be read by this version of waypost"))
+            #expect(table.stdout.contains("Audit of run sunnyvale-commute.kml: 9 posts"), "\(table.stdout)")
+            let json = try CLITests.waypost("audit", "--db", db, "--format", "json")
+            let posts = try #require(
+                (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["posts"]
+                    as? [[String: Any]])
+            let unreadable = try #require(posts.last)
+            #expect(unreadable["key"] as? String == "from-later" && unreadable["decision"] as? String == "failed")
+            for absent in ["trigger", "latitude", "longitude", "rule"] { #expect(unreadable[absent] == nil) }
+            #expect(posts.dropLast().allSatisfy { $0["trigger"] != nil && $0["rule"] != nil })
+        }
+    }
+
     /// Sleeps this thread (a thread's sleep ends on time, whatever the task pool is doing).
     static func blockingSleep(_ seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
 

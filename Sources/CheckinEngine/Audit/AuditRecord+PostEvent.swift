@@ -10,7 +10,7 @@ extension AuditRecord {
             carriesLocation: carriesLocation, precision: precision.rawValue,
             placeId: wireFields["place_id"] ?? wireFields["geo.place_id"] ?? wireFields["place"], placeName: placeName,
             latitude: exact ? latitude : nil, longitude: exact ? longitude : nil, rule: rule,
-            trigger: trigger.rawValue, region: region, detail: detail,
+            trigger: trigger?.rawValue, region: region, detail: detail,
             gates: gates.map { PostEvent.Gate(gate: $0.gate.rawValue, passed: $0.passed, reason: $0.reason) })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// What became of a post.
 public enum PostDecision: String, Sendable, Codable, CaseIterable {
@@ -23,15 +24,18 @@ public enum PostDecision: String, Sendable, Codable, CaseIterable {
 public struct AuditRecord: Sendable, Codable, Equatable {
     /// The post's idempotency key.
     public var key: String
-    /// Virtual time of the triggering event, seconds since 1970.
+    /// Virtual time of the triggering event, seconds since 1970; for an outbox entry that could
+    /// not be read (``isUnreadableEntry``), when it was queued.
     public var time: Double
     public var device: String?
-    public var trigger: Trigger
+    /// What fired the rule; nil only when the outbox entry could not be read.
+    public var trigger: Trigger?
     public var region: String?
-    /// Where the device was when the event fired.
-    public var latitude: Double
-    public var longitude: Double
-    public var rule: String
+    /// Where the device was when the event fired; nil only when the outbox entry could not be read.
+    public var latitude: Double?
+    public var longitude: Double?
+    /// The rule's id; nil only when the outbox entry could not be read.
+    public var rule: String?
     public var network: Network
     public var placeID: String?
     public var placeName: String?
@@ -57,6 +61,28 @@ public struct AuditRecord: Sendable, Codable, Equatable {
 }
 
 extension AuditRecord {
+    /// The audit of an outbox entry this version of waypost cannot read (written by another
+    /// version, or damaged): it failed unsent, and nothing is known of it but what the outbox row
+    /// says — no trigger, coordinates, rule or gates are made up.
+    public static func unreadableEntry(
+        key: String, queuedAt time: Double, network: Network, detail: String, attempts: Int
+    ) -> AuditRecord {
+        AuditRecord(
+            key: key, time: time, trigger: nil, latitude: nil, longitude: nil, rule: nil, network: network,
+            decision: .failed, carriesLocation: false, precision: .none, wireFields: [:], lookupFields: [:],
+            gates: [], detail: detail, attempts: attempts)
+    }
+
+    /// Whether this records an outbox entry that could not be read (see
+    /// ``unreadableEntry(key:queuedAt:network:detail:attempts:)``).
+    public var isUnreadableEntry: Bool { rule == nil && trigger == nil }
+
+    /// Where the device was when the event fired; nil when the outbox entry could not be read.
+    public var coordinate: Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
     /// Reads a record as the store keeps it (``Store/auditRecords(run:)``).
     public init(stored data: Data) throws {
         self = try JSONDecoder().decode(AuditRecord.self, from: data)

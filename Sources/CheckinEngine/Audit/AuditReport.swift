@@ -52,13 +52,17 @@ public struct AuditReport {
     /// The cells of a record, as they came: ``table()`` and ``csv()`` each neutralise them for
     /// where they are shown.
     private func row(_ r: AuditRecord) -> [String] {
+        // An unreadable outbox entry met no gate: it was never evaluated by this version.
         let gates =
-            r.gates.filter { !$0.passed }.map { "\($0.gate.rawValue): \($0.reason)" }.joined(separator: "; ")
-            .nonEmpty ?? (r.gates.allPassed ? "all passed" : "passed so far")
+            r.isUnreadableEntry
+            ? "none evaluated"
+            : r.gates.filter { !$0.passed }.map { "\($0.gate.rawValue): \($0.reason)" }.joined(separator: "; ")
+                .nonEmpty ?? (r.gates.allPassed ? "all passed" : "passed so far")
         // A post that passed its gates and still did not go out says why: the provider's answer.
         let outcome = r.decision == .failed || r.decision == .expired ? r.detail.map { gates + "; " + $0 } : nil
         return [
-            XSDDateTime.format(r.time, fractionDigits: 0), r.trigger.rawValue, r.region ?? "-", r.network.rawValue,
+            XSDDateTime.format(r.time, fractionDigits: 0), r.trigger?.rawValue ?? "-", r.region ?? "-",
+            r.network.rawValue,
             r.placeName ?? r.placeID ?? "-", r.decision.rawValue, r.carriesLocation ? "yes" : "no",
             r.carriesLocation ? r.precision.rawValue : "none", r.audience?.rawValue ?? "-",
             r.wireFields.isEmpty ? "-" : r.wireFields.keys.sorted().joined(separator: ","), outcome ?? gates,

@@ -102,27 +102,35 @@ public final class OutboxDelivery {
     private func attempt(_ entry: OutboxEntry, inDoubt: Bool) async throws(StoreError) -> AuditRecord? {
         guard var intent = try? JSONDecoder().decode(PostIntent.self, from: entry.payload) else {
             let detail = "the outbox entry cannot be read by this version of waypost"
+            // Nothing is made up: the record keeps only what the outbox row says.
+            let record = AuditRecord.unreadableEntry(
+                key: entry.key, queuedAt: entry.createdAt, network: Network(rawValue: entry.network) ?? .twitter,
+                detail: detail, attempts: entry.attempts)
             guard
                 try store.settle(
-                    entry.id, lease: lease, state: .failed, lastError: detail, at: clock.now, audit: Data("{}".utf8))
+                    entry.id, lease: lease, state: .failed, lastError: detail, at: clock.now,
+                    audit: (try? Self.encoder.encode(record)) ?? Data("{}".utf8))
             else { return nil }
-            return AuditRecord(
-                key: entry.key, time: entry.createdAt, trigger: .regionEnter, latitude: 0, longitude: 0, rule: "?",
-                network: Network(rawValue: entry.network) ?? .twitter, decision: .failed, carriesLocation: false,
-                precision: .none, wireFields: [:], lookupFields: [:], gates: [], detail: detail,
-                attempts: entry.attempts)
+            return record
         }
         // A sender stopped mid-request leaves the same doubt as a lost answer, until the post is found or sent.
         if inDoubt && intent.lostAnswer == nil { intent.lostAnswer = "interrupted by a restart mid-request" }
         var outcome = await send(&intent, entry: entry)
+        // The fields of a request whose answer was lost are kept with the post: if it is found
+        // on the network later, or ends in doubt, they are what it may carry.
+        if outcome.lostAnswer != nil { intent.sentWireFields = outcome.wireFields }
         switch outcome.state {
-        case .sent: intent.lostAnswer = nil
+        case .sent:
+            intent.lostAnswer = nil
+            intent.sentWireFields = nil
         case .pending: intent.lostAnswer = outcome.lostAnswer ?? intent.lostAnswer
         default:
-            // Ending unsent after an answer was lost: the post may be on the network after all.
+            // Ending unsent after an answer was lost: the post may be on the network after all,
+            // with the fields of the request that may have landed.
             if let lost = outcome.lostAnswer ?? intent.lostAnswer {
                 outcome.decision = .inDoubt
                 outcome.detail = "\(lost); whether it arrived is unknown (\(outcome.detail ?? "not checked"))"
+                if outcome.wireFields.isEmpty { outcome.wireFields = intent.sentWireFields ?? [:] }
             }
         }
         let record = intent.audit(
@@ -231,25 +239,33 @@ public final class OutboxDelivery {
 
     // MARK: - Posting
 
-    /// Sends the post itself; a failure still reports the location fields that went out.
+    /// One post request through a client: given the transport to send it through, it sends it
+    /// and returns the network's id for the post.
+    private typealias PostRequest = (any HTTPTransport) async throws(SocialAPIError) -> String
+
+    /// Sends the post itself through a ``RecordingTransport`` over `base`, and audits the
+    /// location fields of the request as it went out — on a failure too, since it may have
+    /// arrived.
     private func post(
-        _ wire: [String: String], entry: OutboxEntry, intent: PostIntent,
-        _ request: () async throws(SocialAPIError) -> String
+        over base: any HTTPTransport, entry: OutboxEntry, intent: PostIntent, _ request: PostRequest
     ) async -> Outcome {
+        let recorder = RecordingTransport(wrapping: base)
         do {
-            let id = try await request()
+            let id = try await request(recorder)
             return Outcome(
-                state: .sent, decision: .posted, detail: intent.resolved?.detail, remoteID: id, wireFields: wire)
+                state: .sent, decision: .posted, detail: intent.resolved?.detail, remoteID: id,
+                wireFields: Self.wireFields(recorder))
         } catch let error where error.isDuplicate && intent.lostAnswer != nil {
+            // The duplicate answer says an earlier request landed: its fields are what the post carries.
             return Outcome(
                 state: .sent, decision: .posted,
-                detail: "\(intent.lostAnswer ?? ""); delivered then (the network reports a duplicate)", wireFields: wire
-            )
+                detail: "\(intent.lostAnswer ?? ""); delivered then (the network reports a duplicate)",
+                wireFields: intent.sentWireFields ?? Self.wireFields(recorder))
         } catch {
             // Retried like any transient failure; a lost answer also puts the post in doubt, and
             // ``attempt(_:inDoubt:)`` audits it `inDoubt`, never `failed`, if the retries run out.
             var outcome = failure(error, intent: intent, entry: entry)
-            outcome.wireFields = wire
+            outcome.wireFields = Self.wireFields(recorder)
             if error.answerWasLost {
                 let lost = "the answer to attempt \(entry.attempts) was lost (\(error))"
                 outcome.lostAnswer = lost
@@ -262,11 +278,36 @@ public final class OutboxDelivery {
         }
     }
 
-    /// A post in doubt that is found on the network: posted, and the audit says how it was learnt.
-    private func found(_ id: String, on place: String, because lost: String, wire: [String: String]) -> Outcome {
-        Outcome(
-            state: .sent, decision: .posted, detail: "\(lost); found on \(place), so not sent again", remoteID: id,
-            wireFields: wire)
+    /// The location fields of the post request `recorder` saw go out; empty when none was sent.
+    private static func wireFields(_ recorder: RecordingTransport) -> [String: String] {
+        recorder.sent.last { $0.method == "POST" }?.locationFields ?? [:]
+    }
+
+    /// A post in doubt that is found on the network: posted, and the audit says how it was
+    /// learnt. Its fields are those of the earlier request that landed, as recorded when its
+    /// answer was lost; a restart mid-request leaves no record, and then they are read from the
+    /// same request built again and not sent — which the detail says.
+    private func found(
+        _ id: String, on place: String, because lost: String, intent: PostIntent, _ request: PostRequest
+    ) async -> Outcome {
+        var detail = "\(lost); found on \(place), so not sent again"
+        let wire: [String: String]
+        if let sent = intent.sentWireFields {
+            wire = sent
+        } else {
+            let recorder = RecordingTransport(wrapping: NotSent())
+            _ = try? await request(recorder)
+            wire = Self.wireFields(recorder)
+            detail += "; its request was not recorded before the restart, so its fields are shown as it is built"
+        }
+        return Outcome(state: .sent, decision: .posted, detail: detail, remoteID: id, wireFields: wire)
+    }
+
+    /// A transport that sends nothing: for building a request only to read it.
+    private struct NotSent: HTTPTransport {
+        func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
+            throw .transport("not sent: the request was built only to be read")
+        }
     }
 
     private func postTweet(_ intent: inout PostIntent, _ twitter: TwitterClient, entry: OutboxEntry)
@@ -301,37 +342,35 @@ public final class OutboxDelivery {
             return permanent("the tweet counts \(length) characters, over \(limit); it is refused, not truncated")
         }
         let placeID = precision > .none ? intent.resolved?.id : nil
+        let base: any HTTPTransport
+        let request: PostRequest
         if clients.twitterAPI == .v2, let x = clients.x {
             // X API v2: the place id is the only location field (`geo.place_id`).
-            let wire = placeID.map { ["geo.place_id": $0] } ?? [:]
-            if let lost = intent.lostAnswer,
-                let tweet = try await twitter.userTimeline(count: 200).first(where: { $0.text == message })
-            {
-                return found(tweet.idStr, on: "the user's timeline", because: lost, wire: wire)
+            base = x.transport
+            request = { transport async throws(SocialAPIError) in
+                var client = x
+                client.transport = transport
+                return try await client.createTweet(message, placeID: placeID).id
             }
-            return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
-                try await x.createTweet(message, placeID: placeID).id
+        } else {
+            let exact = precision == .exact
+            let (latitude, longitude) = (intent.latitude, intent.longitude)
+            base = twitter.transport
+            request = { transport async throws(SocialAPIError) in
+                var client = twitter
+                client.transport = transport
+                return try await client.updateStatus(
+                    message, latitude: exact ? latitude : nil, longitude: exact ? longitude : nil, placeID: placeID,
+                    displayCoordinates: precision > .none ? exact : nil
+                ).idStr
             }
         }
-        var wire: [String: String] = [:]
-        if precision == .exact {
-            wire["lat"] = "\(intent.latitude)"
-            wire["long"] = "\(intent.longitude)"
-        }
-        if let placeID { wire["place_id"] = placeID }
-        if precision > .none { wire["display_coordinates"] = precision == .exact ? "true" : "false" }
         if let lost = intent.lostAnswer,
             let tweet = try await twitter.userTimeline(count: 200).first(where: { $0.text == message })
         {
-            return found(tweet.idStr, on: "the user's timeline", because: lost, wire: wire)
+            return await found(tweet.idStr, on: "the user's timeline", because: lost, intent: intent, request)
         }
-        return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
-            try await twitter.updateStatus(
-                message, latitude: wire["lat"] == nil ? nil : intent.latitude,
-                longitude: wire["long"] == nil ? nil : intent.longitude, placeID: placeID,
-                displayCoordinates: wire["display_coordinates"].map { $0 == "true" }
-            ).idStr
-        }
+        return await post(over: base, entry: entry, intent: intent, request)
     }
 
     // MARK: - Facebook
@@ -368,31 +407,35 @@ public final class OutboxDelivery {
         let message = intent.message(placeName: precision == .none ? nil : intent.resolved?.name)
         let privacy = (intent.audienceCap ?? .public).graphPrivacy
         guard precision > .none, let place = intent.resolved?.id else {
+            let request: PostRequest = { transport async throws(SocialAPIError) in
+                var client = facebook
+                client.transport = transport
+                return try await client.postToFeed(message: message, privacy: privacy)
+            }
             if let lost = intent.lostAnswer,
                 let earlier = try await facebook.feed().data.first(where: { $0.message == message && $0.place == nil })
             {
-                return found(earlier.id, on: "the user's feed", because: lost, wire: [:])
+                return await found(earlier.id, on: "the user's feed", because: lost, intent: intent, request)
             }
-            return await post([:], entry: entry, intent: intent) { () async throws(SocialAPIError) in
-                try await facebook.postToFeed(message: message, privacy: privacy)
-            }
+            return await post(over: facebook.transport, entry: entry, intent: intent, request)
         }
-        var wire = ["place": place]
-        if precision == .exact {
-            wire["coordinates"] = "{\"latitude\":\(intent.latitude),\"longitude\":\(intent.longitude)}"
+        let exact = precision == .exact
+        let (latitude, longitude) = (intent.latitude, intent.longitude)
+        let request: PostRequest = { transport async throws(SocialAPIError) in
+            var client = facebook
+            client.transport = transport
+            return try await client.checkIn(
+                place: place, latitude: exact ? latitude : nil, longitude: exact ? longitude : nil, message: message,
+                privacy: privacy)
         }
         if let lost = intent.lostAnswer,
             let checkin = try await facebook.checkins().data.first(where: {
                 $0.message == message && $0.place?.id == place
             })
         {
-            return found(checkin.id, on: "the user's check-ins", because: lost, wire: wire)
+            return await found(checkin.id, on: "the user's check-ins", because: lost, intent: intent, request)
         }
-        return await post(wire, entry: entry, intent: intent) { () async throws(SocialAPIError) in
-            try await facebook.checkIn(
-                place: place, latitude: precision == .exact ? intent.latitude : nil,
-                longitude: precision == .exact ? intent.longitude : nil, message: message, privacy: privacy)
-        }
+        return await post(over: facebook.transport, entry: entry, intent: intent, request)
     }
 
     static func seconds(_ value: Double) -> String {

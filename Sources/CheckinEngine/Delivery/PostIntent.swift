@@ -32,6 +32,9 @@ struct PostIntent: Codable, Equatable {
     /// Why the post is in doubt: an answer to it was lost, so it may have arrived. Before it is
     /// sent again it is looked for on the network.
     var lostAnswer: String?
+    /// The location fields of the last request whose answer was lost, as it went out (nil: none
+    /// recorded): the fields the post carries if that request landed.
+    var sentWireFields: [String: String]?
 
     struct ResolvedPlace: Codable, Equatable {
         var id: String?

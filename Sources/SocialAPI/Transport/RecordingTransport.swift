@@ -1,0 +1,144 @@
+import Foundation
+
+/// A request as it was handed to the transport, with its secrets left out: what an audit may
+/// keep of what went out.
+///
+/// The fields are read back from the request itself — its query, its form body
+/// (`application/x-www-form-urlencoded`) and its JSON object body (as dotted names, `geo.place_id`)
+/// — so they are what the server receives, not what the caller meant. Headers are not kept
+/// (`Authorization` carries the OAuth signature or a bearer token), nor is any field that names
+/// a credential (`access_token`, `oauth_…`, anything with `token` or `secret` in its name).
+public struct SentRequest: Sendable, Equatable {
+    public var method: String
+    /// The URL's path, without the query.
+    public var path: String
+    /// Query, form and JSON fields, decoded; the first of a repeated name wins (as the
+    /// emulator's journal keeps them).
+    public var fields: [String: String]
+
+    /// The names of the fields that say where the user is, in the posts Waypost sends: Twitter
+    /// v1.1 `statuses/update` (`lat`, `long`, `place_id`, and `display_coordinates`, which says
+    /// whether the coordinates are shown), X API v2 `POST /2/tweets` (`geo.…`), Graph
+    /// `me/checkins` and `me/feed` (`place`, `coordinates`).
+    public static let locationFieldNames: Set<String> = [
+        "lat", "long", "place_id", "display_coordinates", "place", "coordinates",
+    ]
+
+    /// The fields of this request that say where the user is (``locationFieldNames``, and every
+    /// `geo.` field of a v2 JSON body); empty when it carried none.
+    public var locationFields: [String: String] {
+        fields.filter { Self.locationFieldNames.contains($0.key) || $0.key.hasPrefix("geo.") }
+    }
+
+    public init(method: String, path: String, fields: [String: String]) {
+        self.method = method
+        self.path = path
+        self.fields = fields
+    }
+
+    /// Reads `request` as it goes out, leaving its secrets out.
+    public init(_ request: HTTPRequestSpec) {
+        var pairs: [(String, String)] = []
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true)
+        if let query = components?.percentEncodedQuery { pairs += Self.form(query, plusIsSpace: false) }
+        if let body = request.body, !body.isEmpty {
+            let type = request.headers.first { $0.key.lowercased() == "content-type" }?.value.lowercased() ?? ""
+            if type.hasPrefix("application/x-www-form-urlencoded") {
+                pairs += Self.form(String(decoding: body, as: UTF8.self), plusIsSpace: true)
+            } else if type.hasPrefix("application/json") {
+                pairs += Self.json(body)
+            }
+        }
+        var fields: [String: String] = [:]
+        for (name, value) in pairs where fields[name] == nil && !Self.isSecret(name) { fields[name] = value }
+        self.init(method: request.method, path: components?.path ?? request.url.path, fields: fields)
+    }
+
+    /// Whether a field names a credential, which no record of the request may keep.
+    static func isSecret(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return name.hasPrefix("oauth_") || name.contains("token") || name.contains("secret")
+            || name.contains("password")
+    }
+
+    /// `a=1&b=2`, percent-decoded; an undecodable pair is left out (the clients never send one).
+    private static func form(_ text: String, plusIsSpace: Bool) -> [(String, String)] {
+        text.split(separator: "&", omittingEmptySubsequences: true).compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = PercentEncoding.decode(String(parts[0]), plusIsSpace: plusIsSpace),
+                let value = PercentEncoding.decode(parts.count > 1 ? String(parts[1]) : "", plusIsSpace: plusIsSpace)
+            else { return nil }
+            return (name, value)
+        }
+    }
+
+    /// A JSON object's leaves as dotted names (`text`, `geo.place_id`), as the emulator's journal
+    /// shows a v2 body: strings as they are, other values as their JSON.
+    private static func json(_ body: Data) -> [(String, String)] {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
+        var out: [(String, String)] = []
+        func walk(_ value: Any, _ name: String, depth: Int) {
+            switch value {
+            case let object as [String: Any] where depth < 4:
+                for key in object.keys.sorted() { walk(object[key] as Any, name + "." + key, depth: depth + 1) }
+            case let text as String: out.append((name, text))
+            case let number as NSNumber: out.append((name, number.stringValue))
+            default:
+                if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) {
+                    out.append((name, String(decoding: data, as: UTF8.self)))
+                }
+            }
+        }
+        for key in object.keys.sorted() { walk(object[key] as Any, key, depth: 1) }
+        return out
+    }
+}
+
+/// A transport that sends through another and keeps a ``SentRequest`` of every request it was
+/// handed — before sending, so a request whose answer never came is recorded too.
+///
+/// Put it at the seam where an audit needs to know what went out: a client given a
+/// `RecordingTransport` builds and signs its requests as always, and ``sent`` hands them back.
+/// Copies share one record (the clients are values and copy their transport).
+///
+/// ```swift
+/// let recorder = RecordingTransport(wrapping: twitter.transport)
+/// var sending = twitter
+/// sending.transport = recorder
+/// _ = try await sending.updateStatus("Coffee", placeID: "df51dec6f4ee2b2c")
+/// recorder.sent.last?.locationFields  // ["place_id": "df51dec6f4ee2b2c"]
+/// ```
+public struct RecordingTransport: HTTPTransport {
+    public let base: any HTTPTransport
+    private let record = Record()
+
+    public init(wrapping base: any HTTPTransport) {
+        self.base = base
+    }
+
+    /// The requests handed to this transport so far, oldest first, secrets left out.
+    public var sent: [SentRequest] { record.requests }
+
+    public func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
+        record.append(SentRequest(request))
+        return try await base.send(request)
+    }
+
+    /// The requests, shared by the copies of one transport; a lock keeps concurrent sends apart.
+    private final class Record: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [SentRequest] = []
+
+        var requests: [SentRequest] {
+            lock.lock()
+            defer { lock.unlock() }
+            return list
+        }
+
+        func append(_ request: SentRequest) {
+            lock.lock()
+            defer { lock.unlock() }
+            list.append(request)
+        }
+    }
+}
