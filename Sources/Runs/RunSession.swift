@@ -104,7 +104,7 @@ public struct RunSession {
         let store = checkins.store
         let run = try store.beginRun(
             name: checkins.runName, track: checkins.track, at: Date().timeIntervalSince1970, dryRun: checkins.dryRun)
-        let wiring = try await Wiring(checkins, origin: origin)
+        let wiring = try await Wiring(checkins, origin: origin, run: run.id)
         do {
             let engine = CheckinEngine(
                 rules: checkins.rules, profile: checkins.profile, store: store, run: run, delivery: wiring.delivery,
@@ -231,7 +231,7 @@ private final class Wiring {
     private let origin: Double
     private var changes: ArraySlice<EmulatorSetup.Change>
 
-    init(_ checkins: CheckinPlan, origin: Double) async throws {
+    init(_ checkins: CheckinPlan, origin: Double, run: Int64) async throws {
         self.origin = origin
         switch checkins.network {
         case nil:
@@ -255,9 +255,11 @@ private final class Wiring {
                 _ = await emulator.core.addFault(fault)
             }
             self.emulator = emulator
+            // On virtual time only this run's posts: another run sharing the store (scenarios side
+            // by side on one --db) has its own clock and emulator.
             delivery = OutboxDelivery(
                 store: checkins.store, clients: emulator.clients, clock: virtual,
-                retry: RetryPolicy(seed: checkins.seed))
+                retry: RetryPolicy(seed: checkins.seed), run: run)
         case .servers(let clients, let clock, let maxWait)?:
             (self.clock, virtual, emulator, self.maxWait, changes) = (clock, nil, nil, maxWait, [])
             delivery = OutboxDelivery(

@@ -59,13 +59,11 @@ extension Store {
         }
     }
 
-    /// Pending posts due at `now`, oldest first.
-    public func duePosts(now: Double, limit: Int = 100) throws(StoreError) -> [OutboxEntry] {
+    /// Pending posts due at `now`, oldest first; only `run`'s when one is given.
+    public func duePosts(now: Double, limit: Int = 100, run: Int64? = nil) throws(StoreError) -> [OutboxEntry] {
         try entries(
-            where: "state = 'pending' AND not_before <= ? ORDER BY not_before, id LIMIT ?",
-            [
-                .real(now), .integer(Int64(limit)),
-            ])
+            where: "state = 'pending' AND not_before <= ? AND (? IS NULL OR run = ?) ORDER BY not_before, id LIMIT ?",
+            [.real(now), SQLValue(run), SQLValue(run), .integer(Int64(limit))])
     }
 
     /// Rows this store has written since it opened: while it stays the same, what this process
@@ -75,10 +73,13 @@ extension Store {
     }
 
     /// When the next pending post falls due, if any is pending.
-    public func nextDueTime() throws(StoreError) -> Double? {
+    public func nextDueTime(run: Int64? = nil) throws(StoreError) -> Double? {
         try locked { db throws(StoreError) in
             var time: Double?
-            try db.query("SELECT MIN(not_before) FROM outbox WHERE state = 'pending'") { time = $0.optionalDouble(0) }
+            try db.query(
+                "SELECT MIN(not_before) FROM outbox WHERE state = 'pending' AND (? IS NULL OR run = ?)",
+                [SQLValue(run), SQLValue(run)]
+            ) { time = $0.optionalDouble(0) }
             return time
         }
     }
@@ -98,9 +99,9 @@ extension Store {
 
     /// Takes over the posts whose sender's claim has lapsed (``OutboxLease/hasLapsed(owner:leaseUntil:)``):
     /// each is now in doubt, and this lease's to settle. A live sender's claim is never taken.
-    public func reclaimLapsed(lease: OutboxLease) throws(StoreError) -> [OutboxEntry] {
+    public func reclaimLapsed(lease: OutboxLease, run: Int64? = nil) throws(StoreError) -> [OutboxEntry] {
         var taken: [OutboxEntry] = []
-        for entry in try entries(where: "state = 'sending' ORDER BY id", [])
+        for entry in try entries(where: "state = 'sending' AND (? IS NULL OR run = ?) ORDER BY id", [SQLValue(run), SQLValue(run)])
         where lease.hasLapsed(owner: entry.claimedBy, leaseUntil: entry.leaseUntil) {
             let claimed = try transaction { db throws(StoreError) in
                 // Compare-and-set: another process may take the same lapsed claim at the same time.

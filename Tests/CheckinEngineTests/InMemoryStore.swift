@@ -114,16 +114,18 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
 
     var changeCount: Int { (try? locked { () throws(StoreError) in changes }) ?? 0 }
 
-    func duePosts(now: Double, limit: Int) throws(StoreError) -> [OutboxEntry] {
+    func duePosts(now: Double, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
         try locked { () throws(StoreError) in
             Array(
-                entries.filter { $0.state == .pending && $0.notBefore <= now }
+                entries.filter { $0.state == .pending && $0.notBefore <= now && (run == nil || $0.run == run) }
                     .sorted { ($0.notBefore, $0.id) < ($1.notBefore, $1.id) }.prefix(limit))
         }
     }
 
-    func nextDueTime() throws(StoreError) -> Double? {
-        try locked { () throws(StoreError) in entries.filter { $0.state == .pending }.map(\.notBefore).min() }
+    func nextDueTime(run: Int64?) throws(StoreError) -> Double? {
+        try locked { () throws(StoreError) in
+            entries.filter { $0.state == .pending && (run == nil || $0.run == run) }.map(\.notBefore).min()
+        }
     }
 
     func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
@@ -138,11 +140,11 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
         }
     }
 
-    func reclaimLapsed(lease: OutboxLease) throws(StoreError) -> [OutboxEntry] {
+    func reclaimLapsed(lease: OutboxLease, run: Int64?) throws(StoreError) -> [OutboxEntry] {
         try locked { () throws(StoreError) -> [OutboxEntry] in
             var taken: [OutboxEntry] = []
             for index in entries.indices
-            where entries[index].state == .sending
+            where entries[index].state == .sending && (run == nil || entries[index].run == run)
                 && lease.hasLapsed(owner: entries[index].claimedBy, leaseUntil: entries[index].leaseUntil)
             {
                 entries[index].claimedBy = lease.owner

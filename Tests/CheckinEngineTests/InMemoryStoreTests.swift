@@ -51,14 +51,14 @@ struct InMemoryStoreTests {
         let theirs = OutboxLease(duration: 60, now: { 100 })
         #expect(try store.enqueue(key: "k", run: 1, network: "twitter", createdAt: 10, payload: Data(), audit: Data()))
         #expect(try !store.enqueue(key: "k", run: 1, network: "twitter", createdAt: 11, payload: Data(), audit: Data()))
-        #expect(try store.duePosts(now: 9, limit: 10).isEmpty)
-        let entry = try #require(try store.duePosts(now: 10, limit: 10).first)
+        #expect(try store.duePosts(now: 9, limit: 10, run: nil).isEmpty)
+        let entry = try #require(try store.duePosts(now: 10, limit: 10, run: nil).first)
         #expect(try store.claim(entry.id, lease: mine)?.attempts == 1)
         #expect(try store.claim(entry.id, lease: theirs) == nil)
-        #expect(try store.reclaimLapsed(lease: theirs).isEmpty, "a live claim is never taken")
+        #expect(try store.reclaimLapsed(lease: theirs, run: nil).isEmpty, "a live claim is never taken")
         #expect(try !store.settle(entry.id, lease: theirs, state: .sent, lastError: nil, at: 20, audit: Data()))
         #expect(try store.settle(entry.id, lease: mine, state: .sent, lastError: nil, at: 20, audit: Data()))
         #expect(store.outbox().first?.finishedAt == 20)
-        #expect(try store.nextDueTime() == nil)
+        #expect(try store.nextDueTime(run: nil) == nil)
     }
 }

@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import LocationEvents
 import SocialAPI
 import Store
 import TestSupport
@@ -63,13 +64,13 @@ struct UnreadableEntryTests {
         }
         #expect(post["decision"] as? String == "failed" && post["carriesLocation"] as? Bool == false)
 
-        let line = PostEventFormat.text(record, at: start + 120)
+        let line = PostEventFormat.text(record.postEvent(at: start + 120))
         #expect(
             line.hasSuffix(
                 "post            facebook failed without location (the outbox entry cannot be read by this version of waypost)"
             ))
         let event = try #require(
-            try JSONSerialization.jsonObject(with: Data(PostEventFormat.json(record, at: start + 120).utf8))
+            try JSONSerialization.jsonObject(with: Data(PostEventFormat.json(record.postEvent(at: start + 120)).utf8))
                 as? [String: Any])
         #expect(event["rule"] == nil && event["trigger"] == nil && event["lat"] == nil)
     }

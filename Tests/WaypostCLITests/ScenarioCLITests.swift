@@ -146,4 +146,23 @@ struct ScenarioCLITests {
             #expect(latest.stdout.hasPrefix("Audit of run other:"), "\(latest.stdout)")
         }
     }
+
+    /// Scenarios side by side on one `--db` share its outbox, but each delivers only its own
+    /// run's posts, on its own clock to its own emulator: each run's audit is the one it has alone.
+    @Test func scenariosSharingAStoreDeliverOnlyTheirOwnPosts() throws {
+        try withTemporaryDirectory { directory in
+            let scenarios = ["commute-cafe-checkin", "privacy-zone-home", "facebook-token-expires"]
+            let shared = directory.appendingPathComponent("shared.db").path
+            let together = try CLITests.waypost(
+                ["test"] + scenarios.map { "fixtures/scenarios/\($0).yaml" } + ["--db", shared, "--jobs", "3"])
+            #expect(together.status == 0, "\(together.stdout)")
+            for name in scenarios {
+                let alone = directory.appendingPathComponent("\(name).db").path
+                #expect(try CLITests.waypost("test", "fixtures/scenarios/\(name).yaml", "--db", alone).status == 0)
+                let mine = try CLITests.waypost("audit", name, "--db", shared, "--format", "json").stdout
+                #expect(mine == (try CLITests.waypost("audit", name, "--db", alone, "--format", "json").stdout))
+                #expect(mine.contains("\"decision\" : \"posted\""))
+            }
+        }
+    }
 }

@@ -22,6 +22,9 @@ public final class OutboxDelivery {
     let clock: any DeliveryClock
     let retry: RetryPolicy
     let lease: OutboxLease
+    /// The one run whose posts this delivery sends; nil: every run's. A run on virtual time sets
+    /// it: another run's posts are due on another clock and belong to another emulator.
+    let run: Int64?
     /// Each network's settings, asked once per delivery session.
     private var twitterGeoEnabled: Bool?
     /// The Twitter account's `protected` flag: who sees its tweets.
@@ -36,13 +39,14 @@ public final class OutboxDelivery {
 
     public init(
         store: any OutboxStore, clients: SocialClients, clock: any DeliveryClock, retry: RetryPolicy = RetryPolicy(),
-        lease: OutboxLease = OutboxLease()
+        lease: OutboxLease = OutboxLease(), run: Int64? = nil
     ) {
         self.store = store
         self.clients = clients
         self.clock = clock
         self.retry = retry
         self.lease = lease
+        self.run = run
     }
 
     /// Sends every post due now, and those whose sender stopped mid-request; returns their new
@@ -59,25 +63,25 @@ public final class OutboxDelivery {
         }
         defer { heartbeat.cancel() }
         var changed: [AuditRecord] = []
-        for entry in try store.reclaimLapsed(lease: lease) {
+        for entry in try store.reclaimLapsed(lease: lease, run: run) {
             if let record = try await attempt(entry, inDoubt: true) { changed.append(record) }
         }
         while true {
-            let due = try store.duePosts(now: clock.now, limit: 50)
+            let due = try store.duePosts(now: clock.now, limit: 50, run: run)
             if due.isEmpty { break }
             for entry in due {
                 guard let claimed = try store.claim(entry.id, lease: lease) else { continue }
                 if let record = try await attempt(claimed, inDoubt: false) { changed.append(record) }
             }
         }
-        quiet = (try store.nextDueTime() ?? .infinity, store.changeCount)
+        quiet = (try store.nextDueTime(run: run) ?? .infinity, store.changeCount)
         return changed
     }
 
     /// Delivers until nothing is due within `maxWait` seconds, waiting on the clock between retries.
     public func drain(maxWait: Double) async throws(StoreError) -> [AuditRecord] {
         var changed = try await deliverDue()
-        while let next = try store.nextDueTime(), next - clock.now <= maxWait {
+        while let next = try store.nextDueTime(run: run), next - clock.now <= maxWait {
             do { try await clock.sleep(until: next) } catch { break }
             changed += try await deliverDue()
         }

@@ -27,14 +27,15 @@ public protocol CheckinStore: AnyObject, Sendable {
 public protocol OutboxStore: AnyObject, Sendable {
     /// A number that moves whenever anything is written: delivery skips a pass while it stands still.
     var changeCount: Int { get }
-    /// Pending posts whose time has come, oldest first.
-    func duePosts(now: Double, limit: Int) throws(StoreError) -> [OutboxEntry]
-    /// When the earliest pending post falls due; nil when none is pending.
-    func nextDueTime() throws(StoreError) -> Double?
+    /// Pending posts whose time has come, oldest first; only `run`'s when one is given.
+    func duePosts(now: Double, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry]
+    /// When the earliest pending post (of `run`, when given) falls due; nil when none is pending.
+    func nextDueTime(run: Int64?) throws(StoreError) -> Double?
     /// Takes a pending post for `lease`; nil when another sender took it first.
     func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
-    /// Takes over the claims whose lease lapsed (their sender stalled or stopped): each is in doubt.
-    func reclaimLapsed(lease: OutboxLease) throws(StoreError) -> [OutboxEntry]
+    /// Takes over the claims (of `run`, when given) whose lease lapsed (their sender stalled or
+    /// stopped): each is in doubt.
+    func reclaimLapsed(lease: OutboxLease, run: Int64?) throws(StoreError) -> [OutboxEntry]
     /// Extends every claim `lease` holds.
     func renewClaims(_ lease: OutboxLease) throws(StoreError)
     /// Records a post's outcome with its audit record; false, and nothing written, when `lease`

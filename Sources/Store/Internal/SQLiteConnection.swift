@@ -13,6 +13,7 @@ extension SQLValue {
     init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
     init(_ value: Double?) { self = value.map(SQLValue.real) ?? .null }
     init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    init(_ value: Int64?) { self = value.map(SQLValue.integer) ?? .null }
     init(_ value: Bool) { self = .integer(value ? 1 : 0) }
 }
 
