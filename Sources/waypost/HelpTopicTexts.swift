@@ -164,8 +164,11 @@ waypost test my.yaml --db runs.db && waypost report my-scenario --db runs.db --f
 Exit codes: 0 all expectations hold; 1 an expectation failed; 65 a scenario is invalid; 66 a
 scenario file is missing; 69 the emulator could not start. Scenarios run in parallel (`--jobs N`,
 default the number of cores) and on virtual time: the same scenario gives the same result, byte
-for byte, every run. Each run is recorded in the store under the scenario's `name`, replacing an
-earlier run of that name; without `--db` a temporary store is used and removed.
+for byte, every run. With `--db` each scenario's run is recorded in the store under its `name`,
+replacing an earlier run of that name; the runs begin in command-line order, so the latest run
+(`waypost audit`'s default) is the last scenario's however the jobs interleave. Runs nobody
+records live in SQLite's private temporary databases: nothing is written to `$TMPDIR`, and a
+signal (Ctrl-C, a cancelled CI job) leaves nothing behind.
 
 The reader is strict: an unknown key, a wrong type, an unknown region/device/rule/zone name in an
 expectation, or a missing file is one error with `file:line:column`, and nothing runs.
@@ -394,6 +397,13 @@ judges every expectation over them:
 PASS  field-cafe-checkin  (fixtures/scenarios/field-cafe-checkin.yaml) — 4 expectations hold over 40 trials
   ✓ the first café's entry reaches the app in at least half the runs, minutes late: held in 27 of 40 trials: 67.5 % (95 % Wilson 52 %–79.9 %); late by p50 +2:35, p95 +4:13, max +6:17 over 27 trials (13 without it)
 ```
+
+With `--db`, a trials run records its exact run under the scenario's name, and beside it, per
+expectation, the verdict and when its event or post came in each trial: `waypost report NAME
+--format html` draws the exact run's map with a **Trials** panel of histograms (the exact instant
+a red line; a bar's link moves the map's time slider to that moment — where the device of the
+exact run was when the trials' check-ins went out). The trials themselves are not kept.
+`waypost test --html FILE` writes the same histograms as a page of their own, for any run.
 
 `--format json` carries each expectation's `trials` object (`trials`, `held`, `rate`,
 `interval`, `decided`, `lateness` with `count`, `missing`, `p50`, `p95`, `max` in seconds);

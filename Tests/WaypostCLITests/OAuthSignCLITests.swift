@@ -72,7 +72,7 @@ struct OAuthSignCLITests {
         ]
         let base = "http://127.0.0.1:8080/1.1/"
         // The subprocesses run on a thread of their own, never blocking the concurrency pool.
-        let (post, get) = try await Self.onThread {
+        let (post, get, signedAt) = try await Self.onThread {
             let post = try CLITests.waypost(
                 [
                     "oauth-sign", "--method", "POST", "--transport", transport, "--url", base + "statuses/update.json",
@@ -84,9 +84,12 @@ struct OAuthSignCLITests {
                     "oauth-sign", "--transport", transport == "body" ? "query" : transport, "--url",
                     base + "account/verify_credentials.json",
                 ] + credentials)
-            return (post, get)
+            return (post, get, Date().timeIntervalSince1970)
         }
-        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot))
+        // Checked as of the signing: under a loaded test run this task may resume minutes later,
+        // past OAuth's timestamp window.
+        let core = EmulatorCore(
+            fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), clock: { signedAt })
         let posted = await core.handle(try Self.request("POST", from: post, url: base + "statuses/update.json"))
         #expect(posted.status == 200, "\(String(decoding: posted.body, as: UTF8.self))")
         let read = await core.handle(try Self.request("GET", from: get, url: base + "account/verify_credentials.json"))
