@@ -46,7 +46,7 @@ public struct SentRequest: Sendable, Equatable {
             if type.hasPrefix("application/x-www-form-urlencoded") {
                 pairs += Self.form(String(decoding: body, as: UTF8.self), plusIsSpace: true)
             } else if type.hasPrefix("application/json") {
-                pairs += Self.json(body)
+                pairs += JSONFields.dotted(body).map { ($0.name, $0.value) }
             }
         }
         var fields: [String: String] = [:]
@@ -70,27 +70,6 @@ public struct SentRequest: Sendable, Equatable {
             else { return nil }
             return (name, value)
         }
-    }
-
-    /// A JSON object's leaves as dotted names (`text`, `geo.place_id`), as the emulator's journal
-    /// shows a v2 body: strings as they are, other values as their JSON.
-    private static func json(_ body: Data) -> [(String, String)] {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
-        var out: [(String, String)] = []
-        func walk(_ value: Any, _ name: String, depth: Int) {
-            switch value {
-            case let object as [String: Any] where depth < 4:
-                for key in object.keys.sorted() { walk(object[key] as Any, name + "." + key, depth: depth + 1) }
-            case let text as String: out.append((name, text))
-            case let number as NSNumber: out.append((name, number.stringValue))
-            default:
-                if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) {
-                    out.append((name, String(decoding: data, as: UTF8.self)))
-                }
-            }
-        }
-        for key in object.keys.sorted() { walk(object[key] as Any, key, depth: 1) }
-        return out
     }
 }
 
@@ -140,5 +119,29 @@ public struct RecordingTransport: HTTPTransport {
             defer { lock.unlock() }
             list.append(request)
         }
+    }
+}
+
+/// A JSON object body's leaves as dotted names (`text`, `geo.place_id`): strings as they are,
+/// other values as their JSON. What an X API v2 request carried, shown as a form's parameters
+/// are — in the emulator's journal and in the audit's wire fields alike.
+public enum JSONFields {
+    public static func dotted(_ body: Data) -> [(name: String, value: String)] {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [] }
+        var out: [(name: String, value: String)] = []
+        func walk(_ value: Any, _ name: String, depth: Int) {
+            switch value {
+            case let object as [String: Any] where depth < 4:
+                for key in object.keys.sorted() { walk(object[key] as Any, name + "." + key, depth: depth + 1) }
+            case let text as String: out.append((name, text))
+            case let number as NSNumber: out.append((name, number.stringValue))
+            default:
+                if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) {
+                    out.append((name, String(decoding: data, as: UTF8.self)))
+                }
+            }
+        }
+        for key in object.keys.sorted() { walk(object[key] as Any, key, depth: 1) }
+        return out
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SocialAPI
 
 /// A request as the emulator sees it on the wire.
 public struct EmulatorRequest: Sendable {
@@ -30,24 +31,9 @@ public struct EmulatorRequest: Sendable {
     /// X API v2 takes JSON, and what a request carried must show there as a form's parameters
     /// do. Empty for other bodies.
     var jsonFields: [(name: String, value: String)] {
-        guard headers["content-type"]?.lowercased().hasPrefix("application/json") == true, !body.isEmpty,
-            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+        guard headers["content-type"]?.lowercased().hasPrefix("application/json") == true, !body.isEmpty
         else { return [] }
-        var out: [(name: String, value: String)] = []
-        func walk(_ value: Any, _ name: String, depth: Int) {
-            switch value {
-            case let object as [String: Any] where depth < 4:
-                for key in object.keys.sorted() { walk(object[key] as Any, name + "." + key, depth: depth + 1) }
-            case let text as String: out.append((name, text))
-            case let number as NSNumber: out.append((name, number.stringValue))
-            default:
-                if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) {
-                    out.append((name, String(decoding: data, as: UTF8.self)))
-                }
-            }
-        }
-        for key in object.keys.sorted() { walk(object[key] as Any, key, depth: 1) }
-        return out
+        return JSONFields.dotted(body)
     }
 
     /// `scheme://host` the client addressed, for the absolute URLs the providers put in answers
