@@ -119,7 +119,8 @@ let package = Package(
         .target(
             name: "Runs",
             dependencies: [
-                "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store", "CheckinEngine",
+                "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
+                "CheckinEngine",
             ],
             swiftSettings: instrumented
         ),
@@ -155,7 +156,8 @@ let package = Package(
         // A runnable example: an app's check-in logic written against the seam, tested on the
         // simulated CLMonitor (`swift test --filter CafeCheckinsTests`).
         .target(
-            name: "CafeCheckins", dependencies: ["LocationEvents", "LocationSimulation"], path: "Examples/CafeCheckins/Sources"),
+            name: "CafeCheckins", dependencies: ["LocationEvents", "LocationSimulation"],
+            path: "Examples/CafeCheckins/Sources"),
         .testTarget(
             name: "CafeCheckinsTests", dependencies: ["CafeCheckins", "LocationSimulation", "Geo", "Tracks"],
             path: "Examples/CafeCheckins/Tests"),

@@ -28,7 +28,8 @@ func trialsSection(waypost: String, runs: Int) {
         return Measurement(
             seconds: sorted[sorted.count / 2], peakMegabytes: all.map(\.peakMegabytes).max() ?? .nan, status: 0)
     }
-    guard (try? Data(one.utf8).write(to: single)) != nil, let separate = timed([waypost, "test", single.path], runs: max(runs, 10))
+    guard (try? Data(one.utf8).write(to: single)) != nil,
+        let separate = timed([waypost, "test", single.path], runs: max(runs, 10))
     else { return print("trials measurements failed: one trial as its own process") }
     var figures: [(trials: Int, measurement: Measurement)] = []
     for trials in [100, 1_000] {
@@ -46,7 +47,8 @@ func trialsSection(waypost: String, runs: Int) {
         let rate = Double(trials) / m.seconds
         print(
             String(
-                format: "%5d trials in one process     %7.2f s  %6.0f MB   %7.1f trials/s   %.1f× separate processes (target ≥ 10)",
+                format:
+                    "%5d trials in one process     %7.2f s  %6.0f MB   %7.1f trials/s   %.1f× separate processes (target ≥ 10)",
                 trials, m.seconds, m.peakMegabytes, rate, rate / separateRate))
     }
     if figures.count == 2 {

@@ -70,7 +70,8 @@ public enum TrialsPanel {
             let bar = String(
                 format:
                     "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%d trials, %@ to %@</title></rect>",
-                left + Double(bin) * step + 1, height - bottom - barHeight, step - 2, barHeight, count, Offset.text(from),
+                left + Double(bin) * step + 1, height - bottom - barHeight, step - 2, barHeight, count,
+                Offset.text(from),
                 Offset.text(to))
             svg += link(from, bar)
         }
@@ -81,7 +82,8 @@ public enum TrialsPanel {
                 x(exact), x(exact), height - bottom, Offset.text(exact))
             svg += link(exact, line)
         }
-        svg += String(format: "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\">%@</text>", left, height - 4, Offset.text(low))
+        svg += String(
+            format: "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\">%@</text>", left, height - 4, Offset.text(low))
         svg += String(
             format: "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%@</text>", width, height - 4,
             Offset.text(high))

@@ -1,10 +1,10 @@
 import CheckinEngine
 import Foundation
-import WaypostSupport
 import Geo
 import LocationEvents
 import LocationSimulation
 import SocialEmulator
+import WaypostSupport
 
 /// Everything a run produced that expectations look at.
 public struct ScenarioOutcome: Sendable {

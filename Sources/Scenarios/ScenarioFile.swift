@@ -166,7 +166,9 @@ private struct Reader {
         scenario.beacons = beacons
         if let v = fields["trials"] {
             scenario.trials = try whole(v, minimum: 1, maximum: Self.mostTrials)
-            if scenario.trials ?? 1 > 1, let problem = ScenarioRunner.trialsProblem(scenario) { throw v.failure(problem) }
+            if scenario.trials ?? 1 > 1, let problem = ScenarioRunner.trialsProblem(scenario) {
+                throw v.failure(problem)
+            }
         }
         if let v = fields["rest"] { scenario.rest = try v.duration() }
         if let v = fields["timeBudget"] {

@@ -182,7 +182,8 @@ public struct ScenarioRunner: Sendable {
             } else {
                 seed = Trials.seed(scenario.seed, trial: trial)
                 for index in variant.devices.indices {
-                    variant.devices[index].seed = Trials.seed(variant.devices[index].seed ?? scenario.seed, trial: trial)
+                    variant.devices[index].seed = Trials.seed(
+                        variant.devices[index].seed ?? scenario.seed, trial: trial)
                 }
                 variant.seed = seed
             }
@@ -266,7 +267,8 @@ public struct ScenarioRunner: Sendable {
         }
         let posts = try store.auditRecords(run: outcome.run?.id ?? 0).map(AuditRecord.init(stored:))
         return ScenarioOutcome(
-            origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount, posts: posts, journal: outcome.journal)
+            origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount, posts: posts,
+            journal: outcome.journal)
     }
 
     /// The scenario's devices as a run plan: each route read and timed once, however many devices

@@ -79,7 +79,8 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
             throw ScenarioError(.data, "\(name): not a waypost results file (written by waypost test --output)")
         }
         guard file.format == currentFormat else {
-            throw ScenarioError(.data, "\(name): results format '\(file.format)', this waypost reads '\(currentFormat)'")
+            throw ScenarioError(
+                .data, "\(name): results format '\(file.format)', this waypost reads '\(currentFormat)'")
         }
         return file
     }
@@ -104,7 +105,8 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
         guard missing.isEmpty else {
             throw ScenarioError(
                 .data,
-                "shard\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shards)" }.joined(separator: ", ")) missing")
+                "shard\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shards)" }.joined(separator: ", ")) missing"
+            )
         }
         return TrialResultsFile(
             shard: 1, shards: 1, scenarios: first.scenarios, units: files.flatMap(\.file.units))

@@ -16,7 +16,8 @@ public struct RateBound: Sendable, Equatable, Codable, CustomStringConvertible {
     public init?(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         // Longest operators first: ">=" before ">".
-        guard let relation = [Relation.atLeast, .atMost, .above, .below].first(where: { trimmed.hasPrefix($0.rawValue) }),
+        guard
+            let relation = [Relation.atLeast, .atMost, .above, .below].first(where: { trimmed.hasPrefix($0.rawValue) }),
             let value = Double(trimmed.dropFirst(relation.rawValue.count).trimmingCharacters(in: .whitespaces)),
             (0...1).contains(value)
         else { return nil }
@@ -172,7 +173,8 @@ extension ScenarioResult {
                 let (lateness, verdict, text) = Self.lateness(lateBy, index, exact: exact, trials: trials)
                 statistics.lateness = lateness
                 passed = passed && verdict
-                expected += "; late by " + lateBy.bounds.map { "\($0.name) ≤ \(Offset.text($0.value))" }.joined(separator: ", ")
+                expected +=
+                    "; late by " + lateBy.bounds.map { "\($0.name) ≤ \(Offset.text($0.value))" }.joined(separator: ", ")
                 actual += "; " + text
             }
             return ExpectationResult(
@@ -194,7 +196,9 @@ extension ScenarioResult {
         lateness.p50 = Trials.percentile(late, 0.5)
         lateness.p95 = Trials.percentile(late, 0.95)
         lateness.max = late.last
-        let measured: [String: Double] = ["p50": Trials.percentile(late, 0.5), "p95": Trials.percentile(late, 0.95), "max": late[late.count - 1]]
+        let measured: [String: Double] = [
+            "p50": Trials.percentile(late, 0.5), "p95": Trials.percentile(late, 0.95), "max": late[late.count - 1],
+        ]
         let holds = bounds.bounds.allSatisfy { bound in measured[bound.name].map { $0 <= bound.value } ?? false }
         let text =
             "late by p50 \(Offset.text(lateness.p50 ?? 0)), p95 \(Offset.text(lateness.p95 ?? 0)), "

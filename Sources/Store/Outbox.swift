@@ -101,7 +101,8 @@ extension Store {
     /// each is now in doubt, and this lease's to settle. A live sender's claim is never taken.
     public func reclaimLapsed(lease: OutboxLease, run: Int64? = nil) throws(StoreError) -> [OutboxEntry] {
         var taken: [OutboxEntry] = []
-        for entry in try entries(where: "state = 'sending' AND (? IS NULL OR run = ?) ORDER BY id", [SQLValue(run), SQLValue(run)])
+        for entry in try entries(
+            where: "state = 'sending' AND (? IS NULL OR run = ?) ORDER BY id", [SQLValue(run), SQLValue(run)])
         where lease.hasLapsed(owner: entry.claimedBy, leaseUntil: entry.leaseUntil) {
             let claimed = try transaction { db throws(StoreError) in
                 // Compare-and-set: another process may take the same lapsed claim at the same time.

@@ -89,7 +89,8 @@ public final class Store: @unchecked Sendable {
             identity = try StoreFile.identity(connection)
         } catch {
             guard connection.lastErrorCode == SQLITE_NOTADB else { throw error }
-            throw StoreError(path: path, message: "is not a Waypost store (not an SQLite database); it is left untouched")
+            throw StoreError(
+                path: path, message: "is not a Waypost store (not an SQLite database); it is left untouched")
         }
         if let refusal = identity.refusal(understanding: Schema.migrations.count) {
             throw StoreError(path: path, message: refusal)

@@ -16,7 +16,9 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Argument(help: "A KML, KMZ, GPX or NMEA 0183 file, or - for standard input.", completion: .file(extensions: trackExtensions))
+    @Argument(
+        help: "A KML, KMZ, GPX or NMEA 0183 file, or - for standard input.",
+        completion: .file(extensions: trackExtensions))
     var track: String
 
     @Option(help: "Output format: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -45,7 +45,9 @@ struct Replay: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "A KML, KMZ, GPX or NMEA 0183 file, or - for standard input.", completion: .file(extensions: trackExtensions))
+    @Argument(
+        help: "A KML, KMZ, GPX or NMEA 0183 file, or - for standard input.",
+        completion: .file(extensions: trackExtensions))
     var track: String
 
     @Option(help: "text (readable lines) or jsonl (one event object per line).")
@@ -484,7 +486,8 @@ struct Replay: AsyncParsableCommand {
             try out.finish()
             if outcome.stillQueued > 0 {
                 FileHandle.standardError.write(
-                    Data("waypost: \(outcome.stillQueued) posts still queued; `waypost outbox flush` sends them\n".utf8))
+                    Data("waypost: \(outcome.stillQueued) posts still queued; `waypost outbox flush` sends them\n".utf8)
+                )
             }
             if summary {
                 let line = counts.description + "\n"

@@ -124,7 +124,9 @@ struct Outbox: AsyncParsableCommand {
                     throw error
                 }
                 await emulator?.stop()
-                for record in CheckinEngine.latest(records) { print(PostEventFormat.text(record.postEvent(at: clock.now))) }
+                for record in CheckinEngine.latest(records) {
+                    print(PostEventFormat.text(record.postEvent(at: clock.now)))
+                }
                 let waiting = try store.outbox(states: [.pending]).count
                 print("\(records.isEmpty ? "Nothing was due." : "Done.") \(waiting) posts still pending.")
             }

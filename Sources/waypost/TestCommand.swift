@@ -108,7 +108,8 @@ struct Test: AsyncParsableCommand {
         if let trials { try OptionRange.check("--trials", trials, 1...1_000_000) }
         if let shard { _ = try Self.shard(shard, flag: "--shard") }
         if merge && (shard != nil || output != nil || trials != nil || db != nil) {
-            throw ValidationError("--merge reads results files: it cannot be combined with --shard, --output, --trials or --db")
+            throw ValidationError(
+                "--merge reads results files: it cannot be combined with --shard, --output, --trials or --db")
         }
     }
 
@@ -172,10 +173,14 @@ struct Test: AsyncParsableCommand {
                     throw CommandFailure(.unavailable, "\(error)")
                 }
                 if let output {
-                    try OutputDestination(output).write { $0.write(String(decoding: file.encoded(), as: UTF8.self) + "\n") }
+                    try OutputDestination(output).write {
+                        $0.write(String(decoding: file.encoded(), as: UTF8.self) + "\n")
+                    }
                     if let shard {
                         FileHandle.standardError.write(
-                            Data("waypost: shard \(shard.0)/\(shard.1): \(file.units.count) runs written to \(output)\n".utf8))
+                            Data(
+                                "waypost: shard \(shard.0)/\(shard.1): \(file.units.count) runs written to \(output)\n"
+                                    .utf8))
                         return
                     }
                 }

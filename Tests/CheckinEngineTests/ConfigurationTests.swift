@@ -138,9 +138,12 @@ struct CredentialsErrorTests {
 @Test func messagesAreFilledInOnePass() {
     let time = 1_748_963_447.0  // 2025-06-03 15:10:47 UTC
     #expect(
-        MessageTemplate.render("At {place} ({region}) {time} via {network}", place: "Café", region: "cafe", time: time,
+        MessageTemplate.render(
+            "At {place} ({region}) {time} via {network}", place: "Café", region: "cafe", time: time,
             network: .twitter) == "At Café (cafe) 15:10 via twitter")
-    #expect(MessageTemplate.render("  At {place}  now ", place: nil, region: nil, time: time, network: .facebook) == "At now")
+    #expect(
+        MessageTemplate.render("  At {place}  now ", place: nil, region: nil, time: time, network: .facebook)
+            == "At now")
     #expect(
         MessageTemplate.render("{{place}} {other} {", place: "{time}", region: nil, time: time, network: .twitter)
             == "{{time}} {other} {")

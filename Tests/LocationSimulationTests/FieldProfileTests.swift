@@ -28,7 +28,8 @@ import Tracks
                 let leg = min(crossings, Int(t / 2_000))
                 let c = north(leg % 2 == 0 ? 0 : 1_500)
                 return RouteSample(
-                    point: TrackPoint(latitude: c.latitude, longitude: c.longitude, time: .init(timeIntervalSince1970: t0 + t)),
+                    point: TrackPoint(
+                        latitude: c.latitude, longitude: c.longitude, time: .init(timeIntervalSince1970: t0 + t)),
                     speed: nil, course: nil)
             }
             return run(samples, manager: manager).transitions.map { ($0.0, $0.2) }

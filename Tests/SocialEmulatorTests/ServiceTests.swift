@@ -29,8 +29,11 @@ struct ServiceTests {
             // NFC: 280 decomposed "é" are 280 code points of weight 1, not 560.
             (String(repeating: "e\u{301}", count: 280), true),
             // Every URL counts 23, however long.
-            ("see https://example.com/" + String(repeating: "x", count: 400) + " " + String(repeating: "b", count: 250),
-             true),
+            (
+                "see https://example.com/" + String(repeating: "x", count: 400) + " "
+                    + String(repeating: "b", count: 250),
+                true
+            ),
         ])
     func statusLength(text: String, accepted: Bool) async throws {
         let core = try WireTests.core()
@@ -128,7 +131,8 @@ struct ServiceTests {
             let answer = try await RawHTTP.exchange(port: port, "GET /__waypost/journal HTTP/1.1\r\nHost: \(host)\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 200"), "\(host): \(answer)")
         }
-        for host in ["rebind.attacker.example:\(port)", "127.0.0.1:\(port + 1)", "127.0.0.1", "localhost.evil:\(port)"] {
+        for host in ["rebind.attacker.example:\(port)", "127.0.0.1:\(port + 1)", "127.0.0.1", "localhost.evil:\(port)"]
+        {
             let answer = try await RawHTTP.exchange(port: port, "POST /__waypost/reset HTTP/1.1\r\nHost: \(host)\r\n")
             #expect(answer.hasPrefix("HTTP/1.1 403"), "\(host): \(answer)")
             #expect(answer.contains(#"{"error":"the control plane answers only"#), "\(answer)")

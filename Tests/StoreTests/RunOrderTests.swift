@@ -46,8 +46,10 @@ struct RunOrderTests {
         let run = try store.beginRun(name: "exact", track: "t", at: 0)
         let saved = [
             TrialDistribution(
-                description: "café entry", verdict: "held in 2 of 3", passed: false, exact: 48, times: [150, nil, 170.5]),
-            TrialDistribution(description: "no raw coordinates", verdict: "held in 3 of 3", passed: true, exact: nil,
+                description: "café entry", verdict: "held in 2 of 3", passed: false, exact: 48,
+                times: [150, nil, 170.5]),
+            TrialDistribution(
+                description: "no raw coordinates", verdict: "held in 3 of 3", passed: true, exact: nil,
                 times: [nil, nil, nil]),
         ]
         try store.saveTrialDistributions(saved, run: run.id)

@@ -194,7 +194,8 @@ struct StoreTests {
             try sqlite(
                 path,
                 "PRAGMA application_id = 0; PRAGMA user_version = 4; ALTER TABLE outbox DROP COLUMN claimed_by; "
-                    + "ALTER TABLE outbox DROP COLUMN lease_until; DROP TABLE trial_times; DROP TABLE trial_expectations")
+                    + "ALTER TABLE outbox DROP COLUMN lease_until; DROP TABLE trial_times; DROP TABLE trial_expectations"
+            )
             let store = try Store(path: path)
             #expect(try store.run(named: "r") != nil)
             #expect(try store.outbox().isEmpty)

@@ -314,29 +314,48 @@ struct CLITests {
     /// a retention of 10^20 weeks trapped describing itself) are usage errors, exit 64, whose line
     /// names the option, the value and the allowed range.
     @Test(arguments: [
-        (["replay", "tracks/cupertino-walk.kml", "--realtime", "--rate", "1e-12"],
-            "--rate 1e-12 is out of range: 0.001…1000000 times real time"),
+        (
+            ["replay", "tracks/cupertino-walk.kml", "--realtime", "--rate", "1e-12"],
+            "--rate 1e-12 is out of range: 0.001…1000000 times real time"
+        ),
         (["replay", "tracks/cupertino-walk.kml", "--realtime", "--rate", "nan"], "--rate nan is out of range"),
-        (["replay", "tracks/cupertino-walk.kml", "--speed", "1e-300"], "--speed 1e-300 is out of range: 0.01…1000 m/s"),
-        (["replay", "tracks/cupertino-walk.kml", "--sample-interval", "inf"],
-            "--sample-interval inf is out of range: 0.01…3600 seconds"),
-        (["replay", "tracks/cupertino-walk.kml", "--distance-filter", "nan"],
-            "--distance-filter nan is out of range: -1 (every fix), or 0…40075017 metres"),
+        (
+            ["replay", "tracks/cupertino-walk.kml", "--speed", "1e-300"],
+            "--speed 1e-300 is out of range: 0.01…1000 m/s"
+        ),
+        (
+            ["replay", "tracks/cupertino-walk.kml", "--sample-interval", "inf"],
+            "--sample-interval inf is out of range: 0.01…3600 seconds"
+        ),
+        (
+            ["replay", "tracks/cupertino-walk.kml", "--distance-filter", "nan"],
+            "--distance-filter nan is out of range: -1 (every fix), or 0…40075017 metres"
+        ),
         (["replay", "tracks/cupertino-walk.kml", "--max-fixes", "0"], "--max-fixes 0 is out of range: 1…"),
         (["replay", "tracks/cupertino-walk.kml", "--ios-version", "99"], "--ios-version 99 is out of range: "),
-        (["replay", "tracks/cupertino-walk.kml", "--temporary-full-accuracy-at", "1e300"],
-            "--temporary-full-accuracy-at 1e+300 is out of range: 0…3155760000 seconds from the start"),
+        (
+            ["replay", "tracks/cupertino-walk.kml", "--temporary-full-accuracy-at", "1e300"],
+            "--temporary-full-accuracy-at 1e+300 is out of range: 0…3155760000 seconds from the start"
+        ),
         (["replay", "tracks/cupertino-walk.kml", "--signal-loss", "0-1e300"], "each 0…3155760000 (a century)"),
-        (["replay", "tracks/cupertino-walk.kml", "--seed=-1"],
-            "The value '-1' is invalid for '--seed <seed>': out of range: a whole number 0…18446744073709551615"),
-        (["replay", "tracks/cupertino-walk.kml", "--max-wait", "1e300"],
-            "--max-wait 1e+300 is out of range: 0…86400 seconds"),
-        (["test", "fixtures/scenarios/two-devices.yaml", "--time-budget", "1e300"],
-            "--time-budget 1e+300 is out of range: 0…31536000 seconds (a year)"),
+        (
+            ["replay", "tracks/cupertino-walk.kml", "--seed=-1"],
+            "The value '-1' is invalid for '--seed <seed>': out of range: a whole number 0…18446744073709551615"
+        ),
+        (
+            ["replay", "tracks/cupertino-walk.kml", "--max-wait", "1e300"],
+            "--max-wait 1e+300 is out of range: 0…86400 seconds"
+        ),
+        (
+            ["test", "fixtures/scenarios/two-devices.yaml", "--time-budget", "1e300"],
+            "--time-budget 1e+300 is out of range: 0…31536000 seconds (a year)"
+        ),
         (["test", "fixtures/scenarios/two-devices.yaml", "--jobs", "0"], "--jobs 0 is out of range: 1…"),
         (["emulator", "--port", "70000"], "--port 70000 is out of range: 0…65535"),
-        (["outbox", "flush", "--seed", "18446744073709551616", "--db", "/nonexistent/x.db"],
-            "out of range: a whole number 0…18446744073709551615"),
+        (
+            ["outbox", "flush", "--seed", "18446744073709551616", "--db", "/nonexistent/x.db"],
+            "out of range: a whole number 0…18446744073709551615"
+        ),
     ])
     func numericOptionsOutOfRangeAreUsageErrors(_ arguments: [String], _ message: String) throws {
         let run = try Self.waypost(arguments)

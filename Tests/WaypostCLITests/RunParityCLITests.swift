@@ -33,10 +33,13 @@ struct RunParityCLITests {
                 }
             }
         }
-        let allowedTop: Set = ["name", "description", "seed", "device", "regions", "privacy", "rules", "expect", "iosVersion"]
+        let allowedTop: Set = [
+            "name", "description", "seed", "device", "regions", "privacy", "rules", "expect", "iosVersion",
+        ]
         let flags = [
             "speed": "--speed", "start": "--start", "mode": "--mode", "authorization": "--auth",
-            "accuracyAuthorization": "--accuracy-authorization", "temporaryFullAccuracyAt": "--temporary-full-accuracy-at",
+            "accuracyAuthorization": "--accuracy-authorization",
+            "temporaryFullAccuracyAt": "--temporary-full-accuracy-at",
             "visits": "--visits",
         ]
         guard Set(top.keys).isSubset(of: allowedTop),
@@ -88,8 +91,10 @@ struct RunParityCLITests {
 
     /// What a run left in its store, as the commands that read stores show it (wall-clock fields masked).
     static func stored(run name: String, db: String) throws -> [String] {
-        try [["audit", "--db", db, "--format", "json"], ["report", name, "--db", db, "--format", "text"],
-            ["report", name, "--db", db, "--format", "geojson"]].map { arguments in
+        try [
+            ["audit", "--db", db, "--format", "json"], ["report", name, "--db", db, "--format", "text"],
+            ["report", name, "--db", db, "--format", "geojson"],
+        ].map { arguments in
             let run = try CLITests.waypost(arguments)
             #expect(run.status == 0, "\(arguments): \(run.stderr)")
             return run.stdout.replacingOccurrences(
@@ -107,7 +112,10 @@ struct RunParityCLITests {
                 let path = "fixtures/scenarios/\(file)"
                 guard let arguments = try Self.replayArguments(for: path) else { continue }
                 let name = arguments[3]
-                let (a, b) = (directory.appendingPathComponent("\(name)-test.db").path, directory.appendingPathComponent("\(name)-replay.db").path)
+                let (a, b) = (
+                    directory.appendingPathComponent("\(name)-test.db").path,
+                    directory.appendingPathComponent("\(name)-replay.db").path
+                )
                 let test = try CLITests.waypost("test", path, "--db", a)
                 #expect(test.status == 0, "\(path): \(test.stdout)\(test.stderr)")
                 let replay = try CLITests.waypost(arguments + ["--db", b, "--format", "jsonl"])

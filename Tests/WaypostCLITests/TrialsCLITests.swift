@@ -153,7 +153,9 @@ struct TrialsCLITests {
                 #expect(!plain.stdout.contains("id=\"trials\""), "a plain run has no trials panel")
             }
             #expect(audits[0] == audits[1])
-            #expect(audits[0].hasPrefix("Audit of run twenty-first-region:"), "the latest run is the last on the command line")
+            #expect(
+                audits[0].hasPrefix("Audit of run twenty-first-region:"),
+                "the latest run is the last on the command line")
         }
     }
 

@@ -5,7 +5,9 @@ import Foundation
 /// One pass over the template: a value is never searched again, so a place named `{time}` stays
 /// as it is named. Runs of spaces (a blank `{place}` leaves them) become one.
 public enum MessageTemplate {
-    public static func render(_ template: String, place: String?, region: String?, time: Double, network: Network) -> String {
+    public static func render(_ template: String, place: String?, region: String?, time: Double, network: Network)
+        -> String
+    {
         let seconds = Int(time.rounded(.down))
         let minuteOfDay = ((seconds % 86_400) + 86_400) % 86_400 / 60
         func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -1,5 +1,6 @@
 import Foundation
 import LocationEvents
+
 /// Every number the simulated location manager uses, each a named default from Apple's
 /// documentation (or, where Apple gives none, Waypost's documented choice) that a run can override.
 public struct LocationManagerConfiguration: Sendable, Equatable {

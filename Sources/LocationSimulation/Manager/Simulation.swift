@@ -361,7 +361,8 @@ struct DeviceCursor {
         guard time < end else { return nil }
         let next = min(end, time + interval)
         resting = (last, next)
-        return sample(time: next, coordinate: last.point.coordinate, altitude: last.point.altitude, speed: 0, course: nil)
+        return sample(
+            time: next, coordinate: last.point.coordinate, altitude: last.point.altitude, speed: 0, course: nil)
     }
 
     private func sample(time: Double, coordinate: Coordinate, altitude: Double?, speed: Double?, course: Double?)

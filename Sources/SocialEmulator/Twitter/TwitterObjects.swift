@@ -196,7 +196,8 @@ struct TweetObject {
             // consumer registered as `<script>…` must not become markup in a client's page).
             w.field(
                 "source",
-                "<a href=\"https://developer.twitter.com\" rel=\"nofollow\">\(XMLEscaping.escape(tweet.application))</a>")
+                "<a href=\"https://developer.twitter.com\" rel=\"nofollow\">\(XMLEscaping.escape(tweet.application))</a>"
+            )
             for key in [
                 "in_reply_to_status_id", "in_reply_to_status_id_str", "in_reply_to_user_id", "in_reply_to_user_id_str",
                 "in_reply_to_screen_name",
