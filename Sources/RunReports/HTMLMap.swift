@@ -21,7 +21,7 @@ public enum HTMLMap {
               .controls { margin: 12px 0; display: flex; gap: 12px; align-items: center; max-width: 1000px; }
               .controls input { flex: 1; }
               #details { min-height: 1.4em; max-width: 1000px; padding: 8px 10px; background: #fff; border-left: 4px solid #f46036; }
-              svg [data-info] { cursor: pointer; }\(run.trials.isEmpty ? "" : "\n" + TrialsPanel.style)
+              svg [data-info] { cursor: pointer; }\(TrialsPanel.style(run.trials))
             </style>
             </head>
             <body>

@@ -33,7 +33,7 @@ public enum LeafletMap {
             \(assets.clusterCSS)
             </style>
             <style>
-            \(style)\(run.trials.isEmpty ? "" : "\n" + TrialsPanel.style)
+            \(style)\(TrialsPanel.style(run.trials))
             </style>
             </head>
             <body>

@@ -25,8 +25,12 @@ public enum TrialsPanel {
         return out + "</details>\n"
     }
 
-    /// The panel's look, for a page's `<style>`.
-    static let style = """
+    /// The panel's look, for a page's `<style>`; nothing when there is no panel.
+    static func style(_ distributions: [TrialDistribution]) -> String {
+        distributions.isEmpty ? "" : "\n" + style
+    }
+
+    private static let style = """
         .trials { margin-top: 4px; font-size: 13px; }
         .trials summary { cursor: pointer; color: #4a4e69; }
         .trials[open] { max-height: 45vh; overflow: auto; }

@@ -51,7 +51,7 @@ public struct ScenarioResult: Sendable {
 /// every time.
 public struct ScenarioRunner: Sendable {
     public var fixtures: EmulatorFixtures
-    /// The database runs are recorded in; nil: a temporary one, removed afterwards.
+    /// The database runs are recorded in; nil: none (each run in a temporary store, gone with it).
     public var storePath: String?
     /// Wall-clock seconds a scenario may take unless it sets its own `timeBudget`: a run past it
     /// stops and fails, so a scenario that would never end (a route of millions of fixes, say)
@@ -226,11 +226,13 @@ public struct ScenarioRunner: Sendable {
 
         // Only the run that `waypost report` draws goes into the database: the plain run, or a
         // trials run's exact run. Trials and runs without one use a store nobody keeps.
+        let database = recorded ? storePath : nil
+        let name = runName ?? scenario.name
         let store: Store
         do {
-            if let storePath, recorded {
-                store = try Store(path: storePath)
-                try store.resetRun(named: runName ?? scenario.name)
+            if let database {
+                store = try Store(path: database)
+                try store.resetRun(named: name)
             } else {
                 store = try Store.temporary()
             }
@@ -238,7 +240,7 @@ public struct ScenarioRunner: Sendable {
             throw ScenarioError(.unavailable, error.description)
         }
         var checkins = CheckinPlan(
-            store: store, runName: runName ?? scenario.name, track: scenario.trackDescription,
+            store: store, runName: name, track: scenario.trackDescription,
             rules: scenario.rules,
             network: scenario.dryRun ? nil : .emulator(scenario.places ?? fixtures, scenario.emulator))
         checkins.profile = scenario.privacy
@@ -247,7 +249,7 @@ public struct ScenarioRunner: Sendable {
         // As `waypost replay` does: a monitor's records outlive the run in the store, so a second
         // run on the same --db finds them (trials each start afresh: they run side by side).
         checkins.keepsMonitorRecords = keepsMonitorRecords
-        checkins.keepsHistory = recorded && storePath != nil
+        checkins.keepsHistory = database != nil
         plan.checkins = checkins
 
         // Expectations see the events as they come; the events themselves are not kept.

@@ -196,10 +196,9 @@ extension ScenarioResult {
         lateness.p50 = Trials.percentile(late, 0.5)
         lateness.p95 = Trials.percentile(late, 0.95)
         lateness.max = late.last
-        let measured: [String: Double] = [
-            "p50": Trials.percentile(late, 0.5), "p95": Trials.percentile(late, 0.95), "max": late[late.count - 1],
-        ]
-        let holds = bounds.bounds.allSatisfy { bound in measured[bound.name].map { $0 <= bound.value } ?? false }
+        let measured = ["p50": lateness.p50, "p95": lateness.p95, "max": lateness.max]
+        let holds = bounds.bounds.allSatisfy { bound in (measured[bound.name] ?? nil).map { $0 <= bound.value } ?? false
+        }
         let text =
             "late by p50 \(Offset.text(lateness.p50 ?? 0)), p95 \(Offset.text(lateness.p95 ?? 0)), "
             + "max \(Offset.text(lateness.max ?? 0)) over \(late.count) trials"

@@ -133,35 +133,18 @@ public struct Availability: Sendable, Equatable {
 
     /// `CLLocationUpdate`'s diagnostics (iOS 18): the blocker alone, else the limits.
     public var liveUpdateDiagnostics: LiveUpdateDiagnostics {
-        switch blocker {
-        case .authorizationDeniedGlobally: return .authorizationDeniedGlobally
-        case .authorizationDenied: return .authorizationDenied
-        case .authorizationRestricted: return .authorizationRestricted
-        case .serviceSessionRequired: return .serviceSessionRequired
-        case .authorizationRequestInProgress: return .authorizationRequestInProgress
-        case .insufficientlyInUse: return .insufficientlyInUse
-        case nil:
-            var limits: LiveUpdateDiagnostics = []
-            if locationUnavailable { limits.insert(.locationUnavailable) }
-            if accuracyLimited { limits.insert(.accuracyLimited) }
-            return limits
-        }
+        if let flag: LiveUpdateDiagnostics = blockerFlag() { return flag }
+        var limits: LiveUpdateDiagnostics = []
+        if locationUnavailable { limits.insert(.locationUnavailable) }
+        if accuracyLimited { limits.insert(.accuracyLimited) }
+        return limits
     }
 
     /// `CLMonitor.Event`'s diagnostics (iOS 18): the blocker, and `accuracyLimited` whenever
     /// accuracy is reduced — for a monitor that is itself a reason it cannot evaluate geographic
     /// conditions (Apple, `CLMonitor.Event.accuracyLimited`).
     public var monitoringDiagnostics: MonitoringDiagnostics {
-        var flags: MonitoringDiagnostics =
-            switch blocker {
-            case .authorizationDeniedGlobally: .authorizationDeniedGlobally
-            case .authorizationDenied: .authorizationDenied
-            case .authorizationRestricted: .authorizationRestricted
-            case .serviceSessionRequired: .serviceSessionRequired
-            case .authorizationRequestInProgress: .authorizationRequestInProgress
-            case .insufficientlyInUse: .insufficientlyInUse
-            case nil: []
-            }
+        var flags: MonitoringDiagnostics = blockerFlag() ?? []
         if accuracyLimited { flags.insert(.accuracyLimited) }
         return flags
     }
@@ -169,7 +152,10 @@ public struct Availability: Sendable, Equatable {
     /// `CLServiceSession.Diagnostic`'s (and `CLBackgroundActivitySession.Diagnostic`'s) common
     /// part: the blocker. The session-specific flags (`alwaysAuthorizationDenied`,
     /// `fullAccuracyDenied`) are the session's own.
-    public var sessionDiagnostics: SessionDiagnostics {
+    public var sessionDiagnostics: SessionDiagnostics { blockerFlag() ?? [] }
+
+    /// The blocker as the flag of the same name in one of the three diagnostics types.
+    private func blockerFlag<Flags: BlockerFlags>() -> Flags? {
         switch blocker {
         case .authorizationDeniedGlobally: .authorizationDeniedGlobally
         case .authorizationDenied: .authorizationDenied
@@ -177,7 +163,22 @@ public struct Availability: Sendable, Equatable {
         case .serviceSessionRequired: .serviceSessionRequired
         case .authorizationRequestInProgress: .authorizationRequestInProgress
         case .insufficientlyInUse: .insufficientlyInUse
-        case nil: []
+        case nil: nil
         }
     }
 }
+
+/// The diagnostics types that name each ``Availability/Blocker`` with a flag of its own (Apple
+/// gives `CLLocationUpdate`, `CLMonitor.Event` and `CLServiceSession` one type each).
+protocol BlockerFlags: OptionSet {
+    static var authorizationDeniedGlobally: Self { get }
+    static var authorizationDenied: Self { get }
+    static var authorizationRestricted: Self { get }
+    static var serviceSessionRequired: Self { get }
+    static var authorizationRequestInProgress: Self { get }
+    static var insufficientlyInUse: Self { get }
+}
+
+extension LiveUpdateDiagnostics: BlockerFlags {}
+extension MonitoringDiagnostics: BlockerFlags {}
+extension SessionDiagnostics: BlockerFlags {}
