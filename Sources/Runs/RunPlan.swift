@@ -80,6 +80,9 @@ public struct CheckinPlan {
     /// Record the fixes, events, regions and zones `waypost report` draws; a run nobody will
     /// draw (a trial) records only its audit and outbox.
     public var keepsHistory = true
+    /// Where the run takes its in-process emulator from and gives it back to (runs one after
+    /// another share one, renewed each time); nil: the run starts and stops its own.
+    public var resources: RunResources?
 
     public init(store: Store, runName: String, track: String, rules: [CheckinRule], network: PostDestination?) {
         self.store = store

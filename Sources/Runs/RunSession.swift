@@ -141,7 +141,7 @@ public struct RunSession {
             try store.finishRun(run.id, at: Date().timeIntervalSince1970)
             for (keeping, manager) in keepers { try keeping.save(from: manager) }
             let journal = await wiring.emulator?.core.journal ?? []
-            await wiring.emulator?.stop()
+            await wiring.finish()
             return RunOutcome(
                 origin: origin, run: run, eventCount: count, journal: journal,
                 stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count)
@@ -230,6 +230,8 @@ private final class Wiring {
     let maxWait: Double
     private let origin: Double
     private var changes: ArraySlice<EmulatorSetup.Change>
+    /// Where the emulator goes once the run is over: back for the next run, or stopped.
+    private let resources: RunResources?
 
     init(_ checkins: CheckinPlan, origin: Double, run: Int64) async throws {
         self.origin = origin
@@ -237,17 +239,27 @@ private final class Wiring {
         case nil:
             let virtual = VirtualDeliveryClock(start: origin)
             (clock, self.virtual, maxWait, changes, emulator, delivery) = (virtual, virtual, .infinity, [], nil, nil)
+            resources = nil
         case .emulator(let fixtures, let setup)?:
             let virtual = VirtualDeliveryClock(start: origin)
             (clock, self.virtual, maxWait) = (virtual, virtual, .infinity)
             changes = setup.changes[...]
+            // A fault may leave a request hanging on the server past the run: such runs start
+            // and stop their own.
+            resources = setup.faults.isEmpty ? checkins.resources : nil
             let emulator: InProcessEmulator
-            do {
-                emulator = try await InProcessEmulator.start(
+            if let idle = resources?.takeEmulator() {
+                emulator = await idle.renewed(
                     fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
                     twitterAPI: checkins.twitterAPI, now: { virtual.now })
-            } catch {
-                throw RunSessionError.emulatorUnavailable("\(error)")
+            } else {
+                do {
+                    emulator = try await InProcessEmulator.start(
+                        fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
+                        twitterAPI: checkins.twitterAPI, network: resources?.network, now: { virtual.now })
+                } catch {
+                    throw RunSessionError.emulatorUnavailable("\(error)")
+                }
             }
             for var fault in setup.faults {
                 fault.from = fault.from.map { origin + $0 }
@@ -261,10 +273,16 @@ private final class Wiring {
                 store: checkins.store, clients: emulator.clients, clock: virtual,
                 retry: RetryPolicy(seed: checkins.seed), run: run)
         case .servers(let clients, let clock, let maxWait)?:
-            (self.clock, virtual, emulator, self.maxWait, changes) = (clock, nil, nil, maxWait, [])
+            (self.clock, virtual, emulator, self.maxWait, changes, resources) = (clock, nil, nil, maxWait, [], nil)
             delivery = OutboxDelivery(
                 store: checkins.store, clients: clients, clock: clock, retry: RetryPolicy(seed: checkins.seed))
         }
+    }
+
+    /// The run is over: its emulator goes back for the next run, or stops.
+    func finish() async {
+        guard let emulator else { return }
+        if let resources { await resources.giveBack(emulator) } else { await emulator.stop() }
     }
 
     /// Applies the account changes due by `time` through the emulator's control plane.

@@ -110,9 +110,11 @@ public struct ScenarioRunner: Sendable {
             return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)
         }
         var units: [TrialResultsFile.Unit] = []
+        let resources = RunResources()
         for unit in header.units {
-            units.append(.init(scenario: 0, record: await run(scenario, unit: unit, of: header)))
+            units.append(.init(scenario: 0, record: await run(scenario, unit: unit, of: header, reusing: resources)))
         }
+        await resources.stop()
         let file = TrialResultsFile(shard: 1, shards: 1, scenarios: [header], units: units)
         do {
             try recordDistributions(of: file)
@@ -172,8 +174,11 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// Runs one unit of the scenario: trial 0 (its plain run, or for trials the exact run that
-    /// lateness is measured against) or trial k with its own seed.
-    public func run(_ scenario: Scenario, unit trial: Int, of header: ScenarioHeader) async -> TrialRecord {
+    /// lateness is measured against) or trial k with its own seed. Units run one after another
+    /// may share `resources` (stores and emulators handed on instead of made anew).
+    public func run(
+        _ scenario: Scenario, unit trial: Int, of header: ScenarioHeader, reusing resources: RunResources? = nil
+    ) async -> TrialRecord {
         var variant = scenario
         var seed = scenario.seed
         if header.trials != nil {
@@ -195,7 +200,7 @@ public struct ScenarioRunner: Sendable {
         do {
             let outcome = try await execute(
                 variant, runName: trial == 0 ? scenario.name : "\(scenario.name)#\(trial)", recorded: trial == 0,
-                keepsMonitorRecords: header.trials == nil)
+                keepsMonitorRecords: header.trials == nil, reusing: resources)
             for (expectation, tally) in zip(scenario.expectations, outcome.tallies) {
                 let checking = clock.now
                 record.results.append(expectation.evaluate(outcome, tally: tally))
@@ -216,9 +221,11 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// Runs the scenario and collects what expectations look at; a `recorded` run goes into
-    /// ``storePath`` under `runName` (default: the scenario's name).
+    /// ``storePath`` under `runName` (default: the scenario's name). A run nobody records takes
+    /// its store and emulator from `resources` when given.
     public func execute(
-        _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, keepsMonitorRecords: Bool = true
+        _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, keepsMonitorRecords: Bool = true,
+        reusing resources: RunResources? = nil
     ) async throws -> ScenarioOutcome {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
@@ -233,12 +240,15 @@ public struct ScenarioRunner: Sendable {
             if let database {
                 store = try Store(path: database)
                 try store.resetRun(named: name)
+            } else if let resources {
+                store = try resources.store()
             } else {
                 store = try Store.temporary()
             }
         } catch {
             throw ScenarioError(.unavailable, error.description)
         }
+        defer { if database == nil { resources?.giveBack(store) } }
         var checkins = CheckinPlan(
             store: store, runName: name, track: scenario.trackDescription,
             rules: scenario.rules,
@@ -250,6 +260,7 @@ public struct ScenarioRunner: Sendable {
         // run on the same --db finds them (trials each start afresh: they run side by side).
         checkins.keepsMonitorRecords = keepsMonitorRecords
         checkins.keepsHistory = database != nil
+        checkins.resources = resources
         plan.checkins = checkins
 
         // Expectations see the events as they come; the events themselves are not kept.

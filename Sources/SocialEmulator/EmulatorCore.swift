@@ -10,12 +10,12 @@ import SocialAPI
 /// (``TwitterRoutes`` with ``OAuthVerifier``, or ``GraphRoutes``), and the ``Journal`` records
 /// the request with its status. State lives in one ``EmulatorState`` inside this actor.
 public actor EmulatorCore {
-    public let fixtures: EmulatorFixtures
-    private let twitter: TwitterRoutes
-    private let x: XRoutes
-    private let graph: GraphRoutes
-    private let controlPlane: ControlRoutes
-    private let wallClock: @Sendable () -> Double
+    public private(set) var fixtures: EmulatorFixtures
+    private var twitter: TwitterRoutes
+    private var x: XRoutes
+    private var graph: GraphRoutes
+    private var controlPlane: ControlRoutes
+    private var wallClock: @Sendable () -> Double
     /// When set, control-plane requests over HTTP need it in `X-Waypost-Control-Token`.
     private let controlToken: String?
     private var state: EmulatorState
@@ -36,18 +36,43 @@ public actor EmulatorCore {
     ) {
         self.controlToken = controlToken
         self.fixtures = fixtures
-        self.twitter = TwitterRoutes(fixtures: fixtures, configuration: configuration)
-        self.x = XRoutes(fixtures: fixtures, configuration: configuration)
-        self.graph = GraphRoutes(fixtures: fixtures, configuration: configuration)
-        self.controlPlane = ControlRoutes(configuration: configuration, seed: seed, journalLimits: journalLimits)
         self.wallClock = clock
-        self.state = EmulatorState(configuration, seed: seed, journalLimits: journalLimits)
+        (twitter, x, graph, controlPlane, state) = Self.parts(fixtures, configuration, seed, journalLimits)
+    }
+
+    /// Everything a run's configuration and seed decide.
+    private static func parts(
+        _ fixtures: EmulatorFixtures, _ configuration: EmulatorConfiguration, _ seed: UInt64,
+        _ journalLimits: JournalLimits
+    ) -> (TwitterRoutes, XRoutes, GraphRoutes, ControlRoutes, EmulatorState) {
+        (
+            TwitterRoutes(fixtures: fixtures, configuration: configuration),
+            XRoutes(fixtures: fixtures, configuration: configuration),
+            GraphRoutes(fixtures: fixtures, configuration: configuration),
+            ControlRoutes(configuration: configuration, seed: seed, journalLimits: journalLimits),
+            EmulatorState(configuration, seed: seed, journalLimits: journalLimits)
+        )
     }
 
     /// Back to the configured accounts: no posts, journal, faults or clock offset; fresh
     /// rate-limit windows; the generator re-seeded.
     public func reset() {
         control("POST", "/__waypost/reset")
+    }
+
+    /// Made anew for another run, as `init` makes it (the control token and journal limits
+    /// stay): a server already listening serves the next run without being restarted.
+    public func renew(
+        fixtures: EmulatorFixtures, configuration: EmulatorConfiguration, seed: UInt64,
+        clock: @escaping @Sendable () -> Double
+    ) {
+        // The same places encode the same way: the next run keeps their encodings.
+        let encodedPlaces = fixtures == self.fixtures ? state.encodedPlaces : [:]
+        self.fixtures = fixtures
+        wallClock = clock
+        (twitter, x, graph, controlPlane, state) = Self.parts(
+            fixtures, configuration, seed, controlPlane.journalLimits)
+        state.encodedPlaces = encodedPlaces
     }
 
     /// Adds a fault; returns it with its id.

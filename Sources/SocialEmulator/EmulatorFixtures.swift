@@ -4,7 +4,7 @@ import SocialAPI
 
 /// The places the emulator serves: ``builtIn`` (the project's `fixtures/places`, compiled into the
 /// tool so that it works from any directory), or a directory of the same two files.
-public struct EmulatorFixtures: Sendable {
+public struct EmulatorFixtures: Sendable, Equatable {
     /// Twitter places with their parent ids (poi/neighborhood → city → admin → country).
     public var twitterPlaces: [FixturePlace]
     public var facebookPages: [GraphPage]

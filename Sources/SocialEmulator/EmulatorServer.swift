@@ -89,8 +89,10 @@ public struct EmulatorServer: Sendable {
     /// connections; throws ``EmulatorListenError`` at once when it cannot (the port is taken,
     /// the address is not this machine's, no permission). `shutdownSignals` (e.g. SIGINT,
     /// SIGTERM for a command-line server) stop it as ``Running/stop(grace:)`` does.
+    /// `eventLoopGroup` is where its connections run (nil: NIO's shared loops, one per core).
     public func start(
-        host: String = "127.0.0.1", port: Int = 0, shutdownSignals: [UnixSignal] = [], logger: Logger? = nil
+        host: String = "127.0.0.1", port: Int = 0, shutdownSignals: [UnixSignal] = [], logger: Logger? = nil,
+        eventLoopGroup: (any EventLoopGroup)? = nil
     ) async throws -> Running {
         let router = Router(context: EmulatorRequestContext.self)
         let core = self.core
@@ -168,7 +170,7 @@ public struct EmulatorServer: Sendable {
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()
-            }, logger: logger ?? quiet)
+            }, eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton, logger: logger ?? quiet)
         // Signals are trapped here, not by the service group: its graceful shutdown waits for
         // every request, and a `hang` fault never ends.
         let group = ServiceGroup(services: [app], logger: logger ?? quiet)

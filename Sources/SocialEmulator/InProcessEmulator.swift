@@ -16,43 +16,65 @@ public struct InProcessEmulator: Sendable {
     public let core: EmulatorCore
     public let running: EmulatorServer.Running
     public let clients: SocialClients
+    /// The loop the server and its clients share; nil: NIO's shared loops.
+    let network: LoopbackNetwork?
 
     /// Starts the emulator on the clock `now` reads, seconds since 1970 (its OAuth window, rate
     /// limits and fault times follow it; the clients sign with it too).
     ///   `twitterAPI`: which API the clients post tweets through (v2: `POST /2/tweets`, signed
-    ///   with the same OAuth 1.0a user context).
+    ///   with the same OAuth 1.0a user context); `network`: the loop the server and its clients
+    ///   share (nil: NIO's shared loops).
     public static func start(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
-        twitterAPI: TwitterAPIVersion = .v1_1, now: @escaping @Sendable () -> Double
+        twitterAPI: TwitterAPIVersion = .v1_1, network: LoopbackNetwork? = nil, now: @escaping @Sendable () -> Double
     ) async throws -> InProcessEmulator {
         let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: now)
-        let running = try await EmulatorServer(core: core).start(port: 0)
+        let running = try await EmulatorServer(core: core).start(port: 0, eventLoopGroup: network?.group)
+        return InProcessEmulator(
+            core: core, running: running,
+            clients: clients(of: running, configuration: configuration, twitterAPI: twitterAPI, network, now: now),
+            network: network)
+    }
+
+    /// This emulator, still listening, made anew for another run as ``start(fixtures:configuration:seed:twitterAPI:now:)``
+    /// would make it, with clients for that run: runs one after another (a scenario's trials)
+    /// skip starting a server and connecting to it each time.
+    public func renewed(
+        fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
+        twitterAPI: TwitterAPIVersion = .v1_1, now: @escaping @Sendable () -> Double
+    ) async -> InProcessEmulator {
+        await core.renew(fixtures: fixtures, configuration: configuration, seed: seed, clock: now)
+        return InProcessEmulator(
+            core: core, running: running,
+            clients: Self.clients(of: running, configuration: configuration, twitterAPI: twitterAPI, network, now: now),
+            network: network)
+    }
+
+    /// The project's clients signed as the first configured accounts, on the clock `now` reads.
+    private static func clients(
+        of running: EmulatorServer.Running, configuration: EmulatorConfiguration, twitterAPI: TwitterAPIVersion,
+        _ network: LoopbackNetwork?, now: @escaping @Sendable () -> Double
+    ) -> SocialClients {
+        let transport = network.map { AsyncHTTPClientTransport(client: $0.client) } ?? AsyncHTTPClientTransport()
         var twitter: TwitterClient?
         var x: XClient?
         if let account = configuration.twitterAccounts.first,
             let (key, secret) = configuration.consumers.sorted(by: { $0.key < $1.key }).first
         {
+            let credentials = OAuth1Credentials(
+                consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret)
             twitter = TwitterClient(
-                baseURL: running.twitterBaseURL,
-                credentials: OAuth1Credentials(
-                    consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret),
-                now: { Int(now()) })
+                baseURL: running.twitterBaseURL, credentials: credentials, transport: transport, now: { Int(now()) })
             if twitterAPI == .v2 {
                 x = XClient(
-                    baseURL: running.xBaseURL,
-                    authorization: .oauth1(
-                        OAuth1Signer(
-                            credentials: OAuth1Credentials(
-                                consumerKey: key, consumerSecret: secret, token: account.token,
-                                tokenSecret: account.tokenSecret))), now: { Int(now()) })
+                    baseURL: running.xBaseURL, authorization: .oauth1(OAuth1Signer(credentials: credentials)),
+                    transport: transport, now: { Int(now()) })
             }
         }
         let facebook = configuration.facebookAccounts.first.map {
-            FacebookClient(baseURL: running.facebookBaseURL, accessToken: $0.accessToken)
+            FacebookClient(baseURL: running.facebookBaseURL, accessToken: $0.accessToken, transport: transport)
         }
-        return InProcessEmulator(
-            core: core, running: running,
-            clients: SocialClients(twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI))
+        return SocialClients(twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI)
     }
 
     public func stop() async {

@@ -50,6 +50,14 @@ extension Store {
         }
     }
 
+    /// Every run and everything recorded with it deleted, the monitor records and settings too:
+    /// the store as it was made, for another run to use (``RunResources`` hands temporary stores on).
+    public func clear() throws(StoreError) {
+        try transaction { db throws(StoreError) in
+            for table in ["runs", "monitor_records", "settings"] { try db.run("DELETE FROM \(table)", []) }
+        }
+    }
+
     public func finishRun(_ id: Int64, at time: Double) throws(StoreError) {
         try locked { db throws(StoreError) in
             try db.run("UPDATE runs SET finished_at = ? WHERE id = ?", [.real(time), .integer(id)])

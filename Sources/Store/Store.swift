@@ -55,7 +55,11 @@ public final class Store: @unchecked Sendable {
     /// recorded (a scenario without `--db`, a trial) leaves nothing behind, whatever ends the
     /// process — and skips the file system and its syncs.
     public static func temporary() throws(StoreError) -> Store {
-        try Store(SQLiteConnection(path: "", name: temporaryName), path: temporaryName)
+        let store = try Store(SQLiteConnection(path: "", name: temporaryName), path: temporaryName)
+        // Nothing outlives the process: the rollback journal need not be a file either (each
+        // transaction would otherwise write and truncate one).
+        try store.connection.execute("PRAGMA journal_mode = MEMORY")
+        return store
     }
 
     /// What errors call a temporary store.

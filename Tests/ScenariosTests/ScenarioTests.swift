@@ -1,6 +1,7 @@
 import CheckinEngine
 import ConfigFiles
 import Foundation
+import Runs
 import Scenarios
 import SocialEmulator
 import TestSupport
@@ -39,6 +40,35 @@ struct ScenarioTests {
             #expect(expectation.passed, "\(expectation.description): \(expectation.actual)")
         }
         #expect(!result.expectations.isEmpty)
+    }
+
+    /// Trials hand their stores and emulators on (``RunResources``): a run on a store cleared and
+    /// an emulator renewed after another run is the run it would be alone — the same posts (tweet
+    /// and check-in ids too), the same requests at the same times, the same verdict per trial.
+    @Test func runsHandingOnStoresAndEmulatorsAreTheRunsTheyWouldBeAlone() async throws {
+        let scenario = try Self.scenario("field-cafe-checkin.yaml")
+        let resources = RunResources()
+        func requests(_ outcome: ScenarioOutcome) -> [String] {
+            outcome.journal.map {
+                "\($0.time) \($0.method) \($0.path) \($0.status) \($0.parameters.sorted { $0.key < $1.key })"
+            }
+        }
+        let alone = try await Self.runner.execute(scenario, recorded: false, keepsMonitorRecords: false)
+        for _ in 0..<3 {
+            let handedOn = try await Self.runner.execute(
+                scenario, recorded: false, keepsMonitorRecords: false, reusing: resources)
+            #expect(handedOn.posts == alone.posts)
+            #expect(requests(handedOn) == requests(alone))
+            #expect(handedOn.eventCount == alone.eventCount)
+        }
+        #expect(alone.posts.contains { $0.remoteID != nil } && !alone.journal.isEmpty)
+        let header = try Self.runner.header(scenario, trials: 4)
+        for unit in 0...4 {
+            let single = await Self.runner.run(scenario, unit: unit, of: header)
+            let shared = await Self.runner.run(scenario, unit: unit, of: header, reusing: resources)
+            #expect(shared.results == single.results && shared.firstMatches == single.firstMatches)
+        }
+        await resources.stop()
     }
 
     /// Apple, `requestLocation()`: "Only one location fix is reported to the delegate, after which

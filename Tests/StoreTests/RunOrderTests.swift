@@ -58,6 +58,28 @@ struct RunOrderTests {
         #expect(try store.trialDistributions(run: run.id) == Array(saved.prefix(1)), "saving again replaces")
     }
 
+    @Test("A cleared store is as new: no runs, posts or monitor records, and ids start again")
+    func clearedStoresAreAsNew() throws {
+        let store = try Store.temporary()
+        func fill() throws -> (run: Int64, post: Int64?) {
+            let run = try store.beginRun(name: "trial#1", track: "t", at: 0)
+            try store.enqueue(
+                key: "k", run: run.id, network: "twitter", createdAt: 0, payload: Data("{}".utf8),
+                audit: Data("{}".utf8))
+            try store.appendLocations([Self.fix(1)], run: run.id)
+            return (run.id, try store.outbox(run: run.id).first?.id)
+        }
+        let first = try fill()
+        try store.saveMonitorRecords(
+            [StoredMonitorRecord(identifier: "cafe", time: 0, record: "{}")], monitor: "m", device: nil)
+        try store.clear()
+        #expect(try store.run(named: nil) == nil)
+        #expect(try store.outbox().isEmpty)
+        #expect(try store.monitorRecords(monitor: "m", device: nil).isEmpty)
+        let second = try fill()
+        #expect(second.run == first.run && second.post == first.post)
+    }
+
     @Test("A temporary store is a whole store of its own, named as such in errors")
     func temporaryStoresAreSeparate() throws {
         let first = try Store.temporary()
