@@ -36,9 +36,9 @@ public struct InProcessEmulator: Sendable {
             network: network)
     }
 
-    /// This emulator, still listening, made anew for another run as ``start(fixtures:configuration:seed:twitterAPI:now:)``
-    /// would make it, with clients for that run: runs one after another (a scenario's trials)
-    /// skip starting a server and connecting to it each time.
+    /// This emulator, still listening, made anew for another run as `start` would make it, with
+    /// clients for that run: runs one after another (a scenario's trials) skip starting a server
+    /// and connecting to it each time.
     public func renewed(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
         twitterAPI: TwitterAPIVersion = .v1_1, now: @escaping @Sendable () -> Double
