@@ -101,10 +101,6 @@ public struct ScenarioRunner: Sendable {
         let header: ScenarioHeader
         do {
             header = try self.header(scenario, trials: trials)
-        } catch {
-            return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)
-        }
-        do {
             try reserveRuns(for: [scenario])
         } catch {
             return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)

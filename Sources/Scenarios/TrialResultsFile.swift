@@ -58,10 +58,7 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
             let distributions = result.expectations.enumerated().map { position, expectation in
                 TrialDistribution(
                     description: expectation.description, verdict: expectation.actual, passed: expectation.passed,
-                    exact: exact.firstMatches.indices.contains(position) ? exact.firstMatches[position] : nil,
-                    times: records.dropFirst().map {
-                        $0.firstMatches.indices.contains(position) ? $0.firstMatches[position] : nil
-                    })
+                    exact: exact.firstMatch(position), times: records.dropFirst().map { $0.firstMatch(position) })
             }
             return (header, distributions)
         }

@@ -123,6 +123,12 @@ public struct TrialRecord: Sendable, Codable, Equatable {
         (self.file, self.trial, self.seed, self.results) = (file, trial, seed, results)
         (self.firstMatches, self.error) = (firstMatches, error)
     }
+
+    /// Seconds from the start to expectation `position`'s first match; nil when there was none
+    /// (or the record holds no such expectation).
+    func firstMatch(_ position: Int) -> Double? {
+        firstMatches.indices.contains(position) ? firstMatches[position] : nil
+    }
 }
 
 enum Percent {
@@ -187,10 +193,10 @@ extension ScenarioResult {
     private static func lateness(_ bounds: LateBy, _ index: Int, exact: TrialRecord?, trials: [TrialRecord])
         -> (TrialStatistics.Lateness?, Bool, String)
     {
-        guard let oracle = exact?.firstMatches[index] else {
+        guard let oracle = exact?.firstMatch(index) else {
             return (nil, false, "the exact run has no matching event or post to be late against")
         }
-        let late = trials.compactMap { $0.firstMatches[index] }.map { $0 - oracle }.sorted()
+        let late = trials.compactMap { $0.firstMatch(index) }.map { $0 - oracle }.sorted()
         var lateness = TrialStatistics.Lateness(count: late.count, missing: trials.count - late.count)
         guard !late.isEmpty else { return (lateness, false, "no trial had a matching event or post") }
         lateness.p50 = Trials.percentile(late, 0.5)

@@ -38,10 +38,9 @@ public enum TrialsPage {
                 out += "<div class=\"expectation \(expectation.passed ? "pass" : "fail")\">"
                 out += "<div>\(expectation.passed ? "✓" : "✗") \(escape(expectation.description))</div>"
                 out += "<div class=\"actual\">\(escape(expectation.actual))</div>"
-                let times = trials.compactMap {
-                    $0.firstMatches.indices.contains(number) ? $0.firstMatches[number] : nil
-                }
-                out += TrialsPanel.histogram(times, exact: exact?.firstMatches[number], label: expectation.description)
+                out += TrialsPanel.histogram(
+                    trials.compactMap { $0.firstMatch(number) }, exact: exact?.firstMatch(number),
+                    label: expectation.description)
                 out += "</div>\n"
             }
             out += "</section>\n"

@@ -55,11 +55,11 @@ public final class Store: @unchecked Sendable {
     /// recorded (a scenario without `--db`, a trial) leaves nothing behind, whatever ends the
     /// process — and skips the file system and its syncs.
     public static func temporary() throws(StoreError) -> Store {
-        let store = try Store(SQLiteConnection(path: "", name: temporaryName), path: temporaryName)
+        let connection = try SQLiteConnection(path: "", name: temporaryName)
         // Nothing outlives the process: the rollback journal need not be a file either (each
-        // transaction would otherwise write and truncate one).
-        try store.connection.execute("PRAGMA journal_mode = MEMORY")
-        return store
+        // transaction, the schema's first, would otherwise write and truncate one).
+        try connection.execute("PRAGMA journal_mode = MEMORY")
+        return try Store(connection, path: temporaryName)
     }
 
     /// What errors call a temporary store.

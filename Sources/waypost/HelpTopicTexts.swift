@@ -164,11 +164,12 @@ waypost test my.yaml --db runs.db && waypost report my-scenario --db runs.db --f
 Exit codes: 0 all expectations hold; 1 an expectation failed; 65 a scenario is invalid; 66 a
 scenario file is missing; 69 the emulator could not start. Scenarios run in parallel (`--jobs N`,
 default twice the number of cores: a run spends part of its time waiting on the emulator across
-loopback) and on virtual time: the same scenario gives the same result, byte for byte, every run. With `--db` each scenario's run is recorded in the store under its `name`,
-replacing an earlier run of that name; the runs begin in command-line order, so the latest run
-(`waypost audit`'s default) is the last scenario's however the jobs interleave. Runs nobody
-records live in SQLite's private temporary databases: nothing is written to `$TMPDIR`, and a
-signal (Ctrl-C, a cancelled CI job) leaves nothing behind.
+loopback) and on virtual time: the same scenario gives the same result, byte for byte, every run.
+With `--db` each scenario's run is recorded in the store under its `name`, replacing an earlier
+run of that name; the runs begin in command-line order, so the latest run (`waypost audit`'s
+default) is the last scenario's however the jobs interleave. Runs nobody records live in SQLite's
+private temporary databases: nothing is written to `$TMPDIR`, and a signal (Ctrl-C, a cancelled
+CI job) leaves nothing behind.
 
 The reader is strict: an unknown key, a wrong type, an unknown region/device/rule/zone name in an
 expectation, or a missing file is one error with `file:line:column`, and nothing runs.
