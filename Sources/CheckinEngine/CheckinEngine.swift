@@ -35,6 +35,8 @@ public final class CheckinEngine {
     private var gates: GateEvaluator
     private var history: [LocationRecord] = []
     private var events: [EventRecord] = []
+    /// The posts and records this run wrote; shared with the delivery, which writes them too.
+    private let written: WrittenValues
 
     /// - Parameter twitterAPI: which API tweets go through (its precision rule applies at
     ///   intent); nil: the delivery's clients say, v1.1 for a dry run.
@@ -48,6 +50,7 @@ public final class CheckinEngine {
         self.run = run
         self.delivery = delivery
         self.keepsHistory = keepsHistory
+        written = delivery?.written ?? WrittenValues()
         gates = GateEvaluator(profile: profile, twitterAPI: twitterAPI ?? delivery?.clients.twitterAPI ?? .v1_1)
     }
 
@@ -190,22 +193,33 @@ public final class CheckinEngine {
         guard let delivery, blocked == nil else {
             var record = intent.audit(key: key, decision: blocked == nil ? .dryRun : .blocked, detail: blocked?.reason)
             if blocked == nil { record.detail = "dry run: nothing sent" }
-            try store.saveAudit(key: key, run: run.id, record: try encode(record))
+            let audit = try stored(record)
+            try store.saveAudit(key: key, run: run.id, record: audit)
+            written.wrote(record, as: audit)
             return record
         }
         let record = intent.audit(key: key, decision: .queued)
-        let written = try store.enqueue(
-            key: key, run: run.id, network: network.rawValue, createdAt: delivery.clock.now,
-            payload: try encode(intent),
-            audit: try encode(record))
-        return written ? record : nil
+        let (payload, audit) = (try stored(intent), try stored(record))
+        guard
+            try store.enqueue(
+                key: key, run: run.id, network: network.rawValue, createdAt: delivery.clock.now, payload: payload,
+                audit: audit)
+        else { return nil }
+        written.wrote(intent, as: payload, key: key)
+        written.wrote(record, as: audit)
+        return record
     }
 
-    private func encode<T: Encodable>(_ value: T) throws(StoreError) -> Data {
-        do {
-            return try OutboxDelivery.encoder.encode(value)
-        } catch {
-            throw StoreError(path: store.path, message: "cannot encode a post: \(error)")
+    /// An audit record of this run as the store holds it (``Store/auditRecords(run:)``): read
+    /// without decoding when this run wrote those bytes itself.
+    public func auditRecord(stored bytes: Data) throws -> AuditRecord {
+        try written.record(stored: bytes)
+    }
+
+    private func stored(_ value: some StoredJSON) throws(StoreError) -> Data {
+        guard let data = value.storedJSON else {
+            throw StoreError(path: store.path, message: "cannot encode a post: a number in it is not finite")
         }
+        return data
     }
 }

@@ -3,10 +3,10 @@ import SocialEmulator
 import Store
 
 /// What runs one after another in one process hand on instead of making anew: temporary stores,
-/// cleared between runs, and in-process emulators, still listening, renewed for each run, all on
-/// one ``LoopbackNetwork``. A scenario's trials take them from here — starting a server,
-/// connecting to it and creating a store's schema cost as much as a trial's posts — and each run
-/// is the run it would be alone.
+/// cleared between runs, and in-process emulators, still listening, renewed for each run, spread
+/// over one ``LoopbackNetwork`` for each of NIO's loops. A scenario's trials take them from here —
+/// starting a server, connecting to it and creating a store's schema cost as much as a trial's
+/// posts — and each run is the run it would be alone.
 ///
 /// Whoever makes one calls ``stop()`` once its runs are over.
 ///
@@ -24,8 +24,10 @@ public final class RunResources: @unchecked Sendable {
     private var stores: [Store] = []
     private var emulators: [InProcessEmulator] = []
     private var stopped = false
-    /// The loop the emulators started here and their clients share.
-    let network = LoopbackNetwork()
+    /// The loops emulators started here run on with their clients, one for each of NIO's;
+    /// emulators are spread over them in turn.
+    private let networks = LoopbackNetwork.oneForEachLoop()
+    private var started = 0
 
     public init() {}
 
@@ -46,6 +48,14 @@ public final class RunResources: @unchecked Sendable {
         lock.withLock { emulators.popLast() }
     }
 
+    /// The network to start the next new emulator on.
+    func nextNetwork() -> LoopbackNetwork {
+        lock.withLock {
+            started += 1
+            return networks[started % networks.count]
+        }
+    }
+
     /// Keeps an emulator whose run is over for the next run (after ``stop()``, which should not
     /// happen: stops it).
     func giveBack(_ emulator: InProcessEmulator) async {
@@ -56,13 +66,13 @@ public final class RunResources: @unchecked Sendable {
         if !kept { await emulator.stop() }
     }
 
-    /// Stops the idle emulators and their network, and lets go of the stores.
+    /// Stops the idle emulators, closes their networks' connections, and lets go of the stores.
     public func stop() async {
         let idle = lock.withLock {
             defer { (emulators, stores, stopped) = ([], [], true) }
             return emulators
         }
         for emulator in idle { await emulator.stop() }
-        await network.shutdown()
+        for network in networks { await network.shutdown() }
     }
 }

@@ -26,6 +26,9 @@ public struct RunOutcome {
     public var journal: [JournalEntry]
     /// Posts the outbox still holds unsent (servers that kept failing past the longest wait).
     public var stillQueued: Int
+    /// The run's audit records as the store holds them, in the order the posts were first
+    /// recorded (empty without check-ins).
+    public var posts: [AuditRecord] = []
 }
 
 /// Why a run could not be carried out.
@@ -74,7 +77,8 @@ public struct RunSession {
     ///
     /// - Parameters:
     ///   - pacing: waits before each simulated event (``WallClock`` for `--realtime`); nil: none.
-    ///   - shouldStop: asked between events and while the simulation moves; true ends the run
+    ///   - shouldStop: asked after events that posted, and every few hundred events and samples
+    ///     otherwise; true ends the run
     ///     with ``RunSessionError/stopped(at:)`` (a scenario's time budget).
     ///   - onEvent: every location event and post outcome, in order.
     public func run(
@@ -110,12 +114,17 @@ public struct RunSession {
                 rules: checkins.rules, profile: checkins.profile, store: store, run: run, delivery: wiring.delivery,
                 keepsHistory: checkins.keepsHistory, twitterAPI: checkins.twitterAPI)
             var count = 0
+            // Events since `shouldStop` was last asked: after an event that posted (its requests
+            // may have waited on a slow server), else every poll interval, as the simulation asks.
+            var unasked = 0
             func handle(_ event: TimedEvent) async throws {
                 onEvent(.location(event))
                 count += 1
+                unasked += 1
                 await wiring.applyChanges(through: event.time)
                 wiring.virtual?.advance(to: event.time)
                 for record in try await engine.handle(event) {
+                    unasked = SimulationEvents.pollInterval
                     onEvent(.post(record, at: wiring.virtual?.now ?? event.time))
                 }
             }
@@ -125,7 +134,10 @@ public struct RunSession {
             var reached = origin
             for event in events {
                 for launch in merge.take(through: event.time) { try await handle(launch) }
-                if shouldStop?() == true { throw RunSessionError.stopped(at: event.time - origin) }
+                if unasked >= SimulationEvents.pollInterval {
+                    unasked = 0
+                    if shouldStop?() == true { throw RunSessionError.stopped(at: event.time - origin) }
+                }
                 reached = event.time
                 try await handle(event)
             }
@@ -144,7 +156,8 @@ public struct RunSession {
             await wiring.finish()
             return RunOutcome(
                 origin: origin, run: run, eventCount: count, journal: journal,
-                stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count)
+                stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count,
+                posts: try store.auditRecords(run: run.id).map(engine.auditRecord(stored:)))
         } catch {
             await wiring.emulator?.stop()
             throw error
@@ -256,7 +269,7 @@ private final class Wiring {
                 do {
                     emulator = try await InProcessEmulator.start(
                         fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
-                        twitterAPI: checkins.twitterAPI, network: resources?.network, now: { virtual.now })
+                        twitterAPI: checkins.twitterAPI, network: resources?.nextNetwork(), now: { virtual.now })
                 } catch {
                     throw RunSessionError.emulatorUnavailable("\(error)")
                 }

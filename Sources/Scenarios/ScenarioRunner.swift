@@ -274,9 +274,8 @@ public struct ScenarioRunner: Sendable {
         } catch {
             throw ScenarioError(.unavailable, "\(scenario.file): \(error)")
         }
-        let posts = try store.auditRecords(run: outcome.run?.id ?? 0).map(AuditRecord.init(stored:))
         return ScenarioOutcome(
-            origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount, posts: posts,
+            origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount, posts: outcome.posts,
             journal: outcome.journal)
     }
 

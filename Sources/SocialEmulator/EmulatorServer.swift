@@ -89,10 +89,11 @@ public struct EmulatorServer: Sendable {
     /// connections; throws ``EmulatorListenError`` at once when it cannot (the port is taken,
     /// the address is not this machine's, no permission). `shutdownSignals` (e.g. SIGINT,
     /// SIGTERM for a command-line server) stop it as ``Running/stop(grace:)`` does.
-    /// `eventLoopGroup` is where its connections run (nil: NIO's shared loops, one per core).
+    /// `network` is where its connections run and its requests are handled (nil: connections on
+    /// NIO's shared loops, handling on Swift's global executor).
     public func start(
         host: String = "127.0.0.1", port: Int = 0, shutdownSignals: [UnixSignal] = [], logger: Logger? = nil,
-        eventLoopGroup: (any EventLoopGroup)? = nil
+        network: LoopbackNetwork? = nil
     ) async throws -> Running {
         let router = Router(context: EmulatorRequestContext.self)
         let core = self.core
@@ -170,11 +171,11 @@ public struct EmulatorServer: Sendable {
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()
-            }, eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton, logger: logger ?? quiet)
+            }, eventLoopGroupProvider: network.map { .shared($0.loop) } ?? .singleton, logger: logger ?? quiet)
         // Signals are trapped here, not by the service group: its graceful shutdown waits for
         // every request, and a `hang` fault never ends.
         let group = ServiceGroup(services: [app], logger: logger ?? quiet)
-        let task = Task {
+        let task = Task(executorPreference: network?.executor) {
             defer { continuation.finish() }  // a failed bind ends the wait below too
             try await group.run()
         }

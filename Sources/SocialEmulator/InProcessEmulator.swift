@@ -29,7 +29,7 @@ public struct InProcessEmulator: Sendable {
         twitterAPI: TwitterAPIVersion = .v1_1, network: LoopbackNetwork? = nil, now: @escaping @Sendable () -> Double
     ) async throws -> InProcessEmulator {
         let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: now)
-        let running = try await EmulatorServer(core: core).start(port: 0, eventLoopGroup: network?.group)
+        let running = try await EmulatorServer(core: core).start(port: 0, network: network)
         return InProcessEmulator(
             core: core, running: running,
             clients: clients(of: running, configuration: configuration, twitterAPI: twitterAPI, network, now: now),

@@ -36,6 +36,8 @@ public final class OutboxDelivery {
     /// 100-device scenario's time (file locking). Posts another process enqueues are delivered
     /// by that process.
     private var quiet: (until: Double, changes: Int)?
+    /// What this delivery and its engine wrote, read back without decoding.
+    let written = WrittenValues()
 
     public init(
         store: any OutboxStore, clients: SocialClients, clock: any DeliveryClock, retry: RetryPolicy = RetryPolicy(),
@@ -104,7 +106,7 @@ public final class OutboxDelivery {
     /// One attempt at a claimed post; nil when its claim was lost meanwhile (this process stalled
     /// past its lease, and the sender that took the post over settles it).
     private func attempt(_ entry: OutboxEntry, inDoubt: Bool) async throws(StoreError) -> AuditRecord? {
-        guard var intent = try? JSONDecoder().decode(PostIntent.self, from: entry.payload) else {
+        guard var intent = try? written.intent(stored: entry.payload) else {
             let detail = "the outbox entry cannot be read by this version of waypost"
             // Nothing is made up: the record keeps only what the outbox row says.
             let record = AuditRecord.unreadableEntry(
@@ -113,7 +115,7 @@ public final class OutboxDelivery {
             guard
                 try store.settle(
                     entry.id, lease: lease, state: .failed, lastError: detail, at: clock.now,
-                    audit: (try? Self.encoder.encode(record)) ?? Data("{}".utf8))
+                    audit: record.storedJSON ?? Data("{}".utf8))
             else { return nil }
             return record
         }
@@ -140,18 +142,18 @@ public final class OutboxDelivery {
         let record = intent.audit(
             key: entry.key, decision: outcome.decision, wireFields: outcome.wireFields, detail: outcome.detail,
             attempts: entry.attempts, remoteID: outcome.remoteID)
-        let settled = try store.settle(
-            entry.id, lease: lease, state: outcome.state, notBefore: outcome.notBefore,
-            payload: try? Self.encoder.encode(intent), lastError: outcome.state == .sent ? nil : outcome.detail,
-            remoteID: outcome.remoteID, at: clock.now, audit: (try? Self.encoder.encode(record)) ?? Data("{}".utf8))
-        return settled ? record : nil
+        let payload = intent.storedJSON
+        let audit = record.storedJSON ?? Data("{}".utf8)
+        guard
+            try store.settle(
+                entry.id, lease: lease, state: outcome.state, notBefore: outcome.notBefore, payload: payload,
+                lastError: outcome.state == .sent ? nil : outcome.detail, remoteID: outcome.remoteID, at: clock.now,
+                audit: audit)
+        else { return nil }
+        if let payload { written.wrote(intent, as: payload, key: entry.key) }
+        written.wrote(record, as: audit)
+        return record
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 
     private func send(_ intent: inout PostIntent, entry: OutboxEntry) async -> Outcome {
         let age = clock.now - entry.createdAt

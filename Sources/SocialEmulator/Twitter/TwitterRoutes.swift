@@ -1,5 +1,6 @@
 import Foundation
 import SocialAPI
+import WaypostSupport
 
 /// Twitter's v1.1 endpoints (and the same under `/1/`, where older clients still call them),
 /// answered as Twitter did: objects in Twitter's shape (``TweetObject``, ``UserObject``,

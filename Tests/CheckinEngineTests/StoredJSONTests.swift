@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import CheckinEngine
+
+/// The engine writes posts and audit records into the store by hand (``StoredJSON``), and reads
+/// them with `Codable`: each writer must give the keys and values `JSONEncoder` gives, and read
+/// back as the value written — for every optional absent and present, every place choice, and
+/// text and numbers that JSON writes in more than one way.
+@Suite("Posts and audit records written to the store")
+struct StoredJSONTests {
+    /// Text JSON escapes, or could: quotes, backslashes, slashes, controls, non-ASCII, emoji.
+    static let awkward = [
+        "", "Blue Bottle", #"say "hi" \ there"#, "a/b </script>", "tab\there\nline\r\u{0}\u{1B}[31m",
+        "Café Zürich 東京 👩‍💻", "\u{202E}evil", "\u{7F}\u{9B}",
+    ]
+    /// Numbers whose shortest text differs in form: integral, tiny, huge, negative zero.
+    static let numbers: [Double] = [0, -0.0, 1, 37.331_82, -122.030_98, 1e-7, 1.5e300, 3_600, 0.1 + 0.2, -1]
+
+    static let gates = [
+        GateVerdict(.authorization, passed: true, "always"),
+        GateVerdict(.precision, passed: false, awkward[2]),
+    ]
+
+    static func intents() -> [PostIntent] {
+        let places: [PlaceChoice] = [.first, .nearest, .named(awkward[3]), .category(awkward[5])]
+        var intents: [PostIntent] = []
+        for (index, number) in numbers.enumerated() {
+            let text = awkward[index % awkward.count]
+            var intent = PostIntent(
+                network: index.isMultiple(of: 2) ? .twitter : .facebook, rule: text, trigger: .regionEnter,
+                region: nil, device: nil, time: 1_700_000_000 + Double(index) / 8, latitude: number, longitude: -number,
+                horizontalAccuracy: number, precision: .place, place: places[index % places.count],
+                searchRadius: number, template: text, legacyLength: index.isMultiple(of: 3), maxAge: number,
+                gates: index.isMultiple(of: 2) ? gates : [])
+            if index.isMultiple(of: 2) {
+                intent.region = text
+                intent.device = "phone-\(index)"
+                intent.resolved = .init(
+                    id: text, name: awkward[5], precision: .exact, detail: text,
+                    lookupFields: ["lat": "37.1", "long": text])
+                intent.audienceCap = .followers
+                intent.audience = .public
+                intent.lostAnswer = text
+                intent.sentWireFields = ["place_id": text, "display_coordinates": "false", "geo.place_id": "x"]
+            } else if index.isMultiple(of: 3) {
+                intent.resolved = .init(id: nil, name: nil, precision: .none, detail: nil, lookupFields: [:])
+                intent.sentWireFields = [:]
+            }
+            intents.append(intent)
+        }
+        return intents
+    }
+
+    static func records() -> [AuditRecord] {
+        var records = intents().enumerated().map { index, intent in
+            intent.audit(
+                key: "run|rule|\(index)", decision: PostDecision.allCases[index % PostDecision.allCases.count],
+                wireFields: index.isMultiple(of: 2) ? ["lat": "1", "long": awkward[index % awkward.count]] : [:],
+                detail: index.isMultiple(of: 3) ? nil : awkward[index % awkward.count], attempts: index,
+                remoteID: index.isMultiple(of: 2) ? "\(index)" : nil)
+        }
+        records.append(
+            .unreadableEntry(key: awkward[2], queuedAt: 1_700_000_000.25, network: .facebook, detail: "?", attempts: 3))
+        return records
+    }
+
+    /// The stored bytes as JSON values: what any reader sees, whatever the spelling.
+    static func tree(_ data: Data) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: data) as? NSDictionary)
+    }
+
+    @Test("A post reads back as written, with the keys and values JSONEncoder gives")
+    func posts() throws {
+        for intent in Self.intents() {
+            let stored = try #require(intent.storedJSON)
+            #expect(try JSONDecoder().decode(PostIntent.self, from: stored) == intent)
+            #expect(try Self.tree(stored) == Self.tree(JSONEncoder().encode(intent)))
+        }
+    }
+
+    @Test("An audit record reads back as written, with the keys and values JSONEncoder gives")
+    func auditRecords() throws {
+        for record in Self.records() {
+            let stored = try #require(record.storedJSON)
+            #expect(try AuditRecord(stored: stored) == record)
+            #expect(try Self.tree(stored) == Self.tree(JSONEncoder().encode(record)))
+        }
+    }
+
+    @Test("A dictionary is written in key order, so a value is the same bytes in every process")
+    func dictionariesInKeyOrder() throws {
+        var record = try #require(Self.records().first)
+        record.wireFields = Dictionary(uniqueKeysWithValues: (0..<40).map { ("k\($0)", "\($0)") })
+        let pairs = record.wireFields.keys.sorted().map { #""\#($0)":"\#(record.wireFields[$0] ?? "")""# }
+        let text = String(decoding: try #require(record.storedJSON), as: UTF8.self)
+        #expect(text.contains(#""wireFields":{"# + pairs.joined(separator: ",") + "}"))
+    }
+
+    @Test("A number JSON has no form for is refused, not stored as something else")
+    func nonFinite() throws {
+        for number in [Double.nan, .infinity, -.infinity] {
+            var intent = try #require(Self.intents().first)
+            intent.latitude = number
+            #expect(intent.storedJSON == nil)
+            #expect(throws: (any Error).self) { try JSONEncoder().encode(intent) }
+        }
+    }
+}
