@@ -147,4 +147,12 @@ struct CredentialsErrorTests {
     #expect(
         MessageTemplate.render("{{place}} {other} {", place: "{time}", region: nil, time: time, network: .twitter)
             == "{{time}} {other} {")
+    // Trimmed as Foundation's `.whitespaces` trims: space separators and tab, not line breaks.
+    for template in [
+        "\u{A0}\u{3000} At {place}\t", "\n At {place} \n", "\u{2003}\u{202F}", " \u{301}At {place} ", "\t\t",
+    ] {
+        #expect(
+            MessageTemplate.render(template, place: "Café", region: nil, time: time, network: .twitter)
+                == template.replacingOccurrences(of: "{place}", with: "Café").trimmingCharacters(in: .whitespaces))
+    }
 }

@@ -97,6 +97,22 @@ struct StoredJSONTests {
         #expect(text.contains(#""wireFields":{"# + pairs.joined(separator: ",") + "}"))
     }
 
+    @Test("What a run wrote reads back as decoding reads it; bytes it did not write are decoded")
+    func writtenValues() throws {
+        let written = WrittenValues()
+        for (record, intent) in zip(Self.records(), Self.intents()) {
+            let (recordBytes, intentBytes) = (try #require(record.storedJSON), try #require(intent.storedJSON))
+            written.wrote(record, as: recordBytes)
+            written.wrote(intent, as: intentBytes, key: record.key)
+            #expect(try written.record(stored: recordBytes) == AuditRecord(stored: recordBytes))
+            #expect(try written.intent(stored: intentBytes) == JSONDecoder().decode(PostIntent.self, from: intentBytes))
+        }
+        // The same post settled by another process: its bytes are its own, and are read as such.
+        var settled = try #require(Self.records().first)
+        settled.detail = "settled by another process"
+        #expect(try written.record(stored: JSONEncoder().encode(settled)) == settled)
+    }
+
     @Test("A number JSON has no form for is refused, not stored as something else")
     func nonFinite() throws {
         for number in [Double.nan, .infinity, -.infinity] {

@@ -1,9 +1,24 @@
+import Foundation
 import Testing
 import WaypostSupport
 
 /// Issue 27, item 2: text from files and servers is neutralised where it is shown, in one
 /// scheme (``DisplayEscaping``), and ordinary text is left byte for byte.
 struct TextEscapingTests {
+    @Test("JSON strings read back as the text, escaped only where RFC 8259 requires")
+    func jsonStrings() throws {
+        let texts = [
+            "", "plain", #"say "hi" \ there"#, "a/b", "\u{0}\u{1}\u{1F}\t\n\r end", "Café 東京 👩‍💻 \u{202E}",
+            #"\""#, "\u{7F}\u{9B}", String(repeating: "ab\"", count: 100),
+        ]
+        for text in texts {
+            let quoted = JSONEscaping.quoted(text)
+            let read = try JSONSerialization.jsonObject(with: Data(quoted.utf8), options: .fragmentsAllowed)
+            #expect(read as? String == text, "\(quoted)")
+        }
+        #expect(JSONEscaping.quoted("a\"b\\c\n\u{1}/é") == #""a\"b\\c\n\u0001/é""#)
+    }
+
     @Test("Control, C1 and bidi characters are written visibly, in one scheme")
     func displayScheme() {
         #expect(DisplayEscaping.escape("\u{1B}]0;owned\u{07}") == #"\e]0;owned\x07"#)

@@ -14,6 +14,8 @@ public enum MessageTemplate {
         var text = ""
         text.reserveCapacity(template.utf8.count + 32)
         func append(_ piece: Substring) {
+            // Most pieces hold no space, and need no look at each character.
+            guard piece.utf8.contains(UInt8(ascii: " ")) else { return text.append(contentsOf: piece) }
             for character in piece where !(character == " " && text.last == " ") { text.append(character) }
         }
         var rest = template[...]
@@ -37,6 +39,20 @@ public enum MessageTemplate {
             }
         }
         append(rest)
-        return text.trimmingCharacters(in: .whitespaces)
+        return trimmingBlanks(text)
+    }
+
+    /// `text.trimmingCharacters(in: .whitespaces)` — Unicode's space separators (Zs) and tab —
+    /// without Foundation's round trip through `NSString`, which cost more than the rest of
+    /// filling a message.
+    static func trimmingBlanks(_ text: String) -> String {
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
+            let last = scalars.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(scalars[first...last])
     }
 }
