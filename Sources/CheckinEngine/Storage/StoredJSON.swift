@@ -4,8 +4,8 @@ import WaypostSupport
 /// How the engine writes a post and its audit record into the store: the JSON `Codable` would
 /// write (the same keys, a nil optional left out, keys in order), written straight into bytes.
 /// `JSONEncoder`'s generic path was a tenth of a trials run's CPU; reading stays `Codable`, so a
-/// store reads the same whichever version wrote it. `StoredJSONTests` holds each writer to
-/// `JSONEncoder`'s output and to `JSONDecoder`'s reading.
+/// store reads the same whichever version wrote it. `StoredJSONTests` holds each writer to the
+/// keys and values `JSONEncoder` writes and to `JSONDecoder`'s reading.
 protocol StoredJSON: Codable {
     func write(to json: inout JSONWriter)
 }
