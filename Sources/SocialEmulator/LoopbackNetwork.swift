@@ -28,9 +28,7 @@ public final class LoopbackNetwork: Sendable {
     /// never compresses its answers.
     let client: HTTPClient
 
-    /// A network on `loop`; nil: one of NIO's shared loops.
-    public init(loop: (any EventLoop)? = nil) {
-        let loop = loop ?? MultiThreadedEventLoopGroup.singleton.next()
+    private init(loop: any EventLoop) {
         self.loop = loop
         executor = EventLoopExecutor(loop)
         var configuration = HTTPClient.Configuration.singletonConfiguration

@@ -67,7 +67,7 @@ public struct JSONWriter {
     /// `null`, and ``wroteNonFinite`` set, for what JSON has no number for.
     public mutating func number(_ value: Double) {
         separate()
-        if !value.isFinite { wroteNonFinite = true }
+        wroteNonFinite = wroteNonFinite || !value.isFinite
         bytes.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
     }
 
@@ -118,13 +118,16 @@ public struct JSONWriter {
         number(value)
     }
 
-    /// A string-to-string dictionary as an object, its keys in order so the bytes are the same
-    /// in every process (a dictionary's own order is not).
+    /// A dictionary as an object, its keys in order so the bytes are the same in every process
+    /// (a dictionary's own order is not).
     public mutating func field(_ name: String, _ value: [String: String]) {
         key(name)
-        object { json in
-            for (key, value) in value.sorted(by: { $0.key < $1.key }) { json.field(key, value) }
-        }
+        object { json in for (key, value) in value.sorted(by: { $0.key < $1.key }) { json.field(key, value) } }
+    }
+
+    public mutating func field(_ name: String, _ value: [String: Int]) {
+        key(name)
+        object { json in for (key, value) in value.sorted(by: { $0.key < $1.key }) { json.field(key, value) } }
     }
 
     private mutating func quoted(_ text: String) {

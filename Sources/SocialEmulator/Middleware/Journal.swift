@@ -228,35 +228,22 @@ extension JournalEntry {
         w.object { w in
             if let bodyBytes { w.field("bodyBytes", bodyBytes) }
             if let fault { w.field("fault", fault.rawValue) }
-            w.key("headers")
-            Self.write(headers, to: &w)
+            w.field("headers", headers)
             w.field("method", method)
-            w.key("parameters")
-            Self.write(parameters, to: &w)
+            w.field("parameters", parameters)
             w.field("path", path)
             w.field("sequence", sequence)
             w.field("status", status)
-            w.key("time")
-            w.number(time)
+            w.field("time", time)
             if let truncated {
                 w.key("truncated")
                 w.object { w in
-                    w.key("headers")
-                    Self.write(truncated.headers, to: &w)
+                    w.field("headers", truncated.headers)
                     w.field("omitted", truncated.omitted)
-                    w.key("parameters")
-                    Self.write(truncated.parameters, to: &w)
+                    w.field("parameters", truncated.parameters)
                     if let path = truncated.path { w.field("path", path) }
                 }
             }
         }
-    }
-
-    private static func write(_ values: [String: String], to w: inout JSONWriter) {
-        w.object { w in for key in values.keys.sorted() { w.field(key, values[key]) } }
-    }
-
-    private static func write(_ values: [String: Int], to w: inout JSONWriter) {
-        w.object { w in for key in values.keys.sorted() { w.field(key, values[key] ?? 0) } }
     }
 }
