@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "waypost", targets: ["waypost"]),
         .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "SimulatedTime", targets: ["SimulatedTime"]),
         .library(name: "Tracks", targets: ["Tracks"]),
         .library(name: "LocationEvents", targets: ["LocationEvents"]),
         .library(name: "LocationSimulation", targets: ["LocationSimulation"]),
@@ -54,6 +55,9 @@ let package = Package(
         .target(name: "Geo", swiftSettings: instrumented),
         // Small pieces several modules need: the calendar arithmetic, the seeded generator.
         .target(name: "WaypostSupport", swiftSettings: instrumented),
+        // Time, one shape for every part of a run: the instant, the simulated clock (moved only
+        // when told), the wall clock at the edge, and pacing against it.
+        .target(name: "SimulatedTime", swiftSettings: instrumented),
         // Configuration files read strictly (YAML/JSON): one node type, one error type.
         .target(
             name: "ConfigFiles", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: instrumented),
@@ -70,7 +74,7 @@ let package = Package(
         .target(
             name: "LocationSimulation",
             dependencies: [
-                "Geo", "Tracks", "LocationEvents", "WaypostSupport",
+                "Geo", "Tracks", "LocationEvents", "SimulatedTime", "WaypostSupport",
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: instrumented
@@ -86,7 +90,7 @@ let package = Package(
         .target(
             name: "SocialAPI",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
+                "SimulatedTime", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -96,7 +100,8 @@ let package = Package(
         .target(
             name: "SocialEmulator",
             dependencies: [
-                "SocialAPI", "Geo", "WaypostSupport", .product(name: "Hummingbird", package: "hummingbird"),
+                "SocialAPI", "Geo", "SimulatedTime", "WaypostSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -108,11 +113,11 @@ let package = Package(
             ],
             swiftSettings: instrumented
         ),
-        .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: instrumented),
+        .target(name: "Store", dependencies: ["CSQLite", "SimulatedTime"], swiftSettings: instrumented),
         .target(
             name: "CheckinEngine",
             dependencies: [
-                "Geo", "LocationEvents", "SocialAPI", "Store", "ConfigFiles", "WaypostSupport",
+                "Geo", "LocationEvents", "SocialAPI", "Store", "ConfigFiles", "SimulatedTime", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -121,8 +126,8 @@ let package = Package(
         .target(
             name: "Runs",
             dependencies: [
-                "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
-                "CheckinEngine",
+                "Tracks", "LocationEvents", "LocationSimulation", "SimulatedTime", "SocialAPI", "SocialEmulator",
+                "Store", "CheckinEngine",
             ],
             swiftSettings: instrumented
         ),
@@ -130,7 +135,7 @@ let package = Package(
             name: "Scenarios",
             dependencies: [
                 "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
-                "CheckinEngine", "Runs", "RunReports", "ConfigFiles", "WorldFiles", "WaypostSupport",
+                "CheckinEngine", "Runs", "RunReports", "ConfigFiles", "WorldFiles", "SimulatedTime", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -139,8 +144,8 @@ let package = Package(
             name: "waypost",
             dependencies: [
                 "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
-                "CheckinEngine", "Runs", "Scenarios", "RunReports", "ConfigFiles", "WorldFiles", "WaypostSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CheckinEngine", "Runs", "Scenarios", "RunReports", "ConfigFiles", "WorldFiles", "SimulatedTime",
+                "WaypostSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
@@ -150,7 +155,8 @@ let package = Package(
             name: "waypost-bench",
             dependencies: [
                 "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
-                "CheckinEngine", "Scenarios", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "CheckinEngine", "Scenarios", "SimulatedTime",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/WaypostBench"
         ),
@@ -161,12 +167,14 @@ let package = Package(
             name: "CafeCheckins", dependencies: ["LocationEvents", "LocationSimulation"],
             path: "Examples/CafeCheckins/Sources"),
         .testTarget(
-            name: "CafeCheckinsTests", dependencies: ["CafeCheckins", "LocationSimulation", "Geo", "Tracks"],
+            name: "CafeCheckinsTests",
+            dependencies: ["CafeCheckins", "LocationSimulation", "SimulatedTime", "Geo", "Tracks"],
             path: "Examples/CafeCheckins/Tests"),
 
         // Locates ../shared/corpus for the tests; never shipped.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SimulatedTime"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TestSupport"]),
+        .testTarget(name: "SimulatedTimeTests", dependencies: ["SimulatedTime"]),
         .testTarget(
             name: "TracksTests",
             dependencies: [
@@ -176,23 +184,26 @@ let package = Package(
         ),
         .testTarget(
             name: "LocationSimulationTests",
-            dependencies: ["LocationSimulation", "LocationEvents", "Tracks", "Geo", "ConfigFiles", "TestSupport"]),
+            dependencies: [
+                "LocationSimulation", "LocationEvents", "SimulatedTime", "Tracks", "Geo", "ConfigFiles", "TestSupport",
+            ]),
         .testTarget(
             name: "WorldFilesTests", dependencies: ["WorldFiles", "LocationEvents", "ConfigFiles", "TestSupport"]),
         .testTarget(name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "WaypostSupport"]),
-        .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "TestSupport"]),
+        .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "SimulatedTime", "TestSupport"]),
         .testTarget(
             name: "SocialEmulatorTests",
             dependencies: [
-                "SocialEmulator", "SocialAPI", "TestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "SocialEmulator", "SocialAPI", "SimulatedTime", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "SimulatedTime", "TestSupport"]),
         .testTarget(
             name: "CheckinEngineTests",
             dependencies: [
                 "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationEvents", "Geo", "ConfigFiles",
-                "TestSupport",
+                "SimulatedTime", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -200,12 +211,14 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: [
                 "Scenarios", "Runs", "CheckinEngine", "SocialEmulator", "LocationSimulation", "ConfigFiles", "Store",
-                "Tracks", "TestSupport", .product(name: "Yams", package: "Yams"),
+                "SimulatedTime", "Tracks", "TestSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(
             name: "RunReportsTests", dependencies: ["RunReports", "Store", "CheckinEngine", "Geo", "TestSupport"]),
-        .testTarget(name: "WaypostCLITests", dependencies: ["waypost", "SocialEmulator", "SocialAPI", "TestSupport"]),
+        .testTarget(
+            name: "WaypostCLITests",
+            dependencies: ["waypost", "SocialEmulator", "SocialAPI", "SimulatedTime", "TestSupport"]),
     ]
 )
 
@@ -222,10 +235,12 @@ if fuzzing {
             name: "fuzz-config", dependencies: ["FuzzDriver", "WorldFiles", "CheckinEngine", "Scenarios"],
             path: "Fuzz/Config", swiftSettings: instrumented, linkerSettings: fuzzLinking),
         .executableTarget(
-            name: "fuzz-emulator", dependencies: ["FuzzDriver", "SocialEmulator"], path: "Fuzz/Emulator",
+            name: "fuzz-emulator", dependencies: ["FuzzDriver", "SimulatedTime", "SocialEmulator"],
+            path: "Fuzz/Emulator",
             swiftSettings: instrumented, linkerSettings: fuzzLinking),
         .executableTarget(
-            name: "fuzz-oauth", dependencies: ["FuzzDriver", "SocialEmulator", "SocialAPI"], path: "Fuzz/OAuth",
+            name: "fuzz-oauth", dependencies: ["FuzzDriver", "SimulatedTime", "SocialEmulator", "SocialAPI"],
+            path: "Fuzz/OAuth",
             swiftSettings: instrumented, linkerSettings: fuzzLinking),
     ]
 }

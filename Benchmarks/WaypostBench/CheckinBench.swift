@@ -4,6 +4,7 @@ import Foundation
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Store
@@ -28,7 +29,7 @@ enum CheckinBench {
             radius: 150)
         let rule = CheckinRule(
             id: "bench", triggers: [.regionEnter], networks: [.twitter], message: "Bench {place} {region}",
-            precision: .place, consent: .auto, cooldown: 0)
+            precision: .place, consent: .auto, cooldown: .zero)
         var results: [(Int, Double)] = []
         for concurrency in concurrencies {
             await core.reset()
@@ -38,16 +39,17 @@ enum CheckinBench {
                     group.addTask {
                         let store = try Store(
                             path: directory.appendingPathComponent("c\(concurrency)-d\(device).db").path)
-                        let run = try store.beginRun(name: "bench", track: "-", at: 0)
-                        let clock = WallDeliveryClock()
+                        let run = try store.beginRun(name: "bench", track: "-", at: EpochInstant(secondsSince1970: 0))
+                        let clock = WallClock()
                         let engine = CheckinEngine(
                             rules: [rule], profile: .permissive, store: store, run: run,
                             delivery: OutboxDelivery(store: store, clients: clients, clock: clock), keepsHistory: false)
                         _ = try await engine.handle(
                             TimedEvent(
-                                time: clock.now, device: "d\(device)", event: .authorizationChanged(.authorizedAlways)))
+                                time: clock.now.secondsSince1970, device: "d\(device)",
+                                event: .authorizationChanged(.authorizedAlways)))
                         var done = 0
-                        var time = clock.now
+                        var time = clock.now.secondsSince1970
                         while ContinuousClock.now < deadline {
                             time += 0.001
                             // A distinct region name: a distinct post key and tweet text (no 187 duplicate).

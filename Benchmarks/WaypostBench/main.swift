@@ -19,6 +19,7 @@ import Foundation
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Tracks
 import WaypostSupport
 
@@ -212,7 +213,8 @@ func replay(_ path: String, regionCount: Int) throws -> [String: Int] {
     var configuration = LocationManagerConfiguration()
     configuration.regionLimit = regionCount > 20 ? nil : 20
     let manager = SimulatedLocationManager(
-        status: .authorizedAlways, startTime: route[0].point.timeIntervalSince1970 ?? 0, configuration: configuration)
+        status: .authorizedAlways, startTime: EpochInstant(secondsSince1970: route[0].point.timeIntervalSince1970 ?? 0),
+        configuration: configuration)
     let lats = route.map(\.point.latitude)
     let lons = route.map(\.point.longitude)
     let middle = Coordinate(
@@ -236,8 +238,7 @@ func replay(_ path: String, regionCount: Int) throws -> [String: Int] {
     var enters = 0
     var exits = 0
     var other = 0
-    var clock = VirtualClock()
-    Simulation(devices: [SimulatedDevice(route: route, manager: manager)]).run(clock: &clock) { timed in
+    Simulation(devices: [SimulatedDevice(route: route, manager: manager)]).run { timed in
         switch timed.event {
         case .locationUpdated: fixes += 1
         case .enteredRegion: enters += 1

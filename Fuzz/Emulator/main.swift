@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FuzzDriver
+import SimulatedTime
 import SocialEmulator
 
 // A request to the emulator, in memory: the input is `METHOD TARGET` on the first line, header
@@ -33,7 +34,8 @@ runFuzzer { data, count in
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         // A fresh emulator per input, on a fixed clock: each run is reproducible from its input.
-        let core = EmulatorCore(fixtures: fixtures, seed: 1, clock: { 1_750_000_000 })
+        let core = EmulatorCore(
+            fixtures: fixtures, seed: 1, clock: SimulatedClock(start: EpochInstant(secondsSince1970: 1_750_000_000)))
         _ = await core.handle(request)
         _ = await core.handle(request)  // again: duplicates, nonce replay, rate windows
         done.signal()

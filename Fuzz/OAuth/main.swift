@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FuzzDriver
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 
@@ -28,7 +29,8 @@ runFuzzer { data, count in
     }
     let done = DispatchSemaphore(value: 0)
     Task.detached {
-        let core = EmulatorCore(fixtures: fixtures, seed: 1, clock: { 1_750_000_000 })
+        let core = EmulatorCore(
+            fixtures: fixtures, seed: 1, clock: SimulatedClock(start: EpochInstant(secondsSince1970: 1_750_000_000)))
         _ = await core.handle(
             EmulatorRequest(
                 method: "POST", path: "/1.1/statuses/update.json", query: "",

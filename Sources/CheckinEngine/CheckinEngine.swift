@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationEvents
+import SimulatedTime
 import SocialAPI
 import Store
 
@@ -12,7 +13,7 @@ import Store
 /// ```swift
 /// let engine = CheckinEngine(rules: rules, profile: profile, store: store, run: run, delivery: delivery)
 /// for event in events { print(try await engine.handle(event)) }
-/// print(try await engine.finish(maxWait: .infinity))
+/// print(try await engine.finish(maxWait: nil))
 /// ```
 ///
 /// Posts are keyed by run name, rule, network, trigger, region, device and event time, so a run
@@ -151,8 +152,8 @@ public final class CheckinEngine {
     }
 
     /// Ends the run: writes the remaining history and delivers what is owed, waiting up to
-    /// `maxWait` seconds of the delivery clock for retries.
-    public func finish(maxWait: Double) async throws(StoreError) -> [AuditRecord] {
+    /// `maxWait` of the delivery clock for retries (nil: until none is due).
+    public func finish(maxWait: Duration?) async throws(StoreError) -> [AuditRecord] {
         try flushHistory()
         return Self.latest(try await delivery?.drain(maxWait: maxWait) ?? [])
     }
@@ -187,7 +188,7 @@ public final class CheckinEngine {
             network: network, rule: rule.id, trigger: trigger, region: region, device: timed.device, time: timed.time,
             latitude: position.latitude, longitude: position.longitude, horizontalAccuracy: lastAccuracy,
             precision: precision, place: rule.place, searchRadius: rule.searchRadius, template: rule.message,
-            legacyLength: rule.legacyLength, maxAge: min(rule.maxAge, profile.maxAge), gates: gates,
+            legacyLength: rule.legacyLength, maxAge: min(rule.maxAge, profile.maxAge).inSeconds, gates: gates,
             audienceCap: audience)
         let blocked = gates.first { !$0.passed }
         guard let delivery, blocked == nil else {
@@ -202,7 +203,8 @@ public final class CheckinEngine {
         let (payload, audit) = (try stored(intent), try stored(record))
         guard
             try store.enqueue(
-                key: key, run: run.id, network: network.rawValue, createdAt: delivery.clock.now, payload: payload,
+                key: key, run: run.id, network: network.rawValue, createdAt: delivery.clock.now,
+                payload: payload,
                 audit: audit)
         else { return nil }
         written.wrote(intent, as: payload, key: key)

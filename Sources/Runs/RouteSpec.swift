@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import Tracks
 
 /// A route as a run names it: where the file is and how its untimed geometry is timed. Two
@@ -17,10 +18,10 @@ public struct RouteSpec: Hashable, Sendable {
     public var timeOrder = TimeOrder.strict
     /// Which path of the file, counting from 1; nil: all of them.
     public var path: Int?
-    /// For untimed geometry: travel speed (m/s), longest gap between samples (s), start (s since 1970).
+    /// For untimed geometry: travel speed (m/s), longest gap between samples (s), start.
     public var speed = RouteTiming.walkingSpeed
     public var sampleInterval = 1.0
-    public var start: Double?
+    public var start: EpochInstant?
     /// Most samples the route may make.
     public var maxFixes = RouteTiming.defaultMaximumSamples
 
@@ -48,7 +49,8 @@ public struct RouteSpec: Hashable, Sendable {
     /// The track timed as the spec says.
     public func time(_ track: Track) throws -> RouteTimeline {
         let timing = RouteTiming(
-            speed: speed, sampleInterval: sampleInterval, start: start.map(Date.init(timeIntervalSince1970:)),
+            speed: speed, sampleInterval: sampleInterval,
+            start: start.map { Date(timeIntervalSince1970: $0.secondsSince1970) },
             maximumSamples: maxFixes)
         do {
             return try timing.timeline(for: track, path: path)

@@ -2,6 +2,7 @@ import CheckinEngine
 import Foundation
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Store
@@ -25,8 +26,8 @@ public struct RunPlan {
         self.beacons = beacons
     }
 
-    /// The run's start: the earliest device's, seconds since 1970; nil without devices.
-    public var origin: Double? { devices.map(\.start).min() }
+    /// The run's start: the earliest device's; nil without devices.
+    public var origin: EpochInstant? { devices.map(\.start).min() }
 }
 
 /// One simulated phone: its timed route, its app, and what its radio and user do.
@@ -39,7 +40,8 @@ public struct DevicePlan {
     public var configuration = LocationManagerConfiguration()
     public var noise = NoiseModel(.none)
     public var seed: UInt64 = 0
-    /// Seconds added to the route's times, so devices can share a route staggered.
+    /// Seconds added to the route's times, so devices can share a route staggered. Seconds, not a
+    /// `Duration`: a spread draws them at random, and a `Duration`'s attoseconds would round them.
     public var startAfter = 0.0
     /// Metres the route is moved, north and east, so devices can share a route side by side.
     public var displacement = (north: 0.0, east: 0.0)
@@ -55,7 +57,7 @@ public struct DevicePlan {
     }
 
     /// When the device starts: its route's first instant, plus ``startAfter``.
-    public var start: Double { (route.span?.lowerBound ?? 0) + startAfter }
+    public var start: EpochInstant { EpochInstant(secondsSince1970: (route.span?.lowerBound ?? 0) + startAfter) }
 }
 
 /// The check-in half of a run: events through the engine, posts through the outbox.
@@ -101,5 +103,5 @@ public enum PostDestination {
     case emulator(EmulatorFixtures, EmulatorSetup)
     /// Other servers, on the wall clock: the clients (signed on `clock`), and the longest wait
     /// for a retry before leaving posts queued.
-    case servers(SocialClients, clock: any DeliveryClock, maxWait: Double)
+    case servers(SocialClients, clock: any EpochClock, maxWait: Duration)
 }

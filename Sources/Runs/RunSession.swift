@@ -2,6 +2,7 @@ import CheckinEngine
 import Foundation
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Store
@@ -10,14 +11,14 @@ import Store
 public enum RunEvent {
     /// A device's manager told its app something (launch events included, merged by time).
     case location(TimedEvent)
-    /// A post was created or moved on, at `time` on the delivery clock.
-    case post(AuditRecord, at: Double)
+    /// A post was created or moved on, at this instant of the delivery's clock.
+    case post(AuditRecord, at: EpochInstant)
 }
 
 /// What is left when a run is over.
 public struct RunOutcome {
-    /// The run's start (the earliest device's), seconds since 1970 of virtual time.
-    public var origin: Double
+    /// The run's start (the earliest device's), in virtual time.
+    public var origin: EpochInstant
     /// The run as the store recorded it; nil without check-ins.
     public var run: RunRecord?
     /// How many location events the run made.
@@ -38,8 +39,8 @@ public enum RunSessionError: Error, CustomStringConvertible {
     case route(displayName: String, message: String)
     case emulatorUnavailable(String)
     case unreadableMonitorRecord(store: String, monitor: String, identifier: String)
-    /// `stoppingWhen` said stop; the virtual seconds from the start the run had reached.
-    case stopped(at: Double)
+    /// `stoppingWhen` said stop; how far past the start the run had reached, in virtual time.
+    case stopped(at: Duration)
 
     public var description: String {
         switch self {
@@ -48,7 +49,7 @@ public enum RunSessionError: Error, CustomStringConvertible {
         case .emulatorUnavailable(let reason): "cannot start the in-process emulator: \(reason)"
         case .unreadableMonitorRecord(let store, let monitor, let identifier):
             "\(store): the monitor record '\(identifier)' of '\(monitor)' is unreadable"
-        case .stopped(let at): "stopped at virtual +\(Int(max(0, at))) s"
+        case .stopped(let at): "stopped at virtual +\(Int(max(0, at.inSeconds))) s"
         }
     }
 }
@@ -76,17 +77,20 @@ public struct RunSession {
     /// Carries the run out.
     ///
     /// - Parameters:
-    ///   - pacing: waits before each simulated event (``WallClock`` for `--realtime`); nil: none.
+    ///   - pacing: waits before each simulated event (``RealTimePacing`` for `--realtime`); nil: none.
     ///   - shouldStop: asked after events that posted, and every few hundred events and samples
     ///     otherwise; true ends the run
     ///     with ``RunSessionError/stopped(at:)`` (a scenario's time budget).
     ///   - onEvent: every location event and post outcome, in order.
     public func run(
-        pacing: (any SimulationClock)? = nil, stoppingWhen shouldStop: (() -> Bool)? = nil,
+        pacing: (any Pacing)? = nil, stoppingWhen shouldStop: (() -> Bool)? = nil,
         onEvent: (RunEvent) -> Void
     ) async throws -> RunOutcome {
-        guard let origin = plan.origin else { throw RunSessionError.noDevices }
+        guard let origin = plan.origin?.secondsSince1970 else { throw RunSessionError.noDevices }
         let (devices, launches, keepers) = try launch(from: origin)
+        // The run's one time: moved to each event as it is handled; the in-process emulator,
+        // its clients and the outbox read it.
+        let clock = SimulatedClock(start: EpochInstant(secondsSince1970: origin))
 
         guard let checkins = plan.checkins else {
             var pacer = pacing
@@ -95,20 +99,21 @@ public struct RunSession {
             var count = 0
             for event in events {
                 for launch in merge.take(through: event.time) { onEvent(.location(launch)) }
-                pacer?.advance(to: event.time)
+                pacer?.wait(until: EpochInstant(secondsSince1970: event.time))
                 onEvent(.location(event))
                 count += 1
             }
-            if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: stopped - origin) }
+            if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: .seconds(stopped - origin)) }
             for launch in merge.take(through: .infinity) { onEvent(.location(launch)) }
             return RunOutcome(
-                origin: origin, run: nil, eventCount: count + launches.count, journal: [], stillQueued: 0)
+                origin: EpochInstant(secondsSince1970: origin), run: nil, eventCount: count + launches.count,
+                journal: [], stillQueued: 0)
         }
 
         let store = checkins.store
         let run = try store.beginRun(
-            name: checkins.runName, track: checkins.track, at: Date().timeIntervalSince1970, dryRun: checkins.dryRun)
-        let wiring = try await Wiring(checkins, origin: origin, run: run.id)
+            name: checkins.runName, track: checkins.track, at: WallClock().now, dryRun: checkins.dryRun)
+        let wiring = try await Wiring(checkins, clock: clock, run: run.id)
         do {
             let engine = CheckinEngine(
                 rules: checkins.rules, profile: checkins.profile, store: store, run: run, delivery: wiring.delivery,
@@ -122,10 +127,10 @@ public struct RunSession {
                 count += 1
                 unasked += 1
                 await wiring.applyChanges(through: event.time)
-                wiring.virtual?.advance(to: event.time)
+                clock.advance(to: EpochInstant(secondsSince1970: event.time))
                 for record in try await engine.handle(event) {
                     unasked = SimulationEvents.pollInterval
-                    onEvent(.post(record, at: wiring.virtual?.now ?? event.time))
+                    onEvent(.post(record, at: clock.now))
                 }
             }
             if checkins.keepsHistory { try engine.recordPlaces(regions: plan.regions) }
@@ -136,12 +141,12 @@ public struct RunSession {
                 for launch in merge.take(through: event.time) { try await handle(launch) }
                 if unasked >= SimulationEvents.pollInterval {
                     unasked = 0
-                    if shouldStop?() == true { throw RunSessionError.stopped(at: event.time - origin) }
+                    if shouldStop?() == true { throw RunSessionError.stopped(at: .seconds(event.time - origin)) }
                 }
                 reached = event.time
                 try await handle(event)
             }
-            if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: stopped - origin) }
+            if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: .seconds(stopped - origin)) }
             for launch in merge.take(through: .infinity) { try await handle(launch) }
             await wiring.applyChanges(through: .infinity)
             for record in try await engine.finish(maxWait: wiring.maxWait) {
@@ -149,13 +154,13 @@ public struct RunSession {
             }
             // The last events and the deliveries after them count too: a run that ends past its
             // budget has not kept it.
-            if shouldStop?() == true { throw RunSessionError.stopped(at: reached - origin) }
-            try store.finishRun(run.id, at: Date().timeIntervalSince1970)
+            if shouldStop?() == true { throw RunSessionError.stopped(at: .seconds(reached - origin)) }
+            try store.finishRun(run.id, at: WallClock().now)
             for (keeping, manager) in keepers { try keeping.save(from: manager) }
             let journal = await wiring.emulator?.core.journal ?? []
             await wiring.finish()
             return RunOutcome(
-                origin: origin, run: run, eventCount: count, journal: journal,
+                origin: EpochInstant(secondsSince1970: origin), run: run, eventCount: count, journal: journal,
                 stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count,
                 posts: try store.auditRecords(run: run.id).map(engine.auditRecord(stored:)))
         } catch {
@@ -185,7 +190,8 @@ public struct RunSession {
             app.regions = plan.regions
             app.beacons = plan.beacons
             let manager = app.makeManager(
-                configuration: device.configuration, noise: device.noise, seed: device.seed, startTime: device.start)
+                configuration: device.configuration, noise: device.noise, seed: device.seed,
+                startTime: device.start)
             if let checkins = plan.checkins, checkins.keepsMonitorRecords, app.apis.contains(.monitor) {
                 let keeping = MonitorRecordKeeping(store: checkins.store, monitor: app.monitorName, device: device.name)
                 try keeping.restore(into: manager)
@@ -234,28 +240,26 @@ private struct LaunchMerge {
 /// The delivery side of a checking-in run: its clock, the emulator when it is in this process,
 /// the outbox's sender, and the emulator's scripted account changes.
 private final class Wiring {
-    let clock: any DeliveryClock
-    /// Set when the run is on virtual time (the in-process emulator).
-    let virtual: VirtualDeliveryClock?
+    /// The run's simulated clock, or the wall clock of servers elsewhere.
+    let clock: any EpochClock
     let emulator: InProcessEmulator?
     let delivery: OutboxDelivery?
-    /// How long the end of the run waits for retries: forever on virtual time.
-    let maxWait: Double
+    /// How long the end of the run waits for retries; nil (on virtual time): until none is due.
+    let maxWait: Duration?
     private let origin: Double
     private var changes: ArraySlice<EmulatorSetup.Change>
     /// Where the emulator goes once the run is over: back for the next run, or stopped.
     private let resources: RunResources?
 
-    init(_ checkins: CheckinPlan, origin: Double, run: Int64) async throws {
+    init(_ checkins: CheckinPlan, clock virtual: SimulatedClock, run: Int64) async throws {
+        let origin = virtual.now.secondsSince1970
         self.origin = origin
         switch checkins.network {
         case nil:
-            let virtual = VirtualDeliveryClock(start: origin)
-            (clock, self.virtual, maxWait, changes, emulator, delivery) = (virtual, virtual, .infinity, [], nil, nil)
+            (clock, maxWait, changes, emulator, delivery) = (virtual, nil, [], nil, nil)
             resources = nil
         case .emulator(let fixtures, let setup)?:
-            let virtual = VirtualDeliveryClock(start: origin)
-            (clock, self.virtual, maxWait) = (virtual, virtual, .infinity)
+            (clock, maxWait) = (virtual, nil)
             changes = setup.changes[...]
             // A fault may leave a request hanging on the server past the run: such runs start
             // and stop their own.
@@ -264,12 +268,12 @@ private final class Wiring {
             if let idle = resources?.takeEmulator() {
                 emulator = await idle.renewed(
                     fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
-                    twitterAPI: checkins.twitterAPI, now: { virtual.now })
+                    twitterAPI: checkins.twitterAPI, clock: virtual)
             } else {
                 do {
                     emulator = try await InProcessEmulator.start(
                         fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
-                        twitterAPI: checkins.twitterAPI, network: resources?.nextNetwork(), now: { virtual.now })
+                        twitterAPI: checkins.twitterAPI, network: resources?.nextNetwork(), clock: virtual)
                 } catch {
                     throw RunSessionError.emulatorUnavailable("\(error)")
                 }
@@ -286,7 +290,7 @@ private final class Wiring {
                 store: checkins.store, clients: emulator.clients, clock: virtual,
                 retry: RetryPolicy(seed: checkins.seed), run: run)
         case .servers(let clients, let clock, let maxWait)?:
-            (self.clock, virtual, emulator, self.maxWait, changes, resources) = (clock, nil, nil, maxWait, [], nil)
+            (self.clock, emulator, self.maxWait, changes, resources) = (clock, nil, maxWait, [], nil)
             delivery = OutboxDelivery(
                 store: checkins.store, clients: clients, clock: clock, retry: RetryPolicy(seed: checkins.seed))
         }

@@ -3,6 +3,7 @@ import Foundation
 import LocationEvents
 import LocationSimulation
 import Runs
+import SimulatedTime
 import SocialEmulator
 import Tracks
 
@@ -31,8 +32,8 @@ public struct Scenario: Sendable {
     /// Evaluate the gates and record the audit, send nothing.
     public var dryRun = false
     public var expectations: [Expectation]
-    /// Wall-clock seconds the run may take (`timeBudget`); nil: the runner's.
-    public var timeBudget: Double?
+    /// Wall-clock time the run may take (`timeBudget`); nil: the runner's.
+    public var timeBudget: Duration?
     /// Run as this many trials, each with its own seed (`trials`); nil: one plain run.
     public var trials: Int?
     /// Seconds each device rests at its last position after its route (`rest`); nil: long
@@ -56,8 +57,8 @@ public struct DeviceScript: Sendable {
     /// For untimed geometry, m/s.
     public var speed = 1.4
     public var sampleInterval = 1.0
-    /// For untimed geometry, seconds since 1970.
-    public var start: Double?
+    /// For untimed geometry.
+    public var start: EpochInstant?
     /// Seconds added to the route's times, so devices can share a route staggered.
     public var startAfter = 0.0
     /// Metres the route is moved, north and east, so devices can share a route side by side.

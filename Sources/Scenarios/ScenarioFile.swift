@@ -4,6 +4,7 @@ import Foundation
 import LocationEvents
 import LocationSimulation
 import Runs
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Tracks
@@ -172,8 +173,9 @@ private struct Reader {
         }
         if let v = fields["rest"] { scenario.rest = try v.duration() }
         if let v = fields["timeBudget"] {
-            scenario.timeBudget = try v.duration()
-            guard scenario.timeBudget ?? 0 > 0 else { throw v.failure("'timeBudget' must be longer than zero") }
+            let seconds = try v.duration()
+            guard seconds > 0 else { throw v.failure("'timeBudget' must be longer than zero") }
+            scenario.timeBudget = .seconds(seconds)
         }
         return scenario
     }
@@ -286,7 +288,7 @@ private struct Reader {
             guard let start = XSDDateTime.parse(try v.string()) else {
                 throw v.failure("'start' must be an ISO-8601 time such as 2025-06-01T08:00:00Z")
             }
-            device.start = start
+            device.start = EpochInstant(secondsSince1970: start)
         }
         if let v = fields["startAfter"] { device.startAfter = try v.duration() }
         if let v = fields["mode"] { device.app.mode = try v.choice(AppScript.Mode.self) }

@@ -3,6 +3,7 @@ import ConfigFiles
 import Foundation
 import LocationSimulation
 import Runs
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Store
@@ -56,25 +57,26 @@ public struct ScenarioRunner: Sendable {
     /// Wall-clock seconds a scenario may take unless it sets its own `timeBudget`: a run past it
     /// stops and fails, so a scenario that would never end (a route of millions of fixes, say)
     /// cannot hang CI.
-    public var timeBudget: Double
+    public var timeBudget: Duration
     /// A deadline that many seconds ahead on the wall clock the runner was given.
-    private let deadline: @Sendable (Double) -> Deadline
+    private let deadline: @Sendable (Duration) -> Deadline
     /// Routes read and timed once for every run of this runner: a scenario's trials, and
     /// scenarios sharing a route, reuse them.
     private let routes = SharedRoutes()
 
-    public static let defaultTimeBudget = 600.0
+    public static let defaultTimeBudget = Duration.seconds(600)
 
-    /// - Parameter clock: the wall clock budgets are measured on (tests give their own).
+    /// - Parameter clock: the wall clock budgets are measured on (tests give a `SimulatedClock`
+    ///   or their own).
     public init<C: Clock<Duration> & Sendable>(
-        fixtures: EmulatorFixtures, storePath: String? = nil, timeBudget: Double = defaultTimeBudget,
+        fixtures: EmulatorFixtures, storePath: String? = nil, timeBudget: Duration = defaultTimeBudget,
         clock: C = ContinuousClock()
     ) {
         self.fixtures = fixtures
         self.storePath = storePath
         self.timeBudget = timeBudget
-        self.deadline = { seconds in
-            let end = clock.now.advanced(by: .milliseconds(Int64(min(seconds, 1e12) * 1_000)))
+        self.deadline = { budget in
+            let end = clock.now.advanced(by: min(budget, .seconds(1e12)))
             return Deadline { clock.now >= end }
         }
     }
@@ -127,7 +129,7 @@ public struct ScenarioRunner: Sendable {
         guard let storePath, !scenarios.isEmpty else { return }
         do {
             try Store(path: storePath).reserveRuns(
-                scenarios.map { ($0.name, $0.trackDescription, $0.dryRun) }, at: Date().timeIntervalSince1970)
+                scenarios.map { ($0.name, $0.trackDescription, $0.dryRun) }, at: WallClock().now)
         } catch {
             throw ScenarioError(.unavailable, error.description)
         }
@@ -260,7 +262,7 @@ public struct ScenarioRunner: Sendable {
         plan.checkins = checkins
 
         // Expectations see the events as they come; the events themselves are not kept.
-        var tallies = scenario.expectations.map { EventTally(for: $0, origin: plan.origin ?? 0) }
+        var tallies = scenario.expectations.map { EventTally(for: $0, origin: plan.origin?.secondsSince1970 ?? 0) }
         let outcome: RunOutcome
         do {
             outcome = try await RunSession(plan).run(stoppingWhen: deadline.hasPassedNow) { event in
@@ -268,14 +270,15 @@ public struct ScenarioRunner: Sendable {
                 for index in tallies.indices { tallies[index].observe(timed) }
             }
         } catch RunSessionError.stopped(let at) {
-            throw overBudget(scenario, budget, at: at)
+            throw overBudget(scenario, budget, at: at.inSeconds)
         } catch RunSessionError.emulatorUnavailable(let reason) {
             throw ScenarioError(.unavailable, "cannot start the in-process emulator: \(reason)")
         } catch {
             throw ScenarioError(.unavailable, "\(scenario.file): \(error)")
         }
         return ScenarioOutcome(
-            origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount, posts: outcome.posts,
+            origin: outcome.origin.secondsSince1970, tallies: tallies, eventCount: outcome.eventCount,
+            posts: outcome.posts,
             journal: outcome.journal)
     }
 
@@ -306,10 +309,10 @@ public struct ScenarioRunner: Sendable {
 
     /// The failure of a run stopped by its time budget: the budget, where it is set, and the
     /// virtual time (seconds from the scenario's start) the run had reached.
-    private func overBudget(_ scenario: Scenario, _ budget: Double, at virtual: Double) -> ScenarioError {
+    private func overBudget(_ scenario: Scenario, _ budget: Duration, at virtual: Double) -> ScenarioError {
         ScenarioError(
             .overBudget,
-            "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget)) "
+            "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget.inSeconds)) "
                 + "(timeBudget, or waypost test --time-budget), at virtual +\(Int(max(0, virtual))) s")
     }
 }

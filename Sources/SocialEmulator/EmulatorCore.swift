@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import SocialAPI
 
 /// The Twitter and Facebook Graph emulator, without the socket: a request in, the answer out.
@@ -15,12 +16,13 @@ public actor EmulatorCore {
     private var x: XRoutes
     private var graph: GraphRoutes
     private var controlPlane: ControlRoutes
-    private var wallClock: @Sendable () -> Double
+    /// The emulator's time before the control plane's scripted offset.
+    private var baseClock: any EpochClock
     /// When set, control-plane requests over HTTP need it in `X-Waypost-Control-Token`.
     private let controlToken: String?
     private var state: EmulatorState
 
-    private func clock() -> Double { wallClock() + state.clockOffset }
+    private func clock() -> Double { baseClock.now.secondsSince1970 + state.clockOffset }
 
     /// - Parameters:
     ///   - seed: seeds fault probabilities and latencies.
@@ -28,15 +30,16 @@ public actor EmulatorCore {
     ///     counted, long values cut short (``JournalLimits``).
     ///   - controlToken: required of control-plane requests over HTTP (`X-Waypost-Control-Token`),
     ///     so that an emulator reachable from elsewhere cannot be reset or read by anyone.
-    ///   - clock: the emulator's time (OAuth timestamps, rate-limit windows, fault windows).
+    ///   - clock: the emulator's time (OAuth timestamps, rate-limit windows, fault windows): the
+    ///     wall clock standalone, a run's ``SimulatedClock`` in process.
     public init(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64 = 0,
         journalLimits: JournalLimits = JournalLimits(), controlToken: String? = nil,
-        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        clock: any EpochClock = WallClock()
     ) {
         self.controlToken = controlToken
         self.fixtures = fixtures
-        self.wallClock = clock
+        self.baseClock = clock
         (twitter, x, graph, controlPlane, state) = Self.parts(fixtures, configuration, seed, journalLimits)
     }
 
@@ -64,12 +67,12 @@ public actor EmulatorCore {
     /// stay): a server already listening serves the next run without being restarted.
     public func renew(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration, seed: UInt64,
-        clock: @escaping @Sendable () -> Double
+        clock: any EpochClock
     ) {
         // The same places encode the same way: the next run keeps their encodings.
         let encodedPlaces = fixtures == self.fixtures ? state.encodedPlaces : [:]
         self.fixtures = fixtures
-        wallClock = clock
+        baseClock = clock
         (twitter, x, graph, controlPlane, state) = Self.parts(
             fixtures, configuration, seed, controlPlane.journalLimits)
         state.encodedPlaces = encodedPlaces
@@ -122,7 +125,7 @@ public actor EmulatorCore {
                 return .json(401, ["error": "the control plane needs this emulator's X-Waypost-Control-Token"])
             }
             return controlPlane.respond(
-                to: request.method, request.path, parameters: parameters, state: &state, wallClock: wallClock)
+                to: request.method, request.path, parameters: parameters, state: &state, clock: baseClock)
         }
         let header = request.headers["authorization"].flatMap(OAuthHeader.init)
         let now = clock()

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import SocialAPI
 
 /// The clients' ``HTTPTransport`` answered by an ``EmulatorCore`` in memory — no socket — for
@@ -14,14 +15,14 @@ import SocialAPI
 /// ```
 public struct EmulatorTransport: HTTPTransport {
     public let core: EmulatorCore
-    /// Seconds the client waits for an answer (AsyncHTTPClient's deadline in `HTTPClientTransport`).
-    public var timeout: Double
+    /// How long the client waits for an answer (AsyncHTTPClient's deadline in `HTTPClientTransport`).
+    public var timeout: Duration
 
     /// The base URLs the clients are given; the host is only a name here.
     public static let baseURL = URL(string: "http://emulator.invalid/") ?? URL(fileURLWithPath: "/")
     public static var twitterBaseURL: URL { baseURL.appendingPathComponent("1.1/") }
 
-    public init(core: EmulatorCore, timeout: Double = 10) {
+    public init(core: EmulatorCore, timeout: Duration = .seconds(10)) {
         self.core = core
         self.timeout = timeout
     }
@@ -39,9 +40,10 @@ public struct EmulatorTransport: HTTPTransport {
                 path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
                 query: components.percentEncodedQuery ?? "", headers: headers, body: request.body ?? Data()))
         switch answer.transport {
-        case .none where answer.delay > timeout:
+        case .none where answer.delay > timeout.inSeconds:
             throw .transport(
-                "timed out after \(Int(timeout)) s: the emulator answered \(Int(answer.delay)) s late (fault)")
+                "timed out after \(Int(timeout.inSeconds)) s: the emulator answered \(Int(answer.delay)) s late (fault)"
+            )
         case .none: return HTTPResponseSpec(status: answer.status, headers: answer.headers, body: answer.body)
         case .reset: throw .transport("connection reset by the emulator (fault)")
         case .hang: throw .transport("timed out: the emulator never answered (fault)")

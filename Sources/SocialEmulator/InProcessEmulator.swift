@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import SocialAPI
 
 /// The emulator inside this process, on an ephemeral loopback port — real HTTP all the same —
@@ -6,8 +7,8 @@ import SocialAPI
 /// --checkins` and every scenario post through one of these unless told otherwise.
 ///
 /// ```swift
-/// let clock = VirtualDeliveryClock(start: origin)
-/// let emulator = try await InProcessEmulator.start(fixtures: fixtures, seed: 7, now: { clock.now })
+/// let clock = SimulatedClock(start: origin)
+/// let emulator = try await InProcessEmulator.start(fixtures: fixtures, seed: 7, clock: clock)
 /// let delivery = OutboxDelivery(store: store, clients: emulator.clients, clock: clock)
 /// …
 /// await emulator.stop()
@@ -19,20 +20,20 @@ public struct InProcessEmulator: Sendable {
     /// The loop the server and its clients share; nil: NIO's shared loops.
     let network: LoopbackNetwork?
 
-    /// Starts the emulator on the clock `now` reads, seconds since 1970 (its OAuth window, rate
-    /// limits and fault times follow it; the clients sign with it too).
+    /// Starts the emulator on `clock` (its OAuth window, rate limits and fault times follow it;
+    /// the clients sign with it too).
     ///   `twitterAPI`: which API the clients post tweets through (v2: `POST /2/tweets`, signed
     ///   with the same OAuth 1.0a user context); `network`: the loop the server and its clients
     ///   share (nil: NIO's shared loops).
     public static func start(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
-        twitterAPI: TwitterAPIVersion = .v1_1, network: LoopbackNetwork? = nil, now: @escaping @Sendable () -> Double
+        twitterAPI: TwitterAPIVersion = .v1_1, network: LoopbackNetwork? = nil, clock: any EpochClock
     ) async throws -> InProcessEmulator {
-        let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: now)
+        let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: clock)
         let running = try await EmulatorServer(core: core).start(port: 0, network: network)
         return InProcessEmulator(
             core: core, running: running,
-            clients: clients(of: running, configuration: configuration, twitterAPI: twitterAPI, network, now: now),
+            clients: clients(of: running, configuration: configuration, twitterAPI: twitterAPI, network, clock: clock),
             network: network)
     }
 
@@ -41,19 +42,20 @@ public struct InProcessEmulator: Sendable {
     /// and connecting to it each time.
     public func renewed(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
-        twitterAPI: TwitterAPIVersion = .v1_1, now: @escaping @Sendable () -> Double
+        twitterAPI: TwitterAPIVersion = .v1_1, clock: any EpochClock
     ) async -> InProcessEmulator {
-        await core.renew(fixtures: fixtures, configuration: configuration, seed: seed, clock: now)
+        await core.renew(fixtures: fixtures, configuration: configuration, seed: seed, clock: clock)
         return InProcessEmulator(
             core: core, running: running,
-            clients: Self.clients(of: running, configuration: configuration, twitterAPI: twitterAPI, network, now: now),
+            clients: Self.clients(
+                of: running, configuration: configuration, twitterAPI: twitterAPI, network, clock: clock),
             network: network)
     }
 
-    /// The project's clients signed as the first configured accounts, on the clock `now` reads.
+    /// The project's clients signed as the first configured accounts, on `clock`.
     private static func clients(
         of running: EmulatorServer.Running, configuration: EmulatorConfiguration, twitterAPI: TwitterAPIVersion,
-        _ network: LoopbackNetwork?, now: @escaping @Sendable () -> Double
+        _ network: LoopbackNetwork?, clock: any EpochClock
     ) -> SocialClients {
         let transport = network.map { AsyncHTTPClientTransport(client: $0.client) } ?? AsyncHTTPClientTransport()
         var twitter: TwitterClient?
@@ -64,11 +66,11 @@ public struct InProcessEmulator: Sendable {
             let credentials = OAuth1Credentials(
                 consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret)
             twitter = TwitterClient(
-                baseURL: running.twitterBaseURL, credentials: credentials, transport: transport, now: { Int(now()) })
+                baseURL: running.twitterBaseURL, credentials: credentials, transport: transport, clock: clock)
             if twitterAPI == .v2 {
                 x = XClient(
                     baseURL: running.xBaseURL, authorization: .oauth1(OAuth1Signer(credentials: credentials)),
-                    transport: transport, now: { Int(now()) })
+                    transport: transport, clock: clock)
             }
         }
         let facebook = configuration.facebookAccounts.first.map {

@@ -1,3 +1,5 @@
+import SimulatedTime
+
 /// A location fix kept in the history.
 public struct LocationRecord: Sendable, Equatable {
     public var time: Double
@@ -58,9 +60,9 @@ extension Store {
     /// privacy zones of runs left with no history;
     /// returns how many records went.
     @discardableResult
-    public func purgeLocations(before time: Double?) throws(StoreError) -> Int {
+    public func purgeLocations(before instant: EpochInstant?) throws(StoreError) -> Int {
         try transaction { db throws(StoreError) in
-            guard let time else {
+            guard let time = instant?.secondsSince1970 else {
                 return try db.run("DELETE FROM locations") + db.run("DELETE FROM events")
                     + db.run("DELETE FROM monitor_records") + db.run("DELETE FROM zones")
             }
@@ -74,18 +76,25 @@ extension Store {
     }
 
     /// How many of a run's fixes happened before `time`.
-    public func locationCount(run: Int64, before time: Double) throws(StoreError) -> Int {
+    public func locationCount(run: Int64, before instant: EpochInstant) throws(StoreError) -> Int {
         try locked { db throws(StoreError) in
             var count = 0
-            try db.query("SELECT COUNT(*) FROM locations WHERE run = ? AND time < ?", [.integer(run), .real(time)]) {
+            try db.query(
+                "SELECT COUNT(*) FROM locations WHERE run = ? AND time < ?", [.integer(run), SQLValue(instant)]
+            ) {
                 count = $0.int(0)
             }
             return count
         }
     }
 
-    /// How long fixes are kept, seconds; nil keeps them until purged.
-    public func retention() throws(StoreError) -> Double? {
+    /// How long fixes are kept; nil keeps them until purged.
+    public func retention() throws(StoreError) -> Duration? {
+        try retentionSeconds().map { .seconds($0) }
+    }
+
+    /// The retention as stored: seconds, in text.
+    private func retentionSeconds() throws(StoreError) -> Double? {
         try locked { db throws(StoreError) in
             var value: Double?
             try db.query("SELECT value FROM settings WHERE key = 'retention'") { value = Double($0.text(0)) }
@@ -93,9 +102,9 @@ extension Store {
         }
     }
 
-    public func setRetention(_ seconds: Double?) throws(StoreError) {
+    public func setRetention(_ duration: Duration?) throws(StoreError) {
         try locked { db throws(StoreError) in
-            if let seconds {
+            if let seconds = duration?.inSeconds {
                 try db.run(
                     "INSERT INTO settings (key, value) VALUES ('retention', ?) "
                         + "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(String(seconds))])
@@ -107,8 +116,8 @@ extension Store {
 
     /// Applies the retention period at `now`: deletes what is older; returns how many went.
     @discardableResult
-    public func applyRetention(now: Double) throws(StoreError) -> Int {
-        guard let keep = try retention() else { return 0 }
-        return try purgeLocations(before: now - keep)
+    public func applyRetention(now: EpochInstant) throws(StoreError) -> Int {
+        guard let keep = try retentionSeconds() else { return 0 }
+        return try purgeLocations(before: now.advanced(bySeconds: -keep))
     }
 }

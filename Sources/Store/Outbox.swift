@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 
 /// Where a post is in its delivery.
 public enum OutboxState: String, Sendable, CaseIterable, Codable {
@@ -24,17 +25,17 @@ public struct OutboxEntry: Sendable, Equatable {
     public var run: Int64
     public var network: String
     public var state: OutboxState
-    /// Seconds since 1970 on the delivery clock.
-    public var createdAt: Double
-    public var notBefore: Double
+    /// On the delivery clock.
+    public var createdAt: EpochInstant
+    public var notBefore: EpochInstant
     public var attempts: Int
     public var payload: Data
     public var lastError: String?
     public var remoteID: String?
-    public var finishedAt: Double?
+    public var finishedAt: EpochInstant?
     /// While `sending`: the lease holder (``OutboxLease/owner``) and when its claim runs out (wall clock).
     public var claimedBy: String?
-    public var leaseUntil: Double?
+    public var leaseUntil: EpochInstant?
 }
 
 /// The outbox and the audit: a post is written (with its audit record) before it is sent, and
@@ -43,14 +44,14 @@ extension Store {
     /// Writes a new pending post and its audit record; false (and nothing written) when the key exists.
     @discardableResult
     public func enqueue(
-        key: String, run: Int64, network: String, createdAt: Double, payload: Data, audit: Data
+        key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
     ) throws(StoreError) -> Bool {
         try transaction { db throws(StoreError) in
             let inserted = try db.run(
                 "INSERT OR IGNORE INTO outbox (key, run, network, state, created_at, not_before, payload) "
                     + "VALUES (?, ?, ?, 'pending', ?, ?, ?)",
                 [
-                    .text(key), .integer(run), .text(network), .real(createdAt), .real(createdAt),
+                    .text(key), .integer(run), .text(network), SQLValue(createdAt), SQLValue(createdAt),
                     .text(String(decoding: payload, as: UTF8.self)),
                 ])
             guard inserted == 1 else { return false }
@@ -60,10 +61,10 @@ extension Store {
     }
 
     /// Pending posts due at `now`, oldest first; only `run`'s when one is given.
-    public func duePosts(now: Double, limit: Int = 100, run: Int64? = nil) throws(StoreError) -> [OutboxEntry] {
+    public func duePosts(now: EpochInstant, limit: Int = 100, run: Int64? = nil) throws(StoreError) -> [OutboxEntry] {
         try entries(
             where: "state = 'pending' AND not_before <= ? AND (? IS NULL OR run = ?) ORDER BY not_before, id LIMIT ?",
-            [.real(now), SQLValue(run), SQLValue(run), .integer(Int64(limit))])
+            [SQLValue(now), SQLValue(run), SQLValue(run), .integer(Int64(limit))])
     }
 
     /// Rows this store has written since it opened: while it stays the same, what this process
@@ -73,13 +74,13 @@ extension Store {
     }
 
     /// When the next pending post falls due, if any is pending.
-    public func nextDueTime(run: Int64? = nil) throws(StoreError) -> Double? {
+    public func nextDueTime(run: Int64? = nil) throws(StoreError) -> EpochInstant? {
         try locked { db throws(StoreError) in
-            var time: Double?
+            var time: EpochInstant?
             try db.query(
                 "SELECT MIN(not_before) FROM outbox WHERE state = 'pending' AND (? IS NULL OR run = ?)",
                 [SQLValue(run), SQLValue(run)]
-            ) { time = $0.optionalDouble(0) }
+            ) { time = $0.optionalInstant(0) }
             return time
         }
     }
@@ -91,7 +92,7 @@ extension Store {
             let changed = try db.run(
                 "UPDATE outbox SET state = 'sending', attempts = attempts + 1, claimed_by = ?, lease_until = ? "
                     + "WHERE id = ? AND state = 'pending'",
-                [.text(lease.owner), .real(lease.expiry), .integer(id)])
+                [.text(lease.owner), SQLValue(lease.expiry), .integer(id)])
             guard changed == 1 else { return nil }
             return try Self.entries(db, where: "id = ?", [.integer(id)]).first
         }
@@ -110,7 +111,7 @@ extension Store {
                     "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id = ? AND state = 'sending' "
                         + "AND claimed_by IS ? AND lease_until IS ?",
                     [
-                        .text(lease.owner), .real(lease.expiry), .integer(entry.id), SQLValue(entry.claimedBy),
+                        .text(lease.owner), SQLValue(lease.expiry), .integer(entry.id), SQLValue(entry.claimedBy),
                         SQLValue(entry.leaseUntil),
                     ])
                 return changed == 1 ? try Self.entries(db, where: "id = ?", [.integer(entry.id)]).first : nil
@@ -126,7 +127,7 @@ extension Store {
         try locked { db throws(StoreError) in
             try db.run(
                 "UPDATE outbox SET lease_until = ? WHERE state = 'sending' AND claimed_by = ?",
-                [.real(lease.expiry), .text(lease.owner)])
+                [SQLValue(lease.expiry), .text(lease.owner)])
         }
     }
 
@@ -135,8 +136,8 @@ extension Store {
     /// sender stalled past its lease and another one took the post over.
     @discardableResult
     public func settle(
-        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: Double? = nil, payload: Data? = nil,
-        lastError: String? = nil, remoteID: String? = nil, at time: Double, audit: Data
+        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant? = nil, payload: Data? = nil,
+        lastError: String? = nil, remoteID: String? = nil, at time: EpochInstant, audit: Data
     ) throws(StoreError) -> Bool {
         try transaction { db throws(StoreError) in
             let changed = try db.run(
@@ -146,7 +147,7 @@ extension Store {
                 [
                     .text(state.rawValue), SQLValue(notBefore),
                     SQLValue(payload.map { String(decoding: $0, as: UTF8.self) }), SQLValue(lastError),
-                    SQLValue(remoteID), state.isFinal ? .real(time) : .null, .integer(id), .text(lease.owner),
+                    SQLValue(remoteID), state.isFinal ? SQLValue(time) : .null, .integer(id), .text(lease.owner),
                 ])
             guard changed == 1 else { return false }
             var run: Int64 = 0
@@ -213,10 +214,10 @@ extension Store {
         ) {
             OutboxEntry(
                 id: Int64($0.int(0)), key: $0.text(1), run: Int64($0.int(2)), network: $0.text(3),
-                state: OutboxState(rawValue: $0.text(4)) ?? .failed, createdAt: $0.double(5),
-                notBefore: $0.double(6), attempts: $0.int(7), payload: Data($0.text(8).utf8),
-                lastError: $0.optionalText(9), remoteID: $0.optionalText(10), finishedAt: $0.optionalDouble(11),
-                claimedBy: $0.optionalText(12), leaseUntil: $0.optionalDouble(13))
+                state: OutboxState(rawValue: $0.text(4)) ?? .failed, createdAt: $0.instant(5),
+                notBefore: $0.instant(6), attempts: $0.int(7), payload: Data($0.text(8).utf8),
+                lastError: $0.optionalText(9), remoteID: $0.optionalText(10), finishedAt: $0.optionalInstant(11),
+                claimedBy: $0.optionalText(12), leaseUntil: $0.optionalInstant(13))
         }
     }
 }

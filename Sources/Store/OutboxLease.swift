@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 
 /// A sender's claim on the posts it is sending, as durable queues lease their messages (SQS's
 /// visibility timeout, job-queue leases): who holds it, and how long it holds unless renewed.
@@ -10,24 +11,26 @@ import Foundation
 /// whatever clock the posts themselves run on.
 ///
 /// ```swift
-/// let lease = OutboxLease()                     // this process, 60 s, renewed while sending
+/// let lease = OutboxLease()                     // this process, 60 s on the wall clock, renewed while sending
 /// if let post = try store.claim(id, lease: lease) { … }
 /// ```
 public struct OutboxLease: Sendable {
     /// Unique to one sender: this machine and process (pid and start time), and a random token
     /// (one process may run several senders: `waypost test --db` runs scenarios in parallel).
     public let owner: String
-    /// How long a claim holds without being renewed, in seconds.
-    public let duration: Double
-    private let clock: @Sendable () -> Double
+    /// How long a claim holds without being renewed.
+    public let duration: Duration
+    private let clock: any EpochClock
     private let process: ProcessIdentity
 
-    public init(duration: Double = 60, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    /// - Parameter clock: the clock claims run out on: the wall clock, which every process
+    ///   sharing the store reads alike (tests give a ``SimulatedClock``).
+    public init(duration: Duration = .seconds(60), clock: any EpochClock = WallClock()) {
         process = .current
         var random = SystemRandomNumberGenerator()
         owner = "\(process) token=\(String(random.next() as UInt64, radix: 16))"
         self.duration = duration
-        clock = now
+        self.clock = clock
     }
 
     /// The process id named in a claim's owner, for showing who holds it.
@@ -35,18 +38,15 @@ public struct OutboxLease: Sendable {
         ProcessIdentity.fields(of: owner)["pid"].map(String.init)
     }
 
-    /// Wall-clock seconds since 1970.
-    var now: Double { clock() }
-
     /// When a claim made or renewed now runs out.
-    var expiry: Double { now + duration }
+    var expiry: EpochInstant { clock.now.advanced(by: duration) }
 
     /// Whether a claim by `owner` that runs out at `leaseUntil` may be taken: it has run out, it
     /// names no owner (written before leases), or its owner is a process of this machine that has exited.
-    func hasLapsed(owner: String?, leaseUntil: Double?) -> Bool {
+    func hasLapsed(owner: String?, leaseUntil: EpochInstant?) -> Bool {
         if owner == self.owner { return false }
         guard let owner, let leaseUntil else { return true }
-        return leaseUntil < now || process.knowsExited(owner)
+        return leaseUntil < clock.now || process.knowsExited(owner)
     }
 }
 

@@ -1,24 +1,26 @@
+import SimulatedTime
+
 /// One replay, by name: a second run with the same name resumes it.
 public struct RunRecord: Sendable, Equatable {
     public var id: Int64
     public var name: String
     public var track: String
-    /// Wall-clock seconds since 1970.
-    public var startedAt: Double
-    public var finishedAt: Double?
+    /// On the wall clock.
+    public var startedAt: EpochInstant
+    public var finishedAt: EpochInstant?
     public var dryRun: Bool
 }
 
 extension Store {
     /// The run named `name`, created when new; an existing one is resumed (its `finishedAt` cleared).
-    public func beginRun(name: String, track: String, at time: Double, dryRun: Bool = false) throws(StoreError)
+    public func beginRun(name: String, track: String, at time: EpochInstant, dryRun: Bool = false) throws(StoreError)
         -> RunRecord
     {
         try transaction { db throws(StoreError) in
             try db.run(
                 "INSERT INTO runs (name, track, started_at, dry_run) VALUES (?, ?, ?, ?) "
                     + "ON CONFLICT(name) DO UPDATE SET finished_at = NULL",
-                [.text(name), .text(track), .real(time), SQLValue(dryRun)])
+                [.text(name), .text(track), SQLValue(time), SQLValue(dryRun)])
             return try Self.runs(db, where: "name = ?", [.text(name)])[0]
         }
     }
@@ -26,13 +28,15 @@ extension Store {
     /// Runs that will be recorded side by side, begun now in this order — each replacing any
     /// earlier run of its name — so that their order among the runs (and which is the latest)
     /// does not depend on which starts first.
-    public func reserveRuns(_ runs: [(name: String, track: String, dryRun: Bool)], at time: Double) throws(StoreError) {
+    public func reserveRuns(_ runs: [(name: String, track: String, dryRun: Bool)], at time: EpochInstant)
+        throws(StoreError)
+    {
         try transaction { db throws(StoreError) in
             for run in runs {
                 try db.run("DELETE FROM runs WHERE name = ?", [.text(run.name)])
                 try db.run(
                     "INSERT INTO runs (name, track, started_at, dry_run) VALUES (?, ?, ?, ?)",
-                    [.text(run.name), .text(run.track), .real(time), SQLValue(run.dryRun)])
+                    [.text(run.name), .text(run.track), SQLValue(time), SQLValue(run.dryRun)])
             }
         }
     }
@@ -46,7 +50,7 @@ extension Store {
             try db.run("DELETE FROM runs WHERE id = ?", [.integer(run.id)])
             try db.run(
                 "INSERT INTO runs (id, name, track, started_at, dry_run) VALUES (?, ?, ?, ?, ?)",
-                [.integer(run.id), .text(run.name), .text(run.track), .real(run.startedAt), SQLValue(run.dryRun)])
+                [.integer(run.id), .text(run.name), .text(run.track), SQLValue(run.startedAt), SQLValue(run.dryRun)])
         }
     }
 
@@ -58,15 +62,15 @@ extension Store {
         }
     }
 
-    public func finishRun(_ id: Int64, at time: Double) throws(StoreError) {
+    public func finishRun(_ id: Int64, at time: EpochInstant) throws(StoreError) {
         try locked { db throws(StoreError) in
-            try db.run("UPDATE runs SET finished_at = ? WHERE id = ?", [.real(time), .integer(id)])
+            try db.run("UPDATE runs SET finished_at = ? WHERE id = ?", [SQLValue(time), .integer(id)])
         }
     }
 
     /// The runs begun (wall clock) at or after `time`, oldest first.
-    public func runsRecorded(since time: Double) throws(StoreError) -> [RunRecord] {
-        try locked { db throws(StoreError) in try Self.runs(db, where: "started_at >= ?", [.real(time)]) }
+    public func runsRecorded(since time: EpochInstant) throws(StoreError) -> [RunRecord] {
+        try locked { db throws(StoreError) in try Self.runs(db, where: "started_at >= ?", [SQLValue(time)]) }
     }
 
     /// The run named `name`, or the latest run when `name` is nil.
@@ -84,8 +88,8 @@ extension Store {
             "SELECT id, name, track, started_at, finished_at, dry_run FROM runs WHERE \(condition) ORDER BY id", values
         ) {
             RunRecord(
-                id: Int64($0.int(0)), name: $0.text(1), track: $0.text(2), startedAt: $0.double(3),
-                finishedAt: $0.optionalDouble(4), dryRun: $0.bool(5))
+                id: Int64($0.int(0)), name: $0.text(1), track: $0.text(2), startedAt: $0.instant(3),
+                finishedAt: $0.optionalInstant(4), dryRun: $0.bool(5))
         }
     }
 }

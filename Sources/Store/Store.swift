@@ -22,8 +22,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// ```swift
 /// let store = try Store(path: ".waypost/waypost.db")
-/// let run = try store.beginRun(name: "commute", track: "tracks/sunnyvale-commute.kml", at: 1_700_000_000)
-/// try store.purgeLocations(before: Date().timeIntervalSince1970 - 7 * 86_400)
+/// let run = try store.beginRun(name: "commute", track: "tracks/sunnyvale-commute.kml", at: WallClock().now)
+/// try store.purgeLocations(before: WallClock().now.advanced(by: .seconds(-7 * 86_400)))
 /// ```
 public final class Store: @unchecked Sendable {
     // A connection is not thread-safe; every call holds the lock for its whole transaction.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CheckinEngine
 import Foundation
 import Runs
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Store
@@ -116,20 +117,21 @@ struct NetworkOptions: ParsableArguments {
     /// `credentials` as ``serverCredentials()`` read them.
     func destination(credentials: Credentials?) throws -> PostDestination {
         guard external else { return .emulator(try loadFixtures(fixtures), EmulatorSetup()) }
-        let clock = WallDeliveryClock()
-        return .servers(try serverClients(credentials: credentials, clock: clock), clock: clock, maxWait: maxWait)
+        let clock = WallClock()
+        return .servers(
+            try serverClients(credentials: credentials, clock: clock), clock: clock, maxWait: .seconds(maxWait))
     }
 
     /// The clients, and the in-process emulator when no base URL was given (stop it when done);
     /// `credentials` as ``serverCredentials()`` read them.
-    func connect(clock: any DeliveryClock, seed: UInt64, credentials: Credentials?) async throws
+    func connect(clock: any EpochClock, seed: UInt64, credentials: Credentials?) async throws
         -> (SocialClients, EmulatorServer.Running?)
     {
         guard external else {
             let loaded = try loadFixtures(fixtures)
             do {
                 let emulator = try await InProcessEmulator.start(
-                    fixtures: loaded, seed: seed, twitterAPI: twitterAPI, now: { clock.now })
+                    fixtures: loaded, seed: seed, twitterAPI: twitterAPI, clock: clock)
                 return (emulator.clients, emulator.running)
             } catch {
                 throw CommandFailure(.unavailable, "cannot start the in-process emulator: \(error)")
@@ -139,7 +141,7 @@ struct NetworkOptions: ParsableArguments {
     }
 
     /// Clients for the servers the base URLs name, signed on `clock`.
-    private func serverClients(credentials: Credentials?, clock: any DeliveryClock) throws -> SocialClients {
+    private func serverClients(credentials: Credentials?, clock: any EpochClock) throws -> SocialClients {
         let credentials = try credentials ?? fileOrEnvironmentCredentials()
         func url(_ text: String?, _ flag: String) throws -> URL? {
             guard let text else { return nil }
@@ -155,11 +157,11 @@ struct NetworkOptions: ParsableArguments {
         let x =
             twitterAPI == .v2
             ? zip2(twitter.flatMap { URL(string: "../2/", relativeTo: $0)?.absoluteURL }, credentials.twitter).map {
-                XClient(baseURL: $0, authorization: .oauth1(OAuth1Signer(credentials: $1)), now: { Int(clock.now) })
+                XClient(baseURL: $0, authorization: .oauth1(OAuth1Signer(credentials: $1)), clock: clock)
             } : nil
         return SocialClients(
             twitter: zip2(twitter, credentials.twitter).map {
-                TwitterClient(baseURL: $0, credentials: $1, now: { Int(clock.now) })
+                TwitterClient(baseURL: $0, credentials: $1, clock: clock)
             },
             facebook: zip2(facebook, credentials.facebookAccessToken).map {
                 FacebookClient(baseURL: $0, accessToken: $1)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Tracks
 
 #if canImport(Glibc)
@@ -69,7 +70,7 @@ struct NMEAOptions: ParsableArguments {
 
 /// Turns the replay's events into NMEA epochs: a fix for each delivered location; while the
 /// signal is lost, a no-fix epoch at the loss and then every `interval` seconds until the next
-/// fix (a receiver keeps talking without a fix), paced by ``NMEAPacedClock``.
+/// fix (a receiver keeps talking without a fix), paced by ``NMEAPacing``.
 final class NMEASink {
     private let sentences = NMEASentences()
     private let file: NMEAFileOutput?
@@ -149,19 +150,17 @@ final class NMEASink {
     }
 }
 
-/// A clock that lets an ``NMEASink`` write its no-fix epochs at their own times: before each
-/// event's instant it fills the signal gap up to it, pacing `inner` (the wall clock of
-/// `--realtime`; nil: as fast as possible) to each epoch. Holds any clock, so that it wraps
-/// whatever pacing a run is given.
-struct NMEAPacedClock: SimulationClock {
-    var inner: (any SimulationClock)?
+/// Pacing that lets an ``NMEASink`` write its no-fix epochs at their own times: before each
+/// event's instant it fills the signal gap up to it, pacing `inner` (the real time of
+/// `--realtime`; nil: as fast as possible) to each epoch. Holds any pacing, so that it wraps
+/// whatever a run is given.
+struct NMEAPacing: Pacing {
+    var inner: (any Pacing)?
     let sink: NMEASink?
 
-    mutating func advance(to virtualTime: Double) {
-        if let sink {
-            sink.fill(until: virtualTime) { inner?.advance(to: $0) }
-        }
-        inner?.advance(to: virtualTime)
+    mutating func wait(until instant: EpochInstant) {
+        sink?.fill(until: instant.secondsSince1970) { inner?.wait(until: EpochInstant(secondsSince1970: $0)) }
+        inner?.wait(until: instant)
     }
 }
 

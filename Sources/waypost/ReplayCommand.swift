@@ -6,6 +6,7 @@ import Geo
 import LocationEvents
 import LocationSimulation
 import Runs
+import SimulatedTime
 import Store
 import Tracks
 import WaypostSupport
@@ -385,7 +386,7 @@ struct Replay: AsyncParsableCommand {
             spec.path = path
             spec.speed = speed
             spec.sampleInterval = sampleInterval
-            spec.start = start.flatMap(XSDDateTime.parse)
+            spec.start = start.flatMap(XSDDateTime.parse).map { EpochInstant(secondsSince1970: $0) }
             spec.maxFixes = maxFixes
             let parsed = try spec.read()
             parsed.reportWarnings(file: input.displayName)
@@ -432,7 +433,7 @@ struct Replay: AsyncParsableCommand {
             var plan = RunPlan(devices: [device], regions: monitored, beacons: placedBeacons)
             if let rules {
                 let store = try storage.open()
-                try store.applyRetention(now: Date().timeIntervalSince1970)
+                try store.applyRetention(now: WallClock().now)
                 var checkins = CheckinPlan(
                     store: store, runName: run ?? input.runName, track: track, rules: rules,
                     network: dryRun ? nil : try network.destination(credentials: credentials))
@@ -450,15 +451,17 @@ struct Replay: AsyncParsableCommand {
             let nmeaSink = try nmea.makeSink(interval: sampleInterval, realtime: realtime)
             // `--nmea -`: standard output carries the sentences alone.
             let printsEvents = !nmea.takesStandardOutput
-            var pacing: (any SimulationClock)?
+            var pacing: (any Pacing)?
             let bar = ProgressBar(enabled: realtime && isatty(STDERR_FILENO) != 0)
             if realtime, let span = route.span {
-                pacing = WallClock(rate: rate, span: span) { fraction in
+                let span =
+                    EpochInstant(secondsSince1970: span.lowerBound)...EpochInstant(secondsSince1970: span.upperBound)
+                pacing = RealTimePacing(rate: rate, span: span) { fraction in
                     out.flush()
                     bar.show(fraction)
                 }
             }
-            if let nmeaSink { pacing = NMEAPacedClock(inner: pacing, sink: nmeaSink) }
+            if let nmeaSink { pacing = NMEAPacing(inner: pacing, sink: nmeaSink) }
             let outcome: RunOutcome
             do {
                 try nmeaSink?.waitForFirstClient()

@@ -3,6 +3,7 @@ import CheckinEngine
 import ConfigFiles
 import Foundation
 import LocationEvents
+import SimulatedTime
 import Store
 import WaypostSupport
 
@@ -73,11 +74,15 @@ struct Outbox: AsyncParsableCommand {
                 for e in entries {
                     var line = "\(e.id)  \(e.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
                     line += "  \(DisplayEscaping.escape(e.network).padding(toLength: 8, withPad: " ", startingAt: 0))"
-                    line += "  created \(XSDDateTime.format(e.createdAt, fractionDigits: 0))  attempts \(e.attempts)"
-                    if e.state == .pending { line += "  due \(XSDDateTime.format(e.notBefore, fractionDigits: 0))" }
+                    line +=
+                        "  created \(XSDDateTime.format(e.createdAt.secondsSince1970, fractionDigits: 0))  attempts \(e.attempts)"
+                    if e.state == .pending {
+                        line += "  due \(XSDDateTime.format(e.notBefore.secondsSince1970, fractionDigits: 0))"
+                    }
                     if e.state == .sending, let owner = e.claimedBy, let until = e.leaseUntil {
                         let pid = OutboxLease.processID(of: owner) ?? "?"
-                        line += "  claimed by process \(pid) until \(XSDDateTime.format(until, fractionDigits: 0))"
+                        line +=
+                            "  claimed by process \(pid) until \(XSDDateTime.format(until.secondsSince1970, fractionDigits: 0))"
                     }
                     if let id = e.remoteID { line += "  id \(DisplayEscaping.escape(id))" }
                     // The last error quotes the server's answer.
@@ -112,13 +117,13 @@ struct Outbox: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try storage.open()
-                let clock = WallDeliveryClock()
+                let clock = WallClock()
                 let (clients, emulator) = try await network.connect(clock: clock, seed: seed, credentials: nil)
                 let delivery = OutboxDelivery(
                     store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
                 let records: [AuditRecord]
                 do {
-                    records = try await delivery.drain(maxWait: network.maxWait)
+                    records = try await delivery.drain(maxWait: .seconds(network.maxWait))
                 } catch {
                     await emulator?.stop()
                     throw error
@@ -170,7 +175,8 @@ struct History: AsyncParsableCommand {
                             .usage, "--before '\(before)' is neither an ISO-8601 time nor an age like 7d")
                     }
                 }
-                let deleted = try storage.open().purgeLocations(before: cutoff)
+                let deleted = try storage.open().purgeLocations(
+                    before: cutoff.map { EpochInstant(secondsSince1970: $0) })
                 print("Deleted \(deleted) location records.")
             }
         }
@@ -210,25 +216,28 @@ struct History: AsyncParsableCommand {
                     seconds = try OptionRange.duration("retention", period, allowingZero: false)
                 }
                 let store = try storage.open()
-                let now = Date().timeIntervalSince1970
+                let now = WallClock().now
                 if let seconds, !force {
                     // A fix's age is measured from when it happened on its route: a route from
                     // last year, replayed a minute ago, is all older than a week.
-                    let recent = try store.runsRecorded(since: now - seconds).filter {
-                        try store.locationCount(run: $0.id, before: now - seconds) > 0
+                    let cutoff = now.advanced(bySeconds: -seconds)
+                    let recent = try store.runsRecorded(since: cutoff).filter {
+                        try store.locationCount(run: $0.id, before: cutoff) > 0
                     }
                     if let run = recent.first {
                         throw CommandFailure(
                             .usage,
                             "retention \(period ?? "") would delete fixes of run '\(DisplayEscaping.escape(run.name))', "
-                                + "recorded \(XSDDateTime.format(run.startedAt, fractionDigits: 0)), whose route times "
+                                + "recorded \(XSDDateTime.format(run.startedAt.secondsSince1970, fractionDigits: 0)), whose route times "
                                 + "are older than that; nothing was changed (--force deletes them)")
                     }
                 }
-                if let period { try store.setRetention(period == "off" ? nil : seconds) }
+                if let period { try store.setRetention(period == "off" ? nil : seconds.map { .seconds($0) }) }
                 let deleted = try store.applyRetention(now: now)
-                if let seconds = try store.retention() {
-                    print("Location fixes are kept for \(ConfigNode.describe(seconds)); \(deleted) older ones deleted.")
+                if let kept = try store.retention() {
+                    print(
+                        "Location fixes are kept for \(ConfigNode.describe(kept.inSeconds)); \(deleted) older ones deleted."
+                    )
                 } else {
                     print("Location fixes are kept until purged.")
                 }

@@ -72,7 +72,7 @@ struct Test: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: "Wall-clock seconds a scenario run may take unless it sets its own timeBudget; past it, it fails.")
-    var timeBudget: Double = ScenarioRunner.defaultTimeBudget
+    var timeBudget: Double = ScenarioRunner.defaultTimeBudget.inSeconds
 
     @Option(
         parsing: .unconditional,
@@ -168,7 +168,8 @@ struct Test: AsyncParsableCommand {
                 if let db { _ = try openStore(db) }
                 // Runs nobody records live in SQLite's private temporary stores: whatever ends the
                 // process (Ctrl-C, a cancelled CI job, SIGKILL) leaves nothing in $TMPDIR.
-                let runner = ScenarioRunner(fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: timeBudget)
+                let runner = ScenarioRunner(
+                    fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: .seconds(timeBudget))
                 file = try await runUnits(runner, shard: shard ?? (1, 1))
                 do {
                     try runner.recordDistributions(of: file)

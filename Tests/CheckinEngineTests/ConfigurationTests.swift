@@ -28,7 +28,7 @@ struct ConfigurationTests {
         let rule = rules[0]
         #expect(rule.triggers == [.regionEnter, .visit] && rule.regions == ["a", "b"] && rule.networks == [.twitter])
         #expect(rule.place == .category("Coffee") && rule.precision == .city && rule.consent == .ask)
-        #expect(rule.cooldown == 7_200 && rule.maxAge == 900 && rule.legacyLength)
+        #expect(rule.cooldown == .seconds(7_200) && rule.maxAge == .seconds(900) && rule.legacyLength)
     }
 
     @Test(
@@ -69,7 +69,9 @@ struct ConfigurationTests {
             maxAge: 1h
             """, name: "p.yaml")
         #expect(profile.optIn && profile.disclosureAcknowledged && profile.maximumPrecision == .exact)
-        #expect(profile.answers == [true, false] && profile.zones.first?.name == "home" && profile.maxAge == 3_600)
+        #expect(
+            profile.answers == [true, false] && profile.zones.first?.name == "home" && profile.maxAge == .seconds(3_600)
+        )
         let safe = PrivacyProfile()
         #expect(!safe.optIn && !safe.disclosureAcknowledged && safe.consent == .ask && safe.maximumPrecision == .place)
         #expect(throws: ConfigFileError.self) {

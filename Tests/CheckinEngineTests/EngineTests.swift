@@ -165,7 +165,7 @@ struct EngineTests {
         let run = try await runEngine(
             rules: [rule([.twitter], maxAge: 60)], profile: .permissive, events: enters([(2, 1)]),
             faults: [Fault(kind: .status, pathContains: "statuses/update", status: 503)],
-            retry: RetryPolicy(maxAttempts: 20, base: 10))
+            retry: RetryPolicy(maxAttempts: 20, base: .seconds(10)))
         #expect(run.audit[0].decision == .expired)
         #expect(run.audit[0].gates.first { $0.gate == .staleness }?.passed == false)
         #expect(run.outbox[0].state == .expired)

@@ -2,6 +2,7 @@ import CheckinEngine
 import Foundation
 import Geo
 import LocationEvents
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Store
@@ -39,7 +40,7 @@ func rule(
 ) -> CheckinRule {
     CheckinRule(
         id: "cafes", triggers: [.regionEnter], networks: networks, message: message, place: .nearest,
-        precision: precision, consent: .auto, cooldown: cooldown, maxAge: maxAge)
+        precision: precision, consent: .auto, cooldown: .seconds(cooldown), maxAge: .seconds(maxAge))
 }
 
 /// What a run left behind: the audit (from the store) and the emulator's journal (the wire).
@@ -49,8 +50,8 @@ struct RunResult {
     var outbox: [OutboxEntry]
     /// The emulator the run posted to, in memory: to read its stored objects back.
     var transport: EmulatorTransport
-    /// The emulator's clock when the run ended (it checks OAuth timestamps against it).
-    var now: Double
+    /// The run's clock, which the emulator checks OAuth timestamps against.
+    var clock: SimulatedClock
 
     /// Requests that carried any location field.
     var locating: [JournalEntry] { journal.filter(\.carriesLocation) }
@@ -87,10 +88,10 @@ func runEngine(
     try await withTemporaryDirectory { directory in
         var configuration = EmulatorConfiguration.demo
         configure(&configuration)
-        let clock = VirtualDeliveryClock(start: events.first?.time ?? start)
+        let clock = SimulatedClock(start: EpochInstant(secondsSince1970: events.first?.time ?? start))
         let core = EmulatorCore(
             fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), configuration: configuration,
-            clock: { clock.now })
+            clock: clock)
         for fault in faults { await core.addFault(fault) }
         // In memory: the same core the socket server runs, without a server per case (the
         // property test runs dozens); the CLI tests keep the real HTTP path covered.
@@ -102,7 +103,7 @@ func runEngine(
 }
 
 private func drive(
-    _ events: [TimedEvent], transport: EmulatorTransport, core: EmulatorCore, clock: VirtualDeliveryClock,
+    _ events: [TimedEvent], transport: EmulatorTransport, core: EmulatorCore, clock: SimulatedClock,
     rules: [CheckinRule], profile: PrivacyProfile, database: String, backing: Backing, dryRun: Bool,
     retry: RetryPolicy, twitterAPI: TwitterAPIVersion
 ) async throws -> RunResult {
@@ -127,11 +128,11 @@ private func drive(
         credentials: OAuth1Credentials(
             consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
             token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
-        transport: transport, now: { Int(clock.now) })
+        transport: transport, clock: clock)
     let x = XClient(
         baseURL: EmulatorTransport.baseURL.appendingPathComponent("2/"),
         authorization: .oauth1(OAuth1Signer(credentials: twitter.signer.credentials)), transport: transport,
-        now: { Int(clock.now) })
+        clock: clock)
     let facebook = FacebookClient(
         baseURL: EmulatorTransport.baseURL, accessToken: "waypost-demo-graph-token", transport: transport)
     let delivery =
@@ -143,11 +144,11 @@ private func drive(
     let engine = CheckinEngine(
         rules: rules, profile: profile, store: store, run: run, delivery: delivery, twitterAPI: twitterAPI)
     for event in events {
-        clock.advance(to: event.time)
+        clock.advance(to: EpochInstant(secondsSince1970: event.time))
         _ = try await engine.handle(event)
     }
-    _ = try await engine.finish(maxWait: .infinity)
+    _ = try await engine.finish(maxWait: nil)
     let (records, outbox) = try leftBehind()
     let audit = try records.map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
-    return RunResult(audit: audit, journal: await core.journal, outbox: outbox, transport: transport, now: clock.now)
+    return RunResult(audit: audit, journal: await core.journal, outbox: outbox, transport: transport, clock: clock)
 }

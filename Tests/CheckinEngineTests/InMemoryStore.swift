@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import SimulatedTime
 
 @testable import Store
 
@@ -28,7 +29,7 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
     }
 
     /// Runs as the real store begins them (tests need a ``RunRecord`` to hand the engine).
-    func beginRun(name: String, track: String, at time: Double, dryRun: Bool = false) -> RunRecord {
+    func beginRun(name: String, track: String, at time: EpochInstant, dryRun: Bool = false) -> RunRecord {
         lock.lock()
         defer { lock.unlock() }
         if let run = runs.first(where: { $0.name == name }) { return run }
@@ -87,7 +88,7 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
     }
 
     func enqueue(
-        key: String, run: Int64, network: String, createdAt: Double, payload: Data, audit: Data
+        key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
     ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
             guard !entries.contains(where: { $0.key == key }) else { return false }
@@ -114,7 +115,7 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
 
     var changeCount: Int { (try? locked { () throws(StoreError) in changes }) ?? 0 }
 
-    func duePosts(now: Double, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
+    func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
         try locked { () throws(StoreError) in
             Array(
                 entries.filter { $0.state == .pending && $0.notBefore <= now && (run == nil || $0.run == run) }
@@ -122,7 +123,7 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
         }
     }
 
-    func nextDueTime(run: Int64?) throws(StoreError) -> Double? {
+    func nextDueTime(run: Int64?) throws(StoreError) -> EpochInstant? {
         try locked { () throws(StoreError) in
             entries.filter { $0.state == .pending && (run == nil || $0.run == run) }.map(\.notBefore).min()
         }
@@ -167,8 +168,9 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
     }
 
     func settle(
-        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: Double?, payload: Data?, lastError: String?,
-        remoteID: String?, at time: Double, audit: Data
+        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, payload: Data?,
+        lastError: String?,
+        remoteID: String?, at time: EpochInstant, audit: Data
     ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
             guard

@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import SimulatedTime
 import SocialEmulator
 import Store
 import Testing
@@ -33,7 +34,7 @@ struct InMemoryStoreTests {
     func retriesAndExpiry() async throws {
         let events = enters([(2, 1)])
         let faults = [Fault(kind: .status, pathContains: "statuses/update", status: 503)]
-        let retry = RetryPolicy(maxAttempts: 20, base: 10)
+        let retry = RetryPolicy(maxAttempts: 20, base: .seconds(10))
         let sqlite = try await runEngine(
             rules: [rule([.twitter], maxAge: 60)], profile: .permissive, events: events, faults: faults, retry: retry)
         let memory = try await runEngine(
@@ -47,8 +48,9 @@ struct InMemoryStoreTests {
     @Test("A claim is held by one lease; only its holder settles it")
     func claimsAreExclusive() throws {
         let store = InMemoryStore()
-        let mine = OutboxLease(duration: 60, now: { 100 })
-        let theirs = OutboxLease(duration: 60, now: { 100 })
+        let clock = SimulatedClock(start: EpochInstant(secondsSince1970: 100))
+        let mine = OutboxLease(duration: .seconds(60), clock: clock)
+        let theirs = OutboxLease(duration: .seconds(60), clock: clock)
         #expect(try store.enqueue(key: "k", run: 1, network: "twitter", createdAt: 10, payload: Data(), audit: Data()))
         #expect(try !store.enqueue(key: "k", run: 1, network: "twitter", createdAt: 11, payload: Data(), audit: Data()))
         #expect(try store.duePosts(now: 9, limit: 10, run: nil).isEmpty)

@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Testing
@@ -19,7 +20,7 @@ struct XAPIAudienceTests {
         return (
             TwitterClient(
                 baseURL: EmulatorTransport.twitterBaseURL, credentials: credentials, transport: run.transport,
-                now: { [now = run.now] in Int(now) }),
+                clock: run.clock),
             XClient(
                 baseURL: EmulatorTransport.baseURL.appendingPathComponent("2/"),
                 authorization: .bearer("waypost-demo-oauth2-user-token"), transport: run.transport),

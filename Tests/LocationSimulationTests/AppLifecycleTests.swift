@@ -1,6 +1,7 @@
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Testing
 
 /// Authorization as each iOS release grants it, and events as iOS delivers them in each app
@@ -14,7 +15,8 @@ import Testing
     ) -> [TimedEvent] {
         var configuration = LocationManagerConfiguration()
         configuration.iosVersion = ios
-        let manager = SimulatedLocationManager(authorizationAnswer: answer, startTime: t0, configuration: configuration)
+        let manager = SimulatedLocationManager(
+            authorizationAnswer: answer, startTime: EpochInstant(secondsSince1970: t0), configuration: configuration)
         configure(manager)
         manager.requestAlwaysAuthorization()
         manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
@@ -70,7 +72,8 @@ import Testing
             var configuration = LocationManagerConfiguration()
             configuration.iosVersion = ios
             let manager = SimulatedLocationManager(
-                status: .authorizedWhenInUse, startTime: t0, configuration: configuration)
+                status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0),
+                configuration: configuration)
             manager.startMonitoringSignificantLocationChanges()
             #expect(run(route(seconds: 60) { $0 }, manager: manager).fixes.count == expected, "iOS \(ios)")
         }
@@ -107,7 +110,8 @@ import Testing
     /// times per hour".
     @Test func reducedAccuracyGivesApproximateFixesAndNoRegions() {
         let manager = SimulatedLocationManager(
-            authorizationAnswer: .allowAlways, accuracyAuthorization: .reducedAccuracy, startTime: t0)
+            authorizationAnswer: .allowAlways, accuracyAuthorization: .reducedAccuracy,
+            startTime: EpochInstant(secondsSince1970: t0))
         var setup: [TimedEvent] = []
         manager.observer = { setup.append($0) }
         manager.requestAlwaysAuthorization()

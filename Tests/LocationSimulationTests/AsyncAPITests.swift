@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Testing
 import Tracks
 
@@ -88,7 +89,8 @@ import Tracks
         var configuration = LocationManagerConfiguration()
         configuration.requiresExplicitServiceSession = true
         let manager = SimulatedLocationManager(
-            authorizationAnswer: .allowWhenInUse, startTime: t0, configuration: configuration)
+            authorizationAnswer: .allowWhenInUse, startTime: EpochInstant(secondsSince1970: t0),
+            configuration: configuration)
         let world = world(route(seconds: 120) { $0 }, manager: manager)
         var iterator = world.liveUpdates().makeAsyncIterator()
         let first = await iterator.next()
@@ -111,7 +113,8 @@ import Tracks
     /// requiring Always authorization has been denied Always due to user decision").
     @Test func alwaysDeniedIsReported() async {
         let manager = SimulatedLocationManager(
-            status: .authorizedWhenInUse, authorizationAnswer: .allowWhenInUse, startTime: t0)
+            status: .authorizedWhenInUse, authorizationAnswer: .allowWhenInUse,
+            startTime: EpochInstant(secondsSince1970: t0))
         let world = world(route(seconds: 60) { $0 }, manager: manager)
         let session = await SimulatedServiceSession(authorization: .always, in: world)
         var diagnostics: [SessionDiagnostics] = []
@@ -125,7 +128,8 @@ import Tracks
     /// active, the app remains in-use", `CLBackgroundActivitySession.h`).
     @Test(arguments: [Double?.none, 0, 100])
     func backgroundActivityKeepsAWhenInUseAppInUse(sessionAt: Double?) async {
-        let manager = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        let manager = SimulatedLocationManager(
+            status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0))
         let world = world(
             route(seconds: 200) { $0 }, manager: manager, script: [(t0 + 60, .appState(.background))])
         var session: SimulatedBackgroundActivitySession?

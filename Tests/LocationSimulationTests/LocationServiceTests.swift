@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Testing
 import Tracks
 
@@ -84,7 +85,8 @@ struct LocationServiceTests {
     }
 
     @Test func authorizationFlowAndRevocationMidRun() {
-        let manager = SimulatedLocationManager(authorizationAnswer: .allowAlways, startTime: t0)
+        let manager = SimulatedLocationManager(
+            authorizationAnswer: .allowAlways, startTime: EpochInstant(secondsSince1970: t0))
         var events: [TimedEvent] = []
         manager.observer = { events.append($0) }
         manager.reportInitialAuthorization()

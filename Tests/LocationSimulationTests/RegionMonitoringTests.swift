@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import TestSupport
 import Testing
 import Tracks
@@ -152,7 +153,8 @@ struct RegionMonitoringTests {
             var configuration = LocationManagerConfiguration()
             configuration.iosVersion = version
             let whenInUse = SimulatedLocationManager(
-                status: .authorizedWhenInUse, startTime: t0, configuration: configuration)
+                status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0),
+                configuration: configuration)
             var denied: [LocationError.Code] = []
             whenInUse.observer = { timed in
                 if case .monitoringFailed(_, let error) = timed.event { denied.append(error.code) }
@@ -178,16 +180,18 @@ struct RegionMonitoringTests {
         let timeline = try RouteTiming().samples(for: track)
         let points = track.paths[0].points
         let manager = SimulatedLocationManager(
-            status: .authorizedAlways, startTime: timeline[0].point.timeIntervalSince1970!)
+            status: .authorizedAlways,
+            startTime: EpochInstant(secondsSince1970: timeline[0].point.timeIntervalSince1970!))
         let centres = [points[100].coordinate, points[300].coordinate]
         for (i, centre) in centres.enumerated() {
             manager.startMonitoring(for: CircularRegion(identifier: "p\(i)", center: centre, radius: 150))
         }
         var events: [TimedEvent] = []
-        var clock = VirtualClock()
-        Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)]).run(clock: &clock) {
+        let clock = SimulatedClock(start: EpochInstant(secondsSince1970: timeline[0].point.timeIntervalSince1970!))
+        Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)]).run(clock: clock) {
             events.append($0)
         }
+        #expect(clock.now.secondsSince1970 == events.last?.time, "the run moved its clock to its last event")
         for (i, centre) in centres.enumerated() {
             let enters = events.filter {
                 if case .enteredRegion(let r, _) = $0.event { return r.identifier == "p\(i)" }
@@ -215,7 +219,8 @@ struct RegionMonitoringTests {
             var configuration = LocationManagerConfiguration()
             configuration.iosVersion = version
             let manager = SimulatedLocationManager(
-                status: .authorizedWhenInUse, startTime: t0, configuration: configuration)
+                status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0),
+                configuration: configuration)
             manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
             let events = run(route(seconds: 140) { 10 * $0 }, manager: manager)
             #expect(events.transitions.map(\.0) == enters.map { _ in "enter" }, "iOS \(version)")
@@ -226,7 +231,7 @@ struct RegionMonitoringTests {
     /// A region registered before the prompt is answered is kept and monitored once the answer
     /// allows it, as iOS keeps it; it does not fail.
     @Test func regionsRegisteredBeforeTheAnswerAreKept() {
-        let manager = SimulatedLocationManager(status: .notDetermined, startTime: t0)
+        let manager = SimulatedLocationManager(status: .notDetermined, startTime: EpochInstant(secondsSince1970: t0))
         manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
         let events = run(
             route(seconds: 140) { 10 * $0 }, manager: manager, changes: [(t0 + 60, .authorizedAlways)])

@@ -1,6 +1,7 @@
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Tracks
 
 /// Start of every synthetic route: 2025-01-01T00:00:00Z, on Cupertino's meridian.
@@ -42,7 +43,8 @@ func alwaysManager(
     seed: UInt64 = 0
 ) -> SimulatedLocationManager {
     SimulatedLocationManager(
-        status: .authorizedAlways, noise: noise, seed: seed, startTime: t0, configuration: configuration)
+        status: .authorizedAlways, noise: noise, seed: seed, startTime: EpochInstant(secondsSince1970: t0),
+        configuration: configuration)
 }
 
 extension TimedEvent {

@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Testing
 
 /// `CLMonitor` and `CLLocationUpdate.liveUpdates` (iOS 17) on the same world as the delegate API.
@@ -90,7 +91,7 @@ import Testing
         var app = AppScript(regions: [cafe])
         app.apis = [.monitor]
         app.appStates = [(at: 100, state: .terminated), (at: 150, state: .foreground), (at: 200, state: .terminated)]
-        let manager = app.makeManager(startTime: t0)
+        let manager = app.makeManager(startTime: EpochInstant(secondsSince1970: t0))
         app.launch(manager)
         let events = run(route(seconds: 1_000) { 2 * $0 }, manager: manager, script: app.script(from: t0))
         let types = events.map(\.event.type).filter { $0 != "authorization" }
@@ -190,7 +191,8 @@ import Testing
     /// flagged `accuracyLimited` (Apple, `CLLocationUpdate.accuracyLimited`).
     @Test func reducedAccuracyLimitsLiveUpdates() {
         let manager = SimulatedLocationManager(
-            status: .authorizedAlways, accuracyAuthorization: .reducedAccuracy, startTime: t0)
+            status: .authorizedAlways, accuracyAuthorization: .reducedAccuracy,
+            startTime: EpochInstant(secondsSince1970: t0))
         manager.startLiveUpdates()
         let updates = run(route(seconds: 3_600) { $0 }, manager: manager).compactMap { timed -> LocationUpdate? in
             guard case .liveUpdate(let update) = timed.event else { return nil }

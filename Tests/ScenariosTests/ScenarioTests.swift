@@ -3,6 +3,7 @@ import ConfigFiles
 import Foundation
 import Runs
 import Scenarios
+import SimulatedTime
 import SocialEmulator
 import TestSupport
 import Testing
@@ -322,7 +323,7 @@ struct ScenarioTimeBudgetTests {
     @Test func aRunPastItsBudgetStopsAndFails() async throws {
         let places = Corpus.repositoryRoot.appendingPathComponent("fixtures/places")
         let runner = ScenarioRunner(
-            fixtures: try EmulatorFixtures.load(from: places), timeBudget: 5, clock: SteppingClock())
+            fixtures: try EmulatorFixtures.load(from: places), timeBudget: .seconds(5), clock: SteppingClock())
         let result = await runner.run(try ScenarioTests.scenario("commute-cafe-checkin.yaml"))
         #expect(result.error?.kind == .overBudget)
         #expect(
@@ -331,9 +332,24 @@ struct ScenarioTimeBudgetTests {
         #expect(!result.passed)
 
         var scenario = try ScenarioTests.scenario("commute-cafe-checkin.yaml")
-        scenario.timeBudget = 100_000
+        scenario.timeBudget = .seconds(100_000)
         let within = await runner.run(scenario)
         #expect(within.error == nil && within.passed)
+    }
+
+    /// Budgets read the clock they are given, as every part of a run does: on a ``SimulatedClock``
+    /// that nothing moves no budget runs out, and a zero budget has run out at the first reading.
+    @Test func budgetsAreMeasuredOnTheInjectedClock() async throws {
+        let fixtures = try EmulatorFixtures.load(from: Corpus.repositoryRoot.appendingPathComponent("fixtures/places"))
+        let unmoved = SimulatedClock(start: EpochInstant(secondsSince1970: 0))
+        var scenario = try ScenarioTests.scenario("commute-cafe-checkin.yaml")
+        scenario.timeBudget = .zero
+        let spent = await ScenarioRunner(fixtures: fixtures, clock: unmoved).run(scenario)
+        #expect(spent.error?.kind == .overBudget, "\(String(describing: spent.error))")
+        scenario.timeBudget = .seconds(1)
+        let frozen = await ScenarioRunner(fixtures: fixtures, clock: unmoved).run(scenario)
+        #expect(frozen.error == nil && frozen.passed, "\(String(describing: frozen.error))")
+        #expect(unmoved.now.secondsSince1970 == 0)
     }
 
     /// Issue 27: a route that goes quiet — updates paused after 15 minutes still, then three days
@@ -362,7 +378,7 @@ struct ScenarioTimeBudgetTests {
                 """, in: directory)
             let scenario = try ScenarioFile.read(contentsOf: url, displayName: "quiet.yaml")
 
-            let runner = ScenarioRunner(fixtures: fixtures, timeBudget: 600, clock: SteppingClock())
+            let runner = ScenarioRunner(fixtures: fixtures, timeBudget: .seconds(600), clock: SteppingClock())
             let result = await runner.run(scenario)
             #expect(result.error?.kind == .overBudget, "\(String(describing: result.error))")
             #expect(!result.passed)
@@ -372,7 +388,7 @@ struct ScenarioTimeBudgetTests {
             let reached = message.split(separator: "+").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
             #expect(reached > 900 && reached < 3 * 86_400, "\(message)")
 
-            let within = await ScenarioRunner(fixtures: fixtures, timeBudget: 100_000, clock: SteppingClock())
+            let within = await ScenarioRunner(fixtures: fixtures, timeBudget: .seconds(100_000), clock: SteppingClock())
                 .run(scenario)
             #expect(within.error == nil && within.passed, "\(String(describing: within.error))")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import Testing
 
 @testable import SocialAPI
@@ -41,7 +42,7 @@ struct RecordingTransportTests {
         let recorder = RecordingTransport(wrapping: Canned(body: #"{"id_str":"42","text":"x"}"#))
         let twitter = TwitterClient(
             baseURL: URL(string: "http://127.0.0.1:9/1.1/")!, credentials: Self.credentials, transport: recorder,
-            nonce: { "nonce" }, now: { 1_748_960_000 })
+            nonce: { "nonce" }, clock: SimulatedClock(start: EpochInstant(secondsSince1970: 1_748_960_000)))
         let status = "Café & co = 100% + more ☕️"
         _ = try await twitter.updateStatus(
             status, latitude: 37.3236, longitude: -122.0315, placeID: "e1a2b3c4d5e6f701", displayCoordinates: true)

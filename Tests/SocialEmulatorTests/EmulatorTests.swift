@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import TestSupport
@@ -20,14 +21,13 @@ struct EmulatorTests {
         if let nonce {
             // A replay repeats the nonce *and* the timestamp: OAuth only requires nonces to be
             // unique per timestamp, so the clock is pinned too.
-            let pinned = Int(Date().timeIntervalSince1970) + skew
             return TwitterClient(
                 baseURL: running.twitterBaseURL, credentials: credentials, transport: running.transport,
-                nonce: { nonce }, now: { pinned })
+                nonce: { nonce }, clock: SimulatedClock(start: WallClock().now.advanced(by: .seconds(skew))))
         }
         return TwitterClient(
             baseURL: running.twitterBaseURL, credentials: credentials, transport: running.transport,
-            now: { Int(Date().timeIntervalSince1970) + skew }
+            clock: SimulatedClock(start: WallClock().now.advanced(by: .seconds(skew)))
         )
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import Store
 import Synchronization
 import TestSupport
@@ -22,13 +23,15 @@ struct StoreTests {
                     audit: Data("{}".utf8)) == false)
             #expect(try store?.duePosts(now: 9).isEmpty == true)
             let due = try #require(try store?.duePosts(now: 10).first)
-            let first = OutboxLease(duration: 60, now: { 1_000 })
+            let first = OutboxLease(
+                duration: .seconds(60), clock: SimulatedClock(start: EpochInstant(secondsSince1970: 1_000)))
             let claimed = try #require(try store?.claim(due.id, lease: first))
             #expect(claimed.state == .sending && claimed.attempts == 1 && claimed.claimedBy == first.owner)
             #expect(try store?.claim(due.id, lease: first) == nil, "a claimed post cannot be claimed twice")
             store = nil  // as if the process stalled here
             let reopened = try Store(path: path)
-            let later = OutboxLease(duration: 60, now: { 1_061 })
+            let later = OutboxLease(
+                duration: .seconds(60), clock: SimulatedClock(start: EpochInstant(secondsSince1970: 1_061)))
             #expect(try reopened.reclaimLapsed(lease: later).map(\.key) == ["k"])
             #expect(
                 try !reopened.settle(due.id, lease: first, state: .sent, at: 12, audit: Data()),
@@ -56,18 +59,18 @@ struct StoreTests {
                     key: key, run: run.id, network: "twitter", createdAt: 1, payload: Data("{}".utf8),
                     audit: Data("{}".utf8))
             }
-            let clock = Mutex(1_000.0)
-            let sender = OutboxLease(duration: 60, now: { clock.withLock { $0 } })
+            let clock = SimulatedClock(start: EpochInstant(secondsSince1970: 1_000))
+            let sender = OutboxLease(duration: .seconds(60), clock: clock)
             let ids = try store.duePosts(now: 1).map(\.id)
             for id in ids { _ = try #require(try store.claim(id, lease: sender)) }
-            let other = OutboxLease(duration: 60, now: { clock.withLock { $0 } })
+            let other = OutboxLease(duration: .seconds(60), clock: clock)
             #expect(try store.reclaimLapsed(lease: other).isEmpty, "a live claim is left to its sender")
-            clock.withLock { $0 = 1_050 }
+            clock.advance(to: EpochInstant(secondsSince1970: 1_050))
             try store.renewClaims(sender)
-            clock.withLock { $0 = 1_100 }
+            clock.advance(to: EpochInstant(secondsSince1970: 1_100))
             #expect(try store.reclaimLapsed(lease: other).isEmpty, "a renewed claim holds")
-            clock.withLock { $0 = 1_111 }
-            let third = OutboxLease(duration: 60, now: { clock.withLock { $0 } })
+            clock.advance(to: EpochInstant(secondsSince1970: 1_111))
+            let third = OutboxLease(duration: .seconds(60), clock: clock)
             #expect(try store.reclaimLapsed(lease: other).map(\.key) == ["a", "b"])
             #expect(try store.reclaimLapsed(lease: third).isEmpty, "taken over once, by one sender")
             #expect(try store.outbox().allSatisfy { $0.claimedBy == other.owner })
@@ -111,8 +114,8 @@ struct StoreTests {
                         time: Double($0) * 100, latitude: 1, longitude: 2, horizontalAccuracy: 5, service: "standard")
                 }, run: run.id)
             #expect(try store.purgeLocations(before: 300) == 3)
-            try store.setRetention(500)
-            #expect(try store.retention() == 500)
+            try store.setRetention(.seconds(500))
+            #expect(try store.retention() == .seconds(500))
             #expect(try store.applyRetention(now: 1_000) == 2)
             #expect(try store.locations().map(\.time) == [500, 600, 700, 800, 900])
             #expect(try store.purgeLocations(before: nil) == 5)

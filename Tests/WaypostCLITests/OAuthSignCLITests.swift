@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import TestSupport
@@ -89,7 +90,8 @@ struct OAuthSignCLITests {
         // Checked as of the signing: under a loaded test run this task may resume minutes later,
         // past OAuth's timestamp window.
         let core = EmulatorCore(
-            fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), clock: { signedAt })
+            fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot),
+            clock: SimulatedClock(start: EpochInstant(secondsSince1970: signedAt)))
         let posted = await core.handle(try Self.request("POST", from: post, url: base + "statuses/update.json"))
         #expect(posted.status == 200, "\(String(decoding: posted.body, as: UTF8.self))")
         let read = await core.handle(try Self.request("GET", from: get, url: base + "account/verify_credentials.json"))

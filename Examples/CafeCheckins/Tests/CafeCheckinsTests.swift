@@ -2,6 +2,7 @@ import CafeCheckins
 import Foundation
 import Geo
 import LocationSimulation
+import SimulatedTime
 import Testing
 import Tracks
 
@@ -32,7 +33,8 @@ import Tracks
     ]
 
     func checkIns(along route: [RouteSample]) async throws -> [CafeCheckins<SimulatedMonitor>.CheckIn] {
-        let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: Self.start)
+        let manager = SimulatedLocationManager(
+            status: .authorizedAlways, startTime: EpochInstant(secondsSince1970: Self.start))
         let world = SimulatedWorld(SimulatedDevice(route: route, manager: manager))
         let app = await CafeCheckins(monitor: await SimulatedMonitor(named: "cafes", in: world), cafes: cafes)
         try await app.run()

@@ -1,12 +1,13 @@
 import LocationEvents
+import SimulatedTime
 
 extension AuditRecord {
     /// The record as the event stream's `post` line (``PostEventFormat``) shows it at `time`:
     /// the place id and the coordinates only as they went out on the wire.
-    public func postEvent(at time: Double) -> PostEvent {
+    public func postEvent(at instant: EpochInstant) -> PostEvent {
         let exact = wireFields["lat"] != nil || wireFields["coordinates"] != nil
         return PostEvent(
-            time: time, device: device, network: network.rawValue, decision: decision.rawValue,
+            time: instant.secondsSince1970, device: device, network: network.rawValue, decision: decision.rawValue,
             carriesLocation: carriesLocation, precision: precision.rawValue,
             placeId: wireFields["place_id"] ?? wireFields["geo.place_id"] ?? wireFields["place"], placeName: placeName,
             latitude: exact ? latitude : nil, longitude: exact ? longitude : nil, rule: rule,

@@ -29,8 +29,8 @@ public struct CheckinRule: Sendable, Equatable {
     public var place: PlaceChoice
     public var precision: Precision
     public var consent: ConsentMode
-    public var cooldown: Double
-    public var maxAge: Double
+    public var cooldown: Duration
+    public var maxAge: Duration
     /// Metres around the device a Graph place search covers.
     public var searchRadius: Double
     /// Count tweets against the legacy 140-character limit instead of 280 weighted.
@@ -41,7 +41,8 @@ public struct CheckinRule: Sendable, Equatable {
     public init(
         id: String, triggers: Set<Trigger>, regions: Set<String>? = nil, networks: [Network] = [.twitter, .facebook],
         message: String = "At {place}", place: PlaceChoice = .first, precision: Precision = .place,
-        consent: ConsentMode = .auto, cooldown: Double = 3_600, maxAge: Double = 3_600, searchRadius: Double = 250,
+        consent: ConsentMode = .auto, cooldown: Duration = .seconds(3_600), maxAge: Duration = .seconds(3_600),
+        searchRadius: Double = 250,
         legacyLength: Bool = false, audience: Audience? = nil
     ) {
         self.id = id
@@ -129,8 +130,8 @@ public enum CheckinRuleFile {
         if let place = fields["place"] { rule.place = try placeChoice(place) }
         if let precision = fields["precision"] { rule.precision = try precision.choice(Precision.self) }
         if let consent = fields["consent"] { rule.consent = try consent.choice(ConsentMode.self) }
-        if let cooldown = fields["cooldown"] { rule.cooldown = try cooldown.duration() }
-        if let maxAge = fields["maxAge"] { rule.maxAge = try maxAge.duration() }
+        if let cooldown = fields["cooldown"] { rule.cooldown = .seconds(try cooldown.duration()) }
+        if let maxAge = fields["maxAge"] { rule.maxAge = .seconds(try maxAge.duration()) }
         if let radius = fields["searchRadius"] {
             rule.searchRadius = try radius.number()
             guard rule.searchRadius > 0 else { throw radius.failure("'searchRadius' must be positive metres") }

@@ -47,9 +47,9 @@ public struct PrivacyProfile: Sendable, Equatable {
     public var answers: [Bool] = []
     public var zones: [PrivacyZone] = []
     /// The most a post may wait; a rule may ask for less.
-    public var maxAge: Double = 3_600
+    public var maxAge: Duration = .seconds(3_600)
     /// The least time between check-ins at one place; a rule may ask for more.
-    public var cooldown: Double = 0
+    public var cooldown: Duration = .zero
     /// The most who may see a post that carries location; a rule may ask for fewer.
     public var maximumAudience = Audience.public
 
@@ -96,8 +96,8 @@ public enum PrivacyProfileFile {
         if let v = fields["zones"] {
             for item in try v.list() { profile.zones.append(try zone(item)) }
         }
-        if let v = fields["maxAge"] { profile.maxAge = try v.duration() }
-        if let v = fields["cooldown"] { profile.cooldown = try v.duration() }
+        if let v = fields["maxAge"] { profile.maxAge = .seconds(try v.duration()) }
+        if let v = fields["cooldown"] { profile.cooldown = .seconds(try v.duration()) }
         if let v = fields["audience"] { profile.maximumAudience = try v.choice(Audience.self) }
         return profile
     }

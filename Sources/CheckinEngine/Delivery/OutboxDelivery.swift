@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import SimulatedTime
 import SocialAPI
 import Store
 
@@ -19,7 +20,7 @@ import Store
 public final class OutboxDelivery {
     let store: any OutboxStore
     let clients: SocialClients
-    let clock: any DeliveryClock
+    let clock: any EpochClock
     let retry: RetryPolicy
     let lease: OutboxLease
     /// The one run whose posts this delivery sends; nil: every run's. A run on virtual time sets
@@ -35,12 +36,12 @@ public final class OutboxDelivery {
     /// calls ``deliverDue()`` at every fix, and two queries per fix were a third of a
     /// 100-device scenario's time (file locking). Posts another process enqueues are delivered
     /// by that process.
-    private var quiet: (until: Double, changes: Int)?
+    private var quiet: (until: EpochInstant, changes: Int)?
     /// What this delivery and its engine wrote, read back without decoding.
     let written = WrittenValues()
 
     public init(
-        store: any OutboxStore, clients: SocialClients, clock: any DeliveryClock, retry: RetryPolicy = RetryPolicy(),
+        store: any OutboxStore, clients: SocialClients, clock: any EpochClock, retry: RetryPolicy = RetryPolicy(),
         lease: OutboxLease = OutboxLease(), run: Int64? = nil
     ) {
         self.store = store
@@ -59,7 +60,7 @@ public final class OutboxDelivery {
         // This pass's claims are renewed while it works (a request may wait out a slow server),
         // so they lapse only if the process stalls or stops.
         let heartbeat = Task { [store, lease] in
-            while (try? await Task.sleep(nanoseconds: UInt64(lease.duration / 3 * 1e9))) != nil {
+            while (try? await Task.sleep(for: lease.duration / 3)) != nil {
                 try? store.renewClaims(lease)
             }
         }
@@ -76,15 +77,17 @@ public final class OutboxDelivery {
                 if let record = try await attempt(claimed, inDoubt: false) { changed.append(record) }
             }
         }
-        quiet = (try store.nextDueTime(run: run) ?? .infinity, store.changeCount)
+        quiet = (try store.nextDueTime(run: run) ?? EpochInstant(secondsSince1970: .infinity), store.changeCount)
         return changed
     }
 
-    /// Delivers until nothing is due within `maxWait` seconds, waiting on the clock between retries.
-    public func drain(maxWait: Double) async throws(StoreError) -> [AuditRecord] {
+    /// Delivers until nothing is due within `maxWait` (nil: until nothing is due), waiting on the
+    /// clock between retries.
+    public func drain(maxWait: Duration?) async throws(StoreError) -> [AuditRecord] {
         var changed = try await deliverDue()
-        while let next = try store.nextDueTime(run: run), next - clock.now <= maxWait {
-            do { try await clock.sleep(until: next) } catch { break }
+        let limit = maxWait?.inSeconds ?? .infinity
+        while let next = try store.nextDueTime(run: run), clock.now.seconds(to: next) <= limit {
+            do { try await clock.sleep(until: next, tolerance: nil) } catch { break }
             changed += try await deliverDue()
         }
         return changed
@@ -96,7 +99,7 @@ public final class OutboxDelivery {
         var state: OutboxState
         var decision: PostDecision
         var detail: String?
-        var notBefore: Double?
+        var notBefore: EpochInstant?
         var remoteID: String?
         var wireFields: [String: String] = [:]
         /// Set when this attempt's answer was lost: the post may have arrived.
@@ -110,7 +113,8 @@ public final class OutboxDelivery {
             let detail = "the outbox entry cannot be read by this version of waypost"
             // Nothing is made up: the record keeps only what the outbox row says.
             let record = AuditRecord.unreadableEntry(
-                key: entry.key, queuedAt: entry.createdAt, network: Network(rawValue: entry.network) ?? .twitter,
+                key: entry.key, queuedAt: entry.createdAt.secondsSince1970,
+                network: Network(rawValue: entry.network) ?? .twitter,
                 detail: detail, attempts: entry.attempts)
             guard
                 try store.settle(
@@ -156,7 +160,7 @@ public final class OutboxDelivery {
     }
 
     private func send(_ intent: inout PostIntent, entry: OutboxEntry) async -> Outcome {
-        let age = clock.now - entry.createdAt
+        let age = entry.createdAt.seconds(to: clock.now)
         let staleness = PrivacyGate.stalenessVerdict(age: age, maxAge: intent.maxAge)
         intent.gates.record(staleness)
         guard staleness.passed else {
@@ -240,7 +244,7 @@ public final class OutboxDelivery {
         return Outcome(
             state: .pending, decision: .queued,
             detail: "attempt \(entry.attempts) failed (\(error)); retry in \(Self.seconds(delay))",
-            notBefore: clock.now + delay)
+            notBefore: clock.now.advanced(bySeconds: delay))
     }
 
     // MARK: - Posting

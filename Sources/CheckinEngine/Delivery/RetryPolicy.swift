@@ -6,11 +6,14 @@ import Foundation
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts in all, the first included.
     public var maxAttempts = 6
-    public var base = 2.0
-    public var maximum = 900.0
+    /// The first retry's longest wait.
+    public var base: Duration = .seconds(2)
+    /// The longest wait of any retry.
+    public var maximum: Duration = .seconds(900)
     public var seed: UInt64 = 0
 
-    public init(maxAttempts: Int = 6, base: Double = 2, maximum: Double = 900, seed: UInt64 = 0) {
+    public init(maxAttempts: Int = 6, base: Duration = .seconds(2), maximum: Duration = .seconds(900), seed: UInt64 = 0)
+    {
         self.maxAttempts = maxAttempts
         self.base = base
         self.maximum = maximum
@@ -20,7 +23,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Seconds to wait after failed attempt number `attempt` (1-based); `hint` is the server's
     /// `x-rate-limit-reset`/`Retry-After`, which is honoured as a minimum.
     public func delay(afterAttempt attempt: Int, key: String, hint: Double? = nil) -> Double {
-        let ceiling = min(maximum, base * pow(2, Double(max(0, attempt - 1))))
+        let ceiling = min(maximum.inSeconds, base.inSeconds * pow(2, Double(max(0, attempt - 1))))
         let unit = Double(Self.mix(seed ^ Self.fnv1a(key) ^ UInt64(attempt)) >> 11) / Double(1 << 53)
         return max(ceiling / 2 + unit * ceiling / 2, hint ?? 0)
     }

@@ -39,7 +39,8 @@ struct GateEvaluator {
         let place = "\(network.rawValue)|" + (region ?? Self.cell(position))
         gates.record(
             PrivacyGate.volumeVerdict(
-                sinceLast: lastCheckin[place].map { time - $0 }, cooldown: max(rule.cooldown, profile.cooldown)))
+                sinceLast: lastCheckin[place].map { time - $0 },
+                cooldown: max(rule.cooldown, profile.cooldown).inSeconds))
         if gates.allSatisfy(\.passed) { lastCheckin[place] = time }
         return (gates, precision, audience)
     }

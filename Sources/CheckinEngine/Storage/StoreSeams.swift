@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import Store
 
 /// What the engine writes for a run: the world it saw, the history it kept, and each post — into
@@ -18,7 +19,7 @@ public protocol CheckinStore: AnyObject, Sendable {
     /// Writes a pending post and its audit record; false, and nothing written, when `key` exists.
     @discardableResult
     func enqueue(
-        key: String, run: Int64, network: String, createdAt: Double, payload: Data, audit: Data
+        key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
     ) throws(StoreError) -> Bool
 }
 
@@ -28,9 +29,9 @@ public protocol OutboxStore: AnyObject, Sendable {
     /// A number that moves whenever anything is written: delivery skips a pass while it stands still.
     var changeCount: Int { get }
     /// Pending posts whose time has come, oldest first; only `run`'s when one is given.
-    func duePosts(now: Double, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry]
+    func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry]
     /// When the earliest pending post (of `run`, when given) falls due; nil when none is pending.
-    func nextDueTime(run: Int64?) throws(StoreError) -> Double?
+    func nextDueTime(run: Int64?) throws(StoreError) -> EpochInstant?
     /// Takes a pending post for `lease`; nil when another sender took it first.
     func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
     /// Takes over the claims (of `run`, when given) whose lease lapsed (their sender stalled or
@@ -42,8 +43,9 @@ public protocol OutboxStore: AnyObject, Sendable {
     /// no longer holds the claim. Nil values leave the stored ones as they are.
     @discardableResult
     func settle(
-        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: Double?, payload: Data?, lastError: String?,
-        remoteID: String?, at time: Double, audit: Data
+        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, payload: Data?,
+        lastError: String?,
+        remoteID: String?, at time: EpochInstant, audit: Data
     ) throws(StoreError) -> Bool
 }
 
@@ -51,7 +53,7 @@ extension OutboxStore {
     /// Settles a post with nothing to change but its state and error.
     @discardableResult
     public func settle(
-        _ id: Int64, lease: OutboxLease, state: OutboxState, lastError: String?, at time: Double, audit: Data
+        _ id: Int64, lease: OutboxLease, state: OutboxState, lastError: String?, at time: EpochInstant, audit: Data
     ) throws(StoreError) -> Bool {
         try settle(
             id, lease: lease, state: state, notBefore: nil, payload: nil, lastError: lastError, remoteID: nil,

@@ -1,4 +1,5 @@
 import LocationEvents
+import SimulatedTime
 
 /// The simulated app and what happens to it during a run: what the app does when it launches
 /// (ask for Always, set its accuracy, monitor its regions, start its services), how the user
@@ -10,7 +11,7 @@ import LocationEvents
 /// app.prompt = PromptScript("when-in-use@60")!
 /// app.appStates = [(at: 600, state: .background), (at: 1_200, state: .terminated)]
 /// try app.validate(iosVersion: 26)
-/// let manager = app.makeManager(startTime: t0)
+/// let manager = app.makeManager(startTime: EpochInstant(secondsSince1970: t0))
 /// app.launch(manager)
 /// let device = SimulatedDevice(route: route, manager: manager, script: app.script(from: t0))
 /// ```
@@ -150,12 +151,12 @@ public struct AppScript: Sendable {
     /// A manager for this app, created at `startTime` with the user's answers.
     public func makeManager(
         configuration: LocationManagerConfiguration = LocationManagerConfiguration(),
-        noise: NoiseModel = NoiseModel(.none), seed: UInt64 = 0, startTime: Double
+        noise: NoiseModel = NoiseModel(.none), seed: UInt64 = 0, startTime: EpochInstant
     ) -> SimulatedLocationManager {
         var configuration = configuration
         configuration.requiresExplicitServiceSession = requiresExplicitServiceSession
         let manager = SimulatedLocationManager(
-            status: .notDetermined, authorizationAnswer: prompt.answer, answerDelay: prompt.delay,
+            status: .notDetermined, authorizationAnswer: prompt.answer, answerDelay: .seconds(prompt.delay),
             accuracyAuthorization: accuracyAuthorization, locationServicesEnabled: locationServicesEnabled,
             noise: noise, seed: seed, startTime: startTime, configuration: configuration)
         manager.allowsBackgroundLocationUpdates = backgroundUpdates

@@ -1,4 +1,5 @@
 import LocationEvents
+import SimulatedTime
 
 /// The delegate API's services and regions: what the app asks for. What they deliver as the
 /// device moves is in `SimulatedLocationManager+World.swift`.
@@ -43,8 +44,8 @@ extension SimulatedLocationManager {
     /// a timely manner, the location manager calls the delegate's locationManager(_:didFailWithError:)
     /// method instead", Apple, `requestLocation()`). An app refused location gets
     /// `kCLErrorDenied` at once.
-    public func requestLocation(at time: Double? = nil) {
-        if let time { now = max(now, time) }
+    public func requestLocation(at time: EpochInstant? = nil) {
+        if let time { now = max(now, time.secondsSince1970) }
         if delegateAvailability(hasSignal: true).isRefusal {
             return emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
         }

@@ -1,5 +1,6 @@
 import Geo
 import LocationEvents
+import SimulatedTime
 import WaypostSupport
 
 /// Where the device really is at one instant of a run, and whether it has a signal there.
@@ -142,30 +143,32 @@ public final class SimulatedLocationManager {
     /// - Parameters:
     ///   - status: the authorization at creation (default: not determined, as on first launch).
     ///   - authorizationAnswer: how the user answers the prompt when the app asks…
-    ///   - answerDelay: …and how many seconds after the request.
+    ///   - answerDelay: …and how long after the request.
     ///   - accuracyAuthorization: precise or approximate locations (iOS 14+).
     ///   - locationServicesEnabled: false: Location Services are off for the whole device, and
     ///     every app is denied.
     ///   - noise: the error model of fixes (default: none — fixes lie on the route).
     ///   - seed: seeds the noise; the same seed gives the same fixes.
-    ///   - startTime: virtual time of creation, seconds since 1970.
+    ///   - startTime: virtual time of creation.
     public init(
         status: AuthorizationStatus = .notDetermined, authorizationAnswer: AuthorizationAnswer? = nil,
-        answerDelay: Double = 0, accuracyAuthorization: AccuracyAuthorization = .fullAccuracy,
+        answerDelay: Duration = .zero, accuracyAuthorization: AccuracyAuthorization = .fullAccuracy,
         locationServicesEnabled: Bool = true, noise: NoiseModel = NoiseModel(.none), seed: UInt64 = 0,
-        startTime: Double = 0, configuration: LocationManagerConfiguration = LocationManagerConfiguration()
+        startTime: EpochInstant = EpochInstant(secondsSince1970: 0),
+        configuration: LocationManagerConfiguration = LocationManagerConfiguration()
     ) {
         self.configuration = configuration
         self.pauseDelay = configuration.pauseDelay(for: .other)  // activityType's default
         // With Location Services off every app reads as denied (`CLAuthorizationStatus.denied`).
         self.authorization = AuthorizationStateMachine(
             status: locationServicesEnabled ? status : .denied, accuracy: accuracyAuthorization,
-            script: PromptScript(answer: authorizationAnswer, delay: answerDelay), iosVersion: configuration.iosVersion,
+            script: PromptScript(answer: authorizationAnswer, delay: answerDelay.inSeconds),
+            iosVersion: configuration.iosVersion,
             allowOnceGrace: configuration.allowOnceGrace)
         self.locationServicesEnabled = locationServicesEnabled
         self.fixes = FixMaker(configuration: configuration, noise: noise, seed: seed)
         self.realism = SplitMix64(seed: seed ^ 0xD1B5_4A32_D192_ED03)
-        self.now = startTime
+        self.now = startTime.secondsSince1970
         self.regions = RegionMonitor(configuration: configuration)
         self.conditions = ConditionMonitor(configuration: configuration)
         self.services = LocationServicesStateMachine(configuration: configuration)
@@ -226,16 +229,18 @@ public final class SimulatedLocationManager {
 
     /// The user changes the app's location permission (Settings, or a prompt answer), now or at
     /// a later virtual `time`.
-    public func changeAuthorization(to status: AuthorizationStatus, at time: Double? = nil) {
-        if let time { now = max(now, time) }
+    public func changeAuthorization(to status: AuthorizationStatus, at time: EpochInstant? = nil) {
+        if let time { now = max(now, time.secondsSince1970) }
         perform(authorization.change(to: status))
     }
 
     /// Asks for precise locations while the app is in use (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`,
     /// iOS 14), now or at a later virtual `time`; the answer is ``grantsTemporaryFullAccuracy``.
     /// The purpose key names the Info.plist explanation shown to the user.
-    public func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String, at time: Double? = nil) {
-        if let time { now = max(now, time) }
+    public func requestTemporaryFullAccuracyAuthorization(
+        withPurposeKey purposeKey: String, at time: EpochInstant? = nil
+    ) {
+        if let time { now = max(now, time.secondsSince1970) }
         perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
     }
 
@@ -282,8 +287,8 @@ public final class SimulatedLocationManager {
     /// The app moves to `state` (the user switching apps, iOS suspending or terminating it), now
     /// or at a later virtual `time`. Standard updates end with the app; monitored regions, the
     /// significant-change service and visits survive it and relaunch an app authorized Always.
-    public func changeAppState(to state: AppState, at time: Double? = nil) {
-        if let time { now = max(now, time) }
+    public func changeAppState(to state: AppState, at time: EpochInstant? = nil) {
+        if let time { now = max(now, time.secondsSince1970) }
         guard state != appState else { return }
         let previous = appState
         appState = state

@@ -1,6 +1,7 @@
 import Geo
 import HeapModule
 import LocationEvents
+import SimulatedTime
 import Tracks
 
 /// A change the script makes to a device's world at a virtual time.
@@ -72,7 +73,8 @@ public struct SimulatedDevice {
 /// stops or throws simply stops pulling.
 ///
 /// ```swift
-/// let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: timeline[0].point.timeIntervalSince1970 ?? 0)
+/// let start = EpochInstant(secondsSince1970: timeline[0].point.timeIntervalSince1970 ?? 0)
+/// let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: start)
 /// manager.startUpdatingLocation()
 /// let simulation = Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)])
 /// for event in simulation.events() { print(event) }
@@ -102,10 +104,14 @@ public struct Simulation {
         SimulationEvents(devices: devices, stop: shouldStop)
     }
 
-    /// Runs to the end of every route, pacing by `clock` before each event.
-    public func run(clock: inout some SimulationClock, onEvent: (TimedEvent) -> Void) {
+    /// Runs to the end of every route, moving `clock` to each event's instant before it is
+    /// handed on, after `pacing` (if any) has waited for it.
+    public func run(clock: SimulatedClock? = nil, pacing: (any Pacing)? = nil, onEvent: (TimedEvent) -> Void) {
+        var pacing = pacing
         for event in events() {
-            clock.advance(to: event.time)
+            let instant = EpochInstant(secondsSince1970: event.time)
+            pacing?.wait(until: instant)
+            clock?.advance(to: instant)
             onEvent(event)
         }
     }
@@ -383,7 +389,8 @@ struct DeviceCursor {
     /// Applies scripted changes due by the sample's time, then moves the device.
     mutating func deliver(_ sample: DeviceSample) {
         while change < device.script.count, device.script[change].time <= sample.time {
-            let (time, scripted) = device.script[change]
+            let (seconds, scripted) = device.script[change]
+            let time = EpochInstant(secondsSince1970: seconds)
             switch scripted {
             case .authorization(let status): device.manager.changeAuthorization(to: status, at: time)
             case .appState(let state): device.manager.changeAppState(to: state, at: time)

@@ -1,3 +1,5 @@
+import SimulatedTime
+
 /// What went wrong talking to a provider, typed so callers can decide: retry, re-authenticate,
 /// or give up.
 public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -49,9 +51,9 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// Seconds from now before a retry makes sense, when the server said so: Twitter's
     /// `x-rate-limit-reset` (an absolute time, read against `now`) or a `Retry-After` header.
-    public func retryDelay(now: Double) -> Double? {
+    public func retryDelay(now: EpochInstant) -> Double? {
         switch self {
-        case .twitter(_, _, let reset?), .x(_, _, let reset?): max(0, Double(reset) - now)
+        case .twitter(_, _, let reset?), .x(_, _, let reset?): max(0, Double(reset) - now.secondsSince1970)
         case .graph(_, _, let after?), .http(_, _, let after?): Double(after)
         default: nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 
 /// Twitter's v1.1 (or v1) geo and status endpoints, OAuth 1.0a-signed.
 ///
@@ -14,19 +15,20 @@ public struct TwitterClient: Sendable {
     public var transport: any HTTPTransport
     /// A fresh nonce per request.
     public var nonce: @Sendable () -> String
-    /// Seconds since 1970 for `oauth_timestamp`.
-    public var now: @Sendable () -> Int
+    /// The clock `oauth_timestamp` is read from (whole seconds since 1970): the wall clock, or a
+    /// run's ``SimulatedClock`` against the in-process emulator.
+    public var clock: any EpochClock
 
     public init(
         baseURL: URL, credentials: OAuth1Credentials, transport: any HTTPTransport = AsyncHTTPClientTransport(),
         nonce: @escaping @Sendable () -> String = OAuth1Signer.randomNonce,
-        now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+        clock: any EpochClock = WallClock()
     ) {
         self.baseURL = baseURL
         self.signer = OAuth1Signer(credentials: credentials)
         self.transport = transport
         self.nonce = nonce
-        self.now = now
+        self.clock = clock
     }
 
     // MARK: Geo
@@ -113,7 +115,7 @@ public struct TwitterClient: Sendable {
         else { throw .transport("bad URL for \(path)") }
         let signed = signer.sign(
             OAuth1Request(method: method, url: url, formParameters: form.map { (name: $0.0, value: $0.1) }),
-            nonce: nonce(), timestamp: now())
+            nonce: nonce(), timestamp: Int(clock.now.secondsSince1970))
         var headers = ["Authorization": signed.authorizationHeader, "Accept": "application/json"]
         var body: Data?
         if method == "POST" {

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 
 /// How a v2 request is authorized: OAuth 1.0a user context (signed; a JSON body is not part of
 /// the signature, RFC 5849 §3.4.1.3.1 signs form bodies only), or an OAuth 2.0 user-context
@@ -21,18 +22,20 @@ public struct XClient: Sendable {
     public var authorization: XAuthorization
     public var transport: any HTTPTransport
     public var nonce: @Sendable () -> String
-    public var now: @Sendable () -> Int
+    /// The clock `oauth_timestamp` is read from (whole seconds since 1970): the wall clock, or a
+    /// run's ``SimulatedClock`` against the in-process emulator.
+    public var clock: any EpochClock
 
     public init(
         baseURL: URL, authorization: XAuthorization, transport: any HTTPTransport = AsyncHTTPClientTransport(),
         nonce: @escaping @Sendable () -> String = OAuth1Signer.randomNonce,
-        now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+        clock: any EpochClock = WallClock()
     ) {
         self.baseURL = baseURL
         self.authorization = authorization
         self.transport = transport
         self.nonce = nonce
-        self.now = now
+        self.clock = clock
     }
 
     /// Posts a Tweet; `placeID` goes as `geo.place_id`, the only location v2 takes.
@@ -104,7 +107,9 @@ public struct XClient: Sendable {
         switch authorization {
         case .oauth1(let signer):
             headers["Authorization"] =
-                signer.sign(OAuth1Request(method: method, url: url), nonce: nonce(), timestamp: now())
+                signer.sign(
+                    OAuth1Request(method: method, url: url), nonce: nonce(), timestamp: Int(clock.now.secondsSince1970)
+                )
                 .authorizationHeader
         case .bearer(let token):
             headers["Authorization"] = "Bearer " + token

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import SocialAPI
 
 /// The control plane under `/__waypost/`: form-encoded POSTs that script the emulator (reset,
@@ -9,10 +10,10 @@ struct ControlRoutes: Sendable {
     let seed: UInt64
     let journalLimits: JournalLimits
 
-    /// - Parameter wallClock: the real clock, before the scripted offset.
+    /// - Parameter clock: the emulator's clock, before the scripted offset.
     func respond(
         to method: String, _ path: String, parameters: RequestParameters, state: inout EmulatorState,
-        wallClock: () -> Double
+        clock: any EpochClock
     ) -> EmulatorResponse {
         let values = Dictionary(parameters.pairs, uniquingKeysWith: { first, _ in first })
         func error(_ message: String) -> EmulatorResponse { .json(400, ["error": message]) }
@@ -123,7 +124,7 @@ struct ControlRoutes: Sendable {
                 return error("offset (seconds added to the emulator's clock, within ±3.2e9) is required")
             }
             state.clockOffset = offset
-            return .json(200, ["offset": String(offset), "now": String(wallClock() + offset)])
+            return .json(200, ["offset": String(offset), "now": String(clock.now.secondsSince1970 + offset)])
         default:
             return .json(404, ["error": "unknown control endpoint \(method) \(path)"])
         }

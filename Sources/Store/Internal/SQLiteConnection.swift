@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import SimulatedTime
 
 /// A value bound to, or read from, an SQL statement.
 enum SQLValue: Equatable {
@@ -12,6 +13,7 @@ enum SQLValue: Equatable {
 extension SQLValue {
     init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
     init(_ value: Double?) { self = value.map(SQLValue.real) ?? .null }
+    init(_ value: EpochInstant?) { self = value.map { .real($0.secondsSince1970) } ?? .null }
     init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
     init(_ value: Int64?) { self = value.map(SQLValue.integer) ?? .null }
     init(_ value: Bool) { self = .integer(value ? 1 : 0) }
@@ -26,6 +28,8 @@ struct SQLRow {
     func bool(_ column: Int32) -> Bool { sqlite3_column_int64(statement, column) != 0 }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+    func instant(_ column: Int32) -> EpochInstant { EpochInstant(secondsSince1970: double(column)) }
+    func optionalInstant(_ column: Int32) -> EpochInstant? { isNull(column) ? nil : instant(column) }
 
     func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, column) else { return "" }
