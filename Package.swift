@@ -70,7 +70,9 @@ let package = Package(
         ),
         // The output contract: the events a location manager reports, the event stream's text and
         // JSONL encoder, and the `post` line. The engine and the reports speak it, not the simulator.
-        .target(name: "LocationEvents", dependencies: ["Geo", "WaypostSupport"], swiftSettings: instrumented),
+        .target(
+            name: "LocationEvents", dependencies: ["Geo", "SimulatedTime", "WaypostSupport"],
+            swiftSettings: instrumented),
         .target(
             name: "LocationSimulation",
             dependencies: [
@@ -139,7 +141,8 @@ let package = Package(
             ],
             swiftSettings: instrumented
         ),
-        .target(name: "RunReports", dependencies: ["Geo", "Store", "CheckinEngine", "WaypostSupport"]),
+        .target(
+            name: "RunReports", dependencies: ["Geo", "Store", "CheckinEngine", "SimulatedTime", "WaypostSupport"]),
         .executableTarget(
             name: "waypost",
             dependencies: [
@@ -164,7 +167,7 @@ let package = Package(
         // A runnable example: an app's check-in logic written against the seam, tested on the
         // simulated CLMonitor (`swift test --filter CafeCheckinsTests`).
         .target(
-            name: "CafeCheckins", dependencies: ["LocationEvents", "LocationSimulation"],
+            name: "CafeCheckins", dependencies: ["LocationEvents", "LocationSimulation", "SimulatedTime"],
             path: "Examples/CafeCheckins/Sources"),
         .testTarget(
             name: "CafeCheckinsTests",
@@ -189,7 +192,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "WorldFilesTests", dependencies: ["WorldFiles", "LocationEvents", "ConfigFiles", "TestSupport"]),
-        .testTarget(name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "WaypostSupport"]),
+        .testTarget(
+            name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "SimulatedTime", "WaypostSupport"]),
         .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "SimulatedTime", "TestSupport"]),
         .testTarget(
             name: "SocialEmulatorTests",
@@ -215,7 +219,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "RunReportsTests", dependencies: ["RunReports", "Store", "CheckinEngine", "Geo", "TestSupport"]),
+            name: "RunReportsTests",
+            dependencies: ["RunReports", "Store", "CheckinEngine", "Geo", "SimulatedTime", "TestSupport"]),
         .testTarget(
             name: "WaypostCLITests",
             dependencies: ["waypost", "SocialEmulator", "SocialAPI", "SimulatedTime", "TestSupport"]),

@@ -46,12 +46,12 @@ enum CheckinBench {
                             delivery: OutboxDelivery(store: store, clients: clients, clock: clock), keepsHistory: false)
                         _ = try await engine.handle(
                             TimedEvent(
-                                time: clock.now.secondsSince1970, device: "d\(device)",
+                                time: clock.now, device: "d\(device)",
                                 event: .authorizationChanged(.authorizedAlways)))
                         var done = 0
-                        var time = clock.now.secondsSince1970
+                        var time = clock.now
                         while ContinuousClock.now < deadline {
-                            time += 0.001
+                            time = time.advanced(bySeconds: 0.001)
                             // A distinct region name: a distinct post key and tweet text (no 187 duplicate).
                             var here = region
                             here.identifier = "cafe-\(device)-\(done)"

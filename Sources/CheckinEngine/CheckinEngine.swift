@@ -178,7 +178,7 @@ public final class CheckinEngine {
     ) throws(StoreError) -> AuditRecord? {
         let key = [
             run.name, rule.id, network.rawValue, trigger.rawValue, region ?? "-", timed.device ?? "-",
-            String(format: "%.3f", timed.time),
+            String(format: "%.3f", timed.time.secondsSince1970),
         ].joined(separator: "|")
         let (gates, precision, audience) = self.gates.evaluate(
             rule, network, trigger: trigger, region: region, position: position, time: timed.time,

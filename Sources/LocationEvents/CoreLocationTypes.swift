@@ -1,4 +1,5 @@
 import Geo
+import SimulatedTime
 
 /// CoreLocation's authorization states, with Apple's raw values (`CLAuthorizationStatus`).
 public enum AuthorizationStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
@@ -129,12 +130,12 @@ public struct Location: Sendable, Equatable {
     public var speed: Double
     /// Degrees from true north; negative when unknown.
     public var course: Double
-    /// Seconds since 1970 (virtual time); earlier than the delivery for a cached fix.
-    public var timestamp: Double
+    /// When the fix was taken (virtual time); earlier than the delivery for a cached fix.
+    public var timestamp: EpochInstant
 
     public init(
         coordinate: Coordinate, altitude: Double = 0, horizontalAccuracy: Double, verticalAccuracy: Double = -1,
-        speed: Double = -1, course: Double = -1, timestamp: Double
+        speed: Double = -1, course: Double = -1, timestamp: EpochInstant
     ) {
         self.coordinate = coordinate
         self.altitude = altitude
@@ -179,20 +180,20 @@ public struct Visit: Sendable, Equatable {
     public var coordinate: Coordinate
     /// The spread of the positions around the centre, metres.
     public var horizontalAccuracy: Double
-    public var arrival: Double
+    public var arrival: EpochInstant
     /// ``distantFuture`` while the visit is in progress (the arrival event).
-    public var departure: Double
+    public var departure: EpochInstant
 
-    public init(coordinate: Coordinate, horizontalAccuracy: Double, arrival: Double, departure: Double) {
+    public init(coordinate: Coordinate, horizontalAccuracy: Double, arrival: EpochInstant, departure: EpochInstant) {
         self.coordinate = coordinate
         self.horizontalAccuracy = horizontalAccuracy
         self.arrival = arrival
         self.departure = departure
     }
 
-    /// `Date.distantFuture` (4001-01-01) in seconds since 1970, as `CLVisit.departureDate` gives
-    /// it for a visit in progress.
-    public static let distantFuture = 64_092_211_200.0
+    /// `Date.distantFuture` (4001-01-01), as `CLVisit.departureDate` gives it for a visit in
+    /// progress.
+    public static let distantFuture = EpochInstant(secondsSince1970: 64_092_211_200)
 
     /// Whether this is the arrival event: the device has not left yet.
     public var isInProgress: Bool { departure >= Self.distantFuture }

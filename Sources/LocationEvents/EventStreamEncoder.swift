@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import WaypostSupport
 
 /// Renders events as DESIGN.md's event stream: one JSON object per line (`jsonl`), or a
@@ -35,7 +36,7 @@ public enum EventStreamEncoder {
     /// for the common fields: a replay writes one per fix.
     public static func appendJSON(_ timed: TimedEvent, to out: inout [UInt8]) {
         out.append(literal: #"{"t":""#)
-        XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
+        XSDDateTime.append(timed.time.secondsSince1970, fractionDigits: 3, to: &out)
         out.append(UInt8(ascii: "\""))
         if let device = timed.device { field("device", quoted(device), &out) }
         out.append(literal: #","type":""#)
@@ -74,10 +75,11 @@ public enum EventStreamEncoder {
             number(#","lon":"#, visit.coordinate.longitude, &out)
             out.append(literal: #","hacc":"#)
             appendFixed(visit.horizontalAccuracy, 2, to: &out)
-            field("arrival", "\"" + XSDDateTime.formatMilliseconds(visit.arrival) + "\"", &out)
+            field("arrival", "\"" + XSDDateTime.formatMilliseconds(visit.arrival.secondsSince1970) + "\"", &out)
             field(
                 "departure",
-                visit.isInProgress ? "null" : "\"" + XSDDateTime.formatMilliseconds(visit.departure) + "\"", &out)
+                visit.isInProgress
+                    ? "null" : "\"" + XSDDateTime.formatMilliseconds(visit.departure.secondsSince1970) + "\"", &out)
         case .accuracyAuthorizationChanged(let accuracy):
             field("accuracy", "\"\(accuracy)\"", &out)
         case .startedMonitoring(let region):
@@ -106,7 +108,7 @@ public enum EventStreamEncoder {
 
     /// A fix's fields: `lat`, `lon`, `alt`, `hacc`, `vacc`, `speed`, `course`, and `age` when it
     /// was cached.
-    private static func appendLocation(_ fix: Location, at time: Double, to out: inout [UInt8]) {
+    private static func appendLocation(_ fix: Location, at time: EpochInstant, to out: inout [UInt8]) {
         number(#","lat":"#, fix.coordinate.latitude, &out)
         number(#","lon":"#, fix.coordinate.longitude, &out)
         out.append(literal: #","alt":"#)
@@ -121,7 +123,7 @@ public enum EventStreamEncoder {
         appendFixed(fix.course, 2, to: &out)
         if fix.timestamp < time {
             out.append(literal: #","age":"#)
-            appendFixed(time - fix.timestamp, 3, to: &out)
+            appendFixed(fix.timestamp.seconds(to: time), 3, to: &out)
         }
     }
 
@@ -170,7 +172,7 @@ public enum EventStreamEncoder {
     static func appendText(_ timed: TimedEvent, to out: inout [UInt8]) {
         func put(_ text: String) { out.append(contentsOf: text.utf8) }
         func name(_ text: String) { DisplayEscaping.append(text, to: &out) }
-        XSDDateTime.append(timed.time, fractionDigits: 3, to: &out)
+        XSDDateTime.append(timed.time.secondsSince1970, fractionDigits: 3, to: &out)
         out.append(literal: "  ")
         if let device = timed.device {
             out.append(UInt8(ascii: "["))
@@ -213,8 +215,10 @@ public enum EventStreamEncoder {
             put(
                 String(
                     format: "visit           %.6f,%.6f  ±%.0f m  %@ → %@", visit.coordinate.latitude,
-                    visit.coordinate.longitude, visit.horizontalAccuracy, XSDDateTime.formatMilliseconds(visit.arrival),
-                    visit.isInProgress ? "(still there)" : XSDDateTime.formatMilliseconds(visit.departure)))
+                    visit.coordinate.longitude, visit.horizontalAccuracy,
+                    XSDDateTime.formatMilliseconds(visit.arrival.secondsSince1970),
+                    visit.isInProgress
+                        ? "(still there)" : XSDDateTime.formatMilliseconds(visit.departure.secondsSince1970)))
         case .accuracyAuthorizationChanged(let accuracy):
             put("accuracy        \(accuracy)")
         case .startedMonitoring(let region):
@@ -244,7 +248,7 @@ public enum EventStreamEncoder {
     }
 
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
-    private static func appendText(_ fix: Location, at time: Double, to out: inout [UInt8]) {
+    private static func appendText(_ fix: Location, at time: EpochInstant, to out: inout [UInt8]) {
         func field(_ prefix: StaticString, _ value: Double, _ digits: Int, _ suffix: StaticString) {
             out.append(literal: prefix)
             appendPrintf(value, digits, to: &out)
@@ -256,7 +260,7 @@ public enum EventStreamEncoder {
         if fix.verticalAccuracy >= 0 { field("  alt ", fix.altitude, 1, " m") }
         if fix.speed >= 0 { field("  ", fix.speed, 2, " m/s") }
         if fix.course >= 0 { field("  ", fix.course, 1, "°") }
-        if fix.timestamp < time { field("  cached, ", time - fix.timestamp, 0, " s old") }
+        if fix.timestamp < time { field("  cached, ", fix.timestamp.seconds(to: time), 0, " s old") }
     }
 
     /// `value` as C's `%.<digits>f` writes it, without Foundation's `String(format:)` (five of

@@ -1,4 +1,5 @@
 import Geo
+import SimulatedTime
 
 /// Everything a location manager tells its delegate, as a value.
 public enum LocationEvent: Sendable, Equatable {
@@ -36,13 +37,13 @@ public enum LocationEvent: Sendable, Equatable {
 
 /// An event at its virtual time, from one device of a run.
 public struct TimedEvent: Sendable, Equatable {
-    /// Seconds since 1970, virtual time.
-    public var time: Double
+    /// Virtual time.
+    public var time: EpochInstant
     /// The device's name in a run with several devices, nil otherwise.
     public var device: String?
     public var event: LocationEvent
 
-    public init(time: Double, device: String? = nil, event: LocationEvent) {
+    public init(time: EpochInstant, device: String? = nil, event: LocationEvent) {
         self.time = time
         self.device = device
         self.event = event

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import SimulatedTime
 
 /// `CLMonitor.CircularGeographicCondition` (iOS 17): satisfied while the device is inside the
 /// circle, by the same rule as region monitoring (``RegionMonitor``).
@@ -93,14 +94,15 @@ public struct MonitoringEvent: Sendable, Equatable, Codable {
     public var monitor: String
     public var identifier: String
     public var state: MonitoringState
-    /// Seconds since 1970, virtual time.
-    public var date: Double
+    /// Virtual time.
+    public var date: EpochInstant
     /// The condition (nil only in events about a condition no longer monitored).
     public var condition: MonitoringCondition?
     public var diagnostics: MonitoringDiagnostics
 
     public init(
-        monitor: String, identifier: String, state: MonitoringState, date: Double, condition: MonitoringCondition?,
+        monitor: String, identifier: String, state: MonitoringState, date: EpochInstant,
+        condition: MonitoringCondition?,
         diagnostics: MonitoringDiagnostics = []
     ) {
         self.monitor = monitor

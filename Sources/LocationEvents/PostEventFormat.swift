@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import WaypostSupport
 
 /// One `post` line of the event stream: what the engine decided about one post, in the words
@@ -18,8 +19,8 @@ public struct PostEvent: Sendable, Equatable {
         }
     }
 
-    /// Seconds since 1970, virtual time.
-    public var time: Double
+    /// Virtual time.
+    public var time: EpochInstant
     /// The device's name in a run with several devices, nil otherwise.
     public var device: String?
     /// `twitter` or `facebook`.
@@ -45,7 +46,8 @@ public struct PostEvent: Sendable, Equatable {
     public var gates: [Gate]
 
     public init(
-        time: Double, device: String?, network: String, decision: String, carriesLocation: Bool, precision: String,
+        time: EpochInstant, device: String?, network: String, decision: String, carriesLocation: Bool,
+        precision: String,
         placeId: String?, placeName: String?, latitude: Double?, longitude: Double?, rule: String?, trigger: String?,
         region: String?, detail: String?, gates: [Gate]
     ) {
@@ -91,7 +93,7 @@ public enum PostEventFormat {
     /// `{"t":…,"type":"post",…}`; `lat`/`lon` only when coordinates went out.
     public static func json(_ post: PostEvent) -> String {
         let line = Line(
-            t: XSDDateTime.formatMilliseconds(post.time), device: post.device, network: post.network,
+            t: XSDDateTime.formatMilliseconds(post.time.secondsSince1970), device: post.device, network: post.network,
             decision: post.decision, carriesLocation: post.carriesLocation, precision: post.precision,
             placeId: post.placeId, lat: post.latitude, lon: post.longitude, rule: post.rule, trigger: post.trigger,
             region: post.region, detail: post.detail, gates: post.gates)
@@ -106,7 +108,7 @@ public enum PostEventFormat {
     /// zone names and the provider's answers) are shown through ``DisplayEscaping``.
     public static func text(_ post: PostEvent) -> String {
         func shown(_ text: String) -> String { DisplayEscaping.escape(text) }
-        var out = XSDDateTime.formatMilliseconds(post.time) + "  "
+        var out = XSDDateTime.formatMilliseconds(post.time.secondsSince1970) + "  "
         if let device = post.device { out += "[\(shown(device))] " }
         out += "post            \(post.network) \(post.decision)"
         out += post.carriesLocation ? " \(post.precision)" : " without location"

@@ -1,3 +1,4 @@
+import SimulatedTime
 import WaypostSupport
 
 /// The SVG map in a self-contained HTML page with a time slider and hover details, in plain
@@ -7,7 +8,7 @@ import WaypostSupport
 public enum HTMLMap {
     public static func render(_ run: RunSnapshot) -> String {
         let svg = SVGMap.render(run)
-        let duration = run.span.map { $0.upperBound - $0.lowerBound } ?? 0
+        let duration = run.span.map { $0.lowerBound.seconds(to: $0.upperBound) } ?? 0
         let title = SVGWriter.escape("Waypost run '\(run.run.name)'")
         return """
             <!DOCTYPE html>

@@ -1,6 +1,7 @@
 import CheckinEngine
 import Foundation
 import Geo
+import SimulatedTime
 import Store
 import WaypostSupport
 
@@ -117,21 +118,22 @@ public enum LeafletMap {
         func shown(_ text: String) -> String { DisplayEscaping.escape(text) }
         func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
         func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
-        let start = run.span?.lowerBound ?? 0
+        let start = run.span?.lowerBound ?? EpochInstant(secondsSince1970: 0)
         let routes = run.devices.enumerated().map { index, device in
             let stretches = run.stretches(of: device)
             let gaps = zip(stretches, stretches.dropFirst()).compactMap { a, b -> Gap? in
                 guard let from = a.last, let to = b.first else { return nil }
                 return Gap(
-                    t: round1(from.time - start), from: [round6(from.latitude), round6(from.longitude)],
+                    t: round1(start.seconds(to: from.time)), from: [round6(from.latitude), round6(from.longitude)],
                     to: [round6(to.latitude), round6(to.longitude)],
-                    title: "no fixes for \(Int(to.time - from.time)) s" + (device.map { " on \(shown($0))" } ?? ""))
+                    title: "no fixes for \(Int(from.time.seconds(to: to.time))) s"
+                        + (device.map { " on \(shown($0))" } ?? ""))
             }
             return Route(
                 device: shown(device ?? ""), color: SVGMap.routeColors[index % SVGMap.routeColors.count],
                 stretches: stretches.map { stretch in
                     SVGMap.thinned(stretch).map {
-                        [round6($0.latitude), round6($0.longitude), round1($0.time - start)]
+                        [round6($0.latitude), round6($0.longitude), round1(start.seconds(to: $0.time))]
                     }
                 }, gaps: gaps)
         }
@@ -162,7 +164,7 @@ public enum LeafletMap {
             if let detail = event.detail { details.append(["detail", shown(detail)]) }
             details.append(["position", "\(round6(lat)), \(round6(lon))"])
             return Item(
-                t: round1(event.time - start), kind: "event", name: event.type, lat: lat, lon: lon,
+                t: round1(start.seconds(to: event.time)), kind: "event", name: event.type, lat: lat, lon: lon,
                 title: event.type + (event.region.map { " \(shown($0))" } ?? ""), details: details)
         }
         // A post with no position (an outbox entry that could not be read) has no marker.
@@ -188,7 +190,7 @@ public enum LeafletMap {
                 details.append(["sent fields", shown(fields.joined(separator: ", "))])
             }
             return Item(
-                t: round1(post.time - start), kind: "post", name: post.network.rawValue, lat: lat,
+                t: round1(start.seconds(to: post.time)), kind: "post", name: post.network.rawValue, lat: lat,
                 lon: lon,
                 title: "\(post.network.rawValue) \(post.decision.rawValue)"
                     + (post.placeName.map { " at \(shown($0))" } ?? ""),
@@ -197,7 +199,7 @@ public enum LeafletMap {
         }
         let document = Document(
             title: "Waypost run '\(shown(run.run.name))'", subtitle: shown(SVGMap.subtitle(run)),
-            duration: (run.span.map { $0.upperBound - $0.lowerBound } ?? 0).rounded(.up),
+            duration: (run.span.map { $0.lowerBound.seconds(to: $0.upperBound) } ?? 0).rounded(.up),
             frame: frame(run), routes: routes, zones: zones, regions: regions, markers: markers,
             tiles: tiles.map {
                 Tiles(url: $0.urlTemplate, attribution: XMLEscaping.escape(DisplayEscaping.escape($0.attribution)))

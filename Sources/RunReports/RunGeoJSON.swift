@@ -18,8 +18,8 @@ public enum RunGeoJSON {
             var properties: [String: JSONValue] = ["kind": "route", "fixes": .number(Double(fixes.count))]
             if let device { properties["device"] = .string(device) }
             if let first = fixes.first, let last = fixes.last {
-                properties["start"] = .string(XSDDateTime.formatCompact(first.time))
-                properties["end"] = .string(XSDDateTime.formatCompact(last.time))
+                properties["start"] = .string(XSDDateTime.formatCompact(first.time.secondsSince1970))
+                properties["end"] = .string(XSDDateTime.formatCompact(last.time.secondsSince1970))
             }
             features.append(
                 Feature(
@@ -55,7 +55,8 @@ public enum RunGeoJSON {
         for event in run.events {
             guard let lat = event.latitude, let lon = event.longitude else { continue }
             var properties: [String: JSONValue] = [
-                "kind": "event", "type": .string(event.type), "time": .string(XSDDateTime.formatCompact(event.time)),
+                "kind": "event", "type": .string(event.type),
+                "time": .string(XSDDateTime.formatCompact(event.time.secondsSince1970)),
             ]
             if let region = event.region { properties["region"] = .string(region) }
             if let device = event.device { properties["device"] = .string(device) }
@@ -68,7 +69,7 @@ public enum RunGeoJSON {
             var properties: [String: JSONValue] = [
                 "kind": "post", "network": .string(post.network.rawValue), "decision": .string(post.decision.rawValue),
                 "carriesLocation": .bool(post.carriesLocation), "precision": .string(post.precision.rawValue),
-                "time": .string(XSDDateTime.formatCompact(post.time)), "rule": .string(rule),
+                "time": .string(XSDDateTime.formatCompact(post.time.secondsSince1970)), "rule": .string(rule),
                 "wireFields": .object(post.wireFields.mapValues(JSONValue.string)),
                 "marker-color": .string(SVGMap.color(post.carriesLocation ? post.precision : nil)),
             ]

@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import SimulatedTime
 import Store
 
 /// Everything recorded about one run, read once from the store: what every report draws.
@@ -66,7 +67,7 @@ public struct RunSnapshot: Sendable {
     }
 
     /// First and last recorded instants (virtual time), nil for an empty run.
-    public var span: ClosedRange<Double>? {
+    public var span: ClosedRange<EpochInstant>? {
         let times = fixes.map(\.time) + events.map(\.time) + posts.map(\.time)
         guard let low = times.min(), let high = times.max() else { return nil }
         return low...high
@@ -85,7 +86,7 @@ public struct RunSnapshot: Sendable {
     public func stretches(of device: String?, gap: Double = 60) -> [[LocationRecord]] {
         var out: [[LocationRecord]] = []
         for fix in fixes(of: device) {
-            if let last = out.last?.last, fix.time - last.time <= gap {
+            if let last = out.last?.last, last.time.seconds(to: fix.time) <= gap {
                 out[out.count - 1].append(fix)
             } else {
                 out.append([fix])

@@ -1,6 +1,7 @@
 import CheckinEngine
 import Foundation
 import Geo
+import SimulatedTime
 import WaypostSupport
 
 /// A run in plain text: its span and distance, the regions, the timeline of events and posts,
@@ -15,8 +16,8 @@ public enum RunSummary {
         var out = "Run '\(shown(run.run.name))' (\(shown(run.run.track)))\(run.run.dryRun ? ", dry run" : "")\n"
         guard let span = run.span else { return out + "nothing recorded (the history may have been purged)\n" }
         let start = span.lowerBound
-        func offset(_ t: Double) -> String {
-            let s = Int((t - start).rounded())
+        func offset(_ t: EpochInstant) -> String {
+            let s = Int(start.seconds(to: t).rounded())
             return String(format: "+%d:%02d:%02d", s / 3_600, s / 60 % 60, s % 60)
         }
         out += "  \(SVGMap.time(span.lowerBound)) – \(SVGMap.time(span.upperBound)) UTC\n"
@@ -39,7 +40,7 @@ public enum RunSummary {
                     "  \(shown(region.identifier))  \(region.latitude), \(region.longitude)  r \(Int(region.radius)) m\n"
             }
         }
-        var lines: [(Double, Int, String)] = run.events.enumerated().map { index, e in
+        var lines: [(EpochInstant, Int, String)] = run.events.enumerated().map { index, e in
             let text =
                 shown(e.type) + (e.region.map { " \(shown($0))" } ?? "") + (e.detail.map { " (\(shown($0)))" } ?? "")
                 + (e.device.map { " on \(shown($0))" } ?? "")

@@ -1,6 +1,7 @@
 import CheckinEngine
 import Foundation
 import Geo
+import SimulatedTime
 import Store
 import WaypostSupport
 
@@ -34,7 +35,7 @@ public enum SVGMap {
     static let routeColors = ["#1b6ca8", "#7b2cbf", "#2a9d8f", "#6a4c93"]
 
     public static func render(_ run: RunSnapshot) -> String {
-        let start = run.span?.lowerBound ?? 0
+        let start = run.span?.lowerBound ?? EpochInstant(secondsSince1970: 0)
         var points = run.fixes.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
         points += run.events.compactMap { e in
             e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
@@ -167,15 +168,15 @@ public enum SVGMap {
                         "polyline",
                         [
                             ("class", "route"), ("points", path), ("stroke", color), ("stroke-width", "3"),
-                            ("data-t", f(first.time - start)), ("data-device", device ?? ""),
+                            ("data-t", f(start.seconds(to: first.time))), ("data-device", device ?? ""),
                         ])
                 }
                 // A gap (signal loss): dashed between the stretches.
                 if n + 1 < stretches.count, let a = stretch.last, let b = stretches[n + 1].first {
                     let (x1, y1) = projection.point(Coordinate(latitude: a.latitude, longitude: a.longitude))
                     let (x2, y2) = projection.point(Coordinate(latitude: b.latitude, longitude: b.longitude))
-                    let info = "no fixes for \(Int(b.time - a.time)) s"
-                    svg.open("g", [("class", "gap"), ("data-t", f(a.time - start)), ("data-info", info)])
+                    let info = "no fixes for \(Int(a.time.seconds(to: b.time))) s"
+                    svg.open("g", [("class", "gap"), ("data-t", f(start.seconds(to: a.time))), ("data-info", info)])
                     svg.element("title", text: info)
                     svg.element(
                         "line",
@@ -206,7 +207,9 @@ public enum SVGMap {
             let info =
                 "\(time(event.time)) \(event.type)" + (event.region.map { " \($0)" } ?? "")
                 + (event.device.map { " on \($0)" } ?? "") + (event.detail.map { " (\($0))" } ?? "")
-            svg.open("g", [("class", "event \(event.type)"), ("data-t", f(event.time - start)), ("data-info", info)])
+            svg.open(
+                "g",
+                [("class", "event \(event.type)"), ("data-t", f(start.seconds(to: event.time))), ("data-info", info)])
             svg.element("title", text: info)
             switch event.type {
             case "regionEnter":
@@ -236,7 +239,7 @@ public enum SVGMap {
                 "g",
                 [
                     ("class", "post \(post.network.rawValue) \(post.decision.rawValue)"),
-                    ("data-t", f(post.time - start)), ("data-info", info),
+                    ("data-t", f(start.seconds(to: post.time))), ("data-info", info),
                     ("data-precision", carried?.rawValue ?? "none"),
                 ])
             svg.element("title", text: info)
@@ -412,8 +415,8 @@ public enum SVGMap {
         }
     }
 
-    static func time(_ t: Double) -> String {
-        let text = XSDDateTime.format(t, fractionDigits: 0)  // 2025-06-01T08:00:00Z
+    static func time(_ t: EpochInstant) -> String {
+        let text = XSDDateTime.format(t.secondsSince1970, fractionDigits: 0)  // 2025-06-01T08:00:00Z
         return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Store
 
 /// Keeps an app's `CLMonitor` records in the store between runs, as iOS keeps a monitor's file

@@ -99,12 +99,12 @@ public struct RunSession {
             var count = 0
             for event in events {
                 for launch in merge.take(through: event.time) { onEvent(.location(launch)) }
-                pacer?.wait(until: EpochInstant(secondsSince1970: event.time))
+                pacer?.wait(until: event.time)
                 onEvent(.location(event))
                 count += 1
             }
             if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: .seconds(stopped - origin)) }
-            for launch in merge.take(through: .infinity) { onEvent(.location(launch)) }
+            for launch in merge.take(through: .distantFuture) { onEvent(.location(launch)) }
             return RunOutcome(
                 origin: EpochInstant(secondsSince1970: origin), run: nil, eventCount: count + launches.count,
                 journal: [], stillQueued: 0)
@@ -127,7 +127,7 @@ public struct RunSession {
                 count += 1
                 unasked += 1
                 await wiring.applyChanges(through: event.time)
-                clock.advance(to: EpochInstant(secondsSince1970: event.time))
+                clock.advance(to: event.time)
                 for record in try await engine.handle(event) {
                     unasked = SimulationEvents.pollInterval
                     onEvent(.post(record, at: clock.now))
@@ -136,25 +136,27 @@ public struct RunSession {
             if checkins.keepsHistory { try engine.recordPlaces(regions: plan.regions) }
             var merge = LaunchMerge(launches)
             let events = Self.events(of: devices, stoppingWhen: shouldStop)
-            var reached = origin
+            var reached = EpochInstant(secondsSince1970: origin)
             for event in events {
                 for launch in merge.take(through: event.time) { try await handle(launch) }
                 if unasked >= SimulationEvents.pollInterval {
                     unasked = 0
-                    if shouldStop?() == true { throw RunSessionError.stopped(at: .seconds(event.time - origin)) }
+                    if shouldStop?() == true {
+                        throw RunSessionError.stopped(at: .seconds(event.time.secondsSince1970 - origin))
+                    }
                 }
                 reached = event.time
                 try await handle(event)
             }
             if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: .seconds(stopped - origin)) }
-            for launch in merge.take(through: .infinity) { try await handle(launch) }
-            await wiring.applyChanges(through: .infinity)
+            for launch in merge.take(through: .distantFuture) { try await handle(launch) }
+            await wiring.applyChanges(through: .distantFuture)
             for record in try await engine.finish(maxWait: wiring.maxWait) {
                 onEvent(.post(record, at: wiring.clock.now))
             }
             // The last events and the deliveries after them count too: a run that ends past its
             // budget has not kept it.
-            if shouldStop?() == true { throw RunSessionError.stopped(at: .seconds(reached - origin)) }
+            if shouldStop?() == true { throw RunSessionError.stopped(at: .seconds(reached.secondsSince1970 - origin)) }
             try store.finishRun(run.id, at: WallClock().now)
             for (keeping, manager) in keepers { try keeping.save(from: manager) }
             let journal = await wiring.emulator?.core.journal ?? []
@@ -230,7 +232,7 @@ private struct LaunchMerge {
     init(_ events: [TimedEvent]) { self.events = events }
 
     /// The launch events due by `time`, in order; once they are all out, at no cost per event.
-    mutating func take(through time: Double) -> ArraySlice<TimedEvent> {
+    mutating func take(through time: EpochInstant) -> ArraySlice<TimedEvent> {
         let start = next
         while next < events.endIndex, events[next].time <= time { next += 1 }
         return events[start..<next]
@@ -303,8 +305,8 @@ private final class Wiring {
     }
 
     /// Applies the account changes due by `time` through the emulator's control plane.
-    func applyChanges(through time: Double) async {
-        while let change = changes.first, origin + change.at <= time {
+    func applyChanges(through time: EpochInstant) async {
+        while let change = changes.first, origin + change.at <= time.secondsSince1970 {
             changes.removeFirst()
             await emulator?.apply(change)
         }

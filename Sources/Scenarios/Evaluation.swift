@@ -3,13 +3,14 @@ import Foundation
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import SocialEmulator
 import WaypostSupport
 
 /// Everything a run produced that expectations look at.
 public struct ScenarioOutcome: Sendable {
-    /// The scenario's start, seconds since 1970 (virtual time).
-    public var origin: Double
+    /// The scenario's start (virtual time).
+    public var origin: EpochInstant
     /// What each expectation saw of the event stream, in the scenario's order: the events
     /// themselves are not kept (a 10,000-device run makes tens of millions).
     public var tallies: [EventTally]
@@ -26,7 +27,7 @@ public struct ScenarioOutcome: Sendable {
 public struct EventTally: Sendable {
     /// An event as a verdict shows it.
     struct Seen: Sendable {
-        var time: Double
+        var time: EpochInstant
         var device: String?
         /// `detail 'identifier'`, for the events of the same type listed when none matched.
         var summary: String
@@ -34,7 +35,7 @@ public struct EventTally: Sendable {
 
     static let shown = 5
     private let kind: Expectation.Kind
-    private let origin: Double
+    private let origin: EpochInstant
     /// Events matching the filter (`.events`), and the first few.
     private(set) var found = 0
     private(set) var firstFound: [Seen] = []
@@ -45,7 +46,7 @@ public struct EventTally: Sendable {
     private(set) var ordered: [Seen] = []
     private(set) var firstAnywhere: [Seen?] = []
 
-    public init(for expectation: Expectation, origin: Double) {
+    public init(for expectation: Expectation, origin: EpochInstant) {
         kind = expectation.kind
         self.origin = origin
         if case .order(let filters) = kind { firstAnywhere = Array(repeating: nil, count: filters.count) }
@@ -114,10 +115,10 @@ extension Expectation {
     /// did, or when it counts requests, orders or zones (nothing there is late or early).
     public func firstMatch(_ outcome: ScenarioOutcome, tally: EventTally) -> Double? {
         switch kind {
-        case .events: return tally.firstFound.first.map { $0.time - outcome.origin }
+        case .events: return tally.firstFound.first.map { outcome.origin.seconds(to: $0.time) }
         case .posts(let filter, _):
             return outcome.posts.filter { filter.matches($0, origin: outcome.origin) }.map(\.time).min()
-                .map { $0 - outcome.origin }
+                .map { outcome.origin.seconds(to: $0) }
         case .order, .noLocationInZone, .requests: return nil
         }
     }
@@ -131,8 +132,8 @@ extension Expectation {
             let shownText = head.map(text).joined(separator: "; ")
             return total > head.count ? shownText + "; … (\(total - head.count) more)" : shownText
         }
-        func at(_ time: Double, _ device: String?) -> String {
-            Offset.text(time - o.origin) + (device.map { " on \($0)" } ?? "")
+        func at(_ time: EpochInstant, _ device: String?) -> String {
+            Offset.text(o.origin.seconds(to: time)) + (device.map { " on \($0)" } ?? "")
         }
         switch kind {
         case .events(let filter, let count):

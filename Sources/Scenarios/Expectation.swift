@@ -2,6 +2,7 @@ import CheckinEngine
 import Foundation
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import SocialEmulator
 import WaypostSupport
 
@@ -81,10 +82,10 @@ public struct EventFilter: Sendable, Equatable {
     public var detail: String?
     public var window = Window()
 
-    func matches(_ event: TimedEvent, origin: Double) -> Bool {
+    func matches(_ event: TimedEvent, origin: EpochInstant) -> Bool {
         event.event.type == type && (region == nil || event.event.identifier == region)
             && (device?.matches(event.device) ?? true) && (detail == nil || event.event.detail == detail)
-            && window.contains(event.time - origin)
+            && window.contains(origin.seconds(to: event.time))
     }
 
     var description: String {
@@ -116,7 +117,7 @@ public struct PostFilter: Sendable, Equatable {
     public var rule: String?
     public var window = Window()
 
-    func matches(_ post: AuditRecord, origin: Double) -> Bool {
+    func matches(_ post: AuditRecord, origin: EpochInstant) -> Bool {
         (network == nil || post.network == network) && (region == nil || post.region == region)
             && (place == nil || post.placeName == place) && (decision == nil || post.decision == decision)
             && (carriesLocation == nil || post.carriesLocation == carriesLocation)
@@ -124,7 +125,7 @@ public struct PostFilter: Sendable, Equatable {
             && (audience == nil || post.audience == audience)
             && (blockedBy == nil || post.gates.first(where: { !$0.passed })?.gate == blockedBy)
             && (device?.matches(post.device) ?? true) && (rule == nil || post.rule == rule)
-            && window.contains(post.time - origin)
+            && window.contains(origin.seconds(to: post.time))
     }
 
     var description: String {
@@ -158,8 +159,8 @@ public struct RequestFilter: Sendable, Equatable {
     /// When the emulator received it.
     public var window = Window()
 
-    func matches(_ entry: JournalEntry, origin: Double) -> Bool {
-        window.contains(entry.time - origin) && (path.isEmpty || entry.path.contains(path))
+    func matches(_ entry: JournalEntry, origin: EpochInstant) -> Bool {
+        window.contains(origin.seconds(to: entry.time)) && (path.isEmpty || entry.path.contains(path))
             && (method == nil || entry.method == method)
             && (status == nil || entry.status == status) && with.allSatisfy { entry.parameters[$0] != nil }
             && without.allSatisfy { entry.parameters[$0] == nil }

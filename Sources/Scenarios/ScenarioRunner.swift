@@ -262,7 +262,9 @@ public struct ScenarioRunner: Sendable {
         plan.checkins = checkins
 
         // Expectations see the events as they come; the events themselves are not kept.
-        var tallies = scenario.expectations.map { EventTally(for: $0, origin: plan.origin?.secondsSince1970 ?? 0) }
+        var tallies = scenario.expectations.map {
+            EventTally(for: $0, origin: plan.origin ?? EpochInstant(secondsSince1970: 0))
+        }
         let outcome: RunOutcome
         do {
             outcome = try await RunSession(plan).run(stoppingWhen: deadline.hasPassedNow) { event in
@@ -277,7 +279,7 @@ public struct ScenarioRunner: Sendable {
             throw ScenarioError(.unavailable, "\(scenario.file): \(error)")
         }
         return ScenarioOutcome(
-            origin: outcome.origin.secondsSince1970, tallies: tallies, eventCount: outcome.eventCount,
+            origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount,
             posts: outcome.posts,
             journal: outcome.journal)
     }

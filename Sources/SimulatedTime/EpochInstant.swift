@@ -19,6 +19,9 @@ public struct EpochInstant: InstantProtocol, Codable, CustomStringConvertible {
         self.secondsSince1970 = secondsSince1970
     }
 
+    /// After every instant: what waits for it never comes due.
+    public static let distantFuture = EpochInstant(secondsSince1970: .infinity)
+
     /// The instant `seconds` later (earlier when negative), in the simulation's own arithmetic.
     public func advanced(bySeconds seconds: Double) -> EpochInstant {
         EpochInstant(secondsSince1970: secondsSince1970 + seconds)
@@ -41,7 +44,9 @@ public struct EpochInstant: InstantProtocol, Codable, CustomStringConvertible {
         a.secondsSince1970 < b.secondsSince1970
     }
 
-    public var description: String { "\(secondsSince1970) s since 1970" }
+    /// The seconds alone, as a `Double` prints: text that shows an instant reads as it did when
+    /// instants were bare seconds.
+    public var description: String { "\(secondsSince1970)" }
 
     public init(from decoder: any Decoder) throws {
         secondsSince1970 = try decoder.singleValueContainer().decode(Double.self)

@@ -116,7 +116,8 @@ public actor EmulatorCore {
                     ))
             if !request.path.hasPrefix("/__waypost/") {
                 state.journal.record(
-                    request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
+                    request, oauth: nil, parameters: [], status: response.status, fault: nil,
+                    time: EpochInstant(secondsSince1970: clock()))
             }
             return response
         }
@@ -160,7 +161,7 @@ public actor EmulatorCore {
         }
         state.journal.record(
             request, oauth: header, parameters: parameters.pairs + request.jsonFields, status: response.status,
-            fault: met?.kind, time: now)
+            fault: met?.kind, time: EpochInstant(secondsSince1970: now))
         return response
     }
 
@@ -177,7 +178,9 @@ public actor EmulatorCore {
         let response = providerError(
             request.path, twitter: (status, TwitterErrorCode.badAuthenticationData.rawValue, what),
             graph: (400, GraphErrorCode.invalidParameter.rawValue, "(#100) \(what)"))
-        state.journal.record(request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
+        state.journal.record(
+            request, oauth: nil, parameters: [], status: response.status, fault: nil,
+            time: EpochInstant(secondsSince1970: clock()))
         return response
     }
 

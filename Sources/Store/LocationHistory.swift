@@ -2,7 +2,7 @@ import SimulatedTime
 
 /// A location fix kept in the history.
 public struct LocationRecord: Sendable, Equatable {
-    public var time: Double
+    public var time: EpochInstant
     public var device: String?
     public var latitude: Double
     public var longitude: Double
@@ -11,7 +11,7 @@ public struct LocationRecord: Sendable, Equatable {
     public var service: String
 
     public init(
-        time: Double, device: String? = nil, latitude: Double, longitude: Double, horizontalAccuracy: Double,
+        time: EpochInstant, device: String? = nil, latitude: Double, longitude: Double, horizontalAccuracy: Double,
         service: String
     ) {
         self.time = time
@@ -34,7 +34,7 @@ extension Store {
                     "INSERT INTO locations (run, time, device, latitude, longitude, horizontal_accuracy, service) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
-                        .integer(run), .real(r.time), SQLValue(r.device), .real(r.latitude), .real(r.longitude),
+                        .integer(run), SQLValue(r.time), SQLValue(r.device), .real(r.latitude), .real(r.longitude),
                         .real(r.horizontalAccuracy), .text(r.service),
                     ])
             }
@@ -50,7 +50,7 @@ extension Store {
                 run.map { [.integer($0)] } ?? []
             ) {
                 LocationRecord(
-                    time: $0.double(0), device: $0.optionalText(1), latitude: $0.double(2), longitude: $0.double(3),
+                    time: $0.instant(0), device: $0.optionalText(1), latitude: $0.double(2), longitude: $0.double(3),
                     horizontalAccuracy: $0.double(4), service: $0.text(5))
             }
         }

@@ -1,12 +1,14 @@
+import SimulatedTime
+
 /// One `CLMonitor` record as the store keeps it: the simulation writes and reads `record` (JSON);
 /// the store only keeps it by device, monitor and identifier.
 public struct StoredMonitorRecord: Sendable, Equatable {
     public var identifier: String
-    /// Virtual seconds since 1970 of the record's last event (retention and purges go by it).
-    public var time: Double
+    /// Virtual time of the record's last event (retention and purges go by it).
+    public var time: EpochInstant
     public var record: String
 
-    public init(identifier: String, time: Double, record: String) {
+    public init(identifier: String, time: EpochInstant, record: String) {
         self.identifier = identifier
         self.time = time
         self.record = record
@@ -22,7 +24,7 @@ extension Store {
                 "SELECT identifier, time, record FROM monitor_records WHERE device = ? AND monitor = ? "
                     + "ORDER BY position",
                 [.text(device ?? ""), .text(monitor)]
-            ) { StoredMonitorRecord(identifier: $0.text(0), time: $0.double(1), record: $0.text(2)) }
+            ) { StoredMonitorRecord(identifier: $0.text(0), time: $0.instant(1), record: $0.text(2)) }
         }
     }
 
@@ -39,7 +41,7 @@ extension Store {
                         + "VALUES (?, ?, ?, ?, ?, ?)",
                     [
                         .text(device ?? ""), .text(monitor), .text(record.identifier), .integer(Int64(position)),
-                        .real(record.time), .text(record.record),
+                        SQLValue(record.time), .text(record.record),
                     ])
             }
         }

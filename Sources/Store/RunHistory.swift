@@ -1,3 +1,5 @@
+import SimulatedTime
+
 /// A circular region a run monitored, as a report draws it.
 public struct RegionRecord: Sendable, Equatable {
     public var identifier: String
@@ -33,7 +35,7 @@ public struct ZoneRecord: Sendable, Equatable {
 /// A location event other than a fix (those are ``LocationRecord``s): a region transition, a
 /// monitoring failure, an error, an authorization change or a visit.
 public struct EventRecord: Sendable, Equatable {
-    public var time: Double
+    public var time: EpochInstant
     public var device: String?
     /// The event stream's `type`: `regionEnter`, `regionExit`, `monitoringFailed`, `error`,
     /// `authorization` or `visit`.
@@ -45,7 +47,7 @@ public struct EventRecord: Sendable, Equatable {
     public var detail: String?
 
     public init(
-        time: Double, device: String? = nil, type: String, region: String? = nil, latitude: Double? = nil,
+        time: EpochInstant, device: String? = nil, type: String, region: String? = nil, latitude: Double? = nil,
         longitude: Double? = nil, detail: String? = nil
     ) {
         self.time = time
@@ -118,7 +120,7 @@ extension Store {
                     "INSERT INTO events (run, time, device, type, region, latitude, longitude, detail) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
-                        .integer(run), .real(e.time), SQLValue(e.device), .text(e.type), SQLValue(e.region),
+                        .integer(run), SQLValue(e.time), SQLValue(e.device), .text(e.type), SQLValue(e.region),
                         SQLValue(e.latitude), SQLValue(e.longitude), SQLValue(e.detail),
                     ])
             }
@@ -133,7 +135,7 @@ extension Store {
                     + "ORDER BY time, rowid", [.integer(run)]
             ) {
                 EventRecord(
-                    time: $0.double(0), device: $0.optionalText(1), type: $0.text(2), region: $0.optionalText(3),
+                    time: $0.instant(0), device: $0.optionalText(1), type: $0.text(2), region: $0.optionalText(3),
                     latitude: $0.optionalDouble(4), longitude: $0.optionalDouble(5), detail: $0.optionalText(6))
             }
         }

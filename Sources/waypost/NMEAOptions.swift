@@ -101,15 +101,15 @@ final class NMEASink {
             emit(
                 sentences.sentences(
                     for: NMEAFix(
-                        time: location.timestamp, latitude: location.coordinate.latitude,
+                        time: location.timestamp.secondsSince1970, latitude: location.coordinate.latitude,
                         longitude: location.coordinate.longitude, altitude: hasAltitude ? location.altitude : nil,
                         horizontalAccuracy: location.horizontalAccuracy,
                         verticalAccuracy: hasAltitude ? location.verticalAccuracy : nil,
                         speed: location.speed >= 0 ? location.speed : nil,
                         course: location.course >= 0 ? location.course : nil)))
         case .failed(let error) where error.code == .locationUnknown:
-            lostAt = event.time
-            emit(sentences.noFix(at: event.time))
+            lostAt = event.time.secondsSince1970
+            emit(sentences.noFix(at: event.time.secondsSince1970))
         default:
             break
         }

@@ -1,6 +1,7 @@
 import CheckinEngine
 import ConfigFiles
 import Foundation
+import SimulatedTime
 import SocialAPI
 import TestSupport
 import Testing
@@ -138,7 +139,7 @@ struct CredentialsErrorTests {
 
 /// A rule's message is filled in one pass: what a value contains is never filled again.
 @Test func messagesAreFilledInOnePass() {
-    let time = 1_748_963_447.0  // 2025-06-03 15:10:47 UTC
+    let time: EpochInstant = 1_748_963_447  // 2025-06-03 15:10:47 UTC
     #expect(
         MessageTemplate.render(
             "At {place} ({region}) {time} via {network}", place: "Café", region: "cafe", time: time,

@@ -3,6 +3,7 @@ import Foundation
 import SocialAPI
 import SocialEmulator
 import Store
+import TestSupport
 import Testing
 
 @Suite("Check-in engine against the emulator, checked on the wire")

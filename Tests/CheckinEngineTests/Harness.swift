@@ -20,7 +20,7 @@ let cafes: [CircularRegion] = [
         identifier: "infinite-loop-cafe", center: .init(latitude: 37.3316, longitude: -122.0305), radius: 200),
 ]
 
-let start = 1_748_960_000.0
+let start: EpochInstant = 1_748_960_000
 
 /// Authorization, then one region enter per `(cafe index, minutes after start)`.
 func enters(
@@ -88,7 +88,7 @@ func runEngine(
     try await withTemporaryDirectory { directory in
         var configuration = EmulatorConfiguration.demo
         configure(&configuration)
-        let clock = SimulatedClock(start: EpochInstant(secondsSince1970: events.first?.time ?? start))
+        let clock = SimulatedClock(start: events.first?.time ?? start)
         let core = EmulatorCore(
             fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), configuration: configuration,
             clock: clock)
@@ -144,7 +144,7 @@ private func drive(
     let engine = CheckinEngine(
         rules: rules, profile: profile, store: store, run: run, delivery: delivery, twitterAPI: twitterAPI)
     for event in events {
-        clock.advance(to: EpochInstant(secondsSince1970: event.time))
+        clock.advance(to: event.time)
         _ = try await engine.handle(event)
     }
     _ = try await engine.finish(maxWait: nil)

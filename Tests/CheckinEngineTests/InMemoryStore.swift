@@ -1,6 +1,7 @@
 import CheckinEngine
 import Foundation
 import SimulatedTime
+import TestSupport
 
 @testable import Store
 

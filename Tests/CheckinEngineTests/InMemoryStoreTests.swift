@@ -3,6 +3,7 @@ import Foundation
 import SimulatedTime
 import SocialEmulator
 import Store
+import TestSupport
 import Testing
 
 /// The in-memory fake is only worth its tests if it keeps the outbox's rules as SQLite's store

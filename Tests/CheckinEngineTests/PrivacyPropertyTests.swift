@@ -3,6 +3,7 @@ import Geo
 import LocationEvents
 import PropertyBased
 import SocialEmulator
+import TestSupport
 import Testing
 
 /// For random privacy settings, network settings and event sequences: no request that reaches

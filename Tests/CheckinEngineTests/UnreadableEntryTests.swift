@@ -17,14 +17,14 @@ struct UnreadableEntryTests {
     static func deliverUnreadable() async throws -> (returned: AuditRecord, stored: [AuditRecord], entry: OutboxEntry) {
         try await withTemporaryDirectory { directory in
             let store = try Store(path: directory.appendingPathComponent("waypost.db").path)
-            let run = try store.beginRun(name: "old", track: "synthetic", at: EpochInstant(secondsSince1970: start))
+            let run = try store.beginRun(name: "old", track: "synthetic", at: start)
             try store.enqueue(
                 key: "k-unreadable", run: run.id, network: "facebook",
-                createdAt: EpochInstant(secondsSince1970: start + 60),
+                createdAt: start + 60,
                 payload: Data(#"{"version":99,"post":"from a later waypost"}"#.utf8), audit: Data("{}".utf8))
             let delivery = OutboxDelivery(
                 store: store, clients: SocialClients(twitter: nil, facebook: nil),
-                clock: SimulatedClock(start: EpochInstant(secondsSince1970: start + 120)))
+                clock: SimulatedClock(start: start + 120))
             let returned = try #require(try await delivery.deliverDue().first)
             let stored = try store.auditRecords(run: run.id).map(AuditRecord.init(stored:))
             let entry = try #require(try store.outbox().first)
@@ -66,14 +66,14 @@ struct UnreadableEntryTests {
         }
         #expect(post["decision"] as? String == "failed" && post["carriesLocation"] as? Bool == false)
 
-        let line = PostEventFormat.text(record.postEvent(at: EpochInstant(secondsSince1970: start + 120)))
+        let line = PostEventFormat.text(record.postEvent(at: start + 120))
         #expect(
             line.hasSuffix(
                 "post            facebook failed without location (the outbox entry cannot be read by this version of waypost)"
             ))
         let event = try #require(
             try JSONSerialization.jsonObject(
-                with: Data(PostEventFormat.json(record.postEvent(at: EpochInstant(secondsSince1970: start + 120))).utf8)
+                with: Data(PostEventFormat.json(record.postEvent(at: start + 120)).utf8)
             )
                 as? [String: Any])
         #expect(event["rule"] == nil && event["trigger"] == nil && event["lat"] == nil)

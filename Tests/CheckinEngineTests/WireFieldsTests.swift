@@ -3,6 +3,7 @@ import Foundation
 import SocialAPI
 import SocialEmulator
 import Store
+import TestSupport
 import Testing
 
 /// The audit's wire fields are what the network received: every post's record is compared with

@@ -3,6 +3,7 @@ import Foundation
 import SimulatedTime
 import SocialAPI
 import SocialEmulator
+import TestSupport
 import Testing
 
 /// The engine under X API v2 and the audience of each post, checked on the emulator's stored

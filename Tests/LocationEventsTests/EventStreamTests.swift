@@ -1,10 +1,11 @@
 import Foundation
 import Geo
 import LocationEvents
+import SimulatedTime
 import Testing
 
 /// 2025-01-01T00:00:00Z, the instant every line below starts with.
-private let t0 = 1_735_689_600.0
+private let t0 = EpochInstant(secondsSince1970: 1_735_689_600)
 
 struct EventStreamTests {
     static let region = CircularRegion(

@@ -2,6 +2,7 @@ import Geo
 import LocationEvents
 import LocationSimulation
 import SimulatedTime
+import TestSupport
 import Testing
 
 /// Authorization as each iOS release grants it, and events as iOS delivers them in each app
@@ -16,14 +17,14 @@ import Testing
         var configuration = LocationManagerConfiguration()
         configuration.iosVersion = ios
         let manager = SimulatedLocationManager(
-            authorizationAnswer: answer, startTime: EpochInstant(secondsSince1970: t0), configuration: configuration)
+            authorizationAnswer: answer, startTime: t0, configuration: configuration)
         configure(manager)
         manager.requestAlwaysAuthorization()
         manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
         manager.startUpdatingLocation()
         return run(
             route(seconds: 300) { 10 * $0 }, manager: manager,
-            script: states.map { (t0 + $0.0, .appState($0.1)) })
+            script: states.map { ((t0 + $0.0).secondsSince1970, .appState($0.1)) })
     }
 
     func types(_ events: [TimedEvent]) -> [String] {
@@ -72,7 +73,7 @@ import Testing
             var configuration = LocationManagerConfiguration()
             configuration.iosVersion = ios
             let manager = SimulatedLocationManager(
-                status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0),
+                status: .authorizedWhenInUse, startTime: t0,
                 configuration: configuration)
             manager.startMonitoringSignificantLocationChanges()
             #expect(run(route(seconds: 60) { $0 }, manager: manager).fixes.count == expected, "iOS \(ios)")
@@ -111,7 +112,7 @@ import Testing
     @Test func reducedAccuracyGivesApproximateFixesAndNoRegions() {
         let manager = SimulatedLocationManager(
             authorizationAnswer: .allowAlways, accuracyAuthorization: .reducedAccuracy,
-            startTime: EpochInstant(secondsSince1970: t0))
+            startTime: t0)
         var setup: [TimedEvent] = []
         manager.observer = { setup.append($0) }
         manager.requestAlwaysAuthorization()

@@ -3,6 +3,7 @@ import Geo
 import LocationEvents
 import LocationSimulation
 import SimulatedTime
+import TestSupport
 import Testing
 import Tracks
 
@@ -46,7 +47,7 @@ import Tracks
         let first = await SimulatedMonitor(named: "places", in: world)
         await first.add(cafe, identifier: "cafe")
         await first.add(BeaconIdentityCondition(uuid: UUID()), identifier: "lobby")
-        await world.run(through: t0 + 520)
+        await world.run(through: (t0 + 520).secondsSince1970)
         let again = await SimulatedMonitor(named: "places", in: world)
         #expect(await again.identifiers == ["cafe", "lobby"])
         #expect(await again.record(for: "cafe")?.lastEvent.state == .satisfied)
@@ -76,7 +77,7 @@ import Tracks
         let earliest: Double = 200 - 25 / 1.4 + 900
         #expect(stationary >= earliest && stationary <= 1_100)
         #expect(updates == Int(stationary))
-        await world.run(through: t0 + 1_200)
+        await world.run(through: (t0 + 1_200).secondsSince1970)
         #expect(await world.manager { $0.liveUpdatesConfiguration } == nil)
     }
 
@@ -89,7 +90,7 @@ import Tracks
         var configuration = LocationManagerConfiguration()
         configuration.requiresExplicitServiceSession = true
         let manager = SimulatedLocationManager(
-            authorizationAnswer: .allowWhenInUse, startTime: EpochInstant(secondsSince1970: t0),
+            authorizationAnswer: .allowWhenInUse, startTime: t0,
             configuration: configuration)
         let world = world(route(seconds: 120) { $0 }, manager: manager)
         var iterator = world.liveUpdates().makeAsyncIterator()
@@ -114,7 +115,7 @@ import Tracks
     @Test func alwaysDeniedIsReported() async {
         let manager = SimulatedLocationManager(
             status: .authorizedWhenInUse, authorizationAnswer: .allowWhenInUse,
-            startTime: EpochInstant(secondsSince1970: t0))
+            startTime: t0)
         let world = world(route(seconds: 60) { $0 }, manager: manager)
         let session = await SimulatedServiceSession(authorization: .always, in: world)
         var diagnostics: [SessionDiagnostics] = []
@@ -129,9 +130,10 @@ import Tracks
     @Test(arguments: [Double?.none, 0, 100])
     func backgroundActivityKeepsAWhenInUseAppInUse(sessionAt: Double?) async {
         let manager = SimulatedLocationManager(
-            status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0))
+            status: .authorizedWhenInUse, startTime: t0)
         let world = world(
-            route(seconds: 200) { $0 }, manager: manager, script: [(t0 + 60, .appState(.background))])
+            route(seconds: 200) { $0 }, manager: manager, script: [((t0 + 60).secondsSince1970, .appState(.background))]
+        )
         var session: SimulatedBackgroundActivitySession?
         if sessionAt == 0 { session = await SimulatedBackgroundActivitySession(in: world) }
         var inBackground: [LocationUpdate] = []
@@ -170,7 +172,8 @@ import Tracks
             }
         }
         let events = run(
-            route(seconds: 800) { 2 * $0 }, manager: manager, script: [(t0 + 10, .appState(.terminated))])
+            route(seconds: 800) { 2 * $0 }, manager: manager,
+            script: [((t0 + 10).secondsSince1970, .appState(.terminated))])
         #expect(events.contains { if case .appLaunched(.region) = $0.event { true } else { false } })
         let held = manager.heldSessions
         #expect(held.map(\.isActive) == (recreates ? [true] : []))

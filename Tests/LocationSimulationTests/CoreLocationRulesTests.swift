@@ -2,6 +2,7 @@ import Geo
 import LocationEvents
 import LocationSimulation
 import SimulatedTime
+import TestSupport
 import Testing
 
 /// Three rules from Apple's pages (issue 28): visits under reduced accuracy, `requestLocation()`,
@@ -17,7 +18,7 @@ import Testing
         func visits(_ accuracy: AccuracyAuthorization) -> [Visit] {
             let manager = SimulatedLocationManager(
                 status: .authorizedAlways, accuracyAuthorization: accuracy,
-                startTime: EpochInstant(secondsSince1970: t0))
+                startTime: t0)
             manager.startMonitoringVisits()
             // Still for ten minutes 500 m north, then 3 km on.
             let events = run(route(seconds: 601) { $0 < 600 ? 500 : 3_500 }, manager: manager)
@@ -42,14 +43,14 @@ import Testing
     /// location services are stopped."
     @Test func requestLocationReportsOneFixThenStops() {
         let manager = SimulatedLocationManager(
-            status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0))
+            status: .authorizedWhenInUse, startTime: t0)
         let events = run(
             route(seconds: 120) { $0 * 2 }, manager: manager,
             script: [])
         #expect(events.fixes.isEmpty)
         let asking = SimulatedLocationManager(
-            status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0))
-        asking.requestLocation(at: EpochInstant(secondsSince1970: t0))
+            status: .authorizedWhenInUse, startTime: t0)
+        asking.requestLocation(at: t0)
         let answered = run(route(seconds: 120) { $0 * 2 }, manager: asking)
         #expect(answered.fixes.map(\.time) == [0])
         #expect(answered.failures.isEmpty)
@@ -60,8 +61,8 @@ import Testing
     /// Waypost's timeout: ``LocationManagerConfiguration/requestLocationTimeout`` (10 s).
     @Test func requestLocationFailsWithLocationUnknownWithoutAFix() {
         let manager = SimulatedLocationManager(
-            status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0))
-        manager.requestLocation(at: EpochInstant(secondsSince1970: t0 + 5))
+            status: .authorizedWhenInUse, startTime: t0)
+        manager.requestLocation(at: t0 + 5)
         // No signal from 0 to 60 s.
         let events = run(route(seconds: 120) { $0 }, manager: manager, gaps: [t0...(t0 + 60)])
         #expect(events.failures.map(\.code) == [.locationUnknown])
@@ -69,8 +70,8 @@ import Testing
         #expect(events.fixes.isEmpty, "the request ended with its error")
         // A fix arriving within the timeout answers it.
         let inTime = SimulatedLocationManager(
-            status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0))
-        inTime.requestLocation(at: EpochInstant(secondsSince1970: t0 + 5))
+            status: .authorizedWhenInUse, startTime: t0)
+        inTime.requestLocation(at: t0 + 5)
         let answered = run(route(seconds: 120) { $0 }, manager: inTime, gaps: [t0...(t0 + 12)])
         #expect(answered.fixes.map(\.time) == [13] && answered.failures.isEmpty)
     }
@@ -78,7 +79,7 @@ import Testing
     /// Apple, `locationManager(_:didFailWithError:)`: "If the user denies your app's use of the
     /// location service, this method reports a CLError.Code.denied error."
     @Test func requestLocationWhenDeniedFailsAtOnce() {
-        let manager = SimulatedLocationManager(status: .denied, startTime: EpochInstant(secondsSince1970: t0))
+        let manager = SimulatedLocationManager(status: .denied, startTime: t0)
         var events: [TimedEvent] = []
         manager.observer = { events.append($0) }
         manager.requestLocation()

@@ -1,6 +1,7 @@
 import Geo
 import LocationEvents
 import LocationSimulation
+import TestSupport
 import Testing
 import Tracks
 
@@ -29,7 +30,8 @@ import Tracks
                 let c = north(leg % 2 == 0 ? 0 : 1_500)
                 return RouteSample(
                     point: TrackPoint(
-                        latitude: c.latitude, longitude: c.longitude, time: .init(timeIntervalSince1970: t0 + t)),
+                        latitude: c.latitude, longitude: c.longitude,
+                        time: .init(timeIntervalSince1970: (t0 + t).secondsSince1970)),
                     speed: nil, course: nil)
             }
             return run(samples, manager: manager).transitions.map { ($0.0, $0.2) }

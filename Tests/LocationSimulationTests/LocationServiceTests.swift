@@ -3,6 +3,7 @@ import Geo
 import LocationEvents
 import LocationSimulation
 import SimulatedTime
+import TestSupport
 import Testing
 import Tracks
 
@@ -79,14 +80,14 @@ struct LocationServiceTests {
         for s in 0...400 {
             if s == 100 { manager.stopMonitoringSignificantLocationChanges() }
             if s == 120 { manager.startMonitoringSignificantLocationChanges() }
-            manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: north(Double(s))))
+            manager.move(to: DeviceSample(time: t0.secondsSince1970 + Double(s), coordinate: north(Double(s))))
         }
         #expect(times == [0, 120])
     }
 
     @Test func authorizationFlowAndRevocationMidRun() {
         let manager = SimulatedLocationManager(
-            authorizationAnswer: .allowAlways, startTime: EpochInstant(secondsSince1970: t0))
+            authorizationAnswer: .allowAlways, startTime: t0)
         var events: [TimedEvent] = []
         manager.observer = { events.append($0) }
         manager.reportInitialAuthorization()

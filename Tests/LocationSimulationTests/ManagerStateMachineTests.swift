@@ -1,6 +1,7 @@
 import Geo
 import LocationEvents
 import LocationSimulation
+import TestSupport
 import Testing
 
 /// The manager's machines as values — authorization, the location services and the availability
@@ -149,7 +150,7 @@ import Testing
     // MARK: Location services
 
     func sample(_ seconds: Double, north metres: Double, signal: Bool = true) -> DeviceSample {
-        DeviceSample(time: t0 + seconds, coordinate: north(metres), hasSignal: signal)
+        DeviceSample(time: t0.secondsSince1970 + seconds, coordinate: north(metres), hasSignal: signal)
     }
 
     /// Apple, `locationManagerDidResumeLocationUpdates(_:)`: "Core Location does not resume updates

@@ -84,11 +84,11 @@ struct RegionMonitoringTests {
         manager.startMonitoring(for: region)
         manager.requestState(for: region)  // before any fix: unknown, answered at the next instant
         #expect(seen == ["started here"])
-        manager.move(to: DeviceSample(time: t0, coordinate: north(10)))
+        manager.move(to: DeviceSample(time: t0.secondsSince1970, coordinate: north(10)))
         #expect(seen == ["started here", "here unknown", "here inside"])
         manager.requestState(for: region)
         #expect(seen.count == 3, "not answered during the call")
-        manager.move(to: DeviceSample(time: t0 + 1, coordinate: north(20)))
+        manager.move(to: DeviceSample(time: t0.secondsSince1970 + 1, coordinate: north(20)))
         #expect(seen == ["started here", "here unknown", "here inside", "here inside"])
         // Registered while already inside, with a known position: its state, never an entry.
         let later = CircularRegion(identifier: "later", center: north(30), radius: 200)
@@ -101,7 +101,7 @@ struct RegionMonitoringTests {
         let silent = alwaysManager(configuration: quiet)
         var states = 0
         silent.observer = { if case .determinedState = $0.event { states += 1 } }
-        silent.move(to: DeviceSample(time: t0, coordinate: north(10)))
+        silent.move(to: DeviceSample(time: t0.secondsSince1970, coordinate: north(10)))
         silent.startMonitoring(for: later)
         #expect(states == 0)
     }
@@ -153,7 +153,7 @@ struct RegionMonitoringTests {
             var configuration = LocationManagerConfiguration()
             configuration.iosVersion = version
             let whenInUse = SimulatedLocationManager(
-                status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0),
+                status: .authorizedWhenInUse, startTime: t0,
                 configuration: configuration)
             var denied: [LocationError.Code] = []
             whenInUse.observer = { timed in
@@ -191,7 +191,7 @@ struct RegionMonitoringTests {
         Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)]).run(clock: clock) {
             events.append($0)
         }
-        #expect(clock.now.secondsSince1970 == events.last?.time, "the run moved its clock to its last event")
+        #expect(clock.now == events.last?.time, "the run moved its clock to its last event")
         for (i, centre) in centres.enumerated() {
             let enters = events.filter {
                 if case .enteredRegion(let r, _) = $0.event { return r.identifier == "p\(i)" }
@@ -204,7 +204,7 @@ struct RegionMonitoringTests {
                 timeline.firstIndex { ShortDistance.distance($0.point.coordinate, centre) <= 75 })
             let close = try #require(timeline[firstClose].point.timeIntervalSince1970)
             let before = try #require(timeline[max(0, firstClose - 1)].point.timeIntervalSince1970)
-            let entered = try #require(enters.first?.time)
+            let entered = try #require(enters.first?.time.secondsSince1970)
             #expect(entered >= before + 20 && entered <= close + 20, "\(entered - before)")
         }
     }
@@ -219,7 +219,7 @@ struct RegionMonitoringTests {
             var configuration = LocationManagerConfiguration()
             configuration.iosVersion = version
             let manager = SimulatedLocationManager(
-                status: .authorizedWhenInUse, startTime: EpochInstant(secondsSince1970: t0),
+                status: .authorizedWhenInUse, startTime: t0,
                 configuration: configuration)
             manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
             let events = run(route(seconds: 140) { 10 * $0 }, manager: manager)
@@ -231,7 +231,7 @@ struct RegionMonitoringTests {
     /// A region registered before the prompt is answered is kept and monitored once the answer
     /// allows it, as iOS keeps it; it does not fail.
     @Test func regionsRegisteredBeforeTheAnswerAreKept() {
-        let manager = SimulatedLocationManager(status: .notDetermined, startTime: EpochInstant(secondsSince1970: t0))
+        let manager = SimulatedLocationManager(status: .notDetermined, startTime: t0)
         manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
         let events = run(
             route(seconds: 140) { 10 * $0 }, manager: manager, changes: [(t0 + 60, .authorizedAlways)])

@@ -2,10 +2,11 @@ import Geo
 import LocationEvents
 import LocationSimulation
 import SimulatedTime
+import TestSupport
 import Tracks
 
 /// Start of every synthetic route: 2025-01-01T00:00:00Z, on Cupertino's meridian.
-let t0 = 1_735_689_600.0
+let t0: EpochInstant = 1_735_689_600
 let origin = Coordinate(latitude: 37.30, longitude: -122.03)
 
 /// The point `metres` due north of `origin` (exactly, along the meridian).
@@ -19,20 +20,23 @@ func route(seconds: Int, position: (Double) -> Double) -> [RouteSample] {
         let c = north(position(Double(s)))
         return RouteSample(
             point: TrackPoint(
-                latitude: c.latitude, longitude: c.longitude, time: .init(timeIntervalSince1970: t0 + Double(s))),
+                latitude: c.latitude, longitude: c.longitude,
+                time: .init(timeIntervalSince1970: (t0 + Double(s)).secondsSince1970)),
             speed: nil, course: nil)
     }
 }
 
 /// Runs one device and returns its events.
 func run(
-    _ route: [RouteSample], manager: SimulatedLocationManager, gaps: [ClosedRange<Double>] = [],
-    changes: [(time: Double, status: AuthorizationStatus)] = [], script: [(time: Double, change: ScriptedChange)] = []
+    _ route: [RouteSample], manager: SimulatedLocationManager, gaps: [ClosedRange<EpochInstant>] = [],
+    changes: [(time: EpochInstant, status: AuthorizationStatus)] = [],
+    script: [(time: Double, change: ScriptedChange)] = []
 ) -> [TimedEvent] {
     let simulation = Simulation(devices: [
         SimulatedDevice(
-            route: route, manager: manager, signalGaps: gaps,
-            script: changes.map { ($0.time, .authorization($0.status)) } + script)
+            route: route, manager: manager,
+            signalGaps: gaps.map { $0.lowerBound.secondsSince1970...$0.upperBound.secondsSince1970 },
+            script: changes.map { ($0.time.secondsSince1970, .authorization($0.status)) } + script)
     ])
     return Array(simulation.events())
 }
@@ -43,7 +47,7 @@ func alwaysManager(
     seed: UInt64 = 0
 ) -> SimulatedLocationManager {
     SimulatedLocationManager(
-        status: .authorizedAlways, noise: noise, seed: seed, startTime: EpochInstant(secondsSince1970: t0),
+        status: .authorizedAlways, noise: noise, seed: seed, startTime: t0,
         configuration: configuration)
 }
 

@@ -3,6 +3,7 @@ import Geo
 import LocationEvents
 import LocationSimulation
 import SimulatedTime
+import TestSupport
 import Testing
 
 /// `CLMonitor` and `CLLocationUpdate.liveUpdates` (iOS 17) on the same world as the delegate API.
@@ -35,9 +36,11 @@ import Testing
             let manager = alwaysManager()
             var states: [MonitoringState] = []
             manager.observer = { if case .monitorEvent(let event, _) = $0.event { states.append(event.state) } }
-            manager.move(to: DeviceSample(time: t0, coordinate: origin))
+            manager.move(to: DeviceSample(time: t0.secondsSince1970, coordinate: origin))
             manager.add(cafeCondition, identifier: "cafe", to: "places", assuming: assuming)
-            for s in 1...30 { manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: origin)) }
+            for s in 1...30 {
+                manager.move(to: DeviceSample(time: t0.secondsSince1970 + Double(s), coordinate: origin))
+            }
             #expect(manager.record(for: "cafe", in: "places")?.lastEvent.state == .unsatisfied)
             return states
         }
@@ -91,9 +94,10 @@ import Testing
         var app = AppScript(regions: [cafe])
         app.apis = [.monitor]
         app.appStates = [(at: 100, state: .terminated), (at: 150, state: .foreground), (at: 200, state: .terminated)]
-        let manager = app.makeManager(startTime: EpochInstant(secondsSince1970: t0))
+        let manager = app.makeManager(startTime: t0)
         app.launch(manager)
-        let events = run(route(seconds: 1_000) { 2 * $0 }, manager: manager, script: app.script(from: t0))
+        let events = run(
+            route(seconds: 1_000) { 2 * $0 }, manager: manager, script: app.script(from: t0.secondsSince1970))
         let types = events.map(\.event.type).filter { $0 != "authorization" }
         // The user's launch at 150 s opens the monitor by name and adds nothing: no new first event.
         #expect(
@@ -113,7 +117,7 @@ import Testing
         // 5 m/s: satisfied at ≈ 205 s; the exit would be confirmed at ≈ 290 s, after the removal.
         for s in 0...400 {
             if s == 250 { manager.remove("cafe", from: "places") }
-            manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: north(5 * Double(s))))
+            manager.move(to: DeviceSample(time: t0.secondsSince1970 + Double(s), coordinate: north(5 * Double(s))))
         }
         #expect(states == [.unsatisfied, .satisfied])
         #expect(manager.record(for: "cafe", in: "places") == nil && manager.identifiers(of: "places").isEmpty)
@@ -127,7 +131,7 @@ import Testing
         let events = run(
             route(seconds: 200) { _ in 0 }, manager: manager,
             changes: [(t0 + 50, .denied), (t0 + 100, .authorizedWhenInUse)],
-            script: [(t0 + 150, .appState(.background))]
+            script: [((t0 + 150).secondsSince1970, .appState(.background))]
         ).compactMap { timed -> (MonitoringState, MonitoringDiagnostics)? in
             guard case .monitorEvent(let event, _) = timed.event else { return nil }
             return (event.state, event.diagnostics)
@@ -192,7 +196,7 @@ import Testing
     @Test func reducedAccuracyLimitsLiveUpdates() {
         let manager = SimulatedLocationManager(
             status: .authorizedAlways, accuracyAuthorization: .reducedAccuracy,
-            startTime: EpochInstant(secondsSince1970: t0))
+            startTime: t0)
         manager.startLiveUpdates()
         let updates = run(route(seconds: 3_600) { $0 }, manager: manager).compactMap { timed -> LocationUpdate? in
             guard case .liveUpdate(let update) = timed.event else { return nil }

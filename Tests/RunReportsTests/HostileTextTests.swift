@@ -1,6 +1,7 @@
 import CheckinEngine
 import Foundation
 import RunReports
+import SimulatedTime
 import Store
 import TestSupport
 import Testing
@@ -19,7 +20,7 @@ struct HostileTextTests {
     static func snapshot(in directory: URL) throws -> RunSnapshot {
         let store = try Store(path: directory.appendingPathComponent("r.db").path)
         let run = try store.beginRun(name: runName, track: "walk\u{7}.kml", at: 0)
-        let start = 1_750_000_000.0
+        let start: EpochInstant = 1_750_000_000
         try store.appendLocations(
             (0..<10).map {
                 LocationRecord(
@@ -35,7 +36,8 @@ struct HostileTextTests {
             ], run: run.id)
         // As the store keeps it (the record's memberwise initialiser is the engine's own).
         let record: [String: Any] = [
-            "key": "k", "time": start + 5, "trigger": "regionEnter", "region": region, "latitude": 37.3305,
+            "key": "k", "time": (start + 5).secondsSince1970, "trigger": "regionEnter", "region": region,
+            "latitude": 37.3305,
             "longitude": -122.03, "rule": "coffee\u{1B}[2J", "network": "twitter", "placeID": "p1",
             "placeName": place, "decision": "posted", "carriesLocation": true, "precision": "place",
             "wireFields": ["place_id": "p1"], "lookupFields": [String: String](), "gates": [[String: Any]](),

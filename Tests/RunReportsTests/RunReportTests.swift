@@ -2,6 +2,7 @@ import CheckinEngine
 import Foundation
 import Geo
 import RunReports
+import SimulatedTime
 import Store
 import TestSupport
 import Testing
@@ -17,7 +18,7 @@ struct RunReportTests {
     static func snapshot(in directory: URL) throws -> RunSnapshot {
         let store = try Store(path: directory.appendingPathComponent("r.db").path)
         let run = try store.beginRun(name: "walk <1>", track: "walk.kml", at: 0)
-        let start = 1_750_000_000.0
+        let start: EpochInstant = 1_750_000_000
         var fixes: [LocationRecord] = []
         for i in 0..<120 where !(50..<80).contains(i) {
             fixes.append(
@@ -38,7 +39,7 @@ struct RunReportTests {
             ], run: run.id)
         for (network, carries) in [("twitter", true), ("facebook", false)] {
             let record = """
-                {"key":"\(network)","time":\(start + 150),"trigger":"regionEnter","region":"cafe","latitude":37.335,\
+                {"key":"\(network)","time":\((start + 150).secondsSince1970),"trigger":"regionEnter","region":"cafe","latitude":37.335,\
                 "longitude":-122.03,"rule":"coffee","network":"\(network)","placeName":"Café","decision":"\(carries ? "posted" : "blocked")",\
                 "carriesLocation":\(carries),"precision":"place","wireFields":{},"lookupFields":{},\
                 "gates":[{"gate":"network","passed":\(carries),"reason":"r"}],"attempts":1}
@@ -90,7 +91,7 @@ struct RunReportTests {
         try withTemporaryDirectory { directory in
             let store = try Store(path: directory.appendingPathComponent("z.db").path)
             let run = try store.beginRun(name: "crowded", track: "t.kml", at: 0)
-            let start = 1_750_000_000.0
+            let start: EpochInstant = 1_750_000_000
             try store.appendLocations(
                 (0..<60).map {
                     LocationRecord(
@@ -108,7 +109,7 @@ struct RunReportTests {
                 [ZoneRecord(name: "home", latitude: 37.332, longitude: -122.0302, radius: 80)], run: run.id)
             for (key, zone) in [("a", "home"), ("b", "home"), ("c", "office")] {
                 let record = """
-                    {"key":"\(key)","time":\(start + 10),"trigger":"regionEnter","region":"cafe-number-1","latitude":37.332,\
+                    {"key":"\(key)","time":\((start + 10).secondsSince1970),"trigger":"regionEnter","region":"cafe-number-1","latitude":37.332,\
                     "longitude":-122.0302,"rule":"coffee","network":"twitter","decision":"blocked",\
                     "carriesLocation":false,"precision":"place","wireFields":{},"lookupFields":{},\
                     "gates":[{"gate":"privacyZone","passed":false,"reason":"inside privacy zone '\(zone)'"}],"attempts":0}
@@ -191,7 +192,8 @@ struct RunReportTests {
             try store.appendLocations(
                 (0..<10).map {
                     LocationRecord(
-                        time: 1_750_000_000 + Double($0), latitude: 37.33 + Double($0) * 0.0001, longitude: -122.03,
+                        time: EpochInstant(secondsSince1970: 1_750_000_000 + Double($0)),
+                        latitude: 37.33 + Double($0) * 0.0001, longitude: -122.03,
                         horizontalAccuracy: 5, service: "standard")
                 }, run: run.id)
             try store.saveRegions(

@@ -1,5 +1,6 @@
 import Foundation
 import RunReports
+import SimulatedTime
 import Store
 import TestSupport
 import Testing
@@ -17,7 +18,7 @@ struct SVGLabelTests {
         try withTemporaryDirectory { directory in
             let store = try Store(path: directory.appendingPathComponent("l.db").path)
             let run = try store.beginRun(name: "north", track: "north.kml", at: 0)
-            let start = 1_750_000_000.0
+            let start: EpochInstant = 1_750_000_000
             try store.appendLocations(
                 (0..<400).map {
                     LocationRecord(

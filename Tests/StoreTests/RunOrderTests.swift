@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import Store
 import TestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// runs nobody keeps, and a trials run's distributions beside its exact run.
 @Suite("Runs side by side")
 struct RunOrderTests {
-    static func fix(_ time: Double) -> LocationRecord {
+    static func fix(_ time: EpochInstant) -> LocationRecord {
         LocationRecord(
             time: time, latitude: 37.33, longitude: -122.03, horizontalAccuracy: 5, service: "standard")
     }

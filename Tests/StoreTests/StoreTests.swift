@@ -111,7 +111,8 @@ struct StoreTests {
             try store.appendLocations(
                 (0..<10).map {
                     LocationRecord(
-                        time: Double($0) * 100, latitude: 1, longitude: 2, horizontalAccuracy: 5, service: "standard")
+                        time: EpochInstant(secondsSince1970: Double($0) * 100), latitude: 1, longitude: 2,
+                        horizontalAccuracy: 5, service: "standard")
                 }, run: run.id)
             #expect(try store.purgeLocations(before: 300) == 3)
             try store.setRetention(.seconds(500))

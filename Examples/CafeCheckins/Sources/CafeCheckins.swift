@@ -1,5 +1,6 @@
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 
 /// An app's check-in logic, written once against ``ConditionMonitoring``: it watches a list of
 /// cafés with a `CLMonitor` and checks in when the user arrives at one — at most once per café
@@ -18,17 +19,17 @@ public actor CafeCheckins<Monitor: ConditionMonitoring> {
 
     public struct CheckIn: Sendable, Equatable {
         public var cafe: String
-        /// Seconds since 1970, as the monitor stamps its events.
-        public var date: Double
+        /// When the monitor stamped the event.
+        public var date: EpochInstant
     }
 
     private let monitor: Monitor
-    private let cooldown: Double
+    private let cooldown: Duration
     public private(set) var checkIns: [CheckIn] = []
 
     /// Adds a condition for each café the monitor does not know yet: a monitor reopened after a
     /// relaunch keeps its conditions, and adding them again would reset their state.
-    public init(monitor: Monitor, cafes: [Cafe], cooldown: Double = 2 * 3_600) async {
+    public init(monitor: Monitor, cafes: [Cafe], cooldown: Duration = .seconds(2 * 3_600)) async {
         self.monitor = monitor
         self.cooldown = cooldown
         for cafe in cafes where await monitor.record(for: cafe.name) == nil {
@@ -40,7 +41,7 @@ public actor CafeCheckins<Monitor: ConditionMonitoring> {
     public func run() async throws {
         for try await event in monitor.events where event.state == .satisfied {
             let recent = checkIns.last { $0.cafe == event.identifier }
-            if let recent, event.date - recent.date < cooldown { continue }
+            if let recent, recent.date.duration(to: event.date) < cooldown { continue }
             checkIns.append(CheckIn(cafe: event.identifier, date: event.date))
         }
     }

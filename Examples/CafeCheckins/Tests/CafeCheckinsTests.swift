@@ -46,7 +46,9 @@ import Tracks
         #expect(visits.map(\.cafe) == ["roasters", "corner"])
         // Arrival is reported once the walker is well inside and has stayed 20 s (Apple's region
         // threshold, which CLMonitor's circular conditions share in Waypost).
-        #expect(visits[0].date > Self.start + 400 / 1.4 && visits[0].date < Self.start + 500 / 1.4)
+        #expect(
+            visits[0].date.secondsSince1970 > Self.start + 400 / 1.4
+                && visits[0].date.secondsSince1970 < Self.start + 500 / 1.4)
     }
 
     @Test func goingBackWithinTheCooldownChecksInOnce() async throws {

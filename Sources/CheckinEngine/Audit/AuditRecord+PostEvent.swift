@@ -7,7 +7,7 @@ extension AuditRecord {
     public func postEvent(at instant: EpochInstant) -> PostEvent {
         let exact = wireFields["lat"] != nil || wireFields["coordinates"] != nil
         return PostEvent(
-            time: instant.secondsSince1970, device: device, network: network.rawValue, decision: decision.rawValue,
+            time: instant, device: device, network: network.rawValue, decision: decision.rawValue,
             carriesLocation: carriesLocation, precision: precision.rawValue,
             placeId: wireFields["place_id"] ?? wireFields["geo.place_id"] ?? wireFields["place"], placeName: placeName,
             latitude: exact ? latitude : nil, longitude: exact ? longitude : nil, rule: rule,

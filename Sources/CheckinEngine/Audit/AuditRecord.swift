@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import SimulatedTime
 
 /// What became of a post.
 public enum PostDecision: String, Sendable, Codable, CaseIterable {
@@ -24,9 +25,9 @@ public enum PostDecision: String, Sendable, Codable, CaseIterable {
 public struct AuditRecord: Sendable, Codable, Equatable {
     /// The post's idempotency key.
     public var key: String
-    /// Virtual time of the triggering event, seconds since 1970; for an outbox entry that could
+    /// Virtual time of the triggering event; for an outbox entry that could
     /// not be read (``isUnreadableEntry``), when it was queued.
-    public var time: Double
+    public var time: EpochInstant
     public var device: String?
     /// What fired the rule; nil only when the outbox entry could not be read.
     public var trigger: Trigger?
@@ -65,7 +66,7 @@ extension AuditRecord {
     /// version, or damaged): it failed unsent, and nothing is known of it but what the outbox row
     /// says — no trigger, coordinates, rule or gates are made up.
     public static func unreadableEntry(
-        key: String, queuedAt time: Double, network: Network, detail: String, attempts: Int
+        key: String, queuedAt time: EpochInstant, network: Network, detail: String, attempts: Int
     ) -> AuditRecord {
         AuditRecord(
             key: key, time: time, trigger: nil, latitude: nil, longitude: nil, rule: nil, network: network,

@@ -61,7 +61,7 @@ public struct AuditReport {
         // A post that passed its gates and still did not go out says why: the provider's answer.
         let outcome = r.decision == .failed || r.decision == .expired ? r.detail.map { gates + "; " + $0 } : nil
         return [
-            XSDDateTime.format(r.time, fractionDigits: 0), r.trigger?.rawValue ?? "-", r.region ?? "-",
+            XSDDateTime.format(r.time.secondsSince1970, fractionDigits: 0), r.trigger?.rawValue ?? "-", r.region ?? "-",
             r.network.rawValue,
             r.placeName ?? r.placeID ?? "-", r.decision.rawValue, r.carriesLocation ? "yes" : "no",
             r.carriesLocation ? r.precision.rawValue : "none", r.audience?.rawValue ?? "-",

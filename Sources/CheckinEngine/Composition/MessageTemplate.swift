@@ -1,14 +1,15 @@
 import Foundation
+import SimulatedTime
 
 /// Fills a rule's message: `{place}`, `{region}`, `{time}` (HH:mm UTC of the event) and `{network}`.
 ///
 /// One pass over the template: a value is never searched again, so a place named `{time}` stays
 /// as it is named. Runs of spaces (a blank `{place}` leaves them) become one.
 public enum MessageTemplate {
-    public static func render(_ template: String, place: String?, region: String?, time: Double, network: Network)
+    public static func render(_ template: String, place: String?, region: String?, time: EpochInstant, network: Network)
         -> String
     {
-        let seconds = Int(time.rounded(.down))
+        let seconds = Int(time.secondsSince1970.rounded(.down))
         let minuteOfDay = ((seconds % 86_400) + 86_400) % 86_400 / 60
         func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         var text = ""

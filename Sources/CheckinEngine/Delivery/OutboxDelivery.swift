@@ -77,7 +77,7 @@ public final class OutboxDelivery {
                 if let record = try await attempt(claimed, inDoubt: false) { changed.append(record) }
             }
         }
-        quiet = (try store.nextDueTime(run: run) ?? EpochInstant(secondsSince1970: .infinity), store.changeCount)
+        quiet = (try store.nextDueTime(run: run) ?? .distantFuture, store.changeCount)
         return changed
     }
 
@@ -113,7 +113,7 @@ public final class OutboxDelivery {
             let detail = "the outbox entry cannot be read by this version of waypost"
             // Nothing is made up: the record keeps only what the outbox row says.
             let record = AuditRecord.unreadableEntry(
-                key: entry.key, queuedAt: entry.createdAt.secondsSince1970,
+                key: entry.key, queuedAt: entry.createdAt,
                 network: Network(rawValue: entry.network) ?? .twitter,
                 detail: detail, attempts: entry.attempts)
             guard

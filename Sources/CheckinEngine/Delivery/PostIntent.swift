@@ -1,4 +1,5 @@
 import Geo
+import SimulatedTime
 
 /// A post as the outbox keeps it: everything needed to look the place up and send it later,
 /// after a restart or when the network is back.
@@ -9,7 +10,7 @@ struct PostIntent: Codable, Equatable {
     var region: String?
     var device: String?
     /// Virtual time of the triggering event.
-    var time: Double
+    var time: EpochInstant
     var latitude: Double
     var longitude: Double
     var horizontalAccuracy: Double

@@ -1,5 +1,6 @@
 import Geo
 import LocationEvents
+import SimulatedTime
 import SocialAPI
 
 /// Evaluates the gates a post meets when it is intended — 1, 2, 4, 5, 6 and 8, in DESIGN.md's
@@ -14,7 +15,7 @@ struct GateEvaluator {
     /// Scripted consent answers used so far, in order.
     private var answersUsed = 0
     /// The last check-in per network and place, for the cool-down.
-    private var lastCheckin: [String: Double] = [:]
+    private var lastCheckin: [String: EpochInstant] = [:]
 
     init(profile: PrivacyProfile, twitterAPI: TwitterAPIVersion = .v1_1) {
         self.profile = profile
@@ -24,7 +25,7 @@ struct GateEvaluator {
     /// The verdicts of the gates at intent, and the precision gate 6 allows.
     mutating func evaluate(
         _ rule: CheckinRule, _ network: Network, trigger: Trigger, region: String?, position: Coordinate,
-        time: Double, authorization: AuthorizationStatus, appState: AppState
+        time: EpochInstant, authorization: AuthorizationStatus, appState: AppState
     ) -> (gates: [GateVerdict], precision: Precision, audience: Audience) {
         var gates: [GateVerdict] = []
         gates.record(PrivacyGate.authorizationVerdict(trigger, authorization, appState))
@@ -39,7 +40,7 @@ struct GateEvaluator {
         let place = "\(network.rawValue)|" + (region ?? Self.cell(position))
         gates.record(
             PrivacyGate.volumeVerdict(
-                sinceLast: lastCheckin[place].map { time - $0 },
+                sinceLast: lastCheckin[place].map { $0.seconds(to: time) },
                 cooldown: max(rule.cooldown, profile.cooldown).inSeconds))
         if gates.allSatisfy(\.passed) { lastCheckin[place] = time }
         return (gates, precision, audience)

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import WaypostSupport
 
 /// How the engine writes a post and its audit record into the store: the JSON `Codable` would
@@ -46,7 +47,7 @@ extension PostIntent: StoredJSON {
             json.field("searchRadius", searchRadius)
             if let sentWireFields { json.field("sentWireFields", sentWireFields) }
             json.field("template", template)
-            json.field("time", time)
+            json.field("time", time.secondsSince1970)
             json.field("trigger", trigger.rawValue)
         }
     }
@@ -119,7 +120,7 @@ extension AuditRecord: StoredJSON {
             json.field("region", ifPresent: region)
             json.field("remoteID", ifPresent: remoteID)
             json.field("rule", ifPresent: rule)
-            json.field("time", time)
+            json.field("time", time.secondsSince1970)
             json.field("trigger", ifPresent: trigger?.rawValue)
             json.field("wireFields", wireFields)
         }

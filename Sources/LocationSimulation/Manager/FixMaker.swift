@@ -1,5 +1,6 @@
 import Geo
 import LocationEvents
+import SimulatedTime
 
 #if canImport(Glibc)
     import Glibc
@@ -99,7 +100,8 @@ struct FixMaker {
         Location(
             coordinate: coordinate, altitude: sample.altitude ?? 0, horizontalAccuracy: accuracy,
             verticalAccuracy: sample.altitude == nil ? -1 : configuration.verticalAccuracy,
-            speed: sample.speed ?? -1, course: sample.course ?? -1, timestamp: sample.time)
+            speed: sample.speed ?? -1, course: sample.course ?? -1,
+            timestamp: EpochInstant(secondsSince1970: sample.time))
     }
 
     static func shifted(_ coordinate: Coordinate, by offset: (north: Double, east: Double, radius: Double))

@@ -1,4 +1,5 @@
 import LocationEvents
+import SimulatedTime
 
 /// Today's APIs on the same world: `CLMonitor` (iOS 17) and `CLLocationUpdate.liveUpdates`
 /// (iOS 17), with their iOS 18 diagnostics derived from ``Availability``.
@@ -88,8 +89,10 @@ extension SimulatedLocationManager {
     }
 
     func deliver(_ event: MonitoringEvent) {
-        guard event.state == .unmonitored || deliversInBackground(.region, at: event.date) else { return }
-        emit(.monitorEvent(event, at: believedPosition), at: event.date)
+        guard event.state == .unmonitored || deliversInBackground(.region, at: event.date.secondsSince1970) else {
+            return
+        }
+        emit(.monitorEvent(event, at: believedPosition), at: event.date.secondsSince1970)
     }
 
     /// ``Availability`` for today's APIs, whose use the caller judges.

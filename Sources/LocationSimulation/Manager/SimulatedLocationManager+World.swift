@@ -1,5 +1,6 @@
 import Geo
 import LocationEvents
+import SimulatedTime
 
 #if canImport(Glibc)
     import Glibc
@@ -230,7 +231,7 @@ extension SimulatedLocationManager {
         let sigma = 65 / NoiseModel.radius68
         let offset = (north: sigma * realism.gaussian(), east: sigma * realism.gaussian(), radius: 65.0)
         var fix = fixes.makeFix(sample, at: FixMaker.shifted(position, by: offset), accuracy: 65)
-        fix.timestamp = sample.time - age
+        fix.timestamp = EpochInstant(secondsSince1970: sample.time - age)
         fix.speed = -1
         fix.course = -1
         emit(.locationUpdated(fix, service: .standard))

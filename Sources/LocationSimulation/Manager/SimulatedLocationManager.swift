@@ -363,7 +363,7 @@ public final class SimulatedLocationManager {
     // MARK: Delivery
 
     func emit(_ event: LocationEvent, at time: Double? = nil) {
-        let timed = TimedEvent(time: time ?? now, event: event)
+        let timed = TimedEvent(time: EpochInstant(secondsSince1970: time ?? now), event: event)
         observer?(timed)
         continuation?.yield(timed)
         guard let delegate else { return }

@@ -109,7 +109,7 @@ public struct Simulation {
     public func run(clock: SimulatedClock? = nil, pacing: (any Pacing)? = nil, onEvent: (TimedEvent) -> Void) {
         var pacing = pacing
         for event in events() {
-            let instant = EpochInstant(secondsSince1970: event.time)
+            let instant = event.time
             pacing?.wait(until: instant)
             clock?.advance(to: instant)
             onEvent(event)
@@ -229,8 +229,8 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 }
                 return
             }
-            var due = buffer.filter { $0.time <= horizon }
-            buffer.removeAll { $0.time <= horizon }
+            var due = buffer.filter { $0.time.secondsSince1970 <= horizon }
+            buffer.removeAll { $0.time.secondsSince1970 <= horizon }
             due.sort { $0.time < $1.time }  // stable: same-time events keep their order
             ready.append(contentsOf: due)
         }

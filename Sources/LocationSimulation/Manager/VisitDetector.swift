@@ -1,5 +1,6 @@
 import Geo
 import LocationEvents
+import SimulatedTime
 
 /// Recognises visits (`CLVisit`) in a sequence of positions, as a value: a stay within
 /// ``LocationManagerConfiguration/visitRadius`` of its centre for at least
@@ -74,7 +75,7 @@ public struct VisitDetector: Sendable {
         let fromCentre = ((offset.north - n) * (offset.north - n) + (offset.east - e) * (offset.east - e)).squareRoot()
         guard fromCentre <= configuration.visitRadius else {
             start(at: position, time: time)
-            return current.arrivalReported ? visit(current, departure: time) : nil
+            return current.arrivalReported ? visit(current, departure: EpochInstant(secondsSince1970: time)) : nil
         }
         current.add(offset)
         var arrival: Visit?
@@ -92,9 +93,9 @@ public struct VisitDetector: Sendable {
         stay = fresh
     }
 
-    private func visit(_ stay: Stay, departure: Double) -> Visit {
+    private func visit(_ stay: Stay, departure: EpochInstant) -> Visit {
         Visit(
             coordinate: stay.centre, horizontalAccuracy: max(stay.spread, configuration.visitMinimumAccuracy),
-            arrival: stay.since, departure: departure)
+            arrival: EpochInstant(secondsSince1970: stay.since), departure: departure)
     }
 }

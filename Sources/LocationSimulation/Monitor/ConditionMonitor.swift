@@ -1,5 +1,6 @@
 import Geo
 import LocationEvents
+import SimulatedTime
 
 /// `CLMonitor`'s rule over every monitor of an app, as a value: add conditions under a monitor's
 /// name, feed it where the device is at each fix, and it returns the events that rule produces.
@@ -92,7 +93,7 @@ public struct ConditionMonitor {
             condition: condition,
             lastEvent: MonitoringEvent(
                 monitor: monitor, identifier: identifier, state: diagnostics.isEmpty ? assuming : .unmonitored,
-                date: time, condition: condition, diagnostics: diagnostics),
+                date: EpochInstant(secondsSince1970: time), condition: condition, diagnostics: diagnostics),
             isMonitored: diagnostics.isEmpty)
         order.append(key)
         guard diagnostics.isEmpty else {
@@ -112,7 +113,8 @@ public struct ConditionMonitor {
         var events: [MonitoringEvent] = []
         if let state, state != assuming {
             entry.lastEvent = MonitoringEvent(
-                monitor: monitor, identifier: identifier, state: state, date: time, condition: condition)
+                monitor: monitor, identifier: identifier, state: state, date: EpochInstant(secondsSince1970: time),
+                condition: condition)
             events.append(entry.lastEvent)
         }
         entries[key] = entry
@@ -130,7 +132,7 @@ public struct ConditionMonitor {
         if monitored, case .circularGeographic(let circle) = record.condition {
             geographic.register(
                 CircularRegion(identifier: key.region, center: circle.center, radius: circle.radius), deviceAt: nil,
-                time: record.lastEvent.date)
+                time: record.lastEvent.date.secondsSince1970)
         }
     }
 
@@ -155,7 +157,8 @@ public struct ConditionMonitor {
             guard var entry = entries[key], entry.isMonitored else { continue }
             if entry.lastEvent.state == .unknown && entry.lastEvent.diagnostics == diagnostics { continue }
             entry.lastEvent = MonitoringEvent(
-                monitor: key.monitor, identifier: key.identifier, state: .unknown, date: time,
+                monitor: key.monitor, identifier: key.identifier, state: .unknown,
+                date: EpochInstant(secondsSince1970: time),
                 condition: entry.condition, diagnostics: diagnostics)
             entry.lastHeard = nil
             entries[key] = entry
@@ -193,7 +196,8 @@ public struct ConditionMonitor {
                 continue
             }
             entry.lastEvent = MonitoringEvent(
-                monitor: key.monitor, identifier: key.identifier, state: state, date: at, condition: entry.condition)
+                monitor: key.monitor, identifier: key.identifier, state: state,
+                date: EpochInstant(secondsSince1970: at), condition: entry.condition)
             entries[key] = entry
             events.append(entry.lastEvent)
         }
@@ -223,7 +227,7 @@ public struct ConditionMonitor {
         guard entry.lastEvent.state == .satisfied, entry.lastEvent.diagnostics.isEmpty else {
             return (.unsatisfied, time)
         }
-        let since = entry.lastHeard ?? entry.lastEvent.date
+        let since = entry.lastHeard ?? entry.lastEvent.date.secondsSince1970
         guard time - since >= configuration.beaconExitDelay - 1e-9 else { return nil }
         return (.unsatisfied, since + configuration.beaconExitDelay)
     }

@@ -1,4 +1,5 @@
 import LocationEvents
+import SimulatedTime
 
 // Thin adapters from Core Location to the seam (LocationAPIs.swift), for Apple platforms only.
 // They translate types and nothing else: the behaviour is the device's. They cannot be built or
@@ -168,8 +169,8 @@ import LocationEvents
                     .visited(
                         Visit(
                             coordinate: Coordinate(visit.coordinate), horizontalAccuracy: visit.horizontalAccuracy,
-                            arrival: visit.arrivalDate.timeIntervalSince1970,
-                            departure: visit.departureDate.timeIntervalSince1970)))
+                            arrival: EpochInstant(secondsSince1970: visit.arrivalDate.timeIntervalSince1970),
+                            departure: EpochInstant(secondsSince1970: visit.departureDate.timeIntervalSince1970))))
             }
             public func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {
                 emit(.locationUpdatesPaused)
@@ -278,7 +279,7 @@ import LocationEvents
         init(_ event: CLMonitor.Event, monitor: String, condition: MonitoringCondition?) {
             self.init(
                 monitor: monitor, identifier: event.identifier, state: MonitoringState(event.state),
-                date: event.date.timeIntervalSince1970, condition: condition)
+                date: EpochInstant(secondsSince1970: event.date.timeIntervalSince1970), condition: condition)
         }
     }
 #endif

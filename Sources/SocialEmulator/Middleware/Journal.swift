@@ -1,9 +1,11 @@
+import SimulatedTime
 import WaypostSupport
 
 /// One request as received, for the journal: secrets redacted, long values cut short.
 public struct JournalEntry: Sendable, Codable, Equatable {
     public var sequence: Int
-    public var time: Double
+    /// When the emulator received it, on its clock.
+    public var time: EpochInstant
     public var method: String
     /// The path, cut to ``JournalLimits/valueBytes`` (its size then in ``truncated``).
     public var path: String
@@ -24,7 +26,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var truncated: JournalTruncation?
 
     public init(
-        sequence: Int, time: Double, method: String, path: String, parameters: [String: String],
+        sequence: Int, time: EpochInstant, method: String, path: String, parameters: [String: String],
         headers: [String: String], status: Int, fault: Fault.Kind? = nil, bodyBytes: Int? = nil,
         truncated: JournalTruncation? = nil
     ) {
@@ -120,7 +122,7 @@ struct Journal: Sendable {
 
     mutating func record(
         _ request: EmulatorRequest, oauth: OAuthHeader?, parameters: [(name: String, value: String)],
-        status: Int, fault: Fault.Kind?, time: Double
+        status: Int, fault: Fault.Kind?, time: EpochInstant
     ) {
         var budget = JournalBudget(limits: limits)
         let path = budget.keep(request.path)
@@ -234,7 +236,7 @@ extension JournalEntry {
             w.field("path", path)
             w.field("sequence", sequence)
             w.field("status", status)
-            w.field("time", time)
+            w.field("time", time.secondsSince1970)
             if let truncated {
                 w.key("truncated")
                 w.object { w in
