@@ -86,11 +86,11 @@ public struct RunSession {
         pacing: (any Pacing)? = nil, stoppingWhen shouldStop: (() -> Bool)? = nil,
         onEvent: (RunEvent) -> Void
     ) async throws -> RunOutcome {
-        guard let origin = plan.origin?.secondsSince1970 else { throw RunSessionError.noDevices }
-        let (devices, launches, keepers) = try launch(from: origin)
+        guard let origin = plan.origin else { throw RunSessionError.noDevices }
+        let (devices, launches, keepers) = try launch(from: origin.secondsSince1970)
         // The run's one time: moved to each event as it is handled; the in-process emulator,
         // its clients and the outbox read it.
-        let clock = SimulatedClock(start: EpochInstant(secondsSince1970: origin))
+        let clock = SimulatedClock(start: origin)
 
         guard let checkins = plan.checkins else {
             var pacer = pacing
@@ -103,10 +103,12 @@ public struct RunSession {
                 onEvent(.location(event))
                 count += 1
             }
-            if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: .seconds(stopped - origin)) }
+            if let stopped = events.stoppedAt {
+                throw RunSessionError.stopped(at: origin.duration(to: EpochInstant(secondsSince1970: stopped)))
+            }
             for launch in merge.take(through: .distantFuture) { onEvent(.location(launch)) }
             return RunOutcome(
-                origin: EpochInstant(secondsSince1970: origin), run: nil, eventCount: count + launches.count,
+                origin: origin, run: nil, eventCount: count + launches.count,
                 journal: [], stillQueued: 0)
         }
 
@@ -136,19 +138,21 @@ public struct RunSession {
             if checkins.keepsHistory { try engine.recordPlaces(regions: plan.regions) }
             var merge = LaunchMerge(launches)
             let events = Self.events(of: devices, stoppingWhen: shouldStop)
-            var reached = EpochInstant(secondsSince1970: origin)
+            var reached = origin
             for event in events {
                 for launch in merge.take(through: event.time) { try await handle(launch) }
                 if unasked >= SimulationEvents.pollInterval {
                     unasked = 0
                     if shouldStop?() == true {
-                        throw RunSessionError.stopped(at: .seconds(event.time.secondsSince1970 - origin))
+                        throw RunSessionError.stopped(at: origin.duration(to: event.time))
                     }
                 }
                 reached = event.time
                 try await handle(event)
             }
-            if let stopped = events.stoppedAt { throw RunSessionError.stopped(at: .seconds(stopped - origin)) }
+            if let stopped = events.stoppedAt {
+                throw RunSessionError.stopped(at: origin.duration(to: EpochInstant(secondsSince1970: stopped)))
+            }
             for launch in merge.take(through: .distantFuture) { try await handle(launch) }
             await wiring.applyChanges(through: .distantFuture)
             for record in try await engine.finish(maxWait: wiring.maxWait) {
@@ -156,13 +160,13 @@ public struct RunSession {
             }
             // The last events and the deliveries after them count too: a run that ends past its
             // budget has not kept it.
-            if shouldStop?() == true { throw RunSessionError.stopped(at: .seconds(reached.secondsSince1970 - origin)) }
+            if shouldStop?() == true { throw RunSessionError.stopped(at: origin.duration(to: reached)) }
             try store.finishRun(run.id, at: WallClock().now)
             for (keeping, manager) in keepers { try keeping.save(from: manager) }
             let journal = await wiring.emulator?.core.journal ?? []
             await wiring.finish()
             return RunOutcome(
-                origin: EpochInstant(secondsSince1970: origin), run: run, eventCount: count, journal: journal,
+                origin: origin, run: run, eventCount: count, journal: journal,
                 stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count,
                 posts: try store.auditRecords(run: run.id).map(engine.auditRecord(stored:)))
         } catch {
