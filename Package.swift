@@ -60,11 +60,13 @@ let package = Package(
         .target(name: "SimulatedTime", swiftSettings: instrumented),
         // Configuration files read strictly (YAML/JSON): one node type, one error type.
         .target(
-            name: "ConfigFiles", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: instrumented),
+            name: "ConfigFiles", dependencies: ["SimulatedTime", .product(name: "Yams", package: "Yams")],
+            swiftSettings: instrumented),
         .target(
             name: "Tracks",
             dependencies: [
-                "Geo", "CLibXML2", "WaypostSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "Geo", "CLibXML2", "SimulatedTime", "WaypostSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: instrumented
         ),
@@ -181,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "TracksTests",
             dependencies: [
-                "Tracks", "Geo", "WaypostSupport", "TestSupport",
+                "Tracks", "Geo", "SimulatedTime", "WaypostSupport", "TestSupport",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -234,7 +236,7 @@ if fuzzing {
     package.targets += [
         .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver", swiftSettings: instrumented),
         .executableTarget(
-            name: "fuzz-tracks", dependencies: ["FuzzDriver", "Tracks"], path: "Fuzz/Tracks",
+            name: "fuzz-tracks", dependencies: ["FuzzDriver", "SimulatedTime", "Tracks"], path: "Fuzz/Tracks",
             swiftSettings: instrumented, linkerSettings: fuzzLinking),
         .executableTarget(
             name: "fuzz-config", dependencies: ["FuzzDriver", "WorldFiles", "CheckinEngine", "Scenarios"],

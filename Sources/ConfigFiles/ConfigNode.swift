@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import Yams
 
 /// A YAML (or JSON) node read strictly: unknown keys, wrong types and out-of-range values are
@@ -161,28 +162,29 @@ public struct ConfigNode {
     }
 
     /// A duration: seconds as a number, or `90s`, `15m`, `2h`, `7d`.
-    public func duration() throws(ConfigFileError) -> Double {
+    public func duration() throws(ConfigFileError) -> Seconds {
         if let seconds = numericValue {
             guard seconds >= 0 else { throw failure("a duration cannot be negative") }
-            guard seconds <= Self.longestDuration else { throw failure(Self.tooLong) }
-            return seconds
+            guard Seconds(seconds) <= Self.longestDuration else { throw failure(Self.tooLong) }
+            return Seconds(seconds)
         }
         let text = try string()
-        guard let seconds = Self.duration(text) else {
+        guard let duration = Self.duration(text) else {
             throw failure("'\(text)' is not a duration such as 90s, 15m, 2h or 7d")
         }
-        guard seconds <= Self.longestDuration else { throw failure(Self.tooLong) }
-        return seconds
+        guard duration <= Self.longestDuration else { throw failure(Self.tooLong) }
+        return duration
     }
 
     /// A century: no run, retention or cool-down is longer, and every time computed from one
     /// stays far inside what a date or an integer can hold.
-    public static let longestDuration = 100 * 366 * 86_400.0
+    public static let longestDuration = Seconds(100 * 366 * 86_400)
     private static let tooLong = "a duration cannot be longer than a century"
 
     /// `7d`, `12h`, `30m` or `45s`: the largest whole unit; `0.5s` for a fraction. Any value is
     /// described, none trapped on: a number past what an `Int` holds is shown as it is.
-    public static func describe(_ seconds: Double) -> String {
+    public static func describe(_ duration: Seconds) -> String {
+        let seconds = duration.seconds
         guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(seconds)s" }
         for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60)]
         where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
@@ -193,10 +195,10 @@ public struct ConfigNode {
 
     /// Parses `90s`, `15m`, `2h`, `7d`, compounds such as `1h30m` or `10m1s`, or plain
     /// seconds; nil when malformed or negative.
-    public static func duration(_ text: String) -> Double? {
+    public static func duration(_ text: String) -> Seconds? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return seconds >= 0 && seconds.isFinite ? seconds : nil }
+        if let seconds = Double(trimmed) { return seconds >= 0 && seconds.isFinite ? Seconds(seconds) : nil }
         var total = 0.0
         var number = ""
         for character in trimmed {
@@ -208,6 +210,6 @@ public struct ConfigNode {
                 number.append(character)
             }
         }
-        return number.isEmpty && !trimmed.isEmpty ? total : nil
+        return number.isEmpty && !trimmed.isEmpty ? Seconds(total) : nil
     }
 }

@@ -81,12 +81,12 @@ public struct RunSnapshot: Sendable {
         (deviceSlots[device].map { byDevice[$0].fixes } ?? []).map { fixes[$0] }
     }
 
-    /// A device's route as stretches of fixes; a gap longer than `gap` seconds (a tunnel, a
-    /// stop of the service) starts a new stretch.
-    public func stretches(of device: String?, gap: Double = 60) -> [[LocationRecord]] {
+    /// A device's route as stretches of fixes; a gap longer than `gap` (a tunnel, a stop of the
+    /// service) starts a new stretch.
+    public func stretches(of device: String?, gap: Seconds = Seconds(60)) -> [[LocationRecord]] {
         var out: [[LocationRecord]] = []
         for fix in fixes(of: device) {
-            if let last = out.last?.last, last.time.seconds(to: fix.time) <= gap {
+            if let last = out.last?.last, last.time.seconds(to: fix.time) <= gap.seconds {
                 out[out.count - 1].append(fix)
             } else {
                 out.append([fix])

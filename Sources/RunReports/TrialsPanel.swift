@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import Store
 import WaypostSupport
 
@@ -49,8 +50,9 @@ public enum TrialsPanel {
     /// When the expectation's event or post came in each trial (seconds from the start), in
     /// twenty bins; the exact run's instant a red line. Empty when no trial had one. `linked`:
     /// each bar and the line link to their instant on the page's map.
-    public static func histogram(_ times: [Double], exact: Double?, label: String, linked: Bool = false) -> String {
-        guard !times.isEmpty else { return "" }
+    public static func histogram(_ spans: [Seconds], exact: Seconds?, label: String, linked: Bool = false) -> String {
+        guard !spans.isEmpty else { return "" }
+        let (times, exact) = (spans.map(\.seconds), exact?.seconds)
         let (width, height, left, bottom) = (600.0, 140.0, 30.0, 20.0)
         let all = times + (exact.map { [$0] } ?? [])
         let low = all.min() ?? 0

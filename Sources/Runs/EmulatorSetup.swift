@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 
@@ -6,7 +7,7 @@ import SocialEmulator
 public struct EmulatorSetup: Sendable {
     /// A change to the accounts at an offset from the run's start.
     public struct Change: Sendable {
-        public var at: Double
+        public var at: Seconds
         public var geoEnabled: Bool?
         public var permissions: Set<String>?
         /// The Facebook user's access token from now on: a name from
@@ -16,7 +17,7 @@ public struct EmulatorSetup: Sendable {
         public var protected: Bool?
 
         public init(
-            at: Double, geoEnabled: Bool? = nil, permissions: Set<String>? = nil, graphToken: String? = nil,
+            at: Seconds, geoEnabled: Bool? = nil, permissions: Set<String>? = nil, graphToken: String? = nil,
             protected: Bool? = nil
         ) {
             self.at = at
@@ -24,6 +25,18 @@ public struct EmulatorSetup: Sendable {
             self.permissions = permissions
             self.graphToken = graphToken
             self.protected = protected
+        }
+    }
+
+    /// A fault active between offsets from the run's start; the run sets the fault's own
+    /// `from`/`until` (instants on the emulator's clock) from them.
+    public struct TimedFault: Sendable {
+        public var fault: Fault
+        public var from: Seconds?
+        public var until: Seconds?
+
+        public init(_ fault: Fault, from: Seconds? = nil, until: Seconds? = nil) {
+            (self.fault, self.from, self.until) = (fault, from, until)
         }
     }
 
@@ -39,8 +52,7 @@ public struct EmulatorSetup: Sendable {
     public var permissions: Set<String> = ["public_profile", "publish_checkins", "publish_actions"]
     /// Requests per 15-minute window to each geo endpoint.
     public var geoRateLimit = 15
-    /// Faults with `from`/`until` as offsets from the run's start.
-    public var faults: [Fault] = []
+    public var faults: [TimedFault] = []
     public var changes: [Change] = []
 
     public init() {}

@@ -18,9 +18,9 @@ public struct RouteSpec: Hashable, Sendable {
     public var timeOrder = TimeOrder.strict
     /// Which path of the file, counting from 1; nil: all of them.
     public var path: Int?
-    /// For untimed geometry: travel speed (m/s), longest gap between samples (s), start.
+    /// For untimed geometry: travel speed (m/s), longest gap between samples, start.
     public var speed = RouteTiming.walkingSpeed
-    public var sampleInterval = 1.0
+    public var sampleInterval = Seconds(1)
     public var start: EpochInstant?
     /// Most samples the route may make.
     public var maxFixes = RouteTiming.defaultMaximumSamples
@@ -49,9 +49,7 @@ public struct RouteSpec: Hashable, Sendable {
     /// The track timed as the spec says.
     public func time(_ track: Track) throws -> RouteTimeline {
         let timing = RouteTiming(
-            speed: speed, sampleInterval: sampleInterval,
-            start: start.map { Date(timeIntervalSince1970: $0.secondsSince1970) },
-            maximumSamples: maxFixes)
+            speed: speed, sampleInterval: sampleInterval, start: start, maximumSamples: maxFixes)
         do {
             return try timing.timeline(for: track, path: path)
         } catch {

@@ -40,15 +40,15 @@ public struct DevicePlan {
     public var configuration = LocationManagerConfiguration()
     public var noise = NoiseModel(.none)
     public var seed: UInt64 = 0
-    /// Seconds added to the route's times, so devices can share a route staggered. Seconds, not a
+    /// Added to the route's times, so devices can share a route staggered. ``Seconds``, not a
     /// `Duration`: a spread draws them at random, and a `Duration`'s attoseconds would round them.
-    public var startAfter = 0.0
+    public var startAfter = Seconds.zero
     /// Metres the route is moved, north and east, so devices can share a route side by side.
     public var displacement = (north: 0.0, east: 0.0)
     /// Signal gaps (tunnels), as offsets from the run's start.
-    public var signalLoss: [ClosedRange<Double>] = []
-    /// Seconds the device rests at its last position after its route (``SimulatedDevice/rest``).
-    public var rest = 0.0
+    public var signalLoss: [ClosedRange<Seconds>] = []
+    /// How long the device rests at its last position after its route (``SimulatedDevice/rest``).
+    public var rest = Seconds.zero
 
     public init(name: String? = nil, route: RouteTimeline, app: AppScript) {
         self.name = name
@@ -57,7 +57,9 @@ public struct DevicePlan {
     }
 
     /// When the device starts: its route's first instant, plus ``startAfter``.
-    public var start: EpochInstant { EpochInstant(secondsSince1970: (route.span?.lowerBound ?? 0) + startAfter) }
+    public var start: EpochInstant {
+        (route.span?.lowerBound ?? EpochInstant(secondsSince1970: 0)).advanced(by: startAfter)
+    }
 }
 
 /// The check-in half of a run: events through the engine, posts through the outbox.

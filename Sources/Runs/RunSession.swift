@@ -87,7 +87,7 @@ public struct RunSession {
         onEvent: (RunEvent) -> Void
     ) async throws -> RunOutcome {
         guard let origin = plan.origin else { throw RunSessionError.noDevices }
-        let (devices, launches, keepers) = try launch(from: origin.secondsSince1970)
+        let (devices, launches, keepers) = try launch(from: origin)
         // The run's one time: moved to each event as it is handled; the in-process emulator,
         // its clients and the outbox read it.
         let clock = SimulatedClock(start: origin)
@@ -104,7 +104,7 @@ public struct RunSession {
                 count += 1
             }
             if let stopped = events.stoppedAt {
-                throw RunSessionError.stopped(at: origin.duration(to: EpochInstant(secondsSince1970: stopped)))
+                throw RunSessionError.stopped(at: origin.duration(to: stopped))
             }
             for launch in merge.take(through: .distantFuture) { onEvent(.location(launch)) }
             return RunOutcome(
@@ -151,7 +151,7 @@ public struct RunSession {
                 try await handle(event)
             }
             if let stopped = events.stoppedAt {
-                throw RunSessionError.stopped(at: origin.duration(to: EpochInstant(secondsSince1970: stopped)))
+                throw RunSessionError.stopped(at: origin.duration(to: stopped))
             }
             for launch in merge.take(through: .distantFuture) { try await handle(launch) }
             await wiring.applyChanges(through: .distantFuture)
@@ -185,7 +185,7 @@ public struct RunSession {
 
     /// Each device's manager made and its app launched (kept monitor records restored first);
     /// the launch events, stable-sorted by time.
-    private func launch(from origin: Double) throws -> (
+    private func launch(from origin: EpochInstant) throws -> (
         [SimulatedDevice], [TimedEvent], [(MonitorRecordKeeping, SimulatedLocationManager)]
     ) {
         var launches: [TimedEvent] = []
@@ -214,7 +214,9 @@ public struct RunSession {
             var simulated = SimulatedDevice(
                 name: name, route: device.route, manager: manager, clockOffset: device.startAfter,
                 displacement: device.displacement,
-                signalGaps: device.signalLoss.map { (origin + $0.lowerBound)...(origin + $0.upperBound) },
+                signalGaps: device.signalLoss.map {
+                    origin.advanced(by: $0.lowerBound)...origin.advanced(by: $0.upperBound)
+                },
                 script: app.script(from: origin))
             simulated.rest = device.rest
             devices.append(simulated)
@@ -252,13 +254,13 @@ private final class Wiring {
     let delivery: OutboxDelivery?
     /// How long the end of the run waits for retries; nil (on virtual time): until none is due.
     let maxWait: Duration?
-    private let origin: Double
+    private let origin: EpochInstant
     private var changes: ArraySlice<EmulatorSetup.Change>
     /// Where the emulator goes once the run is over: back for the next run, or stopped.
     private let resources: RunResources?
 
     init(_ checkins: CheckinPlan, clock virtual: SimulatedClock, run: Int64) async throws {
-        let origin = virtual.now.secondsSince1970
+        let origin = virtual.now
         self.origin = origin
         switch checkins.network {
         case nil:
@@ -284,9 +286,10 @@ private final class Wiring {
                     throw RunSessionError.emulatorUnavailable("\(error)")
                 }
             }
-            for var fault in setup.faults {
-                fault.from = fault.from.map { origin + $0 }
-                fault.until = fault.until.map { origin + $0 }
+            for timed in setup.faults {
+                var fault = timed.fault
+                fault.from = timed.from.map { origin.advanced(by: $0) }
+                fault.until = timed.until.map { origin.advanced(by: $0) }
                 _ = await emulator.core.addFault(fault)
             }
             self.emulator = emulator
@@ -310,7 +313,7 @@ private final class Wiring {
 
     /// Applies the account changes due by `time` through the emulator's control plane.
     func applyChanges(through time: EpochInstant) async {
-        while let change = changes.first, origin + change.at <= time.secondsSince1970 {
+        while let change = changes.first, origin.advanced(by: change.at) <= time {
             changes.removeFirst()
             await emulator?.apply(change)
         }

@@ -1,5 +1,6 @@
 import ConfigFiles
 import Foundation
+import SimulatedTime
 import WaypostSupport
 
 /// `count: N` on a device entry: N devices from one entry — the same route, app and script —
@@ -26,7 +27,7 @@ struct DeviceGenerator {
     static let bytesPerDevice = 64 * 1024
 
     var count: Int
-    var time = 0.0
+    var time = Seconds.zero
     var distance = 0.0
 
     /// The generator an entry asks for, or nil for a plain entry.

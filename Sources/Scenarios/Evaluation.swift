@@ -111,14 +111,14 @@ extension Expectation {
             description: label ?? description, location: location, passed: passed, expected: expected, actual: actual)
     }
 
-    /// Seconds from the start to the first event or post the expectation matched; nil when none
-    /// did, or when it counts requests, orders or zones (nothing there is late or early).
-    public func firstMatch(_ outcome: ScenarioOutcome, tally: EventTally) -> Double? {
+    /// From the start to the first event or post the expectation matched; nil when none did, or
+    /// when it counts requests, orders or zones (nothing there is late or early).
+    public func firstMatch(_ outcome: ScenarioOutcome, tally: EventTally) -> Seconds? {
         switch kind {
-        case .events: return tally.firstFound.first.map { outcome.origin.seconds(to: $0.time) }
+        case .events: return tally.firstFound.first.map { Seconds(outcome.origin.seconds(to: $0.time)) }
         case .posts(let filter, _):
             return outcome.posts.filter { filter.matches($0, origin: outcome.origin) }.map(\.time).min()
-                .map { outcome.origin.seconds(to: $0) }
+                .map { Seconds(outcome.origin.seconds(to: $0)) }
         case .order, .noLocationInZone, .requests: return nil
         }
     }

@@ -55,19 +55,19 @@ public struct Count: Sendable, Equatable, CustomStringConvertible {
 
 /// A time window, as offsets from the scenario's start.
 public struct Window: Sendable, Equatable {
-    public var after: Double?
-    public var before: Double?
+    public var after: Seconds?
+    public var before: Seconds?
 
     func contains(_ offset: Double) -> Bool {
-        (after.map { offset >= $0 } ?? true) && (before.map { offset <= $0 } ?? true)
+        (after.map { offset >= $0.seconds } ?? true) && (before.map { offset <= $0.seconds } ?? true)
     }
 
     var description: String? {
         switch (after, before) {
         case (nil, nil): nil
-        case (let a?, nil): "after \(Offset.text(a))"
-        case (nil, let b?): "before \(Offset.text(b))"
-        case (let a?, let b?): "between \(Offset.text(a)) and \(Offset.text(b))"
+        case (let a?, nil): "after \(Offset.text(a.seconds))"
+        case (nil, let b?): "before \(Offset.text(b.seconds))"
+        case (let a?, let b?): "between \(Offset.text(a.seconds)) and \(Offset.text(b.seconds))"
         }
     }
 }

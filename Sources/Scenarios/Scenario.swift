@@ -38,7 +38,7 @@ public struct Scenario: Sendable {
     public var trials: Int?
     /// Seconds each device rests at its last position after its route (`rest`); nil: long
     /// enough for its realism's latency tail (none for `exact`).
-    public var rest: Double?
+    public var rest: Seconds?
 }
 
 /// One simulated phone: its route and the script of what its user and its radio do.
@@ -56,11 +56,11 @@ public struct DeviceScript: Sendable {
     public var path: Int?
     /// For untimed geometry, m/s.
     public var speed = 1.4
-    public var sampleInterval = 1.0
+    public var sampleInterval = Seconds(1)
     /// For untimed geometry.
     public var start: EpochInstant?
     /// Seconds added to the route's times, so devices can share a route staggered.
-    public var startAfter = 0.0
+    public var startAfter = Seconds.zero
     /// Metres the route is moved, north and east, so devices can share a route side by side.
     public var displacement = (north: 0.0, east: 0.0)
     /// What the app does and what happens to it (its regions are the scenario's).
@@ -69,7 +69,7 @@ public struct DeviceScript: Sendable {
     /// Defaults to the scenario's seed.
     public var seed: UInt64?
     /// Signal gaps (tunnels), offsets from the scenario's start.
-    public var signalLoss: [ClosedRange<Double>] = []
+    public var signalLoss: [ClosedRange<Seconds>] = []
     /// The iOS release whose rules the device follows (`iosVersion`, on the device or for all);
     /// nil: ``LocationManagerConfiguration``'s default, the current release.
     public var iosVersion: Int?

@@ -173,9 +173,9 @@ private struct Reader {
         }
         if let v = fields["rest"] { scenario.rest = try v.duration() }
         if let v = fields["timeBudget"] {
-            let seconds = try v.duration()
-            guard seconds > 0 else { throw v.failure("'timeBudget' must be longer than zero") }
-            scenario.timeBudget = .seconds(seconds)
+            let budget = try v.duration()
+            guard budget > .zero else { throw v.failure("'timeBudget' must be longer than zero") }
+            scenario.timeBudget = budget.duration
         }
         return scenario
     }
@@ -280,7 +280,7 @@ private struct Reader {
         }
         if let v = fields["sampleInterval"] {
             device.sampleInterval = try v.duration()
-            guard device.sampleInterval >= 0.01, device.sampleInterval <= 3_600 else {
+            guard device.sampleInterval >= Seconds(0.01), device.sampleInterval <= Seconds(3_600) else {
                 throw v.failure("'sampleInterval' must be 0.01s…1h")
             }
         }
@@ -456,15 +456,16 @@ private struct Reader {
     }
 
     /// A fault, read by the emulator's own reader (``Fault/parse(_:)``) with the control plane's
-    /// field names; `from` and `until` may be durations (`5m`) from the scenario's start.
-    func fault(_ node: ConfigNode) throws(ConfigFileError) -> Fault {
+    /// field names, but for `from` and `until`: durations (`5m`) from the scenario's start, which
+    /// the run places on the emulator's clock.
+    func fault(_ node: ConfigNode) throws(ConfigFileError) -> EmulatorSetup.TimedFault {
         let fields = try node.mapping(allowing: Fault.fields)
         var values: [String: String] = [:]
-        for (key, value) in fields {
-            values[key] = key == "from" || key == "until" ? String(try value.duration()) : try value.string()
-        }
+        for (key, value) in fields where key != "from" && key != "until" { values[key] = try value.string() }
         switch Fault.parse(values) {
-        case .success(let fault): return fault
+        case .success(let fault):
+            return EmulatorSetup.TimedFault(
+                fault, from: try fields["from"]?.duration(), until: try fields["until"]?.duration())
         case .failure(let error): throw (fields[error.field] ?? node).failure(error.message)
         }
     }

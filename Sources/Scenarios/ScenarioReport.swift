@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import WaypostSupport
 
 /// Writes scenario results for people (text), programs (JSON) and CI systems (JUnit XML).
@@ -91,7 +92,7 @@ public enum ScenarioReport {
         let errors = results.filter { $0.error != nil }.count
         let tests = results.reduce(0) { $0 + max($1.expectations.count, $1.error == nil ? 0 : 1) }
         let durations = results.compactMap(\.duration)
-        let total = durations.count == results.count && !results.isEmpty ? seconds(durations.reduce(0, +)) : ""
+        let total = durations.count == results.count && !results.isEmpty ? seconds(durations.reduce(.zero, +)) : ""
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out +=
             "<testsuites name=\"waypost\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\""
@@ -102,7 +103,7 @@ public enum ScenarioReport {
             var measured = ""
             if let duration = result.duration { measured += " time=\"\(seconds(duration))\"" }
             if let started = result.startedAt {
-                measured += " timestamp=\"\(XSDDateTime.format(started, fractionDigits: 0))\""
+                measured += " timestamp=\"\(XSDDateTime.format(started.secondsSince1970, fractionDigits: 0))\""
                 if let hostname { measured += " hostname=\"\(escape(hostname))\"" }
             }
             out +=
@@ -142,8 +143,8 @@ public enum ScenarioReport {
     }
 
     /// Seconds with three decimals, as surefire's `SUREFIRE_TIME` (junit-10) allows.
-    static func seconds(_ value: Double) -> String {
-        String(format: "%.3f", max(0, value))
+    static func seconds(_ value: Seconds) -> String {
+        String(format: "%.3f", max(0, value.seconds))
     }
 
     /// This machine's name, for JUnit's `hostname` (nil when it cannot be read).

@@ -18,12 +18,12 @@ public struct ScenarioResult: Sendable {
     public var error: ScenarioError?
     /// How many trials the verdict is over; nil: one plain run.
     public var trials: Int?
-    /// When the scenario started (wall clock, seconds since 1970) and how long reading,
-    /// running and checking it took (seconds, measured): JUnit's `timestamp` and `time`.
-    public var startedAt: Double?
-    public var duration: Double?
-    /// How long each expectation's check took, seconds, in the order of ``expectations``.
-    public var checkDurations: [Double] = []
+    /// When the scenario started (wall clock) and how long reading, running and checking it
+    /// took (measured): JUnit's `timestamp` and `time`.
+    public var startedAt: EpochInstant?
+    public var duration: Seconds?
+    /// How long each expectation's check took, in the order of ``expectations``.
+    public var checkDurations: [Seconds] = []
 
     public var passed: Bool { error == nil && expectations.allSatisfy(\.passed) }
 
@@ -83,7 +83,7 @@ public struct ScenarioRunner: Sendable {
 
     /// Reads a scenario file and runs it; a file that cannot be read is a result with an error.
     public func run(contentsOf url: URL, displayName: String) async -> ScenarioResult {
-        let started = Date().timeIntervalSince1970
+        let started = WallClock().now
         let clock = ContinuousClock()
         let begin = clock.now
         var result: ScenarioResult
@@ -94,7 +94,7 @@ public struct ScenarioRunner: Sendable {
         }
         // Reading the file counts too.
         result.startedAt = started
-        result.duration = Self.seconds(clock.now - begin)
+        result.duration = Seconds(clock.now - begin)
         return result
     }
 
@@ -192,7 +192,7 @@ public struct ScenarioRunner: Sendable {
             }
         }
         var record = TrialRecord(file: scenario.file, trial: trial, seed: seed, results: [], firstMatches: [])
-        record.startedAt = Date().timeIntervalSince1970
+        record.startedAt = WallClock().now
         let clock = ContinuousClock()
         let begin = clock.now
         do {
@@ -203,19 +203,15 @@ public struct ScenarioRunner: Sendable {
                 let checking = clock.now
                 record.results.append(expectation.evaluate(outcome, tally: tally))
                 record.firstMatches.append(expectation.firstMatch(outcome, tally: tally))
-                record.checkDurations.append(Self.seconds(clock.now - checking))
+                record.checkDurations.append(Seconds(clock.now - checking))
             }
         } catch let error as ScenarioError {
             record.error = error
         } catch {
             record.error = ScenarioError(.data, "\(scenario.file): \(error)")
         }
-        record.duration = Self.seconds(clock.now - begin)
+        record.duration = Seconds(clock.now - begin)
         return record
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Runs the scenario and collects what expectations look at; a `recorded` run goes into
@@ -314,7 +310,7 @@ public struct ScenarioRunner: Sendable {
     private func overBudget(_ scenario: Scenario, _ budget: Duration, at virtual: Double) -> ScenarioError {
         ScenarioError(
             .overBudget,
-            "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(budget.inSeconds)) "
+            "\(scenario.file): the run took longer than its time budget of \(ConfigNode.describe(Seconds(budget))) "
                 + "(timeBudget, or waypost test --time-budget), at virtual +\(Int(max(0, virtual))) s")
     }
 }
@@ -332,9 +328,11 @@ extension ScenarioResult {
         }
         // JUnit's figures: when the first unit began, and the time every unit took, summed.
         startedAt = records.compactMap(\.startedAt).min()
-        duration = records.compactMap(\.duration).reduce(0, +)
+        duration = records.compactMap(\.duration).reduce(.zero, +)
         checkDurations = expectations.indices.map { index in
-            records.reduce(0) { $0 + ($1.checkDurations.indices.contains(index) ? $1.checkDurations[index] : 0) }
+            records.reduce(.zero) {
+                $0 + ($1.checkDurations.indices.contains(index) ? $1.checkDurations[index] : .zero)
+            }
         }
     }
 }
@@ -342,8 +340,8 @@ extension ScenarioResult {
 extension LocationManagerConfiguration {
     /// How long a device rests after its route by default: through its realism's latency tail,
     /// rounded up to the minute; none under `exact`, whose events are never late.
-    var restForLatencyTail: Double {
-        realism == .exact ? 0 : (deviceRealism.latencyTail / 60).rounded(.up) * 60
+    var restForLatencyTail: Seconds {
+        realism == .exact ? .zero : Seconds((deviceRealism.latencyTail.seconds / 60).rounded(.up) * 60)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import WaypostSupport
 
 /// `rate: ">= 0.8"`: the fraction of trials in which an expectation must hold, decided at 95 %
@@ -44,11 +45,11 @@ public struct RateBound: Sendable, Equatable, Codable, CustomStringConvertible {
 /// `lateBy: { p50: 2m, p95: 6m, max: 10m }`: upper bounds, in seconds, on statistics of how much
 /// later than in the scenario's exact run the matched event or post comes.
 public struct LateBy: Sendable, Equatable, Codable {
-    public var p50: Double?
-    public var p95: Double?
-    public var max: Double?
+    public var p50: Seconds?
+    public var p95: Seconds?
+    public var max: Seconds?
 
-    public init(p50: Double? = nil, p95: Double? = nil, max: Double? = nil) {
+    public init(p50: Seconds? = nil, p95: Seconds? = nil, max: Seconds? = nil) {
         (self.p50, self.p95, self.max) = (p50, p95, max)
     }
 }
@@ -73,7 +74,7 @@ public enum Trials {
     }
 
     /// The nearest-rank percentile of sorted values (p from 0 to 1).
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    static func percentile<Value>(_ sorted: [Value], _ p: Double) -> Value {
         sorted[Swift.max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
     }
 }
@@ -94,9 +95,9 @@ public struct TrialStatistics: Sendable, Codable, Equatable {
         public var count: Int
         /// Trials without the event or post (not counted as late).
         public var missing: Int
-        public var p50: Double?
-        public var p95: Double?
-        public var max: Double?
+        public var p50: Seconds?
+        public var p95: Seconds?
+        public var max: Seconds?
     }
 }
 
@@ -107,26 +108,26 @@ public struct TrialRecord: Sendable, Codable, Equatable {
     public var trial: Int
     public var seed: UInt64
     public var results: [ExpectationResult]
-    /// Per expectation, seconds from the start to its first matching event or post.
-    public var firstMatches: [Double?]
+    /// Per expectation, from the start to its first matching event or post.
+    public var firstMatches: [Seconds?]
     public var error: ScenarioError?
-    /// When the unit began (wall clock, seconds since 1970), how long it took and how long each
-    /// expectation's check took (seconds, measured): JUnit's `timestamp` and `time`.
-    public var startedAt: Double?
-    public var duration: Double?
-    public var checkDurations: [Double] = []
+    /// When the unit began (wall clock), how long it took and how long each expectation's check
+    /// took (measured): JUnit's `timestamp` and `time`.
+    public var startedAt: EpochInstant?
+    public var duration: Seconds?
+    public var checkDurations: [Seconds] = []
 
     public init(
-        file: String, trial: Int, seed: UInt64, results: [ExpectationResult], firstMatches: [Double?],
+        file: String, trial: Int, seed: UInt64, results: [ExpectationResult], firstMatches: [Seconds?],
         error: ScenarioError? = nil
     ) {
         (self.file, self.trial, self.seed, self.results) = (file, trial, seed, results)
         (self.firstMatches, self.error) = (firstMatches, error)
     }
 
-    /// Seconds from the start to expectation `position`'s first match; nil when there was none
-    /// (or the record holds no such expectation).
-    func firstMatch(_ position: Int) -> Double? {
+    /// From the start to expectation `position`'s first match; nil when there was none (or the
+    /// record holds no such expectation).
+    func firstMatch(_ position: Int) -> Seconds? {
         firstMatches.indices.contains(position) ? firstMatches[position] : nil
     }
 }
@@ -180,7 +181,8 @@ extension ScenarioResult {
                 statistics.lateness = lateness
                 passed = passed && verdict
                 expected +=
-                    "; late by " + lateBy.bounds.map { "\($0.name) ≤ \(Offset.text($0.value))" }.joined(separator: ", ")
+                    "; late by "
+                    + lateBy.bounds.map { "\($0.name) ≤ \(Offset.text($0.value.seconds))" }.joined(separator: ", ")
                 actual += "; " + text
             }
             return ExpectationResult(
@@ -206,8 +208,8 @@ extension ScenarioResult {
         let holds = bounds.bounds.allSatisfy { bound in (measured[bound.name] ?? nil).map { $0 <= bound.value } ?? false
         }
         let text =
-            "late by p50 \(Offset.text(lateness.p50 ?? 0)), p95 \(Offset.text(lateness.p95 ?? 0)), "
-            + "max \(Offset.text(lateness.max ?? 0)) over \(late.count) trials"
+            "late by p50 \(Offset.text(lateness.p50?.seconds ?? 0)), p95 \(Offset.text(lateness.p95?.seconds ?? 0)), "
+            + "max \(Offset.text(lateness.max?.seconds ?? 0)) over \(late.count) trials"
             + (lateness.missing > 0 ? " (\(lateness.missing) without it)" : "")
         return (lateness, holds, text)
     }
@@ -215,7 +217,7 @@ extension ScenarioResult {
 
 extension LateBy {
     /// The bounds given, by statistic name, in a fixed order.
-    var bounds: [(name: String, value: Double)] {
+    var bounds: [(name: String, value: Seconds)] {
         [("p50", p50), ("p95", p95), ("max", max)].compactMap { name, value in value.map { (name, $0) } }
     }
 }

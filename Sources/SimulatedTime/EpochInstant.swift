@@ -22,6 +22,9 @@ public struct EpochInstant: InstantProtocol, Codable, CustomStringConvertible {
     /// After every instant: what waits for it never comes due.
     public static let distantFuture = EpochInstant(secondsSince1970: .infinity)
 
+    /// Before every instant.
+    public static let distantPast = EpochInstant(secondsSince1970: -.infinity)
+
     /// The instant `seconds` later (earlier when negative), in the simulation's own arithmetic.
     public func advanced(bySeconds seconds: Double) -> EpochInstant {
         EpochInstant(secondsSince1970: secondsSince1970 + seconds)

@@ -130,7 +130,7 @@ public actor EmulatorCore {
         }
         let header = request.headers["authorization"].flatMap(OAuthHeader.init)
         let now = clock()
-        let met = state.faults.match(path: request.path, now: now)
+        let met = state.faults.match(path: request.path, now: EpochInstant(secondsSince1970: now))
         var response: EmulatorResponse
         switch met?.kind {
         case .status?:

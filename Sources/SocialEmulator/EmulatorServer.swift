@@ -132,7 +132,7 @@ public struct EmulatorServer: Sendable {
                     answer = await core.tooLarge(received, part: .body)
                 }
             }
-            if answer.delay > 0 { try await Task.sleep(for: .milliseconds(Int(answer.delay * 1000))) }
+            if answer.delay > .zero { try await Task.sleep(for: answer.delay.duration) }
             var fields = HTTPFields()
             for (name, value) in answer.headers {
                 if let field = HTTPField.Name(name) { fields[field] = value }

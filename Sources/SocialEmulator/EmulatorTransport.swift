@@ -40,9 +40,9 @@ public struct EmulatorTransport: HTTPTransport {
                 path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
                 query: components.percentEncodedQuery ?? "", headers: headers, body: request.body ?? Data()))
         switch answer.transport {
-        case .none where answer.delay > timeout.inSeconds:
+        case .none where answer.delay > Seconds(timeout):
             throw .transport(
-                "timed out after \(Int(timeout.inSeconds)) s: the emulator answered \(Int(answer.delay)) s late (fault)"
+                "timed out after \(Int(timeout.inSeconds)) s: the emulator answered \(Int(answer.delay.seconds)) s late (fault)"
             )
         case .none: return HTTPResponseSpec(status: answer.status, headers: answer.headers, body: answer.body)
         case .reset: throw .transport("connection reset by the emulator (fault)")

@@ -1,3 +1,5 @@
+import SimulatedTime
+
 /// One expectation of a trials run, as the run's map shows it: its verdict over the trials and
 /// when its event or post came in each.
 public struct TrialDistribution: Sendable, Equatable {
@@ -6,12 +8,12 @@ public struct TrialDistribution: Sendable, Equatable {
     /// What the trials found: how often it held, and how late.
     public var verdict: String
     public var passed: Bool
-    /// Seconds from the run's start to the matching event or post in the exact run; nil: none.
-    public var exact: Double?
+    /// From the run's start to the matching event or post in the exact run; nil: none.
+    public var exact: Seconds?
     /// The same for trials 1…N, in order; nil where a trial had none.
-    public var times: [Double?]
+    public var times: [Seconds?]
 
-    public init(description: String, verdict: String, passed: Bool, exact: Double?, times: [Double?]) {
+    public init(description: String, verdict: String, passed: Bool, exact: Seconds?, times: [Seconds?]) {
         (self.description, self.verdict, self.passed, self.exact, self.times) = (
             description, verdict, passed, exact, times
         )
@@ -30,12 +32,12 @@ extension Store {
                     [
                         .integer(run), SQLValue(position), .text(distribution.description),
                         .text(distribution.verdict), SQLValue(distribution.passed),
-                        SQLValue(distribution.exact),
+                        SQLValue(distribution.exact?.seconds),
                     ])
-                for (index, seconds) in distribution.times.enumerated() {
+                for (index, time) in distribution.times.enumerated() {
                     try db.run(
                         "INSERT INTO trial_times (run, position, trial, seconds) VALUES (?, ?, ?, ?)",
-                        [.integer(run), SQLValue(position), SQLValue(index + 1), SQLValue(seconds)])
+                        [.integer(run), SQLValue(position), SQLValue(index + 1), SQLValue(time?.seconds)])
                 }
             }
         }
@@ -49,12 +51,13 @@ extension Store {
                 [.integer(run)]
             ) {
                 TrialDistribution(
-                    description: $0.text(0), verdict: $0.text(1), passed: $0.bool(2), exact: $0.optionalDouble(3),
+                    description: $0.text(0), verdict: $0.text(1), passed: $0.bool(2),
+                    exact: $0.optionalDouble(3).map(Seconds.init),
                     times: [])
             }
             let times = try db.rows(
                 "SELECT position, seconds FROM trial_times WHERE run = ? ORDER BY position, trial", [.integer(run)]
-            ) { (position: $0.int(0), seconds: $0.optionalDouble(1)) }
+            ) { (position: $0.int(0), seconds: $0.optionalDouble(1).map(Seconds.init)) }
             for time in times where distributions.indices.contains(time.position) {
                 distributions[time.position].times.append(time.seconds)
             }

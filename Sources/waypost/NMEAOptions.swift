@@ -101,7 +101,7 @@ final class NMEASink {
             emit(
                 sentences.sentences(
                     for: NMEAFix(
-                        time: location.timestamp.secondsSince1970, latitude: location.coordinate.latitude,
+                        time: location.timestamp, latitude: location.coordinate.latitude,
                         longitude: location.coordinate.longitude, altitude: hasAltitude ? location.altitude : nil,
                         horizontalAccuracy: location.horizontalAccuracy,
                         verticalAccuracy: hasAltitude ? location.verticalAccuracy : nil,
@@ -109,7 +109,7 @@ final class NMEASink {
                         course: location.course >= 0 ? location.course : nil)))
         case .failed(let error) where error.code == .locationUnknown:
             lostAt = event.time.secondsSince1970
-            emit(sentences.noFix(at: event.time.secondsSince1970))
+            emit(sentences.noFix(at: event.time))
         default:
             break
         }
@@ -122,7 +122,7 @@ final class NMEASink {
         while last + interval < time {
             last += interval
             pace(last)
-            emit(sentences.noFix(at: last))
+            emit(sentences.noFix(at: EpochInstant(secondsSince1970: last)))
         }
         lostAt = last
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConfigFiles
+import SimulatedTime
 
 /// A numeric option's allowed values. Each is checked before anything runs, so a value that
 /// would overflow further in — a Double turned into an Int, a Duration or nanoseconds — is a
@@ -25,15 +26,15 @@ enum OptionRange {
     /// A duration (`7d`, `12h`, `90s`, or seconds) a command reads as it runs, from 0 to a
     /// century: what any scenario key allows (``ConfigNode/longestDuration``). Out of it, one
     /// `waypost: error:` line and exit 64.
-    static func duration(_ option: String, _ text: String, allowingZero: Bool = true) throws -> Double {
+    static func duration(_ option: String, _ text: String, allowingZero: Bool = true) throws -> Seconds {
         let longest = ConfigNode.longestDuration
-        guard let seconds = ConfigNode.duration(text), seconds <= longest, allowingZero || seconds > 0 else {
+        guard let duration = ConfigNode.duration(text), duration <= longest, allowingZero || duration > .zero else {
             throw CommandFailure(
                 .usage,
                 "\(option) '\(text)' is out of range: an age such as 7d, 12h or 30m, "
                     + "\(allowingZero ? "from 0" : "more than 0") up to a century (\(ConfigNode.describe(longest)))")
         }
-        return seconds
+        return duration
     }
 
     /// A seed: what `UInt64` holds. The parser's own message names no range.

@@ -264,7 +264,7 @@ struct Replay: AsyncParsableCommand {
         try OptionRange.check("--rate", rate, 0.001...1_000_000, " times real time")
         if !realtime && rate != 1 { throw ValidationError("--rate needs --realtime") }
         _ = try desiredAccuracy()
-        _ = try gaps(from: 0)
+        _ = try gaps()
         for at in requestLocation {
             try OptionRange.check("--request-location", at, 0...Self.century, " seconds from the start")
         }
@@ -330,13 +330,13 @@ struct Replay: AsyncParsableCommand {
         app.backgroundUpdates = backgroundUpdates
         app.pausesAutomatically = pausesAutomatically
         app.activityType = activityType
-        app.temporaryFullAccuracyAt = temporaryFullAccuracyAt
+        app.temporaryFullAccuracyAt = temporaryFullAccuracyAt.map(Seconds.init)
         app.authorizationChanges = try authorizationChange.map { text in
             try Self.timed(
                 text, flag: "--authorization-change", what: "STATUS", example: "denied@600",
                 AuthorizationStatus.allCases.map { ($0.description, $0) })
         }
-        app.requestLocationAt = requestLocation
+        app.requestLocationAt = requestLocation.map(Seconds.init)
         app.appStates = try appState.map { text in
             try Self.timed(
                 text, flag: "--app-state", what: "STATE", example: "background@600",
@@ -349,7 +349,7 @@ struct Replay: AsyncParsableCommand {
     /// the start, within a century.
     static func timed<Value>(
         _ text: String, flag: String, what: String, example: String, _ choices: [(name: String, value: Value)]
-    ) throws -> (Double, Value) {
+    ) throws -> (Seconds, Value) {
         let parts = text.split(separator: "@")
         guard parts.count == 2, let choice = choices.first(where: { $0.name == parts[0] }), let at = Double(parts[1]),
             at >= 0, at <= century
@@ -358,11 +358,11 @@ struct Replay: AsyncParsableCommand {
                 "\(flag) '\(text)' is not \(what)@SECONDS with \(what) one of "
                     + choices.map(\.name).joined(separator: ", ") + ", e.g. \(example)")
         }
-        return (at, choice.value)
+        return (Seconds(at), choice.value)
     }
 
-    /// `--signal-loss` ranges as absolute virtual times.
-    func gaps(from origin: Double) throws -> [ClosedRange<Double>] {
+    /// `--signal-loss` ranges, as offsets from the run's start.
+    func gaps() throws -> [ClosedRange<Seconds>] {
         try signalLoss.map { text in
             let parts = text.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 2, let from = Double(parts[0]), let to = Double(parts[1]), from >= 0, to >= from,
@@ -372,7 +372,7 @@ struct Replay: AsyncParsableCommand {
                     "--signal-loss '\(text)' is not FROM-TO in seconds from the start, e.g. 600-720, "
                         + "each 0…\(Int(Self.century)) (a century)")
             }
-            return (origin + from)...(origin + to)
+            return Seconds(from)...Seconds(to)
         }
     }
 
@@ -385,7 +385,7 @@ struct Replay: AsyncParsableCommand {
             spec.timeOrder = timeOrder
             spec.path = path
             spec.speed = speed
-            spec.sampleInterval = sampleInterval
+            spec.sampleInterval = Seconds(sampleInterval)
             spec.start = start.flatMap(XSDDateTime.parse).map { EpochInstant(secondsSince1970: $0) }
             spec.maxFixes = maxFixes
             let parsed = try spec.read()
@@ -423,13 +423,13 @@ struct Replay: AsyncParsableCommand {
                 } ?? []
 
             var device = DevicePlan(route: route, app: try app(regions: monitored, beacons: placedBeacons))
-            device.configuration.updateInterval = sampleInterval
+            device.configuration.updateInterval = Seconds(sampleInterval)
             if unlimitedRegions { device.configuration.regionLimit = nil }
             device.configuration.iosVersion = iosVersion
             realism.apply(to: &device.configuration)
             device.noise = NoiseModel(noise)
             device.seed = seed
-            device.signalLoss = try gaps(from: 0)
+            device.signalLoss = try gaps()
             var plan = RunPlan(devices: [device], regions: monitored, beacons: placedBeacons)
             if let rules {
                 let store = try storage.open()
@@ -454,8 +454,6 @@ struct Replay: AsyncParsableCommand {
             var pacing: (any Pacing)?
             let bar = ProgressBar(enabled: realtime && isatty(STDERR_FILENO) != 0)
             if realtime, let span = route.span {
-                let span =
-                    EpochInstant(secondsSince1970: span.lowerBound)...EpochInstant(secondsSince1970: span.upperBound)
                 pacing = RealTimePacing(rate: rate, span: span) { fraction in
                     out.flush()
                     bar.show(fraction)

@@ -169,7 +169,7 @@ struct History: AsyncParsableCommand {
                     if let time = XSDDateTime.parse(before) {
                         cutoff = time
                     } else if ConfigNode.duration(before) != nil {
-                        cutoff = Date().timeIntervalSince1970 - (try OptionRange.duration("--before", before))
+                        cutoff = Date().timeIntervalSince1970 - (try OptionRange.duration("--before", before)).seconds
                     } else {
                         throw CommandFailure(
                             .usage, "--before '\(before)' is neither an ISO-8601 time nor an age like 7d")
@@ -208,7 +208,7 @@ struct History: AsyncParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                var seconds: Double?
+                var seconds: Seconds?
                 if let period, period != "off" {
                     guard ConfigNode.duration(period) != nil else {
                         throw CommandFailure(.usage, "'\(period)' is not an age such as 7d, 12h or 30m, nor off")
@@ -220,7 +220,7 @@ struct History: AsyncParsableCommand {
                 if let seconds, !force {
                     // A fix's age is measured from when it happened on its route: a route from
                     // last year, replayed a minute ago, is all older than a week.
-                    let cutoff = now.advanced(bySeconds: -seconds)
+                    let cutoff = now.advanced(bySeconds: -seconds.seconds)
                     let recent = try store.runsRecorded(since: cutoff).filter {
                         try store.locationCount(run: $0.id, before: cutoff) > 0
                     }
@@ -232,11 +232,11 @@ struct History: AsyncParsableCommand {
                                 + "are older than that; nothing was changed (--force deletes them)")
                     }
                 }
-                if let period { try store.setRetention(period == "off" ? nil : seconds.map { .seconds($0) }) }
+                if let period { try store.setRetention(period == "off" ? nil : seconds?.duration) }
                 let deleted = try store.applyRetention(now: now)
                 if let kept = try store.retention() {
                     print(
-                        "Location fixes are kept for \(ConfigNode.describe(kept.inSeconds)); \(deleted) older ones deleted."
+                        "Location fixes are kept for \(ConfigNode.describe(Seconds(kept))); \(deleted) older ones deleted."
                     )
                 } else {
                     print("Location fixes are kept until purged.")

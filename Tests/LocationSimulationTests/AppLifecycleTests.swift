@@ -24,7 +24,7 @@ import Testing
         manager.startUpdatingLocation()
         return run(
             route(seconds: 300) { 10 * $0 }, manager: manager,
-            script: states.map { ((t0 + $0.0).secondsSince1970, .appState($0.1)) })
+            script: states.map { (t0 + $0.0, .appState($0.1)) })
     }
 
     func types(_ events: [TimedEvent]) -> [String] {
@@ -88,7 +88,7 @@ import Testing
         #expect(!types(events).contains("authorization notDetermined"), "back within the grace period")
         let expired = walkThrough(answer: .allowOnce, states: [(50, .background)])
         let reset = expired.first { $0.event == .authorizationChanged(.notDetermined) }
-        #expect(reset.map { $0.time - t0 } == 50 + LocationManagerConfiguration().allowOnceGrace)
+        #expect(reset.map { $0.time - t0 } == 50 + LocationManagerConfiguration().allowOnceGrace.seconds)
         #expect(!types(expired).contains("regionEnter"))
     }
 

@@ -14,7 +14,7 @@ import Tracks
 
     func world(
         _ route: [RouteSample], manager: sending SimulatedLocationManager,
-        script: [(time: Double, change: ScriptedChange)] = []
+        script: [(time: EpochInstant, change: ScriptedChange)] = []
     ) -> SimulatedWorld {
         SimulatedWorld(SimulatedDevice(route: route, manager: manager, script: script))
     }
@@ -47,7 +47,7 @@ import Tracks
         let first = await SimulatedMonitor(named: "places", in: world)
         await first.add(cafe, identifier: "cafe")
         await first.add(BeaconIdentityCondition(uuid: UUID()), identifier: "lobby")
-        await world.run(through: (t0 + 520).secondsSince1970)
+        await world.run(through: t0 + 520)
         let again = await SimulatedMonitor(named: "places", in: world)
         #expect(await again.identifiers == ["cafe", "lobby"])
         #expect(await again.record(for: "cafe")?.lastEvent.state == .satisfied)
@@ -77,7 +77,7 @@ import Tracks
         let earliest: Double = 200 - 25 / 1.4 + 900
         #expect(stationary >= earliest && stationary <= 1_100)
         #expect(updates == Int(stationary))
-        await world.run(through: (t0 + 1_200).secondsSince1970)
+        await world.run(through: t0 + 1_200)
         #expect(await world.manager { $0.liveUpdatesConfiguration } == nil)
     }
 
@@ -132,7 +132,7 @@ import Tracks
         let manager = SimulatedLocationManager(
             status: .authorizedWhenInUse, startTime: t0)
         let world = world(
-            route(seconds: 200) { $0 }, manager: manager, script: [((t0 + 60).secondsSince1970, .appState(.background))]
+            route(seconds: 200) { $0 }, manager: manager, script: [(t0 + 60, .appState(.background))]
         )
         var session: SimulatedBackgroundActivitySession?
         if sessionAt == 0 { session = await SimulatedBackgroundActivitySession(in: world) }
@@ -173,7 +173,7 @@ import Tracks
         }
         let events = run(
             route(seconds: 800) { 2 * $0 }, manager: manager,
-            script: [((t0 + 10).secondsSince1970, .appState(.terminated))])
+            script: [(t0 + 10, .appState(.terminated))])
         #expect(events.contains { if case .appLaunched(.region) = $0.event { true } else { false } })
         let held = manager.heldSessions
         #expect(held.map(\.isActive) == (recreates ? [true] : []))

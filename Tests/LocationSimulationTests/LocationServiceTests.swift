@@ -80,7 +80,7 @@ struct LocationServiceTests {
         for s in 0...400 {
             if s == 100 { manager.stopMonitoringSignificantLocationChanges() }
             if s == 120 { manager.startMonitoringSignificantLocationChanges() }
-            manager.move(to: DeviceSample(time: t0.secondsSince1970 + Double(s), coordinate: north(Double(s))))
+            manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: north(Double(s))))
         }
         #expect(times == [0, 120])
     }

@@ -1,6 +1,7 @@
 import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import TestSupport
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// rule — driven by their own `mutating func`s, without a route or a manager.
 @Suite struct ManagerStateMachineTests {
     func machine(
-        _ answer: AuthorizationAnswer?, delay: Double = 0, status: AuthorizationStatus = .notDetermined,
+        _ answer: AuthorizationAnswer?, delay: Seconds = 0, status: AuthorizationStatus = .notDetermined,
         accuracy: AccuracyAuthorization = .fullAccuracy, ios: Int = 26
     ) -> AuthorizationStateMachine {
         AuthorizationStateMachine(
@@ -150,7 +151,7 @@ import Testing
     // MARK: Location services
 
     func sample(_ seconds: Double, north metres: Double, signal: Bool = true) -> DeviceSample {
-        DeviceSample(time: t0.secondsSince1970 + seconds, coordinate: north(metres), hasSignal: signal)
+        DeviceSample(time: t0 + seconds, coordinate: north(metres), hasSignal: signal)
     }
 
     /// Apple, `locationManagerDidResumeLocationUpdates(_:)`: "Core Location does not resume updates

@@ -84,11 +84,11 @@ struct RegionMonitoringTests {
         manager.startMonitoring(for: region)
         manager.requestState(for: region)  // before any fix: unknown, answered at the next instant
         #expect(seen == ["started here"])
-        manager.move(to: DeviceSample(time: t0.secondsSince1970, coordinate: north(10)))
+        manager.move(to: DeviceSample(time: t0, coordinate: north(10)))
         #expect(seen == ["started here", "here unknown", "here inside"])
         manager.requestState(for: region)
         #expect(seen.count == 3, "not answered during the call")
-        manager.move(to: DeviceSample(time: t0.secondsSince1970 + 1, coordinate: north(20)))
+        manager.move(to: DeviceSample(time: t0 + 1, coordinate: north(20)))
         #expect(seen == ["started here", "here unknown", "here inside", "here inside"])
         // Registered while already inside, with a known position: its state, never an entry.
         let later = CircularRegion(identifier: "later", center: north(30), radius: 200)
@@ -101,7 +101,7 @@ struct RegionMonitoringTests {
         let silent = alwaysManager(configuration: quiet)
         var states = 0
         silent.observer = { if case .determinedState = $0.event { states += 1 } }
-        silent.move(to: DeviceSample(time: t0.secondsSince1970, coordinate: north(10)))
+        silent.move(to: DeviceSample(time: t0, coordinate: north(10)))
         silent.startMonitoring(for: later)
         #expect(states == 0)
     }
@@ -274,7 +274,7 @@ struct RegionMonitoringTests {
             return
         }
         let crossing = 1_000 + 10 * (5_000 - 50) / 5_000.0
-        #expect(abs(time - (crossing + 20)) < 0.01, "\(time)")
+        #expect(abs(time.secondsSince1970 - (crossing + 20)) < 0.01, "\(time)")
     }
 
     /// Regions far from the device are not weighed at every fix (each sleeps until the device
@@ -303,8 +303,12 @@ struct RegionMonitoringTests {
         }
         var entered: [String: Double] = [:]
         for second in 0...2_100 {  // from 3 km south of the grid to 200 m past it at 2 m/s
-            for change in monitor.evaluate(at: north(-3_000 + 2 * Double(second)), time: Double(second)) {
-                if case .crossed(let region, .inside, let time, _) = change { entered[region.identifier] = time }
+            for change in monitor.evaluate(
+                at: north(-3_000 + 2 * Double(second)), time: EpochInstant(secondsSince1970: Double(second)))
+            {
+                if case .crossed(let region, .inside, let time, _) = change {
+                    entered[region.identifier] = time.secondsSince1970
+                }
             }
         }
         #expect(entered.keys.sorted() == expected.keys.sorted())

@@ -6,7 +6,6 @@ import TestSupport
 import Testing
 
 /// The machines count plain seconds since 1970; `t0` as those seconds.
-private let s0 = t0.secondsSince1970
 
 /// The region-monitoring rule and the visit detector as values, fed positions directly.
 @Suite struct StateMachineTests {
@@ -19,29 +18,29 @@ private let s0 = t0.secondsSince1970
     @Test func regionMonitorConfirmsACrossingAfterTheDistanceAndTheDwell() {
         var monitor = RegionMonitor(configuration: configuration)
         let region = CircularRegion(identifier: "r", center: north(1000), radius: 1000)
-        #expect(monitor.register(region, deviceAt: north(-500), time: s0) == .outside)
+        #expect(monitor.register(region, deviceAt: north(-500), time: t0) == .outside)
         var changes: [RegionMonitor.Change] = []
         for s in 1...200 {
             // 10 m/s northwards from 500 m south of the edge.
-            changes += monitor.evaluate(at: north(-500 + 10 * Double(s)), time: s0 + Double(s))
+            changes += monitor.evaluate(at: north(-500 + 10 * Double(s)), time: t0 + Double(s))
         }
         // Inward threshold 200 m: 800 m from the centre is 700 m on, at 70 s; reported at 90 s.
         #expect(changes.count == 1)
         guard case .crossed(let crossed, let state, let time, _) = changes.first else { return }
         #expect(crossed.identifier == "r" && state == .inside)
-        #expect(abs(time - s0 - 90) < 0.01)
+        #expect(abs(time - t0 - 90) < 0.01)
         #expect(monitor.state(of: "r") == .inside)
     }
 
     @Test func regionMonitorDeterminesAnUnknownStateWithoutATransition() {
         var monitor = RegionMonitor(configuration: configuration)
         let region = CircularRegion(identifier: "r", center: origin, radius: 200)
-        #expect(monitor.register(region, deviceAt: nil, time: s0) == .unknown)
-        #expect(monitor.evaluate(at: north(50), time: s0 + 1) == [.determined(region, .inside, time: s0 + 1)])
-        #expect(monitor.evaluate(at: north(60), time: s0 + 2).isEmpty)
+        #expect(monitor.register(region, deviceAt: nil, time: t0) == .unknown)
+        #expect(monitor.evaluate(at: north(50), time: t0 + 1) == [.determined(region, .inside, time: t0 + 1)])
+        #expect(monitor.evaluate(at: north(60), time: t0 + 2).isEmpty)
         monitor.remove("r")
         #expect(monitor.isEmpty && monitor.state(of: "r") == .unknown)
-        #expect(monitor.evaluate(at: north(5000), time: s0 + 3).isEmpty)
+        #expect(monitor.evaluate(at: north(5000), time: t0 + 3).isEmpty)
     }
 
     /// Nothing is stamped inside a signal gap: a dwell begun before it is not evidence, and the
@@ -49,18 +48,18 @@ private let s0 = t0.secondsSince1970
     @Test func regionMonitorNeedsFixesThatArrived() {
         var monitor = RegionMonitor(configuration: configuration)
         let region = CircularRegion(identifier: "r", center: origin, radius: 300)
-        monitor.register(region, deviceAt: north(100), time: s0)
-        _ = monitor.evaluate(at: north(100), time: s0 + 1)
+        monitor.register(region, deviceAt: north(100), time: t0)
+        _ = monitor.evaluate(at: north(100), time: t0 + 1)
         // Past the exit threshold (500 m) for 5 s, then a 60 s gap, then back past it.
-        for s in 2...6 { #expect(monitor.evaluate(at: north(600), time: s0 + Double(s)).isEmpty) }
-        monitor.signalResumed(at: s0 + 66)
+        for s in 2...6 { #expect(monitor.evaluate(at: north(600), time: t0 + Double(s)).isEmpty) }
+        monitor.signalResumed(at: t0 + 66)
         var changes: [RegionMonitor.Change] = []
-        for s in 66...90 { changes += monitor.evaluate(at: north(600), time: s0 + Double(s)) }
+        for s in 66...90 { changes += monitor.evaluate(at: north(600), time: t0 + Double(s)) }
         guard case .crossed(_, .outside, let time, _) = changes.first else {
             Issue.record("no exit: \(changes)")
             return
         }
-        #expect(time - s0 == 66 + 20, "counted from the first fix after the gap")
+        #expect(time - t0 == 66 + 20, "counted from the first fix after the gap")
     }
 
     @Test func visitDetectorReportsArrivalThenDepartureAtTheCentre() {
@@ -70,9 +69,9 @@ private let s0 = t0.secondsSince1970
         for s in 0...400 {
             let east = 10 * sin(Double(s))
             let here = Geodesic.wgs84.direct(from: north(500), azimuth: 90, distance: east).coordinate
-            if let visit = detector.observe(here, at: s0 + Double(s)) { visits.append((Double(s), visit)) }
+            if let visit = detector.observe(here, at: t0 + Double(s)) { visits.append((Double(s), visit)) }
         }
-        if let visit = detector.observe(north(2500), at: s0 + 401) { visits.append((401, visit)) }
+        if let visit = detector.observe(north(2500), at: t0 + 401) { visits.append((401, visit)) }
         #expect(visits.map(\.0) == [300, 401])
         #expect(visits.first?.1.isInProgress == true)
         #expect(visits.last?.1.departure == t0 + 401 && visits.last?.1.arrival == t0)
@@ -83,6 +82,6 @@ private let s0 = t0.secondsSince1970
         }
         // A pass-through is no visit.
         var passing = VisitDetector(configuration: configuration)
-        #expect((0...600).allSatisfy { passing.observe(north(Double($0) * 2), at: s0 + Double($0)) == nil })
+        #expect((0...600).allSatisfy { passing.observe(north(Double($0) * 2), at: t0 + Double($0)) == nil })
     }
 }

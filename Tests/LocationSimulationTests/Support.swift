@@ -30,13 +30,13 @@ func route(seconds: Int, position: (Double) -> Double) -> [RouteSample] {
 func run(
     _ route: [RouteSample], manager: SimulatedLocationManager, gaps: [ClosedRange<EpochInstant>] = [],
     changes: [(time: EpochInstant, status: AuthorizationStatus)] = [],
-    script: [(time: Double, change: ScriptedChange)] = []
+    script: [(time: EpochInstant, change: ScriptedChange)] = []
 ) -> [TimedEvent] {
     let simulation = Simulation(devices: [
         SimulatedDevice(
             route: route, manager: manager,
-            signalGaps: gaps.map { $0.lowerBound.secondsSince1970...$0.upperBound.secondsSince1970 },
-            script: changes.map { ($0.time.secondsSince1970, .authorization($0.status)) } + script)
+            signalGaps: gaps,
+            script: changes.map { ($0.time, .authorization($0.status)) } + script)
     ])
     return Array(simulation.events())
 }

@@ -36,10 +36,10 @@ import Testing
             let manager = alwaysManager()
             var states: [MonitoringState] = []
             manager.observer = { if case .monitorEvent(let event, _) = $0.event { states.append(event.state) } }
-            manager.move(to: DeviceSample(time: t0.secondsSince1970, coordinate: origin))
+            manager.move(to: DeviceSample(time: t0, coordinate: origin))
             manager.add(cafeCondition, identifier: "cafe", to: "places", assuming: assuming)
             for s in 1...30 {
-                manager.move(to: DeviceSample(time: t0.secondsSince1970 + Double(s), coordinate: origin))
+                manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: origin))
             }
             #expect(manager.record(for: "cafe", in: "places")?.lastEvent.state == .unsatisfied)
             return states
@@ -97,7 +97,7 @@ import Testing
         let manager = app.makeManager(startTime: t0)
         app.launch(manager)
         let events = run(
-            route(seconds: 1_000) { 2 * $0 }, manager: manager, script: app.script(from: t0.secondsSince1970))
+            route(seconds: 1_000) { 2 * $0 }, manager: manager, script: app.script(from: t0))
         let types = events.map(\.event.type).filter { $0 != "authorization" }
         // The user's launch at 150 s opens the monitor by name and adds nothing: no new first event.
         #expect(
@@ -117,7 +117,7 @@ import Testing
         // 5 m/s: satisfied at ≈ 205 s; the exit would be confirmed at ≈ 290 s, after the removal.
         for s in 0...400 {
             if s == 250 { manager.remove("cafe", from: "places") }
-            manager.move(to: DeviceSample(time: t0.secondsSince1970 + Double(s), coordinate: north(5 * Double(s))))
+            manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: north(5 * Double(s))))
         }
         #expect(states == [.unsatisfied, .satisfied])
         #expect(manager.record(for: "cafe", in: "places") == nil && manager.identifiers(of: "places").isEmpty)
@@ -131,7 +131,7 @@ import Testing
         let events = run(
             route(seconds: 200) { _ in 0 }, manager: manager,
             changes: [(t0 + 50, .denied), (t0 + 100, .authorizedWhenInUse)],
-            script: [((t0 + 150).secondsSince1970, .appState(.background))]
+            script: [(t0 + 150, .appState(.background))]
         ).compactMap { timed -> (MonitoringState, MonitoringDiagnostics)? in
             guard case .monitorEvent(let event, _) = timed.event else { return nil }
             return (event.state, event.diagnostics)
@@ -160,7 +160,7 @@ import Testing
         #expect(stationary.count == 1)
         let stopped = try #require(stationary.first).0
         // Still means within `pauseRadius` (25 m) of where the stop began, for the pause delay.
-        let delay = LocationManagerConfiguration().pauseDelay(for: configuration.activityType)
+        let delay = LocationManagerConfiguration().pauseDelay(for: configuration.activityType).seconds
         #expect(stopped > 300 + delay - 25 && stopped <= 300 + delay)
         #expect(stationary.first?.1.diagnostics == .stationary)
         #expect(!updates.contains { $0.0 > stopped && $0.0 < 1_500 })

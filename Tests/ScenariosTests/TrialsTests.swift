@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import TestSupport
 import Testing
 
@@ -60,7 +61,7 @@ struct TrialsTests {
             expectations: [.init(rate: nil, lateBy: LateBy(p50: 60, max: 100))])
         let result = ExpectationResult(description: "d", location: "s.yaml:1:1", passed: true, expected: "", actual: "")
         let exact = TrialRecord(file: "s.yaml", trial: 0, seed: 0, results: [result], firstMatches: [10])
-        let times: [Double?] = [40, 70, nil, 100]
+        let times: [Seconds?] = [40, 70, nil, 100]
         let trials = times.enumerated().map {
             TrialRecord(file: "s.yaml", trial: $0.offset + 1, seed: 0, results: [result], firstMatches: [$0.element])
         }

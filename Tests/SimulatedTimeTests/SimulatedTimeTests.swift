@@ -98,3 +98,30 @@ struct PacingTests {
         #expect(fractions == [0.5, 1, 1])
     }
 }
+
+/// A ``Seconds`` is the simulation's seconds with a type: exact where `Duration` rounds.
+struct SecondsTests {
+    @Test func spansKeepTheSecondsDurationWouldRound() throws {
+        let drawn = Seconds(0.1) + Seconds(0.2)
+        #expect(drawn.seconds == 0.1 + 0.2)
+        let start = EpochInstant(secondsSince1970: 1_748_764_800.123_456_7)
+        let odd = 0.013_668_802_350_953_295  // one of the seconds Duration rounds
+        #expect(start.advanced(by: Seconds(odd)) == start.advanced(bySeconds: odd))
+        #expect(Duration.seconds(odd).inSeconds != odd, "the round trip a span avoids")
+    }
+
+    @Test func spansAreDurations() throws {
+        let minute = Seconds(60)
+        #expect(minute / 4 == Seconds(15))
+        #expect(minute * 3 == Seconds(180))
+        #expect(minute / Seconds(15) == 4)
+        #expect(Seconds.zero < minute && minute < .forever)
+        #expect(Seconds(.milliseconds(250)) == Seconds(0.25))
+        #expect(Seconds(2.5).duration == .milliseconds(2_500))
+        #expect(minute.description == "60.0")
+        #expect(Seconds(.milliseconds(250)).duration == .milliseconds(250))
+        let data = try JSONEncoder().encode([Seconds(2.5)])
+        #expect(String(decoding: data, as: UTF8.self) == "[2.5]", "stored as the bare number")
+        #expect(try JSONDecoder().decode([Seconds].self, from: data) == [Seconds(2.5)])
+    }
+}

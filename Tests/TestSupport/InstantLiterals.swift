@@ -17,3 +17,9 @@ extension EpochInstant: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
     /// Seconds from `b` to `a`.
     public static func - (a: EpochInstant, b: EpochInstant) -> Double { b.seconds(to: a) }
 }
+
+// …and spans as literals (`rest = 60`, `after: 30`).
+extension Seconds: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    public init(integerLiteral value: Int) { self.init(Double(value)) }
+    public init(floatLiteral value: Double) { self.init(value) }
+}

@@ -1,4 +1,6 @@
 import Foundation
+import SimulatedTime
+import TestSupport
 import Testing
 import WaypostSupport
 
@@ -19,8 +21,8 @@ struct NMEATests {
     ]
 
     /// 1994-03-23T12:35:19Z.
-    static let publishedTime = Double(
-        CivilCalendar.days(year: 1994, month: 3, day: 23) * 86_400 + 12 * 3600 + 35 * 60 + 19)
+    static let publishedTime = EpochInstant(
+        secondsSince1970: Double(CivilCalendar.days(year: 1994, month: 3, day: 23) * 86_400 + 12 * 3600 + 35 * 60 + 19))
 
     static func fields(_ sentence: String) -> [Substring] {
         sentence.dropFirst().split(separator: "*")[0].split(separator: ",", omittingEmptySubsequences: false)
@@ -92,7 +94,8 @@ struct NMEATests {
         #expect(writer.longitude(179.999_999_99) == "18000.00000,E")
         // The longest sentences stay within the standard's 82 characters (with CR LF).
         let extreme = NMEAFix(
-            time: newYear - 0.001, latitude: -89.999_999, longitude: -179.999_999, altitude: -12_345.6,
+            time: EpochInstant(secondsSince1970: newYear - 0.001), latitude: -89.999_999, longitude: -179.999_999,
+            altitude: -12_345.6,
             horizontalAccuracy: 1e6, verticalAccuracy: 1e6, speed: 999, course: 359.999)
         #expect(Self.fields(writer.sentences(for: extreme)[0])[8] == "0.00")  // course 359.999° → 0.00
         for sentence in writer.sentences(for: extreme) {
@@ -126,7 +129,7 @@ struct NMEATests {
         #expect(Self.near(point.latitude, latitude, 1e-12))
         #expect(Self.near(point.longitude, longitude, 1e-12))
         #expect(point.altitude == 545.4)
-        #expect(point.timeIntervalSince1970 == Self.publishedTime)
+        #expect(point.timeIntervalSince1970 == Self.publishedTime.secondsSince1970)
         let knots: Double = 22.4
         #expect(Self.near(path.attributes["speed"]?[0], knots * 1852 / 3600, 1e-12))
         #expect(path.attributes["course"]?[0] == 84.4)
@@ -137,7 +140,7 @@ struct NMEATests {
     /// precision written (1e-5 minute, 0.01 s, 0.1 m, 0.01 knot, 0.01°).
     @Test func ownSentencesReadBackAsTheirFixes() throws {
         let writer = NMEASentences()
-        let start = 1_749_309_000.25
+        let start: EpochInstant = 1_749_309_000.25
         let fixes: [NMEAFix] = (0..<120).map { (i: Int) -> NMEAFix in
             let x = Double(i)
             let latitude: Double = 37.374_39 + x * 1.234_567e-5
@@ -160,7 +163,7 @@ struct NMEATests {
             #expect(Self.near(point.latitude, fix.latitude, minute), "\(i)")
             #expect(Self.near(point.longitude, fix.longitude, minute), "\(i)")
             #expect(Self.near(point.altitude, fix.altitude, 0.05 + 1e-9), "\(i)")
-            #expect(Self.near(point.timeIntervalSince1970, fix.time, 0.005 + 1e-9), "\(i)")
+            #expect(Self.near(point.timeIntervalSince1970, fix.time.secondsSince1970, 0.005 + 1e-9), "\(i)")
             #expect(Self.near(speeds[i], fix.speed, 0.005 * 1852 / 3600 + 1e-9), "\(i)")
             #expect(Self.near(courses[i], fix.course, 0.005 + 1e-9), "\(i)")
         }
@@ -264,7 +267,7 @@ struct NMEATests {
         #expect(track.warnings.isEmpty, "\(track.warnings)")
         let point = try #require(track.paths.first?.points.first)
         #expect(track.paths.first?.points.count == 1)
-        #expect(point.altitude == 545.4 && point.timeIntervalSince1970 == Self.publishedTime)
+        #expect(point.altitude == 545.4 && point.timeIntervalSince1970 == Self.publishedTime.secondsSince1970)
     }
 
     @Test func sniffsNMEAFromTheContent() {

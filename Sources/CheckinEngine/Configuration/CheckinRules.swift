@@ -130,8 +130,8 @@ public enum CheckinRuleFile {
         if let place = fields["place"] { rule.place = try placeChoice(place) }
         if let precision = fields["precision"] { rule.precision = try precision.choice(Precision.self) }
         if let consent = fields["consent"] { rule.consent = try consent.choice(ConsentMode.self) }
-        if let cooldown = fields["cooldown"] { rule.cooldown = .seconds(try cooldown.duration()) }
-        if let maxAge = fields["maxAge"] { rule.maxAge = .seconds(try maxAge.duration()) }
+        if let cooldown = fields["cooldown"] { rule.cooldown = try cooldown.duration().duration }
+        if let maxAge = fields["maxAge"] { rule.maxAge = try maxAge.duration().duration }
         if let radius = fields["searchRadius"] {
             rule.searchRadius = try radius.number()
             guard rule.searchRadius > 0 else { throw radius.failure("'searchRadius' must be positive metres") }

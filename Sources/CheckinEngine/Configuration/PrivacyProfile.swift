@@ -96,8 +96,8 @@ public enum PrivacyProfileFile {
         if let v = fields["zones"] {
             for item in try v.list() { profile.zones.append(try zone(item)) }
         }
-        if let v = fields["maxAge"] { profile.maxAge = .seconds(try v.duration()) }
-        if let v = fields["cooldown"] { profile.cooldown = .seconds(try v.duration()) }
+        if let v = fields["maxAge"] { profile.maxAge = try v.duration().duration }
+        if let v = fields["cooldown"] { profile.cooldown = try v.duration().duration }
         if let v = fields["audience"] { profile.maximumAudience = try v.choice(Audience.self) }
         return profile
     }

@@ -243,8 +243,8 @@ public final class OutboxDelivery {
         let delay = retry.delay(afterAttempt: entry.attempts, key: entry.key, hint: error.retryDelay(now: clock.now))
         return Outcome(
             state: .pending, decision: .queued,
-            detail: "attempt \(entry.attempts) failed (\(error)); retry in \(Self.seconds(delay))",
-            notBefore: clock.now.advanced(bySeconds: delay))
+            detail: "attempt \(entry.attempts) failed (\(error)); retry in \(Self.seconds(delay.seconds))",
+            notBefore: clock.now.advanced(by: delay))
     }
 
     // MARK: - Posting

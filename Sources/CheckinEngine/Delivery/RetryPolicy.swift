@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 
 /// Exponential backoff with seeded jitter: the n-th retry waits between half and all of
 /// `base·2ⁿ⁻¹` (capped at `maximum`), or longer when the server named a time. The jitter comes
@@ -20,12 +21,13 @@ public struct RetryPolicy: Sendable, Equatable {
         self.seed = seed
     }
 
-    /// Seconds to wait after failed attempt number `attempt` (1-based); `hint` is the server's
-    /// `x-rate-limit-reset`/`Retry-After`, which is honoured as a minimum.
-    public func delay(afterAttempt attempt: Int, key: String, hint: Double? = nil) -> Double {
+    /// The wait after failed attempt number `attempt` (1-based); `hint` is the server's
+    /// `x-rate-limit-reset`/`Retry-After`, which is honoured as a minimum. ``Seconds``, not a
+    /// `Duration`: the jitter is drawn at random, and a `Duration` would round it.
+    public func delay(afterAttempt attempt: Int, key: String, hint: Seconds? = nil) -> Seconds {
         let ceiling = min(maximum.inSeconds, base.inSeconds * pow(2, Double(max(0, attempt - 1))))
         let unit = Double(Self.mix(seed ^ Self.fnv1a(key) ^ UInt64(attempt)) >> 11) / Double(1 << 53)
-        return max(ceiling / 2 + unit * ceiling / 2, hint ?? 0)
+        return Seconds(max(ceiling / 2 + unit * ceiling / 2, hint?.seconds ?? 0))
     }
 
     /// FNV-1a: a stable hash (Swift's `Hasher` is seeded per process).

@@ -1,4 +1,5 @@
 import LocationEvents
+import SimulatedTime
 
 /// The app's location authorization as iOS grants it, as a value: the status and how it was
 /// given (provisional Always, Allow Once), the prompt on screen, the one-time upgrade prompt,
@@ -55,7 +56,7 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
 
     /// Allow Once: when it ends, once the app has left use.
     public struct OneTime: Sendable, Equatable {
-        public var expiry: Double?
+        public var expiry: EpochInstant?
     }
 
     /// Accuracy authorization (iOS 14).
@@ -68,7 +69,7 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
 
     /// The authorization prompt on screen: answered at `due`.
     public struct Prompt: Sendable, Equatable {
-        public var due: Double
+        public var due: EpochInstant
         public var wantsAlways: Bool
     }
 
@@ -96,11 +97,11 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     /// Whether the user grants temporary full accuracy when asked.
     public var grantsTemporaryFullAccuracy = true
     let iosVersion: Int
-    let allowOnceGrace: Double
+    let allowOnceGrace: Seconds
 
     public init(
         status: AuthorizationStatus, accuracy: AccuracyAuthorization, script: PromptScript, iosVersion: Int,
-        allowOnceGrace: Double
+        allowOnceGrace: Seconds
     ) {
         self.state = State(status)
         self.accuracy = accuracy == .reducedAccuracy && iosVersion >= 14 ? .reduced : .full
@@ -117,7 +118,7 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
         return false
     }
     /// When Allow Once ends, nil when it is not ending.
-    public var oneTimeExpiry: Double? {
+    public var oneTimeExpiry: EpochInstant? {
         if case .whenInUse(let oneTime?) = state { return oneTime.expiry }
         return nil
     }
@@ -129,20 +130,20 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     /// provisional Always (Apple, WWDC 2019 "What's New in Core Location"). An app already When In
     /// Use gets the upgrade prompt at once, once only ("further calls have no effect"); under Allow
     /// Once, never. With Location Services off iOS offers to open Settings; the app stays denied.
-    public mutating func request(wantsAlways: Bool, locationServicesEnabled: Bool, now: Double) -> [Action] {
+    public mutating func request(wantsAlways: Bool, locationServicesEnabled: Bool, now: EpochInstant) -> [Action] {
         if wantsAlways, case .whenInUse(let oneTime) = state {
             guard oneTime == nil, !upgradeAsked, let answer = script.answer else { return [] }
             upgradeAsked = true
             return answer == .allowAlways ? change(to: .authorizedAlways) : []
         }
         guard locationServicesEnabled, state == .notDetermined, script.answer != nil, prompt == nil else { return [] }
-        guard script.delay > 0 else { return answer(wantsAlways: wantsAlways) }
-        prompt = Prompt(due: now + script.delay, wantsAlways: wantsAlways)
+        guard script.delay > .zero else { return answer(wantsAlways: wantsAlways) }
+        prompt = Prompt(due: now.advanced(by: script.delay), wantsAlways: wantsAlways)
         return [.promptShown]
     }
 
     /// When the prompt on screen is answered, if it is by `time`.
-    public func promptDue(by time: Double) -> Double? {
+    public func promptDue(by time: EpochInstant) -> EpochInstant? {
         prompt.flatMap { $0.due <= time ? $0.due : nil }
     }
 
@@ -203,13 +204,13 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
 
     /// The app left use: Allow Once ends (at once when the app was terminated, else after iOS's
     /// grace period), and temporary full accuracy ends.
-    public mutating func leftUse(terminated: Bool, now: Double) -> [Action] {
+    public mutating func leftUse(terminated: Bool, now: EpochInstant) -> [Action] {
         var actions: [Action] = []
         if case .whenInUse(let oneTime?) = state {
             if terminated {
                 actions += change(to: .notDetermined)
             } else if oneTime.expiry == nil {
-                state = .whenInUse(oneTime: OneTime(expiry: now + allowOnceGrace))
+                state = .whenInUse(oneTime: OneTime(expiry: now.advanced(by: allowOnceGrace)))
             }
         }
         if accuracy == .temporaryFull {
@@ -220,7 +221,7 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     }
 
     /// Allow Once's grace ends, if it does by `time`: returns the instant.
-    public func oneTimeExpiry(by time: Double) -> Double? {
+    public func oneTimeExpiry(by time: EpochInstant) -> EpochInstant? {
         oneTimeExpiry.flatMap { $0 <= time ? $0 : nil }
     }
 

@@ -1,5 +1,6 @@
 import Geo
 import LocationEvents
+import SimulatedTime
 
 /// The location services an app runs, as a value: the standard service with its automatic pauses,
 /// the significant-change service, visits, a one-shot `requestLocation()`, and live updates
@@ -31,7 +32,7 @@ public struct LocationServicesStateMachine: Sendable {
 
     public struct Stillness: Sendable, Equatable {
         public var coordinate: Coordinate
-        public var since: Double
+        public var since: EpochInstant
     }
 
     /// What an automatic-pause check found.
@@ -46,15 +47,15 @@ public struct LocationServicesStateMachine: Sendable {
     public enum OneShot: Sendable, Equatable {
         case idle
         /// Asked at `asked`; fails with `locationUnknown` at `deadline` without a fix.
-        case waiting(asked: Double, deadline: Double)
+        case waiting(asked: EpochInstant, deadline: EpochInstant)
     }
 
     /// Live updates being iterated.
     public struct Live: Sendable, Equatable {
         public var configuration: LiveConfiguration
         /// The pause delay of the configuration's activity type, looked up once, not at every fix.
-        public var pauseDelay: Double
-        public var lastUpdate: Double?
+        public var pauseDelay: Seconds
+        public var lastUpdate: EpochInstant?
         public var stillness: Stillness?
         public var isStationary = false
         /// The diagnostics of the last update without a location (none after a location).
@@ -72,14 +73,14 @@ public struct LocationServicesStateMachine: Sendable {
 
     public private(set) var standard = Standard.stopped
     /// When the standard service last made a fix (kept across stops: the source's rate holds).
-    public private(set) var lastStandardFix: Double?
+    public private(set) var lastStandardFix: EpochInstant?
     /// Device realism: the first fix after a start comes from the cache.
     public private(set) var cachedFixOwed = false
     public private(set) var significantChanges = false
     /// The last significant-change event: the device's true position then, and when.
-    public private(set) var lastSignificant: (position: Coordinate, time: Double)?
+    public private(set) var lastSignificant: (position: Coordinate, time: EpochInstant)?
     /// Device realism: the next significant-change wake-up without movement.
-    public private(set) var nextHeartbeat: Double?
+    public private(set) var nextHeartbeat: EpochInstant?
     public private(set) var visitsOn = false
     public private(set) var visits: VisitDetector
     public private(set) var oneShot = OneShot.idle
@@ -112,21 +113,21 @@ public struct LocationServicesStateMachine: Sendable {
     }
 
     /// Automatic pauses: after the device has stayed within `radius` for `delay`, updates pause.
-    public mutating func checkPause(at sample: DeviceSample, radius: Double, delay: Double) -> PauseCheck {
+    public mutating func checkPause(at sample: DeviceSample, radius: Double, delay: Seconds) -> PauseCheck {
         guard case .running(let stillness) = standard else { return standard == .paused ? .paused : .running }
         guard let still = stillness, ShortDistance.distance(still.coordinate, sample.coordinate) <= radius else {
             standard = .running(stillness: Stillness(coordinate: sample.coordinate, since: sample.time))
             return .running
         }
-        guard sample.time - still.since >= delay - 1e-9 else { return .running }
+        guard still.since.seconds(to: sample.time) >= delay.seconds - 1e-9 else { return .running }
         standard = .paused
         return .pausedNow
     }
 
     /// Whether a standard fix is due at `time`, at most one per `interval`; when it is, it is
     /// counted as made.
-    public mutating func standardFixDue(at time: Double, interval: Double) -> Bool {
-        if let last = lastStandardFix, time - last < interval - 1e-9 { return false }
+    public mutating func standardFixDue(at time: EpochInstant, interval: Seconds) -> Bool {
+        if let last = lastStandardFix, last.seconds(to: time) < interval.seconds - 1e-9 { return false }
         lastStandardFix = time
         return true
     }
@@ -154,12 +155,12 @@ public struct LocationServicesStateMachine: Sendable {
     /// `heartbeat` (device realism's wake-ups without movement). When due, it is counted as
     /// delivered.
     public mutating func significantChangeDue(
-        at sample: DeviceSample, distance: Double, interval: Double, heartbeat: Double?
+        at sample: DeviceSample, distance: Double, interval: Seconds, heartbeat: EpochInstant?
     ) -> Bool {
         var due =
             lastSignificant.map {
                 ShortDistance.distance($0.position, sample.coordinate) + SimulatedLocationManager.tolerance >= distance
-                    && sample.time - $0.time + 1e-9 >= interval
+                    && $0.time.seconds(to: sample.time) + 1e-9 >= interval.seconds
             } ?? true
         if let heartbeat {
             nextHeartbeat = heartbeat
@@ -178,7 +179,7 @@ public struct LocationServicesStateMachine: Sendable {
     }
 
     /// The arrival or departure the believed position completes, when visits are monitored.
-    public mutating func observeVisit(_ position: Coordinate, at time: Double) -> Visit? {
+    public mutating func observeVisit(_ position: Coordinate, at time: EpochInstant) -> Visit? {
         guard visitsOn else { return nil }
         return visits.observe(position, at: time)
     }
@@ -187,9 +188,9 @@ public struct LocationServicesStateMachine: Sendable {
 
     /// `requestLocation()` at `time`; it fails at `time + timeout` without a fix. A request while
     /// one waits changes nothing (iOS delivers one fix for both).
-    public mutating func requestLocation(at time: Double, timeout: Double) {
+    public mutating func requestLocation(at time: EpochInstant, timeout: Seconds) {
         guard oneShot == .idle else { return }
-        oneShot = .waiting(asked: time, deadline: time + timeout)
+        oneShot = .waiting(asked: time, deadline: time.advanced(by: timeout))
     }
 
     /// The request waiting ends: answered with a fix or an error, or dropped.
@@ -198,14 +199,14 @@ public struct LocationServicesStateMachine: Sendable {
     }
 
     /// The waiting request's deadline, if it has passed by `time`.
-    public func oneShotDeadline(by time: Double) -> Double? {
+    public func oneShotDeadline(by time: EpochInstant) -> EpochInstant? {
         if case .waiting(_, let deadline) = oneShot, deadline <= time { return deadline }
         return nil
     }
 
     // MARK: Live updates
 
-    public mutating func startLive(_ configuration: LiveConfiguration, pauseDelay: Double) {
+    public mutating func startLive(_ configuration: LiveConfiguration, pauseDelay: Seconds) {
         live = Live(configuration: configuration, pauseDelay: pauseDelay)
     }
 
@@ -219,7 +220,7 @@ public struct LocationServicesStateMachine: Sendable {
     /// `isStationary` when it has stayed within `radius` for the configuration's pause delay, then
     /// none until it moves (Apple, WWDC 2023 "Discover streamlined location updates").
     public mutating func liveUpdate(
-        at sample: DeviceSample, diagnostics: LiveUpdateDiagnostics, interval: Double, radius: Double, iosVersion: Int
+        at sample: DeviceSample, diagnostics: LiveUpdateDiagnostics, interval: Seconds, radius: Double, iosVersion: Int
     ) -> LiveAction {
         guard var state = live else { return .none }
         defer { live = state }
@@ -232,7 +233,7 @@ public struct LocationServicesStateMachine: Sendable {
         state.reported = []
         if let still = state.stillness, ShortDistance.distance(still.coordinate, sample.coordinate) <= radius {
             if state.isStationary { return .none }
-            if sample.time - still.since >= state.pauseDelay - 1e-9 {
+            if still.since.seconds(to: sample.time) >= state.pauseDelay.seconds - 1e-9 {
                 state.isStationary = true
                 state.lastUpdate = sample.time
                 return .update(isStationary: true)
@@ -241,7 +242,7 @@ public struct LocationServicesStateMachine: Sendable {
             state.stillness = Stillness(coordinate: sample.coordinate, since: sample.time)
             state.isStationary = false
         }
-        if let last = state.lastUpdate, sample.time - last < interval - 1e-9 { return .none }
+        if let last = state.lastUpdate, last.seconds(to: sample.time) < interval.seconds - 1e-9 { return .none }
         state.lastUpdate = sample.time
         return .update(isStationary: false)
     }

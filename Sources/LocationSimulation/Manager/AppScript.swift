@@ -68,14 +68,14 @@ public struct AppScript: Sendable {
     public var accuracyAuthorization = AccuracyAuthorization.fullAccuracy
     public var locationServicesEnabled = true
     /// Settings changes, at seconds from the run's start.
-    public var authorizationChanges: [(at: Double, status: AuthorizationStatus)] = []
+    public var authorizationChanges: [(at: Seconds, status: AuthorizationStatus)] = []
     /// Lifecycle moves, at seconds from the run's start; the app starts in the foreground.
-    public var appStates: [(at: Double, state: AppState)] = []
+    public var appStates: [(at: Seconds, state: AppState)] = []
     /// Seconds from the start at which the app asks for temporary full accuracy (granted).
-    public var temporaryFullAccuracyAt: Double?
+    public var temporaryFullAccuracyAt: Seconds?
     /// Seconds from the start at which the app calls `requestLocation()` (one fix, or
     /// `locationUnknown` when none comes within ``LocationManagerConfiguration/requestLocationTimeout``).
-    public var requestLocationAt: [Double] = []
+    public var requestLocationAt: [Seconds] = []
 
     public init(regions: [CircularRegion] = []) {
         self.regions = regions
@@ -132,7 +132,7 @@ public struct AppScript: Sendable {
                 message: "CLBackgroundActivitySession exists from iOS 17; this device runs iOS \(iosVersion)")
         }
         var state = AppState.foreground
-        var last = -Double.infinity
+        var last = Seconds(-.infinity)
         for (index, (at, next)) in appStates.enumerated() {
             if at < last {
                 return Problem(setting: .appState(index), message: "app states must be in time order")
@@ -156,7 +156,7 @@ public struct AppScript: Sendable {
         var configuration = configuration
         configuration.requiresExplicitServiceSession = requiresExplicitServiceSession
         let manager = SimulatedLocationManager(
-            status: .notDetermined, authorizationAnswer: prompt.answer, answerDelay: .seconds(prompt.delay),
+            status: .notDetermined, authorizationAnswer: prompt.answer, answerDelay: prompt.delay,
             accuracyAuthorization: accuracyAuthorization, locationServicesEnabled: locationServicesEnabled,
             noise: noise, seed: seed, startTime: startTime, configuration: configuration)
         manager.allowsBackgroundLocationUpdates = backgroundUpdates
@@ -228,10 +228,13 @@ public struct AppScript: Sendable {
     }
 
     /// The scripted changes as absolute virtual times, for ``SimulatedDevice/script``.
-    public func script(from origin: Double) -> [(time: Double, change: ScriptedChange)] {
-        authorizationChanges.map { (origin + $0.at, .authorization($0.status)) }
-            + appStates.map { (origin + $0.at, .appState($0.state)) }
-            + (temporaryFullAccuracyAt.map { [(origin + $0, .temporaryFullAccuracy(purposeKey: "Waypost"))] } ?? [])
-            + requestLocationAt.map { (origin + $0, .requestLocation) }
+    public func script(from origin: EpochInstant) -> [(time: EpochInstant, change: ScriptedChange)] {
+        authorizationChanges.map { (origin.advanced(by: $0.at), .authorization($0.status)) }
+            + appStates.map { (origin.advanced(by: $0.at), .appState($0.state)) }
+            + (temporaryFullAccuracyAt.map {
+                [(origin.advanced(by: $0), .temporaryFullAccuracy(purposeKey: "Waypost"))]
+            }
+                ?? [])
+            + requestLocationAt.map { (origin.advanced(by: $0), .requestLocation) }
     }
 }

@@ -1,4 +1,5 @@
 import LocationEvents
+import SimulatedTime
 
 /// How a user answers the first-use location prompt.
 public enum AuthorizationAnswer: String, Sendable, CaseIterable {
@@ -34,10 +35,10 @@ public enum AuthorizationPrompt: String, Sendable, CaseIterable {
 public struct PromptScript: Sendable, Equatable, CustomStringConvertible {
     /// nil: the prompt is never answered (`ask`).
     public var answer: AuthorizationAnswer?
-    /// Seconds between the app's request and the answer.
-    public var delay: Double
+    /// Between the app's request and the answer.
+    public var delay: Seconds
 
-    public init(answer: AuthorizationAnswer?, delay: Double = 0) {
+    public init(answer: AuthorizationAnswer?, delay: Seconds = .zero) {
         self.answer = answer
         self.delay = delay
     }
@@ -52,12 +53,12 @@ public struct PromptScript: Sendable, Equatable, CustomStringConvertible {
             guard prompt != .ask, let seconds = Double(parts[1]), seconds >= 0, seconds <= 86_400 else { return nil }
             delay = seconds
         }
-        self.init(answer: prompt.answer, delay: delay)
+        self.init(answer: prompt.answer, delay: Seconds(delay))
     }
 
     public var description: String {
         let name = AuthorizationPrompt.allCases.first { $0.answer == answer }?.rawValue ?? "ask"
-        return delay > 0 ? "\(name)@\(EventStreamEncoder.fixed(delay, 3))" : name
+        return delay > .zero ? "\(name)@\(EventStreamEncoder.fixed(delay.seconds, 3))" : name
     }
 }
 

@@ -101,7 +101,7 @@ struct FixMaker {
             coordinate: coordinate, altitude: sample.altitude ?? 0, horizontalAccuracy: accuracy,
             verticalAccuracy: sample.altitude == nil ? -1 : configuration.verticalAccuracy,
             speed: sample.speed ?? -1, course: sample.course ?? -1,
-            timestamp: EpochInstant(secondsSince1970: sample.time))
+            timestamp: sample.time)
     }
 
     static func shifted(_ coordinate: Coordinate, by offset: (north: Double, east: Double, radius: Double))

@@ -1,5 +1,6 @@
 import Foundation
 import LocationEvents
+import SimulatedTime
 
 /// Every number the simulated location manager uses, each a named default from Apple's
 /// documentation (or, where Apple gives none, Waypost's documented choice) that a run can override.
@@ -7,7 +8,7 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// Significant-change service: minimum distance from the last delivered event, metres (Apple: 500 m).
     public var significantChangeDistance = 500.0
     /// Significant-change service: minimum time since the last delivered event, seconds (Apple: 5 min).
-    public var significantChangeInterval = 300.0
+    public var significantChangeInterval = Seconds(300)
     /// Accuracy of significant-change fixes (cell/Wi-Fi class), metres.
     public var significantChangeAccuracy = 500.0
 
@@ -19,14 +20,14 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// needs 50 m inside; a 1 km region the full 200 m.
     public var regionInwardCapFraction = 0.5
     /// Region monitoring: how long the device must stay past the threshold, seconds (Apple: 20 s).
-    public var regionDwell = 20.0
+    public var regionDwell = Seconds(20)
     /// Regions per app (Apple: 20); nil lifts the limit for load-style runs.
     public var regionLimit: Int? = 20
     /// `CLMonitor` beacon conditions: seconds without hearing a matching beacon before the
     /// condition is unsatisfied. Apple gives no figure; developers observe iOS's beacon-region
     /// exit about 30 s after the last beacon is heard (the AltBeacon library's author among them).
     /// Waypost's choice, to be checked against a device.
-    public var beaconExitDelay = 30.0
+    public var beaconExitDelay = Seconds(30)
     /// Largest radius accepted by `startMonitoring(for:)`, metres. Apple's value is per device;
     /// this is Waypost's default.
     public var maximumRegionMonitoringDistance = 400_000.0
@@ -34,7 +35,7 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// Visits: the device must stay within this radius, metres…
     public var visitRadius = 100.0
     /// …for at least this long, seconds, to make a visit.
-    public var visitMinimumDuration = 300.0
+    public var visitMinimumDuration = Seconds(300)
     /// Smallest accuracy a visit reports (GPS class), metres: a stay on one exact point has no spread.
     public var visitMinimumAccuracy = 5.0
 
@@ -45,8 +46,9 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// "pausing after 10-20 minutes of inactivity"; cordova-plugin-background-geolocation #156:
     /// "about 15 minutes"). Waypost's choice: 15 minutes, 20 for vehicles, which keep their radios
     /// on through longer stops.
-    public var pauseDelays: [ActivityType: Double] = [
-        .other: 900, .fitness: 900, .otherNavigation: 900, .automotiveNavigation: 1_200, .airborne: 1_200,
+    public var pauseDelays: [ActivityType: Seconds] = [
+        .other: Seconds(900), .fitness: Seconds(900), .otherNavigation: Seconds(900),
+        .automotiveNavigation: Seconds(1_200), .airborne: Seconds(1_200),
     ]
 
     /// Reduced accuracy (iOS 14): approximate positions are the centre of a grid cell this many
@@ -55,7 +57,7 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     public var reducedAccuracyCell = 0.05
     /// …delivered at most this often, seconds (Apple: "at most a few times per hour"; WWDC 2020
     /// "What's new in location": "around 4 times an hour").
-    public var reducedAccuracyInterval = 900.0
+    public var reducedAccuracyInterval = Seconds(900)
 
     /// `requestLocation()`: seconds without a fix before it fails with `kCLErrorLocationUnknown`.
     /// Apple: obtaining the fix "may take several seconds", and "if a location fix cannot be
@@ -64,11 +66,11 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// Developers measure about ten seconds for the whole request (pointfreeco/composable-core-location
     /// issue 7: "a regular CLLocationManager takes the same amount of time to request the location
     /// … around 10.00 s according to instruments"). Waypost's choice: 10 s.
-    public var requestLocationTimeout = 10.0
+    public var requestLocationTimeout = Seconds(10)
 
     /// Allow Once ends this many seconds after the app leaves use (WWDC 2019 "What's New in Core
     /// Location": in use "for a few seconds after it has been put in the background").
-    public var allowOnceGrace = 10.0
+    public var allowOnceGrace = Seconds(10)
 
     /// Whether `didDetermineState` follows `didStartMonitoringFor` with the region's state once a
     /// fix is known. Apple documents it only for transitions and `requestState(for:)`; devices
@@ -84,7 +86,7 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// How a fix is made for a `desiredAccuracy`: how often, and with what error.
     public struct Positioning: Sendable, Equatable {
         /// Seconds between fixes of the standard service.
-        public var interval: Double
+        public var interval: Seconds
         /// The 68 % radius of the source's own error, metres; nil for GPS, whose error is the
         /// noise model's.
         public var error: Double?
@@ -100,14 +102,14 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     public func positioning(for desiredAccuracy: Double) -> Positioning {
         if desiredAccuracy <= LocationAccuracy.nearestTenMeters { return Positioning(interval: updateInterval) }
         if desiredAccuracy <= LocationAccuracy.hundredMeters {
-            return Positioning(interval: max(updateInterval, 5), error: 65)
+            return Positioning(interval: max(updateInterval, Seconds(5)), error: 65)
         }
-        return Positioning(interval: max(updateInterval, 60), error: 1414)
+        return Positioning(interval: max(updateInterval, Seconds(60)), error: 1414)
     }
 
     /// Longest gap between fixes of the standard service, seconds (Apple: about 1 Hz); longer
     /// gaps between route points are filled by interpolation.
-    public var updateInterval = 1.0
+    public var updateInterval = Seconds(1)
     /// Vertical accuracy reported when the route has altitude, metres.
     public var verticalAccuracy = 3.0
 
@@ -126,7 +128,7 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     /// Seconds after a launch within which the app must recreate the sessions it held before
     /// termination, or they end (an Apple engineer, developer forums thread 797319: "the system
     /// expects you to immediately recreate a new CLServiceSession within a few seconds of launch").
-    public var serviceSessionResumeWindow = 5.0
+    public var serviceSessionResumeWindow = Seconds(5)
 
     /// The releases the profiles cover: iOS 8 introduced the Always / When In Use split.
     public static let iosVersions = 8...26
@@ -139,8 +141,8 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     }
 
     /// Seconds of stillness before updates pause for `activity`.
-    public func pauseDelay(for activity: ActivityType) -> Double {
-        pauseDelays[activity] ?? pauseDelays[.other] ?? 900
+    public func pauseDelay(for activity: ActivityType) -> Seconds {
+        pauseDelays[activity] ?? pauseDelays[.other] ?? Seconds(900)
     }
 
     /// The inward distance an entry needs for a region of `radius` metres.
@@ -160,7 +162,7 @@ public struct DeviceRealism: Sendable, Equatable {
     /// Region events arrive late: log-normal, median seconds… (Apple, `startMonitoring(for:)`,
     /// older reference: "an app can expect to receive the appropriate region entered or region
     /// exited notification within 3 to 5 minutes on average, if not sooner")
-    public var regionLatencyMedian = 150.0
+    public var regionLatencyMedian = Seconds(150)
     /// …and log-normal σ: with a 150 s median, mean ≈ 180 s and 90 % within ≈ 5.5 min.
     public var regionLatencySigma = 0.6
     /// Regions smaller than this radius, metres, miss transitions (Kevin McMahon's WWDC 2012 lab
@@ -174,23 +176,23 @@ public struct DeviceRealism: Sendable, Equatable {
     /// your app once every 15 minutes, at minimum, even if no location changes have occurred";
     /// Apple DTS, forums thread 71792: "be tolerant of being resumed even if there was no location
     /// change").
-    public var significantChangeHeartbeat = 900.0
+    public var significantChangeHeartbeat = Seconds(900)
     /// The first fix after `startUpdatingLocation` is a cached one, up to this many seconds old, with
     /// Wi-Fi accuracy (Apple, `CLLocationManager.location`: "It is a good idea to check the
     /// timestamp of the location"; the visits service: "a recently cached value may be reported
     /// to your delegate immediately").
-    public var cachedFixMaximumAge = 120.0
+    public var cachedFixMaximumAge = Seconds(120)
     /// The fraction of region crossings an app is told of at all; the rest are never reported
     /// (1: every one, as Apple's documentation implies).
     public var notifiedFraction = 1.0
     /// Exits late by their own log-normal median (seconds) and σ; nil: as entries.
-    public var exitLatency: (median: Double, sigma: Double)?
+    public var exitLatency: (median: Seconds, sigma: Double)?
 
     public init() {}
 
     /// Seconds by which all but one region event in two thousand has arrived (the log-normal's
     /// 99.95th percentile, z = 3.29): how long a resting device waits for the latency tail.
-    public var latencyTail: Double {
+    public var latencyTail: Seconds {
         let entries = regionLatencyMedian * exp(regionLatencySigma * 3.29)
         guard let exitLatency else { return entries }
         return max(entries, exitLatency.median * exp(exitLatency.sigma * 3.29))
@@ -234,10 +236,10 @@ public enum RealismProfile: String, Sendable, CaseIterable {
         case .exact: return nil
         case .device: break
         case .radius2015:
-            (model.regionLatencyMedian, model.regionLatencySigma) = (12, 0.6)
+            (model.regionLatencyMedian, model.regionLatencySigma) = (Seconds(12), 0.6)
             model.smallRegionRadius = 0
         case .reips2024: model.notifiedFraction = 0.825
-        case .radar2014: model.exitLatency = (median: 190, sigma: 0.25)
+        case .radar2014: model.exitLatency = (median: Seconds(190), sigma: 0.25)
         }
         return model
     }

@@ -45,7 +45,7 @@ extension SimulatedLocationManager {
     /// method instead", Apple, `requestLocation()`). An app refused location gets
     /// `kCLErrorDenied` at once.
     public func requestLocation(at time: EpochInstant? = nil) {
-        if let time { now = max(now, time.secondsSince1970) }
+        if let time { now = max(now, time) }
         if delegateAvailability(hasSignal: true).isRefusal {
             return emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
         }

@@ -89,10 +89,10 @@ extension SimulatedLocationManager {
     }
 
     func deliver(_ event: MonitoringEvent) {
-        guard event.state == .unmonitored || deliversInBackground(.region, at: event.date.secondsSince1970) else {
+        guard event.state == .unmonitored || deliversInBackground(.region, at: event.date) else {
             return
         }
-        emit(.monitorEvent(event, at: believedPosition), at: event.date.secondsSince1970)
+        emit(.monitorEvent(event, at: believedPosition), at: event.date)
     }
 
     /// ``Availability`` for today's APIs, whose use the caller judges.

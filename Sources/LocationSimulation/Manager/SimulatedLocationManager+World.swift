@@ -41,7 +41,7 @@ extension SimulatedLocationManager {
         if let previous = device, sample.time > previous.time {
             speed =
                 sample.speed ?? ShortDistance.distance(previous.coordinate, sample.coordinate)
-                / (sample.time - previous.time)
+                / previous.time.seconds(to: sample.time)
         }
         now = sample.time
         device = sample
@@ -114,7 +114,7 @@ extension SimulatedLocationManager {
         let reduced = deliversReducedAccuracy
         let source = configuration.positioning(for: desiredAccuracy)
         // GPS gives a fix per sample; Wi-Fi, cells and approximate locations come less often.
-        let interval = reduced ? configuration.reducedAccuracyInterval : source.error == nil ? 0 : source.interval
+        let interval = reduced ? configuration.reducedAccuracyInterval : source.error == nil ? .zero : source.interval
         guard services.standardFixDue(at: sample.time, interval: interval) else { return }
         let fix = fixes.standardFix(
             sample, believed: believed, noiseRadius: noiseRadius, source: source, reduced: reduced)
@@ -130,11 +130,12 @@ extension SimulatedLocationManager {
     }
 
     private func updateSignificantChanges(_ sample: DeviceSample) {
-        var heartbeat: Double?
+        var heartbeat: EpochInstant?
         if configuration.realism == .device, let last = services.lastSignificant {
             heartbeat =
-                services.nextHeartbeat ?? last.time
-                + exponential(configuration.deviceRealism.significantChangeHeartbeat)
+                services.nextHeartbeat
+                ?? last.time.advanced(
+                    bySeconds: exponential(configuration.deviceRealism.significantChangeHeartbeat.seconds))
         }
         guard
             services.significantChangeDue(
@@ -213,11 +214,11 @@ extension SimulatedLocationManager {
             : (model.regionLatencyMedian, model.regionLatencySigma)
         // A region's events keep their order: an exit never overtakes its entry.
         let earliest = delayed.last { $0.change.region == region }?.due ?? time
-        let due = max(earliest, time + median * exp(sigma * realism.gaussian()))
+        let due = max(earliest, time.advanced(bySeconds: median.seconds * exp(sigma * realism.gaussian())))
         delayed.append((due, .crossed(region, into: state, time: due, position: position)))
     }
 
-    private func deliverDelayed(through time: Double) {
+    private func deliverDelayed(through time: EpochInstant) {
         let ready = delayed.filter { $0.due <= time }.sorted { $0.due < $1.due }
         guard !ready.isEmpty else { return }
         delayed.removeAll { $0.due <= time }
@@ -227,11 +228,11 @@ extension SimulatedLocationManager {
     /// The first fix after a start, from the cache: up to ``DeviceRealism/cachedFixMaximumAge``
     /// old, where the device was believed to be then, with Wi-Fi accuracy.
     private func emitCachedFix(_ sample: DeviceSample, near position: Coordinate) {
-        let age = realism.unit() * configuration.deviceRealism.cachedFixMaximumAge
+        let age = realism.unit() * configuration.deviceRealism.cachedFixMaximumAge.seconds
         let sigma = 65 / NoiseModel.radius68
         let offset = (north: sigma * realism.gaussian(), east: sigma * realism.gaussian(), radius: 65.0)
         var fix = fixes.makeFix(sample, at: FixMaker.shifted(position, by: offset), accuracy: 65)
-        fix.timestamp = EpochInstant(secondsSince1970: sample.time - age)
+        fix.timestamp = sample.time.advanced(bySeconds: -age)
         fix.speed = -1
         fix.course = -1
         emit(.locationUpdated(fix, service: .standard))

@@ -5,8 +5,8 @@ import WaypostSupport
 
 /// Where the device really is at one instant of a run, and whether it has a signal there.
 public struct DeviceSample: Sendable, Equatable {
-    /// Seconds since 1970, virtual time.
-    public var time: Double
+    /// Virtual time.
+    public var time: EpochInstant
     public var coordinate: Coordinate
     public var altitude: Double?
     public var speed: Double?
@@ -15,7 +15,8 @@ public struct DeviceSample: Sendable, Equatable {
     public var hasSignal: Bool
 
     public init(
-        time: Double, coordinate: Coordinate, altitude: Double? = nil, speed: Double? = nil, course: Double? = nil,
+        time: EpochInstant, coordinate: Coordinate, altitude: Double? = nil, speed: Double? = nil,
+        course: Double? = nil,
         hasSignal: Bool = true
     ) {
         self.time = time
@@ -86,7 +87,7 @@ public final class SimulatedLocationManager {
     }
     /// `configuration.pauseDelay(for: activityType)`, kept as the type changes: a dictionary
     /// lookup for every fix was 4 % of a text replay.
-    @exclusivity(unchecked) private(set) var pauseDelay: Double
+    @exclusivity(unchecked) private(set) var pauseDelay: Seconds
     /// The most recently delivered fix.
     @exclusivity(unchecked) public internal(set) var location: Location?
     /// `CLLocationManager.locationServicesEnabled()`: Location Services on for the whole device.
@@ -96,7 +97,7 @@ public final class SimulatedLocationManager {
     /// The regions being monitored.
     public var monitoredRegions: Set<CircularRegion> { Set(regions.regions) }
     /// The current virtual time: the last instant the manager was moved to.
-    @exclusivity(unchecked) public internal(set) var now: Double
+    @exclusivity(unchecked) public internal(set) var now: EpochInstant
 
     // The machines. The manager is driven from one thread at a time (like CLLocationManager).
     // The state every fix touches is `@exclusivity(unchecked)`: its dynamic checks were 3.2 % of a
@@ -120,11 +121,11 @@ public final class SimulatedLocationManager {
     /// be stale; ``awaitingStart`` decides).
     var awaitingOrder: [String] = []
     /// `requestState(for:)` calls, answered at the next instant (asynchronously, as on iOS).
-    @exclusivity(unchecked) var stateRequests: [(region: CircularRegion, time: Double)] = []
+    @exclusivity(unchecked) var stateRequests: [(region: CircularRegion, time: EpochInstant)] = []
     @exclusivity(unchecked) var inSignalGap = false
     /// Device realism: its draws, region events waiting out their latency, and the device's speed.
     var realism: SplitMix64
-    @exclusivity(unchecked) var delayed: [(due: Double, change: RegionMonitor.Change)] = []
+    @exclusivity(unchecked) var delayed: [(due: EpochInstant, change: RegionMonitor.Change)] = []
     @exclusivity(unchecked) var speed = 0.0
     @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
     // Sessions (Sessions/SimulatedLocationManager+Sessions.swift).
@@ -133,7 +134,7 @@ public final class SimulatedLocationManager {
     var nextSession = 0
     /// Launches after termination so far, and the time of the last one.
     var launches = 0
-    @exclusivity(unchecked) var lastLaunch: Double?
+    @exclusivity(unchecked) var lastLaunch: EpochInstant?
     /// The implicit session of iterating today's APIs: nil when none is held, else whether it is
     /// in effect (begun while the app was in use).
     var implicitSessionActive: Bool?
@@ -152,7 +153,7 @@ public final class SimulatedLocationManager {
     ///   - startTime: virtual time of creation.
     public init(
         status: AuthorizationStatus = .notDetermined, authorizationAnswer: AuthorizationAnswer? = nil,
-        answerDelay: Duration = .zero, accuracyAuthorization: AccuracyAuthorization = .fullAccuracy,
+        answerDelay: Seconds = .zero, accuracyAuthorization: AccuracyAuthorization = .fullAccuracy,
         locationServicesEnabled: Bool = true, noise: NoiseModel = NoiseModel(.none), seed: UInt64 = 0,
         startTime: EpochInstant = EpochInstant(secondsSince1970: 0),
         configuration: LocationManagerConfiguration = LocationManagerConfiguration()
@@ -162,13 +163,13 @@ public final class SimulatedLocationManager {
         // With Location Services off every app reads as denied (`CLAuthorizationStatus.denied`).
         self.authorization = AuthorizationStateMachine(
             status: locationServicesEnabled ? status : .denied, accuracy: accuracyAuthorization,
-            script: PromptScript(answer: authorizationAnswer, delay: answerDelay.inSeconds),
+            script: PromptScript(answer: authorizationAnswer, delay: answerDelay),
             iosVersion: configuration.iosVersion,
             allowOnceGrace: configuration.allowOnceGrace)
         self.locationServicesEnabled = locationServicesEnabled
         self.fixes = FixMaker(configuration: configuration, noise: noise, seed: seed)
         self.realism = SplitMix64(seed: seed ^ 0xD1B5_4A32_D192_ED03)
-        self.now = startTime.secondsSince1970
+        self.now = startTime
         self.regions = RegionMonitor(configuration: configuration)
         self.conditions = ConditionMonitor(configuration: configuration)
         self.services = LocationServicesStateMachine(configuration: configuration)
@@ -230,7 +231,7 @@ public final class SimulatedLocationManager {
     /// The user changes the app's location permission (Settings, or a prompt answer), now or at
     /// a later virtual `time`.
     public func changeAuthorization(to status: AuthorizationStatus, at time: EpochInstant? = nil) {
-        if let time { now = max(now, time.secondsSince1970) }
+        if let time { now = max(now, time) }
         perform(authorization.change(to: status))
     }
 
@@ -240,7 +241,7 @@ public final class SimulatedLocationManager {
     public func requestTemporaryFullAccuracyAuthorization(
         withPurposeKey purposeKey: String, at time: EpochInstant? = nil
     ) {
-        if let time { now = max(now, time.secondsSince1970) }
+        if let time { now = max(now, time) }
         perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
     }
 
@@ -288,7 +289,7 @@ public final class SimulatedLocationManager {
     /// or at a later virtual `time`. Standard updates end with the app; monitored regions, the
     /// significant-change service and visits survive it and relaunch an app authorized Always.
     public func changeAppState(to state: AppState, at time: EpochInstant? = nil) {
-        if let time { now = max(now, time.secondsSince1970) }
+        if let time { now = max(now, time) }
         guard state != appState else { return }
         let previous = appState
         appState = state
@@ -322,7 +323,7 @@ public final class SimulatedLocationManager {
     /// reaches the app now: always while in use; otherwise only with Always, waking a suspended
     /// app or relaunching a terminated one (an ``LocationEvent/appLaunched(_:)`` first). Provisional
     /// Always is settled here, by the upgrade prompt iOS shows at the first such use.
-    func deliversInBackground(_ reason: LaunchReason, relaunch: Bool = true, at time: Double? = nil) -> Bool {
+    func deliversInBackground(_ reason: LaunchReason, relaunch: Bool = true, at time: EpochInstant? = nil) -> Bool {
         // iOS 8–12: When In Use "cannot use any services that automatically relaunch the app, such
         // as region monitoring or the significant location change service" (Apple,
         // `requestWhenInUseAuthorization()`, iOS 8 reference); visits are such a service too.
@@ -362,8 +363,8 @@ public final class SimulatedLocationManager {
 
     // MARK: Delivery
 
-    func emit(_ event: LocationEvent, at time: Double? = nil) {
-        let timed = TimedEvent(time: EpochInstant(secondsSince1970: time ?? now), event: event)
+    func emit(_ event: LocationEvent, at time: EpochInstant? = nil) {
+        let timed = TimedEvent(time: time ?? now, event: event)
         observer?(timed)
         continuation?.yield(timed)
         guard let delegate else { return }

@@ -24,23 +24,23 @@ public struct SimulatedDevice {
     /// The route's timeline (see `RouteTiming`), made sample by sample as the run goes.
     public var route: RouteTimeline
     public var manager: SimulatedLocationManager
-    /// Seconds added to the route's times: several devices can share one route, staggered.
-    public var clockOffset: Double
+    /// Added to the route's times: several devices can share one route, staggered.
+    public var clockOffset: Seconds
     /// Metres the route is moved, north and east: several devices can share one route side by
     /// side. Converted to degrees once, at the route's first position.
     public var displacement: (north: Double, east: Double)
     /// Virtual-time intervals with no signal (tunnels), after the offset is applied.
-    public var signalGaps: [ClosedRange<Double>]
+    public var signalGaps: [ClosedRange<EpochInstant>]
     /// Changes by the user or iOS during the run, at virtual times, in time order.
-    public var script: [(time: Double, change: ScriptedChange)]
-    /// Seconds the device stays at its route's last position after the route ends, still
+    public var script: [(time: EpochInstant, change: ScriptedChange)]
+    /// How long the device stays at its route's last position after the route ends, still
     /// sampled, so events waiting out their latency arrive as they would on a resting phone.
-    public var rest = 0.0
+    public var rest = Seconds.zero
 
     public init(
-        name: String? = nil, route: RouteTimeline, manager: SimulatedLocationManager, clockOffset: Double = 0,
-        displacement: (north: Double, east: Double) = (0, 0), signalGaps: [ClosedRange<Double>] = [],
-        script: [(time: Double, change: ScriptedChange)] = []
+        name: String? = nil, route: RouteTimeline, manager: SimulatedLocationManager, clockOffset: Seconds = .zero,
+        displacement: (north: Double, east: Double) = (0, 0), signalGaps: [ClosedRange<EpochInstant>] = [],
+        script: [(time: EpochInstant, change: ScriptedChange)] = []
     ) {
         self.name = name
         self.route = route
@@ -54,8 +54,8 @@ public struct SimulatedDevice {
 
     /// The same device on samples already made (tests, generated routes).
     public init(
-        name: String? = nil, route: [RouteSample], manager: SimulatedLocationManager, clockOffset: Double = 0,
-        signalGaps: [ClosedRange<Double>] = [], script: [(time: Double, change: ScriptedChange)] = []
+        name: String? = nil, route: [RouteSample], manager: SimulatedLocationManager, clockOffset: Seconds = .zero,
+        signalGaps: [ClosedRange<EpochInstant>] = [], script: [(time: EpochInstant, change: ScriptedChange)] = []
     ) {
         self.init(
             name: name, route: RouteTimeline(route), manager: manager, clockOffset: clockOffset,
@@ -63,8 +63,10 @@ public struct SimulatedDevice {
     }
 
     /// First and last instants of the device's route, after the offset.
-    public var span: ClosedRange<Double>? {
-        route.span.map { ($0.lowerBound + clockOffset)...($0.upperBound + clockOffset + rest) }
+    public var span: ClosedRange<EpochInstant>? {
+        route.span.map {
+            $0.lowerBound.advanced(by: clockOffset)...$0.upperBound.advanced(by: clockOffset).advanced(by: rest)
+        }
     }
 }
 
@@ -73,7 +75,7 @@ public struct SimulatedDevice {
 /// stops or throws simply stops pulling.
 ///
 /// ```swift
-/// let start = EpochInstant(secondsSince1970: timeline[0].point.timeIntervalSince1970 ?? 0)
+/// let start = timeline.span?.lowerBound ?? RouteTiming.defaultStart
 /// let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: start)
 /// manager.startUpdatingLocation()
 /// let simulation = Simulation(devices: [SimulatedDevice(route: timeline, manager: manager)])
@@ -87,7 +89,7 @@ public struct Simulation {
     }
 
     /// The instants the run covers.
-    public var span: ClosedRange<Double>? {
+    public var span: ClosedRange<EpochInstant>? {
         let spans = devices.compactMap(\.span)
         guard let low = spans.map(\.lowerBound).min(), let high = spans.map(\.upperBound).max() else { return nil }
         return low...high
@@ -125,7 +127,7 @@ public struct Simulation {
 public struct SimulationEvents: Sequence, IteratorProtocol {
     /// A device's next sample time; the earliest first, ties to the device listed first.
     private struct Due: Comparable {
-        var time: Double
+        var time: EpochInstant
         var device: Int
 
         static func < (a: Due, b: Due) -> Bool { (a.time, a.device) < (b.time, b.device) }
@@ -150,13 +152,15 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         let stop: (() -> Bool)?
         @exclusivity(unchecked) var movesSincePoll = 0
         /// The time of the last sample moved.
-        @exclusivity(unchecked) var reached: Double?
+        @exclusivity(unchecked) var reached: EpochInstant?
         /// Set when `stop` stopped the run: the virtual time it had reached.
-        @exclusivity(unchecked) var stoppedAt: Double?
+        @exclusivity(unchecked) var stoppedAt: EpochInstant?
 
         init(devices: [SimulatedDevice], stop: (() -> Bool)?) {
             self.stop = stop
-            cursors = devices.map { DeviceCursor(device: $0, interval: $0.manager.configuration.updateInterval) }
+            cursors = devices.map {
+                DeviceCursor(device: $0, interval: $0.manager.configuration.updateInterval.seconds)
+            }
             if cursors.count > 1 {
                 for i in cursors.indices {
                     if let time = cursors[i].peek()?.time { upcoming.insert(Due(time: time, device: i)) }
@@ -179,7 +183,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         }
 
         /// When the next sample of any device is stamped, nil when every route is done.
-        func nextSampleTime() -> Double? {
+        func nextSampleTime() -> EpochInstant? {
             cursors.count > 1 ? upcoming.min?.time : cursors[0].peek()?.time
         }
 
@@ -187,7 +191,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         func step() -> Bool {
             let chosen = cursors.count > 1 ? upcoming.popMin()?.device ?? 0 : 0
             guard let sample = cursors[chosen].next() else {
-                release(through: .infinity)
+                release(through: .distantFuture)
                 return false
             }
             cursors[chosen].deliver(sample)
@@ -195,7 +199,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             if cursors.count > 1, let time = cursors[chosen].peek()?.time {
                 upcoming.insert(Due(time: time, device: chosen))
             }
-            release(through: cursors.count > 1 ? upcoming.min?.time ?? .infinity : .infinity)
+            release(through: cursors.count > 1 ? upcoming.min?.time ?? .distantFuture : .distantFuture)
             return true
         }
 
@@ -209,18 +213,18 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             guard movesSincePoll >= SimulationEvents.pollInterval else { return false }
             movesSincePoll = 0
             guard stop() else { return false }
-            stoppedAt = reached ?? nextSampleTime() ?? 0
+            stoppedAt = reached ?? nextSampleTime() ?? EpochInstant(secondsSince1970: 0)
             return true
         }
 
         /// Moves buffered events stamped up to `horizon` to the ready queue, in time order.
-        private func release(through horizon: Double) {
+        private func release(through horizon: EpochInstant) {
             guard !buffer.isEmpty else { return }
             if readIndex == ready.count {
                 ready.removeAll(keepingCapacity: true)
                 readIndex = 0
             }
-            if horizon == .infinity && cursors.count == 1 {
+            if horizon == .distantFuture && cursors.count == 1 {
                 if ready.isEmpty {
                     swap(&ready, &buffer)  // the events change hands without being copied
                 } else {
@@ -229,8 +233,8 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 }
                 return
             }
-            var due = buffer.filter { $0.time.secondsSince1970 <= horizon }
-            buffer.removeAll { $0.time.secondsSince1970 <= horizon }
+            var due = buffer.filter { $0.time <= horizon }
+            buffer.removeAll { $0.time <= horizon }
             due.sort { $0.time < $1.time }  // stable: same-time events keep their order
             ready.append(contentsOf: due)
         }
@@ -253,11 +257,11 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
     ///
     /// A time budget checked only as events come would never fire while none come: a route whose
     /// updates paused can grind through days of samples without one. The run itself asks.
-    public var stoppedAt: Double? { run.stoppedAt }
+    public var stoppedAt: EpochInstant? { run.stoppedAt }
 
     /// The next event, moving devices only through samples stamped up to `horizon`; nil when no
     /// event comes by then (the later samples stay for the next call).
-    public mutating func next(through horizon: Double) -> TimedEvent? {
+    public mutating func next(through horizon: EpochInstant) -> TimedEvent? {
         while run.readIndex == run.ready.count {
             guard !run.mustStop(), let time = run.nextSampleTime(), time <= horizon else { return nil }
             _ = run.step()
@@ -349,7 +353,7 @@ struct DeviceCursor {
         }
         guard let current = upcoming else { return restingSample() }
         upcoming = route.next()
-        if upcoming == nil, device.rest > 0 { resting = (current, current.point.storedTimeOrZero) }
+        if upcoming == nil, device.rest > .zero { resting = (current, current.point.storedTimeOrZero) }
         if let next = upcoming {
             let span = next.point.storedTimeOrZero - current.point.storedTimeOrZero
             let steps = Int((span / interval).rounded(.up))
@@ -363,7 +367,7 @@ struct DeviceCursor {
     /// The next sample of the rest after the route: the last position, still, every interval.
     private mutating func restingSample() -> DeviceSample? {
         guard let (last, time) = resting else { return nil }
-        let end = last.point.storedTimeOrZero + device.rest
+        let end = last.point.storedTimeOrZero + device.rest.seconds
         guard time < end else { return nil }
         let next = min(end, time + interval)
         resting = (last, next)
@@ -374,7 +378,7 @@ struct DeviceCursor {
     private func sample(time: Double, coordinate: Coordinate, altitude: Double?, speed: Double?, course: Double?)
         -> DeviceSample
     {
-        let t = time + device.clockOffset
+        let t = EpochInstant(secondsSince1970: time + device.clockOffset.seconds)
         var coordinate = coordinate
         if shift != (0, 0) {
             coordinate.latitude = min(90, max(-90, coordinate.latitude + shift.latitude))
@@ -389,8 +393,7 @@ struct DeviceCursor {
     /// Applies scripted changes due by the sample's time, then moves the device.
     mutating func deliver(_ sample: DeviceSample) {
         while change < device.script.count, device.script[change].time <= sample.time {
-            let (seconds, scripted) = device.script[change]
-            let time = EpochInstant(secondsSince1970: seconds)
+            let (time, scripted) = device.script[change]
             switch scripted {
             case .authorization(let status): device.manager.changeAuthorization(to: status, at: time)
             case .appState(let state): device.manager.changeAppState(to: state, at: time)

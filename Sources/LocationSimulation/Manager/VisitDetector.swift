@@ -23,12 +23,12 @@ public struct VisitDetector: Sendable {
     private struct Stay: Sendable {
         var origin: Coordinate
         var metric: LocalMetric
-        var since: Double
+        var since: EpochInstant
         var count = 0.0
         var north = 0.0, east = 0.0, northSquares = 0.0, eastSquares = 0.0
         var arrivalReported = false
 
-        init(origin: Coordinate, since: Double) {
+        init(origin: Coordinate, since: EpochInstant) {
             self.origin = origin
             self.metric = LocalMetric(latitude: origin.latitude)
             self.since = since
@@ -65,7 +65,7 @@ public struct VisitDetector: Sendable {
     }
 
     /// The device is at `position` at `time`: returns the arrival or departure this completes.
-    public mutating func observe(_ position: Coordinate, at time: Double) -> Visit? {
+    public mutating func observe(_ position: Coordinate, at time: EpochInstant) -> Visit? {
         guard var current = stay else {
             start(at: position, time: time)
             return nil
@@ -75,11 +75,13 @@ public struct VisitDetector: Sendable {
         let fromCentre = ((offset.north - n) * (offset.north - n) + (offset.east - e) * (offset.east - e)).squareRoot()
         guard fromCentre <= configuration.visitRadius else {
             start(at: position, time: time)
-            return current.arrivalReported ? visit(current, departure: EpochInstant(secondsSince1970: time)) : nil
+            return current.arrivalReported ? visit(current, departure: time) : nil
         }
         current.add(offset)
         var arrival: Visit?
-        if !current.arrivalReported && time - current.since >= configuration.visitMinimumDuration - 1e-9 {
+        if !current.arrivalReported
+            && current.since.seconds(to: time) >= configuration.visitMinimumDuration.seconds - 1e-9
+        {
             current.arrivalReported = true
             arrival = visit(current, departure: Visit.distantFuture)
         }
@@ -87,7 +89,7 @@ public struct VisitDetector: Sendable {
         return arrival
     }
 
-    private mutating func start(at position: Coordinate, time: Double) {
+    private mutating func start(at position: Coordinate, time: EpochInstant) {
         var fresh = Stay(origin: position, since: time)
         fresh.add((0, 0))
         stay = fresh
@@ -96,6 +98,6 @@ public struct VisitDetector: Sendable {
     private func visit(_ stay: Stay, departure: EpochInstant) -> Visit {
         Visit(
             coordinate: stay.centre, horizontalAccuracy: max(stay.spread, configuration.visitMinimumAccuracy),
-            arrival: EpochInstant(secondsSince1970: stay.since), departure: departure)
+            arrival: stay.since, departure: departure)
     }
 }

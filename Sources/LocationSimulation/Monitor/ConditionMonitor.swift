@@ -33,7 +33,7 @@ public struct ConditionMonitor {
         var condition: MonitoringCondition
         var lastEvent: MonitoringEvent
         /// A beacon condition's last fix in range of a matching beacon.
-        var lastHeard: Double?
+        var lastHeard: EpochInstant?
         /// Evaluated (false when over the limit or unsupported).
         var isMonitored: Bool
     }
@@ -76,7 +76,7 @@ public struct ConditionMonitor {
     /// from the device's position when it differs from the one assumed.
     public mutating func add(
         _ condition: MonitoringCondition, identifier: String, monitor: String, assuming: MonitoringState = .unknown,
-        believed: Coordinate?, actual: Coordinate?, time: Double
+        believed: Coordinate?, actual: Coordinate?, time: EpochInstant
     ) -> [MonitoringEvent] {
         let key = Key(monitor: monitor, identifier: identifier)
         remove(identifier, from: monitor)
@@ -93,7 +93,7 @@ public struct ConditionMonitor {
             condition: condition,
             lastEvent: MonitoringEvent(
                 monitor: monitor, identifier: identifier, state: diagnostics.isEmpty ? assuming : .unmonitored,
-                date: EpochInstant(secondsSince1970: time), condition: condition, diagnostics: diagnostics),
+                date: time, condition: condition, diagnostics: diagnostics),
             isMonitored: diagnostics.isEmpty)
         order.append(key)
         guard diagnostics.isEmpty else {
@@ -113,7 +113,7 @@ public struct ConditionMonitor {
         var events: [MonitoringEvent] = []
         if let state, state != assuming {
             entry.lastEvent = MonitoringEvent(
-                monitor: monitor, identifier: identifier, state: state, date: EpochInstant(secondsSince1970: time),
+                monitor: monitor, identifier: identifier, state: state, date: time,
                 condition: condition)
             events.append(entry.lastEvent)
         }
@@ -132,7 +132,7 @@ public struct ConditionMonitor {
         if monitored, case .circularGeographic(let circle) = record.condition {
             geographic.register(
                 CircularRegion(identifier: key.region, center: circle.center, radius: circle.radius), deviceAt: nil,
-                time: record.lastEvent.date.secondsSince1970)
+                time: record.lastEvent.date)
         }
     }
 
@@ -145,20 +145,20 @@ public struct ConditionMonitor {
     }
 
     /// The signal came back at `time` after a gap.
-    public mutating func signalResumed(at time: Double) {
+    public mutating func signalResumed(at time: EpochInstant) {
         geographic.signalResumed(at: time)
     }
 
     /// Every monitored condition becomes `unknown` with `diagnostics` (authorization lost, say):
     /// one event each whose last event is not already that; evaluation starts afresh afterwards.
-    public mutating func suspend(_ diagnostics: MonitoringDiagnostics, time: Double) -> [MonitoringEvent] {
+    public mutating func suspend(_ diagnostics: MonitoringDiagnostics, time: EpochInstant) -> [MonitoringEvent] {
         var events: [MonitoringEvent] = []
         for key in order {
             guard var entry = entries[key], entry.isMonitored else { continue }
             if entry.lastEvent.state == .unknown && entry.lastEvent.diagnostics == diagnostics { continue }
             entry.lastEvent = MonitoringEvent(
                 monitor: key.monitor, identifier: key.identifier, state: .unknown,
-                date: EpochInstant(secondsSince1970: time),
+                date: time,
                 condition: entry.condition, diagnostics: diagnostics)
             entry.lastHeard = nil
             entries[key] = entry
@@ -175,8 +175,8 @@ public struct ConditionMonitor {
     /// Evaluates every condition at a fix: geographic ones at the `believed` position (the fix,
     /// noise included), beacon ones at the `actual` position (Bluetooth does not share GPS's
     /// error). Returns the events, in the order conditions were added.
-    public mutating func evaluate(believed: Coordinate, actual: Coordinate, time: Double) -> [MonitoringEvent] {
-        var changed: [Key: (MonitoringState, Double)] = [:]
+    public mutating func evaluate(believed: Coordinate, actual: Coordinate, time: EpochInstant) -> [MonitoringEvent] {
+        var changed: [Key: (MonitoringState, EpochInstant)] = [:]
         for change in geographic.evaluate(at: believed, time: time) {
             switch change {
             case .determined(let region, let state, let at), .crossed(let region, let state, let at, _):
@@ -197,7 +197,7 @@ public struct ConditionMonitor {
             }
             entry.lastEvent = MonitoringEvent(
                 monitor: key.monitor, identifier: key.identifier, state: state,
-                date: EpochInstant(secondsSince1970: at), condition: entry.condition)
+                date: at, condition: entry.condition)
             entries[key] = entry
             events.append(entry.lastEvent)
         }
@@ -213,9 +213,9 @@ public struct ConditionMonitor {
     /// for the exit delay is unsatisfied (at the instant the delay ran out); the first fix decides
     /// an unknown state either way.
     private func beaconState(
-        _ condition: BeaconIdentityCondition, entry: inout Entry, at position: Coordinate, time: Double
+        _ condition: BeaconIdentityCondition, entry: inout Entry, at position: Coordinate, time: EpochInstant
     )
-        -> (MonitoringState, Double)?
+        -> (MonitoringState, EpochInstant)?
     {
         let heard = beacons.contains {
             condition.matches($0) && ShortDistance.distance($0.coordinate, position) <= $0.range
@@ -227,8 +227,8 @@ public struct ConditionMonitor {
         guard entry.lastEvent.state == .satisfied, entry.lastEvent.diagnostics.isEmpty else {
             return (.unsatisfied, time)
         }
-        let since = entry.lastHeard ?? entry.lastEvent.date.secondsSince1970
-        guard time - since >= configuration.beaconExitDelay - 1e-9 else { return nil }
-        return (.unsatisfied, since + configuration.beaconExitDelay)
+        let since = entry.lastHeard ?? entry.lastEvent.date
+        guard since.seconds(to: time) >= configuration.beaconExitDelay.seconds - 1e-9 else { return nil }
+        return (.unsatisfied, since.advanced(by: configuration.beaconExitDelay))
     }
 }

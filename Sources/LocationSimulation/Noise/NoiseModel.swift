@@ -1,4 +1,5 @@
 import Geo
+import SimulatedTime
 import WaypostSupport
 
 #if canImport(Glibc)
@@ -25,20 +26,20 @@ public struct NoiseModel: Sendable, Equatable {
 
     /// Standard deviation of the offset on each axis, metres.
     public var sigma: Double
-    /// Correlation time of the offset, seconds.
-    public var correlationTime: Double
+    /// Correlation time of the offset.
+    public var correlationTime: Seconds
 
-    public init(sigma: Double, correlationTime: Double) {
+    public init(sigma: Double, correlationTime: Seconds) {
         self.sigma = sigma
         self.correlationTime = correlationTime
     }
 
     public init(_ preset: Preset) {
         switch preset {
-        case .none: self.init(sigma: 0, correlationTime: 1)
-        case .openSky: self.init(sigma: 3.3, correlationTime: 30)
-        case .urban: self.init(sigma: 10, correlationTime: 60)
-        case .indoor: self.init(sigma: 30, correlationTime: 120)
+        case .none: self.init(sigma: 0, correlationTime: Seconds(1))
+        case .openSky: self.init(sigma: 3.3, correlationTime: Seconds(30))
+        case .urban: self.init(sigma: 10, correlationTime: Seconds(60))
+        case .indoor: self.init(sigma: 30, correlationTime: Seconds(120))
         }
     }
 
@@ -52,7 +53,7 @@ struct NoiseProcess {
     private var random: SplitMix64
     private var north = 0.0
     private var east = 0.0
-    private var lastTime: Double?
+    private var lastTime: EpochInstant?
 
     init(model: NoiseModel, seed: UInt64) {
         self.model = model
@@ -60,10 +61,10 @@ struct NoiseProcess {
     }
 
     /// The offset at `time` (north, east metres) and the 68 % radius to report.
-    mutating func step(at time: Double) -> (north: Double, east: Double, radius: Double) {
+    mutating func step(at time: EpochInstant) -> (north: Double, east: Double, radius: Double) {
         guard model.sigma > 0 else { return (0, 0, 0) }
         if let lastTime {
-            let phi = exp(-max(0, time - lastTime) / model.correlationTime)
+            let phi = exp(-max(0, lastTime.seconds(to: time)) / model.correlationTime.seconds)
             let drive = model.sigma * (1 - phi * phi).squareRoot()
             north = phi * north + drive * random.gaussian()
             east = phi * east + drive * random.gaussian()

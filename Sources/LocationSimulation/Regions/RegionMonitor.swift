@@ -1,6 +1,7 @@
 import Geo
 import HeapModule
 import LocationEvents
+import SimulatedTime
 
 /// Apple's region-monitoring rule over a set of circular regions, as a value: register regions,
 /// feed it where the device believes it is at each fix, and it returns the transitions that rule
@@ -22,11 +23,11 @@ public struct RegionMonitor {
     /// What a fix changed for one region.
     public enum Change: Sendable, Equatable {
         /// The region's state became known (its first fix): no entry or exit is reported for it.
-        case determined(CircularRegion, RegionState, time: Double)
+        case determined(CircularRegion, RegionState, time: EpochInstant)
         /// The rule confirmed an entry (`.inside`) or an exit (`.outside`) at `time` — the threshold
         /// crossing (interpolated between two received fixes) plus the dwell — reported with the
         /// believed `position` of the fix that confirmed it.
-        case crossed(CircularRegion, into: RegionState, time: Double, position: Coordinate)
+        case crossed(CircularRegion, into: RegionState, time: EpochInstant, position: Coordinate)
 
         public var region: CircularRegion {
             switch self {
@@ -39,7 +40,7 @@ public struct RegionMonitor {
         var region: CircularRegion
         var state: RegionState = .unknown
         /// The state being confirmed and since when it has held.
-        var pending: (state: RegionState, since: Double)?
+        var pending: (state: RegionState, since: EpochInstant)?
         /// The device's distance and the time when the region was registered, if a fix was known:
         /// until the next fix, the evidence a crossing is interpolated from.
         var registration: Evidence?
@@ -53,10 +54,10 @@ public struct RegionMonitor {
 
     /// Where the device was known to be before the fix being evaluated, for one region.
     private enum Evidence {
-        case registration(distance: Double, time: Double)
-        case fix(position: Coordinate, time: Double, metric: LocalMetric)
+        case registration(distance: Double, time: EpochInstant)
+        case fix(position: Coordinate, time: EpochInstant, metric: LocalMetric)
 
-        var time: Double {
+        var time: EpochInstant {
             switch self {
             case .registration(_, let time), .fix(_, let time, _): time
             }
@@ -97,7 +98,7 @@ public struct RegionMonitor {
     private var fixNumber = 0
     private var metric: (latitude: Double, metric: LocalMetric)?
     /// The last fix evaluated: a crossing is interpolated between it and the next.
-    private var previousFix: (position: Coordinate, time: Double, metric: LocalMetric)?
+    private var previousFix: (position: Coordinate, time: EpochInstant, metric: LocalMetric)?
     /// Metres the device has moved, fix to fix, since the first fix.
     private var odometer = 0.0
     /// Per slot, the odometer reading before which its region cannot be entered: a region outside,
@@ -107,7 +108,7 @@ public struct RegionMonitor {
     /// grid cell. Slots evaluated at every fix (``active``) are never asleep.
     private var asleepUntil: [Double] = []
     /// When the signal last came back after a gap: a crossing is never placed before it.
-    private var signalResumed = -Double.infinity
+    private var signalResumed = EpochInstant.distantPast
 
     /// A sleeping candidate of the grid cell: its slot and when it wakes.
     private struct Wake: Comparable {
@@ -142,7 +143,7 @@ public struct RegionMonitor {
     /// Starts monitoring `region` (the same identifier replaces the region). The initial state is
     /// where the device is now, if a fix is known; no transition is reported for it.
     @discardableResult
-    public mutating func register(_ region: CircularRegion, deviceAt position: Coordinate?, time: Double)
+    public mutating func register(_ region: CircularRegion, deviceAt position: Coordinate?, time: EpochInstant)
         -> RegionState
     {
         var slot = Slot(region: region, registeredAfterFix: fixNumber)
@@ -185,13 +186,13 @@ public struct RegionMonitor {
     }
 
     /// The signal came back at `time` after a gap: evidence from before it no longer counts.
-    public mutating func signalResumed(at time: Double) {
+    public mutating func signalResumed(at time: EpochInstant) {
         signalResumed = time
     }
 
     /// Evaluates every region near `position` (the believed position of a fix at `time`) and
     /// returns what changed, in a fixed (slot) order.
-    public mutating func evaluate(at position: Coordinate, time: Double) -> [Change] {
+    public mutating func evaluate(at position: Coordinate, time: EpochInstant) -> [Change] {
         let metric = LocalMetric.near(position.latitude, cached: &metric)
         if let previousFix {
             // A jump beyond any slot's sleep (≤ 5 km) wakes them all, whatever the metric's error there.
@@ -259,12 +260,12 @@ public struct RegionMonitor {
     /// there for the dwell. The threshold crossing is interpolated between two received fixes, so
     /// the reported time is exact to the route, not to the sampling.
     private static func step(
-        _ slot: inout Slot, distance: Double, time: Double, evidence: Evidence?,
-        configuration: LocationManagerConfiguration, signalResumed: Double
-    ) -> (state: RegionState, time: Double)? {
+        _ slot: inout Slot, distance: Double, time: EpochInstant, evidence: Evidence?,
+        configuration: LocationManagerConfiguration, signalResumed: EpochInstant
+    ) -> (state: RegionState, time: EpochInstant)? {
         let region = slot.region
         // The first fix after a signal gap: a dwell begun before the gap is not evidence.
-        if (evidence?.time ?? .infinity) < signalResumed { slot.pending = nil }
+        if (evidence?.time ?? .distantFuture) < signalResumed { slot.pending = nil }
         let target: RegionState = slot.state == .inside ? .outside : .inside
         let threshold =
             target == .inside
@@ -281,15 +282,16 @@ public struct RegionMonitor {
                 let d0 = evidence.distance(from: region.center)
                 let fraction = (threshold - d0) / (distance - d0)
                 if d0 != distance, fraction > 0 && fraction <= 1 {
-                    since = evidence.time + (time - evidence.time) * fraction
+                    since = evidence.time.advanced(bySeconds: evidence.time.seconds(to: time) * fraction)
                 }
             }
             slot.pending = (target, since)
         }
-        guard let pending = slot.pending, time - pending.since >= configuration.regionDwell - 1e-9 else { return nil }
+        guard let pending = slot.pending, pending.since.seconds(to: time) >= configuration.regionDwell.seconds - 1e-9
+        else { return nil }
         slot.state = target
         slot.pending = nil
-        return (target, pending.since + configuration.regionDwell)
+        return (target, pending.since.advanced(by: configuration.regionDwell))
     }
 }
 

@@ -1,4 +1,5 @@
 import LocationEvents
+import SimulatedTime
 
 /// Service sessions (`CLServiceSession`, iOS 18) and background activity sessions
 /// (`CLBackgroundActivitySession`, iOS 17): what they ask of the user, when they are in effect,
@@ -88,7 +89,7 @@ extension SimulatedLocationManager {
         let id = SessionID(rawValue: nextSession)
         // In use now, or resumed at once after a launch, the previous launch having held one.
         let resumes =
-            lastLaunch.map { now - $0 <= configuration.serviceSessionResumeWindow + 1e-9 } ?? false
+            lastLaunch.map { $0.seconds(to: now) <= configuration.serviceSessionResumeWindow.seconds + 1e-9 } ?? false
             && sessions.values.contains {
                 $0.launch < launches && $0.isActive && $0.kind == kind && $0.requirement == requirement
             }
@@ -101,14 +102,16 @@ extension SimulatedLocationManager {
 
     /// The app was launched again after termination (by the user, or by iOS for an event): its
     /// sessions from before must be recreated within the resume window.
-    func sessionsRelaunched(at time: Double) {
+    func sessionsRelaunched(at time: EpochInstant) {
         launches += 1
         lastLaunch = time
     }
 
     /// Ends sessions of an earlier launch that the app did not recreate in time.
-    func expireStaleSessions(at time: Double) {
-        guard let launch = lastLaunch, time - launch > configuration.serviceSessionResumeWindow + 1e-9 else { return }
+    func expireStaleSessions(at time: EpochInstant) {
+        guard let launch = lastLaunch,
+            launch.seconds(to: time) > configuration.serviceSessionResumeWindow.seconds + 1e-9
+        else { return }
         let stale = sessionOrder.filter { sessions[$0].map { $0.launch < launches } ?? false }
         guard !stale.isEmpty else { return }
         for id in stale { sessions.removeValue(forKey: id) }

@@ -1,4 +1,5 @@
 import LocationEvents
+import SimulatedTime
 
 /// One simulated device and the app on it, for app code written against today's asynchronous
 /// Core Location API: ``SimulatedMonitor`` (`CLMonitor`), ``liveUpdates(_:)``
@@ -52,7 +53,7 @@ public actor SimulatedWorld {
     }
 
     /// The virtual time: the last instant the device has reached.
-    public var now: Double { manager.now }
+    public var now: EpochInstant { manager.now }
 
     /// Runs `body` with the device's location manager — the delegate API — between two steps.
     public func manager<T: Sendable>(_ body: (SimulatedLocationManager) throws -> T) rethrows -> T {
@@ -67,7 +68,7 @@ public actor SimulatedWorld {
 
     /// Runs the route to its end, or through the samples stamped up to `time`, queueing each
     /// sequence's events for it.
-    public func run(through time: Double = .infinity) {
+    public func run(through time: EpochInstant = .distantFuture) {
         while step(through: time) {}
     }
 
@@ -127,11 +128,11 @@ public actor SimulatedWorld {
 
     /// Moves the world by one event and hands it to its subscribers; false at the route's end
     /// (or when nothing more happens by `horizon`).
-    private func step(through horizon: Double = .infinity) -> Bool {
+    private func step(through horizon: EpochInstant = .distantFuture) -> Bool {
         releaseAbandoned()
         guard !finished else { return false }
-        guard let event = horizon == .infinity ? events.next() : events.next(through: horizon) else {
-            if horizon == .infinity { finished = true }
+        guard let event = horizon == .distantFuture ? events.next() : events.next(through: horizon) else {
+            if horizon == .distantFuture { finished = true }
             return false
         }
         for (id, subscription) in subscriptions where Self.topics(of: event).contains(subscription.topic) {

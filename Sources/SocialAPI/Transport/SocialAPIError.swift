@@ -49,12 +49,12 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// Seconds from now before a retry makes sense, when the server said so: Twitter's
+    /// How long from now before a retry makes sense, when the server said so: Twitter's
     /// `x-rate-limit-reset` (an absolute time, read against `now`) or a `Retry-After` header.
-    public func retryDelay(now: EpochInstant) -> Double? {
+    public func retryDelay(now: EpochInstant) -> Seconds? {
         switch self {
-        case .twitter(_, _, let reset?), .x(_, _, let reset?): max(0, Double(reset) - now.secondsSince1970)
-        case .graph(_, _, let after?), .http(_, _, let after?): Double(after)
+        case .twitter(_, _, let reset?), .x(_, _, let reset?): Seconds(max(0, Double(reset) - now.secondsSince1970))
+        case .graph(_, _, let after?), .http(_, _, let after?): Seconds(Double(after))
         default: nil
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import SocialAPI
 
 /// A request as the emulator sees it on the wire.
@@ -46,8 +47,8 @@ public struct EmulatorResponse: Sendable {
     public var status: Int
     public var headers: [String: String]
     public var body: Data
-    /// Seconds to wait before answering.
-    public var delay: Double = 0
+    /// How long to wait before answering (drawn at random under a latency fault).
+    public var delay = Seconds.zero
     public var transport: TransportFault = .none
 
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {

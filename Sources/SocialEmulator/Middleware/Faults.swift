@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import WaypostSupport
 
 /// A fault the emulator injects into matching requests, as chaos tools do for other APIs.
@@ -34,9 +35,9 @@ public struct Fault: Sendable, Codable, Equatable {
     public var probability: Double
     /// How many more requests may meet it; nil is unlimited.
     public var remaining: Int?
-    /// Active only between these emulator-clock times, seconds since 1970.
-    public var from: Double?
-    public var until: Double?
+    /// Active only between these instants of the emulator's clock.
+    public var from: EpochInstant?
+    public var until: EpochInstant?
     /// For `status`.
     public var status: Int
     public var code: Int?
@@ -49,7 +50,7 @@ public struct Fault: Sendable, Codable, Equatable {
 
     public init(
         id: Int = 0, kind: Kind, pathContains: String = "", probability: Double = 1, remaining: Int? = nil,
-        from: Double? = nil, until: Double? = nil, status: Int = 503, code: Int? = nil,
+        from: EpochInstant? = nil, until: EpochInstant? = nil, status: Int = 503, code: Int? = nil,
         distribution: Distribution = .fixed, milliseconds: Double = 0, maximumMilliseconds: Double = 0,
         sigma: Double = 0.5
     ) {
@@ -119,8 +120,8 @@ public struct Fault: Sendable, Codable, Equatable {
         do {
             if let p = try bounded("probability", in: 0...1).get() { fault.probability = p }
             fault.remaining = try whole("count", in: 0...1e9).get()
-            fault.from = try bounded("from", in: -1e12...1e12).get()
-            fault.until = try bounded("until", in: -1e12...1e12).get()
+            fault.from = try bounded("from", in: -1e12...1e12).get().map(EpochInstant.init(secondsSince1970:))
+            fault.until = try bounded("until", in: -1e12...1e12).get().map(EpochInstant.init(secondsSince1970:))
             if let status = try whole("status", in: 100...599).get() { fault.status = status }
             fault.code = try whole("code", in: 0...1e9).get()
             // An hour at most: a longer wait is a `hang`.
@@ -174,7 +175,7 @@ struct FaultTable: Sendable {
     }
 
     /// The first active fault for `path` that this request meets, drawing its probability.
-    mutating func match(path: String, now: Double) -> Fault? {
+    mutating func match(path: String, now: EpochInstant) -> Fault? {
         for index in faults.indices {
             let fault = faults[index]
             guard fault.pathContains.isEmpty || path.contains(fault.pathContains),
@@ -189,8 +190,8 @@ struct FaultTable: Sendable {
     }
 
     /// The delay a `latency` fault adds, seconds.
-    mutating func latency(_ fault: Fault) -> Double {
-        random.latency(fault)
+    mutating func latency(_ fault: Fault) -> Seconds {
+        Seconds(random.latency(fault))
     }
 }
 

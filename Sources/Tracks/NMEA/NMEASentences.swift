@@ -1,3 +1,4 @@
+import SimulatedTime
 import WaypostSupport
 
 /// One position fix as a GPS receiver reports it, the input of ``NMEASentences``.
@@ -5,8 +6,8 @@ import WaypostSupport
 /// Plain numbers rather than a simulation type: Tracks writes files, and an NMEA stream is one
 /// more format; whoever holds fixes (the replay, a test) fills this in.
 public struct NMEAFix: Sendable, Equatable {
-    /// Seconds since 1970-01-01T00:00:00Z (UTC; NMEA has no time zone).
-    public var time: Double
+    /// UTC (NMEA has no time zone).
+    public var time: EpochInstant
     /// Degrees, WGS-84.
     public var latitude: Double
     /// Degrees, WGS-84.
@@ -23,7 +24,7 @@ public struct NMEAFix: Sendable, Equatable {
     public var course: Double?
 
     public init(
-        time: Double, latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double,
+        time: EpochInstant, latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double,
         verticalAccuracy: Double? = nil, speed: Double? = nil, course: Double? = nil
     ) {
         self.time = time
@@ -78,7 +79,7 @@ public struct NMEASentences: Sendable, Equatable {
 
     /// The epoch of a fix: RMC, VTG, GGA, GSA (each without its line ending).
     public func sentences(for fix: NMEAFix) -> [String] {
-        let (time, date) = timeAndDate(fix.time)
+        let (time, date) = timeAndDate(fix.time.secondsSince1970)
         let position = latitude(fix.latitude) + "," + longitude(fix.longitude)
         let knots = fix.speed.map { Self.fixed($0 * 3600 / 1852, decimals: 2) } ?? ""
         let kmh = fix.speed.map { Self.fixed($0 * 3.6, decimals: 2) } ?? ""
@@ -100,8 +101,8 @@ public struct NMEASentences: Sendable, Equatable {
     }
 
     /// The epoch of a receiver without a fix at `time` (signal loss): RMC, VTG, GGA, GSA.
-    public func noFix(at time: Double) -> [String] {
-        let (time, date) = timeAndDate(time)
+    public func noFix(at time: EpochInstant) -> [String] {
+        let (time, date) = timeAndDate(time.secondsSince1970)
         return [
             sentence("RMC,\(time),V,,,,,,,\(date),,,N"),
             sentence("VTG,,T,,M,,N,,K,N"),

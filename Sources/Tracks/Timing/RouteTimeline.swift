@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import SimulatedTime
 
 /// A replay's timeline, made sample by sample as it is iterated (see ``RouteTiming``).
 ///
@@ -43,12 +44,14 @@ public struct RouteTimeline: Sequence, Sendable {
     /// How many samples iteration makes.
     public let count: Int
     /// The first and last sample times; nil for an empty timeline.
-    public let span: ClosedRange<Double>?
+    public let span: ClosedRange<EpochInstant>?
 
     init(pieces: [Piece], count: Int, span: ClosedRange<Double>?) {
         self.pieces = pieces
         self.count = count
-        self.span = span
+        self.span = span.map {
+            EpochInstant(secondsSince1970: $0.lowerBound)...EpochInstant(secondsSince1970: $0.upperBound)
+        }
     }
 
     /// A timeline of samples already made (tests, generated routes).
@@ -57,7 +60,7 @@ public struct RouteTimeline: Sequence, Sendable {
         count = samples.count
         if let first = samples.first?.point.timeIntervalSince1970, let last = samples.last?.point.timeIntervalSince1970
         {
-            span = first...Swift.max(first, last)
+            span = EpochInstant(secondsSince1970: first)...EpochInstant(secondsSince1970: Swift.max(first, last))
         } else {
             span = nil
         }

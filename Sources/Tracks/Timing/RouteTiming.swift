@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import SimulatedTime
 import WaypostSupport
 
 /// One timed position of a replay, with the motion a location fix reports.
@@ -66,15 +67,15 @@ public struct RouteTiming: Sendable {
     /// Walking pace, m/s: the default speed for untimed geometry.
     public static let walkingSpeed = 1.4
     /// Where untimed routes start when nothing says otherwise: 2025-01-01T00:00:00Z.
-    public static let defaultStart = Date(timeIntervalSince1970: 1_735_689_600)
+    public static let defaultStart = EpochInstant(secondsSince1970: 1_735_689_600)
 
     /// Travel speed for untimed geometry, m/s.
     public var speed: Double
-    /// Longest gap between densified samples of untimed geometry, seconds.
-    public var sampleInterval: Double
+    /// Longest gap between densified samples of untimed geometry.
+    public var sampleInterval: Seconds
     /// Time of the first sample of untimed geometry that nothing else anchors; nil anchors it to
     /// the file's own first time, or ``defaultStart`` for a wholly untimed file.
-    public var start: Date?
+    public var start: EpochInstant?
     /// Most samples a timeline may have (`--max-fixes`): untimed geometry that would densify into
     /// more is refused before anything is built (a 112-byte line across the world at walking pace
     /// is 14 million fixes). The default, five million, is 58 days at 1 Hz.
@@ -83,10 +84,10 @@ public struct RouteTiming: Sendable {
     public static let defaultMaximumSamples = 5_000_000
 
     public init(
-        speed: Double = walkingSpeed, sampleInterval: Double = 1, start: Date? = nil,
+        speed: Double = walkingSpeed, sampleInterval: Seconds = Seconds(1), start: EpochInstant? = nil,
         maximumSamples: Int = defaultMaximumSamples
     ) {
-        precondition(speed > 0 && sampleInterval > 0)
+        precondition(speed > 0 && sampleInterval > .zero)
         self.speed = speed
         self.sampleInterval = sampleInterval
         self.start = start
@@ -151,7 +152,7 @@ public struct RouteTiming: Sendable {
             let timed = path.points.allSatisfy { $0.timeIntervalSince1970 != nil }
             if floating >= 0, let anchor = path.points.lazy.compactMap(\.timeIntervalSince1970).first {
                 if floating > 0, case .densified(let last) = pieces[floating - 1] {
-                    let shift = anchor - sampleInterval - last.end
+                    let shift = anchor - sampleInterval.seconds - last.end
                     for i in 0..<floating {
                         if case .densified(var piece) = pieces[i] {
                             piece.shift = shift
@@ -181,10 +182,10 @@ public struct RouteTiming: Sendable {
                 first = first ?? points[0].storedTime
                 end = points[points.count - 1].storedTime
             } else {
-                let begin = cursor.map { $0 + sampleInterval } ?? (start ?? Self.defaultStart).timeIntervalSince1970
+                let begin = cursor.map { $0 + sampleInterval.seconds } ?? (start ?? Self.defaultStart).secondsSince1970
                 let piece = RouteTimeline.Densified(
                     points: path.points, legs: legs[index] ?? [], begin: begin, speed: speed,
-                    step: speed * sampleInterval)
+                    step: speed * sampleInterval.seconds)
                 pieces.append(.densified(piece))
                 first = first ?? begin
                 end = piece.end
@@ -198,7 +199,7 @@ public struct RouteTiming: Sendable {
     /// Refuses, up front, a timeline of more than ``maximumSamples``: wholly untimed paths (those
     /// with `legs`) are counted as ``RouteTimeline`` will cut them; the count is the timeline's.
     private func checkSize(of paths: [TrackPath], legs: [[GeodesicLine]?]) throws(RouteTimingError) -> Int {
-        let step = speed * sampleInterval
+        let step = speed * sampleInterval.seconds
         var count = 0.0
         for (path, legs) in zip(paths, legs) where !path.points.isEmpty {
             guard let legs else {
@@ -211,7 +212,7 @@ public struct RouteTiming: Sendable {
         guard count <= Double(maximumSamples) else {
             throw RouteTimingError(
                 message:
-                    "the route would make \(Int(count)) samples (untimed geometry at \(speed) m/s, one every \(sampleInterval) s), more than --max-fixes \(maximumSamples); raise it, or replay faster (--speed) or coarser (--sample-interval)"
+                    "the route would make \(Int(count)) samples (untimed geometry at \(speed) m/s, one every \(sampleInterval.seconds) s), more than --max-fixes \(maximumSamples); raise it, or replay faster (--speed) or coarser (--sample-interval)"
             )
         }
         return Int(count)
@@ -242,7 +243,7 @@ public struct RouteTiming: Sendable {
             }
         }
         if let cursor, out[0].storedTime < cursor {
-            let shift = cursor + sampleInterval - out[0].storedTime
+            let shift = cursor + sampleInterval.seconds - out[0].storedTime
             for i in out.indices where points[i].timeIntervalSince1970 == nil { out[i].storedTime += shift }
         }
         return out
