@@ -51,14 +51,9 @@ public struct EpochInstant: InstantProtocol, Codable, CustomStringConvertible {
     /// instants were bare seconds.
     public var description: String { "\(secondsSince1970)" }
 
-    public init(from decoder: any Decoder) throws {
-        secondsSince1970 = try decoder.singleValueContainer().decode(Double.self)
-    }
+    public init(from decoder: any Decoder) throws { secondsSince1970 = try Double(from: decoder) }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(secondsSince1970)
-    }
+    public func encode(to encoder: any Encoder) throws { try secondsSince1970.encode(to: encoder) }
 }
 
 extension Duration {

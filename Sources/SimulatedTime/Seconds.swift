@@ -1,6 +1,6 @@
-/// A length of virtual time, kept exactly as the `Double` seconds the simulation adds to its
-/// instants: an offset from a run's start, a scripted delay, a fix interval, a wait drawn at
-/// random.
+/// A length of time, kept exactly as the `Double` seconds the simulation adds to its instants:
+/// an offset from a run's start, a scripted delay, a fix interval, a wait drawn at random (and,
+/// in results, a measured one).
 ///
 /// `Swift.Duration` counts attoseconds, and of random `Double` seconds about one in six (measured
 /// here) does not survive the trip into it and back; a span that entered the simulation's
@@ -45,14 +45,9 @@ public struct Seconds: DurationProtocol, Hashable, Codable, CustomStringConverti
     /// The number alone, as a `Double` prints: text and JSON that show one read as before.
     public var description: String { "\(seconds)" }
 
-    public init(from decoder: any Decoder) throws {
-        seconds = try decoder.singleValueContainer().decode(Double.self)
-    }
+    public init(from decoder: any Decoder) throws { seconds = try Double(from: decoder) }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(seconds)
-    }
+    public func encode(to encoder: any Encoder) throws { try seconds.encode(to: encoder) }
 }
 
 extension EpochInstant {
