@@ -3,6 +3,7 @@
 
 import Foundation
 import Scenarios
+import SimulatedTime
 import SocialEmulator
 
 #if canImport(Glibc)
@@ -150,7 +151,7 @@ func devicesSection(runs: Int) {
                     let start = ContinuousClock.now
                     let outcome = try await runner.execute(parsed)
                     let elapsed = ContinuousClock.now - start
-                    times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    times.append(elapsed.inSeconds)
                     events = outcome.eventCount
                 }
                 figures.append((count, times.sorted()[times.count / 2], events))

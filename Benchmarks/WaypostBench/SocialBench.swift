@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import SimulatedTime
 import SocialAPI
 import SocialEmulator
 
@@ -89,7 +90,7 @@ enum SocialBench {
                         n += 1
                         let start = ContinuousClock.now
                         do { try await request(worker, n) } catch { failures += 1 }
-                        latencies.append(SocialBench.seconds(ContinuousClock.now - start))
+                        latencies.append((ContinuousClock.now - start).inSeconds)
                     }
                     return (latencies, failures)
                 }
@@ -109,10 +110,6 @@ enum SocialBench {
         return Figures(
             concurrency: concurrency, requestsPerSecond: Double(latencies.count) / seconds, p50: percentile(0.5),
             p99: percentile(0.99), failures: results.1)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// `wrk -t2 -c16` against `url`: requests per second, or nil without wrk.

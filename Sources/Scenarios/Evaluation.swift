@@ -114,13 +114,14 @@ extension Expectation {
     /// From the start to the first event or post the expectation matched; nil when none did, or
     /// when it counts requests, orders or zones (nothing there is late or early).
     public func firstMatch(_ outcome: ScenarioOutcome, tally: EventTally) -> Seconds? {
-        switch kind {
-        case .events: return tally.firstFound.first.map { Seconds(outcome.origin.seconds(to: $0.time)) }
-        case .posts(let filter, _):
-            return outcome.posts.filter { filter.matches($0, origin: outcome.origin) }.map(\.time).min()
-                .map { Seconds(outcome.origin.seconds(to: $0)) }
-        case .order, .noLocationInZone, .requests: return nil
-        }
+        let first: EpochInstant? =
+            switch kind {
+            case .events: tally.firstFound.first?.time
+            case .posts(let filter, _):
+                outcome.posts.filter { filter.matches($0, origin: outcome.origin) }.map(\.time).min()
+            case .order, .noLocationInZone, .requests: nil
+            }
+        return first.map { Seconds(outcome.origin.seconds(to: $0)) }
     }
 
     private func verdict(_ o: ScenarioOutcome, _ tally: EventTally) -> (String, String, String, Bool) {

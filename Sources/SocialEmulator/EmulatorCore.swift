@@ -22,7 +22,7 @@ public actor EmulatorCore {
     private let controlToken: String?
     private var state: EmulatorState
 
-    private func clock() -> Double { baseClock.now.secondsSince1970 + state.clockOffset }
+    private func clock() -> EpochInstant { baseClock.now.advanced(bySeconds: state.clockOffset) }
 
     /// - Parameters:
     ///   - seed: seeds fault probabilities and latencies.
@@ -116,8 +116,7 @@ public actor EmulatorCore {
                     ))
             if !request.path.hasPrefix("/__waypost/") {
                 state.journal.record(
-                    request, oauth: nil, parameters: [], status: response.status, fault: nil,
-                    time: EpochInstant(secondsSince1970: clock()))
+                    request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
             }
             return response
         }
@@ -130,7 +129,7 @@ public actor EmulatorCore {
         }
         let header = request.headers["authorization"].flatMap(OAuthHeader.init)
         let now = clock()
-        let met = state.faults.match(path: request.path, now: EpochInstant(secondsSince1970: now))
+        let met = state.faults.match(path: request.path, now: now)
         var response: EmulatorResponse
         switch met?.kind {
         case .status?:
@@ -148,20 +147,20 @@ public actor EmulatorCore {
             response.transport = met?.kind == .reset ? .reset : .hang
         case .latency?, .truncated?, nil:
             if XRoutes.matches(request.path) {
-                response = x.respond(to: request, parameters: parameters, state: &state, now: now)
+                response = x.respond(to: request, parameters: parameters, state: &state, now: now.secondsSince1970)
             } else if let route {
                 response = twitter.respond(
                     to: request, endpoint: route.endpoint, version: route.version, parameters: parameters,
-                    state: &state, now: now)
+                    state: &state, now: now.secondsSince1970)
             } else {
-                response = graph.respond(to: request, parameters: parameters, state: &state, now: now)
+                response = graph.respond(to: request, parameters: parameters, state: &state, now: now.secondsSince1970)
             }
             if let met, met.kind == .latency { response.delay = state.faults.latency(met) }
             if met?.kind == .truncated { response.body = response.body.prefix(response.body.count / 2) }
         }
         state.journal.record(
             request, oauth: header, parameters: parameters.pairs + request.jsonFields, status: response.status,
-            fault: met?.kind, time: EpochInstant(secondsSince1970: now))
+            fault: met?.kind, time: now)
         return response
     }
 
@@ -178,9 +177,7 @@ public actor EmulatorCore {
         let response = providerError(
             request.path, twitter: (status, TwitterErrorCode.badAuthenticationData.rawValue, what),
             graph: (400, GraphErrorCode.invalidParameter.rawValue, "(#100) \(what)"))
-        state.journal.record(
-            request, oauth: nil, parameters: [], status: response.status, fault: nil,
-            time: EpochInstant(secondsSince1970: clock()))
+        state.journal.record(request, oauth: nil, parameters: [], status: response.status, fault: nil, time: clock())
         return response
     }
 

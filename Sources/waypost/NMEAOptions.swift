@@ -78,7 +78,7 @@ final class NMEASink {
     private let interval: Double
     private let flushEachEpoch: Bool
     /// The time of the last no-fix epoch written, while the signal is lost.
-    private var lostAt: Double?
+    private var lostAt: EpochInstant?
 
     init(file: NMEAFileOutput?, server: NMEAServer?, interval: Double, flushEachEpoch: Bool) {
         self.file = file
@@ -108,7 +108,7 @@ final class NMEASink {
                         speed: location.speed >= 0 ? location.speed : nil,
                         course: location.course >= 0 ? location.course : nil)))
         case .failed(let error) where error.code == .locationUnknown:
-            lostAt = event.time.secondsSince1970
+            lostAt = event.time
             emit(sentences.noFix(at: event.time))
         default:
             break
@@ -117,12 +117,12 @@ final class NMEASink {
 
     /// Writes the no-fix epochs due before virtual time `time`, each after `pace` has brought the
     /// clock to it.
-    func fill(until time: Double, pace: (Double) -> Void) {
+    func fill(until time: EpochInstant, pace: (EpochInstant) -> Void) {
         guard var last = lostAt, interval > 0 else { return }
-        while last + interval < time {
-            last += interval
+        while last.advanced(bySeconds: interval) < time {
+            last = last.advanced(bySeconds: interval)
             pace(last)
-            emit(sentences.noFix(at: EpochInstant(secondsSince1970: last)))
+            emit(sentences.noFix(at: last))
         }
         lostAt = last
     }
@@ -159,7 +159,7 @@ struct NMEAPacing: Pacing {
     let sink: NMEASink?
 
     mutating func wait(until instant: EpochInstant) {
-        sink?.fill(until: instant.secondsSince1970) { inner?.wait(until: EpochInstant(secondsSince1970: $0)) }
+        sink?.fill(until: instant) { inner?.wait(until: $0) }
         inner?.wait(until: instant)
     }
 }

@@ -208,19 +208,19 @@ struct History: AsyncParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                var seconds: Seconds?
+                var maximumAge: Seconds?
                 if let period, period != "off" {
                     guard ConfigNode.duration(period) != nil else {
                         throw CommandFailure(.usage, "'\(period)' is not an age such as 7d, 12h or 30m, nor off")
                     }
-                    seconds = try OptionRange.duration("retention", period, allowingZero: false)
+                    maximumAge = try OptionRange.duration("retention", period, allowingZero: false)
                 }
                 let store = try storage.open()
                 let now = WallClock().now
-                if let seconds, !force {
+                if let maximumAge, !force {
                     // A fix's age is measured from when it happened on its route: a route from
                     // last year, replayed a minute ago, is all older than a week.
-                    let cutoff = now.advanced(bySeconds: -seconds.seconds)
+                    let cutoff = now.advanced(bySeconds: -maximumAge.seconds)
                     let recent = try store.runsRecorded(since: cutoff).filter {
                         try store.locationCount(run: $0.id, before: cutoff) > 0
                     }
@@ -232,7 +232,7 @@ struct History: AsyncParsableCommand {
                                 + "are older than that; nothing was changed (--force deletes them)")
                     }
                 }
-                if let period { try store.setRetention(period == "off" ? nil : seconds?.duration) }
+                if let period { try store.setRetention(period == "off" ? nil : maximumAge?.duration) }
                 let deleted = try store.applyRetention(now: now)
                 if let kept = try store.retention() {
                     print(

@@ -111,9 +111,8 @@ public struct Simulation {
     public func run(clock: SimulatedClock? = nil, pacing: (any Pacing)? = nil, onEvent: (TimedEvent) -> Void) {
         var pacing = pacing
         for event in events() {
-            let instant = event.time
-            pacing?.wait(until: instant)
-            clock?.advance(to: instant)
+            pacing?.wait(until: event.time)
+            clock?.advance(to: event.time)
             onEvent(event)
         }
     }

@@ -56,14 +56,12 @@ public struct RouteTimeline: Sequence, Sendable {
 
     /// A timeline of samples already made (tests, generated routes).
     public init(_ samples: [RouteSample]) {
-        pieces = samples.isEmpty ? [] : [.samples(samples)]
-        count = samples.count
+        var span: ClosedRange<Double>?
         if let first = samples.first?.point.timeIntervalSince1970, let last = samples.last?.point.timeIntervalSince1970
         {
-            span = EpochInstant(secondsSince1970: first)...EpochInstant(secondsSince1970: Swift.max(first, last))
-        } else {
-            span = nil
+            span = first...Swift.max(first, last)
         }
+        self.init(pieces: samples.isEmpty ? [] : [.samples(samples)], count: samples.count, span: span)
     }
 
     public var isEmpty: Bool { count == 0 }
