@@ -17,7 +17,7 @@ DEMO_DB ?= .waypost/demo.db
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: deps build demo test bench fuzz format lint clean embed install uninstall
+.PHONY: deps build demo test golden-update bench fuzz format lint clean embed install uninstall
 
 deps:
 	@scripts/install-deps.sh $(DEPS)
@@ -38,6 +38,8 @@ demo: build
 	@echo "Map of the run: .waypost/demo.html (Leaflet: layers, popups, time slider; offline) and .waypost/demo.svg"
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
+## type-checks the Apple-platform adapters against a Core Location shim (Tests/AppleAdapters),
+## compares the shipped tracks' and scenarios' outputs with the golden list (make golden-update),
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
 ## headless chromium (installed when missing; screenshots in .build/report-screenshots), bash
 ## completion of file arguments, JUnit/GPX/KML against their XML schemas (Jenkins JUnit 4 and
@@ -53,6 +55,8 @@ test: deps
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/swift-test.log
 	@skipped=$$(grep -c 'skipped: "needs ../shared/corpus' .build/swift-test.log || true); \
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
+	scripts/typecheck-apple-adapters.sh $$($(SWIFT) build --show-bin-path)
+	scripts/golden-check.sh $$($(SWIFT) build --show-bin-path)/waypost
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
 	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-completion.sh $$($(SWIFT) build --show-bin-path)/waypost
@@ -61,6 +65,11 @@ test: deps
 	Tests/FormatConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-install.sh debug
 	Tests/ClientConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
+
+## Records the outputs the golden check compares (fixtures/golden/outputs.sha256), after a
+## deliberate change of output: commit the list with a message saying why.
+golden-update: build
+	scripts/golden-check.sh --update $$($(SWIFT) build --show-bin-path)/waypost
 
 ## Generates 1M-point inputs and measures the reader against xmllint and gpsbabel (release build).
 bench: deps

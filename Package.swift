@@ -140,6 +140,7 @@ let package = Package(
             dependencies: [
                 "Geo", "Tracks", "LocationEvents", "LocationSimulation", "SocialAPI", "SocialEmulator", "Store",
                 "CheckinEngine", "Runs", "RunReports", "ConfigFiles", "WorldFiles", "SimulatedTime", "WaypostSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: instrumented
         ),

@@ -39,6 +39,17 @@ public struct Scenario: Sendable {
     /// Seconds each device rests at its last position after its route (`rest`); nil: long
     /// enough for its realism's latency tail (none for `exact`).
     public var rest: Seconds?
+    /// The scenario file and every file or folder it names (routes, regions, beacons, rules,
+    /// privacy, places), in reading order: what a run's identity is digested from.
+    public var inputs: [ScenarioInput] = []
+}
+
+/// A file a scenario was read from, by the name the scenario gives it.
+public struct ScenarioInput: Sendable, Equatable {
+    public var name: String
+    public var url: URL
+
+    public init(name: String, url: URL) { (self.name, self.url) = (name, url) }
 }
 
 /// One simulated phone: its route and the script of what its user and its radio do.

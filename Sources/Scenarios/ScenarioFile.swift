@@ -48,7 +48,10 @@ public enum ScenarioFile {
         }
         do {
             let root = try ConfigNode.load(contentsOf: url, displayName: name)
-            return try Reader(base: url.absoluteURL.deletingLastPathComponent()).scenario(root)
+            let reader = Reader(base: url.absoluteURL.deletingLastPathComponent())
+            var scenario = try reader.scenario(root)
+            scenario.inputs = [ScenarioInput(name: url.lastPathComponent, url: url)] + reader.read.inputs
+            return scenario
         } catch let error as ConfigFileError {
             throw ScenarioError(error)
         } catch let error as ScenarioError {
@@ -62,6 +65,12 @@ public enum ScenarioFile {
 /// The reader proper; paths in a scenario are relative to its folder.
 private struct Reader {
     let base: URL
+    /// Every file the scenario names, in the order it names them.
+    let read = ReadFiles()
+
+    final class ReadFiles {
+        var inputs: [ScenarioInput] = []
+    }
 
     static let topKeys: Set<String> = [
         "name", "description", "seed", "device", "devices", "regions", "beacons", "privacy", "rules", "emulator",
@@ -192,6 +201,7 @@ private struct Reader {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw node.failure("'\(path)' does not exist (looked for \(display))")
         }
+        read.inputs.append(ScenarioInput(name: path, url: url))
         return (url, display)
     }
 

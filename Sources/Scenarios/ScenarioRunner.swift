@@ -160,7 +160,9 @@ public struct ScenarioRunner: Sendable {
         }
         return ScenarioHeader(
             name: scenario.name, file: scenario.file, trials: trials,
-            expectations: scenario.expectations.map { ScenarioHeader.Spec(rate: $0.rate, lateBy: $0.lateBy) })
+            expectations: scenario.expectations.map { ScenarioHeader.Spec(rate: $0.rate, lateBy: $0.lateBy) },
+            seed: scenario.seed, realism: Set(scenario.devices.map { ($0.realism ?? .exact).rawValue }).sorted(),
+            inputs: scenario.inputs.map(InputDigest.init))
     }
 
     /// Why a scenario cannot run as several trials: every device follows Apple's rules to the

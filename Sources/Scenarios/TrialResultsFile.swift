@@ -22,13 +22,21 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
     public var shards: Int
     /// Every scenario of the run, whichever shard runs its units.
     public var scenarios: [ScenarioHeader]
+    /// The command's options that change verdicts, by flag (`--trials`, `--time-budget`, the
+    /// digest of `--fixtures`): shards run with other options are another run.
+    public var options: [String: String]
     public var units: [Unit]
 
     /// 2: every trials scenario runs its exact run (trial 0), whatever its expectations.
-    public static let currentFormat = "waypost-trials/2"
+    /// 3: each scenario's seed, realism and input digests, and the run's options.
+    public static let currentFormat = "waypost-trials/3"
 
-    public init(shard: Int, shards: Int, scenarios: [ScenarioHeader], units: [Unit]) {
-        (self.shard, self.shards, self.scenarios, self.units) = (shard, shards, scenarios, units)
+    public init(
+        shard: Int, shards: Int, scenarios: [ScenarioHeader], options: [String: String] = [:], units: [Unit]
+    ) {
+        (self.shard, self.shards, self.scenarios, self.options, self.units) = (
+            shard, shards, scenarios, options, units
+        )
     }
 
     /// The units of `scenarios`, in order; shard K of N takes every N-th, starting at the K-th.
@@ -89,9 +97,8 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
         guard let (firstName, first) = files.first else { throw ScenarioError(.data, "no results files to merge") }
         var seen: [Int: String] = [:]
         for (name, file) in files {
-            guard file.shards == first.shards, file.scenarios == first.scenarios else {
-                throw ScenarioError(
-                    .data, "\(name) is from another run than \(firstName) (other scenarios, options or shard count)")
+            if let why = RunIdentity.difference(file, from: first) {
+                throw ScenarioError(.data, "\(name) is from another run than \(firstName): \(why)")
             }
             if let other = seen[file.shard] {
                 throw ScenarioError(.data, "\(name) and \(other) are both shard \(file.shard)/\(file.shards)")
@@ -106,6 +113,6 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
             )
         }
         return TrialResultsFile(
-            shard: 1, shards: 1, scenarios: first.scenarios, units: files.flatMap(\.file.units))
+            shard: 1, shards: 1, scenarios: first.scenarios, options: first.options, units: files.flatMap(\.file.units))
     }
 }

@@ -230,9 +230,18 @@ public struct ScenarioHeader: Sendable, Codable, Equatable {
     /// nil: a plain run, not trials.
     public var trials: Int?
     public var expectations: [Spec]
+    /// What makes two runs of the same file the same run, for `--merge` to compare: the seed,
+    /// each device's realism, and the digest of the scenario file and of every file it reads.
+    public var seed: UInt64
+    public var realism: [String]
+    public var inputs: [InputDigest]
 
-    public init(name: String, file: String, trials: Int?, expectations: [Spec]) {
+    public init(
+        name: String, file: String, trials: Int?, expectations: [Spec], seed: UInt64 = 0, realism: [String] = [],
+        inputs: [InputDigest] = []
+    ) {
         (self.name, self.file, self.trials, self.expectations) = (name, file, trials, expectations)
+        (self.seed, self.realism, self.inputs) = (seed, realism, inputs)
     }
 
     /// A scenario that could not be read: one unit, which carries the error.

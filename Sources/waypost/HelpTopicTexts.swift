@@ -421,8 +421,10 @@ passed).
 | `reips-2024` | 17.5 % of crossings never reported; latency as `device` | Shevchenko & Reips, *Behavior Research Methods* 56:6411 (2024): 82.5 % of 360 crossings notified |
 | `radar-2014` | exits late by median 190 s (σ 0.25) whatever the radius; entries as `device` | Open Radar 17064346 (iOS 7.1): exits ~190 s and 5.3 km late |
 
-Each profile's test (`FieldProfileTests`) reproduces its source's figure over 2,000 simulated
-crossings. The sources disagree — a 2015 test saw entries in seconds, Apple documents minutes, a
+Each profile is its source's figure typed in as a parameter (a drop probability, a latency
+distribution), and its test (`FieldProfileTests`) reads that parameter back over 2,000 simulated
+crossings: it shows the parameter is applied, not that the figure comes out of how phones work
+(issue 40 replaces these with a positioning mechanism fitted to published figures). The sources disagree — a 2015 test saw entries in seconds, Apple documents minutes, a
 2024 study saw one crossing in six missed — so each is its own profile: pick the one that matches
 the phones you care about, or run the scenario under each.
 
@@ -432,8 +434,16 @@ the phones you care about, or run the scenario under each.
 K-th and writes them to a results file; `waypost test --merge FILE… [--format json] [--junit F]`
 combines the shards into the report one process gives (byte for byte, but for JUnit's measured
 times). Without `--shard`, a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (from 0) and
-`JOB_COMPLETIONS` choose the shard. A missing, repeated or foreign shard file is one error (65).
-A shard exits 0 once its file is written; the merge gives the verdict and the exit status.
+`JOB_COMPLETIONS` choose the shard, else a Slurm job array's task: shard `SLURM_ARRAY_TASK_ID` −
+`SLURM_ARRAY_TASK_MIN` + 1 of `SLURM_ARRAY_TASK_COUNT` (a whole range such as `--array=0-3`; a
+stepped or listed array is refused, 64). A missing or repeated shard file is one error (65), and
+so is a shard of another run: each results file carries every scenario's seed, realism, trials and
+the SHA-256 of the scenario file and of every file it reads (route, regions, beacons, rules,
+privacy, places), and the options that change verdicts (`--trials`, `--time-budget`, the
+`--fixtures` folder's digest); the error names the first that differs, e.g.
+`shard-2.json is from another run than shard-1.json: scenario 'walk': route.kml differs (sha256
+3f1c0a9b2e47… against 8d02e1c4f5a6…)`. A shard exits 0 once its file is written; the merge gives
+the verdict and the exit status.
 
 A Kubernetes Indexed Job, each pod writing to a shared volume:
 
@@ -458,6 +468,17 @@ spec:
         - name: results
           persistentVolumeClaim: { claimName: waypost-results }
 # then: waypost test --merge /results/shard-*.json --junit trials.xml
+```
+
+A Slurm job array (`sbatch trials.sbatch`, then the merge once every task has ended):
+
+```bash
+#!/bin/bash
+#SBATCH --job-name=waypost-trials
+#SBATCH --array=0-3
+#SBATCH --output=logs/trials-%A_%a.log
+waypost test scenarios/*.yaml --trials 1000 -o "results/shard-${SLURM_ARRAY_TASK_ID}.json"
+# then: waypost test --merge results/shard-*.json --junit trials.xml
 ```
 
 A GitHub Actions matrix:

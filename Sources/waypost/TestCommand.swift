@@ -83,7 +83,7 @@ struct Test: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run only shard K of N of the (scenario, trial) units and write them to --output; default from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX and JOB_COMPLETIONS.",
+            "Run only shard K of N of the (scenario, trial) units and write them to --output; default from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX and JOB_COMPLETIONS, or a Slurm job array's SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.",
             valueName: "K/N"))
     var shard: String?
 
@@ -125,17 +125,42 @@ struct Test: AsyncParsableCommand {
         return (k, n)
     }
 
-    /// The shard to run: --shard, else a Kubernetes Indexed Job's (index from 0), else all.
+    /// The shard to run: --shard, else a Kubernetes Indexed Job's (index from 0), else a Slurm
+    /// job array's task, else all.
     func chosenShard() throws -> (Int, Int)? {
         if let shard { return try Self.shard(shard, flag: "--shard") }
-        let environment = ProcessInfo.processInfo.environment
-        guard let index = environment["JOB_COMPLETION_INDEX"] else { return nil }
-        let text = "\(Int(index).map { $0 + 1 }.map(String.init) ?? index)/\(environment["JOB_COMPLETIONS"] ?? "?")"
         do {
-            return try Self.shard(text, flag: "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
+            return try Self.environmentShard(ProcessInfo.processInfo.environment)
         } catch {
             throw CommandFailure(.usage, "\(error)")
         }
+    }
+
+    /// Kubernetes: `JOB_COMPLETION_INDEX` (0…N−1) of `JOB_COMPLETIONS`. Slurm (sbatch --array,
+    /// slurm-wlm's job_array.html): task `SLURM_ARRAY_TASK_ID` of an array from
+    /// `SLURM_ARRAY_TASK_MIN` to `SLURM_ARRAY_TASK_MAX`, `SLURM_ARRAY_TASK_COUNT` tasks; only a
+    /// whole range (`--array=0-3`) maps task to shard one to one, so a stepped or listed array
+    /// is refused rather than leaving units unrun.
+    static func environmentShard(_ environment: [String: String]) throws -> (Int, Int)? {
+        if let index = environment["JOB_COMPLETION_INDEX"] {
+            let text = "\(Int(index).map { $0 + 1 }.map(String.init) ?? index)/\(environment["JOB_COMPLETIONS"] ?? "?")"
+            return try shard(text, flag: "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
+        }
+        guard let id = environment["SLURM_ARRAY_TASK_ID"] else { return nil }
+        let flag = "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"
+        guard let task = Int(id), let count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap(Int.init),
+            let low = environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init),
+            let high = environment["SLURM_ARRAY_TASK_MAX"].flatMap(Int.init)
+        else {
+            throw ValidationError("\(flag): a Slurm array task needs SLURM_ARRAY_TASK_ID, _COUNT, _MIN and _MAX")
+        }
+        let step = environment["SLURM_ARRAY_TASK_STEP"].flatMap(Int.init) ?? 1
+        guard step == 1, high - low + 1 == count else {
+            throw ValidationError(
+                "\(flag): the array \(low)-\(high) has \(count) tasks with step \(step); shards need a whole range such as --array=0-\(count - 1)"
+            )
+        }
+        return try shard("\(task - low + 1)/\(count)", flag: flag)
     }
 
     func run() async throws {
@@ -279,7 +304,20 @@ struct Test: AsyncParsableCommand {
             return records.compactMap { $0 }
         }
         await resources.stop()
-        return TrialResultsFile(shard: shard.0, shards: shard.1, scenarios: headers, units: records)
+        return TrialResultsFile(
+            shard: shard.0, shards: shard.1, scenarios: headers, options: verdictOptions, units: records)
+    }
+
+    /// The options that change verdicts, as `--merge` compares them (the scenarios' own inputs
+    /// are in their headers).
+    private var verdictOptions: [String: String] {
+        var options = ["--time-budget": "\(timeBudget)"]
+        if let trials { options["--trials"] = "\(trials)" }
+        if let fixtures {
+            let digest = InputDigest(ScenarioInput(name: fixtures, url: URL(fileURLWithPath: fixtures)))
+            options["--fixtures"] = "sha256:\(digest.sha256.prefix(12))…"
+        }
+        return options
     }
 }
 

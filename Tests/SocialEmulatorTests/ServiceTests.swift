@@ -205,7 +205,8 @@ struct ServiceTests {
         await core.addFault(Fault(kind: .hang))
         let port = running.port
         let request = Task.detached { try? await RawHTTP.exchange(port: port, "GET /me HTTP/1.1\r\nHost: x\r\n") }
-        while await core.journal.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1_500 where await core.journal.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(await !core.journal.isEmpty, "the request never reached the emulator within 30 s")
         // A guard, not a timing: before the fix, stop() waited for the hang forever.
         let stopped = await withTaskGroup(of: Bool.self) { group in
             group.addTask {

@@ -229,12 +229,27 @@ struct NMEATests {
         #expect(warning.hasPrefix("2:1: 3 sentences dropped"), "\(warning)")
     }
 
-    @Test func aChecksummedSentenceWithABadFieldIsAnErrorAtItsColumn() throws {
+    /// Issue 43: one malformed field (a garbage date in an RMC) refused the whole log, where gpsd
+    /// and gpsbabel drop that sentence and read the rest. Dropped now, counted in the one warning
+    /// at the field's line:column; what the sentence had begun (a new epoch) is undone.
+    @Test func aChecksummedSentenceWithABadFieldIsDroppedAtItsColumn() throws {
         let bad = NMEASentences.sentence("GPGGA,123519,48x7.038,N,01131.000,E,1,08,0.9,545.4,M,,M,,")
-        let error = try #require(readError(Self.log([Self.published[1], bad]), name: "field.nmea"))
+        let garbageDate = NMEASentences.sentence("GPRMC,123520,A,4807.038,N,01131.000,E,022.4,084.4,3X0994,003.1,W")
+        let next = NMEASentences().sentences(
+            for: NMEAFix(time: Self.publishedTime + 2, latitude: 48.1174, longitude: 11.5167, horizontalAccuracy: 5))
+        let track = try readTrack(Self.log([Self.published[1], bad, garbageDate] + next), name: "field.nmea")
+        let warning = try #require(track.warnings.first)
+        #expect(track.warnings.count == 1)
+        #expect(warning.hasPrefix("2:15: 2 sentences dropped"), "\(warning)")
+        #expect(warning.contains("GPGGA field 2 '48x7.038' is not"), "\(warning)")
+        // The good sentences around them, and nothing of the dropped ones: no fix at 12:35:20.
+        let points = track.paths.flatMap(\.points)
+        #expect(points.map(\.timeIntervalSince1970) == [0, 2].map { Self.publishedTime.secondsSince1970 + $0 })
+        #expect(abs(points[0].coordinate.latitude - (48 + 7.038 / 60)) < 1e-9)
+        // Nothing but bad fields: no usable fix is still an error.
+        let error = try #require(readError(Self.log([bad, garbageDate]), name: "only-bad.nmea"))
         #expect(error.kind == .invalid)
-        #expect(error.line == 2 && error.column == 15, "\(error)")
-        #expect(error.description.hasPrefix("field.nmea:2:15: GPGGA field 2 '48x7.038' is not"), "\(error)")
+        #expect(error.description.contains("no valid sentence: 2 dropped"), "\(error)")
     }
 
     @Test func aLineOfKilobytesIsNotNMEA() throws {

@@ -48,9 +48,11 @@ struct CLITests {
         process.standardOutput = standardOutput ?? out
         process.standardError = err
         try process.run()
+        let bound = ProcessBound(process)
         let stdout = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try #require(
+            bound.wait(for: process), "waypost \(arguments.joined(separator: " ")) hung: killed after 15 minutes")
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))

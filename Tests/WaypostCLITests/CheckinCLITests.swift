@@ -282,15 +282,27 @@ struct CheckinCLITests {
             let (replay, network) = try Self.externalCheckins(in: directory, emulator: emulator)
             let database = directory.appendingPathComponent("w.db").path
             var processes = try (0..<3).map { _ in try Self.start(replay) }
+            // One replay is killed mid-run, once the replays are posting: its claims lapse, and the
+            // others take them over. A replay is many slowed requests long; the kill must land.
+            var posting = false
+            for _ in 0..<1_000 where !posting {
+                let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
+                posting = journal.contains { $0.method == "POST" }
+                if !posting { try await Task.sleep(nanoseconds: 10_000_000) }
+            }
+            try #require(posting, "no replay posted within 10 s")
+            try #require(processes[1].isRunning, "the replay ended before it could be killed: no claim lapsed")
+            kill(processes[1].processIdentifier, SIGKILL)
             for _ in 0..<3 {
                 processes.append(try Self.start(["outbox", "flush", "--db", database, "--max-wait", "1"] + network))
                 processes.append(try Self.start(["history", "purge", "--db", database]))
                 try await Task.sleep(nanoseconds: 150_000_000)
             }
-            // One replay is killed mid-run: its claims lapse, and the others take them over.
-            try await Task.sleep(nanoseconds: 300_000_000)
-            if processes[1].isRunning { kill(processes[1].processIdentifier, SIGKILL) }
-            for process in processes { process.waitUntilExit() }
+            let bounds = processes.map { ProcessBound($0) }
+            for (process, bound) in zip(processes, bounds) {
+                try #require(bound.wait(for: process), "\(process.arguments ?? []) hung: killed after 15 minutes")
+            }
+            #expect(processes[1].terminationReason == .uncaughtSignal && processes[1].terminationStatus == SIGKILL)
             let last = try CLITests.waypost(replay)
             #expect(last.status == 0, "\(last.stderr)")
             let journal = try await Self.expectEveryPostLandedOnce(emulator: emulator, database: database)

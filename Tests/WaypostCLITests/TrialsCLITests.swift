@@ -111,6 +111,115 @@ struct TrialsCLITests {
         }
     }
 
+    /// What changes a run, one field at a time: the edit made before shard 2/2 runs, and what
+    /// the refusal must name.
+    enum Edit: String, CaseIterable, CustomTestStringConvertible {
+        case seed, realism, trialsInFile, trialsOption, expectation, route, regions, rules, privacy, places
+        case fixtures, timeBudget
+        var testDescription: String { rawValue }
+    }
+
+    /// Issue 43: `--merge` compared only the shard count and the scenarios' names, so shards of a
+    /// scenario whose seed, realism or files changed between them merged into one verdict.
+    @Test(arguments: Edit.allCases)
+    func shardsOfAnEditedRunAreRefused(_ edit: Edit) throws {
+        try withTemporaryDirectory { directory in
+            let root = Corpus.repositoryRoot.appendingPathComponent("fixtures")
+            let places = directory.appendingPathComponent("places")
+            try FileManager.default.createDirectory(at: places, withIntermediateDirectories: true)
+            for name in ["twitter-places.json", "facebook-pages.json"] {
+                try FileManager.default.copyItem(
+                    at: root.appendingPathComponent("places/\(name)"), to: places.appendingPathComponent(name))
+            }
+            let copies = [
+                ("route.kml", "../tracks/cupertino-walk.kml"), ("regions.yaml", "regions/commute-cafes.yaml"),
+                ("rules.yaml", "rules/coffee.yaml"), ("privacy.yaml", "privacy/demo.yaml"),
+            ]
+            for (name, source) in copies {
+                try FileManager.default.copyItem(
+                    at: root.appendingPathComponent(source), to: directory.appendingPathComponent(name))
+            }
+            func scenario(seed: Int = 5, realism: String = "reips-2024", trials: Int = 4, rate: String = "0.5") throws {
+                try """
+                name: walk-trials
+                seed: \(seed)
+                realism: \(realism)
+                trials: \(trials)
+                device: { route: route.kml }
+                regions: regions.yaml
+                privacy: privacy.yaml
+                rules: rules.yaml
+                places: places
+                expect:
+                  - { event: regionEnter, region: infinite-loop-cafe, rate: ">= \(rate)" }
+                """.write(to: directory.appendingPathComponent("walk.yaml"), atomically: true, encoding: .utf8)
+            }
+            func shard(_ k: Int, _ extra: [String] = []) throws -> String {
+                let file = directory.appendingPathComponent("shard-\(k).json").path
+                let run = try CLITests.waypost(
+                    ["test", "walk.yaml", "--shard", "\(k)/2", "-o", file] + extra, in: directory)
+                try #require(run.status == 0, "\(run.stderr)")
+                return file
+            }
+            try scenario()
+            let fixtures = ["--fixtures", root.appendingPathComponent("places").path]
+            let first = try shard(1, fixtures)
+            var extra = fixtures
+            let named: String
+            func append(_ text: String, to name: String) throws {
+                let handle = try FileHandle(forWritingTo: directory.appendingPathComponent(name))
+                handle.seekToEndOfFile()
+                handle.write(Data(text.utf8))
+                handle.closeFile()
+            }
+            switch edit {
+            case .seed:
+                try scenario(seed: 6)
+                named = "seed 6 against 5"
+            case .realism:
+                try scenario(realism: "radius-2015")
+                named = "realism [radius-2015] against [reips-2024]"
+            case .trialsInFile:
+                try scenario(trials: 5)
+                named = "trials 5 against 4"
+            case .trialsOption:
+                extra += ["--trials", "4"]
+                named = "--trials 4 against not given"
+            case .expectation:
+                try scenario(rate: "0.4")
+                named = "walk.yaml differs"
+            case .route:
+                try append("<!-- moved -->\n", to: "route.kml")
+                named = "route.kml differs"
+            case .regions, .rules, .privacy:
+                try append("# edited\n", to: "\(edit.rawValue).yaml")
+                named = "\(edit.rawValue).yaml differs"
+            case .places:
+                try append(" ", to: "places/twitter-places.json")
+                named = "places differs"
+            case .fixtures:
+                extra = []
+                named = "--fixtures not given against sha256:"
+            case .timeBudget:
+                extra += ["--time-budget", "120"]
+                named = "--time-budget 120.0 against"
+            }
+            let second = try shard(2, extra)
+            let merged = try CLITests.waypost(["test", "--merge", first, second], in: directory)
+            #expect(merged.status == 65)
+            #expect(merged.stdout.isEmpty)
+            #expect(merged.stderr.hasPrefix("waypost: error: \(second) is from another run than \(first): "))
+            #expect(merged.stderr.contains(named), "\(merged.stderr)")
+            #expect(merged.stderr.split(separator: "\n").count == 1, "\(merged.stderr)")
+            // Unedited, the same two shards merge.
+            if edit == .trialsOption || edit == .timeBudget || edit == .fixtures {
+                let again = try shard(2, fixtures)
+                let merged = try CLITests.waypost(["test", "--merge", first, again], in: directory)
+                #expect(merged.status != 65 && merged.stdout.contains("walk-trials"), "\(merged.stderr)")
+            }
+        }
+    }
+
     /// Kubernetes' Indexed Job gives each pod JOB_COMPLETION_INDEX (from 0) and JOB_COMPLETIONS:
     /// https://kubernetes.io/docs/concepts/workloads/controllers/job/#completion-mode
     @Test func aKubernetesIndexedJobPicksItsShard() throws {
@@ -125,6 +234,30 @@ struct TrialsCLITests {
             let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
             let object = try #require(written as? [String: Any])
             #expect(object["shard"] as? Int == 2 && object["shards"] as? Int == 4)
+        }
+    }
+
+    /// A Slurm job array (`sbatch --array=4-7`) gives each task SLURM_ARRAY_TASK_ID with the
+    /// array's _MIN, _MAX, _COUNT and _STEP (slurm-wlm's job_array.html): task 5 of 4–7 is shard
+    /// 2/4. A stepped or listed array cannot map tasks to shards one to one: refused, 64.
+    @Test func aSlurmArrayTaskPicksItsShard() throws {
+        try withTemporaryDirectory { directory in
+            let scenario = try Self.scenario(in: directory)
+            let file = directory.appendingPathComponent("task.json").path
+            let array = ["SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_MAX": "7", "SLURM_ARRAY_TASK_COUNT": "4"]
+            let run = try CLITests.waypost(
+                ["test", scenario, "-o", file],
+                environment: array.merging(["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_STEP": "1"]) { $1 })
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("shard 2/4"))
+            let stepped = try CLITests.waypost(
+                ["test", scenario, "-o", file],
+                environment: [
+                    "SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "6",
+                    "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "2",
+                ])
+            #expect(stepped.status == 64)
+            #expect(stepped.stderr.contains("step 2"), "\(stepped.stderr)")
         }
     }
 

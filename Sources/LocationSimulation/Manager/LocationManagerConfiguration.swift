@@ -210,7 +210,8 @@ public struct DeviceRealism: Sendable, Equatable {
 /// What `--realism` and a scenario's `realism` name: Apple's rules to the millisecond, or a
 /// device's field behaviour calibrated to one published measurement. Where sources disagree each
 /// is its own profile: a user picks the one that matches the phones they care about. Each
-/// profile's test reproduces its source's headline figure.
+/// profile is its source's figure typed in as parameters, and its test reads them back; it does
+/// not predict a figure it was not given.
 public enum RealismProfile: String, Sendable, CaseIterable {
     /// Apple's rules to the millisecond.
     case exact

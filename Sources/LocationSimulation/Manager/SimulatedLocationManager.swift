@@ -128,6 +128,9 @@ public final class SimulatedLocationManager {
     @exclusivity(unchecked) var delayed: [(due: EpochInstant, change: RegionMonitor.Change)] = []
     @exclusivity(unchecked) var speed = 0.0
     @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
+    /// Set while iOS 14+'s authorization callback runs for a status change: the status a delegate
+    /// without that callback receives through the deprecated one.
+    var statusForDeprecatedCallback: AuthorizationStatus?
     // Sessions (Sessions/SimulatedLocationManager+Sessions.swift).
     var sessions: [SessionID: HeldSession] = [:]
     var sessionOrder: [SessionID] = []
@@ -369,8 +372,19 @@ public final class SimulatedLocationManager {
         continuation?.yield(timed)
         guard let delegate else { return }
         switch event {
-        case .authorizationChanged(let status): delegate.locationManager(self, didChangeAuthorization: status)
-        case .accuracyAuthorizationChanged: delegate.locationManagerDidChangeAuthorization(self)
+        case .authorizationChanged(let status):
+            // iOS 14 deprecated the status callback for `locationManagerDidChangeAuthorization(_:)`
+            // (WWDC20 "What's new in location"); a delegate without it gets the deprecated one
+            // through that method's default (SimulatedLocationManagerDelegate.swift).
+            guard configuration.iosVersion >= 14 else {
+                return delegate.locationManager(self, didChangeAuthorization: status)
+            }
+            statusForDeprecatedCallback = status
+            delegate.locationManagerDidChangeAuthorization(self)
+            statusForDeprecatedCallback = nil
+        case .accuracyAuthorizationChanged:
+            // Accuracy authorization is iOS 14's; no earlier callback carries it.
+            if configuration.iosVersion >= 14 { delegate.locationManagerDidChangeAuthorization(self) }
         case .locationUpdated(let fix, _): delegate.locationManager(self, didUpdateLocations: [fix])
         case .failed(let error): delegate.locationManager(self, didFailWithError: error)
         case .enteredRegion(let region, _): delegate.locationManager(self, didEnterRegion: region)

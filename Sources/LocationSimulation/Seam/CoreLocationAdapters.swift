@@ -2,8 +2,9 @@ import LocationEvents
 import SimulatedTime
 
 // Thin adapters from Core Location to the seam (LocationAPIs.swift), for Apple platforms only.
-// They translate types and nothing else: the behaviour is the device's. They cannot be built or
-// tested on Linux, where Waypost is developed; keep them this small.
+// They translate types and nothing else: the behaviour is the device's. On Linux `make test`
+// type-checks them against a shim of exactly the Core Location API they use, with Apple's
+// signatures (scripts/typecheck-apple-adapters.sh, Tests/AppleAdapters/); keep them this small.
 #if canImport(CoreLocation)
     import CoreLocation
     import Geo
@@ -125,7 +126,7 @@ import SimulatedTime
         }
 
         private func emit(_ event: LocationEvent) {
-            continuation?.yield(TimedEvent(time: Date().timeIntervalSince1970, event: event))
+            continuation?.yield(TimedEvent(time: WallClock().now, event: event))
         }
 
         public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
@@ -195,7 +196,8 @@ import SimulatedTime
             self.init(
                 coordinate: Coordinate(location.coordinate), altitude: location.altitude,
                 horizontalAccuracy: location.horizontalAccuracy, verticalAccuracy: location.verticalAccuracy,
-                speed: location.speed, course: location.course, timestamp: location.timestamp.timeIntervalSince1970)
+                speed: location.speed, course: location.course,
+                timestamp: EpochInstant(secondsSince1970: location.timestamp.timeIntervalSince1970))
         }
     }
 

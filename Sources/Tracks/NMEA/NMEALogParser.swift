@@ -13,8 +13,9 @@ import WaypostSupport
 /// - **Bad sentences are dropped**, as NMEA 0183 tells a listener to and gpsd does: a checksum
 ///   that does not match, or a line that is not a whole sentence (no `*HH` — a log cut off
 ///   mid-line, a serial read begun mid-sentence). The count and the first one's line:column come
-///   as one warning. A sentence whose checksum holds but whose field is not a number, a time or a
-///   hemisphere is an error (the sender meant it, and it is wrong).
+///   as one warning. So is a sentence whose checksum holds but whose field is not a number, a
+///   time, a date or a hemisphere (a receiver's garbage date): gpsd and gpsbabel drop it and read
+///   on. A log with no usable fix at all is still an error.
 /// - **Epochs**: consecutive sentences with the same time of day are one fix; VTG (no time) joins
 ///   the epoch before it. An epoch is a fix when GGA's quality is not 0, or RMC's status is `A`
 ///   (and its mode, NMEA 2.3, is not `N`); epochs without a fix (signal loss) are left out.
@@ -140,7 +141,7 @@ struct NMEALogParser {
         if let firstDrop {
             track.warnings.append(
                 "\(firstDrop.line):\(firstDrop.column): \(dropped) sentence\(dropped == 1 ? "" : "s") dropped "
-                    + "(a bad checksum or an incomplete line; a receiver discards them, NMEA 0183 §5.3): "
+                    + "(a bad checksum, an incomplete line or a bad field; a receiver discards them, NMEA 0183 §5.3): "
                     + "the first \(firstDrop.why)")
         }
         return (track, backwards)
@@ -196,11 +197,20 @@ struct NMEALogParser {
         let address = fields[0].text
         guard address.utf8.count == 5, !address.hasPrefix("P") else { return }
         let reader = SentenceFields(fields: fields, name: name, line: line, type: String(address))
-        switch address.suffix(3) {
-        case "RMC": try readRMC(reader)
-        case "GGA": try readGGA(reader)
-        case "VTG": try readVTG(reader)
-        default: break
+        // A field that is not what its sentence says (a garbage date, a cut number) drops that
+        // sentence alone, as gpsd and gpsbabel do, with what the sentence had begun undone.
+        let before = (epochs: epochs.count, current: current, firstGGA: firstGGA)
+        do {
+            switch address.suffix(3) {
+            case "RMC": try readRMC(reader)
+            case "GGA": try readGGA(reader)
+            case "VTG": try readVTG(reader)
+            default: break
+            }
+        } catch {
+            epochs.removeSubrange(before.epochs...)
+            (current, firstGGA) = (before.current, before.firstGGA)
+            drop(error.column, "has a bad field: \(error.message)")
         }
     }
 
