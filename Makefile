@@ -17,7 +17,7 @@ DEMO_DB ?= .waypost/demo.db
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: deps build demo test golden-update bench fuzz format lint clean embed install uninstall
+.PHONY: deps build demo test golden-update bench calibrate fuzz format lint clean embed install uninstall
 
 deps:
 	@scripts/install-deps.sh $(DEPS)
@@ -77,6 +77,16 @@ bench: deps
 	$(SWIFT) build -c release --product waypost-bench
 	$(SWIFT) build -c release --product waypost
 	$$($(SWIFT) build -c release --show-bin-path)/waypost-bench
+	@echo "sweep: 16 cells x 500 trials, the field mechanism alone (release, --jobs $$(nproc)); goal: within a minute"
+	@/usr/bin/env bash -c 'start=$$(date +%s.%N); $$($(SWIFT) build -c release --show-bin-path)/waypost sweep --radius 10,50,100,200 \
+	  --speed 1.4,5,15,30 --trials 500 --format json -o /dev/null; end=$$(date +%s.%N); \
+	  echo "sweep: $$(awk "BEGIN { print $$end - $$start }") s (goal: <= 60 s)"'
+
+## Fits the field mechanism's parameter sets to their published figures (docs/field-calibration.md)
+## and writes them where the code reads them (Sources/LocationSimulation/Field/FittedParameters.swift).
+calibrate: deps
+	$(SWIFT) build -c release --product waypost
+	$$($(SWIFT) build -c release --show-bin-path)/waypost calibrate --write
 
 ## Fuzzes the track reader, the configuration readers, the emulator and the OAuth parser with
 ## libFuzzer and AddressSanitizer (FUZZ_SECONDS per target, default 60; FUZZ_TARGETS to pick).

@@ -203,3 +203,16 @@ assert r["panelHeight"] <= 0.5 * r["window"][1], "the open panel hides the map"
 PY
 screenshot "file://$work/trials-map-probe.html" "$shots/trials-map-800.png" 800
 echo "trials map in browser: $trials_map"
+
+# `waypost sweep --format html`: an offline page whose heatmaps chromium lays out, a panel per
+# environment, with no page errors; a screenshot for the docs' trials article.
+"$waypost" sweep --radius 10,25,50,100,200 --speed 1.4,5,15 --environment urban,suburban,rural --trials 40 \
+    --format html --output "$work/sweep.html"
+load "file://$work/sweep.html" sweep 1400 > "$work/sweep.dom"
+[ -z "$(page_errors sweep)" ] || fail "the sweep page logged errors: $(page_errors sweep)"
+heatmaps=$( (grep -o '<table class="heatmap"' "$work/sweep.dom" || true) | wc -l)
+cells=$( (grep -o '<td style="background:rgb' "$work/sweep.dom" || true) | wc -l)
+[ "$heatmaps" -eq 18 ] || fail "the sweep page drew $heatmaps heatmaps, not 18 (2 events × 3 statistics × 3 environments)"
+[ "$cells" -ge 200 ] || fail "the sweep page's heatmaps have $cells shaded cells"
+screenshot "file://$work/sweep.html" "$shots/sweep-1400.png" 1400
+echo "sweep page in browser: $heatmaps heatmaps, $cells shaded cells, no page errors"

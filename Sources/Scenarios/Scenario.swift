@@ -84,8 +84,12 @@ public struct DeviceScript: Sendable {
     /// The iOS release whose rules the device follows (`iosVersion`, on the device or for all);
     /// nil: ``LocationManagerConfiguration``'s default, the current release.
     public var iosVersion: Int?
-    /// `exact` or `device` (`realism`, on the device or for all); nil: exact.
+    /// `exact`, `field` or `device` (`realism`, on the device or for all); nil: exact.
     public var realism: RealismProfile?
+    /// `environment:` and `wifi:` (on the device or for all): where the OS's own positioning
+    /// works, for region monitoring under a non-exact realism; nil: suburban, Wi-Fi on.
+    public var environment: Surroundings.Environment?
+    public var wifi: Bool?
 
     /// The route as a run reads it.
     public var routeSpec: RouteSpec {

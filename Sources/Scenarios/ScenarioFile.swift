@@ -75,7 +75,7 @@ private struct Reader {
     static let topKeys: Set<String> = [
         "name", "description", "seed", "device", "devices", "regions", "beacons", "privacy", "rules", "emulator",
         "places",
-        "dryRun", "expect", "iosVersion", "realism", "timeBudget", "trials", "rest",
+        "dryRun", "expect", "iosVersion", "realism", "environment", "wifi", "timeBudget", "trials", "rest",
     ]
 
     func scenario(_ root: ConfigNode) throws -> Scenario {
@@ -100,6 +100,10 @@ private struct Reader {
         for node in entries {
             var script = try device(node, seed: seed, iosVersion: ios)
             if script.realism == nil { script.realism = try fields["realism"]?.choice(RealismProfile.self) }
+            if script.environment == nil {
+                script.environment = try fields["environment"]?.choice(Surroundings.Environment.self)
+            }
+            if script.wifi == nil, let node = fields["wifi"] { script.wifi = try Self.wifi(node) }
             let generator = try DeviceGenerator(node)
             if let generator {
                 guard let name = script.name else { throw node.failure("a device with 'count' needs a 'name'") }
@@ -191,6 +195,15 @@ private struct Reader {
 
     // MARK: - Parts
 
+    /// `wifi: on | off` (YAML's booleans too).
+    static func wifi(_ node: ConfigNode) throws(ConfigFileError) -> Bool {
+        switch node.node.string {
+        case "on"?, "true"?: return true
+        case "off"?, "false"?: return false
+        default: throw node.failure("'wifi' is on or off")
+        }
+    }
+
     /// A path relative to the scenario, which must exist.
     func file(_ node: ConfigNode) throws(ConfigFileError) -> (URL, String) {
         let path = try node.string()
@@ -274,7 +287,7 @@ private struct Reader {
             "iosVersion", "appStates", "accuracyAuthorization", "locationServices", "backgroundUpdates",
             "pausesAutomatically", "activityType", "temporaryFullAccuracyAt", "realism", "timeOrder", "maxFixes",
             "api", "liveConfiguration", "serviceSession", "fullAccuracyPurposeKey", "backgroundActivitySession",
-            "requiresExplicitServiceSession", "count", "spread", "requestLocation",
+            "requiresExplicitServiceSession", "count", "spread", "requestLocation", "environment", "wifi",
         ])
         guard let routeNode = fields["route"] else { throw node.failure("missing 'route'") }
         let (route, display) = try file(routeNode)
@@ -351,6 +364,8 @@ private struct Reader {
             device.app.requestLocationAt = try v.listOrOne().map { item throws(ConfigFileError) in try item.duration() }
         }
         if let v = fields["realism"] { device.realism = try v.choice(RealismProfile.self) }
+        if let v = fields["environment"] { device.environment = try v.choice(Surroundings.Environment.self) }
+        if let v = fields["wifi"] { device.wifi = try Self.wifi(v) }
         for gap in try fields["signalLoss"]?.list() ?? [] {
             let f = try gap.mapping(allowing: ["from", "to"])
             guard let from = f["from"], let to = f["to"] else { throw gap.failure("needs 'from' and 'to'") }

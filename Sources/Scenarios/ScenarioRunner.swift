@@ -295,6 +295,9 @@ public struct ScenarioRunner: Sendable {
             var device = DevicePlan(name: script.name, route: route, app: script.app)
             if let version = script.iosVersion { device.configuration.iosVersion = version }
             script.realism?.apply(to: &device.configuration)
+            device.configuration.surroundings = Surroundings(
+                script.environment ?? Surroundings.standard.environment, wifi: script.wifi ?? Surroundings.standard.wifi
+            )
             device.noise = NoiseModel(script.noise)
             device.seed = script.seed ?? scenario.seed
             device.startAfter = script.startAfter
@@ -343,7 +346,7 @@ extension LocationManagerConfiguration {
     /// How long a device rests after its route by default: through its realism's latency tail,
     /// rounded up to the minute; none under `exact`, whose events are never late.
     var restForLatencyTail: Seconds {
-        realism == .exact ? .zero : Seconds((deviceRealism.latencyTail.seconds / 60).rounded(.up) * 60)
+        realism == .exact ? .zero : Seconds((regionMechanism.latencyTail.seconds / 60).rounded(.up) * 60)
     }
 }
 

@@ -58,24 +58,11 @@ public struct LateBy: Sendable, Equatable, Codable {
 public enum Trials {
     /// Trial k's seed (k from 1): the k-th number SplitMix64 draws when seeded with `seed`.
     /// Stable across versions: results files and reports name trials by it.
-    public static func seed(_ seed: UInt64, trial k: Int) -> UInt64 {
-        var generator = SplitMix64(seed: seed &+ UInt64(max(0, k - 1)) &* 0x9E37_79B9_7F4A_7C15)
-        return generator.next()
-    }
+    public static func seed(_ seed: UInt64, trial k: Int) -> UInt64 { SplitMix64.derived(seed, k) }
 
-    /// The Wilson score interval at 95 % (z = 1.96) for `successes` of `trials` (Wilson, JASA 1927).
+    /// The Wilson score interval at 95 % of `successes` of `trials` (``Proportions/wilson(_:of:)``).
     public static func wilson(_ successes: Int, of trials: Int) -> ClosedRange<Double> {
-        guard trials > 0 else { return 0...1 }
-        let (n, z) = (Double(trials), 1.959_963_984_540_054)
-        let p = Double(successes) / n
-        let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
-        return Swift.max(0, centre - half)...Swift.min(1, centre + half)
-    }
-
-    /// The nearest-rank percentile of sorted values (p from 0 to 1).
-    static func percentile<Value>(_ sorted: [Value], _ p: Double) -> Value {
-        sorted[Swift.max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
+        Proportions.wilson(successes, of: trials)
     }
 }
 
@@ -201,8 +188,8 @@ extension ScenarioResult {
         let late = trials.compactMap { $0.firstMatch(index) }.map { $0 - oracle }.sorted()
         var lateness = TrialStatistics.Lateness(count: late.count, missing: trials.count - late.count)
         guard !late.isEmpty else { return (lateness, false, "no trial had a matching event or post") }
-        lateness.p50 = Trials.percentile(late, 0.5)
-        lateness.p95 = Trials.percentile(late, 0.95)
+        lateness.p50 = Proportions.percentile(late, 0.5)
+        lateness.p95 = Proportions.percentile(late, 0.95)
         lateness.max = late.last
         let measured = ["p50": lateness.p50, "p95": lateness.p95, "max": lateness.max]
         let holds = bounds.bounds.allSatisfy { bound in (measured[bound.name] ?? nil).map { $0 <= bound.value } ?? false

@@ -22,6 +22,13 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
+    /// The k-th number (k from 1) a generator seeded with `seed` draws: trial k's own seed.
+    /// Stable across versions: results files and reports name trials by it.
+    public static func derived(_ seed: UInt64, _ k: Int) -> UInt64 {
+        var generator = SplitMix64(seed: seed &+ UInt64(max(0, k - 1)) &* 0x9E37_79B9_7F4A_7C15)
+        return generator.next()
+    }
+
     /// A uniform variate in [0, 1), from the top 53 bits.
     public mutating func unit() -> Double {
         Double(next() >> 11) / Double(1 << 53)

@@ -221,9 +221,11 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `iosVersion` | whole number, 8–26 | the iOS release every device follows unless it says otherwise (default 26): up to 12 region monitoring needs Always |
 | `dryRun` | bool | evaluate the gates and record the audit, send nothing |
 | `timeBudget` | duration | wall-clock time the run may take (default `waypost test --time-budget`, 600 s); past it the run stops and the scenario fails (exit 1), so a scenario that would not end cannot hang CI |
-| `realism` | `exact`, `device` or a field profile | every device's realism unless it says otherwise (see "Trials") |
+| `realism` | `exact`, `field` or `device` | every device's realism unless it says otherwise (see "The field mechanism") |
+| `environment` | `urban`, `suburban`, `rural` | where every device's OS positions itself, for region monitoring under `field`/`device` (default `suburban`) |
+| `wifi` | `on`, `off` | whether Wi-Fi is on for every device (default `on`) |
 | `trials` | whole number ≥ 1 | run the scenario this many times, each with its own seed, and judge each expectation over them (see "Trials"); needs a realism other than `exact` when more than one |
-| `rest` | duration | how long each device stays at its route's last position afterwards, still sampled, so events waiting out their latency arrive as on a resting phone (default: the realism's latency tail, 99.95th percentile rounded up to the minute — 17 min for `device`; none for `exact`) |
+| `rest` | duration | how long each device stays at its route's last position afterwards, still sampled, so events waiting out their latency arrive as on a resting phone (default: the mechanism's latency tail rounded up to the minute; none for `exact`) |
 | `expect` | list, required | at least one expectation |
 
 ## Devices
@@ -263,7 +265,8 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `fullAccuracyPurposeKey` | — | with `serviceSession`: the session also asks for temporary full accuracy under this key |
 | `backgroundActivitySession` | false | iOS 17+: the app holds a `CLBackgroundActivitySession` from launch |
 | `requiresExplicitServiceSession` | false | iOS 18+: `NSLocationRequireExplicitServiceSession` in the app's Info.plist |
-| `realism` | the scenario's, else `exact` | `exact`, `device` (seeded region-event latency, missed small regions, significant-change wake-ups, cached first fixes, as Apple documents them), or a field profile: `radius-2015`, `reips-2024`, `radar-2014` (see "Trials") |
+| `realism` | the scenario's, else `exact` | `exact`, `field` or `device` (see "The field mechanism") |
+| `environment`, `wifi` | the scenario's, else `suburban`, `on` | the device's surroundings for the OS's positioning |
 | `count` | 1 | make this many devices from the entry (1…100,000), named `NAME-00001`… (as many digits as `count` has); `name` required |
 | `spread` | — | with `count`: `{time, distance}` — each device starts a uniform draw of up to `time` after `startAfter`, and its route is moved by a uniform draw over a disc of `distance` metres (≤ 100 km); drawn from the scenario's seed |
 
@@ -411,22 +414,66 @@ exact run was when the trials' check-ins went out). The trials themselves are no
 JUnit keeps one test case per expectation with the figures in its message (`<system-out>` when it
 passed).
 
-### Field profiles
+### The field mechanism
 
-| `realism` | behaviour | source |
-|---|---|---|
-| `exact` | Apple's rules to the millisecond | Apple's documentation |
-| `device` | region events late by a log-normal (median 150 s, σ 0.6: mean 3 min); regions under 100 m missed at speed; significant-change wake-ups every ~15 min; cached first fixes | Apple, `startMonitoring(for:)` (older reference): "within 3 to 5 minutes on average, if not sooner"; WWDC 2012 lab notes (100 m minimum); Energy Efficiency Guide |
-| `radius-2015` | entries late by median 12 s, σ 0.6 (94 % within 30 s; the 95th percentile ≈ 1 km at 30 m/s); no small-region misses | Radius Networks, "Geofence performance testing" (2015): a 60 m region on iPhone 5s/6 fired "nearly every time within 30 s", some ~1,000 m away while driving |
-| `reips-2024` | 17.5 % of crossings never reported; latency as `device` | Shevchenko & Reips, *Behavior Research Methods* 56:6411 (2024): 82.5 % of 360 crossings notified |
-| `radar-2014` | exits late by median 190 s (σ 0.25) whatever the radius; entries as `device` | Open Radar 17064346 (iOS 7.1): exits ~190 s and 5.3 km late |
+Under `realism: field` or `device`, region events come out of a mechanism: the OS monitors
+regions from its own location estimates, not the true position. Each estimate is the truth (where
+the device was when the measurement was taken, a few seconds earlier) plus an error whose size and
+correlation depend on the surroundings — `environment: urban | suburban | rural` and `wifi: on |
+off` on the scenario or a device (default suburban, Wi-Fi on; without Wi-Fi the OS falls back to
+cell-level estimates) — and a new estimate comes as the device moves past access points or cells,
+or after a still spell, never more often than a scan rate allows. The region is judged as the OS
+treats it: at least 100 m in radius, an entry or exit confirmed once an estimate is a cushion past
+the boundary and nothing contradicts it for 20 s; then the app is woken and handed the event.
+Misses, false alarms near small fences, early entries and late exits follow from the geometry.
+The fixes an app receives still follow `noise:` (a GNSS error model, whose `urban` preset is not
+these surroundings).
 
-Each profile is its source's figure typed in as a parameter (a drop probability, a latency
-distribution), and its test (`FieldProfileTests`) reads that parameter back over 2,000 simulated
-crossings: it shows the parameter is applied, not that the figure comes out of how phones work
-(issue 40 replaces these with a positioning mechanism fitted to published figures). The sources disagree — a 2015 test saw entries in seconds, Apple documents minutes, a
-2024 study saw one crossing in six missed — so each is its own profile: pick the one that matches
-the phones you care about, or run the scenario under each.
+| `realism` | parameters fitted to (docs/field-calibration.md) |
+|---|---|
+| `exact` | — Apple's rules to the millisecond |
+| `field` | Radius Networks (2015): a 60 m region "nearly every time within 30 seconds" walking, fires ~1 km away driving; Shevchenko & Reips, *Behavior Research Methods* 56:6411 (2024): entry/exit sensitivity at 10 m and 100 m |
+| `device` | Apple: the minimum distance "approximately 200 meters", "within 3 to 5 minutes on average", radii to 400 m "work better" |
+| `radius-2015`, `reips-2024` | the earlier profiles' names, which now run `field`: their figures are among its calibration targets |
+
+`radar-2014` is retired: it typed in an iOS 7 Simulator bug report (Open Radar 17064346), not a
+phone's behaviour. Both non-exact realisms also give significant-change wake-ups every ~15 min
+and cached first fixes (Apple's Energy Efficiency Guide; `CLLocationManager.location`).
+`waypost sweep` runs the mechanism alone over synthetic crossings (below).
+
+### Which radius should my café fence have?
+
+A café wants a check-in prompt when a customer walks in (1.4 m/s), and not when a cyclist (5 m/s)
+rides past on the street 40 m away. `waypost sweep` answers for each candidate radius — how often
+the entry is notified, how late, and how far from the centre the customer truly is then — walking
+through the fence, and riding past it:
+
+```
+$ waypost sweep --radius 10,25,50,100 --speed 1.4 --trials 500 --seed 1
+waypost sweep: field mechanism, 500 trials a cell, seed 1
+radius m  speed m/s  dwell s  offset m  surroundings        | enter: notified (95 % Wilson)  late s p5/p50/p95  from centre m p5/p50/p95 | exit: notified (95 % Wilson)  late s p5/p50/p95  from centre m p5/p50/p95
+10        1.4        0        0         suburban, Wi-Fi on  | 99.2 % (98 %–99.7 %)    -44.9/-32/30.9      13.5/55.4/73.3           | 99.2 % (98 %–99.7 %)    80.7/93.9/105.8     122.9/141.5/158.2       
+25        1.4        0        0         suburban, Wi-Fi on  | 99.2 % (98 %–99.7 %)    -34/-21.4/37.4      17.1/55.7/75             | 99.2 % (98 %–99.7 %)    69.5/83.6/94.6      122.4/142/157.5         
+50        1.4        0        0         suburban, Wi-Fi on  | 99.2 % (98 %–99.7 %)    -17.7/-4/43.8       12.9/55.8/76.7           | 99.2 % (98 %–99.7 %)    50.9/64.5/77.1      121.2/140.4/157.9       
+100       1.4        0        0         suburban, Wi-Fi on  | 99.4 % (98.3 %–99.8 %)  21.3/32.8/86.5      15.2/54.8/73.4           | 99.4 % (98.3 %–99.8 %)  16.9/30/41.2        123.6/142.1/157.7       
+$ waypost sweep --radius 10,25,50,100 --speed 5 --offset 40 --trials 500 --seed 1 | tail -4
+10        5          0        40        suburban, Wi-Fi on  | 81.8 % (78.2 %–84.9 %)  5.1/16.1/36.6       47.4/89.8/187.3          | 81.8 % (78.2 %–84.9 %)  41.7/51.6/72.1      212.4/261.1/362.8       
+25        5          0        40        suburban, Wi-Fi on  | 80.8 % (77.1 %–84 %)    5.3/16.1/36         47.9/89.8/184.6          | 80.8 % (77.1 %–84 %)    42.3/52.4/72        215/265.2/362.4         
+50        5          0        40        suburban, Wi-Fi on  | 79.6 % (75.8 %–82.9 %)  10.5/21.9/42.6      45.9/88.9/187.1          | 79.6 % (75.8 %–82.9 %)  36.7/45.4/66.4      217.1/260.2/364         
+100       5          0        40        suburban, Wi-Fi on  | 83.8 % (80.3 %–86.8 %)  24.1/34.4/55.6      49.4/89.6/190.6          | 83.8 % (80.3 %–86.8 %)  24/34.1/57.4        215.2/265.3/380.7       
+```
+
+![waypost sweep's heatmaps: notified fraction, lateness and distance from the centre by radius and speed, a panel per environment](images/sweep-heatmap.png)
+
+The answer the mechanism gives: below 100 m the radius hardly matters, because the OS monitors
+every region as at least 100 m (the notifications come at about 55 m from the centre whatever the
+fence, the smallest ones early); and a rider passing 40 m from a 10 m fence — never inside it — is
+told they entered about four times in five. A fence that tells walkers-in from riders-past needs
+the café's own check (a beacon, or the app's fix) on top of region monitoring.
+
+`--format html` draws the same as heatmaps (radius × speed, a panel per environment); `--format
+json` gives the numbers. Every figure comes out of the mechanism's geometry (docs/field-calibration.md
+says what was fitted, and to what); the same seed gives the same answer.
 
 ### On many machines
 

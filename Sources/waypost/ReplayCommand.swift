@@ -181,9 +181,15 @@ struct Replay: AsyncParsableCommand {
 
     @Option(
         help:
-            "exact (Apple's rules to the millisecond), device (seeded field behaviour as Apple documents it: region events minutes late, small regions missed at speed, significant-change wake-ups without movement, cached first fixes), or a field profile calibrated to one published measurement: radius-2015 (entries within ~30 s), reips-2024 (82.5 % of crossings notified) or radar-2014 (exits ~190 s late)."
+            "exact (Apple's rules to the millisecond), field (region monitoring by the OS's own positioning, fitted to measured phones), or device (the same mechanism fitted to Apple's documented figures); both add significant-change wake-ups and cached first fixes (docs/field-calibration.md)."
     )
     var realism: RealismProfile = .exact
+
+    @Option(help: "Under field or device: urban, suburban or rural, for the OS's own positioning.")
+    var environment: Surroundings.Environment = .suburban
+
+    @Option(help: "Under field or device: on or off (off: cell-level positioning).")
+    var wifi: WifiSetting = .on
 
     @Flag(help: "Lift CoreLocation's 20-region limit, for load-style runs.")
     var unlimitedRegions = false
@@ -427,6 +433,7 @@ struct Replay: AsyncParsableCommand {
             if unlimitedRegions { device.configuration.regionLimit = nil }
             device.configuration.iosVersion = iosVersion
             realism.apply(to: &device.configuration)
+            device.configuration.surroundings = Surroundings(environment, wifi: wifi == .on)
             device.noise = NoiseModel(noise)
             device.seed = seed
             device.signalLoss = try gaps()
@@ -514,6 +521,12 @@ extension PromptScript: ExpressibleByArgument {
 
 extension AppScript.Mode: ExpressibleByArgument {}
 extension RealismProfile: ExpressibleByArgument {}
+extension Surroundings.Environment: ExpressibleByArgument {}
+
+/// `--wifi on|off`.
+enum WifiSetting: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}
 extension TimeOrder: ExpressibleByArgument {}
 extension ActivityType: ExpressibleByArgument {}
 extension EventStreamEncoder.Format: ExpressibleByArgument {}

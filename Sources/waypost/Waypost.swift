@@ -16,8 +16,8 @@ struct Waypost: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Replay.self, Test.self, Report.self, Audit.self, Outbox.self, History.self, Export.self, OAuthSign.self,
-            Emulator.self,
+            Replay.self, Test.self, Sweep.self, Calibrate.self, Report.self, Audit.self, Outbox.self, History.self,
+            Export.self, OAuthSign.self, Emulator.self,
         ]
     )
 

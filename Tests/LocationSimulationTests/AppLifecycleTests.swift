@@ -173,43 +173,25 @@ import Testing
         return alwaysManager(configuration: configuration, seed: seed)
     }
 
-    /// Apple, `startMonitoring(for:)`: "within 3 to 5 minutes on average, if not sooner".
-    @Test func regionEventsArriveMinutesLateInOrderAndTheSameSeedGivesTheSameEvents() {
+    /// Region events under the mechanism come late and in order, and the same seed gives the same
+    /// events (their rates and lateness: FieldMechanismTests).
+    @Test func regionEventsComeLateInOrderAndTheSameSeedGivesTheSameEvents() {
         func walk(seed: UInt64, realism: Realism = .device) -> [TimedEvent] {
             let m = manager(seed: seed, realism: realism)
             m.startMonitoring(for: CircularRegion(identifier: "r", center: north(1000), radius: 300))
             return run(route(seconds: 1_800) { 10 * min($0, 150) }, manager: m)
         }
-        let exact = walk(seed: 1, realism: .exact).transitions
-        var latencies: [Double] = []
-        for seed: UInt64 in 1...30 {
+        var entries = 0
+        for seed: UInt64 in 1...20 {
             let late = walk(seed: seed).transitions
-            #expect(late.map(\.0) == exact.map(\.0), "seed \(seed): nothing missed for a 300 m region")
-            latencies += zip(late, exact).map { $0.2 - $1.2 }
+            // An exit never overtakes its entry.
+            #expect(late.enumerated().allSatisfy { $0.element.0 == ($0.offset % 2 == 0 ? "enter" : "exit") }, "\(late)")
+            #expect(zip(late, late.dropFirst()).allSatisfy { $0.2 <= $1.2 })
+            entries += late.filter { $0.0 == "enter" }.count
         }
-        #expect(latencies.allSatisfy { $0 > 0 })
-        let mean = latencies.reduce(0, +) / Double(latencies.count)
-        #expect(mean > 120 && mean < 300, "mean latency \(mean) s")
+        #expect(entries >= 15, "a 300 m region crossed on foot: \(entries) of 20 entered")
         #expect(walk(seed: 7) == walk(seed: 7))
         #expect(walk(seed: 7) != walk(seed: 8))
-    }
-
-    @Test func smallRegionsAtSpeedMissTransitions() {
-        var missed = 0
-        for seed: UInt64 in 1...40 {
-            let m = manager(seed: seed)
-            m.startMonitoring(for: CircularRegion(identifier: "small", center: north(1000), radius: 50))
-            // Into a 50 m region at 2 m/s, out of it at 10 m/s: in exact mode an entry and an exit.
-            let route = route(seconds: 1_200) { $0 < 600 ? 2 * $0 : 1_200 + 10 * ($0 - 600) }
-            missed += 2 - run(route, manager: m).transitions.count
-        }
-        // (1 − 50/100) × min(1, speed / 5): 0.2 for the entry, 0.5 for the exit — 28 of 80 expected.
-        #expect(missed > 15 && missed < 42, "\(missed) of 80 missed")
-        let exact = manager(seed: 1, realism: .exact)
-        exact.startMonitoring(for: CircularRegion(identifier: "small", center: north(1000), radius: 50))
-        #expect(
-            run(route(seconds: 1_200) { $0 < 600 ? 2 * $0 : 1_200 + 10 * ($0 - 600) }, manager: exact).transitions.count
-                == 2)
     }
 
     @Test func significantChangesWakeWithoutMovementAndTheFirstFixIsCached() {

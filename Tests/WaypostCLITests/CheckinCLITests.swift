@@ -277,22 +277,23 @@ struct CheckinCLITests {
             defer { emulator.stop() }
             try await emulator.control("faults", "kind=truncated&path=me/checkins&probability=0.2")
             try await emulator.control("faults", "kind=reset&path=statuses/update&probability=0.15")
-            try await emulator.control("faults", "kind=latency&path=statuses/update&ms=40")
-            try await emulator.control("faults", "kind=latency&path=me/&ms=40")
+            // Slow enough (14 posts, each ≥ 200 ms) that a replay is still posting when one is killed.
+            try await emulator.control("faults", "kind=latency&path=statuses/update&ms=200")
+            try await emulator.control("faults", "kind=latency&path=me/&ms=200")
             let (replay, network) = try Self.externalCheckins(in: directory, emulator: emulator)
             let database = directory.appendingPathComponent("w.db").path
-            var processes = try (0..<3).map { _ in try Self.start(replay) }
-            // One replay is killed mid-run, once the replays are posting: its claims lapse, and the
-            // others take them over. A replay is many slowed requests long; the kill must land.
-            var posting = false
-            for _ in 0..<1_000 where !posting {
-                let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
-                posting = journal.contains { $0.method == "POST" }
-                if !posting { try await Task.sleep(nanoseconds: 10_000_000) }
-            }
-            try #require(posting, "no replay posted within 10 s")
-            try #require(processes[1].isRunning, "the replay ended before it could be killed: no claim lapsed")
-            kill(processes[1].processIdentifier, SIGKILL)
+            let logs = (0..<3).map { directory.appendingPathComponent("replay-\($0).log") }
+            var processes = try logs.map { try Self.start(replay, errors: $0) }
+            // A replay still running is killed mid-run (each is at least 14 slowed posts long): its
+            // claims lapse, and the others take them over. (Which one: the replays share the outbox,
+            // so one may find its posts sent by the others and end early.) A thread's sleep: with
+            // parallel tests holding the cooperative threads, a task's could overrun every run.
+            Self.blockingSleep(0.3)
+            let victim = try #require(
+                processes.first { $0.isRunning },
+                "every replay ended before one could be killed: \(logs.compactMap { try? String(contentsOf: $0, encoding: .utf8) })"
+            )
+            kill(victim.processIdentifier, SIGKILL)
             for _ in 0..<3 {
                 processes.append(try Self.start(["outbox", "flush", "--db", database, "--max-wait", "1"] + network))
                 processes.append(try Self.start(["history", "purge", "--db", database]))
@@ -302,7 +303,7 @@ struct CheckinCLITests {
             for (process, bound) in zip(processes, bounds) {
                 try #require(bound.wait(for: process), "\(process.arguments ?? []) hung: killed after 15 minutes")
             }
-            #expect(processes[1].terminationReason == .uncaughtSignal && processes[1].terminationStatus == SIGKILL)
+            #expect(victim.terminationReason == .uncaughtSignal && victim.terminationStatus == SIGKILL)
             let last = try CLITests.waypost(replay)
             #expect(last.status == 0, "\(last.stderr)")
             let journal = try await Self.expectEveryPostLandedOnce(emulator: emulator, database: database)
@@ -312,14 +313,19 @@ struct CheckinCLITests {
         }
     }
 
-    /// `waypost ARGUMENTS` started in the checkout, its output discarded.
-    static func start(_ arguments: [String]) throws -> Process {
+    /// `waypost ARGUMENTS` started in the checkout, its output discarded (its errors kept in
+    /// `errors`, when given).
+    static func start(_ arguments: [String], errors: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = CLITests.executable
         process.arguments = arguments
         process.currentDirectoryURL = Corpus.repositoryRoot
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        if let errors {
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errors)
+        }
         try process.run()
         return process
     }

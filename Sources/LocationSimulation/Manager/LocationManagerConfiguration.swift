@@ -79,9 +79,14 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     public var reportsInitialRegionState = true
 
     /// `exact` (the default): the rules above, deterministic to the millisecond, for assertions.
-    /// `device`: adds, seeded, what devices show in the field (``DeviceRealism``).
+    /// `device`: region monitoring by ``regionMechanism`` in ``surroundings``, and, seeded, the
+    /// rest of what devices show in the field (``DeviceRealism``).
     public var realism = Realism.exact
     public var deviceRealism = DeviceRealism()
+    /// How region monitoring behaves under a non-exact realism (`field` or `device`'s parameters).
+    public var regionMechanism = RegionMechanism.field
+    /// Where the device is, for the OS's own positioning (`environment:`, `wifi:`).
+    public var surroundings = Surroundings.standard
 
     /// How a fix is made for a `desiredAccuracy`: how often, and with what error.
     public struct Positioning: Sendable, Equatable {
@@ -156,21 +161,9 @@ public enum Realism: String, Sendable, CaseIterable {
     case exact, device
 }
 
-/// What the `device` realism adds, each distribution with its source. Every draw comes from the
-/// manager's seed, so the same seed gives the same events.
+/// What a non-exact realism adds beside region monitoring (``RegionMechanism``), each with its
+/// source. Every draw comes from the manager's seed, so the same seed gives the same events.
 public struct DeviceRealism: Sendable, Equatable {
-    /// Region events arrive late: log-normal, median seconds… (Apple, `startMonitoring(for:)`,
-    /// older reference: "an app can expect to receive the appropriate region entered or region
-    /// exited notification within 3 to 5 minutes on average, if not sooner")
-    public var regionLatencyMedian = Seconds(150)
-    /// …and log-normal σ: with a 150 s median, mean ≈ 180 s and 90 % within ≈ 5.5 min.
-    public var regionLatencySigma = 0.6
-    /// Regions smaller than this radius, metres, miss transitions (Kevin McMahon's WWDC 2012 lab
-    /// notes: "The minimum region radius size is 100m"; developers report 10 m regions never firing)…
-    public var smallRegionRadius = 100.0
-    /// …with probability (1 − radius / smallRegionRadius) × min(1, speed / this), m/s: the smaller
-    /// the region and the faster the device, the likelier the miss.
-    public var smallRegionMissSpeed = 5.0
     /// Significant-change wake-ups without movement: exponential gaps with this mean, seconds
     /// (Apple, Energy Efficiency Guide: "Significant-change location updates wake the system and
     /// your app once every 15 minutes, at minimum, even if no location changes have occurred";
@@ -182,72 +175,40 @@ public struct DeviceRealism: Sendable, Equatable {
     /// timestamp of the location"; the visits service: "a recently cached value may be reported
     /// to your delegate immediately").
     public var cachedFixMaximumAge = Seconds(120)
-    /// The fraction of region crossings an app is told of at all; the rest are never reported
-    /// (1: every one, as Apple's documentation implies).
-    public var notifiedFraction = 1.0
-    /// Exits late by their own log-normal median (seconds) and σ; nil: as entries.
-    public var exitLatency: (median: Seconds, sigma: Double)?
 
     public init() {}
-
-    /// Seconds by which all but one region event in two thousand has arrived (the log-normal's
-    /// 99.95th percentile, z = 3.29): how long a resting device waits for the latency tail.
-    public var latencyTail: Seconds {
-        let entries = regionLatencyMedian * exp(regionLatencySigma * 3.29)
-        guard let exitLatency else { return entries }
-        return max(entries, exitLatency.median * exp(exitLatency.sigma * 3.29))
-    }
-
-    public static func == (a: DeviceRealism, b: DeviceRealism) -> Bool {
-        a.regionLatencyMedian == b.regionLatencyMedian && a.regionLatencySigma == b.regionLatencySigma
-            && a.smallRegionRadius == b.smallRegionRadius && a.smallRegionMissSpeed == b.smallRegionMissSpeed
-            && a.significantChangeHeartbeat == b.significantChangeHeartbeat
-            && a.cachedFixMaximumAge == b.cachedFixMaximumAge && a.notifiedFraction == b.notifiedFraction
-            && a.exitLatency?.median == b.exitLatency?.median && a.exitLatency?.sigma == b.exitLatency?.sigma
-    }
 }
 
-/// What `--realism` and a scenario's `realism` name: Apple's rules to the millisecond, or a
-/// device's field behaviour calibrated to one published measurement. Where sources disagree each
-/// is its own profile: a user picks the one that matches the phones they care about. Each
-/// profile is its source's figure typed in as parameters, and its test reads them back; it does
-/// not predict a figure it was not given.
+/// What `--realism` and a scenario's `realism` name: Apple's rules to the millisecond, or region
+/// monitoring by the positioning mechanism (``RegionMechanism``) under one of its two fitted
+/// parameter sets.
 public enum RealismProfile: String, Sendable, CaseIterable {
     /// Apple's rules to the millisecond.
     case exact
-    /// Apple's documented average (`startMonitoring(for:)`, older reference: "within 3 to 5
-    /// minutes on average, if not sooner"): ``DeviceRealism``'s defaults.
+    /// The mechanism fitted to what phones were measured doing (docs/field-calibration.md).
+    case field
+    /// The mechanism fitted to what Apple documents: a minimum distance "approximately 200 meters"
+    /// past the boundary, notifications "within 3 to 5 minutes on average".
     case device
-    /// Radius Networks, "Geofence performance testing" (2015), iPhone 5s/6, a 60 m region: fired
-    /// "nearly every time within 30 s", some fires ~1,000 m past the boundary while driving.
-    /// Entries late by a log-normal with median 12 s, σ 0.6 (94 % within 30 s; the 95th
-    /// percentile, 32 s, is ~1 km at 30 m/s); the 60 m regions fired, so no small-region misses.
+    /// The names of the earlier field profiles, each one published figure typed in as a
+    /// parameter. Their figures are now among `field`'s calibration targets, so they run the
+    /// `field` mechanism; `radar-2014` (an iOS 7 Simulator bug report, Open Radar 17064346) was
+    /// no phone's behaviour to fit, and is retired.
     case radius2015 = "radius-2015"
-    /// Shevchenko & Reips, Behavior Research Methods 56:6411 (2024), three controlled studies:
-    /// 82.5 % of 360 geofence crossings were notified. Latency as Apple documents it.
     case reips2024 = "reips-2024"
-    /// Open Radar 17064346 (iOS 7.1): exits came ~190 s (and 5.3 km) late whatever the radius.
-    /// Exits late by a log-normal with median 190 s, σ 0.25; entries as Apple documents them.
-    case radar2014 = "radar-2014"
 
-    /// The device model's parameters; nil for `exact`.
-    public var parameters: DeviceRealism? {
-        var model = DeviceRealism()
+    /// The mechanism's parameters; nil for `exact`.
+    public var mechanism: RegionMechanism? {
         switch self {
-        case .exact: return nil
-        case .device: break
-        case .radius2015:
-            (model.regionLatencyMedian, model.regionLatencySigma) = (Seconds(12), 0.6)
-            model.smallRegionRadius = 0
-        case .reips2024: model.notifiedFraction = 0.825
-        case .radar2014: model.exitLatency = (median: Seconds(190), sigma: 0.25)
+        case .exact: nil
+        case .field, .radius2015, .reips2024: .field
+        case .device: .device
         }
-        return model
     }
 
-    /// Sets the configuration's realism and, for a device profile, its parameters.
+    /// Sets the configuration's realism and, for a non-exact profile, its mechanism.
     public func apply(to configuration: inout LocationManagerConfiguration) {
         configuration.realism = self == .exact ? .exact : .device
-        if let parameters { configuration.deviceRealism = parameters }
+        if let mechanism { configuration.regionMechanism = mechanism }
     }
 }

@@ -64,6 +64,7 @@ extension SimulatedLocationManager {
         if regionMonitoringAllowed && !regions.isEmpty {
             for change in regions.evaluate(at: believed, time: sample.time) { handle(change) }
         }
+        if field != nil { estimateForRegions(sample) }
         refreshMonitoringBlockers()
         if monitoringBlockers.isEmpty && conditions.isMonitoring {
             for event in conditions.evaluate(believed: believed, actual: sample.coordinate, time: sample.time) {
@@ -196,27 +197,49 @@ extension SimulatedLocationManager {
 
     // MARK: Regions, and device realism
 
-    /// A region change as the realism delivers it: at once (`exact`), or late, and for small
-    /// regions at speed sometimes never (`device`).
+    /// A region change of the exact rule: delivered as it is under `exact`; under a non-exact
+    /// realism only a region's first state is, its transitions coming from the OS's estimates.
     private func handle(_ change: RegionMonitor.Change) {
-        guard configuration.realism == .device, case .crossed(let region, let state, let time, let position) = change
-        else { return deliver(change) }
-        let model = configuration.deviceRealism
-        if region.radius < model.smallRegionRadius {
-            let miss = (1 - region.radius / model.smallRegionRadius) * min(1, speed / model.smallRegionMissSpeed)
-            if realism.unit() < miss { return }
-        }
-        // Drawn only when some crossings go unreported, so the default model's draws are unchanged.
-        if model.notifiedFraction < 1, realism.unit() >= model.notifiedFraction { return }
-        let (median, sigma) =
-            state == .outside
-            ? model.exitLatency ?? (model.regionLatencyMedian, model.regionLatencySigma)
-            : (model.regionLatencyMedian, model.regionLatencySigma)
-        // A region's events keep their order: an exit never overtakes its entry.
-        let earliest = delayed.last { $0.change.region == region }?.due ?? time
-        let due = max(earliest, time.advanced(bySeconds: median.seconds * exp(sigma * realism.gaussian())))
-        delayed.append((due, .crossed(region, into: state, time: due, position: position)))
+        guard field != nil, case .crossed = change else { return deliver(change) }
     }
+
+    /// The OS's own positioning at this sample: timers that held confirm their transitions, a new
+    /// estimate is weighed against the regions; each confirmed transition reaches the app after
+    /// its wake and dispatch, a region's events in order.
+    private func estimateForRegions(_ sample: DeviceSample) {
+        guard var (estimator, rule) = field else { return }
+        field = nil  // Moved out while they change: one copy, not two.
+        defer { field = (estimator, rule) }
+        let estimate = estimator.observe(sample.coordinate, at: sample.time)
+        guard regionMonitoringAllowed && !regions.isEmpty else { return }
+        let monitored = regions
+        let confirmed = rule.confirmations(through: sample.time) { monitored.contains($0.identifier) }
+        let mechanism = configuration.regionMechanism
+        if let estimate {
+            let regions = monitored.regions
+            rule.evaluate(estimate, regions: regions)
+            // Near a boundary, for what this estimate knows, the OS powers satellite positioning up.
+            let margin = mechanism.proximityFactor * estimate.horizontalAccuracy + mechanism.cushion
+            estimator.wantsSatellite(
+                regions.contains {
+                    abs(ShortDistance.distance($0.center, estimate.coordinate) - mechanism.effectiveRadius($0.radius))
+                        <= margin
+                }, at: estimate.time)
+        }
+        for confirmation in confirmed {
+            let region = confirmation.region
+            let dispatch = estimator.logNormal(median: mechanism.dispatchMedian, sigma: mechanism.dispatchSigma)
+            // Seen at this sample (the simulation's resolution), never stamped before it.
+            let earliest = delayed.last { $0.change.region == region }?.due ?? sample.time
+            let due = max(earliest, sample.time, confirmation.time.advanced(by: dispatch))
+            delayed.append(
+                (due, .crossed(region, into: confirmation.state, time: due, position: confirmation.believed)))
+        }
+    }
+
+    /// Under a non-exact realism, whether no region event is on its way (none waiting out its
+    /// dispatch, no timer running, no exit owed): a resting device may stop.
+    var fieldIsSettled: Bool { delayed.isEmpty && (field?.rule.isSettled ?? true) }
 
     private func deliverDelayed(through time: EpochInstant) {
         let ready = delayed.filter { $0.due <= time }.sorted { $0.due < $1.due }

@@ -126,6 +126,8 @@ public final class SimulatedLocationManager {
     /// Device realism: its draws, region events waiting out their latency, and the device's speed.
     var realism: SplitMix64
     @exclusivity(unchecked) var delayed: [(due: EpochInstant, change: RegionMonitor.Change)] = []
+    /// Under a non-exact realism: the OS's own estimates and the region rule judged on them.
+    var field: (estimator: OSEstimator, rule: FieldRegionRule)?
     @exclusivity(unchecked) var speed = 0.0
     @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
     /// Set while iOS 14+'s authorization callback runs for a status change: the status a delegate
@@ -172,6 +174,14 @@ public final class SimulatedLocationManager {
         self.locationServicesEnabled = locationServicesEnabled
         self.fixes = FixMaker(configuration: configuration, noise: noise, seed: seed)
         self.realism = SplitMix64(seed: seed ^ 0xD1B5_4A32_D192_ED03)
+        if configuration.realism == .device {
+            let mechanism = configuration.regionMechanism
+            self.field = (
+                OSEstimator(
+                    surroundings: configuration.surroundings, mechanism: mechanism, seed: seed ^ 0x2545_F491_4F6C_DD1D),
+                FieldRegionRule(mechanism: mechanism)
+            )
+        }
         self.now = startTime
         self.regions = RegionMonitor(configuration: configuration)
         self.conditions = ConditionMonitor(configuration: configuration)

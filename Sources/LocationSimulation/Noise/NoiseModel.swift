@@ -62,9 +62,18 @@ struct NoiseProcess {
 
     /// The offset at `time` (north, east metres) and the 68 % radius to report.
     mutating func step(at time: EpochInstant) -> (north: Double, east: Double, radius: Double) {
+        step(at: time, decorrelatedBy: 0)
+    }
+
+    /// The same, for an error that decorrelates with distance too (the OS's Wi-Fi and cell
+    /// estimates change with the access points and cells in view): `decorrelatedBy` adds the
+    /// metres moved over the correlation distance to the elapsed correlation times.
+    mutating func step(at time: EpochInstant, decorrelatedBy moved: Double) -> (
+        north: Double, east: Double, radius: Double
+    ) {
         guard model.sigma > 0 else { return (0, 0, 0) }
         if let lastTime {
-            let phi = exp(-max(0, lastTime.seconds(to: time)) / model.correlationTime.seconds)
+            let phi = exp(-max(0, lastTime.seconds(to: time)) / model.correlationTime.seconds - moved)
             let drive = model.sigma * (1 - phi * phi).squareRoot()
             north = phi * north + drive * random.gaussian()
             east = phi * east + drive * random.gaussian()
