@@ -75,11 +75,11 @@ public enum EventStreamEncoder {
             number(#","lon":"#, visit.coordinate.longitude, &out)
             out.append(literal: #","hacc":"#)
             appendFixed(visit.horizontalAccuracy, 2, to: &out)
-            field("arrival", "\"" + XSDDateTime.formatMilliseconds(visit.arrival.secondsSince1970) + "\"", &out)
+            field("arrival", "\"" + visit.arrival.iso8601 + "\"", &out)
             field(
                 "departure",
                 visit.isInProgress
-                    ? "null" : "\"" + XSDDateTime.formatMilliseconds(visit.departure.secondsSince1970) + "\"", &out)
+                    ? "null" : "\"" + visit.departure.iso8601 + "\"", &out)
         case .accuracyAuthorizationChanged(let accuracy):
             field("accuracy", "\"\(accuracy)\"", &out)
         case .startedMonitoring(let region):
@@ -216,9 +216,9 @@ public enum EventStreamEncoder {
                 String(
                     format: "visit           %.6f,%.6f  ±%.0f m  %@ → %@", visit.coordinate.latitude,
                     visit.coordinate.longitude, visit.horizontalAccuracy,
-                    XSDDateTime.formatMilliseconds(visit.arrival.secondsSince1970),
+                    visit.arrival.iso8601,
                     visit.isInProgress
-                        ? "(still there)" : XSDDateTime.formatMilliseconds(visit.departure.secondsSince1970)))
+                        ? "(still there)" : visit.departure.iso8601))
         case .accuracyAuthorizationChanged(let accuracy):
             put("accuracy        \(accuracy)")
         case .startedMonitoring(let region):

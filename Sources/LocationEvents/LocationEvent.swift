@@ -55,27 +55,38 @@ extension LocationEvent {
     /// `accuracyAuthorization`, `location`, `error`, `monitoringStarted`, `regionEnter`,
     /// `regionExit`, `regionState`, `monitoringFailed`, `visit`, `locationUpdatesPaused`,
     /// `locationUpdatesResumed`, `appState` or `appLaunch`.
-    public var type: String {
+    /// What kind of event this is, for matching without strings: `event.kind == .regionEnter`.
+    /// Its raw value is the event stream's `type`.
+    public enum Kind: String, Sendable, CaseIterable {
+        case authorization, accuracyAuthorization, location, error, monitoringStarted, regionEnter, regionExit
+        case regionState, monitoringFailed, visit, locationUpdatesPaused, locationUpdatesResumed, appState
+        case appLaunch, monitorEvent, liveUpdate, sessionDiagnostic
+    }
+
+    public var kind: Kind {
         switch self {
-        case .authorizationChanged: "authorization"
-        case .accuracyAuthorizationChanged: "accuracyAuthorization"
-        case .locationUpdated: "location"
-        case .failed: "error"
-        case .startedMonitoring: "monitoringStarted"
-        case .enteredRegion: "regionEnter"
-        case .exitedRegion: "regionExit"
-        case .determinedState: "regionState"
-        case .monitoringFailed: "monitoringFailed"
-        case .visited: "visit"
-        case .locationUpdatesPaused: "locationUpdatesPaused"
-        case .locationUpdatesResumed: "locationUpdatesResumed"
-        case .appStateChanged: "appState"
-        case .appLaunched: "appLaunch"
-        case .monitorEvent: "monitorEvent"
-        case .liveUpdate: "liveUpdate"
-        case .sessionDiagnostic: "sessionDiagnostic"
+        case .authorizationChanged: .authorization
+        case .accuracyAuthorizationChanged: .accuracyAuthorization
+        case .locationUpdated: .location
+        case .failed: .error
+        case .startedMonitoring: .monitoringStarted
+        case .enteredRegion: .regionEnter
+        case .exitedRegion: .regionExit
+        case .determinedState: .regionState
+        case .monitoringFailed: .monitoringFailed
+        case .visited: .visit
+        case .locationUpdatesPaused: .locationUpdatesPaused
+        case .locationUpdatesResumed: .locationUpdatesResumed
+        case .appStateChanged: .appState
+        case .appLaunched: .appLaunch
+        case .monitorEvent: .monitorEvent
+        case .liveUpdate: .liveUpdate
+        case .sessionDiagnostic: .sessionDiagnostic
         }
     }
+
+    /// The event stream's `type`: ``kind``'s raw value.
+    public var type: String { kind.rawValue }
 
     /// The region the event is about, if any.
     public var region: CircularRegion? {

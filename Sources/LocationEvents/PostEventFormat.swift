@@ -93,7 +93,7 @@ public enum PostEventFormat {
     /// `{"t":…,"type":"post",…}`; `lat`/`lon` only when coordinates went out.
     public static func json(_ post: PostEvent) -> String {
         let line = Line(
-            t: XSDDateTime.formatMilliseconds(post.time.secondsSince1970), device: post.device, network: post.network,
+            t: post.time.iso8601, device: post.device, network: post.network,
             decision: post.decision, carriesLocation: post.carriesLocation, precision: post.precision,
             placeId: post.placeId, lat: post.latitude, lon: post.longitude, rule: post.rule, trigger: post.trigger,
             region: post.region, detail: post.detail, gates: post.gates)
@@ -108,7 +108,7 @@ public enum PostEventFormat {
     /// zone names and the provider's answers) are shown through ``DisplayEscaping``.
     public static func text(_ post: PostEvent) -> String {
         func shown(_ text: String) -> String { DisplayEscaping.escape(text) }
-        var out = XSDDateTime.formatMilliseconds(post.time.secondsSince1970) + "  "
+        var out = post.time.iso8601 + "  "
         if let device = post.device { out += "[\(shown(device))] " }
         out += "post            \(post.network) \(post.decision)"
         out += post.carriesLocation ? " \(post.precision)" : " without location"

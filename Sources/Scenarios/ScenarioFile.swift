@@ -507,11 +507,7 @@ private struct Reader {
         var zones: [PrivacyZone]
     }
 
-    static let eventTypes = [
-        "authorization", "accuracyAuthorization", "location", "error", "monitoringStarted", "regionEnter",
-        "regionExit", "regionState", "monitoringFailed", "visit", "locationUpdatesPaused", "locationUpdatesResumed",
-        "appState", "appLaunch", "monitorEvent", "liveUpdate", "sessionDiagnostic",
-    ]
+    static let eventTypes = LocationEvent.Kind.allCases.map(\.rawValue)
     static let countKeys: Set<String> = ["count", "atLeast", "atMost"]
     static let windowKeys: Set<String> = ["after", "before"]
     /// `status` (authorization), `state` (regionState, appState), `error`, `accuracy`

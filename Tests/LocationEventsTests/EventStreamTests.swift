@@ -62,6 +62,22 @@ struct EventStreamTests {
         #expect(EventStreamEncoder.fixed(69.5, 3) == "69.5")
     }
 
+    /// Issue 44: a library user matches kinds, not strings, and renders an instant as the stream does.
+    @Test func kindsAreTheStreamsTypesAndInstantsRenderAsItsTime() {
+        let events: [LocationEvent] = [
+            .authorizationChanged(.denied), .enteredRegion(Self.region, at: Self.region.center),
+            .exitedRegion(Self.region, at: Self.region.center), .locationUpdated(Self.fix, service: .standard),
+        ]
+        #expect(events.map(\.kind) == [.authorization, .regionEnter, .regionExit, .location])
+        for event in events {
+            #expect(event.type == event.kind.rawValue)
+            let line = EventStreamEncoder.json(TimedEvent(time: t0.advanced(bySeconds: 0.25), event: event))
+            #expect(line.hasPrefix(#"{"t":""# + t0.advanced(bySeconds: 0.25).iso8601 + #"","type":""# + event.kind.rawValue + "\""))
+        }
+        #expect(t0.advanced(bySeconds: 0.25).iso8601 == "2025-01-01T00:00:00.250Z")
+        #expect(Set(LocationEvent.Kind.allCases.map(\.rawValue)).count == LocationEvent.Kind.allCases.count)
+    }
+
     @Test func devicesAreNamedInMultiDeviceRuns() {
         let line = EventStreamEncoder.json(
             TimedEvent(time: t0, device: "phone-2", event: .authorizationChanged(.denied)))
