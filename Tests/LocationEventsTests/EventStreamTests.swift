@@ -71,8 +71,9 @@ struct EventStreamTests {
         #expect(events.map(\.kind) == [.authorization, .regionEnter, .regionExit, .location])
         for event in events {
             #expect(event.type == event.kind.rawValue)
-            let line = EventStreamEncoder.json(TimedEvent(time: t0.advanced(bySeconds: 0.25), event: event))
-            #expect(line.hasPrefix(#"{"t":""# + t0.advanced(bySeconds: 0.25).iso8601 + #"","type":""# + event.kind.rawValue + "\""))
+            let time = t0.advanced(bySeconds: 0.25)
+            let line = EventStreamEncoder.json(TimedEvent(time: time, event: event))
+            #expect(line.hasPrefix(#"{"t":""# + time.iso8601 + #"","type":""# + event.kind.rawValue + "\""))
         }
         #expect(t0.advanced(bySeconds: 0.25).iso8601 == "2025-01-01T00:00:00.250Z")
         #expect(Set(LocationEvent.Kind.allCases.map(\.rawValue)).count == LocationEvent.Kind.allCases.count)
