@@ -96,7 +96,8 @@ public final class SimulatedLocationManager {
     public var maximumRegionMonitoringDistance: Double { configuration.maximumRegionMonitoringDistance }
     /// The regions being monitored.
     public var monitoredRegions: Set<CircularRegion> { Set(regions.regions) }
-    /// The current virtual time: the last instant the manager was moved to.
+    /// The current virtual time: the last instant the manager was moved to — and, during a
+    /// delegate callback, the instant the event stream reports for the event being delivered.
     @exclusivity(unchecked) public internal(set) var now: EpochInstant
 
     // The machines. The manager is driven from one thread at a time (like CLLocationManager).
@@ -381,6 +382,12 @@ public final class SimulatedLocationManager {
         observer?(timed)
         continuation?.yield(timed)
         guard let delegate else { return }
+        // One time for one event: during the callback the manager's clock reads the instant the
+        // stream reports (a crossing's, between two samples), as a device's does at delivery;
+        // what the delegate starts then starts at that instant. The clock never goes back after.
+        let resume = now
+        now = timed.time
+        defer { now = max(resume, now) }
         switch event {
         case .authorizationChanged(let status):
             // iOS 14 deprecated the status callback for `locationManagerDidChangeAuthorization(_:)`
