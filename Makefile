@@ -38,6 +38,7 @@ demo: build
 	@echo "Map of the run: .waypost/demo.html (Leaflet: layers, popups, time slider; offline) and .waypost/demo.svg"
 
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
+## builds and tests Examples/LibraryQuickstart (a package using Waypost by path, as a user's would),
 ## type-checks the Apple-platform adapters against a Core Location shim (Tests/AppleAdapters),
 ## compares the shipped tracks' and scenarios' outputs with the golden list (make golden-update),
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
@@ -55,6 +56,7 @@ test: deps
 	@set -o pipefail; $(SWIFT) test --skip-build 2>&1 | tee .build/swift-test.log
 	@skipped=$$(grep -c 'skipped: "needs ../shared/corpus' .build/swift-test.log || true); \
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
+	$(SWIFT) test --package-path Examples/LibraryQuickstart
 	scripts/typecheck-apple-adapters.sh $$($(SWIFT) build --show-bin-path)
 	scripts/golden-check.sh $$($(SWIFT) build --show-bin-path)/waypost
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml

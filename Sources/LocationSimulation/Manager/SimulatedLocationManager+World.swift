@@ -38,11 +38,6 @@ extension SimulatedLocationManager {
             services.endOneShot()
             emit(.failed(LocationError(.locationUnknown, "no fix for requestLocation()")), at: max(now, deadline))
         }
-        if let previous = device, sample.time > previous.time {
-            speed =
-                sample.speed ?? ShortDistance.distance(previous.coordinate, sample.coordinate)
-                / previous.time.seconds(to: sample.time)
-        }
         now = sample.time
         device = sample
         guard sample.hasSignal else {
@@ -200,7 +195,8 @@ extension SimulatedLocationManager {
     /// A region change of the exact rule: delivered as it is under `exact`; under a non-exact
     /// realism only a region's first state is, its transitions coming from the OS's estimates.
     private func handle(_ change: RegionMonitor.Change) {
-        guard field != nil, case .crossed = change else { return deliver(change) }
+        if field != nil, case .crossed = change { return }
+        deliver(change)
     }
 
     /// The OS's own positioning at this sample: timers that held confirm their transitions, a new

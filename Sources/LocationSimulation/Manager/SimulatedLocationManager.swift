@@ -124,12 +124,11 @@ public final class SimulatedLocationManager {
     /// `requestState(for:)` calls, answered at the next instant (asynchronously, as on iOS).
     @exclusivity(unchecked) var stateRequests: [(region: CircularRegion, time: EpochInstant)] = []
     @exclusivity(unchecked) var inSignalGap = false
-    /// Device realism: its draws, region events waiting out their latency, and the device's speed.
+    /// Device realism: its draws, and region events waiting out their dispatch.
     var realism: SplitMix64
     @exclusivity(unchecked) var delayed: [(due: EpochInstant, change: RegionMonitor.Change)] = []
     /// Under a non-exact realism: the OS's own estimates and the region rule judged on them.
     var field: (estimator: OSEstimator, rule: FieldRegionRule)?
-    @exclusivity(unchecked) var speed = 0.0
     @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
     /// Set while iOS 14+'s authorization callback runs for a status change: the status a delegate
     /// without that callback receives through the deprecated one.
