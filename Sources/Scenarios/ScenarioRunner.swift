@@ -170,7 +170,7 @@ public struct ScenarioRunner: Sendable {
     static func trialsProblem(_ scenario: Scenario) -> String? {
         guard scenario.devices.allSatisfy({ ($0.realism ?? .exact) == .exact }) else { return nil }
         return "with realism: exact every trial would be the same run; "
-            + "give a realism that varies (device, or a field profile such as reips-2024)"
+            + "give a realism that varies (field or device)"
     }
 
     /// Runs one unit of the scenario: trial 0 (its plain run, or for trials the exact run that

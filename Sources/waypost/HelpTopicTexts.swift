@@ -371,7 +371,7 @@ FAIL  broken  (broken.yaml) — 1 of 2 expectations failed
 | `service-sessions.yaml` | iOS 18 sessions: a background activity session keeps a When In Use app's updates going; an app requiring explicit sessions gets `serviceSessionRequired` |
 
 | `facebook-token-expires.yaml` | the Graph token expires mid-run: the check-ins after it fail with the reason in the audit |
-| `field-cafe-checkin.yaml` | the commute as 40 trials under the 2024 field profile: the first café's check-in goes out in at least half the runs (95 % Wilson), p95 under 8 min late; the last café's entry arrives while the phone rests |
+| `field-cafe-checkin.yaml` | the commute as 40 trials under `realism: field`: the first café's check-in goes out in at least half the runs (95 % Wilson), p95 under 8 min late; the last café's entry arrives while the phone rests |
 
 `make test` runs them all after the unit tests (JUnit in `.build/scenarios.xml`).
 
