@@ -129,10 +129,7 @@ public enum FieldCalibration {
     {
         var runs: [FieldSweep.Cell: [FieldSweep.Trial]] = [:]
         for cell in cells where runs[cell] == nil {
-            let cellSeed = cell.seed(seed)
-            runs[cell] = (1...max(1, trials)).map {
-                FieldSweep.trial(cell, mechanism: mechanism, seed: SplitMix64.derived(cellSeed, $0))
-            }
+            runs[cell] = FieldSweep.trials(cell, mechanism: mechanism, trials: trials, seed: seed)
         }
         return runs
     }
@@ -182,7 +179,7 @@ public enum FieldCalibration {
 
     /// The parameter set whose figures all hold over `trials` trials a cell, nearest the middle
     /// of each target (the sum of squared distances from the middle, in target widths), or —
-    /// when none holds them all — the one missing them by least; with every candidate's score.
+    /// when none holds them all — the one missing them by least; with its figures' results.
     public static func fit(_ set: Set, trials: Int, seed: UInt64 = 0) -> (mechanism: RegionMechanism, results: [Result])
     {
         let figures = Self.figures.filter { $0.set == set }

@@ -96,11 +96,14 @@ public enum FieldSweep {
 
     /// Runs `trials` trials of `cell` under `mechanism`, trial k seeded from `seed`, the cell and k.
     public static func run(_ cell: Cell, mechanism: RegionMechanism, trials: Int, seed: UInt64) -> CellSummary {
-        let cellSeed = cell.seed(seed)
-        let runs = (1...max(1, trials)).map { k in
-            trial(cell, mechanism: mechanism, seed: SplitMix64.derived(cellSeed, k))
-        }
+        let runs = self.trials(cell, mechanism: mechanism, trials: trials, seed: seed)
         return CellSummary(cell: cell, entry: EventSummary(runs.map(\.entry)), exit: EventSummary(runs.map(\.exit)))
+    }
+
+    /// The trials of `cell`: trial k seeded from `seed`, the cell and k.
+    public static func trials(_ cell: Cell, mechanism: RegionMechanism, trials: Int, seed: UInt64) -> [Trial] {
+        let cellSeed = cell.seed(seed)
+        return (1...max(1, trials)).map { trial(cell, mechanism: mechanism, seed: SplitMix64.derived(cellSeed, $0)) }
     }
 
     /// The region's centre: any point does (the mechanism is local); this one is in Cupertino.
