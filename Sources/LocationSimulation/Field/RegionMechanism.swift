@@ -49,18 +49,24 @@ public struct RegionMechanism: Sendable, Equatable {
     public var dispatchSigma = 0.5
     /// The oldest measurement an estimate is made from, seconds.
     public var maximumStaleness = Seconds(60)
-    /// Seconds from powering satellite positioning up to its first fix (Apple: "It can take
-    /// several seconds to obtain a rough location fix"; an assisted warm start). Sourced.
-    public var satelliteAcquisition = Seconds(10)
+    /// Seconds from powering satellite positioning up to its first fix. Fitted, within its
+    /// sources' range: Apple, "it can take several seconds to obtain a rough location fix"; a
+    /// receiver's hot start takes "22 seconds (or only a few seconds)", a warm start "45 seconds
+    /// (or shorter)" (Wikipedia, *Time to first fix*, after the GPS equipment guide); assistance
+    /// over the network shortens both. Inside a moving car it is what lets a coarse estimate
+    /// decide a small fence the device is already leaving.
+    public var satelliteAcquisition: Seconds
     /// A coarse estimate this many times its accuracy (68 % radius) from a monitored boundary,
     /// or nearer, powers satellite positioning up until an estimate is farther again. Waypost's
     /// choice: 2 (≈ 95 % of a Gaussian's mass).
     public var proximityFactor = 2.0
 
-    public init(cushion: Double, minimumInterval: Seconds, cadenceScale: Double, dispatchMedian: Seconds = Seconds(5)) {
-        (self.cushion, self.minimumInterval, self.cadenceScale, self.dispatchMedian) = (
-            cushion, minimumInterval, cadenceScale, dispatchMedian
-        )
+    public init(
+        cushion: Double, minimumInterval: Seconds, cadenceScale: Double, satelliteAcquisition: Seconds,
+        dispatchMedian: Seconds = Seconds(5)
+    ) {
+        (self.cushion, self.minimumInterval, self.cadenceScale) = (cushion, minimumInterval, cadenceScale)
+        (self.satelliteAcquisition, self.dispatchMedian) = (satelliteAcquisition, dispatchMedian)
     }
 
     /// The radius the OS monitors for a region of `radius` metres.
