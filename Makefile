@@ -17,7 +17,7 @@ DEMO_DB ?= .waypost/demo.db
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: deps build demo test golden-update bench calibrate fuzz format lint clean embed install uninstall
+.PHONY: deps build demo test golden-update api-update bench calibrate fuzz format lint clean embed install uninstall
 
 deps:
 	@scripts/install-deps.sh $(DEPS)
@@ -58,6 +58,8 @@ test: deps
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
 	$(SWIFT) test --package-path Examples/LibraryQuickstart
 	scripts/typecheck-apple-adapters.sh $$($(SWIFT) build --show-bin-path)
+	scripts/public-api.sh $$($(SWIFT) build --show-bin-path)
+	scripts/check-doc-examples.sh $$($(SWIFT) build --show-bin-path)
 	scripts/golden-check.sh $$($(SWIFT) build --show-bin-path)/waypost
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
 	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
@@ -72,6 +74,11 @@ test: deps
 ## deliberate change of output: commit the list with a message saying why.
 golden-update: build
 	scripts/golden-check.sh --update $$($(SWIFT) build --show-bin-path)/waypost
+
+## Records the public API (api/public-api.txt) after a deliberate change to what a library user
+## sees: commit the list with a message saying why.
+api-update: build
+	scripts/public-api.sh --update $$($(SWIFT) build --show-bin-path)
 
 ## Generates 1M-point inputs and measures the reader against xmllint and gpsbabel (release build).
 bench: deps

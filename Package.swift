@@ -83,11 +83,13 @@ let package = Package(
             ],
             swiftSettings: instrumented
         ),
-        // The files that describe a run's world, read strictly: regions (YAML, JSON, GeoJSON) and beacons.
+        // The files that describe a run's world, read strictly: regions (YAML, JSON, GeoJSON), beacons,
+        // check-in rules, privacy profiles and credentials. The engine takes values.
         .target(
             name: "WorldFiles",
             dependencies: [
-                "ConfigFiles", "Geo", "LocationEvents", "LocationSimulation", .product(name: "Yams", package: "Yams"),
+                "CheckinEngine", "ConfigFiles", "Geo", "LocationEvents", "LocationSimulation", "SocialAPI",
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: instrumented
         ),
@@ -110,6 +112,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -121,7 +124,7 @@ let package = Package(
         .target(
             name: "CheckinEngine",
             dependencies: [
-                "Geo", "LocationEvents", "SocialAPI", "Store", "ConfigFiles", "SimulatedTime", "WaypostSupport",
+                "Geo", "LocationEvents", "SocialAPI", "Store", "SimulatedTime", "WaypostSupport",
             ],
             swiftSettings: instrumented
         ),
@@ -130,8 +133,8 @@ let package = Package(
         .target(
             name: "Runs",
             dependencies: [
-                "Tracks", "LocationEvents", "LocationSimulation", "SimulatedTime", "SocialAPI", "SocialEmulator",
-                "Store", "CheckinEngine",
+                "Tracks", "LocationEvents", "LocationSimulation", "SimulatedTime", "SocialAPI", "Store",
+                "CheckinEngine",
             ],
             swiftSettings: instrumented
         ),
@@ -194,7 +197,8 @@ let package = Package(
                 "LocationSimulation", "LocationEvents", "SimulatedTime", "Tracks", "Geo", "ConfigFiles", "TestSupport",
             ]),
         .testTarget(
-            name: "WorldFilesTests", dependencies: ["WorldFiles", "LocationEvents", "ConfigFiles", "TestSupport"]),
+            name: "WorldFilesTests",
+            dependencies: ["WorldFiles", "CheckinEngine", "SocialAPI", "LocationEvents", "ConfigFiles", "TestSupport"]),
         .testTarget(
             name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "SimulatedTime", "WaypostSupport"]),
         .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "SimulatedTime", "TestSupport"]),
@@ -226,7 +230,10 @@ let package = Package(
             dependencies: ["RunReports", "Store", "CheckinEngine", "Geo", "SimulatedTime", "TestSupport"]),
         .testTarget(
             name: "WaypostCLITests",
-            dependencies: ["waypost", "SocialEmulator", "SocialAPI", "SimulatedTime", "TestSupport"]),
+            dependencies: [
+                "waypost", "SocialEmulator", "SocialAPI", "SimulatedTime", "TestSupport", "LocationEvents",
+                "LocationSimulation", "Tracks", "WorldFiles",
+            ]),
     ]
 )
 

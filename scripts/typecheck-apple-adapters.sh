@@ -24,8 +24,10 @@ trap 'rm -rf "$work"' EXIT
 maps=()
 while IFS= read -r map; do maps+=(-Xcc "-fmodule-map-file=$map"); done < <(
   find Sources .build/checkouts/*/Sources -maxdepth 3 -name module.modulemap 2>/dev/null | sort)
+# `package` declarations need the package's name: SwiftPM's identity of the root package, its
+# folder's name in lower case.
 flags=(-typecheck -swift-version 6 -warnings-as-errors -module-name LocationSimulation
-  -I "$work/shim" -I "$bin/Modules" "${maps[@]}" -Xcc -I/usr/include/libxml2)
+  -package-name "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" -I "$work/shim" -I "$bin/Modules" "${maps[@]}" -Xcc -I/usr/include/libxml2)
 
 # Guard: the shim is seen, so the adapters are really compiled (not skipped by their #if).
 cat > "$work/SeesCoreLocation.swift" <<'EOF'

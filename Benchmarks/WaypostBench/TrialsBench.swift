@@ -1,11 +1,13 @@
 import Foundation
 
-/// Issue 30, item 7: trials in one process against the same scenario as separate `waypost test`
-/// processes — trials a second, and peak memory as N grows (it should stay flat: a trial's run
-/// is dropped once its record is made).
+/// Issues 30 and 41: trials in one process against the same scenario as separate `waypost test`
+/// processes, both sides one run at a time (`--jobs 1`) — trials a second, and peak memory as N
+/// grows (it should stay flat: a trial's run is dropped once its record is made). Trials run in
+/// memory (no SQLite file, no socket); the goal is 4× the in-process rate measured at d743c5a
+/// (32 trials/s, both sides at --jobs 1, this machine), and 15× one trial a process.
 func trialsSection(waypost: String, runs: Int) {
     print("")
-    print("Trials: fixtures/scenarios/field-cafe-checkin.yaml (the commute, realism device)")
+    print("Trials: fixtures/scenarios/field-cafe-checkin.yaml (the commute), both sides at --jobs 1")
     guard FileManager.default.isExecutableFile(atPath: waypost) else {
         return print("trials measurements: n/a (build the waypost product in release)")
     }
@@ -29,11 +31,11 @@ func trialsSection(waypost: String, runs: Int) {
             seconds: sorted[sorted.count / 2], peakMegabytes: all.map(\.peakMegabytes).max() ?? .nan, status: 0)
     }
     guard (try? Data(one.utf8).write(to: single)) != nil,
-        let separate = timed([waypost, "test", single.path], runs: max(runs, 10))
+        let separate = timed([waypost, "test", single.path, "--jobs", "1"], runs: max(runs, 10))
     else { return print("trials measurements failed: one trial as its own process") }
     var figures: [(trials: Int, measurement: Measurement)] = []
     for trials in [100, 1_000] {
-        guard let m = timed([waypost, "test", scenario, "--trials", "\(trials)"], runs: 1) else {
+        guard let m = timed([waypost, "test", scenario, "--trials", "\(trials)", "--jobs", "1"], runs: 1) else {
             return print("trials measurements failed: \(trials) trials")
         }
         figures.append((trials, m))
@@ -48,7 +50,7 @@ func trialsSection(waypost: String, runs: Int) {
         print(
             String(
                 format:
-                    "%5d trials in one process     %7.2f s  %6.0f MB   %7.1f trials/s   %.1f× separate processes (target ≥ 10)",
+                    "%5d trials in one process     %7.2f s  %6.0f MB   %7.1f trials/s (goal ≥ 128)   %.1f× separate processes (goal ≥ 15)",
                 trials, m.seconds, m.peakMegabytes, rate, rate / separateRate))
     }
     if figures.count == 2 {
@@ -56,5 +58,54 @@ func trialsSection(waypost: String, runs: Int) {
             String(
                 format: "peak memory, 1,000 trials / 100: %.2f× (target: flat, ≤ 1.2)",
                 figures[1].measurement.peakMegabytes / figures[0].measurement.peakMegabytes))
+    }
+}
+
+/// Issue 41: a 10,000-device crowd checking in, without `--db` (in memory), at `--jobs 1`; paired
+/// with the same run of the tool at d743c5a when `WAYPOST_BASELINE` names that build (goal: ≥ 5×
+/// faster), and the trial rate too.
+func crowdSection(waypost: String, runs: Int) {
+    print("")
+    print("Crowd: 10,000 commuters checking in at the commute's cafés, no --db, --jobs 1")
+    let root = FileManager.default.currentDirectoryPath
+    let crowd = benchDirectory.appendingPathComponent("crowd-10000.yaml")
+    let text = """
+        name: crowd-10000
+        seed: 1
+        devices:
+          - name: commuter
+            count: 10000
+            route: \(root)/tracks/sunnyvale-commute.kml
+            spread: { time: 30m, distance: 300 }
+        regions: \(root)/fixtures/regions/commute-cafes.yaml
+        privacy: \(root)/fixtures/privacy/demo.yaml
+        rules: \(root)/fixtures/rules/coffee.yaml
+        expect:
+          - { event: regionEnter, device: commuter, atLeast: 1 }
+
+        """
+    guard (try? Data(text.utf8).write(to: crowd)) != nil else { return print("crowd: cannot write \(crowd.path)") }
+    let baseline = ProcessInfo.processInfo.environment["WAYPOST_BASELINE"]
+    var sides = [("this build", waypost)]
+    if let baseline { sides.append(("baseline", baseline)) }
+    var seconds: [Double] = []
+    // Pair by pair, alternating, so that both sides meet the same machine.
+    var samples: [[Double]] = sides.map { _ in [] }
+    for _ in 0..<max(1, min(runs, 3)) {
+        for (index, side) in sides.enumerated() {
+            let m = measure([side.1, "test", crowd.path, "--jobs", "1"])
+            guard m.status <= 1 else { return print("crowd measurements failed: \(side.0) exited \(m.status)") }
+            samples[index].append(m.seconds)
+        }
+    }
+    for (index, side) in sides.enumerated() {
+        let sorted = samples[index].sorted()
+        seconds.append(sorted[sorted.count / 2])
+        print(String(format: "%-12@ %8.2f s (median of %d)", side.0, seconds[index], sorted.count))
+    }
+    if seconds.count == 2 {
+        print(String(format: "crowd: %.1f× faster than the baseline (goal ≥ 5, paired)", seconds[1] / seconds[0]))
+    } else {
+        print("crowd: set WAYPOST_BASELINE to d743c5a's waypost for the paired ratio (goal ≥ 5×)")
     }
 }

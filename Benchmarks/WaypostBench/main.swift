@@ -362,6 +362,7 @@ if arguments.count == 2 && arguments[1] == "scale" {
 }
 if arguments.count == 2 && arguments[1] == "trials" {
     trialsSection(waypost: waypost, runs: runs)
+    crowdSection(waypost: waypost, runs: runs)
     exit(0)
 }
 print("Track reader, 1M points, median of \(runs) runs (peak RSS is the largest seen)")
@@ -468,6 +469,7 @@ if FileManager.default.isExecutableFile(atPath: waypost) {
 }
 devicesSection(runs: runs)
 trialsSection(waypost: waypost, runs: runs)
+crowdSection(waypost: waypost, runs: runs)
 
 print("")
 socialSection()

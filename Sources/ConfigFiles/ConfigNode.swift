@@ -15,8 +15,14 @@ public struct ConfigNode {
         return try parse(try ConfigText.read(url, name: name), name: name)
     }
 
-    /// Composes `text` (YAML, or JSON, which is YAML) under the name `name`.
+    /// Composes `text` (YAML, or JSON, which is YAML) under the name `name`. JSON is composed by
+    /// a JSON reader into the same nodes (``JSONNodes``); what it does not take, YAML does.
     public static func parse(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
+        if let first = text.utf8.first(where: { !" \t\r\n".utf8.contains($0) }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let root = JSONNodes.compose(text)
+        {
+            return ConfigNode(node: root, file: name)
+        }
         if let (line, column) = ConfigText.firstAnchorOrAlias(in: text) {
             throw ConfigFileError(
                 file: name, line: line, column: column,

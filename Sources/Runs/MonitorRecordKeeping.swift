@@ -9,12 +9,12 @@ import Store
 /// last events, so a device still inside a café at the start of the next run gets no second
 /// `satisfied` (nor a second check-in).
 public struct MonitorRecordKeeping {
-    public var store: Store
+    public var store: any RunStore
     public var monitor: String
     /// The device the records belong to (nil: a single-device run).
     public var device: String?
 
-    public init(store: Store, monitor: String, device: String?) {
+    public init(store: any RunStore, monitor: String, device: String?) {
         self.store = store
         self.monitor = monitor
         self.device = device

@@ -4,7 +4,6 @@ import LocationEvents
 import LocationSimulation
 import SimulatedTime
 import SocialAPI
-import SocialEmulator
 import Store
 import Tracks
 
@@ -64,7 +63,7 @@ public struct DevicePlan {
 
 /// The check-in half of a run: events through the engine, posts through the outbox.
 public struct CheckinPlan {
-    public var store: Store
+    public var store: any RunStore
     /// The run's name in the store (a run of the same name resumes where it stopped).
     public var runName: String
     /// The route(s), as the store shows them.
@@ -84,11 +83,8 @@ public struct CheckinPlan {
     /// Record the fixes, events, regions and zones `waypost report` draws; a run nobody will
     /// draw (a trial) records only its audit and outbox.
     public var keepsHistory = true
-    /// Where the run takes its in-process emulator from and gives it back to (runs one after
-    /// another share one, renewed each time); nil: the run starts and stops its own.
-    public var resources: RunResources?
 
-    public init(store: Store, runName: String, track: String, rules: [CheckinRule], network: PostDestination?) {
+    public init(store: any RunStore, runName: String, track: String, rules: [CheckinRule], network: PostDestination?) {
         self.store = store
         self.network = network
         self.runName = runName
@@ -101,9 +97,23 @@ public struct CheckinPlan {
 
 /// Where a run's posts go.
 public enum PostDestination {
-    /// The emulator in this process, on the run's virtual time: its places and how it behaves.
-    case emulator(EmulatorFixtures, EmulatorSetup)
+    /// Networks on the run's virtual time: the emulator in this process, as the scenario layer
+    /// and the CLI wire it in (`EmulatorNetworks`).
+    case simulated(any VirtualTimeNetworks)
     /// Other servers, on the wall clock: the clients (signed on `clock`), and the longest wait
     /// for a retry before leaving posts queued.
     case servers(SocialClients, clock: any EpochClock, maxWait: Duration)
+}
+
+/// The networks a run posts to on its virtual time, as the run sees them: clients to post
+/// through, what is scripted to change as its time passes, and an end. Whoever wires them in
+/// keeps them, and reads what they received once the run is over.
+public protocol VirtualTimeNetworks: Sendable {
+    /// The run starts at `clock.now`: the clients to post through, signed on `clock`.
+    func start(on clock: SimulatedClock) async throws -> SocialClients
+    /// Applies what is scripted to happen by `time` (account changes); returns when the next
+    /// change is due (nil: none is left).
+    func advance(through time: EpochInstant) async -> EpochInstant?
+    /// The run is over: `completed` is false when it failed or was stopped.
+    func finish(completed: Bool) async
 }

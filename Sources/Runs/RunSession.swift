@@ -4,7 +4,6 @@ import LocationEvents
 import LocationSimulation
 import SimulatedTime
 import SocialAPI
-import SocialEmulator
 import Store
 
 /// What a run tells its front end, in virtual-time order.
@@ -23,8 +22,6 @@ public struct RunOutcome {
     public var run: RunRecord?
     /// How many location events the run made.
     public var eventCount: Int
-    /// The in-process emulator's request journal, as received on the wire (empty otherwise).
-    public var journal: [JournalEntry]
     /// Posts the outbox still holds unsent (servers that kept failing past the longest wait).
     public var stillQueued: Int
     /// The run's audit records as the store holds them, in the order the posts were first
@@ -107,9 +104,7 @@ public struct RunSession {
                 throw RunSessionError.stopped(at: origin.duration(to: stopped))
             }
             for launch in merge.take(through: .distantFuture) { onEvent(.location(launch)) }
-            return RunOutcome(
-                origin: origin, run: nil, eventCount: count + launches.count,
-                journal: [], stillQueued: 0)
+            return RunOutcome(origin: origin, run: nil, eventCount: count + launches.count, stillQueued: 0)
         }
 
         let store = checkins.store
@@ -163,14 +158,13 @@ public struct RunSession {
             if shouldStop?() == true { throw RunSessionError.stopped(at: origin.duration(to: reached)) }
             try store.finishRun(run.id, at: WallClock().now)
             for (keeping, manager) in keepers { try keeping.save(from: manager) }
-            let journal = await wiring.emulator?.core.journal ?? []
-            await wiring.finish()
+            await wiring.finish(completed: true)
             return RunOutcome(
-                origin: origin, run: run, eventCount: count, journal: journal,
+                origin: origin, run: run, eventCount: count,
                 stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count,
                 posts: try store.auditRecords(run: run.id).map(engine.auditRecord(stored:)))
         } catch {
-            await wiring.emulator?.stop()
+            await wiring.finish(completed: false)
             throw error
         }
     }
@@ -204,13 +198,8 @@ public struct RunSession {
                 keepers.append((keeping, manager))
             }
             let name = device.name
-            manager.observer = { event in
-                var event = event
-                event.device = name
-                launches.append(event)
-            }
             app.launch(manager)
-            manager.observer = nil
+            manager.drainEmitted(into: &launches, device: name)
             var simulated = SimulatedDevice(
                 name: name, route: device.route, manager: manager, clockOffset: device.startAfter,
                 displacement: device.displacement,
@@ -245,77 +234,44 @@ private struct LaunchMerge {
     }
 }
 
-/// The delivery side of a checking-in run: its clock, the emulator when it is in this process,
-/// the outbox's sender, and the emulator's scripted account changes.
+/// The delivery side of a checking-in run: its clock, the outbox's sender, and the networks on
+/// virtual time when the run posts to them.
 private final class Wiring {
     /// The run's simulated clock, or the wall clock of servers elsewhere.
     let clock: any EpochClock
-    let emulator: InProcessEmulator?
     let delivery: OutboxDelivery?
     /// How long the end of the run waits for retries; nil (on virtual time): until none is due.
     let maxWait: Duration?
-    private let origin: EpochInstant
-    private var changes: ArraySlice<EmulatorSetup.Change>
-    /// Where the emulator goes once the run is over: back for the next run, or stopped.
-    private let resources: RunResources?
+    private let networks: (any VirtualTimeNetworks)?
+    /// When the networks' next scripted change is due: asked only then, not at every event.
+    private var nextChange: EpochInstant?
 
     init(_ checkins: CheckinPlan, clock virtual: SimulatedClock, run: Int64) async throws {
-        let origin = virtual.now
-        self.origin = origin
         switch checkins.network {
         case nil:
-            (clock, maxWait, changes, emulator, delivery) = (virtual, nil, [], nil, nil)
-            resources = nil
-        case .emulator(let fixtures, let setup)?:
-            (clock, maxWait) = (virtual, nil)
-            changes = setup.changes[...]
-            // A fault may leave a request hanging on the server past the run: such runs start
-            // and stop their own.
-            resources = setup.faults.isEmpty ? checkins.resources : nil
-            let emulator: InProcessEmulator
-            if let idle = resources?.takeEmulator() {
-                emulator = await idle.renewed(
-                    fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
-                    twitterAPI: checkins.twitterAPI, clock: virtual)
-            } else {
-                do {
-                    emulator = try await InProcessEmulator.start(
-                        fixtures: fixtures, configuration: setup.configuration, seed: checkins.seed,
-                        twitterAPI: checkins.twitterAPI, network: resources?.nextNetwork(), clock: virtual)
-                } catch {
-                    throw RunSessionError.emulatorUnavailable("\(error)")
-                }
-            }
-            for timed in setup.faults {
-                var fault = timed.fault
-                fault.from = timed.from.map { origin.advanced(by: $0) }
-                fault.until = timed.until.map { origin.advanced(by: $0) }
-                _ = await emulator.core.addFault(fault)
-            }
-            self.emulator = emulator
+            (clock, maxWait, networks, delivery) = (virtual, nil, nil, nil)
+        case .simulated(let networks)?:
+            (clock, maxWait, self.networks) = (virtual, nil, networks)
+            nextChange = virtual.now
             // On virtual time only this run's posts: another run sharing the store (scenarios side
-            // by side on one --db) has its own clock and emulator.
+            // by side on one --db) has its own clock and networks.
             delivery = OutboxDelivery(
-                store: checkins.store, clients: emulator.clients, clock: virtual,
+                store: checkins.store, clients: try await networks.start(on: virtual), clock: virtual,
                 retry: RetryPolicy(seed: checkins.seed), run: run)
         case .servers(let clients, let clock, let maxWait)?:
-            (self.clock, emulator, self.maxWait, changes, resources) = (clock, nil, maxWait, [], nil)
+            (self.clock, self.maxWait, networks) = (clock, maxWait, nil)
             delivery = OutboxDelivery(
                 store: checkins.store, clients: clients, clock: clock, retry: RetryPolicy(seed: checkins.seed))
         }
     }
 
-    /// The run is over: its emulator goes back for the next run, or stops.
-    func finish() async {
-        guard let emulator else { return }
-        if let resources { await resources.giveBack(emulator) } else { await emulator.stop() }
+    func finish(completed: Bool) async {
+        await networks?.finish(completed: completed)
     }
 
-    /// Applies the account changes due by `time` through the emulator's control plane.
+    /// Applies the networks' scripted changes due by `time`.
     func applyChanges(through time: EpochInstant) async {
-        while let change = changes.first, origin.advanced(by: change.at) <= time {
-            changes.removeFirst()
-            await emulator?.apply(change)
-        }
+        guard let networks, let due = nextChange, due <= time else { return }
+        nextChange = await networks.advance(through: time)
     }
 }

@@ -52,8 +52,12 @@ public struct ScenarioResult: Sendable {
 /// every time.
 public struct ScenarioRunner: Sendable {
     public var fixtures: EmulatorFixtures
-    /// The database runs are recorded in; nil: none (each run in a temporary store, gone with it).
+    /// The database runs are recorded in; nil: none (each run in a store nobody keeps).
     public var storePath: String?
+    /// How runs nobody records reach their store and emulator: in memory (the default), or the
+    /// durable way a recorded run goes — a temporary SQLite store and loopback HTTP — which the
+    /// run-path parity test compares it with (`waypost test --run-path durable`).
+    public var unrecordedPath = RunPath.inMemory
     /// Wall-clock seconds a scenario may take unless it sets its own `timeBudget`: a run past it
     /// stops and fails, so a scenario that would never end (a route of millions of fixes, say)
     /// cannot hang CI.
@@ -231,24 +235,31 @@ public struct ScenarioRunner: Sendable {
         // trials run's exact run. Trials and runs without one use a store nobody keeps.
         let database = recorded ? storePath : nil
         let name = runName ?? scenario.name
-        let store: Store
+        let path = database == nil ? unrecordedPath : .durable
+        let store: any RunStore
+        var temporary: Store?
         do {
             if let database {
-                store = try Store(path: database)
-                try store.resetRun(named: name)
-            } else if let resources {
-                store = try resources.store()
+                let sqlite = try Store(path: database)
+                try sqlite.resetRun(named: name)
+                store = sqlite
+            } else if path == .inMemory {
+                store = InMemoryStore()
             } else {
-                store = try Store.temporary()
+                let sqlite = try resources?.store() ?? Store.temporary()
+                (store, temporary) = (sqlite, sqlite)
             }
         } catch {
-            throw ScenarioError(.unavailable, error.description)
+            throw ScenarioError(.unavailable, "\(error)")
         }
-        defer { if database == nil { resources?.giveBack(store) } }
+        defer { if let temporary { resources?.giveBack(temporary) } }
+        let networks = EmulatorNetworks(
+            fixtures: scenario.places ?? fixtures, setup: scenario.emulator, seed: scenario.seed, path: path,
+            resources: resources)
         var checkins = CheckinPlan(
             store: store, runName: name, track: scenario.trackDescription,
             rules: scenario.rules,
-            network: scenario.dryRun ? nil : .emulator(scenario.places ?? fixtures, scenario.emulator))
+            network: scenario.dryRun ? nil : .simulated(networks))
         checkins.profile = scenario.privacy
         checkins.seed = scenario.seed
         checkins.twitterAPI = scenario.emulator.twitterAPI
@@ -256,7 +267,6 @@ public struct ScenarioRunner: Sendable {
         // run on the same --db finds them (trials each start afresh: they run side by side).
         checkins.keepsMonitorRecords = keepsMonitorRecords
         checkins.keepsHistory = database != nil
-        checkins.resources = resources
         plan.checkins = checkins
 
         // Expectations see the events as they come; the events themselves are not kept.
@@ -279,7 +289,7 @@ public struct ScenarioRunner: Sendable {
         return ScenarioOutcome(
             origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount,
             posts: outcome.posts,
-            journal: outcome.journal)
+            journal: await networks.journal)
     }
 
     /// The scenario's devices as a run plan: each route read and timed once, however many devices

@@ -1,11 +1,14 @@
+import AsyncHTTPClient
 import Foundation
+import NIOHTTP1
 import SimulatedTime
 import SocialAPI
 
 /// The clients' ``HTTPTransport`` answered by an ``EmulatorCore`` in memory — no socket — for
-/// unit tests and property tests that make thousands of requests. Faults that act on the
-/// connection (`reset`, `hang`) surface as the transport errors a socket would give; a
-/// `latency` fault's delay is not slept: past ``timeout`` the client gets the timeout a socket
+/// runs nobody keeps and for tests that make thousands of requests. Faults that act on the
+/// connection (`reset`, `hang`) fail as ``SocialAPI/AsyncHTTPClientTransport`` fails over a
+/// socket, with the same error (it reaches the audit; `FaultTests` holds the two to it); a
+/// `latency` fault's delay is not slept: past ``timeout`` the client gets the deadline a socket
 /// would give it — after the emulator processed the request, so the answer is lost.
 ///
 /// ```swift
@@ -39,14 +42,15 @@ public struct EmulatorTransport: HTTPTransport {
                 method: request.method,
                 path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
                 query: components.percentEncodedQuery ?? "", headers: headers, body: request.body ?? Data()))
+        // What AsyncHTTPClient reports for each: the deadline passed, or the server dropped the
+        // connection in the middle of its answer.
+        let failure: any Error
         switch answer.transport {
-        case .none where answer.delay > Seconds(timeout):
-            throw .transport(
-                "timed out after \(Int(timeout.inSeconds)) s: the emulator answered \(Int(answer.delay.seconds)) s late (fault)"
-            )
+        case .none where answer.delay > Seconds(timeout): failure = HTTPClientError.deadlineExceeded
         case .none: return HTTPResponseSpec(status: answer.status, headers: answer.headers, body: answer.body)
-        case .reset: throw .transport("connection reset by the emulator (fault)")
-        case .hang: throw .transport("timed out: the emulator never answered (fault)")
+        case .reset: failure = HTTPParserError.invalidEOFState
+        case .hang: failure = HTTPClientError.deadlineExceeded
         }
+        throw .transport("\(request.method) \(request.url.path): \(failure)")
     }
 }

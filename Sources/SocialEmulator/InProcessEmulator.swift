@@ -4,7 +4,9 @@ import SocialAPI
 
 /// The emulator inside this process, on an ephemeral loopback port — real HTTP all the same —
 /// with the project's clients signed as its first configured accounts. `waypost replay
-/// --checkins` and every scenario post through one of these unless told otherwise.
+/// --checkins` and every scenario post through one of these unless told otherwise. A run nobody
+/// keeps may reach it in memory instead (``inMemory(fixtures:configuration:seed:twitterAPI:clock:)``):
+/// the same core, the clients on ``EmulatorTransport``, no socket.
 ///
 /// ```swift
 /// let clock = SimulatedClock(start: origin)
@@ -15,7 +17,8 @@ import SocialAPI
 /// ```
 public struct InProcessEmulator: Sendable {
     public let core: EmulatorCore
-    public let running: EmulatorServer.Running
+    /// The server, listening; nil: reached in memory.
+    public let running: EmulatorServer.Running?
     public let clients: SocialClients
     /// The loop the server and its clients share; nil: NIO's shared loops.
     let network: LoopbackNetwork?
@@ -33,8 +36,23 @@ public struct InProcessEmulator: Sendable {
         let running = try await EmulatorServer(core: core).start(port: 0, network: network)
         return InProcessEmulator(
             core: core, running: running,
-            clients: clients(of: running, configuration: configuration, twitterAPI: twitterAPI, network, clock: clock),
+            clients: clients(
+                of: running, configuration: configuration, twitterAPI: twitterAPI, network, core: core, clock: clock),
             network: network)
+    }
+
+    /// The emulator reached in memory: its clients call the core through ``EmulatorTransport``,
+    /// signed and verified as over HTTP, with the same routes, faults and journal.
+    public static func inMemory(
+        fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
+        twitterAPI: TwitterAPIVersion = .v1_1, clock: any EpochClock
+    ) -> InProcessEmulator {
+        let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: clock)
+        return InProcessEmulator(
+            core: core, running: nil,
+            clients: clients(
+                of: nil, configuration: configuration, twitterAPI: twitterAPI, nil, core: core, clock: clock),
+            network: nil)
     }
 
     /// This emulator, still listening, made anew for another run as `start` would make it, with
@@ -48,16 +66,21 @@ public struct InProcessEmulator: Sendable {
         return InProcessEmulator(
             core: core, running: running,
             clients: Self.clients(
-                of: running, configuration: configuration, twitterAPI: twitterAPI, network, clock: clock),
+                of: running, configuration: configuration, twitterAPI: twitterAPI, network, core: core, clock: clock),
             network: network)
     }
 
-    /// The project's clients signed as the first configured accounts, on `clock`.
+    /// The project's clients signed as the first configured accounts, on `clock`: over HTTP to
+    /// `running`, or in memory to `core` when nothing listens.
     private static func clients(
-        of running: EmulatorServer.Running, configuration: EmulatorConfiguration, twitterAPI: TwitterAPIVersion,
-        _ network: LoopbackNetwork?, clock: any EpochClock
+        of running: EmulatorServer.Running?, configuration: EmulatorConfiguration, twitterAPI: TwitterAPIVersion,
+        _ network: LoopbackNetwork?, core: EmulatorCore, clock: any EpochClock
     ) -> SocialClients {
-        let transport = network.map { AsyncHTTPClientTransport(client: $0.client) } ?? AsyncHTTPClientTransport()
+        let transport: any HTTPTransport =
+            running == nil
+            ? EmulatorTransport(core: core)
+            : network.map { AsyncHTTPClientTransport(client: $0.client) } ?? AsyncHTTPClientTransport()
+        let base = running?.baseURL ?? EmulatorTransport.baseURL
         var twitter: TwitterClient?
         var x: XClient?
         if let account = configuration.twitterAccounts.first,
@@ -66,20 +89,22 @@ public struct InProcessEmulator: Sendable {
             let credentials = OAuth1Credentials(
                 consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret)
             twitter = TwitterClient(
-                baseURL: running.twitterBaseURL, credentials: credentials, transport: transport, clock: clock)
+                baseURL: base.appendingPathComponent("1.1/"), credentials: credentials, transport: transport,
+                clock: clock)
             if twitterAPI == .v2 {
                 x = XClient(
-                    baseURL: running.xBaseURL, authorization: .oauth1(OAuth1Signer(credentials: credentials)),
+                    baseURL: base.appendingPathComponent("2/"),
+                    authorization: .oauth1(OAuth1Signer(credentials: credentials)),
                     transport: transport, clock: clock)
             }
         }
         let facebook = configuration.facebookAccounts.first.map {
-            FacebookClient(baseURL: running.facebookBaseURL, accessToken: $0.accessToken, transport: transport)
+            FacebookClient(baseURL: base, accessToken: $0.accessToken, transport: transport)
         }
         return SocialClients(twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI)
     }
 
     public func stop() async {
-        await running.stop()
+        await running?.stop()
     }
 }

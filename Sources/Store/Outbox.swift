@@ -38,6 +38,17 @@ public struct OutboxEntry: Sendable, Equatable {
     public var leaseUntil: EpochInstant?
 }
 
+extension OutboxEntry {
+    /// A new pending post, as a store other than SQLite's (``CheckinEngine/InMemoryStore``) writes it.
+    package init(
+        id: Int64, key: String, run: Int64, network: String, state: OutboxState, createdAt: EpochInstant,
+        notBefore: EpochInstant, attempts: Int, payload: Data
+    ) {
+        (self.id, self.key, self.run, self.network, self.state) = (id, key, run, network, state)
+        (self.createdAt, self.notBefore, self.attempts, self.payload) = (createdAt, notBefore, attempts, payload)
+    }
+}
+
 /// The outbox and the audit: a post is written (with its audit record) before it is sent, and
 /// its outcome is written with its audit record in one transaction.
 extension Store {

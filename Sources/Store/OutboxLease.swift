@@ -39,11 +39,11 @@ public struct OutboxLease: Sendable {
     }
 
     /// When a claim made or renewed now runs out.
-    var expiry: EpochInstant { clock.now.advanced(by: duration) }
+    package var expiry: EpochInstant { clock.now.advanced(by: duration) }
 
     /// Whether a claim by `owner` that runs out at `leaseUntil` may be taken: it has run out, it
     /// names no owner (written before leases), or its owner is a process of this machine that has exited.
-    func hasLapsed(owner: String?, leaseUntil: EpochInstant?) -> Bool {
+    package func hasLapsed(owner: String?, leaseUntil: EpochInstant?) -> Bool {
         if owner == self.owner { return false }
         guard let owner, let leaseUntil else { return true }
         return leaseUntil < clock.now || process.knowsExited(owner)

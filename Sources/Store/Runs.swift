@@ -9,6 +9,14 @@ public struct RunRecord: Sendable, Equatable {
     public var startedAt: EpochInstant
     public var finishedAt: EpochInstant?
     public var dryRun: Bool
+
+    package init(
+        id: Int64, name: String, track: String, startedAt: EpochInstant, finishedAt: EpochInstant?, dryRun: Bool
+    ) {
+        (self.id, self.name, self.track, self.startedAt, self.finishedAt, self.dryRun) = (
+            id, name, track, startedAt, finishedAt, dryRun
+        )
+    }
 }
 
 extension Store {

@@ -2,10 +2,12 @@ import ArgumentParser
 import CheckinEngine
 import Foundation
 import Runs
+import Scenarios
 import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Store
+import WorldFiles
 
 /// `--db` for a command that records runs (`replay --checkins`): the store is created when missing.
 struct StoreOptions: ParsableArguments {
@@ -115,8 +117,12 @@ struct NetworkOptions: ParsableArguments {
 
     /// Where a run's posts go: the in-process emulator, or the servers the base URLs name;
     /// `credentials` as ``serverCredentials()`` read them.
-    func destination(credentials: Credentials?) throws -> PostDestination {
-        guard external else { return .emulator(try loadFixtures(fixtures), EmulatorSetup()) }
+    func destination(credentials: Credentials?, seed: UInt64) throws -> PostDestination {
+        guard external else {
+            var setup = EmulatorSetup()
+            setup.twitterAPI = twitterAPI
+            return .simulated(EmulatorNetworks(fixtures: try loadFixtures(fixtures), setup: setup, seed: seed))
+        }
         let clock = WallClock()
         return .servers(
             try serverClients(credentials: credentials, clock: clock), clock: clock, maxWait: .seconds(maxWait))

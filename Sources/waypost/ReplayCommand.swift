@@ -443,7 +443,7 @@ struct Replay: AsyncParsableCommand {
                 try store.applyRetention(now: WallClock().now)
                 var checkins = CheckinPlan(
                     store: store, runName: run ?? input.runName, track: track, rules: rules,
-                    network: dryRun ? nil : try network.destination(credentials: credentials))
+                    network: dryRun ? nil : try network.destination(credentials: credentials, seed: seed))
                 checkins.profile = profile
                 checkins.seed = seed
                 checkins.twitterAPI = network.twitterAPI

@@ -101,6 +101,13 @@ struct Test: AsyncParsableCommand {
         completion: .file(extensions: ["html"]))
     var html: String?
 
+    // Hidden: the run-path parity test runs every shipped scenario both ways and compares bytes.
+    @Option(
+        help: ArgumentHelp(
+            "How runs not recorded in --db reach their store and emulator: memory (default) or durable (a temporary SQLite store and loopback HTTP, as recorded runs).",
+            visibility: .hidden))
+    var runPath: RunPath = .inMemory
+
     func validate() throws {
         try OptionRange.check("--jobs", jobs, 1...Int.max)
         // A budget becomes a deadline in milliseconds on the wall clock: a year keeps it far inside.
@@ -191,10 +198,12 @@ struct Test: AsyncParsableCommand {
                 // `--db` is checked once before anything runs: a file that is not a Waypost store is
                 // 73 with one line, as for every other command.
                 if let db { _ = try openStore(db) }
-                // Runs nobody records live in SQLite's private temporary stores: whatever ends the
-                // process (Ctrl-C, a cancelled CI job, SIGKILL) leaves nothing in $TMPDIR.
-                let runner = ScenarioRunner(
+                // Runs nobody records live in memory (or, durable, in SQLite's private temporary
+                // stores): whatever ends the process (Ctrl-C, a cancelled CI job, SIGKILL) leaves
+                // nothing in $TMPDIR.
+                var runner = ScenarioRunner(
                     fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: .seconds(timeBudget))
+                runner.unrecordedPath = runPath
                 file = try await runUnits(runner, shard: shard ?? (1, 1))
                 do {
                     try runner.recordDistributions(of: file)
@@ -325,3 +334,5 @@ extension SysExit: Comparable {
     /// Which of two statuses a command with several outcomes reports: the more serious.
     static func < (a: SysExit, b: SysExit) -> Bool { a.rawValue < b.rawValue }
 }
+
+extension RunPath: ExpressibleByArgument {}

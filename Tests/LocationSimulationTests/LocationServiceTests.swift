@@ -88,15 +88,14 @@ struct LocationServiceTests {
     @Test func authorizationFlowAndRevocationMidRun() {
         let manager = SimulatedLocationManager(
             authorizationAnswer: .allowAlways, startTime: t0)
-        var events: [TimedEvent] = []
-        manager.observer = { events.append($0) }
         manager.reportInitialAuthorization()
         manager.requestAlwaysAuthorization()
         manager.startUpdatingLocation()
         // Entered at 50 m from the centre (100 m along, 50 s), reported at 70 s; the exit (at
         // 300 m past, 450 m along: 225 s + 20 s) would come after the revocation at 100 s.
         manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(150), radius: 100))
-        events += run(route(seconds: 300) { 2 * $0 }, manager: manager, changes: [(t0 + 100, .denied)])
+        // The stream starts with what the manager emitted before the run.
+        let events = run(route(seconds: 300) { 2 * $0 }, manager: manager, changes: [(t0 + 100, .denied)])
         let statuses = events.compactMap { timed -> (AuthorizationStatus, Double)? in
             if case .authorizationChanged(let s) = timed.event { return (s, timed.time - t0) }
             return nil

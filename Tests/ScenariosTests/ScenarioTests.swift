@@ -50,25 +50,27 @@ struct ScenarioTests {
     /// and check-in ids too), the same requests at the same times, the same verdict per trial.
     @Test func runsHandingOnStoresAndEmulatorsAreTheRunsTheyWouldBeAlone() async throws {
         let scenario = try Self.scenario("field-cafe-checkin.yaml")
+        // Runs nobody keeps hand things on only on the durable path (in memory, each makes its own).
+        let runner = RunPathParityTests.runner(.durable)
         let resources = RunResources()
         func requests(_ outcome: ScenarioOutcome) -> [String] {
             outcome.journal.map {
                 "\($0.time) \($0.method) \($0.path) \($0.status) \($0.parameters.sorted { $0.key < $1.key })"
             }
         }
-        let alone = try await Self.runner.execute(scenario, recorded: false, keepsMonitorRecords: false)
+        let alone = try await runner.execute(scenario, recorded: false, keepsMonitorRecords: false)
         for _ in 0..<3 {
-            let handedOn = try await Self.runner.execute(
+            let handedOn = try await runner.execute(
                 scenario, recorded: false, keepsMonitorRecords: false, reusing: resources)
             #expect(handedOn.posts == alone.posts)
             #expect(requests(handedOn) == requests(alone))
             #expect(handedOn.eventCount == alone.eventCount)
         }
         #expect(alone.posts.contains { $0.remoteID != nil } && !alone.journal.isEmpty)
-        let header = try Self.runner.header(scenario, trials: 4)
+        let header = try runner.header(scenario, trials: 4)
         for unit in 0...4 {
-            let single = await Self.runner.run(scenario, unit: unit, of: header)
-            let shared = await Self.runner.run(scenario, unit: unit, of: header, reusing: resources)
+            let single = await runner.run(scenario, unit: unit, of: header)
+            let shared = await runner.run(scenario, unit: unit, of: header, reusing: resources)
             #expect(shared.results == single.results && shared.firstMatches == single.firstMatches)
         }
         await resources.stop()

@@ -67,6 +67,42 @@ struct FaultTests {
         }
     }
 
+    /// Runs nobody keeps reach the emulator in memory (``EmulatorTransport``): a fault must fail
+    /// there exactly as it fails over a socket — the same error, word for word, since it reaches
+    /// the audit — or the two run paths would tell different stories.
+    @Test(arguments: [
+        Fault(kind: .reset), Fault(kind: .hang), Fault(kind: .latency, milliseconds: 2_000), Fault(kind: .empty),
+        Fault(kind: .truncated), Fault(kind: .status, status: 503),
+    ])
+    func theInMemoryTransportFailsAsTheSocketDoes(_ fault: Fault) async throws {
+        func failure(loopback: Bool) async throws -> String {
+            var message = "no error"
+            try await withEmulator(loopback: loopback) { (emulator, core) async throws in
+                var fault = fault
+                fault.pathContains = "statuses/update"
+                await core.addFault(fault)
+                // A short deadline only where it must fire: under the parallel suite an ordinary
+                // answer over loopback can take longer than that.
+                let late = fault.kind == .hang || fault.kind == .latency
+                let transport: any HTTPTransport =
+                    loopback
+                    ? AsyncHTTPClientTransport(timeout: late ? .milliseconds(500) : .seconds(120))
+                    : EmulatorTransport(core: core, timeout: late ? .milliseconds(500) : .seconds(120))
+                let twitter = TwitterClient(
+                    baseURL: emulator.twitterBaseURL, credentials: EmulatorTests.demoTwitter, transport: transport)
+                do throws(SocialAPIError) {
+                    _ = try await twitter.updateStatus("Lost?")
+                } catch {
+                    message = "\(error)"
+                }
+            }
+            return message
+        }
+        let socket = try await failure(loopback: true)
+        #expect(socket != "no error")
+        #expect(try await failure(loopback: false) == socket)
+    }
+
     @Test func truncatedAnswersLeaveTheOutcomeUnknown() async throws {
         try await withEmulator(loopback: true) { (running, core) async throws in
             await core.addFault(Fault(kind: .truncated, pathContains: "statuses/update", remaining: 1))

@@ -102,6 +102,21 @@ struct RunParityCLITests {
         }
     }
 
+    /// Scenarios without `--db` run in memory; `--run-path durable` runs them as recorded runs go,
+    /// on a temporary SQLite store and loopback HTTP. The reports a user reads are the same bytes.
+    @Test(arguments: ["text", "json"])
+    func runsNobodyKeepsReportTheSameInMemoryAsDurable(_ format: String) throws {
+        let folder = Corpus.repositoryRoot.appendingPathComponent("fixtures/scenarios")
+        let scenarios = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { "fixtures/scenarios/\($0)" }
+        let memory = try CLITests.waypost(["test", "--format", format] + scenarios)
+        let durable = try CLITests.waypost(["test", "--format", format, "--run-path", "durable"] + scenarios)
+        #expect(memory.status == 0, "\(memory.stderr)")
+        #expect(memory.stdout.count > 10_000)
+        #expect(memory.stdout == durable.stdout)
+        #expect(memory.stderr == durable.stderr)
+    }
+
     @Test func everyExpressibleScenarioAndItsReplayStoreTheSameRun() throws {
         let scenarios = try FileManager.default.contentsOfDirectory(
             atPath: Corpus.repositoryRoot.appendingPathComponent("fixtures/scenarios").path

@@ -1,4 +1,3 @@
-import ConfigFiles
 import Foundation
 
 /// A rule: on some location events, check in on some networks, with a message, a place choice,
@@ -65,93 +64,5 @@ public struct CheckinRule: Sendable, Equatable {
         guard triggers.contains(trigger) else { return false }
         guard let regions else { return true }
         return region.map(regions.contains) ?? false
-    }
-}
-
-/// Reads check-in rules from YAML or JSON (see ``CheckinRule``).
-public enum CheckinRuleFile {
-    private static let keys: Set<String> = [
-        "id", "on", "regions", "networks", "message", "place", "precision", "consent", "cooldown", "maxAge",
-        "searchRadius", "legacyLength", "audience",
-    ]
-
-    public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> [CheckinRule] {
-        try rules(try ConfigNode.load(contentsOf: url, displayName: displayName))
-    }
-
-    public static func parse(_ text: String, name: String) throws(ConfigFileError) -> [CheckinRule] {
-        try rules(try ConfigNode.parse(text, name: name))
-    }
-
-    /// The rules of a `rules:` mapping or a bare list (also used by scenario files).
-    public static func rules(_ root: ConfigNode) throws(ConfigFileError) -> [CheckinRule] {
-        let list: ConfigNode
-        if case .mapping = root.node {
-            guard let rules = try root.mapping(allowing: ["rules"])["rules"] else {
-                throw root.failure("missing 'rules'")
-            }
-            list = rules
-        } else {
-            list = root
-        }
-        var out: [CheckinRule] = []
-        var seen: Set<String> = []
-        for item in try list.list() {
-            let rule = try self.rule(item)
-            guard seen.insert(rule.id).inserted else { throw item.failure("rule '\(rule.id)' is defined twice") }
-            out.append(rule)
-        }
-        return out
-    }
-
-    static func rule(_ node: ConfigNode) throws(ConfigFileError) -> CheckinRule {
-        let fields = try node.mapping(allowing: keys)
-        func required(_ key: String) throws(ConfigFileError) -> ConfigNode {
-            guard let value = fields[key] else { throw node.failure("missing '\(key)'") }
-            return value
-        }
-        var triggers: Set<Trigger> = []
-        for item in try required("on").listOrOne() { triggers.insert(try item.choice(Trigger.self)) }
-        var rule = CheckinRule(id: try required("id").string(), triggers: triggers)
-        if let regions = fields["regions"] {
-            var names: Set<String> = []
-            for item in regions.listOrOne() { names.insert(try item.string()) }
-            rule.regions = names
-        }
-        if let networks = fields["networks"] {
-            rule.networks = []
-            for item in networks.listOrOne() {
-                let network = try item.choice(Network.self)
-                if !rule.networks.contains(network) { rule.networks.append(network) }
-            }
-            if rule.networks.isEmpty { throw networks.failure("'networks' needs at least one of twitter, facebook") }
-        }
-        if let message = fields["message"] { rule.message = try message.string() }
-        if let place = fields["place"] { rule.place = try placeChoice(place) }
-        if let precision = fields["precision"] { rule.precision = try precision.choice(Precision.self) }
-        if let consent = fields["consent"] { rule.consent = try consent.choice(ConsentMode.self) }
-        if let cooldown = fields["cooldown"] { rule.cooldown = try cooldown.duration().duration }
-        if let maxAge = fields["maxAge"] { rule.maxAge = try maxAge.duration().duration }
-        if let radius = fields["searchRadius"] {
-            rule.searchRadius = try radius.number()
-            guard rule.searchRadius > 0 else { throw radius.failure("'searchRadius' must be positive metres") }
-        }
-        if let legacy = fields["legacyLength"] { rule.legacyLength = try legacy.bool() }
-        if let audience = fields["audience"] { rule.audience = try audience.choice(Audience.self) }
-        return rule
-    }
-
-    static func placeChoice(_ node: ConfigNode) throws(ConfigFileError) -> PlaceChoice {
-        if case .mapping = node.node {
-            let fields = try node.mapping(allowing: ["name", "category"])
-            guard fields.count == 1 else { throw node.failure("'place' takes one of name or category") }
-            if let name = fields["name"] { return .named(try name.string()) }
-            if let category = fields["category"] { return .category(try category.string()) }
-        }
-        switch try node.string() {
-        case "first": return .first
-        case "nearest": return .nearest
-        case let other: throw node.failure("'place' is first, nearest, {name: …} or {category: …}, not '\(other)'")
-        }
     }
 }

@@ -1,4 +1,3 @@
-import ConfigFiles
 import Foundation
 import SocialAPI
 
@@ -38,58 +37,5 @@ public struct Credentials: Sendable, Equatable {
                 tokenSecret: environment["WAYPOST_TWITTER_TOKEN_SECRET"])
         }
         return Credentials(twitter: twitter, facebookAccessToken: environment["WAYPOST_FACEBOOK_ACCESS_TOKEN"])
-    }
-
-    /// Reads a credentials file, refusing one that group or others may read or write.
-    public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> Credentials {
-        let name = displayName ?? url.path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
-        else { throw ConfigFileError(file: name, message: "cannot read the credentials file") }
-        guard mode & 0o077 == 0 else {
-            throw ConfigFileError(
-                file: name,
-                message: String(format: "mode %o lets others read the credentials; chmod 600 it", mode & 0o777))
-        }
-        // Every error below says where and what is wrong, never what the file holds: a value
-        // out of place, a mistyped key or YAML's own message could be a secret.
-        func withheld<T>(_ message: String, _ body: () throws(ConfigFileError) -> T) throws(ConfigFileError) -> T {
-            do {
-                return try body()
-            } catch {
-                throw ConfigFileError(file: name, line: error.line, column: error.column, message: message)
-            }
-        }
-        let root = try withheld("not YAML or JSON (the text is not shown: it may hold secrets)") {
-            () throws(ConfigFileError) in try ConfigNode.load(contentsOf: url, displayName: name)
-        }
-        let fields = try withheld("expected a mapping with the keys twitter and facebook only") {
-            () throws(ConfigFileError) in try root.mapping(allowing: ["twitter", "facebook"])
-        }
-        var credentials = Credentials(twitter: nil, facebookAccessToken: nil)
-        if let twitter = fields["twitter"] {
-            let t = try withheld("twitter: expected a mapping with consumerKey, consumerSecret, token, tokenSecret") {
-                () throws(ConfigFileError) in
-                try twitter.mapping(allowing: ["consumerKey", "consumerSecret", "token", "tokenSecret"])
-            }
-            guard let key = t["consumerKey"], let secret = t["consumerSecret"] else {
-                throw twitter.failure("twitter needs consumerKey and consumerSecret")
-            }
-            credentials.twitter = try withheld("twitter: every value must be a string") { () throws(ConfigFileError) in
-                OAuth1Credentials(
-                    consumerKey: try key.string(), consumerSecret: try secret.string(),
-                    token: try t["token"]?.string(), tokenSecret: try t["tokenSecret"]?.string())
-            }
-        }
-        if let facebook = fields["facebook"] {
-            let f = try withheld("facebook: expected a mapping with accessToken only") { () throws(ConfigFileError) in
-                try facebook.mapping(allowing: ["accessToken"])
-            }
-            guard let token = f["accessToken"] else { throw facebook.failure("facebook needs accessToken") }
-            credentials.facebookAccessToken = try withheld("facebook: accessToken must be a string") {
-                () throws(ConfigFileError) in try token.string()
-            }
-        }
-        return credentials
     }
 }

@@ -19,9 +19,9 @@ import SimulatedTime
 ///  always(provisional) ── first use not in use ──▶ always (answer Always) | whenInUse (otherwise)
 ///  whenInUse ── requestAlways (once, not Allow Once) ──▶ always (answer Always) | unchanged
 /// ```
-public struct AuthorizationStateMachine: Sendable, Equatable {
+package struct AuthorizationStateMachine: Sendable, Equatable {
     /// The authorization status with how it was granted. Legal transitions: see the diagram above.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         case notDetermined
         case restricted
         case denied
@@ -32,7 +32,7 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
         /// (iOS 13), until the upgrade prompt at the first use in the background.
         case always(provisional: Bool)
 
-        public var status: AuthorizationStatus {
+        package var status: AuthorizationStatus {
             switch self {
             case .notDetermined: .notDetermined
             case .restricted: .restricted
@@ -55,12 +55,12 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     }
 
     /// Allow Once: when it ends, once the app has left use.
-    public struct OneTime: Sendable, Equatable {
-        public var expiry: EpochInstant?
+    package struct OneTime: Sendable, Equatable {
+        package var expiry: EpochInstant?
     }
 
     /// Accuracy authorization (iOS 14).
-    public enum Accuracy: Sendable, Equatable {
+    package enum Accuracy: Sendable, Equatable {
         case full
         case reduced
         /// Reduced, with temporary full accuracy granted until the app leaves use.
@@ -68,13 +68,13 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     }
 
     /// The authorization prompt on screen: answered at `due`.
-    public struct Prompt: Sendable, Equatable {
-        public var due: EpochInstant
-        public var wantsAlways: Bool
+    package struct Prompt: Sendable, Equatable {
+        package var due: EpochInstant
+        package var wantsAlways: Bool
     }
 
     /// What the owner does after a transition, in order.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// `didChangeAuthorization`, and what the new status starts or stops.
         case authorizationChanged(AuthorizationStatus)
         /// `locationManagerDidChangeAuthorization` for accuracy authorization.
@@ -83,23 +83,23 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
         case promptShown
     }
 
-    public private(set) var state: State
-    public private(set) var accuracy: Accuracy
+    package private(set) var state: State
+    package private(set) var accuracy: Accuracy
     /// The prompt on screen, nil when none is.
-    public private(set) var prompt: Prompt?
+    package private(set) var prompt: Prompt?
     /// Whether the When In Use → Always prompt has been shown (iOS shows it once).
-    public private(set) var upgradeAsked = false
+    package private(set) var upgradeAsked = false
     /// A session asked for temporary full accuracy (the user's answer then decides
     /// `fullAccuracyDenied`).
-    public private(set) var fullAccuracyRequested = false
+    package private(set) var fullAccuracyRequested = false
     /// The user's scripted answers.
-    public var script: PromptScript
+    package var script: PromptScript
     /// Whether the user grants temporary full accuracy when asked.
-    public var grantsTemporaryFullAccuracy = true
+    package var grantsTemporaryFullAccuracy = true
     let iosVersion: Int
     let allowOnceGrace: Seconds
 
-    public init(
+    package init(
         status: AuthorizationStatus, accuracy: AccuracyAuthorization, script: PromptScript, iosVersion: Int,
         allowOnceGrace: Seconds
     ) {
@@ -110,15 +110,15 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
         self.allowOnceGrace = allowOnceGrace
     }
 
-    public var status: AuthorizationStatus { state.status }
-    public var accuracyAuthorization: AccuracyAuthorization { accuracy == .reduced ? .reducedAccuracy : .fullAccuracy }
-    public var isProvisionalAlways: Bool { state == .always(provisional: true) }
-    public var isOneTime: Bool {
+    package var status: AuthorizationStatus { state.status }
+    package var accuracyAuthorization: AccuracyAuthorization { accuracy == .reduced ? .reducedAccuracy : .fullAccuracy }
+    package var isProvisionalAlways: Bool { state == .always(provisional: true) }
+    package var isOneTime: Bool {
         if case .whenInUse(let oneTime) = state { return oneTime != nil }
         return false
     }
     /// When Allow Once ends, nil when it is not ending.
-    public var oneTimeExpiry: EpochInstant? {
+    package var oneTimeExpiry: EpochInstant? {
         if case .whenInUse(let oneTime?) = state { return oneTime.expiry }
         return nil
     }
@@ -130,7 +130,7 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     /// provisional Always (Apple, WWDC 2019 "What's New in Core Location"). An app already When In
     /// Use gets the upgrade prompt at once, once only ("further calls have no effect"); under Allow
     /// Once, never. With Location Services off iOS offers to open Settings; the app stays denied.
-    public mutating func request(wantsAlways: Bool, locationServicesEnabled: Bool, now: EpochInstant) -> [Action] {
+    package mutating func request(wantsAlways: Bool, locationServicesEnabled: Bool, now: EpochInstant) -> [Action] {
         if wantsAlways, case .whenInUse(let oneTime) = state {
             guard oneTime == nil, !upgradeAsked, let answer = script.answer else { return [] }
             upgradeAsked = true
@@ -143,12 +143,12 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     }
 
     /// When the prompt on screen is answered, if it is by `time`.
-    public func promptDue(by time: EpochInstant) -> EpochInstant? {
+    package func promptDue(by time: EpochInstant) -> EpochInstant? {
         prompt.flatMap { $0.due <= time ? $0.due : nil }
     }
 
     /// The user answers the prompt on screen.
-    public mutating func answerPrompt() -> [Action] {
+    package mutating func answerPrompt() -> [Action] {
         guard let prompt else { return [] }
         return answer(wantsAlways: prompt.wantsAlways)
     }
@@ -176,7 +176,7 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     // MARK: Settings
 
     /// The user sets the status in Settings: plain (neither provisional nor one-time) from now on.
-    public mutating func change(to status: AuthorizationStatus) -> [Action] {
+    package mutating func change(to status: AuthorizationStatus) -> [Action] {
         let changed = status != state.status
         state = State(status)
         return changed ? [.authorizationChanged(status)] : []
@@ -187,7 +187,7 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     /// The first use of Always while the app is not in use settles provisional Always by the
     /// upgrade prompt: Always stays only if the user answers Always. `holds` is whether Always
     /// holds afterwards.
-    public mutating func settleProvisionalAlways() -> (holds: Bool, actions: [Action]) {
+    package mutating func settleProvisionalAlways() -> (holds: Bool, actions: [Action]) {
         guard isProvisionalAlways else { return (true, []) }
         guard script.answer == .allowAlways else {
             upgradeAsked = true
@@ -198,13 +198,13 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     }
 
     /// The app is in use again: Allow Once no longer ends.
-    public mutating func enteredUse() {
+    package mutating func enteredUse() {
         if case .whenInUse(.some) = state { state = .whenInUse(oneTime: OneTime()) }
     }
 
     /// The app left use: Allow Once ends (at once when the app was terminated, else after iOS's
     /// grace period), and temporary full accuracy ends.
-    public mutating func leftUse(terminated: Bool, now: EpochInstant) -> [Action] {
+    package mutating func leftUse(terminated: Bool, now: EpochInstant) -> [Action] {
         var actions: [Action] = []
         if case .whenInUse(let oneTime?) = state {
             if terminated {
@@ -221,13 +221,13 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
     }
 
     /// Allow Once's grace ends, if it does by `time`: returns the instant.
-    public func oneTimeExpiry(by time: EpochInstant) -> EpochInstant? {
+    package func oneTimeExpiry(by time: EpochInstant) -> EpochInstant? {
         oneTimeExpiry.flatMap { $0 <= time ? $0 : nil }
     }
 
     /// Allow Once's grace period is over: the status returns to not determined unless the app
     /// came back into use (then Allow Once waits for it to leave use again).
-    public mutating func oneTimeExpired(isInUse: Bool) -> [Action] {
+    package mutating func oneTimeExpired(isInUse: Bool) -> [Action] {
         guard case .whenInUse(.some) = state else { return [] }
         guard !isInUse else {
             state = .whenInUse(oneTime: OneTime())
@@ -240,14 +240,14 @@ public struct AuthorizationStateMachine: Sendable, Equatable {
 
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)` (iOS 14): granted (by the
     /// user's scripted answer) only to an authorized app in use with reduced accuracy.
-    public mutating func requestTemporaryFullAccuracy(isInUse: Bool) -> [Action] {
+    package mutating func requestTemporaryFullAccuracy(isInUse: Bool) -> [Action] {
         guard accuracy == .reduced, status.allowsLocation, isInUse, grantsTemporaryFullAccuracy else { return [] }
         accuracy = .temporaryFull
         return [.accuracyChanged(.fullAccuracy)]
     }
 
     /// A service session with a full-accuracy purpose key asked.
-    public mutating func noteFullAccuracyRequested() {
+    package mutating func noteFullAccuracyRequested() {
         fullAccuracyRequested = true
     }
 }

@@ -33,9 +33,9 @@ import LocationEvents
 ///
 /// Evaluated as a pure function of an ``Availability/Context`` value, so it is tested without a
 /// route or a manager.
-public struct Availability: Sendable, Equatable {
+package struct Availability: Sendable, Equatable {
     /// What prevents delivery, in precedence order (the smallest applies).
-    public enum Blocker: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    package enum Blocker: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
         case authorizationDeniedGlobally
         case authorizationDenied
         case authorizationRestricted
@@ -43,9 +43,9 @@ public struct Availability: Sendable, Equatable {
         case authorizationRequestInProgress
         case insufficientlyInUse
 
-        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .authorizationDeniedGlobally: "authorizationDeniedGlobally"
             case .authorizationDenied: "authorizationDenied"
@@ -58,20 +58,20 @@ public struct Availability: Sendable, Equatable {
     }
 
     /// What the rule reads: the device's and the app's state as one API sees it.
-    public struct Context: Sendable, Equatable {
+    package struct Context: Sendable, Equatable {
         /// `CLLocationManager.locationServicesEnabled()`.
-        public var locationServicesEnabled: Bool
-        public var authorizationStatus: AuthorizationStatus
-        public var accuracyAuthorization: AccuracyAuthorization
+        package var locationServicesEnabled: Bool
+        package var authorizationStatus: AuthorizationStatus
+        package var accuracyAuthorization: AccuracyAuthorization
         /// The app requires explicit service sessions and holds none requiring authorization.
-        public var needsServiceSession: Bool
+        package var needsServiceSession: Bool
         /// The API's output reaches the app now: it is in use as this API counts use, or holds
         /// what lets the API reach it while it is not (the caller decides, per API).
-        public var reachesApp: Bool
+        package var reachesApp: Bool
         /// The device can determine its position (false inside a signal gap).
-        public var hasSignal: Bool
+        package var hasSignal: Bool
 
-        public init(
+        package init(
             locationServicesEnabled: Bool = true, authorizationStatus: AuthorizationStatus,
             accuracyAuthorization: AccuracyAuthorization = .fullAccuracy, needsServiceSession: Bool = false,
             reachesApp: Bool = true, hasSignal: Bool = true
@@ -86,20 +86,20 @@ public struct Availability: Sendable, Equatable {
     }
 
     /// The first reason in precedence order, nil when the API can deliver.
-    public var blocker: Blocker?
+    package var blocker: Blocker?
     /// No position can be determined now (reported only when nothing blocks).
-    public var locationUnavailable: Bool
+    package var locationUnavailable: Bool
     /// Approximate locations only (reduced accuracy).
-    public var accuracyLimited: Bool
+    package var accuracyLimited: Bool
 
-    public init(blocker: Blocker?, locationUnavailable: Bool = false, accuracyLimited: Bool = false) {
+    package init(blocker: Blocker?, locationUnavailable: Bool = false, accuracyLimited: Bool = false) {
         self.blocker = blocker
         self.locationUnavailable = locationUnavailable
         self.accuracyLimited = accuracyLimited
     }
 
     /// The rule.
-    public init(_ context: Context) {
+    package init(_ context: Context) {
         let blocker = Self.blocker(context)
         self.init(
             blocker: blocker, locationUnavailable: blocker == nil && !context.hasSignal,
@@ -119,12 +119,12 @@ public struct Availability: Sendable, Equatable {
     }
 
     /// Whether the API delivers (perhaps approximately, perhaps without a location).
-    public var delivers: Bool { blocker == nil }
+    package var delivers: Bool { blocker == nil }
 
     /// A blocker that is the user's refusal, reported to a delegate as `kCLErrorDenied`
     /// (`locationManager(_:didFailWithError:)`: "the user denied your app's use of the location
     /// service", which Location Services off and restrictions are to the app).
-    public var isRefusal: Bool {
+    package var isRefusal: Bool {
         switch blocker {
         case .authorizationDeniedGlobally, .authorizationDenied, .authorizationRestricted: true
         default: false
@@ -132,7 +132,7 @@ public struct Availability: Sendable, Equatable {
     }
 
     /// `CLLocationUpdate`'s diagnostics (iOS 18): the blocker alone, else the limits.
-    public var liveUpdateDiagnostics: LiveUpdateDiagnostics {
+    package var liveUpdateDiagnostics: LiveUpdateDiagnostics {
         if let flag: LiveUpdateDiagnostics = blockerFlag() { return flag }
         var limits: LiveUpdateDiagnostics = []
         if locationUnavailable { limits.insert(.locationUnavailable) }
@@ -143,7 +143,7 @@ public struct Availability: Sendable, Equatable {
     /// `CLMonitor.Event`'s diagnostics (iOS 18): the blocker, and `accuracyLimited` whenever
     /// accuracy is reduced — for a monitor that is itself a reason it cannot evaluate geographic
     /// conditions (Apple, `CLMonitor.Event.accuracyLimited`).
-    public var monitoringDiagnostics: MonitoringDiagnostics {
+    package var monitoringDiagnostics: MonitoringDiagnostics {
         var flags: MonitoringDiagnostics = blockerFlag() ?? []
         if accuracyLimited { flags.insert(.accuracyLimited) }
         return flags
@@ -152,7 +152,7 @@ public struct Availability: Sendable, Equatable {
     /// `CLServiceSession.Diagnostic`'s (and `CLBackgroundActivitySession.Diagnostic`'s) common
     /// part: the blocker. The session-specific flags (`alwaysAuthorizationDenied`,
     /// `fullAccuracyDenied`) are the session's own.
-    public var sessionDiagnostics: SessionDiagnostics { blockerFlag() ?? [] }
+    package var sessionDiagnostics: SessionDiagnostics { blockerFlag() ?? [] }
 
     /// The blocker as the flag of the same name in one of the three diagnostics types.
     private func blockerFlag<Flags: BlockerFlags>() -> Flags? {

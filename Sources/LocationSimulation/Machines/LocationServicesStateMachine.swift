@@ -18,9 +18,9 @@ import SimulatedTime
 ///  one-shot:      idle ──requestLocation──▶ waiting ──fix──▶ idle   (or ──deadline──▶ idle, locationUnknown)
 ///  live updates:  off ──iterate──▶ moving ──still for the pause delay──▶ stationary ──moves──▶ moving
 /// ```
-public struct LocationServicesStateMachine: Sendable {
+package struct LocationServicesStateMachine: Sendable {
     /// The standard service (`startUpdatingLocation`).
-    public enum Standard: Sendable, Equatable {
+    package enum Standard: Sendable, Equatable {
         case stopped
         /// Running; `stillness` is where and since when the device has stayed within the pause
         /// radius.
@@ -30,13 +30,13 @@ public struct LocationServicesStateMachine: Sendable {
         case paused
     }
 
-    public struct Stillness: Sendable, Equatable {
-        public var coordinate: Coordinate
-        public var since: EpochInstant
+    package struct Stillness: Sendable, Equatable {
+        package var coordinate: Coordinate
+        package var since: EpochInstant
     }
 
     /// What an automatic-pause check found.
-    public enum PauseCheck: Sendable, Equatable {
+    package enum PauseCheck: Sendable, Equatable {
         case running
         /// The pause begins now: `locationManagerDidPauseLocationUpdates`.
         case pausedNow
@@ -44,26 +44,26 @@ public struct LocationServicesStateMachine: Sendable {
     }
 
     /// `requestLocation()` (iOS 9): one fix, then the service stops.
-    public enum OneShot: Sendable, Equatable {
+    package enum OneShot: Sendable, Equatable {
         case idle
         /// Asked at `asked`; fails with `locationUnknown` at `deadline` without a fix.
         case waiting(asked: EpochInstant, deadline: EpochInstant)
     }
 
     /// Live updates being iterated.
-    public struct Live: Sendable, Equatable {
-        public var configuration: LiveConfiguration
+    package struct Live: Sendable, Equatable {
+        package var configuration: LiveConfiguration
         /// The pause delay of the configuration's activity type, looked up once, not at every fix.
-        public var pauseDelay: Seconds
-        public var lastUpdate: EpochInstant?
-        public var stillness: Stillness?
-        public var isStationary = false
+        package var pauseDelay: Seconds
+        package var lastUpdate: EpochInstant?
+        package var stillness: Stillness?
+        package var isStationary = false
         /// The diagnostics of the last update without a location (none after a location).
-        public var reported: LiveUpdateDiagnostics = []
+        package var reported: LiveUpdateDiagnostics = []
     }
 
     /// What live updates deliver at a sample.
-    public enum LiveAction: Sendable, Equatable {
+    package enum LiveAction: Sendable, Equatable {
         case none
         /// An update without a location, saying what prevents them (iOS 18).
         case diagnostic(LiveUpdateDiagnostics)
@@ -71,49 +71,49 @@ public struct LocationServicesStateMachine: Sendable {
         case update(isStationary: Bool)
     }
 
-    public private(set) var standard = Standard.stopped
+    package private(set) var standard = Standard.stopped
     /// When the standard service last made a fix (kept across stops: the source's rate holds).
-    public private(set) var lastStandardFix: EpochInstant?
+    package private(set) var lastStandardFix: EpochInstant?
     /// Device realism: the first fix after a start comes from the cache.
-    public private(set) var cachedFixOwed = false
-    public private(set) var significantChanges = false
+    package private(set) var cachedFixOwed = false
+    package private(set) var significantChanges = false
     /// The last significant-change event: the device's true position then, and when.
-    public private(set) var lastSignificant: (position: Coordinate, time: EpochInstant)?
+    package private(set) var lastSignificant: (position: Coordinate, time: EpochInstant)?
     /// Device realism: the next significant-change wake-up without movement.
-    public private(set) var nextHeartbeat: EpochInstant?
-    public private(set) var visitsOn = false
-    public private(set) var visits: VisitDetector
-    public private(set) var oneShot = OneShot.idle
-    public private(set) var live: Live?
+    package private(set) var nextHeartbeat: EpochInstant?
+    package private(set) var visitsOn = false
+    package private(set) var visits: VisitDetector
+    package private(set) var oneShot = OneShot.idle
+    package private(set) var live: Live?
 
-    public init(configuration: LocationManagerConfiguration) {
+    package init(configuration: LocationManagerConfiguration) {
         visits = VisitDetector(configuration: configuration)
     }
 
-    public var isUpdating: Bool { standard != .stopped }
-    public var isPaused: Bool { standard == .paused }
+    package var isUpdating: Bool { standard != .stopped }
+    package var isPaused: Bool { standard == .paused }
     /// The standard or significant-change service is running (what a refusal or a signal loss
     /// reports an error to).
-    public var deliversFixes: Bool { isUpdating || significantChanges }
+    package var deliversFixes: Bool { isUpdating || significantChanges }
 
     // MARK: Standard service
 
     /// `startUpdatingLocation()`: true when it resumes paused updates
     /// (`locationManagerDidResumeLocationUpdates`). Under device realism a start from stopped owes
     /// a cached first fix.
-    public mutating func startUpdating(deviceRealism: Bool) -> Bool {
+    package mutating func startUpdating(deviceRealism: Bool) -> Bool {
         if standard == .stopped && deviceRealism { cachedFixOwed = true }
         let resumed = standard == .paused
         standard = .running(stillness: nil)
         return resumed
     }
 
-    public mutating func stopUpdating() {
+    package mutating func stopUpdating() {
         standard = .stopped
     }
 
     /// Automatic pauses: after the device has stayed within `radius` for `delay`, updates pause.
-    public mutating func checkPause(at sample: DeviceSample, radius: Double, delay: Seconds) -> PauseCheck {
+    package mutating func checkPause(at sample: DeviceSample, radius: Double, delay: Seconds) -> PauseCheck {
         guard case .running(let stillness) = standard else { return standard == .paused ? .paused : .running }
         guard let still = stillness, ShortDistance.distance(still.coordinate, sample.coordinate) <= radius else {
             standard = .running(stillness: Stillness(coordinate: sample.coordinate, since: sample.time))
@@ -126,14 +126,14 @@ public struct LocationServicesStateMachine: Sendable {
 
     /// Whether a standard fix is due at `time`, at most one per `interval`; when it is, it is
     /// counted as made.
-    public mutating func standardFixDue(at time: EpochInstant, interval: Seconds) -> Bool {
+    package mutating func standardFixDue(at time: EpochInstant, interval: Seconds) -> Bool {
         if let last = lastStandardFix, last.seconds(to: time) < interval.seconds - 1e-9 { return false }
         lastStandardFix = time
         return true
     }
 
     /// Takes the cached first fix owed, if one is.
-    public mutating func takeCachedFix() -> Bool {
+    package mutating func takeCachedFix() -> Bool {
         defer { cachedFixOwed = false }
         return cachedFixOwed
     }
@@ -141,12 +141,12 @@ public struct LocationServicesStateMachine: Sendable {
     // MARK: Significant changes
 
     /// `startMonitoringSignificantLocationChanges()`: a new initial event on every start.
-    public mutating func startSignificantChanges() {
+    package mutating func startSignificantChanges() {
         significantChanges = true
         lastSignificant = nil
     }
 
-    public mutating func stopSignificantChanges() {
+    package mutating func stopSignificantChanges() {
         significantChanges = false
     }
 
@@ -154,7 +154,7 @@ public struct LocationServicesStateMachine: Sendable {
     /// ≥ `distance` metres and ≥ `interval` seconds from the last (Apple: 500 m, 5 minutes), or at
     /// `heartbeat` (device realism's wake-ups without movement). When due, it is counted as
     /// delivered.
-    public mutating func significantChangeDue(
+    package mutating func significantChangeDue(
         at sample: DeviceSample, distance: Double, interval: Seconds, heartbeat: EpochInstant?
     ) -> Bool {
         var due =
@@ -174,12 +174,12 @@ public struct LocationServicesStateMachine: Sendable {
 
     // MARK: Visits
 
-    public mutating func setVisits(_ on: Bool) {
+    package mutating func setVisits(_ on: Bool) {
         visitsOn = on
     }
 
     /// The arrival or departure the believed position completes, when visits are monitored.
-    public mutating func observeVisit(_ position: Coordinate, at time: EpochInstant) -> Visit? {
+    package mutating func observeVisit(_ position: Coordinate, at time: EpochInstant) -> Visit? {
         guard visitsOn else { return nil }
         return visits.observe(position, at: time)
     }
@@ -188,29 +188,29 @@ public struct LocationServicesStateMachine: Sendable {
 
     /// `requestLocation()` at `time`; it fails at `time + timeout` without a fix. A request while
     /// one waits changes nothing (iOS delivers one fix for both).
-    public mutating func requestLocation(at time: EpochInstant, timeout: Seconds) {
+    package mutating func requestLocation(at time: EpochInstant, timeout: Seconds) {
         guard oneShot == .idle else { return }
         oneShot = .waiting(asked: time, deadline: time.advanced(by: timeout))
     }
 
     /// The request waiting ends: answered with a fix or an error, or dropped.
-    public mutating func endOneShot() {
+    package mutating func endOneShot() {
         oneShot = .idle
     }
 
     /// The waiting request's deadline, if it has passed by `time`.
-    public func oneShotDeadline(by time: EpochInstant) -> EpochInstant? {
+    package func oneShotDeadline(by time: EpochInstant) -> EpochInstant? {
         if case .waiting(_, let deadline) = oneShot, deadline <= time { return deadline }
         return nil
     }
 
     // MARK: Live updates
 
-    public mutating func startLive(_ configuration: LiveConfiguration, pauseDelay: Seconds) {
+    package mutating func startLive(_ configuration: LiveConfiguration, pauseDelay: Seconds) {
         live = Live(configuration: configuration, pauseDelay: pauseDelay)
     }
 
-    public mutating func stopLive() {
+    package mutating func stopLive() {
         live = nil
     }
 
@@ -219,7 +219,7 @@ public struct LocationServicesStateMachine: Sendable {
     /// nothing), else a location once per `interval` while the device moves, one saying
     /// `isStationary` when it has stayed within `radius` for the configuration's pause delay, then
     /// none until it moves (Apple, WWDC 2023 "Discover streamlined location updates").
-    public mutating func liveUpdate(
+    package mutating func liveUpdate(
         at sample: DeviceSample, diagnostics: LiveUpdateDiagnostics, interval: Seconds, radius: Double, iosVersion: Int
     ) -> LiveAction {
         guard var state = live else { return .none }
@@ -251,7 +251,7 @@ public struct LocationServicesStateMachine: Sendable {
 
     /// The app was terminated: what runs in its process ends (standard updates, a waiting
     /// request, live updates); the significant-change service and visits survive it.
-    public mutating func appTerminated() {
+    package mutating func appTerminated() {
         standard = .stopped
         oneShot = .idle
         live = nil

@@ -46,8 +46,12 @@ public struct DeviceSample: Sendable, Equatable {
 /// manager.startUpdatingLocation()
 /// ```
 ///
-/// Events reach the ``delegate``, the ``observer`` closure and the ``events`` sequence, in
-/// virtual-time order, and only as iOS would deliver them to an app in its current state.
+/// Every event goes out on one channel: the manager's log of what it emitted, which a
+/// ``Simulation``'s stream takes (``drainEmitted(into:device:)``) — the launch's events too, so a
+/// library user's stream is the CLI's from its first line. The ``delegate``, the ``observer``
+/// closure (the app's or a test's own: Waypost never sets it) and the ``events`` sequence each
+/// get every event as it is emitted, in virtual-time order, and only as iOS would deliver them
+/// to an app in its current state.
 /// Behaviour and numbers: ``LocationManagerConfiguration``.
 ///
 /// The manager is a façade over value-type state machines, each tested on its own:
@@ -59,8 +63,9 @@ public struct DeviceSample: Sendable, Equatable {
 /// delegate, its lifecycle handler), so app code never runs while a machine is being changed.
 public final class SimulatedLocationManager {
     public weak var delegate: (any SimulatedLocationManagerDelegate)?
-    /// Receives every event with its time (the simulation runner's hook).
-    @exclusivity(unchecked) public var observer: ((TimedEvent) -> Void)?
+    /// Receives every event with its time: the app's or a test's own hook, which Waypost never
+    /// sets or replaces (a simulation reads the manager's log instead).
+    public var observer: ((TimedEvent) -> Void)?
     /// The app's code for lifecycle moves, called after each with the state it left: its start-up
     /// when the user launches a terminated app (not when iOS relaunches it into the background
     /// for a location event), its restart of updates when it comes back to the foreground.
@@ -130,6 +135,11 @@ public final class SimulatedLocationManager {
     /// Under a non-exact realism: the OS's own estimates and the region rule judged on them.
     var field: (estimator: OSEstimator, rule: FieldRegionRule)?
     @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
+    /// The events emitted and not yet taken by a simulation, oldest first (at most
+    /// ``emittedLimit``: a manager driven by hand, whose log nobody takes, keeps only the latest).
+    @exclusivity(unchecked) private var emitted: [TimedEvent] = []
+    /// Events the log keeps untaken; past it the oldest half is dropped.
+    public static let emittedLimit = 1 << 16
     /// Set while iOS 14+'s authorization callback runs for a status change: the status a delegate
     /// without that callback receives through the deprecated one.
     var statusForDeprecatedCallback: AuthorizationStatus?
@@ -376,8 +386,25 @@ public final class SimulatedLocationManager {
 
     // MARK: Delivery
 
+    /// Appends the events emitted since the last call to `buffer`, each named for `device`, and
+    /// empties the log: how a simulation (and a run's launch) takes the manager's events.
+    public func drainEmitted(into buffer: inout [TimedEvent], device: String?) {
+        guard !emitted.isEmpty else { return }
+        if let device {
+            for var event in emitted {
+                event.device = device
+                buffer.append(event)
+            }
+        } else {
+            buffer.append(contentsOf: emitted)
+        }
+        emitted.removeAll(keepingCapacity: true)
+    }
+
     func emit(_ event: LocationEvent, at time: EpochInstant? = nil) {
         let timed = TimedEvent(time: time ?? now, event: event)
+        if emitted.count == Self.emittedLimit { emitted.removeFirst(Self.emittedLimit / 2) }
+        emitted.append(timed)
         observer?(timed)
         continuation?.yield(timed)
         guard let delegate else { return }

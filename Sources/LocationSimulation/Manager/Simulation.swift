@@ -95,9 +95,10 @@ public struct Simulation {
         return low...high
     }
 
-    /// The run's events, pulled one at a time. Each manager's
-    /// ``SimulatedLocationManager/observer`` is borrowed while the sequence is iterated and
-    /// restored when its iterator is released.
+    /// The run's events, pulled one at a time: each manager's log
+    /// (``SimulatedLocationManager/drainEmitted(into:device:)``), from what it emitted before the
+    /// run — an app's launch: its authorization and monitoring events — to the end of every route.
+    /// The same stream, byte for byte, as `waypost replay` prints.
     public func events() -> SimulationEvents { SimulationEvents(devices: devices) }
 
     /// The run's events, stopped when `shouldStop` answers true: see
@@ -132,11 +133,11 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         static func < (a: Due, b: Due) -> Bool { (a.time, a.device) < (b.time, b.device) }
     }
 
-    /// The managers' events land here; a class so the observers can reach it.
+    /// The run's state: the cursors, and the managers' events taken from their logs.
     ///
-    /// A run is pulled on one thread, and the managers' observers touch only `buffer` while a
-    /// cursor is being moved, so no two accesses to one property overlap: the runtime's
-    /// exclusivity checks (a few per event, through thread-local storage) are left out.
+    /// A run is pulled on one thread, one step at a time, so no two accesses to one property
+    /// overlap: the runtime's exclusivity checks (a few per event, through thread-local storage)
+    /// are left out.
     private final class Run {
         @exclusivity(unchecked) var cursors: [DeviceCursor]
         /// With several devices, when each one that is still moving moves next: a heap, so a step
@@ -146,7 +147,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         @exclusivity(unchecked) var ready: [TimedEvent] = []
         @exclusivity(unchecked) var readIndex = 0
         let managers: [SimulatedLocationManager]
-        let previousObservers: [((TimedEvent) -> Void)?]
+        let names: [String?]
         /// Asked every ``SimulationEvents/pollInterval`` samples moved; true stops the run.
         let stop: (() -> Bool)?
         @exclusivity(unchecked) var movesSincePoll = 0
@@ -166,19 +167,9 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 }
             }
             managers = devices.map(\.manager)
-            previousObservers = managers.map(\.observer)
-            for device in devices {
-                let name = device.name
-                device.manager.observer = { [unowned self] event in
-                    var event = event
-                    event.device = name
-                    self.buffer.append(event)
-                }
-            }
-        }
-
-        deinit {
-            for (manager, observer) in zip(managers, previousObservers) { manager.observer = observer }
+            names = devices.map(\.name)
+            // What the managers emitted before the run (an app's launch) comes first.
+            for (manager, name) in zip(managers, names) { manager.drainEmitted(into: &buffer, device: name) }
         }
 
         /// When the next sample of any device is stamped, nil when every route is done.
@@ -194,6 +185,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 return false
             }
             cursors[chosen].deliver(sample)
+            managers[chosen].drainEmitted(into: &buffer, device: names[chosen])
             reached = sample.time
             if cursors.count > 1, let time = cursors[chosen].peek()?.time {
                 upcoming.insert(Due(time: time, device: chosen))

@@ -21,7 +21,7 @@ import SimulatedTime
 ///             assuming: .unsatisfied, time: t0)
 /// let events = monitor.evaluate(believed: fix.coordinate, actual: truth, time: fix.timestamp)
 /// ```
-public struct ConditionMonitor {
+package struct ConditionMonitor {
     private struct Key: Hashable {
         var monitor: String
         var identifier: String
@@ -38,33 +38,33 @@ public struct ConditionMonitor {
         var isMonitored: Bool
     }
 
-    public let configuration: LocationManagerConfiguration
+    package let configuration: LocationManagerConfiguration
     /// The beacons in the world.
-    public var beacons: [Beacon]
+    package var beacons: [Beacon]
     private var geographic: RegionMonitor
     private var entries: [Key: Entry] = [:]
     /// Keys in the order conditions were added: events come out in a fixed order.
     private var order: [Key] = []
 
-    public init(configuration: LocationManagerConfiguration, beacons: [Beacon] = []) {
+    package init(configuration: LocationManagerConfiguration, beacons: [Beacon] = []) {
         self.configuration = configuration
         self.beacons = beacons
         self.geographic = RegionMonitor(configuration: configuration)
     }
 
     /// Number of conditions monitored, across every monitor of the app.
-    public var count: Int { entries.values.filter(\.isMonitored).count }
+    package var count: Int { entries.values.filter(\.isMonitored).count }
 
     /// Whether any condition is monitored (``count`` > 0 without counting them: asked at every fix).
-    public var isMonitoring: Bool { entries.values.contains(where: \.isMonitored) }
+    package var isMonitoring: Bool { entries.values.contains(where: \.isMonitored) }
 
     /// The identifiers a monitor has conditions for (`CLMonitor.identifiers`), in the order added.
-    public func identifiers(of monitor: String) -> [String] {
+    package func identifiers(of monitor: String) -> [String] {
         order.filter { $0.monitor == monitor }.map(\.identifier)
     }
 
     /// `CLMonitor.record(for:)`: the condition and its last event.
-    public func record(for identifier: String, in monitor: String) -> MonitoringRecord? {
+    package func record(for identifier: String, in monitor: String) -> MonitoringRecord? {
         entries[Key(monitor: monitor, identifier: identifier)].map {
             MonitoringRecord(condition: $0.condition, lastEvent: $0.lastEvent)
         }
@@ -74,7 +74,7 @@ public struct ConditionMonitor {
     /// `actual`, when known. Returns the events iOS gives at once: `unmonitored` with its reason
     /// for a condition beyond the limit or that cannot be monitored, else the state determined
     /// from the device's position when it differs from the one assumed.
-    public mutating func add(
+    package mutating func add(
         _ condition: MonitoringCondition, identifier: String, monitor: String, assuming: MonitoringState = .unknown,
         believed: Coordinate?, actual: Coordinate?, time: EpochInstant
     ) -> [MonitoringEvent] {
@@ -123,7 +123,7 @@ public struct ConditionMonitor {
 
     /// Puts back a record kept from an earlier launch: no event now; the condition's state is
     /// determined afresh at the next fix and reported only where it differs from the record's.
-    public mutating func restore(_ record: MonitoringRecord, identifier: String, monitor: String) {
+    package mutating func restore(_ record: MonitoringRecord, identifier: String, monitor: String) {
         let key = Key(monitor: monitor, identifier: identifier)
         remove(identifier, from: monitor)
         let monitored = record.lastEvent.state != .unmonitored
@@ -137,7 +137,7 @@ public struct ConditionMonitor {
     }
 
     /// `CLMonitor.remove(_:)`.
-    public mutating func remove(_ identifier: String, from monitor: String) {
+    package mutating func remove(_ identifier: String, from monitor: String) {
         let key = Key(monitor: monitor, identifier: identifier)
         guard entries.removeValue(forKey: key) != nil else { return }
         order.removeAll { $0 == key }
@@ -145,13 +145,13 @@ public struct ConditionMonitor {
     }
 
     /// The signal came back at `time` after a gap.
-    public mutating func signalResumed(at time: EpochInstant) {
+    package mutating func signalResumed(at time: EpochInstant) {
         geographic.signalResumed(at: time)
     }
 
     /// Every monitored condition becomes `unknown` with `diagnostics` (authorization lost, say):
     /// one event each whose last event is not already that; evaluation starts afresh afterwards.
-    public mutating func suspend(_ diagnostics: MonitoringDiagnostics, time: EpochInstant) -> [MonitoringEvent] {
+    package mutating func suspend(_ diagnostics: MonitoringDiagnostics, time: EpochInstant) -> [MonitoringEvent] {
         var events: [MonitoringEvent] = []
         for key in order {
             guard var entry = entries[key], entry.isMonitored else { continue }
@@ -175,7 +175,7 @@ public struct ConditionMonitor {
     /// Evaluates every condition at a fix: geographic ones at the `believed` position (the fix,
     /// noise included), beacon ones at the `actual` position (Bluetooth does not share GPS's
     /// error). Returns the events, in the order conditions were added.
-    public mutating func evaluate(believed: Coordinate, actual: Coordinate, time: EpochInstant) -> [MonitoringEvent] {
+    package mutating func evaluate(believed: Coordinate, actual: Coordinate, time: EpochInstant) -> [MonitoringEvent] {
         var changed: [Key: (MonitoringState, EpochInstant)] = [:]
         for change in geographic.evaluate(at: believed, time: time) {
             switch change {

@@ -19,9 +19,9 @@ import SimulatedTime
 /// let changes = monitor.evaluate(at: fix.coordinate, time: fix.timestamp)
 /// // [.crossed(cafe, into: .inside, time: …, position: …)] once the rule is met
 /// ```
-public struct RegionMonitor {
+package struct RegionMonitor {
     /// What a fix changed for one region.
-    public enum Change: Sendable, Equatable {
+    package enum Change: Sendable, Equatable {
         /// The region's state became known (its first fix): no entry or exit is reported for it.
         case determined(CircularRegion, RegionState, time: EpochInstant)
         /// The rule confirmed an entry (`.inside`) or an exit (`.outside`) at `time` — the threshold
@@ -29,7 +29,7 @@ public struct RegionMonitor {
         /// believed `position` of the fix that confirmed it.
         case crossed(CircularRegion, into: RegionState, time: EpochInstant, position: Coordinate)
 
-        public var region: CircularRegion {
+        package var region: CircularRegion {
             switch self {
             case .determined(let region, _, _), .crossed(let region, _, _, _): region
             }
@@ -73,7 +73,7 @@ public struct RegionMonitor {
         }
     }
 
-    public let configuration: LocationManagerConfiguration
+    package let configuration: LocationManagerConfiguration
     /// Slots are reused; identifiers map to them.
     private var slots: [Slot] = []
     private var slotOf: [String: Int] = [:]
@@ -118,32 +118,32 @@ public struct RegionMonitor {
         static func < (a: Wake, b: Wake) -> Bool { (a.odometer, a.slot) < (b.odometer, b.slot) }
     }
 
-    public init(configuration: LocationManagerConfiguration) {
+    package init(configuration: LocationManagerConfiguration) {
         self.configuration = configuration
         self.index = CircleIndex<Int>(margin: configuration.regionHysteresis)
     }
 
     /// Number of regions monitored.
-    public var count: Int { slotOf.count }
-    public var isEmpty: Bool { slotOf.isEmpty }
+    package var count: Int { slotOf.count }
+    package var isEmpty: Bool { slotOf.isEmpty }
 
     /// The regions monitored, in identifier order.
-    public var regions: [CircularRegion] {
+    package var regions: [CircularRegion] {
         slotOf.values.map { slots[$0].region }.sorted { $0.identifier < $1.identifier }
     }
 
-    public func contains(_ identifier: String) -> Bool { slotOf[identifier] != nil }
+    package func contains(_ identifier: String) -> Bool { slotOf[identifier] != nil }
 
     /// The region's state as the rule last determined it; `.unknown` before the first fix or for
     /// a region not monitored.
-    public func state(of identifier: String) -> RegionState {
+    package func state(of identifier: String) -> RegionState {
         slotOf[identifier].map { slots[$0].state } ?? .unknown
     }
 
     /// Starts monitoring `region` (the same identifier replaces the region). The initial state is
     /// where the device is now, if a fix is known; no transition is reported for it.
     @discardableResult
-    public mutating func register(_ region: CircularRegion, deviceAt position: Coordinate?, time: EpochInstant)
+    package mutating func register(_ region: CircularRegion, deviceAt position: Coordinate?, time: EpochInstant)
         -> RegionState
     {
         var slot = Slot(region: region, registeredAfterFix: fixNumber)
@@ -176,7 +176,7 @@ public struct RegionMonitor {
     }
 
     /// Stops monitoring the region with `identifier`.
-    public mutating func remove(_ identifier: String) {
+    package mutating func remove(_ identifier: String) {
         guard let number = slotOf.removeValue(forKey: identifier) else { return }
         slots[number].isLive = false
         freeSlots.append(number)
@@ -186,13 +186,13 @@ public struct RegionMonitor {
     }
 
     /// The signal came back at `time` after a gap: evidence from before it no longer counts.
-    public mutating func signalResumed(at time: EpochInstant) {
+    package mutating func signalResumed(at time: EpochInstant) {
         signalResumed = time
     }
 
     /// Evaluates every region near `position` (the believed position of a fix at `time`) and
     /// returns what changed, in a fixed (slot) order.
-    public mutating func evaluate(at position: Coordinate, time: EpochInstant) -> [Change] {
+    package mutating func evaluate(at position: Coordinate, time: EpochInstant) -> [Change] {
         let metric = LocalMetric.near(position.latitude, cached: &metric)
         if let previousFix {
             // A jump beyond any slot's sleep (≤ 5 km) wakes them all, whatever the metric's error there.

@@ -1,27 +1,35 @@
-import CheckinEngine
 import Foundation
 import SimulatedTime
-import TestSupport
+import Store
 
-@testable import Store
-
-/// The engine's store seams (``CheckinStore``, ``OutboxStore``) in memory, for unit tests: the
-/// outbox's rules as SQLite's `Store` keeps them (keys written once, claims under a lease,
-/// settling only by the claim's holder), with no file. `InMemoryStoreTests` holds it to the
-/// real store's answers.
-final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
+/// The store of a run nobody keeps: the engine's seams (``CheckinStore``, ``OutboxStore``) and
+/// what a run reads back (its audit, what is still queued, its monitor's records) in memory,
+/// with the outbox's rules as SQLite's ``Store/Store`` keeps them — keys written once, claims
+/// under a lease, settling only by the claim's holder, audit records in the order first written.
+/// Trials, sweeps and scenarios without `--db` run on it; `InMemoryStoreTests` and the run-path
+/// parity test hold it to SQLite's answers.
+///
+/// ```swift
+/// let store = InMemoryStore()
+/// let run = store.beginRun(name: "commute", track: "commute.kml", at: clock.now)
+/// let engine = CheckinEngine(rules: rules, store: store, run: run, delivery: delivery)
+/// ```
+public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
     // Delivery's lease heartbeat calls in from another task; one lock, as the real store has.
     private let lock = NSLock()
     private var entries: [OutboxEntry] = []
     private var audit: [(key: String, run: Int64, record: Data)] = []
     private var runs: [RunRecord] = []
-    private(set) var regions: [Int64: [RegionRecord]] = [:]
-    private(set) var zones: [Int64: [ZoneRecord]] = [:]
-    private(set) var locations: [Int64: [LocationRecord]] = [:]
-    private(set) var events: [Int64: [EventRecord]] = [:]
+    public private(set) var regions: [Int64: [RegionRecord]] = [:]
+    public private(set) var zones: [Int64: [ZoneRecord]] = [:]
+    public private(set) var locations: [Int64: [LocationRecord]] = [:]
+    public private(set) var events: [Int64: [EventRecord]] = [:]
+    private var monitorRecords: [String: [StoredMonitorRecord]] = [:]
     private var changes = 0
 
-    let path = ":memory:"
+    public let path = ":memory:"
+
+    public init() {}
 
     private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         lock.lock()
@@ -29,66 +37,92 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
         return try body()
     }
 
-    /// Runs as the real store begins them (tests need a ``RunRecord`` to hand the engine).
-    func beginRun(name: String, track: String, at time: EpochInstant, dryRun: Bool = false) -> RunRecord {
-        lock.lock()
-        defer { lock.unlock() }
-        if let run = runs.first(where: { $0.name == name }) { return run }
-        let run = RunRecord(
-            id: Int64(runs.count + 1), name: name, track: track, startedAt: time, finishedAt: nil, dryRun: dryRun)
-        runs.append(run)
-        return run
+    // MARK: Runs
+
+    /// The run named `name`, created when new; an existing one is resumed (its `finishedAt`
+    /// cleared), as the real store does.
+    public func beginRun(name: String, track: String, at time: EpochInstant, dryRun: Bool = false) -> RunRecord {
+        lock.withLock {
+            if let index = runs.firstIndex(where: { $0.name == name }) {
+                runs[index].finishedAt = nil
+                return runs[index]
+            }
+            let run = RunRecord(
+                id: Int64(runs.count + 1), name: name, track: track, startedAt: time, finishedAt: nil, dryRun: dryRun)
+            runs.append(run)
+            return run
+        }
+    }
+
+    public func finishRun(_ id: Int64, at time: EpochInstant) {
+        lock.withLock {
+            if let index = runs.firstIndex(where: { $0.id == id }) { runs[index].finishedAt = time }
+        }
     }
 
     /// The run's audit records, in the order they were first written.
-    func auditRecords(run: Int64) -> [Data] {
-        lock.lock()
-        defer { lock.unlock() }
-        return audit.filter { $0.run == run }.map(\.record)
+    public func auditRecords(run: Int64) -> [Data] {
+        lock.withLock { audit.filter { $0.run == run }.map(\.record) }
     }
 
-    /// Every post, oldest first.
-    func outbox() -> [OutboxEntry] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
+    /// Posts in the given states (all when nil), oldest first.
+    public func outbox(states: Set<OutboxState>? = nil, run: Int64? = nil) -> [OutboxEntry] {
+        lock.withLock {
+            entries.filter { (states?.contains($0.state) ?? true) && (run == nil || $0.run == run) }
+        }
+    }
+
+    // MARK: Monitor records
+
+    /// The records of the monitor named `monitor` on `device`, in the order they were saved.
+    public func monitorRecords(monitor: String, device: String?) -> [StoredMonitorRecord] {
+        lock.withLock { monitorRecords[Self.monitorKey(monitor, device)] ?? [] }
+    }
+
+    /// Replaces the monitor's records with `records`.
+    public func saveMonitorRecords(_ records: [StoredMonitorRecord], monitor: String, device: String?) {
+        lock.withLock { monitorRecords[Self.monitorKey(monitor, device)] = records }
+    }
+
+    private static func monitorKey(_ monitor: String, _ device: String?) -> String {
+        "\(device ?? "")\u{0}\(monitor)"
     }
 
     // MARK: CheckinStore
 
-    func saveRegions(_ regions: [RegionRecord], run: Int64) throws(StoreError) {
+    public func saveRegions(_ regions: [RegionRecord], run: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             self.regions[run] = regions
             changes += 1
         }
     }
 
-    func saveZones(_ zones: [ZoneRecord], run: Int64) throws(StoreError) {
+    public func saveZones(_ zones: [ZoneRecord], run: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             self.zones[run] = zones
             changes += 1
         }
     }
 
-    func appendLocations(_ records: [LocationRecord], run: Int64) throws(StoreError) {
+    public func appendLocations(_ records: [LocationRecord], run: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             locations[run, default: []] += records
             changes += 1
         }
     }
 
-    func appendEvents(_ events: [EventRecord], run: Int64) throws(StoreError) {
+    public func appendEvents(_ events: [EventRecord], run: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             self.events[run, default: []] += events
             changes += 1
         }
     }
 
-    func saveAudit(key: String, run: Int64, record: Data) throws(StoreError) {
+    public func saveAudit(key: String, run: Int64, record: Data) throws(StoreError) {
         try locked { () throws(StoreError) in writeAudit(key: key, run: run, record: record) }
     }
 
-    func enqueue(
+    public func enqueue(
         key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
     ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
@@ -114,9 +148,9 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
 
     // MARK: OutboxStore
 
-    var changeCount: Int { (try? locked { () throws(StoreError) in changes }) ?? 0 }
+    public var changeCount: Int { (try? locked { () throws(StoreError) in changes }) ?? 0 }
 
-    func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
+    public func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
         try locked { () throws(StoreError) in
             Array(
                 entries.filter { $0.state == .pending && $0.notBefore <= now && (run == nil || $0.run == run) }
@@ -124,13 +158,13 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
         }
     }
 
-    func nextDueTime(run: Int64?) throws(StoreError) -> EpochInstant? {
+    public func nextDueTime(run: Int64?) throws(StoreError) -> EpochInstant? {
         try locked { () throws(StoreError) in
             entries.filter { $0.state == .pending && (run == nil || $0.run == run) }.map(\.notBefore).min()
         }
     }
 
-    func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
+    public func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
         try locked { () throws(StoreError) -> OutboxEntry? in
             guard let index = entries.firstIndex(where: { $0.id == id && $0.state == .pending }) else { return nil }
             entries[index].state = .sending
@@ -142,7 +176,7 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
         }
     }
 
-    func reclaimLapsed(lease: OutboxLease, run: Int64?) throws(StoreError) -> [OutboxEntry] {
+    public func reclaimLapsed(lease: OutboxLease, run: Int64?) throws(StoreError) -> [OutboxEntry] {
         try locked { () throws(StoreError) -> [OutboxEntry] in
             var taken: [OutboxEntry] = []
             for index in entries.indices
@@ -158,7 +192,7 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
         }
     }
 
-    func renewClaims(_ lease: OutboxLease) throws(StoreError) {
+    public func renewClaims(_ lease: OutboxLease) throws(StoreError) {
         try locked { () throws(StoreError) in
             for index in entries.indices
             where entries[index].state == .sending && entries[index].claimedBy == lease.owner {
@@ -168,7 +202,7 @@ final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable {
         }
     }
 
-    func settle(
+    public func settle(
         _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, payload: Data?,
         lastError: String?,
         remoteID: String?, at time: EpochInstant, audit: Data

@@ -10,11 +10,13 @@ import Store
 ///
 /// Whoever makes one calls ``stop()`` once its runs are over.
 ///
+/// Only the durable path hands things on (``RunPath``): in memory each run makes its own, at no
+/// cost worth saving.
+///
 /// ```swift
 /// let resources = RunResources()
 /// for trial in 1...1_000 {
-///     var checkins = CheckinPlan(store: try resources.store(), …)
-///     checkins.resources = resources
+///     let networks = EmulatorNetworks(fixtures: places, setup: setup, seed: trial, path: .durable, resources: resources)
 ///     …
 /// }
 /// await resources.stop()

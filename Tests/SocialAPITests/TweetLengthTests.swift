@@ -1,0 +1,27 @@
+import SocialAPI
+import Testing
+
+@Suite("Tweet length as twitter-text v3 counts it")
+struct TweetLengthTests {
+    @Test(
+        "Tweet length follows twitter-text v3 weights",
+        arguments: [
+            ("hello", 5, false), ("café", 4, false), ("日本語", 6, false), ("☕️", 2, false), ("👩‍👩‍👧", 2, false),
+            ("see https://example.com/a/very/long/path/indeed ok", 4 + 23 + 3, false),
+            ("日本語", 3, true), ("see http://x.co", 4 + 23, true),
+            // NFC first (twitter-text's parseTweet): a decomposed "é" is one code point of weight 1.
+            ("cafe\u{301}", 4, false), (String(repeating: "e\u{301}", count: 280), 280, false),
+        ])
+    func tweetLength(text: String, expected: Int, legacy: Bool) {
+        #expect(TweetLength.count(text, legacy: legacy) == expected)
+    }
+
+    @Test("280 weighted fits; 281 does not; 141 CJK characters are over")
+    func limits() {
+        #expect(TweetLength.fits(String(repeating: "a", count: 280)))
+        #expect(!TweetLength.fits(String(repeating: "a", count: 281)))
+        #expect(!TweetLength.fits(String(repeating: "語", count: 141)))
+        #expect(TweetLength.fits(String(repeating: "a", count: 140), legacy: true))
+        #expect(!TweetLength.fits(String(repeating: "a", count: 141), legacy: true))
+    }
+}
