@@ -1,18 +1,39 @@
 import ArgumentParser
 import Foundation
+import SimulatedTime
 import Tracks
 
-extension ExportFormat: ExpressibleByArgument {}
+/// What `waypost export` writes: a track format, or a route in the form a tool that drives real
+/// apps takes (``DriverExport``).
+enum ExportTarget: String, CaseIterable, ExpressibleByArgument {
+    case geojson, gpx, kml
+    case xcodeGPX = "xcode-gpx"
+    case simctl, maestro, adb
 
-/// `waypost export TRACK --format geojson|gpx|kml`
+    var track: ExportFormat? { ExportFormat(rawValue: rawValue) }
+    var driver: DriverExport.Format? { DriverExport.Format(rawValue: rawValue) }
+}
+
+/// `waypost export TRACK --format geojson|gpx|kml|xcode-gpx|simctl|maestro|adb`
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert a route to GeoJSON (togeojson-compatible), GPX or KML.",
+        abstract: "Convert a route to GeoJSON, GPX or KML, or for Xcode, simctl, Maestro or the Android emulator.",
         discussion: """
+            geojson (togeojson-compatible), gpx and kml convert the track as it is. xcode-gpx \
+            (Xcode's Simulate Location: waypoints with times), simctl (one `xcrun simctl location \
+            … start` command), maestro (a flow of `travel` steps) and adb (`adb emu geo fix` \
+            lines paced by the route's times) take the route timed as replay times it — untimed \
+            geometry at --speed — one position per route point, or one every --sample-interval \
+            seconds. What a format cannot keep is one warning line on standard error.
+
             Examples:
               waypost export tracks/cupertino-walk.kml --format geojson > walk.geojson
               waypost export tracks/stevens-creek-ride.gpx --format kml --output ride.kml
               waypost export - --format gpx -o - < tracks/cafe-stop.kml
+              waypost export tracks/sunnyvale-commute.kml --format xcode-gpx -o Commute.gpx
+              waypost export tracks/i280-drive.kml --format simctl --speed 29 --device 5A1B… | sh
+              waypost export tracks/sunnyvale-commute.kml --format maestro -o commute.yaml
+              waypost export tracks/sunnyvale-commute.kml --format adb --sample-interval 5 -o commute.sh
             """
     )
 
@@ -21,8 +42,8 @@ struct Export: ParsableCommand {
         completion: .file(extensions: trackExtensions))
     var track: String
 
-    @Option(help: "Output format: \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: ExportFormat
+    @Option(help: "Output format: \(ExportTarget.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: ExportTarget
 
     @Option(
         name: .shortAndLong,
@@ -33,12 +54,56 @@ struct Export: ParsableCommand {
     @Option(help: "A track point earlier than the one before it: strict (refuse the file), drop it, or sort the track.")
     var timeOrder: TimeOrder = .strict
 
+    @Option(
+        parsing: .unconditional,
+        help: "xcode-gpx, simctl, maestro, adb: travel speed for untimed geometry, m/s (default: walking, 1.4).")
+    var speed: Double?
+
+    @Option(
+        parsing: .unconditional,
+        help: "xcode-gpx, simctl, maestro, adb: one position every this many seconds (default: one per route point).")
+    var sampleInterval: Double?
+
+    @Option(help: "simctl: the simulator's UDID (default: booted).")
+    var device: String?
+
+    func validate() throws {
+        if let speed { try OptionRange.check("--speed", speed, 0.01...1_000, " m/s") }
+        if let sampleInterval { try OptionRange.check("--sample-interval", sampleInterval, 0.01...3_600, " seconds") }
+        if format.track != nil, speed != nil || sampleInterval != nil || device != nil {
+            throw ValidationError(
+                "--speed, --sample-interval and --device are for xcode-gpx, simctl, maestro and adb; \(format.rawValue) converts the track as it is"
+            )
+        }
+        if device != nil, format != .simctl { throw ValidationError("--device is for simctl") }
+    }
+
     func run() throws {
         try reportingFailures {
-            let parsed = try RouteInput(argument: track).read(timeOrder: timeOrder)
+            let input = RouteInput(argument: track)
+            let parsed = try input.read(timeOrder: timeOrder)
+            if let trackFormat = format.track {
+                return try OutputDestination(output).write { out in
+                    var stream = out
+                    TrackWriter.write(parsed, as: trackFormat, to: &stream)
+                }
+            }
+            guard let driver = format.driver else { return }
+            // One sample per route point: timing densifies only segments longer than an hour.
+            let timing = RouteTiming(speed: speed ?? RouteTiming.walkingSpeed, sampleInterval: Seconds(3_600))
+            var samples: [RouteSample]
+            do throws(RouteTimingError) {
+                samples = try timing.samples(for: parsed)
+            } catch {
+                throw CommandFailure(.dataError, "\(input.displayName): \(error.message)")
+            }
+            if let sampleInterval { samples = DriverExport.resampled(samples, every: sampleInterval) }
             try OutputDestination(output).write { out in
                 var stream = out
-                TrackWriter.write(parsed, as: format, to: &stream)
+                DriverExport.write(samples, as: driver, device: device, name: input.runName, to: &stream)
+            }
+            if let lost = DriverExport.lost(driver, samples: samples) {
+                FileHandle.standardError.write(Data("waypost: \(lost)\n".utf8))
             }
         }
     }

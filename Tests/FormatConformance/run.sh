@@ -15,6 +15,9 @@
 #    every sentence and checksum, and the fixes, HDOP and no-fix epochs match the replay's events.
 # 3. gpsd: `replay --nmea-serve 0 --realtime` of a short ride, gpsd reading it as a tcp:// source
 #    (foreground, its own port) and gpspipe -w watching; every TPV matches a replayed fix.
+# 4. Exports for the tools that drive real apps (issue 42): xcode-gpx read by gpxpy, simctl as
+#    one shell command, maestro by PyYAML and Maestro's point syntax, adb by `sh -n` and the
+#    emulator console's grammar — positions and order against the route (check_exports.py).
 # Where there is no apt-get (and CI is not set) the gpsd part is skipped with one note line.
 # Works from any directory.
 set -euo pipefail
@@ -35,7 +38,7 @@ in_ci() { case "${CI:-}" in "" | 0 | false) return 1 ;; *) return 0 ;; esac }
 
 # ---- the venv, rebuilt when requirements.txt (or the Python) changes ----
 source "$repo/scripts/python-venv.sh"
-python_venv "$repo/.build/format-venv" "$here/requirements.txt" "gpxpy and pynmea2"
+python_venv "$repo/.build/format-venv" "$here/requirements.txt" "gpxpy, pynmea2 and PyYAML"
 check() { "$venv/bin/python" "$here/check_formats.py" "$@"; }
 
 # ---- the tools: gpsbabel, gpsd and gpspipe from Debian ----
@@ -78,6 +81,12 @@ for source in "${sources[@]}"; do
         check kml "$out/$key.kml" "$out/$key.gpsbabel.kml"
     fi
 done
+
+# ---- 4. exports for Xcode, simctl, Maestro and the Android emulator ----
+for route in tracks/sunnyvale-commute.kml tracks/cafe-stop.kml tracks/stevens-creek-ride.gpx; do
+    (cd "$repo" && "$venv/bin/python" "$here/check_exports.py" "$binary" "$route")
+done
+(cd "$repo" && "$venv/bin/python" "$here/check_exports.py" "$binary" tracks/i280-drive.kml --speed 29)
 
 # ---- 2. NMEA out, read by pynmea2 ----
 ride="$repo/tracks/stevens-creek-ride.gpx"

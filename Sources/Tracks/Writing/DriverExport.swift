@@ -1,0 +1,254 @@
+import Foundation
+import Geo
+import WaypostSupport
+
+/// A timed route in the forms the tools that drive real apps take, so the route a prediction
+/// was made for can follow the app to a simulator, an emulator or a test flow:
+///
+/// - `xcode-gpx`: Xcode's "Simulate Location" GPX — `<wpt>` waypoints with ascending `<time>`s,
+///   no namespace (Xcode's own template; Xcode interpolates between waypoints by their times).
+/// - `simctl`: one `xcrun simctl location <device> start --speed=… lat,lon lat,lon …` command
+///   (Xcode 14+; latitude first; one speed for the whole route, the route's mean).
+/// - `maestro`: a Maestro flow whose `travel` steps carry `"lat, lon"` points and a speed in m/s
+///   (Maestro's source: `YamlTravelCommand`); a stop or a change of pace starts another step.
+/// - `adb`: a shell script of Android emulator console `geo fix <longitude> <latitude>
+///   [<altitude>]` commands through `adb emu`, paced by the route's times with `sleep`.
+///
+/// None of them keeps everything a route has; ``lost(_:samples:)`` says what, in one line.
+///
+/// ```swift
+/// var out = ""
+/// DriverExport.write(samples, as: .simctl, to: &out)   // xcrun simctl location booted start …
+/// ```
+public enum DriverExport {
+    public enum Format: String, Sendable, CaseIterable {
+        case xcodeGPX = "xcode-gpx"
+        case simctl, maestro, adb
+    }
+
+    /// Slower than this between two positions, metres per second, the device is stopped.
+    static let stoppedBelow = 0.3
+    /// A leg of a Maestro flow ends where the pace changes by more than this fraction of its own.
+    static let paceChange = 0.25
+
+    /// What `format` cannot carry of these samples, as one line; nil when it keeps everything.
+    public static func lost(_ format: Format, samples: [RouteSample]) -> String? {
+        let altitude = samples.contains { $0.point.altitude != nil }
+        switch format {
+        case .xcodeGPX:
+            return "xcode-gpx keeps each position and its time; "
+                + (altitude ? "altitude, " : "")
+                + "speed, course and accuracy are not kept (Xcode's waypoints take none)"
+        case .simctl:
+            let speed = meanSpeed(samples).map { number($0, digits: 2) } ?? "0"
+            return
+                "simctl keeps the positions in order; their times become one speed (the route's mean, \(speed) m/s): "
+                + "stops and changes of pace are not kept" + (altitude ? ", nor altitude" : "")
+        case .maestro:
+            return "maestro keeps the positions in order at each leg's mean speed; stops are not kept "
+                + "(a travel step does not wait)" + (altitude ? ", nor altitude" : "")
+        case .adb:
+            return "adb keeps positions" + (altitude ? ", altitude" : "")
+                + " and their times (as pauses); speed, course and accuracy are not kept (geo fix takes none)"
+        }
+    }
+
+    /// Writes the samples (timed, in time order) as `format`. `device` names the simulator for
+    /// `simctl` (default `booted`); `name` goes into the comments of the flow and the script.
+    public static func write(
+        _ samples: [RouteSample], as format: Format, device: String? = nil, name: String = "route",
+        to out: inout some TextOutputStream
+    ) {
+        switch format {
+        case .xcodeGPX: xcodeGPX(samples, to: &out)
+        case .simctl: simctl(samples, device: device ?? "booted", to: &out)
+        case .maestro: maestro(samples, name: name, to: &out)
+        case .adb: adb(samples, name: name, to: &out)
+        }
+    }
+
+    /// The route at one position every `interval` seconds from its first, interpolated along the
+    /// straight line between the samples around each time, and its last position.
+    public static func resampled(_ samples: [RouteSample], every interval: Double) -> [RouteSample] {
+        guard let first = samples.first?.point.timeIntervalSince1970,
+            let last = samples.last?.point.timeIntervalSince1970, interval > 0, last > first
+        else { return samples }
+        var out: [RouteSample] = []
+        out.reserveCapacity(Int((last - first) / interval) + 2)
+        var index = 0
+        var k = 0.0
+        while true {
+            let time = first + k * interval
+            guard time < last else { break }
+            while index + 1 < samples.count, (samples[index + 1].point.timeIntervalSince1970 ?? last) <= time {
+                index += 1
+            }
+            let a = samples[index].point
+            let b = samples[min(index + 1, samples.count - 1)].point
+            let (ta, tb) = (a.timeIntervalSince1970 ?? time, b.timeIntervalSince1970 ?? time)
+            let f = tb > ta ? (time - ta) / (tb - ta) : 0
+            let altitude = a.altitude.flatMap { x in b.altitude.map { x + f * ($0 - x) } }
+            out.append(
+                RouteSample(
+                    point: TrackPoint(
+                        latitude: a.latitude + f * (b.latitude - a.latitude),
+                        longitude: a.longitude + f * (b.longitude - a.longitude), altitude: altitude,
+                        time: Date(timeIntervalSince1970: time))))
+            k += 1
+        }
+        if let end = samples.last { out.append(end) }
+        return out
+    }
+
+    // MARK: - The formats
+
+    private static func xcodeGPX(_ samples: [RouteSample], to out: inout some TextOutputStream) {
+        // Xcode's template, as Xcode writes it: version 1.1, no namespace.
+        out.write("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"Waypost\">\n")
+        for sample in samples {
+            out.write(
+                "    <wpt lat=\"\(degrees(sample.point.latitude))\" lon=\"\(degrees(sample.point.longitude))\">\n")
+            if let time = sample.point.timeIntervalSince1970 {
+                out.write("        <time>\(XSDDateTime.formatCompact(time))</time>\n")
+            }
+            out.write("    </wpt>\n")
+        }
+        out.write("</gpx>\n")
+    }
+
+    private static func simctl(_ samples: [RouteSample], device: String, to out: inout some TextOutputStream) {
+        let quoted = shellQuoted(device)
+        guard samples.count > 1, let speed = meanSpeed(samples), speed > 0 else {
+            // One place (or no movement): simctl's `start` needs two waypoints; `set` holds one.
+            if let only = samples.first {
+                out.write("xcrun simctl location \(quoted) set \(latitudeFirst(only))\n")
+            }
+            return
+        }
+        out.write("xcrun simctl location \(quoted) start --speed=\(number(speed, digits: 2))")
+        for sample in samples { out.write(" \(latitudeFirst(sample))") }
+        out.write("\n")
+    }
+
+    private static func maestro(_ samples: [RouteSample], name: String, to out: inout some TextOutputStream) {
+        out.write(
+            "# \(name) for Maestro, from `waypost export`: run it with `maestro test -e APP_ID=<your app id> FILE`.\n")
+        out.write("appId: ${APP_ID}\n---\n")
+        for leg in legs(samples) {
+            out.write("- travel:\n    points:\n")
+            for sample in leg.samples {
+                out.write("      - \"\(degrees(sample.point.latitude)), \(degrees(sample.point.longitude))\"\n")
+            }
+            out.write("    speed: \(number(leg.speed, digits: 2))\n")
+        }
+    }
+
+    private static func adb(_ samples: [RouteSample], name: String, to out: inout some TextOutputStream) {
+        out.write("#!/bin/sh\n")
+        out.write(
+            "# \(name) for the Android emulator, from `waypost export`: `geo fix <longitude> <latitude> [<altitude>]`\n"
+        )
+        out.write("# through `adb emu`, paced by the route's times (ANDROID_SERIAL picks the emulator).\n")
+        out.write("set -e\n")
+        var previous: Double?
+        for sample in samples {
+            if let time = sample.point.timeIntervalSince1970 {
+                if let previous, time > previous { out.write("sleep \(number(time - previous, digits: 3))\n") }
+                previous = time
+            }
+            var line = "adb emu geo fix \(degrees(sample.point.longitude)) \(degrees(sample.point.latitude))"
+            if let altitude = sample.point.altitude { line += " \(number(altitude, digits: 1))" }
+            out.write(line + "\n")
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// Metres along the route over seconds from its first time to its last; nil without both.
+    static func meanSpeed(_ samples: [RouteSample]) -> Double? {
+        guard let first = samples.first?.point.timeIntervalSince1970,
+            let last = samples.last?.point.timeIntervalSince1970, last > first
+        else { return nil }
+        return length(samples[...]) / (last - first)
+    }
+
+    static func length(_ samples: ArraySlice<RouteSample>) -> Double {
+        zip(samples, samples.dropFirst()).reduce(0) { $0 + distance($1.0, $1.1) }
+    }
+
+    static func distance(_ a: RouteSample, _ b: RouteSample) -> Double {
+        ShortDistance.distance(
+            Coordinate(latitude: a.point.latitude, longitude: a.point.longitude),
+            Coordinate(latitude: b.point.latitude, longitude: b.point.longitude))
+    }
+
+    /// The route cut where it stops and where its pace changes: each leg's positions and its mean
+    /// speed. A change of pace is the last half minute's pace more than a quarter off the leg's
+    /// own, once the leg has lasted a minute (GPS noise changes the pace from point to point). A
+    /// route without times is one leg at Maestro's default pace (4 m/s).
+    static func legs(_ samples: [RouteSample]) -> [(samples: ArraySlice<RouteSample>, speed: Double)] {
+        var legs: [(samples: ArraySlice<RouteSample>, speed: Double)] = []
+        var start = samples.startIndex
+        var leg = (metres: 0.0, seconds: 0.0)
+        var recent: [(metres: Double, seconds: Double)] = []
+        func close(_ end: Int) {
+            if end > start { legs.append((samples[start...end], leg.seconds > 0 ? leg.metres / leg.seconds : 4)) }
+            (start, leg, recent) = (end, (0, 0), [])
+        }
+        for index in samples.indices.dropFirst() {
+            let (a, b) = (samples[index - 1], samples[index])
+            let seconds = (b.point.timeIntervalSince1970 ?? 0) - (a.point.timeIntervalSince1970 ?? 0)
+            let metres = distance(a, b)
+            if seconds > 0, metres / seconds < stoppedBelow {
+                // Stopped: the leg so far ends here; the next takes the stop's positions on its
+                // way out, and not its time.
+                if leg.seconds > 0 { close(index - 1) }
+                continue
+            }
+            recent.append((metres, seconds))
+            while recent.count > 1, recent.dropFirst().reduce(0, { $0 + $1.seconds }) >= recentWindow {
+                recent.removeFirst()
+            }
+            let window = recent.reduce((metres: 0.0, seconds: 0.0)) { ($0.metres + $1.metres, $0.seconds + $1.seconds) }
+            if leg.seconds >= shortestLeg, window.seconds >= recentWindow, leg.metres > 0 {
+                let (pace, current) = (window.metres / window.seconds, leg.metres / leg.seconds)
+                if abs(pace - current) > paceChange * current {
+                    close(index - 1)
+                    recent = [(metres, seconds)]
+                }
+            }
+            leg = (leg.metres + metres, leg.seconds + seconds)
+        }
+        if leg.seconds == 0, let last = legs.popLast() {
+            // Positions after the last move (a final stop) go with the last leg.
+            legs.append((samples[last.samples.startIndex...], last.speed))
+        } else {
+            close(samples.endIndex - 1)
+        }
+        return legs.isEmpty && !samples.isEmpty ? [(samples[...], 4)] : legs
+    }
+
+    /// Seconds of recent travel whose pace is compared with the leg's, and the shortest leg.
+    static let recentWindow = 30.0
+    static let shortestLeg = 60.0
+
+    static func latitudeFirst(_ sample: RouteSample) -> String {
+        "\(degrees(sample.point.latitude)),\(degrees(sample.point.longitude))"
+    }
+
+    /// Seven decimals: about a centimetre, as appium's simctl wrapper writes them.
+    static func degrees(_ value: Double) -> String { number(value, digits: 7) }
+
+    static func number(_ value: Double, digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+
+    /// `value` as one shell word.
+    static func shellQuoted(_ value: String) -> String {
+        let plain = value.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "-_.".unicodeScalars.contains($0)
+        }
+        return plain && !value.isEmpty ? value : "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
