@@ -31,9 +31,9 @@ struct Export: ParsableCommand {
               waypost export tracks/stevens-creek-ride.gpx --format kml --output ride.kml
               waypost export - --format gpx -o - < tracks/cafe-stop.kml
               waypost export tracks/sunnyvale-commute.kml --format xcode-gpx -o Commute.gpx
-              waypost export tracks/i280-drive.kml --format simctl --speed 29 --device 5A1B… | sh
+              waypost export tracks/i280-drive.kml --format simctl --device 5A1B2C3D
               waypost export tracks/sunnyvale-commute.kml --format maestro -o commute.yaml
-              waypost export tracks/sunnyvale-commute.kml --format adb --sample-interval 5 -o commute.sh
+              waypost export tracks/cafe-stop.kml --format adb -o stop.sh
             """
     )
 

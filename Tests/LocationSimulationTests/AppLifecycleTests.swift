@@ -217,3 +217,25 @@ import Testing
                 .contains(#""age":"#))
     }
 }
+
+/// The manager's one log keeps every event until a simulation takes it: a launch that monitors
+/// 70,000 regions emits 70,000 `monitoringStarted` before the run, and every one reaches the
+/// stream (a cap on the log once dropped the oldest half, and with them the first lines of a
+/// replay with 100,000 regions).
+struct EmittedLogTests {
+    @Test func everyEventOfALargeLaunchReachesTheStream() {
+        var configuration = LocationManagerConfiguration()
+        configuration.regionLimit = nil
+        let manager = SimulatedLocationManager(status: .authorizedAlways, startTime: t0, configuration: configuration)
+        for index in 0..<70_000 {
+            manager.startMonitoring(
+                for: CircularRegion(identifier: "r\(index)", center: north(Double(index)), radius: 100))
+        }
+        var events: [TimedEvent] = []
+        manager.drainEmitted(into: &events, device: nil)
+        #expect(events.count == 70_000)
+        #expect(events.first?.event.identifier == "r0")
+        manager.drainEmitted(into: &events, device: nil)
+        #expect(events.count == 70_000, "a drained log is empty")
+    }
+}

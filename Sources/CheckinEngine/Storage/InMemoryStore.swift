@@ -19,6 +19,10 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     private let lock = NSLock()
     private var entries: [OutboxEntry] = []
     private var audit: [(key: String, run: Int64, record: Data)] = []
+    /// Where each key's audit record and post are: SQLite finds them by index, and so must a
+    /// crowd's thousands of posts here (a scan per write made a 10,000-device run quadratic).
+    private var auditIndex: [String: Int] = [:]
+    private var entryIndex: [String: Int] = [:]
     private var runs: [RunRecord] = []
     public private(set) var regions: [Int64: [RegionRecord]] = [:]
     public private(set) var zones: [Int64: [ZoneRecord]] = [:]
@@ -126,7 +130,8 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
     ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
-            guard !entries.contains(where: { $0.key == key }) else { return false }
+            guard entryIndex[key] == nil else { return false }
+            entryIndex[key] = entries.count
             entries.append(
                 OutboxEntry(
                     id: Int64(entries.count + 1), key: key, run: run, network: network, state: .pending,
@@ -136,11 +141,18 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         }
     }
 
+    /// A post's place in `entries`: ids are given in order from 1, as SQLite's rowids are.
+    private func position(of id: Int64) -> Int? {
+        let index = Int(id) - 1
+        return entries.indices.contains(index) ? index : nil
+    }
+
     /// Replaces a key's record in place (it keeps its first position), as the real store does.
     private func writeAudit(key: String, run: Int64, record: Data) {
-        if let index = audit.firstIndex(where: { $0.key == key }) {
+        if let index = auditIndex[key] {
             audit[index].record = record
         } else {
+            auditIndex[key] = audit.count
             audit.append((key, run, record))
         }
         changes += 1
@@ -166,7 +178,7 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
 
     public func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
         try locked { () throws(StoreError) -> OutboxEntry? in
-            guard let index = entries.firstIndex(where: { $0.id == id && $0.state == .pending }) else { return nil }
+            guard let index = position(of: id), entries[index].state == .pending else { return nil }
             entries[index].state = .sending
             entries[index].attempts += 1
             entries[index].claimedBy = lease.owner
@@ -208,10 +220,8 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         remoteID: String?, at time: EpochInstant, audit: Data
     ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
-            guard
-                let index = entries.firstIndex(where: {
-                    $0.id == id && $0.state == .sending && $0.claimedBy == lease.owner
-                })
+            guard let index = position(of: id), entries[index].state == .sending,
+                entries[index].claimedBy == lease.owner
             else { return false }
             var entry = entries[index]
             entry.state = state

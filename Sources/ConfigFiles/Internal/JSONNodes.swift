@@ -39,13 +39,18 @@ enum JSONNodes {
         /// The column of `bytes[index]`, counted in Unicode scalars as libyaml counts.
         var column = 1
 
+        /// Made once: Yams' `Constructor.default` and `Resolver.basic` build a new value each time
+        /// they are read (a constructor's tables per node took a gigabyte for 100,000 regions).
+        let resolver = Resolver.basic
+        let constructor = Constructor.default
+
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
         /// A tag as Yams' composer makes one, with the basic resolver ``ConfigNode`` composes
         /// with: a quoted scalar is a string, anything else not yet resolved.
-        func tag(quoted: Bool = false) -> Tag { Tag(quoted ? .str : .implicit, .basic, .default) }
+        func tag(quoted: Bool = false) -> Tag { Tag(quoted ? .str : .implicit, resolver, constructor) }
 
         mutating func advance() {
             // A UTF-8 continuation byte does not start a column.

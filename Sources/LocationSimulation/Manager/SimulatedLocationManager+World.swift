@@ -59,7 +59,7 @@ extension SimulatedLocationManager {
         if regionMonitoringAllowed && !regions.isEmpty {
             for change in regions.evaluate(at: believed, time: sample.time) { handle(change) }
         }
-        if field != nil { estimateForRegions(sample) }
+        if configuration.realism == .device { estimateForRegions(sample) }
         refreshMonitoringBlockers()
         if monitoringBlockers.isEmpty && conditions.isMonitoring {
             for event in conditions.evaluate(believed: believed, actual: sample.coordinate, time: sample.time) {
@@ -195,7 +195,7 @@ extension SimulatedLocationManager {
     /// A region change of the exact rule: delivered as it is under `exact`; under a non-exact
     /// realism only a region's first state is, its transitions coming from the OS's estimates.
     private func handle(_ change: RegionMonitor.Change) {
-        if field != nil, case .crossed = change { return }
+        if configuration.realism == .device, case .crossed = change { return }
         deliver(change)
     }
 
@@ -208,11 +208,11 @@ extension SimulatedLocationManager {
         defer { field = (estimator, rule) }
         let estimate = estimator.observe(sample.coordinate, at: sample.time)
         guard regionMonitoringAllowed && !regions.isEmpty else { return }
-        let monitored = regions
-        let confirmed = rule.confirmations(through: sample.time) { monitored.contains($0.identifier) }
+        // The monitor is read in place, not copied at every sample.
+        let confirmed = rule.confirmations(through: sample.time) { self.regions.contains($0.identifier) }
         let mechanism = configuration.regionMechanism
         if let estimate {
-            let regions = monitored.regions
+            let regions = self.regions.regions
             rule.evaluate(estimate, regions: regions)
             // Near a boundary, for what this estimate knows, the OS powers satellite positioning up.
             let margin = mechanism.proximityFactor * estimate.horizontalAccuracy + mechanism.cushion

@@ -135,11 +135,11 @@ public final class SimulatedLocationManager {
     /// Under a non-exact realism: the OS's own estimates and the region rule judged on them.
     var field: (estimator: OSEstimator, rule: FieldRegionRule)?
     @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
-    /// The events emitted and not yet taken by a simulation, oldest first (at most
-    /// ``emittedLimit``: a manager driven by hand, whose log nobody takes, keeps only the latest).
+    /// The events emitted and not yet taken by a simulation, oldest first. Every one is kept
+    /// until taken (an app's launch with 100,000 regions emits 200,000 before the run starts);
+    /// a manager driven by hand, without a ``Simulation``, empties it with
+    /// ``drainEmitted(into:device:)``.
     @exclusivity(unchecked) private var emitted: [TimedEvent] = []
-    /// Events the log keeps untaken; past it the oldest half is dropped.
-    public static let emittedLimit = 1 << 16
     /// Set while iOS 14+'s authorization callback runs for a status change: the status a delegate
     /// without that callback receives through the deprecated one.
     var statusForDeprecatedCallback: AuthorizationStatus?
@@ -403,7 +403,6 @@ public final class SimulatedLocationManager {
 
     func emit(_ event: LocationEvent, at time: EpochInstant? = nil) {
         let timed = TimedEvent(time: time ?? now, event: event)
-        if emitted.count == Self.emittedLimit { emitted.removeFirst(Self.emittedLimit / 2) }
         emitted.append(timed)
         observer?(timed)
         continuation?.yield(timed)
