@@ -15,9 +15,8 @@ bin=${1:-$(swift build --show-bin-path)}
 SWIFTC=${SWIFTC:-swiftc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-maps=()
-while IFS= read -r map; do maps+=(-Xcc "-fmodule-map-file=$map"); done < <(
-  { find Sources .build/checkouts/*/Sources -maxdepth 3 -name module.modulemap; find "$bin" -maxdepth 2 -name module.modulemap; } 2>/dev/null | sort)
+source scripts/swift-module-flags.sh
+swift_module_flags "$bin"
 
 cat > "$work/Prelude.swift" <<'SWIFT'
 @_exported import Foundation
@@ -38,8 +37,7 @@ public let start = EpochInstant(secondsSince1970: 1_748_937_600)
 public final class ExampleApp: SimulatedLocationManagerDelegate {}
 nonisolated(unsafe) public let app = ExampleApp()
 SWIFT
-"$SWIFTC" -emit-module -parse-as-library -module-name ExamplePrelude -swift-version 6 -I "$bin/Modules" "${maps[@]}" \
-  -Xcc -I/usr/include/libxml2 "$work/Prelude.swift" -emit-module-path "$work/ExamplePrelude.swiftmodule" \
+"$SWIFTC" -emit-module -parse-as-library -module-name ExamplePrelude -swift-version 6 "${module_flags[@]}" "$work/Prelude.swift" -emit-module-path "$work/ExamplePrelude.swiftmodule" \
   -Xfrontend -disable-availability-checking
 
 count=0
@@ -63,8 +61,8 @@ for doc in README.md docs/*.md Sources/*/*.docc/*.md; do
         echo "}"
       fi
     } > "$file"
-    if ! "$SWIFTC" -typecheck -parse-as-library -swift-version 6 -I "$work" -I "$bin/Modules" "${maps[@]}" \
-      -Xcc -I/usr/include/libxml2 -suppress-warnings "$file" > "$work/log$count" 2>&1; then
+    if ! "$SWIFTC" -typecheck -parse-as-library -swift-version 6 -I "$work" "${module_flags[@]}" \
+      -suppress-warnings "$file" > "$work/log$count" 2>&1; then
       echo "check-doc-examples: the example at $where does not compile:" >&2
       grep -E 'error:' "$work/log$count" | sed "s|$file|$where (example)|" | head -5 >&2
       failed=$((failed + 1))
@@ -76,8 +74,8 @@ for doc in README.md docs/*.md Sources/*/*.docc/*.md; do
 done
 # Control: an example using the library wrongly must fail here, or the check proves nothing.
 printf 'import ExamplePrelude\nfunc example() async throws {\n    let _: EpochInstant = 1_748_960_000\n}\n' > "$work/control.swift"
-if "$SWIFTC" -typecheck -parse-as-library -swift-version 6 -I "$work" -I "$bin/Modules" "${maps[@]}" \
-  -Xcc -I/usr/include/libxml2 "$work/control.swift" > /dev/null 2>&1; then
+if "$SWIFTC" -typecheck -parse-as-library -swift-version 6 -I "$work" "${module_flags[@]}" \
+  "$work/control.swift" > /dev/null 2>&1; then
   echo "check-doc-examples: a wrong example compiled: the check proves nothing" >&2
   exit 70
 fi

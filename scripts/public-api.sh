@@ -17,11 +17,10 @@ modules=(WaypostSupport Geo SimulatedTime ConfigFiles Tracks LocationEvents Loca
 command -v python3 > /dev/null || scripts/install-deps.sh python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-maps=()
-while IFS= read -r map; do maps+=(-Xcc "-fmodule-map-file=$map"); done < <(
-  { find Sources .build/checkouts/*/Sources -maxdepth 3 -name module.modulemap; find "$bin" -maxdepth 2 -name module.modulemap; } 2>/dev/null | sort)
+source scripts/swift-module-flags.sh
+swift_module_flags "$bin"
 for module in "${modules[@]}"; do
-  swift-symbolgraph-extract -module-name "$module" -I "$bin/Modules" "${maps[@]}" -Xcc -I/usr/include/libxml2 \
+  swift-symbolgraph-extract -module-name "$module" "${module_flags[@]}" \
     -minimum-access-level public -skip-inherited-docs -output-dir "$work" >/dev/null
 done
 python3 - "$work" "${modules[@]}" > "$work/public-api.txt" <<'PY'

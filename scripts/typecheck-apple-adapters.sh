@@ -20,14 +20,12 @@ trap 'rm -rf "$work"' EXIT
 "$SWIFTC" -emit-module -module-name CoreLocation -enable-library-evolution -suppress-warnings -parse-as-library \
   Tests/AppleAdapters/CoreLocationShim.swift -emit-module-path "$work/shim/CoreLocation.swiftmodule"
 
-# The C modules (system libraries and C targets) the Swift modules were built against.
-maps=()
-while IFS= read -r map; do maps+=(-Xcc "-fmodule-map-file=$map"); done < <(
-  find Sources .build/checkouts/*/Sources -maxdepth 3 -name module.modulemap 2>/dev/null | sort)
+source scripts/swift-module-flags.sh
+swift_module_flags "$bin"
 # `package` declarations need the package's name: SwiftPM's identity of the root package, its
 # folder's name in lower case.
 flags=(-typecheck -swift-version 6 -warnings-as-errors -module-name LocationSimulation
-  -package-name "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" -I "$work/shim" -I "$bin/Modules" "${maps[@]}" -Xcc -I/usr/include/libxml2)
+  -package-name "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" -I "$work/shim" "${module_flags[@]}")
 
 # Guard: the shim is seen, so the adapters are really compiled (not skipped by their #if).
 cat > "$work/SeesCoreLocation.swift" <<'EOF'
