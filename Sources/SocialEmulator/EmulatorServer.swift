@@ -52,9 +52,9 @@ public struct EmulatorServer: Sendable {
             return URL(string: "http://\(name):\(port)/") ?? URL(fileURLWithPath: "/")
         }
         /// Twitter's v1.1 API root.
-        public var twitterBaseURL: URL { baseURL.appendingPathComponent("1.1/") }
+        public var twitterBaseURL: URL { EmulatorServer.twitterRoot(of: baseURL) }
         /// X API v2's root.
-        public var xBaseURL: URL { baseURL.appendingPathComponent("2/") }
+        public var xBaseURL: URL { EmulatorServer.xRoot(of: baseURL) }
         /// The Graph API root.
         public var facebookBaseURL: URL { baseURL }
 
@@ -243,4 +243,11 @@ public struct EmulatorListenError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { "cannot listen on \(host):\(port) (\(reason))" }
+}
+
+extension EmulatorServer {
+    /// Twitter's v1.1 API root under an emulator's base URL, over a socket or in memory.
+    public static func twitterRoot(of base: URL) -> URL { base.appendingPathComponent("1.1/") }
+    /// X API v2's root under an emulator's base URL (the Graph API's is the base itself).
+    public static func xRoot(of base: URL) -> URL { base.appendingPathComponent("2/") }
 }

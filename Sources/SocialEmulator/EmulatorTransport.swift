@@ -23,7 +23,7 @@ public struct EmulatorTransport: HTTPTransport {
 
     /// The base URLs the clients are given; the host is only a name here.
     public static let baseURL = URL(string: "http://emulator.invalid/") ?? URL(fileURLWithPath: "/")
-    public static var twitterBaseURL: URL { baseURL.appendingPathComponent("1.1/") }
+    public static var twitterBaseURL: URL { EmulatorServer.twitterRoot(of: baseURL) }
 
     public init(core: EmulatorCore, timeout: Duration = .seconds(10)) {
         self.core = core

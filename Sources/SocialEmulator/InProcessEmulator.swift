@@ -89,11 +89,11 @@ public struct InProcessEmulator: Sendable {
             let credentials = OAuth1Credentials(
                 consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret)
             twitter = TwitterClient(
-                baseURL: base.appendingPathComponent("1.1/"), credentials: credentials, transport: transport,
+                baseURL: EmulatorServer.twitterRoot(of: base), credentials: credentials, transport: transport,
                 clock: clock)
             if twitterAPI == .v2 {
                 x = XClient(
-                    baseURL: base.appendingPathComponent("2/"),
+                    baseURL: EmulatorServer.xRoot(of: base),
                     authorization: .oauth1(OAuth1Signer(credentials: credentials)),
                     transport: transport, clock: clock)
             }

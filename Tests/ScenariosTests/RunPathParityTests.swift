@@ -18,6 +18,9 @@ struct RunPathParityTests {
         return names.filter { $0.hasSuffix(".yaml") }.sorted()
     }()
 
+    /// The shipped scenarios with `trials:`, each run 100 times both ways.
+    static let trialsScenarios: [String] = scenarios.filter { (try? ScenarioTests.scenario($0))?.trials != nil }
+
     static func runner(_ path: RunPath) -> ScenarioRunner {
         var runner = ScenarioTests.runner
         runner.unrecordedPath = path
@@ -41,6 +44,7 @@ struct RunPathParityTests {
 
     @Test func theShippedScenariosAreFound() {
         #expect(Self.scenarios.count >= 20, "\(Self.scenarios)")
+        #expect(!Self.trialsScenarios.isEmpty, "no shipped scenario has trials")
     }
 
     @Test(arguments: scenarios)
@@ -55,10 +59,9 @@ struct RunPathParityTests {
         #expect(verdict(memory) == verdict(durable))
     }
 
-    @Test(arguments: scenarios)
+    @Test(arguments: trialsScenarios)
     func aHundredTrialsGiveTheSameVerdicts(_ name: String) async throws {
         let scenario = try ScenarioTests.scenario(name)
-        guard scenario.trials != nil else { return }
         let (memory, durable) = (Self.runner(.inMemory), Self.runner(.durable))
         let header = try memory.header(scenario, trials: 100)
         let resources = RunResources()

@@ -109,17 +109,8 @@ enum JSONNodes {
                 skipWhitespace()
                 guard let value = value(depth: depth + 1) else { return nil }
                 pairs.append((.scalar(.init(key, tag(quoted: true), .doubleQuoted, keyMark)), value))
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","):
-                    advance()
-                    skipWhitespace()
-                case UInt8(ascii: "}"):
-                    advance()
-                    return .mapping(.init(pairs, tag(), .any, mark))
-                default:
-                    return nil
-                }
+                guard let more = separator(closing: UInt8(ascii: "}")) else { return nil }
+                if !more { return .mapping(.init(pairs, tag(), .any, mark)) }
             }
         }
 
@@ -134,17 +125,25 @@ enum JSONNodes {
             while true {
                 guard let item = value(depth: depth + 1) else { return nil }
                 items.append(item)
+                guard let more = separator(closing: UInt8(ascii: "]")) else { return nil }
+                if !more { return .sequence(.init(items, tag(), .any, mark)) }
+            }
+        }
+
+        /// After a collection's member: true past a comma (another member follows), false past
+        /// `closing` (the collection ends), nil for anything else.
+        mutating func separator(closing: UInt8) -> Bool? {
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","):
+                advance()
                 skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","):
-                    advance()
-                    skipWhitespace()
-                case UInt8(ascii: "]"):
-                    advance()
-                    return .sequence(.init(items, tag(), .any, mark))
-                default:
-                    return nil
-                }
+                return true
+            case closing:
+                advance()
+                return false
+            default:
+                return nil
             }
         }
 

@@ -215,8 +215,9 @@ public enum FieldCalibration {
         // Each combination on its own: spread over the cores, each score in its own slot.
         nonisolated(unsafe) let scores = UnsafeMutableBufferPointer<Double>.allocate(capacity: grid.count)
         defer { scores.deallocate() }
+        let cells = figures.flatMap(\.cells)
         DispatchQueue.concurrentPerform(iterations: grid.count) { index in
-            let runs = Self.trials(figures.flatMap(\.cells), mechanism: grid[index], trials: trials)
+            let runs = Self.trials(cells, mechanism: grid[index], trials: trials)
             scores[index] = figures.reduce(0.0) { $0 + score(evaluate($1, runs: runs)) }
         }
         let ranked = zip(scores, grid).map { (score: $0, mechanism: $1) }
