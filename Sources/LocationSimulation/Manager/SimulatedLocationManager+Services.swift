@@ -9,7 +9,9 @@ extension SimulatedLocationManager {
     /// Starts the standard service; after an automatic pause this is what resumes it, as iOS
     /// never resumes updates by itself.
     public func startUpdatingLocation() {
-        if services.startUpdating(deviceRealism: configuration.realism == .device) { emit(.locationUpdatesResumed) }
+        if core.services.startUpdating(deviceRealism: configuration.realism == .device) {
+            emit(.locationUpdatesResumed)
+        }
         let availability = delegateAvailability(hasSignal: true)
         if availability.isRefusal {
             emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
@@ -17,23 +19,23 @@ extension SimulatedLocationManager {
     }
 
     public func stopUpdatingLocation() {
-        services.stopUpdating()
+        core.services.stopUpdating()
     }
 
     public func startMonitoringSignificantLocationChanges() {
-        services.startSignificantChanges()
+        core.services.startSignificantChanges()
     }
 
     public func stopMonitoringSignificantLocationChanges() {
-        services.stopSignificantChanges()
+        core.services.stopSignificantChanges()
     }
 
     public func startMonitoringVisits() {
-        services.setVisits(true)
+        core.services.setVisits(true)
     }
 
     public func stopMonitoringVisits() {
-        services.setVisits(false)
+        core.services.setVisits(false)
     }
 
     /// `requestLocation()` (iOS 9), now or at a later virtual `time`: "Only one location fix is
@@ -45,20 +47,17 @@ extension SimulatedLocationManager {
     /// method instead", Apple, `requestLocation()`). An app refused location gets
     /// `kCLErrorDenied` at once.
     public func requestLocation(at time: EpochInstant? = nil) {
-        if let time { now = max(now, time) }
+        if let time { core.now = max(now, time) }
         if delegateAvailability(hasSignal: true).isRefusal {
             return emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
         }
-        services.requestLocation(at: now, timeout: configuration.requestLocationTimeout)
+        core.services.requestLocation(at: now, timeout: configuration.requestLocationTimeout)
     }
 
     // MARK: - Region monitoring
 
-    /// Up to iOS 12 regions need Always; from iOS 13 When In Use too. Approximate locations
-    /// (reduced accuracy, iOS 14) monitor no regions.
-    var regionMonitoringAllowed: Bool {
-        configuration.allowsRegionMonitoring(authorizationStatus) && accuracyAuthorization == .fullAccuracy
-    }
+    /// Whether the status and accuracy allow region monitoring (``LocationManagerCore/regionMonitoringAllowed``).
+    var regionMonitoringAllowed: Bool { core.regionMonitoringAllowed }
 
     var monitoringDenied: LocationError {
         if configuration.allowsRegionMonitoring(authorizationStatus) {
@@ -87,16 +86,17 @@ extension SimulatedLocationManager {
                         .regionMonitoringFailure,
                         "radius \(region.radius) m is outside (0, \(maximumRegionMonitoringDistance)] m")))
         }
-        if let limit = configuration.regionLimit, regions.count >= limit, !regions.contains(region.identifier) {
+        if let limit = configuration.regionLimit, core.regions.count >= limit, !core.regions.contains(region.identifier)
+        {
             return emit(
                 .monitoringFailed(
                     region, LocationError(.regionMonitoringFailure, "an app can monitor at most \(limit) regions")))
         }
         if authorizationStatus == .notDetermined {
             // Kept, unstarted, until the prompt is answered.
-            regions.register(region, deviceAt: nil, time: now)
-            if awaitingStart.updateValue(region, forKey: region.identifier) == nil {
-                awaitingOrder.append(region.identifier)
+            core.regions.register(region, deviceAt: nil, time: now)
+            if core.awaitingStart.updateValue(region, forKey: region.identifier) == nil {
+                core.awaitingOrder.append(region.identifier)
             }
             return
         }
@@ -104,8 +104,8 @@ extension SimulatedLocationManager {
     }
 
     func begin(_ region: CircularRegion) {
-        let position = device.flatMap { $0.hasSignal ? $0.coordinate : nil }
-        let state = regions.register(region, deviceAt: position, time: device?.time ?? now)
+        let position = core.device.flatMap { $0.hasSignal ? $0.coordinate : nil }
+        let state = core.regions.register(region, deviceAt: position, time: core.device?.time ?? now)
         emit(.startedMonitoring(region))
         if state != .unknown && configuration.reportsInitialRegionState
             && deliversInBackground(.region, relaunch: false)
@@ -115,13 +115,13 @@ extension SimulatedLocationManager {
     }
 
     public func stopMonitoring(for region: CircularRegion) {
-        regions.remove(region.identifier)
-        awaitingStart.removeValue(forKey: region.identifier)
+        core.regions.remove(region.identifier)
+        core.awaitingStart.removeValue(forKey: region.identifier)
     }
 
     /// Asks for a region's state; the answer comes through `didDetermineState` at the next
     /// instant, not during this call.
     public func requestState(for region: CircularRegion) {
-        stateRequests.append((region, now))
+        core.stateRequests.append((region, now))
     }
 }

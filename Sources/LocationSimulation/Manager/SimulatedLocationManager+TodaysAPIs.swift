@@ -8,8 +8,8 @@ extension SimulatedLocationManager {
 
     /// The beacons the device can hear, for `CLMonitor` beacon conditions.
     public var beacons: [Beacon] {
-        get { conditions.beacons }
-        set { conditions.beacons = newValue }
+        get { core.conditions.beacons }
+        set { core.conditions.beacons = newValue }
     }
 
     /// `CLMonitor.add(_:identifier:assuming:)` on the monitor named `monitor`. Conditions share
@@ -24,37 +24,40 @@ extension SimulatedLocationManager {
     ) {
         iterationChanged(iterating: true)
         refreshMonitoringBlockers()
-        let position = device.flatMap { $0.hasSignal ? $0 : nil }
-        let evaluates = monitoringBlockers.isEmpty && position != nil
-        let events = conditions.add(
+        let position = core.device.flatMap { $0.hasSignal ? $0 : nil }
+        let evaluates = core.monitoringBlockers.isEmpty && position != nil
+        let events = core.conditions.add(
             condition, identifier: identifier, monitor: monitor, assuming: assuming,
-            believed: evaluates ? believedPosition : nil, actual: evaluates ? position?.coordinate : nil, time: now)
+            believed: evaluates ? core.believedPosition : nil, actual: evaluates ? position?.coordinate : nil, time: now
+        )
         for event in events { deliver(event) }
-        if !monitoringBlockers.isEmpty {
-            for event in conditions.suspend(monitoringBlockers, time: now) { emit(.monitorEvent(event, at: nil)) }
+        if !core.monitoringBlockers.isEmpty {
+            for event in core.conditions.suspend(core.monitoringBlockers, time: now) {
+                emit(.monitorEvent(event, at: nil))
+            }
         }
     }
 
     /// `CLMonitor.remove(_:)`.
     public func remove(_ identifier: String, from monitor: String) {
-        conditions.remove(identifier, from: monitor)
-        iterationChanged(iterating: conditions.isMonitoring || services.live != nil)
+        core.conditions.remove(identifier, from: monitor)
+        iterationChanged(iterating: core.conditions.isMonitoring || core.services.live != nil)
     }
 
     /// `CLMonitor.identifiers`.
-    public func identifiers(of monitor: String) -> [String] { conditions.identifiers(of: monitor) }
+    public func identifiers(of monitor: String) -> [String] { core.conditions.identifiers(of: monitor) }
 
     /// `CLMonitor.record(for:)`: kept across the app's termination and relaunch, as iOS keeps a
     /// monitor's records by name.
     public func record(for identifier: String, in monitor: String) -> MonitoringRecord? {
-        conditions.record(for: identifier, in: monitor)
+        core.conditions.record(for: identifier, in: monitor)
     }
 
     /// Every record of the monitor named `monitor`, in the order its conditions were added: what
     /// iOS keeps in the monitor's file between launches.
     public func records(of monitor: String) -> [(identifier: String, record: MonitoringRecord)] {
-        conditions.identifiers(of: monitor).compactMap { identifier in
-            conditions.record(for: identifier, in: monitor).map { (identifier, $0) }
+        core.conditions.identifiers(of: monitor).compactMap { identifier in
+            core.conditions.record(for: identifier, in: monitor).map { (identifier, $0) }
         }
     }
 
@@ -62,7 +65,9 @@ extension SimulatedLocationManager {
     /// run): the app finds its conditions there, and an event comes only where the device's state
     /// differs from a record's last event.
     public func restore(_ records: [(identifier: String, record: MonitoringRecord)], in monitor: String) {
-        for (identifier, record) in records { conditions.restore(record, identifier: identifier, monitor: monitor) }
+        for (identifier, record) in records {
+            core.conditions.restore(record, identifier: identifier, monitor: monitor)
+        }
         if !records.isEmpty { iterationChanged(iterating: true) }
     }
 
@@ -82,17 +87,17 @@ extension SimulatedLocationManager {
     func refreshMonitoringBlockers() {
         refreshSessions()
         let blockers = monitoringDiagnostics
-        guard blockers != monitoringBlockers else { return }
-        monitoringBlockers = blockers
+        guard blockers != core.monitoringBlockers else { return }
+        core.monitoringBlockers = blockers
         guard !blockers.isEmpty else { return }
-        for event in conditions.suspend(blockers, time: now) { emit(.monitorEvent(event, at: nil)) }
+        for event in core.conditions.suspend(blockers, time: now) { emit(.monitorEvent(event, at: nil)) }
     }
 
     func deliver(_ event: MonitoringEvent) {
         guard event.state == .unmonitored || deliversInBackground(.region, at: event.date) else {
             return
         }
-        emit(.monitorEvent(event, at: believedPosition), at: event.date)
+        emit(.monitorEvent(event, at: core.believedPosition), at: event.date)
     }
 
     /// ``Availability`` for today's APIs, whose use the caller judges.
@@ -119,7 +124,8 @@ extension SimulatedLocationManager {
     /// authorization when none was given (WWDC 2024 "What's new in location authorization", as
     /// Waypost reads it; to be checked against the session).
     public func startLiveUpdates(_ configuration: LiveConfiguration = .default) {
-        services.startLive(configuration, pauseDelay: self.configuration.pauseDelay(for: configuration.activityType))
+        core.services.startLive(
+            configuration, pauseDelay: self.configuration.pauseDelay(for: configuration.activityType))
         iterationChanged(iterating: true)
         if self.configuration.iosVersion >= 18 && !self.configuration.requiresExplicitServiceSession {
             requestWhenInUseAuthorization()
@@ -127,12 +133,12 @@ extension SimulatedLocationManager {
     }
 
     /// The configuration of the live updates being iterated, nil when none are.
-    public var liveUpdatesConfiguration: LiveConfiguration? { services.live?.configuration }
+    public var liveUpdatesConfiguration: LiveConfiguration? { core.services.live?.configuration }
 
     /// The app stopped iterating (it left the `for await` loop).
     public func stopLiveUpdates() {
-        services.stopLive()
-        iterationChanged(iterating: conditions.isMonitoring)
+        core.services.stopLive()
+        iterationChanged(iterating: core.conditions.isMonitoring)
     }
 
     /// What keeps live updates from carrying a precise location now (``Availability``):

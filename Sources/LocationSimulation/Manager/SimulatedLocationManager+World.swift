@@ -15,68 +15,59 @@ extension SimulatedLocationManager {
     /// The device is at `sample` (its true position) at `sample.time`: deliver what a real
     /// device's location manager would.
     public func move(to sample: DeviceSample) {
-        if let due = authorization.promptDue(by: sample.time) {
-            now = max(now, due)
-            perform(authorization.answerPrompt())
+        if let due = core.authorization.promptDue(by: sample.time) {
+            core.now = max(now, due)
+            perform(core.authorization.answerPrompt())
         }
-        if let expiry = authorization.oneTimeExpiry(by: sample.time) {
-            now = max(now, expiry)
-            perform(authorization.oneTimeExpired(isInUse: isInUse))
+        if let expiry = core.authorization.oneTimeExpiry(by: sample.time) {
+            core.now = max(now, expiry)
+            perform(core.authorization.oneTimeExpired(isInUse: isInUse))
         }
-        if !delayed.isEmpty { deliverDelayed(through: sample.time) }
-        if lastLaunch != nil { expireStaleSessions(at: sample.time) }
-        if !stateRequests.isEmpty {
-            let requests = stateRequests
-            stateRequests.removeAll()
-            for request in requests {
+        if !core.delayed.isEmpty { for change in core.takeDelayed(through: sample.time) { deliver(change) } }
+        if core.lastLaunch != nil { expireStaleSessions(at: sample.time) }
+        if !core.stateRequests.isEmpty {
+            for request in core.takeStateRequests() {
                 emit(
-                    .determinedState(regions.state(of: request.region.identifier), for: request.region),
+                    .determinedState(core.regions.state(of: request.region.identifier), for: request.region),
                     at: request.time)
             }
         }
-        if let deadline = services.oneShotDeadline(by: sample.time) {
-            services.endOneShot()
+        if let deadline = core.services.oneShotDeadline(by: sample.time) {
+            core.services.endOneShot()
             emit(.failed(LocationError(.locationUnknown, "no fix for requestLocation()")), at: max(now, deadline))
         }
-        now = sample.time
-        device = sample
+        core.now = sample.time
+        core.device = sample
         guard sample.hasSignal else {
-            if !inSignalGap && authorizationStatus.allowsLocation && services.deliversFixes && isInUse {
+            if !core.inSignalGap && authorizationStatus.allowsLocation && core.services.deliversFixes && isInUse {
                 emit(.failed(LocationError(.locationUnknown, "no signal")))
             }
-            inSignalGap = true
+            core.inSignalGap = true
             updateLive(sample, believed: nil, noiseRadius: 0)
             return
         }
-        if inSignalGap {
-            regions.signalResumed(at: sample.time)
-            conditions.signalResumed(at: sample.time)
+        let (believed, noiseRadius) = core.locate(sample)
+        if regionMonitoringAllowed && !core.regions.isEmpty {
+            for change in core.regions.evaluate(at: believed, time: sample.time) { handle(change) }
         }
-        inSignalGap = false
-        let offset = fixes.noise.step(at: sample.time)
-        let believed = FixMaker.shifted(sample.coordinate, by: offset)
-        believedPosition = believed
-        if regionMonitoringAllowed && !regions.isEmpty {
-            for change in regions.evaluate(at: believed, time: sample.time) { handle(change) }
-        }
-        if configuration.realism == .device { estimateForRegions(sample) }
+        if configuration.realism == .device { core.estimateForRegions(sample) }
         refreshMonitoringBlockers()
-        if monitoringBlockers.isEmpty && conditions.isMonitoring {
-            for event in conditions.evaluate(believed: believed, actual: sample.coordinate, time: sample.time) {
+        if core.monitoringBlockers.isEmpty && core.conditions.isMonitoring {
+            for event in core.conditions.evaluate(believed: believed, actual: sample.coordinate, time: sample.time) {
                 deliver(event)
             }
         }
-        updateLive(sample, believed: believed, noiseRadius: offset.radius)
+        updateLive(sample, believed: believed, noiseRadius: noiseRadius)
         guard authorizationStatus.allowsLocation else { return }
-        if services.isUpdating { updateStandard(sample, believed: believed, noiseRadius: offset.radius) }
-        if case .waiting = services.oneShot, authorizationStatus == .authorizedAlways || isInUse {
-            services.endOneShot()
-            let fix = standardFix(sample, believed: believed, noiseRadius: offset.radius)
-            location = fix
+        if core.services.isUpdating { updateStandard(sample, believed: believed, noiseRadius: noiseRadius) }
+        if case .waiting = core.services.oneShot, authorizationStatus == .authorizedAlways || isInUse {
+            core.services.endOneShot()
+            let fix = standardFix(sample, believed: believed, noiseRadius: noiseRadius)
+            core.location = fix
             emit(.locationUpdated(fix, service: .standard))
         }
-        if services.significantChanges { updateSignificantChanges(sample) }
-        if let visit = services.observeVisit(believed, at: sample.time), deliversInBackground(.visit) {
+        if core.services.significantChanges { updateSignificantChanges(sample) }
+        if let visit = core.services.observeVisit(believed, at: sample.time), deliversInBackground(.visit) {
             emit(.visited(reducedIfNeeded(visit)))
         }
     }
@@ -92,7 +83,7 @@ extension SimulatedLocationManager {
 
     /// A fix of the standard service (and of `requestLocation()`) at the desired accuracy.
     private func standardFix(_ sample: DeviceSample, believed: Coordinate, noiseRadius: Double) -> Location {
-        fixes.standardFix(
+        core.fixes.standardFix(
             sample, believed: believed, noiseRadius: noiseRadius,
             source: configuration.positioning(for: desiredAccuracy),
             reduced: deliversReducedAccuracy)
@@ -100,7 +91,7 @@ extension SimulatedLocationManager {
 
     private func updateStandard(_ sample: DeviceSample, believed: Coordinate, noiseRadius: Double) {
         if pausesLocationUpdatesAutomatically {
-            switch services.checkPause(at: sample, radius: configuration.pauseRadius, delay: pauseDelay) {
+            switch core.services.checkPause(at: sample, radius: configuration.pauseRadius, delay: core.pauseDelay) {
             case .running: break
             case .pausedNow: return emit(.locationUpdatesPaused)
             case .paused: return
@@ -111,36 +102,36 @@ extension SimulatedLocationManager {
         let source = configuration.positioning(for: desiredAccuracy)
         // GPS gives a fix per sample; Wi-Fi, cells and approximate locations come less often.
         let interval = reduced ? configuration.reducedAccuracyInterval : source.error == nil ? .zero : source.interval
-        guard services.standardFixDue(at: sample.time, interval: interval) else { return }
-        let fix = fixes.standardFix(
+        guard core.services.standardFixDue(at: sample.time, interval: interval) else { return }
+        let fix = core.fixes.standardFix(
             sample, believed: believed, noiseRadius: noiseRadius, source: source, reduced: reduced)
-        if services.takeCachedFix() { emitCachedFix(sample, near: believed) }
+        if core.services.takeCachedFix() { emitCachedFix(sample, near: believed) }
         if distanceFilter <= 0
             || location.map({ ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter }
             )
                 ?? true
         {
-            location = fix
+            core.location = fix
             emit(.locationUpdated(fix, service: .standard))
         }
     }
 
     private func updateSignificantChanges(_ sample: DeviceSample) {
         var heartbeat: EpochInstant?
-        if configuration.realism == .device, let last = services.lastSignificant {
+        if configuration.realism == .device, let last = core.services.lastSignificant {
             heartbeat =
-                services.nextHeartbeat
+                core.services.nextHeartbeat
                 ?? last.time.advanced(
                     bySeconds: exponential(configuration.deviceRealism.significantChangeHeartbeat.seconds))
         }
         guard
-            services.significantChangeDue(
+            core.services.significantChangeDue(
                 at: sample, distance: configuration.significantChangeDistance,
                 interval: configuration.significantChangeInterval, heartbeat: heartbeat)
         else { return }
-        let fix = fixes.significantChangeFix(sample, reduced: accuracyAuthorization == .reducedAccuracy)
+        let fix = core.fixes.significantChangeFix(sample, reduced: accuracyAuthorization == .reducedAccuracy)
         if deliversInBackground(.significantChange) {
-            if !services.isUpdating { location = fix }
+            if !core.services.isUpdating { core.location = fix }
             emit(.locationUpdated(fix, service: .significantChange))
         }
     }
@@ -154,15 +145,15 @@ extension SimulatedLocationManager {
     func reducedIfNeeded(_ visit: Visit) -> Visit {
         guard accuracyAuthorization == .reducedAccuracy else { return visit }
         var visit = visit
-        visit.horizontalAccuracy = fixes.reducedAccuracyRadius(at: visit.coordinate)
-        visit.coordinate = fixes.approximate(visit.coordinate)
+        visit.horizontalAccuracy = core.fixes.reducedAccuracyRadius(at: visit.coordinate)
+        visit.coordinate = core.fixes.approximate(visit.coordinate)
         return visit
     }
 
     // MARK: Live updates
 
     func updateLive(_ sample: DeviceSample, believed: Coordinate?, noiseRadius: Double) {
-        guard services.live != nil else { return }
+        guard core.services.live != nil else { return }
         // An update to an app not in use is a use of Always: provisional Always is settled first.
         if authorizationStatus == .authorizedAlways && !isInUseForTodaysAPIs && configuration.iosVersion >= 18
             && holdsSessionForBackground
@@ -171,7 +162,7 @@ extension SimulatedLocationManager {
         }
         let diagnostics = liveUpdateDiagnostics(hasSignal: sample.hasSignal)
         let reduced = accuracyAuthorization == .reducedAccuracy
-        let action = services.liveUpdate(
+        let action = core.services.liveUpdate(
             at: sample, diagnostics: diagnostics,
             interval: reduced ? configuration.reducedAccuracyInterval : configuration.updateInterval,
             radius: configuration.pauseRadius, iosVersion: configuration.iosVersion)
@@ -184,8 +175,8 @@ extension SimulatedLocationManager {
             // GPS-class (the configurations all ask for the best), or approximate under reduced accuracy.
             let fix =
                 reduced
-                ? fixes.approximateFix(sample, near: believed)
-                : fixes.makeFix(sample, at: believed, accuracy: noiseRadius)
+                ? core.fixes.approximateFix(sample, near: believed)
+                : core.fixes.makeFix(sample, at: believed, accuracy: noiseRadius)
             emit(.liveUpdate(LocationUpdate(location: fix, isStationary: isStationary, diagnostics: diagnostics)))
         }
     }
@@ -199,58 +190,16 @@ extension SimulatedLocationManager {
         deliver(change)
     }
 
-    /// The OS's own positioning at this sample: timers that held confirm their transitions, a new
-    /// estimate is weighed against the regions; each confirmed transition reaches the app after
-    /// its wake and dispatch, a region's events in order.
-    private func estimateForRegions(_ sample: DeviceSample) {
-        guard var (estimator, rule) = field else { return }
-        field = nil  // Moved out while they change: one copy, not two.
-        defer { field = (estimator, rule) }
-        let estimate = estimator.observe(sample.coordinate, at: sample.time)
-        guard regionMonitoringAllowed && !regions.isEmpty else { return }
-        // The monitor is read in place, not copied at every sample.
-        let confirmed = rule.confirmations(through: sample.time) { self.regions.contains($0.identifier) }
-        let mechanism = configuration.regionMechanism
-        if let estimate {
-            let regions = self.regions.regions
-            rule.evaluate(estimate, regions: regions)
-            // Near a boundary, for what this estimate knows, the OS powers satellite positioning up.
-            let margin = mechanism.proximityFactor * estimate.horizontalAccuracy + mechanism.cushion
-            estimator.wantsSatellite(
-                regions.contains {
-                    abs(ShortDistance.distance($0.center, estimate.coordinate) - mechanism.effectiveRadius($0.radius))
-                        <= margin
-                }, at: estimate.time)
-        }
-        for confirmation in confirmed {
-            let region = confirmation.region
-            let dispatch = estimator.logNormal(median: mechanism.dispatchMedian, sigma: mechanism.dispatchSigma)
-            // Seen at this sample (the simulation's resolution), never stamped before it.
-            let earliest = delayed.last { $0.change.region == region }?.due ?? sample.time
-            let due = max(earliest, sample.time, confirmation.time.advanced(by: dispatch))
-            delayed.append(
-                (due, .crossed(region, into: confirmation.state, time: due, position: confirmation.believed)))
-        }
-    }
-
-    /// Under a non-exact realism, whether no region event is on its way (none waiting out its
-    /// dispatch, no timer running, no exit owed): a resting device may stop.
-    var fieldIsSettled: Bool { delayed.isEmpty && (field?.rule.isSettled ?? true) }
-
-    private func deliverDelayed(through time: EpochInstant) {
-        let ready = delayed.filter { $0.due <= time }.sorted { $0.due < $1.due }
-        guard !ready.isEmpty else { return }
-        delayed.removeAll { $0.due <= time }
-        for (_, change) in ready { deliver(change) }
-    }
+    /// Under a non-exact realism, whether no region event is on its way: a resting device may stop.
+    var fieldIsSettled: Bool { core.fieldIsSettled }
 
     /// The first fix after a start, from the cache: up to ``DeviceRealism/cachedFixMaximumAge``
     /// old, where the device was believed to be then, with Wi-Fi accuracy.
     private func emitCachedFix(_ sample: DeviceSample, near position: Coordinate) {
-        let age = realism.unit() * configuration.deviceRealism.cachedFixMaximumAge.seconds
+        let age = core.realism.unit() * configuration.deviceRealism.cachedFixMaximumAge.seconds
         let sigma = 65 / NoiseModel.radius68
-        let offset = (north: sigma * realism.gaussian(), east: sigma * realism.gaussian(), radius: 65.0)
-        var fix = fixes.makeFix(sample, at: FixMaker.shifted(position, by: offset), accuracy: 65)
+        let offset = (north: sigma * core.realism.gaussian(), east: sigma * core.realism.gaussian(), radius: 65.0)
+        var fix = core.fixes.makeFix(sample, at: FixMaker.shifted(position, by: offset), accuracy: 65)
         fix.timestamp = sample.time.advanced(bySeconds: -age)
         fix.speed = -1
         fix.course = -1
@@ -258,7 +207,7 @@ extension SimulatedLocationManager {
     }
 
     private func exponential(_ mean: Double) -> Double {
-        -mean * log(1 - realism.unit())
+        -mean * log(1 - core.realism.unit())
     }
 
     private func deliver(_ change: RegionMonitor.Change) {

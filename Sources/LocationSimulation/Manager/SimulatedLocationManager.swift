@@ -54,7 +54,8 @@ public struct DeviceSample: Sendable, Equatable {
 /// to an app in its current state.
 /// Behaviour and numbers: ``LocationManagerConfiguration``.
 ///
-/// The manager is a façade over value-type state machines, each tested on its own:
+/// The manager is a façade over one value, `LocationManagerCore` (its state, tested as a value),
+/// composed of state machines, each tested on its own:
 /// ``AuthorizationStateMachine`` (authorization, the prompt, Allow Once, provisional Always,
 /// accuracy), ``LocationServicesStateMachine`` (standard, significant change, visits,
 /// `requestLocation()`, pauses, live updates), ``RegionMonitor`` and ``ConditionMonitor``; and
@@ -71,13 +72,12 @@ public final class SimulatedLocationManager {
     /// for a location event), its restart of updates when it comes back to the foreground.
     public var lifecycleHandler: ((SimulatedLocationManager, AppState) -> Void)?
 
-    public let configuration: LocationManagerConfiguration
     /// `desiredAccuracy`, metres or a ``LocationAccuracy`` constant: it chooses the positioning
     /// source, so both the error of fixes and how often they come
     /// (``LocationManagerConfiguration/positioning(for:)``); ``LocationAccuracy/reduced`` asks for
     /// approximate locations whatever the authorization (iOS 14).
     public var desiredAccuracy = LocationAccuracy.best {
-        didSet { fixes.desiredAccuracyChanged(to: desiredAccuracy) }
+        didSet { core.fixes.desiredAccuracyChanged(to: desiredAccuracy) }
     }
     /// `distanceFilter`: metres from the last delivered fix; ``LocationAccuracy/distanceFilterNone`` delivers all.
     public var distanceFilter = LocationAccuracy.distanceFilterNone
@@ -88,71 +88,29 @@ public final class SimulatedLocationManager {
     public var pausesLocationUpdatesAutomatically = true
     /// `activityType`: how long the device must be still before updates pause.
     public var activityType = ActivityType.other {
-        didSet { pauseDelay = configuration.pauseDelay(for: activityType) }
+        didSet { core.pauseDelay = configuration.pauseDelay(for: activityType) }
     }
-    /// `configuration.pauseDelay(for: activityType)`, kept as the type changes: a dictionary
-    /// lookup for every fix was 4 % of a text replay.
-    @exclusivity(unchecked) private(set) var pauseDelay: Seconds
     /// The most recently delivered fix.
-    @exclusivity(unchecked) public internal(set) var location: Location?
+    public var location: Location? { core.location }
     /// `CLLocationManager.locationServicesEnabled()`: Location Services on for the whole device.
     public let locationServicesEnabled: Bool
-    @exclusivity(unchecked) public internal(set) var appState = AppState.foreground
+    public var appState: AppState { core.appState }
     public var maximumRegionMonitoringDistance: Double { configuration.maximumRegionMonitoringDistance }
     /// The regions being monitored.
-    public var monitoredRegions: Set<CircularRegion> { Set(regions.regions) }
+    public var monitoredRegions: Set<CircularRegion> { Set(core.regions.regions) }
     /// The current virtual time: the last instant the manager was moved to — and, during a
     /// delegate callback, the instant the event stream reports for the event being delivered.
-    @exclusivity(unchecked) public internal(set) var now: EpochInstant
+    public var now: EpochInstant { core.now }
 
-    // The machines. The manager is driven from one thread at a time (like CLLocationManager).
-    // The state every fix touches is `@exclusivity(unchecked)`: its dynamic checks were 3.2 % of a
-    // trials run's CPU (perf, 200 trials of field-cafe-checkin), most of it in `move(to:)`,
-    // `updateStandard` and `emit`. Safe because no access spans app code: the machines' mutating
-    // calls return an Action that is carried out after they end.
-    @exclusivity(unchecked) var authorization: AuthorizationStateMachine
-    @exclusivity(unchecked) var services: LocationServicesStateMachine
-    @exclusivity(unchecked) var fixes: FixMaker
-    /// The app's `CLMonitor` conditions, every monitor's.
-    @exclusivity(unchecked) var conditions: ConditionMonitor
-    @exclusivity(unchecked) var regions: RegionMonitor
-    /// Why the monitors cannot evaluate now, as last reported.
-    @exclusivity(unchecked) var monitoringBlockers: MonitoringDiagnostics = []
-    /// The last fix's position as the device believed it (noise included).
-    @exclusivity(unchecked) var believedPosition: Coordinate?
-    @exclusivity(unchecked) var device: DeviceSample?
-    /// Regions registered before authorization allowed them: started when it does.
-    var awaitingStart: [String: CircularRegion] = [:]
-    /// The order regions awaiting the prompt were first registered in (identifiers may repeat or
-    /// be stale; ``awaitingStart`` decides).
-    var awaitingOrder: [String] = []
-    /// `requestState(for:)` calls, answered at the next instant (asynchronously, as on iOS).
-    @exclusivity(unchecked) var stateRequests: [(region: CircularRegion, time: EpochInstant)] = []
-    @exclusivity(unchecked) var inSignalGap = false
-    /// Device realism: its draws, and region events waiting out their dispatch.
-    var realism: SplitMix64
-    @exclusivity(unchecked) var delayed: [(due: EpochInstant, change: RegionMonitor.Change)] = []
-    /// Under a non-exact realism: the OS's own estimates and the region rule judged on them.
-    var field: (estimator: OSEstimator, rule: FieldRegionRule)?
+    /// The manager's state, one value. The manager is driven from one thread at a time (like
+    /// CLLocationManager), and no access to it spans app code: the core's steps return before the
+    /// façade calls the app, so the runtime's exclusivity checks are left out
+    /// (``LocationManagerCore`` has the measurement).
+    @exclusivity(unchecked) package internal(set) var core: LocationManagerCore
+    /// The ``events`` sequence's end, when one was asked for.
     @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
-    /// The events emitted and not yet taken by a simulation, oldest first. Every one is kept
-    /// until taken (an app's launch with 100,000 regions emits 200,000 before the run starts);
-    /// a manager driven by hand, without a ``Simulation``, empties it with
-    /// ``drainEmitted(into:device:)``.
-    @exclusivity(unchecked) private var emitted: [TimedEvent] = []
-    /// Set while iOS 14+'s authorization callback runs for a status change: the status a delegate
-    /// without that callback receives through the deprecated one.
-    var statusForDeprecatedCallback: AuthorizationStatus?
-    // Sessions (Sessions/SimulatedLocationManager+Sessions.swift).
-    var sessions: [SessionID: HeldSession] = [:]
-    var sessionOrder: [SessionID] = []
-    var nextSession = 0
-    /// Launches after termination so far, and the time of the last one.
-    var launches = 0
-    @exclusivity(unchecked) var lastLaunch: EpochInstant?
-    /// The implicit session of iterating today's APIs: nil when none is held, else whether it is
-    /// in effect (begun while the app was in use).
-    var implicitSessionActive: Bool?
+    /// Apple's rules and numbers for this device (stored after the state every sample touches).
+    public let configuration: LocationManagerConfiguration
     /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
     static let tolerance = 1e-6
 
@@ -174,28 +132,12 @@ public final class SimulatedLocationManager {
         configuration: LocationManagerConfiguration = LocationManagerConfiguration()
     ) {
         self.configuration = configuration
-        self.pauseDelay = configuration.pauseDelay(for: .other)  // activityType's default
         // With Location Services off every app reads as denied (`CLAuthorizationStatus.denied`).
-        self.authorization = AuthorizationStateMachine(
-            status: locationServicesEnabled ? status : .denied, accuracy: accuracyAuthorization,
-            script: PromptScript(answer: authorizationAnswer, delay: answerDelay),
-            iosVersion: configuration.iosVersion,
-            allowOnceGrace: configuration.allowOnceGrace)
+        self.core = LocationManagerCore(
+            status: locationServicesEnabled ? status : .denied, authorizationAnswer: authorizationAnswer,
+            answerDelay: answerDelay, accuracyAuthorization: accuracyAuthorization, noise: noise, seed: seed,
+            startTime: startTime, configuration: configuration)
         self.locationServicesEnabled = locationServicesEnabled
-        self.fixes = FixMaker(configuration: configuration, noise: noise, seed: seed)
-        self.realism = SplitMix64(seed: seed ^ 0xD1B5_4A32_D192_ED03)
-        if configuration.realism == .device {
-            let mechanism = configuration.regionMechanism
-            self.field = (
-                OSEstimator(
-                    surroundings: configuration.surroundings, mechanism: mechanism, seed: seed ^ 0x2545_F491_4F6C_DD1D),
-                FieldRegionRule(mechanism: mechanism)
-            )
-        }
-        self.now = startTime
-        self.regions = RegionMonitor(configuration: configuration)
-        self.conditions = ConditionMonitor(configuration: configuration)
-        self.services = LocationServicesStateMachine(configuration: configuration)
     }
 
     /// Every event from now on as an async sequence.
@@ -220,27 +162,28 @@ public final class SimulatedLocationManager {
 
     // MARK: - Authorization
 
-    public var authorizationStatus: AuthorizationStatus { authorization.status }
+    public var authorizationStatus: AuthorizationStatus { core.authorization.status }
     /// `accuracyAuthorization` (iOS 14+).
-    public var accuracyAuthorization: AccuracyAuthorization { authorization.accuracyAuthorization }
+    public var accuracyAuthorization: AccuracyAuthorization { core.authorization.accuracyAuthorization }
     /// Whether the Always status is provisional (iOS 13+): granted by "Allow While Using App" to an
     /// Always request, until the upgrade prompt at the first use in the background.
-    public var isProvisionalAlways: Bool { authorization.isProvisionalAlways }
+    public var isProvisionalAlways: Bool { core.authorization.isProvisionalAlways }
     /// Whether the When In Use status came from "Allow Once" and ends when the app leaves use.
-    public var isOneTimeAuthorization: Bool { authorization.isOneTime }
+    public var isOneTimeAuthorization: Bool { core.authorization.isOneTime }
     /// How and when the user answers the prompt when the app first asks (answer nil: nobody does).
     public var prompt: PromptScript {
-        get { authorization.script }
-        set { authorization.script = newValue }
+        get { core.authorization.script }
+        set { core.authorization.script = newValue }
     }
     /// The user's answer when the app asks for temporary full accuracy.
     public var grantsTemporaryFullAccuracy: Bool {
-        get { authorization.grantsTemporaryFullAccuracy }
-        set { authorization.grantsTemporaryFullAccuracy = newValue }
+        get { core.authorization.grantsTemporaryFullAccuracy }
+        set { core.authorization.grantsTemporaryFullAccuracy = newValue }
     }
 
     public func requestWhenInUseAuthorization() {
-        perform(authorization.request(wantsAlways: false, locationServicesEnabled: locationServicesEnabled, now: now))
+        perform(
+            core.authorization.request(wantsAlways: false, locationServicesEnabled: locationServicesEnabled, now: now))
     }
 
     /// From iOS 13 the prompt offers While Using, not Always: "Allow While Using App" gives
@@ -248,14 +191,15 @@ public final class SimulatedLocationManager {
     /// WWDC 2019 "What's New in Core Location"). An app already When In Use gets that second
     /// prompt at once, once only ("further calls have no effect"); under Allow Once, never.
     public func requestAlwaysAuthorization() {
-        perform(authorization.request(wantsAlways: true, locationServicesEnabled: locationServicesEnabled, now: now))
+        perform(
+            core.authorization.request(wantsAlways: true, locationServicesEnabled: locationServicesEnabled, now: now))
     }
 
     /// The user changes the app's location permission (Settings, or a prompt answer), now or at
     /// a later virtual `time`.
     public func changeAuthorization(to status: AuthorizationStatus, at time: EpochInstant? = nil) {
-        if let time { now = max(now, time) }
-        perform(authorization.change(to: status))
+        if let time { core.now = max(now, time) }
+        perform(core.authorization.change(to: status))
     }
 
     /// Asks for precise locations while the app is in use (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`,
@@ -264,12 +208,12 @@ public final class SimulatedLocationManager {
     public func requestTemporaryFullAccuracyAuthorization(
         withPurposeKey purposeKey: String, at time: EpochInstant? = nil
     ) {
-        if let time { now = max(now, time) }
-        perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
+        if let time { core.now = max(now, time) }
+        perform(core.authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
     }
 
     /// Whether the app has asked for Always once already (iOS shows that prompt once).
-    var hasAskedForAlways: Bool { authorization.upgradeAsked }
+    var hasAskedForAlways: Bool { core.authorization.upgradeAsked }
 
     /// Carries out what the authorization machine decided, its state already settled.
     func perform(_ actions: [AuthorizationStateMachine.Action]) {
@@ -289,20 +233,20 @@ public final class SimulatedLocationManager {
     /// does not allow them.
     private func authorizationChanged(to status: AuthorizationStatus) {
         emit(.authorizationChanged(status))
-        if delegateAvailability(hasSignal: true).isRefusal && services.deliversFixes {
+        if delegateAvailability(hasSignal: true).isRefusal && core.services.deliversFixes {
             emit(.failed(LocationError(.denied, "location access is \(status)")))
         }
         refreshMonitoringBlockers()
         if status == .notDetermined { return }
         if regionMonitoringAllowed {
             var starting: [CircularRegion] = []
-            for identifier in awaitingOrder {
-                if let region = awaitingStart.removeValue(forKey: identifier) { starting.append(region) }
+            for identifier in core.awaitingOrder {
+                if let region = core.awaitingStart.removeValue(forKey: identifier) { starting.append(region) }
             }
-            (awaitingStart, awaitingOrder) = ([:], [])
+            (core.awaitingStart, core.awaitingOrder) = ([:], [])
             for region in starting { begin(region) }
         } else {
-            for region in regions.regions { emit(.monitoringFailed(region, monitoringDenied)) }
+            for region in core.regions.regions { emit(.monitoringFailed(region, monitoringDenied)) }
         }
     }
 
@@ -312,20 +256,20 @@ public final class SimulatedLocationManager {
     /// or at a later virtual `time`. Standard updates end with the app; monitored regions, the
     /// significant-change service and visits survive it and relaunch an app authorized Always.
     public func changeAppState(to state: AppState, at time: EpochInstant? = nil) {
-        if let time { now = max(now, time) }
+        if let time { core.now = max(now, time) }
         guard state != appState else { return }
         let previous = appState
-        appState = state
+        core.appState = state
         if state == .terminated {
-            services.appTerminated()
-            iterationChanged(iterating: conditions.isMonitoring)
+            core.services.appTerminated()
+            iterationChanged(iterating: core.conditions.isMonitoring)
         }
         emit(.appStateChanged(state))
         if previous == .terminated { sessionsRelaunched(at: now) }
         if isInUse {
-            authorization.enteredUse()
+            core.authorization.enteredUse()
         } else {
-            perform(authorization.leftUse(terminated: appState == .terminated, now: now))
+            perform(core.authorization.leftUse(terminated: appState == .terminated, now: now))
         }
         refreshMonitoringBlockers()
         lifecycleHandler?(self, previous)
@@ -337,7 +281,7 @@ public final class SimulatedLocationManager {
         switch appState {
         case .foreground: true
         case .background, .suspended:
-            services.isUpdating && allowsBackgroundLocationUpdates && authorizationStatus.allowsLocation
+            core.services.isUpdating && allowsBackgroundLocationUpdates && authorizationStatus.allowsLocation
         case .terminated: false
         }
     }
@@ -356,7 +300,7 @@ public final class SimulatedLocationManager {
             settleProvisionalAlways()
         else { return false }
         if appState == .terminated {
-            appState = .background
+            core.appState = .background
             emit(.appLaunched(reason), at: time)
             sessionsRelaunched(at: time ?? now)
             // The app's launch code: it recreates its sessions at once, as Apple requires.
@@ -368,7 +312,7 @@ public final class SimulatedLocationManager {
     /// The first use of Always while the app is not in use: provisional Always is settled by the
     /// upgrade prompt. True when Always holds.
     func settleProvisionalAlways() -> Bool {
-        let (holds, actions) = authorization.settleProvisionalAlways()
+        let (holds, actions) = core.authorization.settleProvisionalAlways()
         perform(actions)
         return holds
     }
@@ -389,21 +333,12 @@ public final class SimulatedLocationManager {
     /// Appends the events emitted since the last call to `buffer`, each named for `device`, and
     /// empties the log: how a simulation (and a run's launch) takes the manager's events.
     public func drainEmitted(into buffer: inout [TimedEvent], device: String?) {
-        guard !emitted.isEmpty else { return }
-        if let device {
-            for var event in emitted {
-                event.device = device
-                buffer.append(event)
-            }
-        } else {
-            buffer.append(contentsOf: emitted)
-        }
-        emitted.removeAll(keepingCapacity: true)
+        core.drainEmitted(into: &buffer, device: device)
     }
 
     func emit(_ event: LocationEvent, at time: EpochInstant? = nil) {
         let timed = TimedEvent(time: time ?? now, event: event)
-        emitted.append(timed)
+        core.emitted.append(timed)
         observer?(timed)
         continuation?.yield(timed)
         guard let delegate else { return }
@@ -411,8 +346,8 @@ public final class SimulatedLocationManager {
         // stream reports (a crossing's, between two samples), as a device's does at delivery;
         // what the delegate starts then starts at that instant. The clock never goes back after.
         let resume = now
-        now = timed.time
-        defer { now = max(resume, now) }
+        core.now = timed.time
+        defer { core.now = max(resume, now) }
         switch event {
         case .authorizationChanged(let status):
             // iOS 14 deprecated the status callback for `locationManagerDidChangeAuthorization(_:)`
@@ -421,9 +356,9 @@ public final class SimulatedLocationManager {
             guard configuration.iosVersion >= 14 else {
                 return delegate.locationManager(self, didChangeAuthorization: status)
             }
-            statusForDeprecatedCallback = status
+            core.statusForDeprecatedCallback = status
             delegate.locationManagerDidChangeAuthorization(self)
-            statusForDeprecatedCallback = nil
+            core.statusForDeprecatedCallback = nil
         case .accuracyAuthorizationChanged:
             // Accuracy authorization is iOS 14's; no earlier callback carries it.
             if configuration.iosVersion >= 14 { delegate.locationManagerDidChangeAuthorization(self) }

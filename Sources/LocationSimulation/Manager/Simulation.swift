@@ -134,27 +134,23 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
     }
 
     /// The run's state: the cursors, and the managers' events taken from their logs.
-    ///
-    /// A run is pulled on one thread, one step at a time, so no two accesses to one property
-    /// overlap: the runtime's exclusivity checks (a few per event, through thread-local storage)
-    /// are left out.
-    private final class Run {
-        @exclusivity(unchecked) var cursors: [DeviceCursor]
+    private struct Run {
+        var cursors: [DeviceCursor]
         /// With several devices, when each one that is still moving moves next: a heap, so a step
         /// costs log(devices), not a scan of 10,000 of them.
-        @exclusivity(unchecked) var upcoming = Heap<Due>()
-        @exclusivity(unchecked) var buffer: [TimedEvent] = []
-        @exclusivity(unchecked) var ready: [TimedEvent] = []
-        @exclusivity(unchecked) var readIndex = 0
+        var upcoming = Heap<Due>()
+        var buffer: [TimedEvent] = []
+        var ready: [TimedEvent] = []
+        var readIndex = 0
         let managers: [SimulatedLocationManager]
         let names: [String?]
         /// Asked every ``SimulationEvents/pollInterval`` samples moved; true stops the run.
         let stop: (() -> Bool)?
-        @exclusivity(unchecked) var movesSincePoll = 0
+        var movesSincePoll = 0
         /// The time of the last sample moved.
-        @exclusivity(unchecked) var reached: EpochInstant?
+        var reached: EpochInstant?
         /// Set when `stop` stopped the run: the virtual time it had reached.
-        @exclusivity(unchecked) var stoppedAt: EpochInstant?
+        var stoppedAt: EpochInstant?
 
         init(devices: [SimulatedDevice], stop: (() -> Bool)?) {
             self.stop = stop
@@ -173,12 +169,12 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         }
 
         /// When the next sample of any device is stamped, nil when every route is done.
-        func nextSampleTime() -> EpochInstant? {
+        mutating func nextSampleTime() -> EpochInstant? {
             cursors.count > 1 ? upcoming.min?.time : cursors[0].peek()?.time
         }
 
         /// Moves the device whose next sample comes first; false when every route is done.
-        func step() -> Bool {
+        mutating func step() -> Bool {
             let chosen = cursors.count > 1 ? upcoming.popMin()?.device ?? 0 : 0
             guard let sample = cursors[chosen].next() else {
                 release(through: .distantFuture)
@@ -197,7 +193,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         /// Whether the run must stop before the next sample: `stop` is asked once every
         /// ``SimulationEvents/pollInterval`` samples, so a clock read costs nothing per sample;
         /// once it has said yes, the run stays stopped.
-        @inline(__always) func mustStop() -> Bool {
+        @inline(__always) mutating func mustStop() -> Bool {
             guard let stop else { return false }
             if stoppedAt != nil { return true }
             movesSincePoll &+= 1
@@ -209,7 +205,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         }
 
         /// Moves buffered events stamped up to `horizon` to the ready queue, in time order.
-        private func release(through horizon: EpochInstant) {
+        private mutating func release(through horizon: EpochInstant) {
             guard !buffer.isEmpty else { return }
             if readIndex == ready.count {
                 ready.removeAll(keepingCapacity: true)
@@ -231,7 +227,19 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         }
     }
 
-    private let run: Run
+    /// The run, shared by copies of this sequence. A run is pulled on one thread, one step at a
+    /// time, so no two accesses to it overlap: the runtime's exclusivity checks (a few per event,
+    /// through thread-local storage) are left out.
+    private final class Shared {
+        @exclusivity(unchecked) var run: Run
+        init(_ run: Run) { self.run = run }
+    }
+
+    private let shared: Shared
+    private var run: Run {
+        _read { yield shared.run }
+        nonmutating _modify { yield &shared.run }
+    }
 
     /// Samples moved between two questions to a `stop` closure: a wall-clock read every 256
     /// samples is nothing next to moving them, yet a stretch of samples without any event (paused
@@ -240,7 +248,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
     public static let pollInterval = 256
 
     init(devices: [SimulatedDevice], stop: (() -> Bool)? = nil) {
-        run = Run(devices: devices, stop: stop)
+        shared = Shared(Run(devices: devices, stop: stop))
     }
 
     /// Where a run stopped by its `stop` closure (``Simulation/events(stoppingWhen:)``) stopped:

@@ -54,7 +54,7 @@ extension SimulatedLocationManager {
             }
         }
         if let key = fullAccuracyPurposeKey, appState == .foreground, accuracyAuthorization == .reducedAccuracy {
-            authorization.noteFullAccuracyRequested()
+            core.authorization.noteFullAccuracyRequested()
             requestTemporaryFullAccuracyAuthorization(withPurposeKey: key)
         }
         refreshSessions()
@@ -72,50 +72,51 @@ extension SimulatedLocationManager {
 
     /// `invalidate()`: the session ends at once and cannot become active again.
     public func invalidateSession(_ id: SessionID) {
-        guard sessions.removeValue(forKey: id) != nil else { return }
-        sessionOrder.removeAll { $0 == id }
+        guard core.sessions.removeValue(forKey: id) != nil else { return }
+        core.sessionOrder.removeAll { $0 == id }
         refreshMonitoringBlockers()
     }
 
     /// The sessions the app holds now, in the order they began.
     public var heldSessions: [SessionDiagnostic] {
-        sessionOrder.compactMap { id in sessions[id].map { diagnostic(id, $0) } }
+        core.sessionOrder.compactMap { id in core.sessions[id].map { diagnostic(id, $0) } }
     }
 
     private func openSession(
         kind: SessionKind, requirement: ServiceSessionRequirement?, fullAccuracyPurposeKey: String?
     ) -> SessionID {
-        nextSession += 1
-        let id = SessionID(rawValue: nextSession)
+        core.nextSession += 1
+        let id = SessionID(rawValue: core.nextSession)
         // In use now, or resumed at once after a launch, the previous launch having held one.
         let resumes =
-            lastLaunch.map { $0.seconds(to: now) <= configuration.serviceSessionResumeWindow.seconds + 1e-9 } ?? false
-            && sessions.values.contains {
-                $0.launch < launches && $0.isActive && $0.kind == kind && $0.requirement == requirement
+            core.lastLaunch.map { $0.seconds(to: now) <= configuration.serviceSessionResumeWindow.seconds + 1e-9 }
+            ?? false
+            && core.sessions.values.contains {
+                $0.launch < core.launches && $0.isActive && $0.kind == kind && $0.requirement == requirement
             }
-        sessions[id] = HeldSession(
+        core.sessions[id] = HeldSession(
             kind: kind, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey,
-            isActive: isInUseForTodaysAPIs || resumes, launch: launches)
-        sessionOrder.append(id)
+            isActive: isInUseForTodaysAPIs || resumes, launch: core.launches)
+        core.sessionOrder.append(id)
         return id
     }
 
     /// The app was launched again after termination (by the user, or by iOS for an event): its
     /// sessions from before must be recreated within the resume window.
     func sessionsRelaunched(at time: EpochInstant) {
-        launches += 1
-        lastLaunch = time
+        core.launches += 1
+        core.lastLaunch = time
     }
 
     /// Ends sessions of an earlier launch that the app did not recreate in time.
     func expireStaleSessions(at time: EpochInstant) {
-        guard let launch = lastLaunch,
+        guard let launch = core.lastLaunch,
             launch.seconds(to: time) > configuration.serviceSessionResumeWindow.seconds + 1e-9
         else { return }
-        let stale = sessionOrder.filter { sessions[$0].map { $0.launch < launches } ?? false }
+        let stale = core.sessionOrder.filter { core.sessions[$0].map { $0.launch < core.launches } ?? false }
         guard !stale.isEmpty else { return }
-        for id in stale { sessions.removeValue(forKey: id) }
-        sessionOrder.removeAll { stale.contains($0) }
+        for id in stale { core.sessions.removeValue(forKey: id) }
+        core.sessionOrder.removeAll { stale.contains($0) }
         refreshMonitoringBlockers()
     }
 
@@ -127,7 +128,7 @@ extension SimulatedLocationManager {
         case .foreground: return true
         case .background where allowsBackgroundLocationUpdates: return true
         default:
-            return sessions.values.contains { $0.kind == .backgroundActivity && $0.isActive }
+            return core.sessions.values.contains { $0.kind == .backgroundActivity && $0.isActive }
         }
     }
 
@@ -136,14 +137,15 @@ extension SimulatedLocationManager {
     /// implicit one of iterating); before iOS 18 there are no sessions to hold.
     var holdsSessionForBackground: Bool {
         guard configuration.iosVersion >= 18 else { return true }
-        return implicitSessionActive == true || sessions.values.contains { $0.kind == .service && $0.isActive }
+        return core.implicitSessionActive == true
+            || core.sessions.values.contains { $0.kind == .service && $0.isActive }
     }
 
     /// `serviceSessionRequired`: the app requires explicit sessions (Info.plist) and holds none
     /// requiring authorization (a `.none` session counts once authorization is granted).
     var needsServiceSession: Bool {
         guard configuration.iosVersion >= 18, configuration.requiresExplicitServiceSession else { return false }
-        return !sessions.values.contains {
+        return !core.sessions.values.contains {
             $0.kind == .service
                 && ($0.requirement != ServiceSessionRequirement.none || authorizationStatus.allowsLocation)
         }
@@ -155,9 +157,9 @@ extension SimulatedLocationManager {
     func iterationChanged(iterating: Bool) {
         guard configuration.iosVersion >= 18, !configuration.requiresExplicitServiceSession else { return }
         if !iterating {
-            implicitSessionActive = nil
-        } else if implicitSessionActive != true {
-            implicitSessionActive = isInUseForTodaysAPIs
+            core.implicitSessionActive = nil
+        } else if core.implicitSessionActive != true {
+            core.implicitSessionActive = isInUseForTodaysAPIs
         }
     }
 
@@ -177,7 +179,7 @@ extension SimulatedLocationManager {
             if session.requirement == .always && authorizationStatus == .authorizedWhenInUse && hasAskedForAlways {
                 flags.insert(.alwaysAuthorizationDenied)
             }
-            if session.fullAccuracyPurposeKey != nil && authorization.fullAccuracyRequested
+            if session.fullAccuracyPurposeKey != nil && core.authorization.fullAccuracyRequested
                 && accuracyAuthorization == .reducedAccuracy
             {
                 flags.insert(.fullAccuracyDenied)
@@ -188,12 +190,12 @@ extension SimulatedLocationManager {
 
     /// Reports each session whose diagnostics changed (and each new one).
     func refreshSessions() {
-        for id in sessionOrder {
-            guard var session = sessions[id] else { continue }
+        for id in core.sessionOrder {
+            guard var session = core.sessions[id] else { continue }
             let flags = sessionDiagnostics(session)
             guard flags != session.reported else { continue }
             session.reported = flags
-            sessions[id] = session
+            core.sessions[id] = session
             emit(.sessionDiagnostic(diagnostic(id, session)))
         }
     }
