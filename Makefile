@@ -48,6 +48,8 @@ demo: build
 ## geojson, geojson-rewind and shapely packages (RFC 7946 structure and winding), then real Twitter and
 ## Graph client libraries (tweepy, python-twitter, twython, Python Twitter Tools, facebook-sdk…; Perl's
 ## Net::Twitter::Lite and Net::Twitter, installed with apt-get when missing) against `waypost emulator`.
+## Shards run as a Slurm job array on a one-node cluster the script starts and stops (root only;
+## skipped with a note elsewhere, required in CI).
 ## Tests that read ../shared/corpus are skipped where it is absent (a user's clone), with one line
 ## saying how many; CI sets WAYPOST_REQUIRE_CORPUS=1, which makes its absence a failure.
 test: deps
@@ -61,6 +63,7 @@ test: deps
 	scripts/public-api.sh $$($(SWIFT) build --show-bin-path)
 	scripts/check-doc-examples.sh $$($(SWIFT) build --show-bin-path)
 	scripts/golden-check.sh $$($(SWIFT) build --show-bin-path)/waypost
+	scripts/test-slurm.sh $$($(SWIFT) build --show-bin-path)/waypost
 	$$($(SWIFT) build --show-bin-path)/waypost test fixtures/scenarios/*.yaml --junit .build/scenarios.xml
 	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-completion.sh $$($(SWIFT) build --show-bin-path)/waypost

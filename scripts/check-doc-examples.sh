@@ -42,7 +42,7 @@ SWIFT
 
 count=0
 failed=0
-for doc in README.md docs/*.md Sources/*/*.docc/*.md; do
+for doc in README.md docs/*.md docs/*/*.md Sources/*/*.docc/*.md; do
   # Each block as FILE:LINE followed by its lines, blocks separated by a NUL.
   while IFS= read -r -d '' block; do
     where=${block%%$'\n'*}

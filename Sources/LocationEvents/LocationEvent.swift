@@ -51,7 +51,7 @@ public struct TimedEvent: Sendable, Equatable {
 }
 
 extension LocationEvent {
-    /// The event stream's `type` (DESIGN.md's contract and README's additions): `authorization`,
+    /// The event stream's `type` (DESIGN.md's contract and docs/event-stream.md's additions): `authorization`,
     /// `accuracyAuthorization`, `location`, `error`, `monitoringStarted`, `regionEnter`,
     /// `regionExit`, `regionState`, `monitoringFailed`, `visit`, `locationUpdatesPaused`,
     /// `locationUpdatesResumed`, `appState` or `appLaunch`.

@@ -103,7 +103,7 @@ rules:
 | `legacyLength` | count the text against 140 characters instead of 280 |
 
 Each post passes the privacy gates in order — authorization, optIn, network, consent,
-privacyZone, precision, staleness, volume — and the audit (`waypost audit`) keeps every verdict.
+privacyZone, precision, audience, staleness, volume — and the audit (`waypost audit`) keeps every verdict.
 Unknown keys, wrong types and a rule defined twice are errors with line and column. JSON has the
 same structure.
 """#),
@@ -182,7 +182,7 @@ description: Entering a café's region checks in there on both networks.
 seed: 1                                # noise, emulator faults, retry jitter (default 0)
 device:                                # one device; `devices:` takes a list (each with a `name`)
   route: ../../tracks/sunnyvale-commute.kml   # paths are relative to the scenario file
-regions: ../regions/commute-cafes.yaml # a regions file (YAML, JSON or GeoJSON; see the README)
+regions: ../regions/commute-cafes.yaml # a regions file (YAML, JSON or GeoJSON; waypost help regions)
 privacy: ../privacy/demo.yaml          # a privacy profile file, or the profile written inline
 rules: ../rules/coffee.yaml            # a rules file, or the list of rules inline
 emulator:
@@ -213,9 +213,9 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `seed` | whole number | default seed for devices, the emulator's faults and the retry jitter |
 | `device` / `devices` | mapping / list | exactly one of the two |
 | `regions` | path, or list | regions every device's app monitors: a regions file, or a list of `{identifier, latitude, longitude, radius, notifyOnEntry?, notifyOnExit?}` written in the scenario |
-| `beacons` | path | iBeacons in the world: a beacons file (README, "Beacons file"); with `api: monitor` each is watched by a `BeaconIdentityCondition` under its identifier |
-| `privacy` | path or mapping | privacy profile (README, "Privacy profile"); default: the safe defaults (nothing shared) |
-| `rules` | path or list | check-in rules (README, "Check-in rules"); default: none |
+| `beacons` | path | iBeacons in the world: a beacons file (`waypost help beacons`); with `api: monitor` each is watched by a `BeaconIdentityCondition` under its identifier |
+| `privacy` | path or mapping | privacy profile (`waypost help privacy`); default: the safe defaults (nothing shared) |
+| `rules` | path or list | check-in rules (`waypost help rules`); default: none |
 | `emulator` | mapping | the in-process emulator's accounts, limits, faults and changes |
 | `places` | path | a directory with `twitter-places.json` and `facebook-pages.json` for the emulator, relative to the scenario (default: the places built into the tool, as in `fixtures/places`) |
 | `iosVersion` | whole number, 8–26 | the iOS release every device follows unless it says otherwise (default 26): up to 12 region monitoring needs Always |
@@ -306,7 +306,7 @@ automatic pause) whenever it comes back to the foreground.
 | `facebookAudience` | `EVERYONE` | the Facebook app's default audience (`EVERYONE`, `FRIENDS_OF_FRIENDS`, `ALL_FRIENDS`, `SELF`): posts are never more public than it |
 | `permissions` | `[public_profile, publish_checkins, publish_actions]` | the Facebook user's grants |
 | `geoRateLimit` | 15 | requests per 15-minute window to each Twitter geo endpoint |
-| `faults` | — | list of faults: `kind` (`latency`, `status`, `reset`, `empty`, `truncated`, `hang`), `path` (part of the path), `probability` (0…1, seeded), `count`, `from`, `until`, `status`, `code` (provider error code), `distribution` (`fixed`, `uniform`, `lognormal`), `ms`, `max_ms`, `sigma` — the control plane's field names and ranges (README), read by the same reader; `from`/`until` may be durations from the start |
+| `faults` | — | list of faults: `kind` (`latency`, `status`, `reset`, `empty`, `truncated`, `hang`), `path` (part of the path), `probability` (0…1, seeded), `count`, `from`, `until`, `status`, `code` (provider error code), `distribution` (`fixed`, `uniform`, `lognormal`), `ms`, `max_ms`, `sigma` — the control plane's field names and ranges (docs/emulator.md), read by the same reader; `from`/`until` may be durations from the start |
 | `changes` | — | list of `{at, geoEnabled?, permissions?, graphToken?, protected?}` applied when the run reaches `at`; `graphToken` is `valid`, `expired`, `password-changed`, `app-not-installed`, `checkpoint`, `unconfirmed` or `logged-out` (Graph then answers 190 with that subcode) |
 
 ## Expectations
@@ -369,8 +369,6 @@ FAIL  broken  (broken.yaml) — 1 of 2 expectations failed
 | `live-updates-stationary.yaml` | live updates stop while stationary, resume by themselves, and report a revoked authorization |
 | `who-sees-it.yaml` | X API v2 (a place id, never coordinates) and a followers-only profile: the public Twitter account's tweets go without location, check-ins go to friends, nothing locating the user is public |
 | `service-sessions.yaml` | iOS 18 sessions: a background activity session keeps a When In Use app's updates going; an app requiring explicit sessions gets `serviceSessionRequired` |
-
-| `facebook-token-expires.yaml` | the Graph token expires mid-run: the check-ins after it fail with the reason in the audit |
 | `field-cafe-checkin.yaml` | the commute as 40 trials under `realism: field`: the first café's check-in goes out in at least a quarter of the runs (95 % Wilson), p95 under 8 min late; the last café's entry arrives while the phone rests |
 
 `make test` runs them all after the unit tests (JUnit in `.build/scenarios.xml`).
@@ -519,7 +517,8 @@ spec:
 # then: waypost test --merge /results/shard-*.json --junit trials.xml
 ```
 
-A Slurm job array (`sbatch trials.sbatch`, then the merge once every task has ended):
+A Slurm job array (`mkdir -p logs results && sbatch trials.sbatch`, then the merge once every task
+has ended):
 
 ```bash
 #!/bin/bash

@@ -1,6 +1,7 @@
-"""The README's Python example, run as printed against the emulator (its port put in place of 8080).
+"""The Python example of the docs (docs/emulator.md), run as printed against the emulator (its port
+put in place of 8080). It is looked for in README.md and every Markdown file under docs/, wherever it lives.
 
-Keeps the example honest: if the README's calls stop working with twython and facebook-sdk, this fails.
+Keeps the example honest: if its calls stop working with twython and facebook-sdk, this fails.
 """
 import contextlib
 import io
@@ -10,17 +11,23 @@ from conftest import REPO
 
 
 def readme_python_block():
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
-    assert len(blocks) == 1, "the README has one Python example"
+    """The one Python block of README.md and docs/**/*.md, and the file it is in."""
+    documents = [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
+    blocks = [
+        (block, document.relative_to(REPO))
+        for document in documents
+        for block in re.findall(r"```python\n(.*?)```", document.read_text(encoding="utf-8"), flags=re.S)
+    ]
+    assert len(blocks) == 1, f"the README and docs/ have one Python example, not {len(blocks)}"
     return blocks[0]
 
 
 def test_readme_python_example_runs_as_printed(base_url):
-    code = readme_python_block().replace("http://127.0.0.1:8080", base_url)
+    block, where = readme_python_block()
+    code = block.replace("http://127.0.0.1:8080", base_url)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(code, "README.md (python example)", "exec"), {})
+        exec(compile(code, f"{where} (python example)", "exec"), {})
     lines = printed.getvalue().splitlines()
     # What the README's comments say it prints.
     assert lines[0] == "Stevens Creek Coffee House, Cupertino None"

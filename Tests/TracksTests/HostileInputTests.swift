@@ -277,7 +277,7 @@ struct HostileInputTests {
         #expect(track.warnings.count == points)
     }
 
-    /// README, reading rules: "empty `<gx:coord/>` pairs are dropped" — with their `<when>`, which
+    /// docs/reading-rules.md: "empty `<gx:coord/>` pairs are dropped" — with their `<when>`, which
     /// then takes no part in the time order (OpenTracks writes such pairs at pauses).
     @Test func anEmptyCoordPairIsOutOfTheTimeOrder() throws {
         let track = try readTrack(

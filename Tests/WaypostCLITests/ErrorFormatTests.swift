@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 15, item 6: every error path that involves a file gives one line on standard error,
 /// `waypost: error: FILE:LINE:COLUMN: what and why` (or `FILE: what` when no line of it is at
-/// fault: a missing file, a file others may read), the README's sysexits status, and nothing on
+/// fault: a missing file, a file others may read), the sysexits status of docs/command-line.md, and nothing on
 /// standard output — YAML, JSON and XML alike, non-UTF-8 included.
 @Suite struct ErrorFormatTests {
     /// A bad file, the command that reads it, and what the error must say.

@@ -2,14 +2,28 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's examples run as printed: every `$ waypost …` command of its console blocks, in
-/// order, in a fresh directory holding the checkout's tracks/ and fixtures/; and its emulator
-/// `sh` block as a script (on a free port instead of 8080, each curl made to fail on an HTTP
-/// error). The Python block runs in Tests/ClientConformance, with the client libraries.
+/// The examples of the README and of every Markdown file under docs/ run as printed: every
+/// `$ waypost …` command of a document's console blocks, in order, in a fresh directory holding
+/// the checkout's tracks/ and fixtures/ (one directory per document: a command may read what an
+/// earlier one of the same document wrote); and the emulator `sh` block, wherever it is, as a
+/// script (on a free port instead of 8080, each curl made to fail on an HTTP error). The Python
+/// block runs in Tests/ClientConformance, with the client libraries.
 struct ReadmeExampleTests {
-    static let readme: String = {
-        (try? String(contentsOf: Corpus.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    /// README.md, then every Markdown file under docs/, as paths from the checkout's root.
+    static let documents: [String] = {
+        let docs = Corpus.repositoryRoot.appendingPathComponent("docs").path
+        let paths = ((try? FileManager.default.subpathsOfDirectory(atPath: docs)) ?? []).filter { $0.hasSuffix(".md") }
+        return ["README.md"] + paths.sorted().map { "docs/" + $0 }
     }()
+
+    static func text(_ document: String) -> String {
+        (try? String(contentsOf: Corpus.repositoryRoot.appendingPathComponent(document), encoding: .utf8)) ?? ""
+    }
+
+    /// The documents with console examples, the README first.
+    static var documentsWithCommands: [String] {
+        documents.filter { !consoleCommands(text($0)).isEmpty }
+    }
 
     /// Code blocks with their language (empty for plain ones).
     static func blocks(_ markdown: String) -> [(language: String, lines: [String])] {
@@ -31,9 +45,9 @@ struct ReadmeExampleTests {
     }
 
     /// `$ waypost …` commands of the plain blocks, continuation lines joined.
-    static var consoleCommands: [String] {
+    static func consoleCommands(_ markdown: String) -> [String] {
         var commands: [String] = []
-        for block in blocks(readme) where block.language.isEmpty {
+        for block in blocks(markdown) where block.language.isEmpty {
             var pending: String?
             for line in block.lines {
                 if let started = pending {
@@ -82,22 +96,31 @@ struct ReadmeExampleTests {
         }
     }
 
-    @Test func consoleExamplesRun() throws {
-        let commands = Self.consoleCommands
-        #expect(commands.count >= 6)
+    /// The examples are where this test looks: the README's tour, and the reference in docs/.
+    @Test func consoleExamplesAreFound() {
+        #expect(Self.consoleCommands(Self.text("README.md")).count >= 6)
+        #expect(Self.documents.map { Self.consoleCommands(Self.text($0)).count }.reduce(0, +) >= 12)
+        #expect(Self.documentsWithCommands.first == "README.md")
+    }
+
+    @Test(arguments: ReadmeExampleTests.documentsWithCommands)
+    func consoleExamplesRun(document: String) throws {
+        let commands = Self.consoleCommands(Self.text(document))
+        #expect(!commands.isEmpty)
         try Self.sandbox { directory in
             for command in commands {
                 let run = try Self.shell("set -o pipefail; " + command + " >/dev/null", in: directory)
-                #expect(run.status == 0, "\(command): \(run.output)")
+                #expect(run.status == 0, "\(document): \(command): \(run.output)")
             }
         }
     }
 
     @Test func emulatorShellBlockRuns() throws {
-        let blocks = Self.blocks(Self.readme).filter {
+        let blocks = Self.documents.flatMap { Self.blocks(Self.text($0)) }.filter {
             $0.language == "sh" && $0.lines.first?.hasPrefix("waypost emulator") == true
         }
-        let block = try #require(blocks.first, "the README's emulator block")
+        #expect(blocks.count == 1, "one emulator block in the README and docs/")
+        let block = try #require(blocks.first, "the emulator block (docs/emulator.md)")
         let port = String(20_000 + Int(getpid()) % 20_000)
         let script =
             "set -e\ncurl() { command curl -fsS --max-time 10 \"$@\" >/dev/null; }\n"

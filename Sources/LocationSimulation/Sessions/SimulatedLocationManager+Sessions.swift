@@ -5,7 +5,7 @@ import SimulatedTime
 /// (`CLBackgroundActivitySession`, iOS 17): what they ask of the user, when they are in effect,
 /// and what they let today's APIs (live updates, `CLMonitor`) deliver while the app is not in use.
 ///
-/// The rules, with their sources (see also the README's manager table):
+/// The rules, with their sources (see also docs/location-manager.md's table):
 /// - A session with a requirement other than `.none` "causes Location Services to request a
 ///   person's permission for the corresponding level of authorization when possible — for
 ///   example, when your app is in the foreground" (Apple, `CLServiceSession.init(authorization:)`);

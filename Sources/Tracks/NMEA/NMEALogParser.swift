@@ -5,7 +5,7 @@ import WaypostSupport
 ///
 /// Fed in chunks (a log is read as it streams, like the XML formats), one line at a time.
 ///
-/// Rules (the README's "Reading rules" lists them):
+/// Rules (docs/reading-rules.md lists them):
 /// - **Sentences**: `$` + fields + `*HH`, any talker (`GP`, `GN`, `GL`…). RMC gives time, date,
 ///   status, position, speed and course; GGA time, quality, position and altitude; VTG speed and
 ///   course when RMC has none. Other sentences (GSA, GSV, proprietary `$P…`, AIS `!`) are checked

@@ -45,7 +45,7 @@ public struct NMEAFix: Sendable, Equatable {
 /// stream is reproducible byte for byte. A sentence is `$` + body + `*` + checksum (two upper-case
 /// hex digits, the XOR of the body's bytes, NMEA 0183 §5.3); lines end with CR LF.
 ///
-/// Choices where the standard leaves room (documented in the README):
+/// Choices where the standard leaves room (documented in docs/nmea.md):
 /// - **Precision**: latitude and longitude in degrees and minutes with ``coordinateDecimals``
 ///   (default 5: 0.00001′ ≈ 2 cm, what survey-grade receivers write and gpsd reads); time of day
 ///   with ``timeDecimals`` (default 2); altitude to 0.1 m; speed to 0.01 knot; course to 0.01°.

@@ -17,7 +17,7 @@ import ZIPFoundation
 /// first `.kml` entry, `doc.kml` by convention, is read), text that starts with an NMEA sentence
 /// (`$`) or comment (`#`) is an NMEA 0183 log (``NMEALogParser``'s rules), otherwise the root
 /// element decides.
-/// Input is treated as untrusted; see ``ReaderLimits`` and the Security section of the README.
+/// Input is treated as untrusted; see ``ReaderLimits`` and docs/security.md.
 public struct TrackReader: Sendable {
     public var limits: ReaderLimits
     /// What to do with a track point earlier than the one before it (default: refuse the file).
