@@ -44,7 +44,8 @@ demo: build
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
 ## headless chromium (installed when missing; screenshots in .build/report-screenshots), bash
 ## completion of file arguments, JUnit/GPX/KML against their XML schemas (Jenkins JUnit 4 and
-## junit-10, GPX 1.1, OGC KML 2.2 from PyPI's fastkml), the GeoJSON exports and report against the PyPI
+## junit-10, GPX 1.1, OGC KML 2.2 from PyPI's fastkml), `waypost compare`'s JSON against
+## docs/schemas/compare.schema.json (PyPI's jsonschema), the GeoJSON exports and report against the PyPI
 ## geojson, geojson-rewind and shapely packages (RFC 7946 structure and winding), then real Twitter and
 ## Graph client libraries (tweepy, python-twitter, twython, Python Twitter Tools, facebook-sdk…; Perl's
 ## Net::Twitter::Lite and Net::Twitter, installed with apt-get when missing) against `waypost emulator`.
@@ -68,6 +69,7 @@ test: deps
 	scripts/test-report-in-browser.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-completion.sh $$($(SWIFT) build --show-bin-path)/waypost
 	Tests/XMLSchemaConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
+	Tests/JSONSchemaConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	Tests/GeoJSONConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	Tests/FormatConformance/run.sh $$($(SWIFT) build --show-bin-path)/waypost
 	scripts/test-install.sh debug

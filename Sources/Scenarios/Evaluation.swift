@@ -20,6 +20,9 @@ public struct ScenarioOutcome: Sendable {
     public var posts: [AuditRecord]
     /// The emulator's request journal, as received on the wire.
     public var journal: [JournalEntry]
+    /// The run's region entries and exits, in time order, when the run was asked to keep them
+    /// (`waypost compare`); empty otherwise.
+    package var transitions: [TimedEvent] = []
 }
 
 /// What one expectation has seen of a run's events, fed one event at a time in time order: the

@@ -1,6 +1,7 @@
 import CheckinEngine
 import ConfigFiles
 import Foundation
+import LocationEvents
 import LocationSimulation
 import Runs
 import SimulatedTime
@@ -171,7 +172,7 @@ public struct ScenarioRunner: Sendable {
 
     /// Why a scenario cannot run as several trials: every device follows Apple's rules to the
     /// millisecond, so every trial would be the same run.
-    static func trialsProblem(_ scenario: Scenario) -> String? {
+    package static func trialsProblem(_ scenario: Scenario) -> String? {
         guard scenario.devices.allSatisfy({ ($0.realism ?? .exact) == .exact }) else { return nil }
         return "with realism: exact every trial would be the same run; "
             + "give a realism that varies (field or device)"
@@ -183,20 +184,8 @@ public struct ScenarioRunner: Sendable {
     public func run(
         _ scenario: Scenario, unit trial: Int, of header: ScenarioHeader, reusing resources: RunResources? = nil
     ) async -> TrialRecord {
-        var variant = scenario
-        var seed = scenario.seed
-        if header.trials != nil {
-            if trial == 0 {
-                for index in variant.devices.indices { variant.devices[index].realism = .exact }
-            } else {
-                seed = Trials.seed(scenario.seed, trial: trial)
-                for index in variant.devices.indices {
-                    variant.devices[index].seed = Trials.seed(
-                        variant.devices[index].seed ?? scenario.seed, trial: trial)
-                }
-                variant.seed = seed
-            }
-        }
+        let variant = Self.variant(of: scenario, unit: trial, trials: header.trials != nil)
+        let seed = variant.seed
         var record = TrialRecord(file: scenario.file, trial: trial, seed: seed, results: [], firstMatches: [])
         record.startedAt = WallClock().now
         let clock = ContinuousClock()
@@ -220,12 +209,39 @@ public struct ScenarioRunner: Sendable {
         return record
     }
 
+    /// The scenario as unit `trial` runs it: unchanged for a plain run (`trials` false); for
+    /// trials, unit 0 with every device exact, unit k with its own seeds (``Trials/seed(_:trial:)``).
+    static func variant(of scenario: Scenario, unit trial: Int, trials: Bool) -> Scenario {
+        var variant = scenario
+        guard trials else { return variant }
+        if trial == 0 {
+            for index in variant.devices.indices { variant.devices[index].realism = .exact }
+        } else {
+            for index in variant.devices.indices {
+                variant.devices[index].seed = Trials.seed(variant.devices[index].seed ?? scenario.seed, trial: trial)
+            }
+            variant.seed = Trials.seed(scenario.seed, trial: trial)
+        }
+        return variant
+    }
+
     /// Runs the scenario and collects what expectations look at; a `recorded` run goes into
     /// ``storePath`` under `runName` (default: the scenario's name). A run nobody records takes
     /// its store and emulator from `resources` when given.
     public func execute(
         _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, keepsMonitorRecords: Bool = true,
         reusing resources: RunResources? = nil
+    ) async throws -> ScenarioOutcome {
+        try await execute(
+            scenario, runName: runName, recorded: recorded, keepsMonitorRecords: keepsMonitorRecords,
+            reusing: resources, keepsRegionTransitions: false)
+    }
+
+    /// The same, keeping the run's region entries and exits in ``ScenarioOutcome/transitions``
+    /// when `keepsRegionTransitions` is set (`waypost compare`'s prediction).
+    func execute(
+        _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, keepsMonitorRecords: Bool = true,
+        reusing resources: RunResources? = nil, keepsRegionTransitions: Bool
     ) async throws -> ScenarioOutcome {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
@@ -273,11 +289,15 @@ public struct ScenarioRunner: Sendable {
         var tallies = scenario.expectations.map {
             EventTally(for: $0, origin: plan.origin ?? EpochInstant(secondsSince1970: 0))
         }
+        var transitions: [TimedEvent] = []
         let outcome: RunOutcome
         do {
             outcome = try await RunSession(plan).run(stoppingWhen: deadline.hasPassedNow) { event in
                 guard case .location(let timed) = event else { return }
                 for index in tallies.indices { tallies[index].observe(timed) }
+                if keepsRegionTransitions, timed.event.kind == .regionEnter || timed.event.kind == .regionExit {
+                    transitions.append(timed)
+                }
             }
         } catch RunSessionError.stopped(let at) {
             throw overBudget(scenario, budget, at: at.inSeconds)
@@ -286,10 +306,12 @@ public struct ScenarioRunner: Sendable {
         } catch {
             throw ScenarioError(.unavailable, "\(scenario.file): \(error)")
         }
-        return ScenarioOutcome(
+        var result = ScenarioOutcome(
             origin: outcome.origin, tallies: tallies, eventCount: outcome.eventCount,
             posts: outcome.posts,
             journal: await networks.journal)
+        result.transitions = transitions
+        return result
     }
 
     /// The scenario's devices as a run plan: each route read and timed once, however many devices

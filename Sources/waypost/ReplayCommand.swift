@@ -200,6 +200,13 @@ struct Replay: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Longest gap between samples of untimed geometry, seconds.")
     var sampleInterval: Double = 1
 
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Seconds the device rests at the route's last position afterwards, so events still on their way arrive (a scenario's 'rest'; default 0)."
+    )
+    var rest: Double = 0
+
     @Option(help: "Start time for untimed geometry, e.g. 2025-06-01T08:00:00Z.")
     var start: String?
 
@@ -257,6 +264,7 @@ struct Replay: AsyncParsableCommand {
         try OptionRange.check("--ios-version", iosVersion, releases)
         try OptionRange.check("--max-fixes", maxFixes, 1...Int.max)
         try OptionRange.check("--sample-interval", sampleInterval, 0.01...3_600, " seconds")
+        try OptionRange.check("--rest", rest, 0...86_400, " seconds (a day)")
         if distanceFilter != LocationAccuracy.distanceFilterNone {
             try OptionRange.check(
                 "--distance-filter", distanceFilter, 0...40_075_017, " metres", or: "-1 (every fix)")
@@ -437,6 +445,7 @@ struct Replay: AsyncParsableCommand {
             device.noise = NoiseModel(noise)
             device.seed = seed
             device.signalLoss = try gaps()
+            device.rest = Seconds(rest)
             var plan = RunPlan(devices: [device], regions: monitored, beacons: placedBeacons)
             if let rules {
                 let store = try storage.open()

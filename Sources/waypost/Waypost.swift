@@ -17,7 +17,7 @@ struct Waypost: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Replay.self, Test.self, Sweep.self, Calibrate.self, Report.self, Audit.self, Outbox.self, History.self,
-            Export.self, OAuthSign.self, Emulator.self,
+            Export.self, Compare.self, OAuthSign.self, Emulator.self,
         ]
     )
 

@@ -5,7 +5,8 @@
 #   Tests/XMLSchemaConformance/run.sh WAYPOST_BINARY
 #
 # - JUnit (`waypost test --junit`) of the scenario library, of a failing scenario and of one that
-#   cannot run: against Jenkins' JUnit 4 schema and xUnit's junit-10 (../shared/corpus/schemas);
+#   cannot run, and `waypost compare --junit` of a passing and a flagged log: against Jenkins'
+#   JUnit 4 schema and xUnit's junit-10 (../shared/corpus/schemas);
 # - GPX exports of the shipped routes: against Topografix's gpx-1.1.xsd (same folder);
 # - KML exports of the shipped routes: against the OGC KML 2.2 schema (with Google's gx
 #   extension) that the PyPI package fastkml ships, in a venv at .build/xsd-venv.
@@ -58,6 +59,19 @@ YAML
   refused "$schemas/jenkins-junit-10.xsd" "$work/junit-bad10.xml"
   valid "$schemas/jenkins-junit-4.xsd" "$work/junit.xml"
   valid "$schemas/jenkins-junit-10.xsd" "$work/junit.xml"
+  # `waypost compare --junit`: a replay of the scenario's device that passes, and the same log with
+  # the first café's entry an hour late (a <failure>).
+  "$binary" replay tracks/sunnyvale-commute.kml --regions fixtures/regions/commute-cafes.yaml --realism field \
+    --rest 840 --seed 3 --format jsonl >"$work/phone.jsonl"
+  awk 'BEGIN { done = 0 } !done && /"regionEnter"/ && /"sunnyvale-coffee-roasters"/ { sub(/T15:/, "T16:"); done = 1 } { print }' \
+    "$work/phone.jsonl" >"$work/late.jsonl"
+  "$binary" compare "$work/phone.jsonl" fixtures/scenarios/field-cafe-checkin.yaml --junit "$work/compare.xml" >/dev/null \
+    || fail "waypost compare of the replay at seed 3 did not pass"
+  "$binary" compare "$work/late.jsonl" fixtures/scenarios/field-cafe-checkin.yaml --junit "$work/compare-late.xml" \
+    >/dev/null 2>&1 && fail "waypost compare of the late log passed"
+  grep -q '<failure' "$work/compare-late.xml" || fail "the late log's compare JUnit lacks its <failure>"
+  valid "$schemas/jenkins-junit-4.xsd" "$work/compare.xml" "$work/compare-late.xml"
+  valid "$schemas/jenkins-junit-10.xsd" "$work/compare.xml" "$work/compare-late.xml"
 
   for track in tracks/*.kml tracks/*.gpx; do
     "$binary" export "$track" --format gpx --output "$work/$(basename "$track").gpx"

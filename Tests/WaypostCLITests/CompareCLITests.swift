@@ -1,0 +1,105 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `waypost compare OBSERVED SCENARIO`: a replay under the scenario's realism at another seed
+/// passes; the same log with the first café's entry half an hour late is flagged; a bad log is 65
+/// at its line and column; an exact scenario is 64.
+struct CompareCLITests {
+    static let scenario = "fixtures/scenarios/field-cafe-checkin.yaml"
+    /// A seed (not the scenario's trials') whose replay has the first café's entry.
+    static let seed = "3"
+
+    /// The scenario's device replayed: its route, regions and realism, resting after the route as
+    /// the scenario's device does.
+    static func replay(seed: String) throws -> String {
+        let run = try CLITests.waypost(
+            "replay", "tracks/sunnyvale-commute.kml", "--regions", "fixtures/regions/commute-cafes.yaml", "--realism",
+            "field", "--rest", "840", "--seed", seed, "--format", "jsonl")
+        try #require(run.status == 0, "\(run.stderr)")
+        return run.stdout
+    }
+
+    /// `log` with the first `regionEnter` of `region` moved `seconds` later (the line stays where it is).
+    static func moving(_ region: String, by seconds: Double, in log: String) throws -> String {
+        var lines = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let index = try #require(
+            lines.firstIndex { $0.contains(#""type":"regionEnter""#) && $0.contains(#""region":"\#(region)""#) },
+            "the replay has no regionEnter of \(region)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[index].utf8)) as? [String: Any])
+        let t = try #require(object["t"] as? String)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let date = try #require(formatter.date(from: t))
+        lines[index] = lines[index].replacingOccurrences(
+            of: t, with: formatter.string(from: date.addingTimeInterval(seconds)))
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func aReplayAtAnotherSeedPassesAndAHalfHourLateEntryIsFlagged() throws {
+        try withTemporaryDirectory { directory in
+            let log = try Self.replay(seed: Self.seed)
+            let observed = directory.appendingPathComponent("phone.jsonl")
+            try log.write(to: observed, atomically: true, encoding: .utf8)
+            let passing = try CLITests.waypost("compare", observed.path, Self.scenario)
+            #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
+            #expect(passing.stdout.hasPrefix("PASS "), "\(passing.stdout)")
+            #expect(passing.stdout.contains("✓ "), "\(passing.stdout)")
+
+            let late = directory.appendingPathComponent("late.jsonl")
+            try Self.moving("sunnyvale-coffee-roasters", by: 1_800, in: log).write(
+                to: late, atomically: true, encoding: .utf8)
+            let junit = directory.appendingPathComponent("compare.xml")
+            let flagged = try CLITests.waypost("compare", late.path, Self.scenario, "--junit", junit.path)
+            #expect(flagged.status == 1, "\(flagged.stdout)\(flagged.stderr)")
+            #expect(flagged.stdout.hasPrefix("OUTSIDE "), "\(flagged.stdout)")
+            let outside = flagged.stdout.split(separator: "\n").filter { $0.contains("✗") }
+            #expect(outside.count == 1, "\(flagged.stdout)")
+            #expect(outside.first?.contains("regionEnter 'sunnyvale-coffee-roasters'") == true, "\(flagged.stdout)")
+            #expect(flagged.stdout.contains("later than the central 95 %"), "\(flagged.stdout)")
+            let xml = try String(contentsOf: junit, encoding: .utf8)
+            #expect(xml.contains(#"failures="1""#), "\(xml)")
+            #expect(
+                xml.contains(
+                    #"<testcase classname="field-cafe-checkin" name="regionEnter &apos;sunnyvale-coffee-roasters&apos;">"#
+                ) || xml.contains("regionEnter 'sunnyvale-coffee-roasters'"), "\(xml)")
+
+            let json = try CLITests.waypost("compare", late.path, Self.scenario, "--format", "json")
+            #expect(json.status == 1)
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect(document["passed"] as? Bool == false)
+            let events = try #require(document["events"] as? [[String: Any]])
+            let flaggedEvents = events.filter { $0["verdict"] as? String == "outside" }
+            #expect(flaggedEvents.map { $0["region"] as? String } == ["sunnyvale-coffee-roasters"])
+            #expect((flaggedEvents.first?["lateness"] as? Double ?? 0) > 1_700)
+        }
+    }
+
+    @Test func anUnreadableLogIs65AtItsLineAndColumn() throws {
+        try withTemporaryDirectory { directory in
+            let observed = directory.appendingPathComponent("bad.jsonl")
+            try """
+            {"t":"2025-06-03T08:00:00.000Z","type":"authorization","status":"authorizedAlways"}
+            {"t":"2025-06-03T08:03:00.000Z","type":"regionEnter"}
+            """.write(to: observed, atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost("compare", observed.path, Self.scenario)
+            #expect(run.status == 65, "\(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.hasPrefix("waypost: error: \(observed.path):2:"), "\(run.stderr)")
+            #expect(run.stderr.contains("needs 'region'"), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        }
+    }
+
+    @Test func aScenarioWithRealismExactIs64() throws {
+        try withTemporaryDirectory { directory in
+            let observed = directory.appendingPathComponent("phone.jsonl")
+            try #"{"t":"2025-06-03T08:00:00.000Z","type":"authorization","status":"authorizedAlways"}"#.write(
+                to: observed, atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost("compare", observed.path, "fixtures/scenarios/commute-cafe-checkin.yaml")
+            #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("realism: exact"), "\(run.stderr)")
+        }
+    }
+}
