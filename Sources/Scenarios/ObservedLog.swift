@@ -1,0 +1,125 @@
+import ConfigFiles
+import Foundation
+import LocationEvents
+import SimulatedTime
+import WaypostSupport
+
+/// What a real device logged: the event stream's JSONL (`t`, `type`, `region`, …), one object a
+/// line, as `waypost replay --format jsonl` writes it and an app can write from its delegate
+/// callbacks (docs/compare.md).
+///
+/// Every line must be a JSON object with `t` (ISO 8601, e.g. `2025-06-03T15:10:00.000Z`) and
+/// `type` (an event stream type); `regionEnter`, `regionExit` and `regionState` need `region`.
+/// Other fields are the app's own and are not read. Blank lines are skipped; lines may come in
+/// any time order. A bad line is one ``ConfigFileError`` at its line and column.
+package struct ObservedLog: Sendable, Equatable {
+    /// One line of the log.
+    package struct Event: Sendable, Equatable {
+        /// 1-based line in the file.
+        package var line: Int
+        /// `t`, as written.
+        package var text: String
+        /// `t`, seconds since 1970.
+        package var time: Double
+        package var type: String
+        package var region: String?
+
+        package init(line: Int, text: String, time: Double, type: String, region: String?) {
+            (self.line, self.text, self.time, self.type, self.region) = (line, text, time, type, region)
+        }
+    }
+
+    package var file: String
+    /// Every line, in file order.
+    package var events: [Event]
+
+    package init(file: String, events: [Event]) { (self.file, self.events) = (file, events) }
+
+    /// The types a line may have: the event stream's (``LocationEvent/Kind``) and `post`.
+    package static let types = Set(LocationEvent.Kind.allCases.map(\.rawValue) + ["post"])
+
+    /// Reads a log file; a missing file is an `.unreadable` error, a bad line `.invalid`.
+    package static func read(contentsOf url: URL, displayName: String) throws(ConfigFileError) -> ObservedLog {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ConfigFileError(.unreadable, file: displayName, message: "no such file, or it cannot be read")
+        }
+        return try parse(data, name: displayName)
+    }
+
+    /// Reads the log's bytes, named `name` in errors.
+    package static func parse(_ data: Data, name: String) throws(ConfigFileError) -> ObservedLog {
+        var events: [Event] = []
+        var number = 0
+        for bytes in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            var line = Array(bytes)
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            if number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+            guard let text = String(validating: line, as: UTF8.self) else {
+                let valid = (0...line.count).last { String(validating: line.prefix($0), as: UTF8.self) != nil } ?? 0
+                throw ConfigFileError(
+                    file: name, line: number, column: valid + 1, message: "the line is not UTF-8 text")
+            }
+            guard let start = text.firstIndex(where: { !$0.isWhitespace }) else { continue }
+            let column = text.distance(from: text.startIndex, to: start) + 1
+            guard text[start] == "{" else {
+                throw ConfigFileError(
+                    file: name, line: number, column: column,
+                    message: "expected a JSON object: the event stream has one object per line")
+            }
+            events.append(try event(text, line: number, column: column, file: name))
+        }
+        guard !events.isEmpty else {
+            throw ConfigFileError(file: name, message: "the log has no events: nothing to align or compare")
+        }
+        return ObservedLog(file: name, events: events)
+    }
+
+    /// One line's event; errors carry the line's number.
+    private static func event(_ text: String, line: Int, column: Int, file: String) throws(ConfigFileError)
+        -> Event
+    {
+        func here(_ error: ConfigFileError) -> ConfigFileError {
+            ConfigFileError(file: file, line: line, column: max(error.column, 1), message: error.message)
+        }
+        let node: ConfigNode
+        do {
+            node = try ConfigNode.parse(text, name: file)
+        } catch {
+            throw here(error)
+        }
+        // The YAML reader takes more than JSON (`{t: x}`): a line must be JSON as well.
+        guard (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil else {
+            throw ConfigFileError(
+                file: file, line: line, column: column,
+                message: "the line is not JSON (RFC 8259): keys and strings in double quotes")
+        }
+        do throws(ConfigFileError) {
+            guard case .mapping = node.node else { throw node.failure("expected a JSON object") }
+            let t = try node.required("t")
+            let stamp = try t.string()
+            guard stamp.contains("T"), let time = XSDDateTime.parse(stamp) else {
+                throw t.failure("t '\(stamp)' is not an ISO 8601 time such as 2025-06-03T15:10:00.000Z")
+            }
+            let typeNode = try node.required("type")
+            let type = try typeNode.string()
+            guard types.contains(type) else {
+                throw typeNode.failure(
+                    "unknown type '\(type)' (expected an event stream type: \(types.sorted().joined(separator: ", ")))")
+            }
+            var region: String?
+            if let value = node["region"], case .scalar = value.node,
+                value.node.tag.rawValue != "tag:yaml.org,2002:null",
+                value.node.string != "null"
+            {
+                region = try value.string()
+            }
+            if ["regionEnter", "regionExit", "regionState"].contains(type) && region == nil {
+                throw (node["region"] ?? typeNode).failure("a \(type) needs 'region', the region's identifier")
+            }
+            return Event(line: line, text: stamp, time: time, type: type, region: region)
+        } catch {
+            throw here(error)
+        }
+    }
+}
