@@ -107,7 +107,8 @@ public final class SimulatedLocationManager {
     /// façade calls the app, so the runtime's exclusivity checks are left out
     /// (``LocationManagerCore`` has the measurement).
     @exclusivity(unchecked) package internal(set) var core: LocationManagerCore
-    /// The ``events`` sequence's end, when one was asked for.
+    /// The ``events`` sequence's end, when one was asked for: read at every event emitted, on the
+    /// core's thread, so unchecked for the core's reason.
     @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
     /// Apple's rules and numbers for this device (stored after the state every sample touches).
     public let configuration: LocationManagerConfiguration
