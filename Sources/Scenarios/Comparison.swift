@@ -177,10 +177,11 @@ package struct Comparison: Sendable, Equatable {
         for (key, line) in observed {
             seen.insert(key)
             let offset = Self.milliseconds(line.time - origin)
-            var event = Self.event(key, exact: exact[key], values: runs.compactMap { $0[key] }, trials: runs.count)
+            let values = runs.compactMap { $0[key] }
+            var event = Self.event(key, exact: exact[key], values: values, trials: runs.count)
             (event.line, event.time, event.offset) = (line.line, line.text, offset)
             event.lateness = event.exactOffset.map { Self.milliseconds(offset - $0) }
-            Self.judgeObserved(&event, values: runs.compactMap { $0[key] })
+            Self.judgeObserved(&event, values: values)
             (event.expectation, event.expectationLocation) = named(key)
             events.append(event)
         }
@@ -281,33 +282,19 @@ extension ScenarioRunner {
     package func predict(_ scenario: Scenario, trials: Int, jobs: Int) async throws(ScenarioError) -> Prediction {
         if let problem = Self.trialsProblem(scenario) { throw ScenarioError(.data, "\(scenario.file): \(problem)") }
         let resources = RunResources()
-        let runs = await withTaskGroup(of: (Int, Result<[Prediction.Occurrence], ScenarioError>).self) { group in
-            var runs: [Result<[Prediction.Occurrence], ScenarioError>?] = Array(repeating: nil, count: trials + 1)
-            var next = 0
-            func start() {
-                guard next <= trials else { return }
-                let unit = next
-                next += 1
-                group.addTask {
-                    let variant = Self.variant(of: scenario, unit: unit, trials: true)
-                    do {
-                        let outcome = try await execute(
-                            variant, runName: "\(scenario.name)#\(unit)", recorded: false, keepsMonitorRecords: false,
-                            reusing: resources, keepsRegionTransitions: true)
-                        return (unit, .success(Prediction.occurrences(outcome)))
-                    } catch let error as ScenarioError {
-                        return (unit, .failure(error))
-                    } catch {
-                        return (unit, .failure(ScenarioError(.data, "\(scenario.file): \(error)")))
-                    }
-                }
+        let runs = await mapConcurrently(count: trials + 1, jobs: jobs) {
+            unit -> Result<[Prediction.Occurrence], ScenarioError> in
+            let variant = Self.variant(of: scenario, unit: unit, trials: true)
+            do {
+                let outcome = try await execute(
+                    variant, runName: "\(scenario.name)#\(unit)", recorded: false, keepsMonitorRecords: false,
+                    reusing: resources, keepsRegionTransitions: true)
+                return .success(Prediction.occurrences(outcome))
+            } catch let error as ScenarioError {
+                return .failure(error)
+            } catch {
+                return .failure(ScenarioError(.data, "\(scenario.file): \(error)"))
             }
-            for _ in 0..<min(max(1, jobs), trials + 1) { start() }
-            for await (unit, result) in group {
-                runs[unit] = result
-                start()
-            }
-            return runs.compactMap { $0 }
         }
         await resources.stop()
         var occurrences: [[Prediction.Occurrence]] = []

@@ -91,7 +91,7 @@ struct Compare: AsyncParsableCommand {
                 scenario = try ScenarioFile.read(
                     contentsOf: URL(fileURLWithPath: self.scenario), displayName: self.scenario)
             } catch {
-                throw CommandFailure(error.kind == .missing ? .noInput : .dataError, error.description)
+                throw CommandFailure(SysExit(error.kind, overBudget: .dataError), error.description)
             }
             if let problem = ScenarioRunner.trialsProblem(scenario) {
                 throw CommandFailure(.usage, "\(self.scenario): compare needs trials, and \(problem)")
@@ -108,22 +108,14 @@ struct Compare: AsyncParsableCommand {
             do throws(ScenarioError) {
                 prediction = try await runner.predict(scenario, trials: trials ?? scenario.trials ?? 100, jobs: jobs)
             } catch {
-                throw CommandFailure(
-                    error.kind == .missing ? .noInput : error.kind == .unavailable ? .unavailable : .dataError,
-                    error.description)
+                throw CommandFailure(SysExit(error.kind, overBudget: .dataError), error.description)
             }
             let comparison = Comparison(
                 log, with: prediction, start: start.flatMap(XSDDateTime.parse), scenario: scenario,
                 seed: scenario.seed)
             passed = comparison.passed
             let report = format == .json ? comparison.json() : comparison.text()
-            if let junit, OutputDestination(junit) == .standardOutput {
-                FileHandle.standardError.write(Data(report.utf8))
-                try OutputDestination.standardOutput.write { $0.write(comparison.junit()) }
-            } else {
-                try BufferedOutput.writeToStandardOutput(report)
-                if let junit { try OutputDestination(junit).write { $0.write(comparison.junit()) } }
-            }
+            try writeReport(report, junit: junit) { comparison.junit() }
         }
         if !passed { throw ExitCode(SysExit.expectationFailed.rawValue) }
     }

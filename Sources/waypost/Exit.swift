@@ -2,6 +2,7 @@ import ArgumentParser
 import CheckinEngine
 import ConfigFiles
 import Foundation
+import Scenarios
 import Store
 import Tracks
 import WaypostSupport
@@ -17,6 +18,20 @@ enum SysExit: Int32 {
     case software = 70
     case cannotCreate = 73
     case ioError = 74
+}
+
+extension SysExit {
+    /// The status of a scenario that could not run: 66 a missing file, 69 its emulator or store,
+    /// 65 its data; a run over its time budget exits with `overBudget` (`waypost test` counts it a
+    /// failed expectation).
+    init(_ kind: ScenarioError.Kind, overBudget: SysExit) {
+        switch kind {
+        case .missing: self = .noInput
+        case .data: self = .dataError
+        case .unavailable: self = .unavailable
+        case .overBudget: self = overBudget
+        }
+    }
 }
 
 /// An error the CLI reports as one line on standard error with a sysexits status.

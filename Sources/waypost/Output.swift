@@ -168,6 +168,26 @@ enum OutputDestination: Equatable {
     }
 }
 
+/// Writes a command's report and, with `--junit FILE`, the same results as JUnit XML. `--junit -`
+/// gives standard output to the XML alone, for a pipe to read whole, and the report a person
+/// reads moves to standard error — as it does when `standardOutputTaken` (the command wrote
+/// something else there, e.g. `waypost test -o -`).
+func writeReport(
+    _ report: String, junit: String?, standardOutputTaken: Bool = false, xml: () -> String
+) throws {
+    if let junit, OutputDestination(junit) == .standardOutput {
+        FileHandle.standardError.write(Data(report.utf8))
+        try OutputDestination.standardOutput.write { $0.write(xml()) }
+        return
+    }
+    if standardOutputTaken {
+        FileHandle.standardError.write(Data(report.utf8))
+    } else {
+        try BufferedOutput.writeToStandardOutput(report)
+    }
+    if let junit { try OutputDestination(junit).write { $0.write(xml()) } }
+}
+
 /// A route argument: a file, or `-` for standard input (`gpsbabel … -F - | waypost replay -`).
 /// Either way the format is sniffed from the content (KML, GPX, or KMZ's ZIP signature).
 struct RouteInput {

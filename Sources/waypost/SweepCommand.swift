@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocationSimulation
+import WaypostSupport
 
 /// `waypost sweep`: how often, how late and how far from the centre a geofence is notified, for
 /// the user's own radius, speed, stop and surroundings, by the field mechanism.
@@ -123,21 +124,8 @@ struct Sweep: AsyncParsableCommand {
                 }
             }
             let (trials, seed, jobs) = (self.trials, self.seed, self.jobs)
-            let summaries = await withTaskGroup(of: (Int, FieldSweep.CellSummary).self) { group in
-                var done: [FieldSweep.CellSummary?] = Array(repeating: nil, count: cells.count)
-                var next = 0
-                func start() {
-                    guard next < cells.count else { return }
-                    let (index, cell) = (next, cells[next])
-                    next += 1
-                    group.addTask { (index, FieldSweep.run(cell, mechanism: mechanism, trials: trials, seed: seed)) }
-                }
-                for _ in 0..<min(jobs, cells.count) { start() }
-                for await (index, summary) in group {
-                    done[index] = summary
-                    start()
-                }
-                return done.compactMap { $0 }
+            let summaries = await mapConcurrently(count: cells.count, jobs: jobs) { [cells] index in
+                FieldSweep.run(cells[index], mechanism: mechanism, trials: trials, seed: seed)
             }
             let report = SweepReport(summaries: summaries, realism: realism.rawValue, seed: seed, trials: trials)
             try OutputDestination(output).write { out in

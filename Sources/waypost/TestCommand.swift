@@ -117,6 +117,9 @@ struct Test: AsyncParsableCommand {
         try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
         if let trials { try OptionRange.check("--trials", trials, 1...1_000_000) }
         if let shard { _ = try Self.shard(shard, flag: "--shard") }
+        if output == "-" && junit == "-" {
+            throw ValidationError("-o - and --junit - would both write to standard output: give one of them a file")
+        }
         if merge && (shard != nil || output != nil || trials != nil || db != nil) {
             throw ValidationError(
                 "--merge reads results files: it cannot be combined with --shard, --output, --trials or --db")
@@ -226,31 +229,20 @@ struct Test: AsyncParsableCommand {
             let results = file.results()
             if let html { try OutputDestination(html).write { $0.write(TrialsPage.html(file)) } }
             let report = format == .json ? ScenarioReport.json(results) : ScenarioReport.text(results)
-            if let junit, OutputDestination(junit) == .standardOutput {
-                // `--junit -`: standard output carries the XML alone, for a pipe to read whole;
-                // the report a person reads moves to standard error.
-                FileHandle.standardError.write(Data(report.utf8))
-                try OutputDestination.standardOutput.write { $0.write(ScenarioReport.junit(results)) }
-            } else if output.map({ OutputDestination($0) == .standardOutput }) ?? false {
-                FileHandle.standardError.write(Data(report.utf8))
-            } else {
-                try BufferedOutput.writeToStandardOutput(report)
-                if let junit {
-                    try OutputDestination(junit).write { $0.write(ScenarioReport.junit(results)) }
-                }
-            }
+            try writeReport(
+                report, junit: junit,
+                standardOutputTaken: output.map { OutputDestination($0) == .standardOutput } ?? false
+            ) { ScenarioReport.junit(results) }
             for result in results {
                 // The report has each error too; standard error gets the one line every command gives.
                 if let error = result.error {
                     FileHandle.standardError.write(
                         Data("waypost: error: \(DisplayEscaping.escape(error.description))\n".utf8))
                 }
-                switch result.error?.kind {
-                case .missing?: worst = max(worst, .noInput)
-                case .data?: worst = max(worst, .dataError)
-                case .unavailable?: worst = max(worst, .unavailable)
-                case .overBudget?: worst = max(worst, .expectationFailed)
-                case nil: if !result.passed { worst = max(worst, .expectationFailed) }
+                if let kind = result.error?.kind {
+                    worst = max(worst, SysExit(kind, overBudget: .expectationFailed))
+                } else if !result.passed {
+                    worst = max(worst, .expectationFailed)
                 }
             }
         }
@@ -285,32 +277,16 @@ struct Test: AsyncParsableCommand {
         }
         // Units one after another on a job hand their stores and emulators on.
         let resources = RunResources()
-        let records = await withTaskGroup(of: (Int, TrialResultsFile.Unit).self) { group in
-            var records: [TrialResultsFile.Unit?] = Array(repeating: nil, count: units.count)
-            var next = 0
-            func start() {
-                guard next < units.count else { return }
-                let (position, (index, trial)) = (next, units[next])
-                next += 1
-                let header = headers[index]
-                let failure = failures[index]
-                let scenario = scenarios[index]
-                group.addTask {
-                    guard let scenario else {
-                        let record = TrialRecord(
-                            file: header.file, trial: trial, seed: 0, results: [], firstMatches: [], error: failure)
-                        return (position, TrialResultsFile.Unit(scenario: index, record: record))
-                    }
-                    let record = await runner.run(scenario, unit: trial, of: header, reusing: resources)
-                    return (position, TrialResultsFile.Unit(scenario: index, record: record))
-                }
+        let records = await mapConcurrently(count: units.count, jobs: jobs) { [headers, failures] position in
+            let (index, trial) = units[position]
+            guard let scenario = scenarios[index] else {
+                let record = TrialRecord(
+                    file: headers[index].file, trial: trial, seed: 0, results: [], firstMatches: [],
+                    error: failures[index])
+                return TrialResultsFile.Unit(scenario: index, record: record)
             }
-            for _ in 0..<min(jobs, units.count) { start() }
-            for await (position, unit) in group {
-                records[position] = unit
-                start()
-            }
-            return records.compactMap { $0 }
+            let record = await runner.run(scenario, unit: trial, of: headers[index], reusing: resources)
+            return TrialResultsFile.Unit(scenario: index, record: record)
         }
         await resources.stop()
         return TrialResultsFile(

@@ -220,6 +220,25 @@ struct TrialsCLITests {
         }
     }
 
+    /// Results on standard output (`-o -`): the report moves to standard error and `--junit FILE`
+    /// is still written; `-o -` with `--junit -` would put two documents on one stream, refused.
+    @Test func resultsOnStandardOutputKeepTheJUnitFile() throws {
+        try withTemporaryDirectory { directory in
+            let scenario = try Self.scenario(in: directory)
+            let junit = directory.appendingPathComponent("out.xml").path
+            let run = try CLITests.waypost(["test", scenario, "-o", "-", "--junit", junit])
+            let alone = try CLITests.waypost(["test", scenario])
+            #expect(run.status == alone.status, "the verdict's exit status, as without -o: \(run.stderr)")
+            #expect(run.stderr.contains(alone.stdout), "the report, as without -o, on standard error")
+            let results = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+            #expect((results as? [String: Any])?["units"] != nil, "standard output is the results file alone")
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            #expect(xml.contains("<testsuites"))
+            let both = try CLITests.waypost(["test", scenario, "-o", "-", "--junit", "-"])
+            #expect(both.status == 64 && both.stderr.contains("both write to standard output"), "\(both.stderr)")
+        }
+    }
+
     /// Kubernetes' Indexed Job gives each pod JOB_COMPLETION_INDEX (from 0) and JOB_COMPLETIONS:
     /// https://kubernetes.io/docs/concepts/workloads/controllers/job/#completion-mode
     @Test func aKubernetesIndexedJobPicksItsShard() throws {
