@@ -169,12 +169,15 @@ public struct RunSession {
         }
     }
 
+    /// How far each device of a crowd moves at a time (``Simulation/events(window:stoppingWhen:)``).
+    static let window = Seconds(16)
+
     /// The simulation's events, asking `shouldStop` as it moves when there is one.
     private static func events(of devices: [SimulatedDevice], stoppingWhen shouldStop: (() -> Bool)?)
         -> SimulationEvents
     {
-        let simulation = Simulation(devices: devices)
-        return shouldStop.map { simulation.events(stoppingWhen: $0) } ?? simulation.events()
+        // Nothing here calls a manager between two events: each device may move a window ahead.
+        Simulation(devices: devices).events(window: Self.window, stoppingWhen: shouldStop)
     }
 
     /// Each device's manager made and its app launched (kept monitor records restored first);

@@ -191,13 +191,15 @@ package struct LocationManagerCore {
     package mutating func drainEmitted(into buffer: inout [TimedEvent], device: String?) {
         guard !emitted.isEmpty else { return }
         if let device {
-            for var event in emitted {
-                event.device = device
-                buffer.append(event)
-            }
+            for index in emitted.indices { emitted[index].device = device }
+        }
+        // The events change hands without being copied when the log would not keep a larger
+        // storage than its own (a crowd's window gathers every device's events in one array).
+        if buffer.isEmpty && buffer.capacity <= emitted.capacity {
+            swap(&buffer, &emitted)
         } else {
             buffer.append(contentsOf: emitted)
+            emitted.removeAll(keepingCapacity: true)
         }
-        emitted.removeAll(keepingCapacity: true)
     }
 }

@@ -107,6 +107,13 @@ public struct Simulation {
         SimulationEvents(devices: devices, stop: shouldStop)
     }
 
+    /// The run's events in the same order, moving each device through `window` of virtual time
+    /// at a time rather than one sample: for a consumer that only reads the events, never calling
+    /// a manager between two of them (a scenario's run). Several times faster for a crowd.
+    package func events(window: Seconds, stoppingWhen shouldStop: (() -> Bool)? = nil) -> SimulationEvents {
+        SimulationEvents(devices: devices, stop: shouldStop, windowSpan: window.seconds)
+    }
+
     /// Runs to the end of every route, moving `clock` to each event's instant before it is
     /// handed on, after `pacing` (if any) has waited for it.
     public func run(clock: SimulatedClock? = nil, pacing: (any Pacing)? = nil, onEvent: (TimedEvent) -> Void) {
@@ -133,6 +140,27 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         static func < (a: Due, b: Due) -> Bool { (a.time, a.device) < (b.time, b.device) }
     }
 
+    /// A sample moved in a window (see ``Run/stepWindow(span:)``): when, and its rank — the
+    /// device in the high half, its place among the window's samples in the low one. Sixteen
+    /// bytes: a window sorts a few hundred thousand of them.
+    private struct WindowStep {
+        var time: EpochInstant
+        var rank: UInt64
+
+        init(time: EpochInstant, device: Int, order: Int) {
+            self.time = time
+            rank = UInt64(device) << 32 | UInt64(order)
+        }
+
+        var order: Int { Int(rank & 0xFFFF_FFFF) }
+
+        /// The order ``Run/step()`` moves samples in: by time, ties to the device listed first
+        /// (and a device's own samples at one instant in their order).
+        static func precedes(_ a: WindowStep, _ b: WindowStep) -> Bool {
+            a.time < b.time || (a.time == b.time && a.rank < b.rank)
+        }
+    }
+
     /// The run's state: the cursors, and the managers' events taken from their logs.
     private struct Run {
         var cursors: [DeviceCursor]
@@ -151,13 +179,23 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         var reached: EpochInstant?
         /// Set when `stop` stopped the run: the virtual time it had reached.
         var stoppedAt: EpochInstant?
+        /// Seconds of virtual time each device is moved through at a time, when set (see
+        /// ``stepWindow(span:)``); nil moves one sample at a time.
+        let windowSpan: Double?
+        /// A window's samples, the events they brought (sample `order`'s are
+        /// `windowEvents[windowBounds[order]..<windowBounds[order + 1]]`), kept between windows
+        /// for their capacity.
+        var windowSteps: [WindowStep] = []
+        var windowEvents: [TimedEvent] = []
+        var windowBounds: [Int] = []
 
-        init(devices: [SimulatedDevice], stop: (() -> Bool)?) {
+        init(devices: [SimulatedDevice], stop: (() -> Bool)?, windowSpan: Double? = nil) {
             self.stop = stop
+            self.windowSpan = devices.count > 1 ? windowSpan : nil
             cursors = devices.map {
                 DeviceCursor(device: $0, interval: $0.manager.configuration.updateInterval.seconds)
             }
-            if cursors.count > 1 {
+            if cursors.count > 1 && self.windowSpan == nil {
                 for i in cursors.indices {
                     if let time = cursors[i].peek()?.time { upcoming.insert(Due(time: time, device: i)) }
                 }
@@ -170,11 +208,14 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
         /// When the next sample of any device is stamped, nil when every route is done.
         mutating func nextSampleTime() -> EpochInstant? {
-            cursors.count > 1 ? upcoming.min?.time : cursors[0].peek()?.time
+            if windowSpan != nil { return earliestNextSample() }
+            return cursors.count > 1 ? upcoming.min?.time : cursors[0].peek()?.time
         }
 
-        /// Moves the device whose next sample comes first; false when every route is done.
+        /// Moves the device whose next sample comes first (or, with a window span, every device
+        /// through a window); false when every route is done.
         mutating func step() -> Bool {
+            if let windowSpan { return stepWindow(span: windowSpan) }
             let chosen = cursors.count > 1 ? upcoming.popMin()?.device ?? 0 : 0
             guard let sample = cursors[chosen].next() else {
                 release(through: .distantFuture)
@@ -188,6 +229,74 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             }
             release(through: cursors.count > 1 ? upcoming.min?.time ?? .distantFuture : .distantFuture)
             return true
+        }
+
+        /// Moves each device in turn through its samples stamped before the window's end — `span`
+        /// seconds past the earliest next sample — then hands their events on exactly as
+        /// ``step()`` would have, sample by sample in its order. Managers share nothing, so a
+        /// device's events do not depend on when the others move; moving one device through many
+        /// samples keeps its state in the processor's cache, where one sample of each of 10,000
+        /// devices in turn fetches each one's from memory every time. Only for a run whose
+        /// consumer does not reach into a manager between events (a scenario's run).
+        private mutating func stepWindow(span: Double) -> Bool {
+            guard let start = earliestNextSample() else {
+                release(through: .distantFuture)
+                return false
+            }
+            let end = start.advanced(bySeconds: span)
+            windowSteps.removeAll(keepingCapacity: true)
+            windowEvents.removeAll(keepingCapacity: true)
+            windowBounds.removeAll(keepingCapacity: true)
+            for device in cursors.indices {
+                while let time = cursors[device].peek()?.time, time < end, let sample = cursors[device].next() {
+                    // A stop abandons the window: what was handed on stays a prefix of the run.
+                    if mustStop() { return false }
+                    cursors[device].deliver(sample)
+                    windowBounds.append(windowEvents.count)
+                    managers[device].drainEmitted(into: &windowEvents, device: names[device])
+                    windowSteps.append(WindowStep(time: time, device: device, order: windowSteps.count))
+                }
+            }
+            windowBounds.append(windowEvents.count)
+            windowSteps.sort(by: WindowStep.precedes)
+            let next = earliestNextSample() ?? .distantFuture
+            for index in windowSteps.indices {
+                let step = windowSteps[index]
+                let events = windowEvents[windowBounds[step.order]..<windowBounds[step.order + 1]]
+                let horizon = index + 1 < windowSteps.count ? windowSteps[index + 1].time : next
+                reached = step.time
+                if buffer.isEmpty && Self.inOrder(events, through: horizon) {
+                    // What `release` would do with them, without the copy into the buffer.
+                    if readIndex == ready.count {
+                        ready.removeAll(keepingCapacity: true)
+                        readIndex = 0
+                    }
+                    ready.append(contentsOf: events)
+                } else {
+                    buffer.append(contentsOf: events)
+                    release(through: horizon)
+                }
+            }
+            return true
+        }
+
+        /// Whether `events` are in time order and none is stamped after `horizon`.
+        private static func inOrder(_ events: some Collection<TimedEvent>, through horizon: EpochInstant) -> Bool {
+            var previous = EpochInstant.distantPast
+            for event in events {
+                guard event.time <= horizon, event.time >= previous else { return false }
+                previous = event.time
+            }
+            return true
+        }
+
+        /// The earliest next sample of any device, nil when every route is done.
+        private mutating func earliestNextSample() -> EpochInstant? {
+            var earliest: EpochInstant?
+            for device in cursors.indices {
+                if let time = cursors[device].peek()?.time, earliest.map({ time < $0 }) ?? true { earliest = time }
+            }
+            return earliest
         }
 
         /// Whether the run must stop before the next sample: `stop` is asked once every
@@ -220,6 +329,12 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 }
                 return
             }
+            // Nearly always everything buffered is due and in time order: moved whole.
+            if Self.inOrder(buffer, through: horizon) {
+                ready.append(contentsOf: buffer)
+                buffer.removeAll(keepingCapacity: true)
+                return
+            }
             var due = buffer.filter { $0.time <= horizon }
             buffer.removeAll { $0.time <= horizon }
             due.sort { $0.time < $1.time }  // stable: same-time events keep their order
@@ -247,8 +362,8 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
     /// milliseconds.
     public static let pollInterval = 256
 
-    init(devices: [SimulatedDevice], stop: (() -> Bool)? = nil) {
-        shared = Shared(Run(devices: devices, stop: stop))
+    init(devices: [SimulatedDevice], stop: (() -> Bool)? = nil, windowSpan: Double? = nil) {
+        shared = Shared(Run(devices: devices, stop: stop, windowSpan: windowSpan))
     }
 
     /// Where a run stopped by its `stop` closure (``Simulation/events(stoppingWhen:)``) stopped:

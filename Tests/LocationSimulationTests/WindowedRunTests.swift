@@ -1,0 +1,85 @@
+import Geo
+import LocationEvents
+import SimulatedTime
+import Testing
+import Tracks
+
+@testable import LocationSimulation
+
+/// A run that moves each device through a window at a time (`Simulation.events(window:)`, a
+/// scenario's run) hands on the same events in the same order as one moved sample by sample:
+/// region events stamped between samples or after them (the OS's latency), devices at different
+/// update intervals and offsets, signal gaps, lifecycle moves that relaunch the app, rests, and
+/// samples that share an instant.
+struct WindowedRunTests {
+    /// A crowd of `count` devices along the meridian past two regions, each device made afresh
+    /// (a manager is used up by its run).
+    static func crowd(_ count: Int, realism: Realism) -> [SimulatedDevice] {
+        let regions = [
+            CircularRegion(identifier: "near", center: north(300), radius: 100),
+            CircularRegion(identifier: "far", center: north(900), radius: 150),
+        ]
+        return (0..<count).map { index in
+            var configuration = LocationManagerConfiguration()
+            configuration.realism = realism
+            configuration.updateInterval = Seconds([1, 2.5, 1, 0.7][index % 4])
+            let manager = SimulatedLocationManager(
+                status: .authorizedAlways, noise: NoiseModel(index % 2 == 0 ? .urban : .none), seed: UInt64(index),
+                startTime: t0, configuration: configuration)
+            for region in regions { manager.startMonitoring(for: region) }
+            if index % 3 != 2 { manager.startUpdatingLocation() }
+            // Some walk, some cycle; some routes record a point every 4 s (gaps filled), one
+            // records two points at each instant.
+            let speed = index % 2 == 0 ? 1.4 : 5.0
+            var samples = route(seconds: 400) { speed * $0 }.enumerated().filter { $0.offset % (1 + index % 5) == 0 }
+                .map(\.element)
+            if index % 7 == 3 { samples = samples.flatMap { [$0, $0] } }
+            let offset = Seconds(Double(index) * 3.3 - Double(index % 4) * 0.25)
+            let gap = t0.advanced(bySeconds: 100 + offset.seconds)...t0.advanced(bySeconds: 130 + offset.seconds)
+            var script: [(time: EpochInstant, change: ScriptedChange)] = []
+            if index % 4 == 1 {
+                script = [
+                    (t0.advanced(bySeconds: 30 + offset.seconds), .appState(.background)),
+                    (t0.advanced(bySeconds: 60 + offset.seconds), .appState(.terminated)),
+                ]
+            }
+            var device = SimulatedDevice(
+                name: "d\(index)", route: samples, manager: manager, clockOffset: offset,
+                signalGaps: index % 3 == 0 ? [gap] : [], script: script)
+            device.rest = Seconds(index % 2 == 0 ? 120 : 0)
+            return device
+        }
+    }
+
+    @Test(arguments: [Realism.exact, .device])
+    func aWindowedRunHandsOnTheSameEventsInTheSameOrder(realism: Realism) {
+        let reference = Array(Simulation(devices: Self.crowd(12, realism: realism)).events())
+        #expect(reference.count > 1_000)
+        // The OS's latency stamps region events after the sample that found them: the case a
+        // window must hold back, present under a non-exact realism.
+        if realism == .device {
+            #expect(reference.contains { if case .enteredRegion = $0.event { true } else { false } })
+        }
+        for window in [0.5, 3, 16, 100_000] {
+            let windowed = Array(Simulation(devices: Self.crowd(12, realism: realism)).events(window: Seconds(window)))
+            let differs = zip(windowed, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(
+                windowed.count == reference.count && differs == nil,
+                "window \(window) s: first difference at \(differs ?? -1)")
+        }
+    }
+
+    @Test func aStoppedWindowedRunHandsOnAPrefixAndSaysWhereItStopped() {
+        let reference = Array(Simulation(devices: Self.crowd(6, realism: .exact)).events())
+        var asked = 0
+        var events = Simulation(devices: Self.crowd(6, realism: .exact)).events(window: Seconds(16)) {
+            asked += 1
+            return asked > 3
+        }
+        var taken: [TimedEvent] = []
+        while let event = events.next() { taken.append(event) }
+        #expect(!taken.isEmpty && taken.count < reference.count)
+        #expect(Array(reference.prefix(taken.count)) == taken)
+        #expect(events.stoppedAt != nil)
+    }
+}
