@@ -171,6 +171,31 @@ import Testing
 
     /// DESIGN.md after Apple: the first significant change at start, then ≥ 500 m and ≥ 5 minutes
     /// from the last; a new start gives a new initial event.
+    /// The stillness test answers as ``ShortDistance`` does, though it measures with a metric
+    /// fixed where the device stayed: at every latitude, for radii up to a few kilometres, and
+    /// for points on either side of the radius down to a ten-thousandth of it.
+    @Test func stillnessAnswersAsShortDistanceDoes() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func unit() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var disagreements = 0
+        for _ in 0..<20_000 {
+            let centre = Coordinate(latitude: -89.9 + 179.8 * unit(), longitude: -180 + 360 * unit())
+            let radius = [5.0, 25, 100, 1_000, 5_000][Int(unit() * 5)]
+            let scale = [1e-4, 1e-3, 2e-3, 0.1, 3][Int(unit() * 5)]
+            let distance = radius * (1 + scale * (2 * unit() - 1))
+            let point = Geodesic.wgs84.direct(from: centre, azimuth: 360 * unit(), distance: distance).coordinate
+            let still = LocationServicesStateMachine.Stillness(
+                coordinate: centre, since: EpochInstant(secondsSince1970: 0))
+            if still.contains(point, radius: radius) != (ShortDistance.distance(centre, point) <= radius) {
+                disagreements += 1
+            }
+        }
+        #expect(disagreements == 0)
+    }
+
     @Test func significantChangesNeedDistanceAndTime() {
         var services = LocationServicesStateMachine(configuration: LocationManagerConfiguration())
         services.startSignificantChanges()

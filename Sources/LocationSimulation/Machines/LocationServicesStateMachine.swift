@@ -33,6 +33,32 @@ package struct LocationServicesStateMachine: Sendable {
     package struct Stillness: Sendable, Equatable {
         package var coordinate: Coordinate
         package var since: EpochInstant
+        /// Distances from `coordinate`, scaled once: every sample is measured against it.
+        private let metric: LocalMetric
+
+        package init(coordinate: Coordinate, since: EpochInstant) {
+            self.coordinate = coordinate
+            self.since = since
+            metric = LocalMetric(latitude: coordinate.latitude)
+        }
+
+        /// Whether `point` is within `radius` of where the device stayed, as ``ShortDistance``
+        /// answers it. The metric fixed here (no trigonometry per sample) differs from
+        /// ShortDistance's, made at the two points' mean latitude, by under 5 × 10⁻⁴ of a
+        /// distance near a radius of up to a kilometre below 80° of latitude (half the latitude
+        /// difference times its tangent); a distance within 10⁻³ of the radius, or any other
+        /// case, is measured again ShortDistance's way.
+        package func contains(_ point: Coordinate, radius: Double) -> Bool {
+            let distance = metric.distance(coordinate, point)
+            if radius <= 1_000 && abs(coordinate.latitude) < 80 && abs(distance - radius) > 1e-3 * radius {
+                return distance <= radius
+            }
+            return ShortDistance.distance(coordinate, point) <= radius
+        }
+
+        package static func == (a: Stillness, b: Stillness) -> Bool {
+            a.coordinate == b.coordinate && a.since == b.since
+        }
     }
 
     /// What an automatic-pause check found.
@@ -115,7 +141,7 @@ package struct LocationServicesStateMachine: Sendable {
     /// Automatic pauses: after the device has stayed within `radius` for `delay`, updates pause.
     package mutating func checkPause(at sample: DeviceSample, radius: Double, delay: Seconds) -> PauseCheck {
         guard case .running(let stillness) = standard else { return standard == .paused ? .paused : .running }
-        guard let still = stillness, ShortDistance.distance(still.coordinate, sample.coordinate) <= radius else {
+        guard let still = stillness, still.contains(sample.coordinate, radius: radius) else {
             standard = .running(stillness: Stillness(coordinate: sample.coordinate, since: sample.time))
             return .running
         }
@@ -231,7 +257,7 @@ package struct LocationServicesStateMachine: Sendable {
             return .diagnostic(diagnostics)
         }
         state.reported = []
-        if let still = state.stillness, ShortDistance.distance(still.coordinate, sample.coordinate) <= radius {
+        if let still = state.stillness, still.contains(sample.coordinate, radius: radius) {
             if state.isStationary { return .none }
             if still.since.seconds(to: sample.time) >= state.pauseDelay.seconds - 1e-9 {
                 state.isStationary = true
