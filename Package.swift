@@ -89,7 +89,6 @@ let package = Package(
             name: "WorldFiles",
             dependencies: [
                 "CheckinEngine", "ConfigFiles", "Geo", "LocationEvents", "LocationSimulation", "SocialAPI",
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: instrumented
         ),

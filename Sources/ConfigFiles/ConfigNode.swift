@@ -1,12 +1,24 @@
 import Foundation
 import SimulatedTime
-import Yams
+internal import Yams
 
 /// A YAML (or JSON) node read strictly: unknown keys, wrong types and out-of-range values are
 /// errors at their line and column; anchors and aliases are refused before Yams can expand them.
+///
+/// A node of the file's own tree (no YAML library's types): a scalar's text, style and position;
+/// a mapping's entries in file order; a sequence's items. JSON is read into it by a JSON reader,
+/// YAML by Yams, and the two give the same tree for the same text.
 public struct ConfigNode {
-    public let node: Node
-    public let file: String
+    let tree: ConfigTree
+    let index: Int
+
+    init(_ tree: ConfigTree, _ index: Int) {
+        self.tree = tree
+        self.index = index
+    }
+
+    /// The file's name as errors show it.
+    public var file: String { tree.file }
 
     /// Reads and composes a file: it must be UTF-8 (a BOM is allowed), free of YAML anchors and
     /// aliases, and well-formed; each failure is one ``ConfigFileError`` with its position.
@@ -15,41 +27,76 @@ public struct ConfigNode {
         return try parse(try ConfigText.read(url, name: name), name: name)
     }
 
-    /// Composes `text` (YAML, or JSON, which is YAML) under the name `name`. JSON is composed by
-    /// a JSON reader into the same nodes (``JSONNodes``); what it does not take, YAML does.
+    /// Composes `text` (YAML, or JSON, which is YAML) under the name `name`. JSON is read by a
+    /// JSON reader into the same tree YAML gives (``JSONReader``); what it does not take, YAML does.
     public static func parse(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
         if let first = text.utf8.first(where: { !" \t\r\n".utf8.contains($0) }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let root = JSONNodes.compose(text)
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let tree = JSONReader.read(text, file: name)
         {
-            return ConfigNode(node: root, file: name)
+            return ConfigNode(tree, 0)
         }
-        if let (line, column) = ConfigText.firstAnchorOrAlias(in: text) {
-            throw ConfigFileError(
-                file: name, line: line, column: column,
-                message: "YAML anchors and aliases (&name, *name) are not accepted")
-        }
-        let root: Node?
-        do {
-            // No implicit tag resolution: a config value's type is decided by the accessor that
-            // reads it (number(), bool(), string()), which never consult resolved tags. Yams'
-            // default resolver runs regular expressions on every key each time keys are hashed or
-            // compared (duplicate checks, lookups): 81 % of reading 100,000 regions.
-            root = try Yams.compose(yaml: text, .basic)
-        } catch {
-            throw ConfigText.syntaxError(error, file: name)
-        }
-        guard let root else { throw ConfigFileError(file: name, line: 1, column: 1, message: "the file is empty") }
-        return ConfigNode(node: root, file: name)
+        return try yaml(text, name: name)
     }
 
-    /// Wraps a node of this file.
-    public init(node: Node, file: String) {
-        self.node = node
-        self.file = file
+    /// `text` read as YAML, whatever it looks like.
+    static func yaml(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
+        ConfigNode(try YAMLTree.read(text, file: name), 0)
     }
 
+    private var record: ConfigTree.Record { tree.records[index] }
+
+    /// 1-based line of the node's first character in the file.
+    public var line: Int { record.line }
+
+    /// 1-based column of the node's first character, counted in Unicode scalars (as libyaml does).
+    public var column: Int { record.column }
+
+    /// A single value (text, a number, a flag, null), not a mapping or a list.
+    public var isScalar: Bool { record.kind == .scalar }
+
+    /// Keys and their values (a YAML mapping, a JSON object).
+    public var isMapping: Bool { record.kind == .mapping }
+
+    /// A list of values (a YAML sequence, a JSON array).
+    public var isSequence: Bool { record.kind == .sequence }
+
+    /// A scalar's text, quotes and escapes resolved (`"12"` is `12`); nil for a mapping or a list.
+    public var scalarText: String? {
+        let record = record
+        return record.kind == .scalar ? record.text : nil
+    }
+
+    /// An error at this node's line and column.
     public func failure(_ message: String) -> ConfigFileError {
-        ConfigFileError(file: file, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0, message: message)
+        ConfigFileError(file: file, line: line, column: column, message: message)
+    }
+
+    /// Calls `body` with the index of each member of this collection (a mapping's keys and
+    /// values alternate), in file order.
+    private func forEachMember<E: Error>(_ body: (Int) throws(E) -> Void) throws(E) {
+        let records = tree.records
+        var member = index + 1
+        let end = records[index].end
+        while member < end {
+            try body(member)
+            member = records[member].end
+        }
+    }
+
+    /// A mapping's keys and values in file order; empty for a scalar or a list.
+    public var entries: [(key: ConfigNode, value: ConfigNode)] {
+        guard isMapping else { return [] }
+        var out: [(key: ConfigNode, value: ConfigNode)] = []
+        var key: Int?
+        forEachMember { member in
+            if let pending = key {
+                out.append((ConfigNode(tree, pending), ConfigNode(tree, member)))
+                key = nil
+            } else {
+                key = member
+            }
+        }
+        return out
     }
 
     /// The mapping's values by key; any key outside `allowed` is an error.
@@ -71,7 +118,7 @@ public struct ConfigNode {
 
     /// This key is not one of `expected`.
     private func unknownKey(expected: Set<String>) -> ConfigFileError {
-        failure("unknown key '\(node.string ?? "?")' (expected \(expected.sorted().joined(separator: ", ")))")
+        failure("unknown key '\(scalarText ?? "?")' (expected \(expected.sorted().joined(separator: ", ")))")
     }
 
     /// Calls `body` with each key of a mapping and its value, in file order; `body` answers
@@ -81,11 +128,17 @@ public struct ConfigNode {
     public func forEachEntry(
         expecting expected: Set<String>, _ body: (String, ConfigNode) -> Bool
     ) throws(ConfigFileError) {
-        guard case .mapping(let mapping) = node else { throw failure("expected a mapping") }
-        for (key, value) in mapping {
-            guard let name = key.scalar?.string, body(name, ConfigNode(node: value, file: file)) else {
-                throw ConfigNode(node: key, file: file).unknownKey(expected: expected)
+        guard isMapping else { throw failure("expected a mapping") }
+        let records = tree.records
+        var key = index + 1
+        let end = records[index].end
+        while key < end {
+            let value = records[key].end
+            guard value < end else { break }
+            guard records[key].kind == .scalar, body(records[key].text, ConfigNode(tree, value)) else {
+                throw ConfigNode(tree, key).unknownKey(expected: expected)
             }
+            key = records[value].end
         }
     }
 
@@ -100,39 +153,47 @@ public struct ConfigNode {
     }
 
     /// The value under `key` if this is a mapping that has it (the last one, as Yams reads a
-    /// mapping, though the parser refuses duplicate keys). Keys are compared as text: cheaper
-    /// than Yams' `Node` equality, which builds and compares tags for every key it passes.
+    /// mapping, though both readers refuse duplicate keys). Keys are compared as text.
     public subscript(key: String) -> ConfigNode? {
-        guard case .mapping(let mapping) = node else { return nil }
-        var index = mapping.endIndex
-        while index > mapping.startIndex {
-            index -= 1
-            if mapping[index].key.scalar?.string == key { return ConfigNode(node: mapping[index].value, file: file) }
+        guard isMapping else { return nil }
+        let records = tree.records
+        var found: ConfigNode?
+        var member = index + 1
+        let end = records[index].end
+        while member < end {
+            let value = records[member].end
+            guard value < end else { break }
+            if records[member].kind == .scalar && records[member].text == key { found = ConfigNode(tree, value) }
+            member = records[value].end
         }
-        return nil
+        return found
     }
 
     public func list() throws(ConfigFileError) -> [ConfigNode] {
-        guard case .sequence(let sequence) = node else { throw failure("expected a list") }
-        return sequence.map { ConfigNode(node: $0, file: file) }
+        guard isSequence else { throw failure("expected a list") }
+        return items
+    }
+
+    /// A sequence's items in file order.
+    private var items: [ConfigNode] {
+        var out: [ConfigNode] = []
+        forEachMember { out.append(ConfigNode(tree, $0)) }
+        return out
     }
 
     /// A list, or a single value read as a one-element list.
     public func listOrOne() -> [ConfigNode] {
-        if case .sequence(let sequence) = node { return sequence.map { ConfigNode(node: $0, file: file) } }
-        return [self]
+        isSequence ? items : [self]
     }
 
     public func string() throws(ConfigFileError) -> String {
-        guard case .scalar(let scalar) = node, !scalar.string.isEmpty else {
-            throw failure("expected a non-empty string")
-        }
-        return scalar.string
+        guard let text = scalarText, !text.isEmpty else { throw failure("expected a non-empty string") }
+        return text
     }
 
     public func number() throws(ConfigFileError) -> Double {
         guard let value = numericValue, value.isFinite else {
-            throw failure("expected a number, not '\(node.string ?? "?")'")
+            throw failure("expected a number, not '\(scalarText ?? "?")'")
         }
         return value
     }
@@ -142,18 +203,46 @@ public struct ConfigNode {
     /// own float reading ends in for such text; only `_`, `:`, `.inf` and the like take Yams'
     /// path (whose removal of `_` goes through Foundation for every number).
     public var numericValue: Double? {
-        guard case .scalar(let scalar) = node else { return nil }
-        if scalar.style == .plain || scalar.style == .any,
-            scalar.string.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }),
-            let value = Double(scalar.string)
+        floatValue ?? integerValue.map(Double.init)
+    }
+
+    /// The scalar as Yams reads a float (`1.5`, `1_000.5`, `.inf`, `1:30`), or nil; quoted text
+    /// is never a number. Plain decimal text goes straight to `Double(_:)`, where Yams' reading
+    /// of such text ends too.
+    package var floatValue: Double? {
+        let record = record
+        guard record.kind == .scalar, record.style == .plain || record.style == .any else { return nil }
+        if record.text.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }),
+            let value = Double(record.text)
         {
             return value
         }
-        return node.float ?? node.int.map(Double.init)
+        return Double.construct(from: tree.yamsScalar(at: index))
+    }
+
+    /// The scalar as Yams reads an integer (`12`, `0x1A`, `0o17`, `1_000`), or nil.
+    package var integerValue: Int? {
+        guard isScalar else { return nil }
+        return Int.construct(from: tree.yamsScalar(at: index))
+    }
+
+    /// The scalar as Yams reads a flag: `true`/`yes`/`on` and `false`/`no`/`off` in any case,
+    /// unless quoted (a quoted `"true"` is a string); nil otherwise.
+    package var boolValue: Bool? {
+        guard isScalar else { return nil }
+        return Bool.construct(from: tree.yamsScalar(at: index))
+    }
+
+    /// A scalar tagged `!!null`, or whose text is `null`, quoted or not (as the readers that ask
+    /// have always taken it); false for anything else.
+    package var isNull: Bool {
+        let record = record
+        guard record.kind == .scalar else { return false }
+        return record.text == "null" || (record.tag == .written && tree.tags[index] == "tag:yaml.org,2002:null")
     }
 
     public func bool() throws(ConfigFileError) -> Bool {
-        guard case .scalar = node, let value = node.bool else { throw failure("expected true or false") }
+        guard let value = boolValue else { throw failure("expected true or false") }
         return value
     }
 

@@ -95,7 +95,7 @@ package struct ObservedLog: Sendable, Equatable {
                 message: "the line is not JSON (RFC 8259): keys and strings in double quotes")
         }
         do throws(ConfigFileError) {
-            guard case .mapping = node.node else { throw node.failure("expected a JSON object") }
+            guard node.isMapping else { throw node.failure("expected a JSON object") }
             let t = try node.required("t")
             let stamp = try t.string()
             guard stamp.contains("T"), let time = XSDDateTime.parse(stamp) else {
@@ -108,10 +108,7 @@ package struct ObservedLog: Sendable, Equatable {
                     "unknown type '\(type)' (expected an event stream type: \(types.sorted().joined(separator: ", ")))")
             }
             var region: String?
-            if let value = node["region"], case .scalar = value.node,
-                value.node.tag.rawValue != "tag:yaml.org,2002:null",
-                value.node.string != "null"
-            {
+            if let value = node["region"], value.isScalar, !value.isNull {
                 region = try value.string()
             }
             if ["regionEnter", "regionExit", "regionState"].contains(type) && region == nil {

@@ -127,7 +127,7 @@ private struct Reader {
         }
         var regions: [CircularRegion] = []
         if let node = fields["regions"] {
-            if case .scalar = node.node {
+            if node.isScalar {
                 let (url, display) = try file(node)
                 do {
                     regions = try RegionFile.read(contentsOf: url, displayName: display)
@@ -197,7 +197,7 @@ private struct Reader {
 
     /// `wifi: on | off` (YAML's booleans too).
     static func wifi(_ node: ConfigNode) throws(ConfigFileError) -> Bool {
-        switch node.node.string {
+        switch node.scalarText {
         case "on"?, "true"?: return true
         case "off"?, "false"?: return false
         default: throw node.failure("'wifi' is on or off")
@@ -248,7 +248,7 @@ private struct Reader {
     func included<T>(_ node: ConfigNode, _ read: (ConfigNode) throws(ConfigFileError) -> T) throws(ConfigFileError)
         -> T
     {
-        guard case .scalar = node.node else { return try read(node) }
+        guard node.isScalar else { return try read(node) }
         let (url, display) = try file(node)
         return try read(try ConfigNode.load(contentsOf: url, displayName: display))
     }
@@ -258,7 +258,7 @@ private struct Reader {
         let value = try node.number()
         guard value >= 0, value == value.rounded(), value <= Self.largestSeed else {
             throw node.failure(
-                "expected a whole number from 0 to \(UInt64(Self.largestSeed)), not \(node.node.string ?? "?")")
+                "expected a whole number from 0 to \(UInt64(Self.largestSeed)), not \(node.scalarText ?? "?")")
         }
         return UInt64(value)
     }
@@ -272,7 +272,7 @@ private struct Reader {
     func whole(_ node: ConfigNode, minimum: Int = 0, maximum: Int = Self.largestWhole) throws(ConfigFileError) -> Int {
         let value = try node.number()
         guard value >= Double(minimum), value == value.rounded(), value <= Double(maximum) else {
-            throw node.failure("expected a whole number from \(minimum) to \(maximum), not \(node.node.string ?? "?")")
+            throw node.failure("expected a whole number from \(minimum) to \(maximum), not \(node.scalarText ?? "?")")
         }
         return Int(value)
     }
@@ -375,7 +375,7 @@ private struct Reader {
         }
         if let v = fields["visits"] { device.app.visits = try v.bool() }
         if let v = fields["api"] {
-            let items = if case .scalar = v.node { [v] } else { try v.list() }
+            let items = try v.isScalar ? [v] : v.list()
             guard !items.isEmpty else { throw v.failure("'api' names at least one of delegate, monitor, live-updates") }
             device.app.apis = []
             for item in items { device.app.apis.insert(try item.choice(AppScript.API.self)) }
@@ -527,8 +527,8 @@ private struct Reader {
             "event", "noEvent", "order", "post", "noPost", "noLocationInZone", "noPublicLocation", "request",
             "noRequest",
         ]
-        guard case .mapping(let mapping) = node.node else { throw node.failure("expected a mapping") }
-        let present = kinds.filter { key in mapping.keys.contains { $0.string == key } }
+        guard node.isMapping else { throw node.failure("expected a mapping") }
+        let present = kinds.filter { node[$0] != nil }
         guard present.count == 1, let kind = present.first else {
             throw node.failure("an expectation has exactly one of \(kinds.joined(separator: ", "))")
         }
@@ -544,7 +544,7 @@ private struct Reader {
         if kind == "event" || kind == "post" { allowed.insert("lateBy") }
         let fields = try node.mapping(allowing: allowed)
         let value = fields[kind] ?? node
-        let location = "\(node.file):\(node.node.mark?.line ?? 0):\(node.node.mark?.column ?? 0)"
+        let location = "\(node.file):\(node.line):\(node.column)"
         let label = try fields["name"]?.string()
         let expected: Expectation.Kind
         switch kind {
@@ -715,14 +715,12 @@ private struct Reader {
         filter.without = try fields["without"].map { n throws(ConfigFileError) in try strings(n).sorted() } ?? []
         filter.window = try window(fields)
         if let v = fields["params"] {
-            guard case .mapping(let mapping) = v.node else {
-                throw v.failure("'params' maps parameter names to values")
-            }
-            for (key, value) in mapping {
-                guard let name = key.string, case .scalar(let scalar) = value else {
+            guard v.isMapping else { throw v.failure("'params' maps parameter names to values") }
+            for (key, value) in v.entries {
+                guard let name = key.scalarText, let text = value.scalarText else {
                     throw v.failure("'params' maps parameter names to string values")
                 }
-                filter.parameters[name] = scalar.string
+                filter.parameters[name] = text
             }
         }
         return filter

@@ -2,7 +2,6 @@ import ConfigFiles
 import Foundation
 import Geo
 import LocationSimulation
-import Yams
 
 /// Reads the iBeacons of a run (`--beacons`, scenario `beacons`), from YAML or JSON. Each beacon is
 /// heard within its `range` and, with `--api monitor`, watched by a `BeaconIdentityCondition`
@@ -39,7 +38,7 @@ public enum BeaconFile {
     private static func beacons(in root: ConfigNode) throws(ConfigFileError) -> [PlacedBeacon] {
         try root.checkKeys(allowing: ["beacons"])
         let list = try root.required("beacons")
-        guard case .sequence = list.node else { throw list.failure("expected a list of beacons") }
+        guard list.isSequence else { throw list.failure("expected a list of beacons") }
         var out: [PlacedBeacon] = []
         var seen: Set<String> = []
         for item in try list.list() {
@@ -56,7 +55,7 @@ public enum BeaconFile {
         try node.checkKeys(allowing: keys)
         let identifier = try node.field("identifier")
         let uuidNode = try node.required("uuid")
-        guard let text = uuidNode.node.string, let uuid = UUID(uuidString: text) else {
+        guard let text = uuidNode.scalarText, let uuid = UUID(uuidString: text) else {
             throw uuidNode.failure("'uuid' must be a UUID like E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")
         }
         let major = try field16(node, "major")
@@ -76,8 +75,8 @@ public enum BeaconFile {
 
     private static func field16(_ node: ConfigNode, _ key: String) throws(ConfigFileError) -> UInt16 {
         let value = try node.required(key)
-        guard let n = value.node.int, let number = UInt16(exactly: n) else {
-            throw value.failure("'\(key)' must be a whole number from 0 to 65535, not '\(value.node.string ?? "?")'")
+        guard let n = value.integerValue, let number = UInt16(exactly: n) else {
+            throw value.failure("'\(key)' must be a whole number from 0 to 65535, not '\(value.scalarText ?? "?")'")
         }
         return number
     }

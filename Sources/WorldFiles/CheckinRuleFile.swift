@@ -20,7 +20,7 @@ public enum CheckinRuleFile {
     /// The rules of a `rules:` mapping or a bare list (also used by scenario files).
     public static func rules(_ root: ConfigNode) throws(ConfigFileError) -> [CheckinRule] {
         let list: ConfigNode
-        if case .mapping = root.node {
+        if root.isMapping {
             guard let rules = try root.mapping(allowing: ["rules"])["rules"] else {
                 throw root.failure("missing 'rules'")
             }
@@ -76,7 +76,7 @@ public enum CheckinRuleFile {
     }
 
     static func placeChoice(_ node: ConfigNode) throws(ConfigFileError) -> PlaceChoice {
-        if case .mapping = node.node {
+        if node.isMapping {
             let fields = try node.mapping(allowing: ["name", "category"])
             guard fields.count == 1 else { throw node.failure("'place' takes one of name or category") }
             if let name = fields["name"] { return .named(try name.string()) }

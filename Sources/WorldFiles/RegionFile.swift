@@ -2,7 +2,6 @@ import ConfigFiles
 import Foundation
 import Geo
 import LocationEvents
-import Yams
 
 /// Reads the regions a run monitors, from YAML, JSON or GeoJSON.
 ///
@@ -65,9 +64,9 @@ public enum RegionFile {
 
     static func regions(in root: ConfigNode) throws(ConfigFileError) -> [CircularRegion] {
         var regions = Collected()
-        if case .mapping(let mapping) = root.node, mapping["type"]?.string == "FeatureCollection" {
+        if root.isMapping, root["type"]?.scalarText == "FeatureCollection" {
             try geoJSON(root, into: &regions)
-        } else if case .mapping = root.node {
+        } else if root.isMapping {
             try root.checkKeys(allowing: ["regions"])
             try list(try root.required("regions"), into: &regions)
         } else {
@@ -92,10 +91,9 @@ extension RegionFile {
     }
 
     fileprivate static func list(_ node: ConfigNode, into regions: inout Collected) throws(ConfigFileError) {
-        guard case .sequence(let items) = node.node else { throw node.failure("expected a list of regions") }
-        for item in items {
-            let node = ConfigNode(node: item, file: node.file)
-            try regions.add(try region(node), from: node)
+        guard node.isSequence else { throw node.failure("expected a list of regions") }
+        for item in try node.list() {
+            try regions.add(try region(item), from: item)
         }
     }
 
@@ -120,19 +118,17 @@ extension RegionFile {
     }
 
     fileprivate static func geoJSON(_ root: ConfigNode, into regions: inout Collected) throws(ConfigFileError) {
-        guard case .mapping(let mapping) = root.node, let features = mapping["features"],
-            case .sequence(let list) = features
+        guard root.isMapping, let features = root["features"], features.isSequence
         else { throw root.failure("a FeatureCollection needs a 'features' list") }
-        for item in list {
-            let feature = ConfigNode(node: item, file: root.file)
-            guard case .mapping(let f) = item, let geometry = f["geometry"], case .mapping(let g) = geometry,
-                g["type"]?.string == "Point", let coordinates = g["coordinates"],
-                case .sequence(let position) = coordinates, position.count >= 2,
-                let lon = position[0].float, let lat = position[1].float
+        for feature in try features.list() {
+            guard feature.isMapping, let geometry = feature["geometry"], geometry.isMapping,
+                geometry["type"]?.scalarText == "Point", let coordinates = geometry["coordinates"],
+                coordinates.isSequence, case let position = try coordinates.list(), position.count >= 2,
+                let lon = position[0].floatValue, let lat = position[1].floatValue
             else { throw feature.failure("each feature needs a Point geometry with [longitude, latitude]") }
             let properties = try feature.required("properties")
             guard
-                let identifier = properties["identifier"]?.node.string ?? properties["name"]?.node.string
+                let identifier = properties["identifier"]?.scalarText ?? properties["name"]?.scalarText
             else { throw properties.failure("missing 'identifier' (or 'name')") }
             try regions.add(
                 try build(
@@ -171,17 +167,17 @@ extension ConfigNode {
     /// The non-empty string `value` of this mapping's `key`, with the field named in the error.
     func field(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> String {
         let value = try required(key, value)
-        guard case .scalar(let scalar) = value.node, !scalar.string.isEmpty else {
+        guard let text = value.scalarText, !text.isEmpty else {
             throw value.failure("'\(key)' must be a non-empty string")
         }
-        return scalar.string
+        return text
     }
 
     /// The number `value` of this mapping's `key`, with the field named in the error.
     func number(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> Double {
         let value = try required(key, value)
         guard let number = value.numericValue, number.isFinite else {
-            throw value.failure("'\(key)' must be a number, not '\(value.node.string ?? "?")'")
+            throw value.failure("'\(key)' must be a number, not '\(value.scalarText ?? "?")'")
         }
         return number
     }
@@ -191,7 +187,7 @@ extension RegionFile {
     /// The flag `value` of `key`, true when absent.
     fileprivate static func flag(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> Bool {
         guard let value else { return true }
-        guard let bool = value.node.bool else { throw value.failure("'\(key)' must be true or false") }
+        guard let bool = value.boolValue else { throw value.failure("'\(key)' must be true or false") }
         return bool
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+internal import Yams
 
 /// The text of a configuration file, checked before any YAML is composed.
 enum ConfigText {
@@ -26,7 +26,7 @@ enum ConfigText {
     }
 
     /// The largest configuration file read: composed whole, YAML takes about 20 times the file's
-    /// size in memory (100,000 regions, 8.3 MB: 189 MB peak), and that must fit in half of the
+    /// size in memory (100,000 regions, 8.3 MB: 202 MB peak), and that must fit in half of the
     /// machine's memory — a 10-million-region file is one clear error, not an out-of-memory kill.
     static func largestFile(physicalMemory: UInt64) -> Int {
         Int(min(physicalMemory / 40, UInt64(Int.max)))

@@ -1,56 +1,43 @@
-import Yams
-
-/// JSON composed straight into Yams' nodes — the tree, styles, tags and marks Yams composes from
-/// the same text — without libyaml's event stream: a 100,000-region JSON file reads several times
-/// faster. Only well-formed JSON whose mappings repeat no key is composed here; for anything
-/// else ``compose(_:)`` returns nil and the caller composes the text as YAML, so every error a
-/// user sees is still YAML's (JSON is YAML). `JSONNodesTests` holds the two trees equal.
-enum JSONNodes {
-    /// The document's root, or nil when `text` is not JSON this reader composes (then YAML does).
-    static func compose(_ text: String) -> Node? {
-        guard marksAreConstructible else { return nil }
+/// JSON read straight into a ``ConfigTree`` — the values, styles, tags and positions YAML gives
+/// the same text — without libyaml or Yams' nodes: a 100,000-region JSON file reads several times
+/// faster. Only well-formed JSON whose mappings repeat no key is read here; for anything else
+/// ``read(_:file:)`` returns nil and the caller reads the text as YAML, so every error a user sees
+/// is still YAML's (JSON is YAML). `JSONReaderTests` holds the two readers' trees equal.
+enum JSONReader {
+    /// The document's tree, or nil when `text` is not JSON this reader takes (then YAML reads it).
+    static func read(_ text: String, file: String) -> ConfigTree? {
         var text = text
-        return text.withUTF8 { bytes in
-            var reader = Reader(bytes: bytes)
+        return text.withUTF8 { bytes -> ConfigTree? in
+            // About one node per 12 bytes in a regions file: one allocation, not twenty doublings.
+            var reader = Reader(bytes: bytes, builder: ConfigTree.Builder(capacity: bytes.count / 12))
             reader.skipWhitespace()
-            guard let root = reader.value(depth: 0) else { return nil }
+            guard reader.value(depth: 0) else { return nil }
             reader.skipWhitespace()
-            return reader.index == bytes.count ? root : nil
+            return reader.index == bytes.count ? reader.builder.tree(file: file) : nil
         }
-    }
-
-    /// Yams gives `Mark` no public initializer; it is two `Int`s, line and column, and is built
-    /// from them here as long as that is its layout (else JSON goes through YAML, as before).
-    static let marksAreConstructible =
-        MemoryLayout<Mark>.size == 2 * MemoryLayout<Int>.size
-        && mark(line: 3, column: 7).line == 3 && mark(line: 3, column: 7).column == 7
-
-    static func mark(line: Int, column: Int) -> Mark {
-        unsafeBitCast((line, column), to: Mark.self)
     }
 
     /// Deeper than this, the text goes to YAML (which refuses what is too deep for it).
     static let maximumDepth = 512
 
+    /// Up to this many keys, a mapping's keys are checked for a repeat by comparing with each
+    /// before (no set to allocate: a region has four to six); past it, by a set.
+    static let keysComparedInPlace = 16
+
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
+        var builder: ConfigTree.Builder
         var index = 0
         var line = 1
         /// The column of `bytes[index]`, counted in Unicode scalars as libyaml counts.
         var column = 1
 
-        /// Made once: Yams' `Constructor.default` and `Resolver.basic` build a new value each time
-        /// they are read (a constructor's tables per node took a gigabyte for 100,000 regions).
-        let resolver = Resolver.basic
-        let constructor = Constructor.default
-
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>, builder: ConfigTree.Builder) {
+            self.bytes = bytes
+            self.builder = builder
+        }
 
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
-
-        /// A tag as Yams' composer makes one, with the basic resolver ``ConfigNode`` composes
-        /// with: a quoted scalar is a string, anything else not yet resolved.
-        func tag(quoted: Bool = false) -> Tag { Tag(quoted ? .str : .implicit, resolver, constructor) }
 
         mutating func advance() {
             // A UTF-8 continuation byte does not start a column.
@@ -75,58 +62,102 @@ enum JSONNodes {
             }
         }
 
-        mutating func value(depth: Int) -> Node? {
-            guard depth < JSONNodes.maximumDepth, let byte = current else { return nil }
-            let mark = JSONNodes.mark(line: line, column: column)
+        /// Reads one value into the tree; false when the text is not JSON this reader takes.
+        mutating func value(depth: Int) -> Bool {
+            guard depth < JSONReader.maximumDepth, let byte = current else { return false }
             switch byte {
-            case UInt8(ascii: "{"): return mapping(at: mark, depth: depth)
-            case UInt8(ascii: "["): return sequence(at: mark, depth: depth)
-            case UInt8(ascii: "\""): return string().map { .scalar(.init($0, tag(quoted: true), .doubleQuoted, mark)) }
-            case UInt8(ascii: "t"): return literal("true", at: mark)
-            case UInt8(ascii: "f"): return literal("false", at: mark)
-            case UInt8(ascii: "n"): return literal("null", at: mark)
-            default: return number(at: mark)
+            case UInt8(ascii: "{"): return mapping(depth: depth)
+            case UInt8(ascii: "["): return sequence(depth: depth)
+            case UInt8(ascii: "\""): return quoted(line: line, column: column)
+            case UInt8(ascii: "t"): return literal("true", line: line, column: column)
+            case UInt8(ascii: "f"): return literal("false", line: line, column: column)
+            case UInt8(ascii: "n"): return literal("null", line: line, column: column)
+            default: return number(line: line, column: column)
             }
         }
 
-        mutating func mapping(at mark: Mark, depth: Int) -> Node? {
+        /// A string, as YAML gives a double-quoted scalar: tagged `!!str`.
+        mutating func quoted(line: Int, column: Int) -> Bool {
+            guard let text = string() else { return false }
+            builder.scalar(text, line: line, column: column, style: .doubleQuoted, tag: .string)
+            return true
+        }
+
+        mutating func mapping(depth: Int) -> Bool {
+            let mapping = builder.open(.mapping, line: line, column: column)
             advance()
             skipWhitespace()
-            var pairs: [(Node, Node)] = []
-            var keys: Set<String> = []
             if current == UInt8(ascii: "}") {
                 advance()
-                return .mapping(.init(pairs, tag(), .any, mark))
+                builder.close(mapping)
+                return true
             }
+            var count = 0
+            var keys: Set<String> = []
             while true {
-                guard current == UInt8(ascii: "\"") else { return nil }
-                let keyMark = JSONNodes.mark(line: line, column: column)
+                guard current == UInt8(ascii: "\""), quoted(line: line, column: column) else { return false }
                 // A key given twice: YAML's error says so.
-                guard let key = string(), keys.insert(key).inserted else { return nil }
+                let key = builder.records.count - 1
+                count += 1
+                if count <= JSONReader.keysComparedInPlace {
+                    if repeats(key, in: mapping) { return false }
+                } else {
+                    if count == JSONReader.keysComparedInPlace + 1 { keys = Set(keyTexts(in: mapping, before: key)) }
+                    guard keys.insert(builder.records[key].text).inserted else { return false }
+                }
                 skipWhitespace()
-                guard current == UInt8(ascii: ":") else { return nil }
+                guard current == UInt8(ascii: ":") else { return false }
                 advance()
                 skipWhitespace()
-                guard let value = value(depth: depth + 1) else { return nil }
-                pairs.append((.scalar(.init(key, tag(quoted: true), .doubleQuoted, keyMark)), value))
-                guard let more = separator(closing: UInt8(ascii: "}")) else { return nil }
-                if !more { return .mapping(.init(pairs, tag(), .any, mark)) }
+                guard value(depth: depth + 1) else { return false }
+                guard let more = separator(closing: UInt8(ascii: "}")) else { return false }
+                if !more {
+                    builder.close(mapping)
+                    return true
+                }
             }
         }
 
-        mutating func sequence(at mark: Mark, depth: Int) -> Node? {
+        /// Whether the key at `key` repeats one before it in the mapping at `mapping`.
+        func repeats(_ key: Int, in mapping: Int) -> Bool {
+            let records = builder.records
+            let text = records[key].text
+            var other = mapping + 1
+            while other < key {
+                if records[other].text == text { return true }
+                other = records[other + 1].end
+            }
+            return false
+        }
+
+        /// The texts of the mapping's keys before `key`.
+        func keyTexts(in mapping: Int, before key: Int) -> [String] {
+            let records = builder.records
+            var texts: [String] = []
+            var other = mapping + 1
+            while other < key {
+                texts.append(records[other].text)
+                other = records[other + 1].end
+            }
+            return texts
+        }
+
+        mutating func sequence(depth: Int) -> Bool {
+            let sequence = builder.open(.sequence, line: line, column: column)
             advance()
             skipWhitespace()
-            var items: [Node] = []
             if current == UInt8(ascii: "]") {
                 advance()
-                return .sequence(.init(items, tag(), .any, mark))
+                builder.close(sequence)
+                return true
             }
             while true {
-                guard let item = value(depth: depth + 1) else { return nil }
-                items.append(item)
-                guard let more = separator(closing: UInt8(ascii: "]")) else { return nil }
-                if !more { return .sequence(.init(items, tag(), .any, mark)) }
+                guard value(depth: depth + 1) else { return false }
+                guard let more = separator(closing: UInt8(ascii: "]")) else { return false }
+                if !more {
+                    builder.close(sequence)
+                    return true
+                }
             }
         }
 
@@ -228,32 +259,34 @@ enum JSONNodes {
             }
         }
 
-        mutating func literal(_ word: StaticString, at mark: Mark) -> Node? {
+        mutating func literal(_ word: StaticString, line: Int, column: Int) -> Bool {
             let start = index
             for expected in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
-                guard current == expected else { return nil }
+                guard current == expected else { return false }
                 advance()
             }
-            return plainScalar(from: start, at: mark)
+            plainScalar(from: start, line: line, column: column)
+            return true
         }
 
         /// A number as JSON writes one: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)? ([eE] [+-]? [0-9]+)?
-        mutating func number(at mark: Mark) -> Node? {
+        mutating func number(line: Int, column: Int) -> Bool {
             let start = index
             if current == UInt8(ascii: "-") { advance() }
-            guard let first = current, Self.isDigit(first) else { return nil }
+            guard let first = current, Self.isDigit(first) else { return false }
             advance()
             if first != UInt8(ascii: "0") { digits() }
             if current == UInt8(ascii: ".") {
                 advance()
-                guard digits() > 0 else { return nil }
+                guard digits() > 0 else { return false }
             }
             if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
                 advance()
                 if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { advance() }
-                guard digits() > 0 else { return nil }
+                guard digits() > 0 else { return false }
             }
-            return plainScalar(from: start, at: mark)
+            plainScalar(from: start, line: line, column: column)
+            return true
         }
 
         @discardableResult
@@ -268,9 +301,10 @@ enum JSONNodes {
 
         static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
-        func plainScalar(from start: Int, at mark: Mark) -> Node {
+        /// A literal or number, as YAML gives a plain scalar: no tag until it is read.
+        mutating func plainScalar(from start: Int, line: Int, column: Int) {
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            return .scalar(.init(text, tag(), .plain, mark))
+            builder.scalar(text, line: line, column: column, style: .plain)
         }
     }
 }
