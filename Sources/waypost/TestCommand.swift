@@ -198,6 +198,11 @@ struct Test: AsyncParsableCommand {
                 if shard != nil && output == nil {
                     throw CommandFailure(.usage, "a shard writes its results to --output FILE, for --merge")
                 }
+                // A shard's report would judge a part of the trials: the reports are --merge's.
+                if shard != nil && (junit != nil || html != nil) {
+                    throw CommandFailure(
+                        .usage, "a shard writes only its results file: give --junit and --html to --merge")
+                }
                 // `--db` is checked once before anything runs: a file that is not a Waypost store is
                 // 73 with one line, as for every other command.
                 if let db { _ = try openStore(db) }

@@ -108,6 +108,14 @@ struct TrialsCLITests {
             #expect(absent.status == 66)
             let noOutput = try CLITests.waypost("test", scenario, "--shard", "1/2")
             #expect(noOutput.status == 64)
+            // A shard's JUnit would judge a part of the trials; it was silently not written.
+            let junit = directory.appendingPathComponent("shard.xml").path
+            let partReport = try CLITests.waypost(
+                "test", scenario, "--shard", "1/2", "-o", directory.appendingPathComponent("s.json").path,
+                "--junit", junit)
+            #expect(partReport.status == 64)
+            #expect(partReport.stderr.contains("give --junit and --html to --merge"))
+            #expect(!FileManager.default.fileExists(atPath: junit))
         }
     }
 

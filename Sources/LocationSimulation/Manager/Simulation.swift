@@ -109,7 +109,8 @@ public struct Simulation {
 
     /// The run's events in the same order, moving each device through `window` of virtual time
     /// at a time rather than one sample: for a consumer that only reads the events, never calling
-    /// a manager between two of them (a scenario's run). Several times faster for a crowd.
+    /// a manager between two of them (a scenario's run). Faster for a crowd; `next(through:)`
+    /// moves whole windows.
     package func events(window: Seconds, stoppingWhen shouldStop: (() -> Bool)? = nil) -> SimulationEvents {
         SimulationEvents(devices: devices, stop: shouldStop, windowSpan: window.seconds)
     }
@@ -266,12 +267,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 let horizon = index + 1 < windowSteps.count ? windowSteps[index + 1].time : next
                 reached = step.time
                 if buffer.isEmpty && Self.inOrder(events, through: horizon) {
-                    // What `release` would do with them, without the copy into the buffer.
-                    if readIndex == ready.count {
-                        ready.removeAll(keepingCapacity: true)
-                        readIndex = 0
-                    }
-                    ready.append(contentsOf: events)
+                    handOn(events)  // what `release` would do with them, without the copy into the buffer
                 } else {
                     buffer.append(contentsOf: events)
                     release(through: horizon)
@@ -313,15 +309,15 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             return true
         }
 
-        /// Moves buffered events stamped up to `horizon` to the ready queue, in time order.
+        /// Moves buffered events stamped up to `horizon` to the ready queue, in time order (one
+        /// device's as they were emitted).
         private mutating func release(through horizon: EpochInstant) {
             guard !buffer.isEmpty else { return }
-            if readIndex == ready.count {
-                ready.removeAll(keepingCapacity: true)
-                readIndex = 0
-            }
-            if horizon == .distantFuture && cursors.count == 1 {
-                if ready.isEmpty {
+            // Nearly always everything buffered is due and in time order: moved whole.
+            if (horizon == .distantFuture && cursors.count == 1) || Self.inOrder(buffer, through: horizon) {
+                if readIndex == ready.count {
+                    ready.removeAll(keepingCapacity: true)
+                    readIndex = 0
                     swap(&ready, &buffer)  // the events change hands without being copied
                 } else {
                     ready.append(contentsOf: buffer)
@@ -329,16 +325,19 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 }
                 return
             }
-            // Nearly always everything buffered is due and in time order: moved whole.
-            if Self.inOrder(buffer, through: horizon) {
-                ready.append(contentsOf: buffer)
-                buffer.removeAll(keepingCapacity: true)
-                return
-            }
             var due = buffer.filter { $0.time <= horizon }
             buffer.removeAll { $0.time <= horizon }
             due.sort { $0.time < $1.time }  // stable: same-time events keep their order
-            ready.append(contentsOf: due)
+            handOn(due)
+        }
+
+        /// Appends `events` to the ready queue, emptying it first when all of it has been taken.
+        private mutating func handOn(_ events: some Collection<TimedEvent>) {
+            if readIndex == ready.count {
+                ready.removeAll(keepingCapacity: true)
+                readIndex = 0
+            }
+            ready.append(contentsOf: events)
         }
     }
 
