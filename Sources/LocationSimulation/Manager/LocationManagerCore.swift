@@ -143,8 +143,9 @@ package struct LocationManagerCore {
     /// estimate is weighed against the regions; each confirmed transition waits out its wake and
     /// dispatch (``takeDelayed(through:)``), a region's events in order.
     package mutating func estimateForRegions(_ sample: DeviceSample) {
-        guard var (estimator, rule) = field else { return }
-        field = nil  // Moved out while they change: one copy, not two.
+        // Moved out while they change (so the rule can read the monitor in place) and back:
+        // `take()` moves, where a copy retained and released everything they hold each sample.
+        guard var (estimator, rule) = field.take() else { return }
         defer { field = (estimator, rule) }
         let estimate = estimator.observe(sample.coordinate, at: sample.time)
         guard regionMonitoringAllowed && !regions.isEmpty else { return }
