@@ -71,30 +71,19 @@ public struct ConfigNode {
         ConfigFileError(file: file, line: line, column: column, message: message)
     }
 
-    /// Calls `body` with the index of each member of this collection (a mapping's keys and
-    /// values alternate), in file order.
-    private func forEachMember<E: Error>(_ body: (Int) throws(E) -> Void) throws(E) {
-        let records = tree.records
-        var member = index + 1
-        let end = records[index].end
-        while member < end {
-            try body(member)
-            member = records[member].end
-        }
+    /// Calls `body` with the indices of each key of this mapping and of its value, in file
+    /// order; `body` answers whether to go on.
+    private func forEachPair<E: Error>(_ body: (_ key: Int, _ value: Int) throws(E) -> Bool) throws(E) {
+        try ConfigTree.forEachPair(in: tree.records, mapping: index, end: record.end, body)
     }
 
     /// A mapping's keys and values in file order; empty for a scalar or a list.
     public var entries: [(key: ConfigNode, value: ConfigNode)] {
         guard isMapping else { return [] }
         var out: [(key: ConfigNode, value: ConfigNode)] = []
-        var key: Int?
-        forEachMember { member in
-            if let pending = key {
-                out.append((ConfigNode(tree, pending), ConfigNode(tree, member)))
-                key = nil
-            } else {
-                key = member
-            }
+        forEachPair { key, value in
+            out.append((ConfigNode(tree, key), ConfigNode(tree, value)))
+            return true
         }
         return out
     }
@@ -130,15 +119,11 @@ public struct ConfigNode {
     ) throws(ConfigFileError) {
         guard isMapping else { throw failure("expected a mapping") }
         let records = tree.records
-        var key = index + 1
-        let end = records[index].end
-        while key < end {
-            let value = records[key].end
-            guard value < end else { break }
+        try forEachPair { (key, value) throws(ConfigFileError) in
             guard records[key].kind == .scalar, body(records[key].text, ConfigNode(tree, value)) else {
                 throw ConfigNode(tree, key).unknownKey(expected: expected)
             }
-            key = records[value].end
+            return true
         }
     }
 
@@ -158,13 +143,9 @@ public struct ConfigNode {
         guard isMapping else { return nil }
         let records = tree.records
         var found: ConfigNode?
-        var member = index + 1
-        let end = records[index].end
-        while member < end {
-            let value = records[member].end
-            guard value < end else { break }
+        forEachPair { member, value in
             if records[member].kind == .scalar && records[member].text == key { found = ConfigNode(tree, value) }
-            member = records[value].end
+            return true
         }
         return found
     }
@@ -176,8 +157,13 @@ public struct ConfigNode {
 
     /// A sequence's items in file order.
     private var items: [ConfigNode] {
+        let records = tree.records
         var out: [ConfigNode] = []
-        forEachMember { out.append(ConfigNode(tree, $0)) }
+        var item = index + 1
+        while item < records[index].end {
+            out.append(ConfigNode(tree, item))
+            item = records[item].end
+        }
         return out
     }
 

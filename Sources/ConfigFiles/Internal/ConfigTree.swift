@@ -42,6 +42,20 @@ final class ConfigTree: Sendable {
         var tag: TagKind
     }
 
+    /// Calls `body` with the indices of each key of the mapping at `mapping` and of its value, in
+    /// document order, up to `end` — the mapping's own, or the key a reader has got to; `body`
+    /// answers whether to go on.
+    static func forEachPair<E: Error>(
+        in records: [Record], mapping: Int, end: Int, _ body: (_ key: Int, _ value: Int) throws(E) -> Bool
+    ) throws(E) {
+        var key = mapping + 1
+        while key < end {
+            let value = records[key].end
+            guard value < end, try body(key, value) else { return }
+            key = records[value].end
+        }
+    }
+
     /// Appends records in document order: a scalar at once, a collection opened, then its
     /// members, then closed (which sets its `end`).
     struct Builder {

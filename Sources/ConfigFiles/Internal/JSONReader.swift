@@ -121,23 +121,21 @@ enum JSONReader {
         /// Whether the key at `key` repeats one before it in the mapping at `mapping`.
         func repeats(_ key: Int, in mapping: Int) -> Bool {
             let records = builder.records
-            let text = records[key].text
-            var other = mapping + 1
-            while other < key {
-                if records[other].text == text { return true }
-                other = records[other + 1].end
+            var repeated = false
+            ConfigTree.forEachPair(in: records, mapping: mapping, end: key) { other, _ in
+                repeated = records[other].text == records[key].text
+                return !repeated
             }
-            return false
+            return repeated
         }
 
         /// The texts of the mapping's keys before `key`.
         func keyTexts(in mapping: Int, before key: Int) -> [String] {
             let records = builder.records
             var texts: [String] = []
-            var other = mapping + 1
-            while other < key {
+            ConfigTree.forEachPair(in: records, mapping: mapping, end: key) { other, _ in
                 texts.append(records[other].text)
-                other = records[other + 1].end
+                return true
             }
             return texts
         }
