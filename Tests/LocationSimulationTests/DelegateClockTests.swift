@@ -38,4 +38,38 @@ struct DelegateClockTests {
         #expect(entry.1.secondsSince1970.rounded() != entry.1.secondsSince1970, "between samples")
         #expect(manager.now >= stream.last?.1 ?? manager.now, "the clock does not go back after a callback")
     }
+
+    /// Starts monitoring `region` when the app becomes authorized Always.
+    final class StartsOnAlways: SimulatedLocationManagerDelegate {
+        let region: CircularRegion
+        init(region: CircularRegion) { self.region = region }
+        func locationManager(_ manager: SimulatedLocationManager, didChangeAuthorization status: AuthorizationStatus) {
+            if status == .authorizedAlways { manager.startMonitoring(for: region) }
+        }
+    }
+
+    /// A delegate's call from a callback is a step of its own, taken after the step whose event it
+    /// received; its events come right after that event in the log, so the stream, the observer
+    /// and the delegate see one order, and the call's instant is the event's.
+    @Test func aCallbacksCallsComeRightAfterItsEvent() throws {
+        let region = CircularRegion(identifier: "r", center: north(0), radius: 100)
+        var configuration = LocationManagerConfiguration()
+        configuration.iosVersion = 12  // Always without the provisional step; the status callback
+        let manager = SimulatedLocationManager(
+            authorizationAnswer: .allowAlways, answerDelay: Seconds(2.5), startTime: t0, configuration: configuration)
+        let delegate = StartsOnAlways(region: region)
+        manager.delegate = delegate
+        var observed: [TimedEvent] = []
+        manager.observer = { observed.append($0) }
+        manager.requestAlwaysAuthorization()
+        manager.startUpdatingLocation()
+        let events = run(route(seconds: 6) { _ in 0 }, manager: manager)
+        #expect(observed == events, "the app saw the log's order")
+        let answer = try #require(events.firstIndex { $0.event == .authorizationChanged(.authorizedAlways) })
+        #expect(events[answer + 1].event == .startedMonitoring(region), "right after its event: \(events)")
+        #expect(events[answer + 1].time == events[answer].time, "at the event's instant")
+        #expect(events[answer + 2].event == .determinedState(.inside, for: region))
+        let fixTimes = events[(answer + 3)...].filter { $0.event.type == "location" }.map(\.time)
+        #expect(fixTimes.first == t0.advanced(bySeconds: 3), "the answer's sample gives a fix")
+    }
 }

@@ -4,9 +4,9 @@ import LocationSimulation
 import SimulatedTime
 import Testing
 
-/// The manager's state as a value (`LocationManagerCore`): its steps that call nobody, driven
-/// without a manager or an app, in the manner of AsyncHTTPClient's connection-pool state machine
-/// tests.
+/// The manager as a value (`LocationManagerCore`): its steps, driven without a manager or an app,
+/// in the manner of AsyncHTTPClient's connection-pool state machine tests — an input in, the
+/// events in the log and an action out.
 @Suite struct LocationManagerCoreTests {
     static let start = EpochInstant(secondsSince1970: 1_748_937_600)
     static let centre = Coordinate(latitude: 37.3318, longitude: -122.0312)
@@ -115,5 +115,63 @@ import Testing
         #expect(buffer.map(\.device) == ["alice", "alice"])
         #expect(buffer.map(\.time) == [Self.start, Self.start.advanced(bySeconds: 1)])
         #expect(core.emitted.isEmpty)
+    }
+
+    /// A core authorized Always, exact realism, monitoring `fence` with the device 1 km south.
+    func exactCore() -> LocationManagerCore {
+        var core = LocationManagerCore(
+            status: .authorizedAlways, authorizationAnswer: nil, answerDelay: .zero,
+            accuracyAuthorization: .fullAccuracy, noise: NoiseModel(.none), seed: 1, startTime: Self.start,
+            configuration: LocationManagerConfiguration())
+        let south = DeviceSample(time: Self.start, coordinate: Self.at(north: -1_000))
+        #expect(core.step(.move(south)) == .done)
+        #expect(core.step(.startMonitoring(Self.fence)) == .done)
+        return core
+    }
+
+    func types(_ events: some Sequence<TimedEvent>) -> [String] { events.map(\.event.type) }
+
+    /// iOS launches a terminated app for a region entry and runs its launch code before the entry
+    /// is delivered (Apple, "Handling location updates in the background": the system launches the
+    /// app into the background and the app must create its location manager at launch; the event
+    /// follows). The step stops there, the app's calls are steps of their own, and on resuming
+    /// what the launch code started counts at the same sample: here, standard updates give a fix.
+    @Test func aStepStopsForTheLaunchCodeAndGoesOnAfterIt() {
+        var core = exactCore()
+        #expect(types(core.emitted) == ["monitoringStarted", "regionState"])
+        core.emitted.removeAll()
+        #expect(core.step(.changeAppState(.terminated, at: nil)) == .runLifecycleHandler(previous: .foreground))
+        #expect(core.step(.resume) == .done, "nothing was stopped")
+        core.emitted.removeAll()
+
+        let inside = DeviceSample(time: Self.start.advanced(bySeconds: 700), coordinate: Self.centre)
+        var withoutApp = core
+        #expect(core.step(.move(inside)) == .runLifecycleHandler(previous: .terminated))
+        #expect(types(core.emitted) == ["appLaunch"], "the entry waits for the launch code")
+        #expect(core.appState == .background)
+        // The launch code: background updates on, then start them.
+        core.allowsBackgroundLocationUpdates = true
+        #expect(core.step(.startUpdatingLocation) == .done)
+        #expect(core.step(.resume) == .done)
+        #expect(types(core.emitted) == ["appLaunch", "regionEnter", "regionState", "location"])
+        #expect(core.emitted.allSatisfy { $0.time <= inside.time })
+        #expect(core.step(.resume) == .done, "a step resumes once")
+
+        // Resumed without any launch code, the same step gives the entry and no fix.
+        #expect(withoutApp.step(.move(inside)) == .runLifecycleHandler(previous: .terminated))
+        #expect(withoutApp.step(.resume) == .done)
+        #expect(types(withoutApp.emitted) == ["appLaunch", "regionEnter", "regionState"])
+        #expect(Array(withoutApp.emitted) == Array(core.emitted.prefix(3)), "a copy steps alike")
+    }
+
+    /// A step the app is not launched in runs whole: the log holds its events in iOS's order and
+    /// the action is `done`. An app in use gets the entry without a launch.
+    @Test func aStepRunsWholeWhenNoLaunchIsNeeded() {
+        var core = exactCore()
+        core.emitted.removeAll()
+        #expect(core.step(.startUpdatingLocation) == .done)
+        let inside = DeviceSample(time: Self.start.advanced(bySeconds: 700), coordinate: Self.centre)
+        #expect(core.step(.move(inside)) == .done)
+        #expect(types(core.emitted) == ["regionEnter", "regionState", "location"])
     }
 }

@@ -185,7 +185,7 @@ package struct LocationServicesStateMachine: Sendable {
     ) -> Bool {
         var due =
             lastSignificant.map {
-                ShortDistance.distance($0.position, sample.coordinate) + SimulatedLocationManager.tolerance >= distance
+                ShortDistance.distance($0.position, sample.coordinate) + LocationManagerCore.tolerance >= distance
                     && $0.time.seconds(to: sample.time) + 1e-9 >= interval.seconds
             } ?? true
         if let heartbeat {

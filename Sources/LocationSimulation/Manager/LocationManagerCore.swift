@@ -3,11 +3,19 @@ import LocationEvents
 import SimulatedTime
 import WaypostSupport
 
-/// Everything a ``SimulatedLocationManager`` knows, as one value: its state machines, what the
-/// device last was, the OS's own estimates under a non-exact realism, the app's sessions and the
-/// log of what was emitted. The manager is a façade that owns one core and calls the app; the
-/// core's own `mutating func`s are the steps that call nobody, so they are tested as values
-/// (`LocationManagerCoreTests`) and a copy of a core is a snapshot of a device.
+/// Everything a ``SimulatedLocationManager`` knows and does, as one value: its state machines,
+/// what the device last was, the OS's own estimates under a non-exact realism, the app's settings
+/// and sessions, and the log of what was emitted — and the rules that move them. The manager is a
+/// façade that owns one core, feeds it inputs with ``step(_:)`` and hands what it emitted to the
+/// app; the core calls nobody, so it is tested as a value (`LocationManagerCoreTests`) and a copy
+/// of a core is a snapshot of a device.
+///
+/// A step runs whole, with one exception iOS makes: an event for a terminated app launches it
+/// into the background, and the app's launch code runs before the event is delivered. The step
+/// then stops (``Action/runLifecycleHandler(previous:)``) and goes on with ``Input/resume`` once
+/// the app has run, so what the launch code started counts for the rest of the step (a region it
+/// monitors is evaluated at the same sample). The app's other reactions — its delegate's calls —
+/// are inputs taken after the step, as a device's location daemon does not wait for the app.
 ///
 /// One value for the manager's state also makes one exclusivity escape enough: the manager is
 /// driven from one thread at a time, and the runtime's dynamic checks on the state every fix
@@ -38,6 +46,16 @@ package struct LocationManagerCore {
 
     // The app's side.
     package var appState = AppState.foreground
+    /// `desiredAccuracy` (see ``SimulatedLocationManager/desiredAccuracy``).
+    package var desiredAccuracy = LocationAccuracy.best {
+        didSet { fixes.desiredAccuracyChanged(to: desiredAccuracy) }
+    }
+    package var distanceFilter = LocationAccuracy.distanceFilterNone
+    package var allowsBackgroundLocationUpdates = false
+    package var pausesLocationUpdatesAutomatically = true
+    package var activityType = ActivityType.other {
+        didSet { pauseDelay = configuration.pauseDelay(for: activityType) }
+    }
     /// The most recently delivered fix.
     package var location: Location?
     /// `configuration.pauseDelay(for: activityType)`, kept as the type changes: a dictionary
@@ -46,9 +64,6 @@ package struct LocationManagerCore {
     /// Launches after termination so far, and the time of the last one.
     var launches = 0
     var lastLaunch: EpochInstant?
-    /// Set while iOS 14+'s authorization callback runs for a status change: the status a delegate
-    /// without that callback receives through the deprecated one.
-    var statusForDeprecatedCallback: AuthorizationStatus?
 
     // The machines.
     package var authorization: AuthorizationStateMachine
@@ -67,21 +82,40 @@ package struct LocationManagerCore {
     var awaitingOrder: [String] = []
 
     // Sessions (Sessions/SimulatedLocationManager+Sessions.swift).
-    var sessions: [SessionID: SimulatedLocationManager.HeldSession] = [:]
+    var sessions: [SessionID: HeldSession] = [:]
     var sessionOrder: [SessionID] = []
     var nextSession = 0
     /// The implicit session of iterating today's APIs: nil when none is held, else whether it is
     /// in effect (begun while the app was in use).
     var implicitSessionActive: Bool?
 
-    package let configuration: LocationManagerConfiguration
+    /// What is left of a step that stopped for the app's launch code (``Input/resume`` takes it
+    /// on), the latest last; empty between steps.
+    var agenda: [Work] = []
+    /// The delivery whose event follows the app's launch code, and the agenda depth its step
+    /// began at.
+    var launching: (delivery: Delivery, base: Int)?
 
+    /// `CLLocationManager.locationServicesEnabled()`: false denies every app.
+    package let locationServicesEnabled: Bool
+    package let configuration: LocationManagerConfiguration
+    /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
+    static let tolerance = 1e-6
+
+    // The core's reads (`isInUse`, `monitoringDiagnostics`, `availability`…) are
+    // `@inline(__always)`: a non-mutating call on this 3.9 KB value from one of its steps passed a
+    // copy of all of it (perf: `refreshMonitoringBlockers` copied the core at every sample).
+
+    /// With Location Services off every app reads as denied (`CLAuthorizationStatus.denied`),
+    /// whatever `status` says.
     package init(
         status: AuthorizationStatus, authorizationAnswer: AuthorizationAnswer?, answerDelay: Seconds,
-        accuracyAuthorization: AccuracyAuthorization, noise: NoiseModel, seed: UInt64, startTime: EpochInstant,
-        configuration: LocationManagerConfiguration
+        accuracyAuthorization: AccuracyAuthorization, locationServicesEnabled: Bool = true, noise: NoiseModel,
+        seed: UInt64, startTime: EpochInstant, configuration: LocationManagerConfiguration
     ) {
         self.configuration = configuration
+        self.locationServicesEnabled = locationServicesEnabled
+        let status = locationServicesEnabled ? status : .denied
         self.pauseDelay = configuration.pauseDelay(for: .other)  // activityType's default
         self.authorization = AuthorizationStateMachine(
             status: status, accuracy: accuracyAuthorization,
@@ -102,6 +136,151 @@ package struct LocationManagerCore {
         self.regions = RegionMonitor(configuration: configuration)
         self.conditions = ConditionMonitor(configuration: configuration)
         self.services = LocationServicesStateMachine(configuration: configuration)
+    }
+
+    // MARK: - Inputs and steps
+
+    /// What moves a core: the world (the device at a sample, the user in Settings, iOS moving the
+    /// app) and the app's calls that iOS answers with events. Calls that only change what the app
+    /// asks for (`stopUpdatingLocation()`, `requestState(for:)`…) are plain `mutating func`s.
+    package enum Input {
+        /// The device is at this sample (its true position).
+        case move(DeviceSample)
+        /// The user changes the app's permission, now or at a later time.
+        case changeAuthorization(AuthorizationStatus, at: EpochInstant?)
+        /// The app moves between foreground, background, suspension and termination.
+        case changeAppState(AppState, at: EpochInstant?)
+        case reportInitialAuthorization
+        case requestAuthorization(always: Bool)
+        case requestTemporaryFullAccuracy(at: EpochInstant?)
+        case requestLocation(at: EpochInstant?)
+        case startUpdatingLocation
+        case startMonitoring(CircularRegion)
+        case add(MonitoringCondition, identifier: String, monitor: String, assuming: MonitoringState)
+        case startLiveUpdates(LiveConfiguration)
+        case beginServiceSession(ServiceSessionRequirement, fullAccuracyPurposeKey: String?)
+        case beginBackgroundActivitySession
+        case invalidateSession(SessionID)
+        /// The app's lifecycle code has run: the step it stopped goes on.
+        case resume
+    }
+
+    /// What the façade does once a step returns; the step's events are at the end of the log.
+    package enum Action: Equatable {
+        case done
+        /// iOS runs the app's lifecycle code now, with the state the app left — its launch code
+        /// after a launch into the background (`.terminated`) — then ``Input/resume``.
+        case runLifecycleHandler(previous: AppState)
+    }
+
+    /// A delivery of a background-capable service, which iOS may launch a terminated app for.
+    enum Delivery {
+        case region(RegionMonitor.Change)
+        case monitor(MonitoringEvent)
+        case significantChange(Location)
+        case visit(Visit)
+    }
+
+    /// A piece of a stopped step.
+    enum Work {
+        case sample(SampleProgress)
+        case deliveries([Delivery], next: Int)
+        /// `add(_:…)`'s last act: conditions that cannot be evaluated report it.
+        case reportSuspendedConditions
+    }
+
+    /// Takes `input`, emitting into the log what iOS would, in its order.
+    package mutating func step(_ input: Input) -> Action {
+        let base = agenda.count
+        switch input {
+        case .move(let sample):
+            return proceed(SampleProgress(sample: sample), base: base)
+        case .resume:
+            guard let launched = launching.take() else { return .done }
+            finish(launched.delivery)
+            return proceed(base: launched.base)
+        case .changeAuthorization(let status, let time):
+            advanceClock(to: time)
+            perform(authorization.change(to: status))
+        case .changeAppState(let state, let time):
+            return changeAppState(to: state, at: time)
+        case .reportInitialAuthorization:
+            emit(.authorizationChanged(authorization.status))
+            if authorization.accuracyAuthorization == .reducedAccuracy {
+                emit(.accuracyAuthorizationChanged(.reducedAccuracy))
+            }
+        case .requestAuthorization(let always): requestAuthorization(always: always)
+        case .requestTemporaryFullAccuracy(let time):
+            advanceClock(to: time)
+            perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
+        case .requestLocation(let time): requestLocation(at: time)
+        case .startUpdatingLocation: startUpdatingLocation()
+        case .startMonitoring(let region): startMonitoring(region)
+        case .add(let condition, let identifier, let monitor, let assuming):
+            agenda.append(.reportSuspendedConditions)
+            let events = add(condition, identifier: identifier, monitor: monitor, assuming: assuming)
+            return proceed(with: .deliveries(events.map(Delivery.monitor), next: 0), base: base)
+        case .startLiveUpdates(let configuration): startLiveUpdates(configuration)
+        case .beginServiceSession(let requirement, let key):
+            beginServiceSession(requirement, fullAccuracyPurposeKey: key)
+        case .beginBackgroundActivitySession:
+            _ = openSession(kind: .backgroundActivity, requirement: nil, fullAccuracyPurposeKey: nil)
+            refreshMonitoringBlockers()
+        case .invalidateSession(let id):
+            guard sessions.removeValue(forKey: id) != nil else { break }
+            sessionOrder.removeAll { $0 == id }
+            refreshMonitoringBlockers()
+        }
+        return .done
+    }
+
+    /// Runs a sample's phases from where `progress` stands, then what is left on the agenda
+    /// above `base`, until done or iOS launches the app for a delivery.
+    private mutating func proceed(_ progress: SampleProgress, base: Int) -> Action {
+        var progress = progress
+        while progress.phase != .done {
+            let deliveries = advance(&progress)
+            guard !deliveries.isEmpty else { continue }
+            if progress.phase != .done { agenda.append(.sample(progress)) }
+            return proceed(with: .deliveries(deliveries, next: 0), base: base)
+        }
+        return proceed(base: base)
+    }
+
+    /// Does `work`, then what is left on the agenda above `base`, until done or iOS launches the
+    /// app for a delivery.
+    private mutating func proceed(with work: Work? = nil, base: Int) -> Action {
+        var next = work ?? (agenda.count > base ? agenda.popLast() : nil)
+        while let work = next {
+            switch work {
+            case .sample(let progress):
+                return proceed(progress, base: base)
+            case .deliveries(let deliveries, let start):
+                for index in start..<deliveries.count where deliver(deliveries[index]) {
+                    if index + 1 < deliveries.count { agenda.append(.deliveries(deliveries, next: index + 1)) }
+                    launching = (deliveries[index], base)
+                    return .runLifecycleHandler(previous: .terminated)
+                }
+            case .reportSuspendedConditions:
+                if !monitoringBlockers.isEmpty {
+                    for event in conditions.suspend(monitoringBlockers, time: now) {
+                        emit(.monitorEvent(event, at: nil))
+                    }
+                }
+            }
+            next = agenda.count > base ? agenda.popLast() : nil
+        }
+        return .done
+    }
+
+    /// Moves the clock to `time` when given (never back).
+    mutating func advanceClock(to time: EpochInstant?) {
+        if let time { now = max(now, time) }
+    }
+
+    /// Appends `event` to the log, stamped `time` or now.
+    mutating func emit(_ event: LocationEvent, at time: EpochInstant? = nil) {
+        emitted.append(TimedEvent(time: time ?? now, event: event))
     }
 
     // MARK: - Steps that call nobody

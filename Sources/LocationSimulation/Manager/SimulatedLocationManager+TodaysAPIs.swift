@@ -1,8 +1,10 @@
 import LocationEvents
 import SimulatedTime
 
-/// Today's APIs on the same world: `CLMonitor` (iOS 17) and `CLLocationUpdate.liveUpdates`
-/// (iOS 17), with their iOS 18 diagnostics derived from ``Availability``.
+/// Today's APIs on the same world: `CLMonitor` (iOS 17), `CLLocationUpdate.liveUpdates`
+/// (iOS 17) and the sessions that let them reach an app in the background (iOS 17–18), with their
+/// iOS 18 diagnostics derived from ``Availability``. The rules, with their sources, are the
+/// core's (`LocationManagerCore+TodaysAPIs.swift`, `LocationManagerCore+Sessions.swift`).
 extension SimulatedLocationManager {
     // MARK: - CLMonitor (iOS 17)
 
@@ -22,26 +24,12 @@ extension SimulatedLocationManager {
     public func add(
         _ condition: MonitoringCondition, identifier: String, to monitor: String, assuming: MonitoringState = .unknown
     ) {
-        iterationChanged(iterating: true)
-        refreshMonitoringBlockers()
-        let position = core.device.flatMap { $0.hasSignal ? $0 : nil }
-        let evaluates = core.monitoringBlockers.isEmpty && position != nil
-        let events = core.conditions.add(
-            condition, identifier: identifier, monitor: monitor, assuming: assuming,
-            believed: evaluates ? core.believedPosition : nil, actual: evaluates ? position?.coordinate : nil, time: now
-        )
-        for event in events { deliver(event) }
-        if !core.monitoringBlockers.isEmpty {
-            for event in core.conditions.suspend(core.monitoringBlockers, time: now) {
-                emit(.monitorEvent(event, at: nil))
-            }
-        }
+        run(.add(condition, identifier: identifier, monitor: monitor, assuming: assuming))
     }
 
     /// `CLMonitor.remove(_:)`.
     public func remove(_ identifier: String, from monitor: String) {
-        core.conditions.remove(identifier, from: monitor)
-        iterationChanged(iterating: core.conditions.isMonitoring || core.services.live != nil)
+        core.remove(identifier, from: monitor)
     }
 
     /// `CLMonitor.identifiers`.
@@ -65,50 +53,14 @@ extension SimulatedLocationManager {
     /// run): the app finds its conditions there, and an event comes only where the device's state
     /// differs from a record's last event.
     public func restore(_ records: [(identifier: String, record: MonitoringRecord)], in monitor: String) {
-        for (identifier, record) in records {
-            core.conditions.restore(record, identifier: identifier, monitor: monitor)
-        }
-        if !records.isEmpty { iterationChanged(iterating: true) }
+        core.restore(records, in: monitor)
     }
 
     /// Why monitors cannot evaluate conditions now (iOS 18's `CLMonitor.Event` diagnostics):
     /// empty when they can. Derived from ``Availability``: a monitor's events reach an app in use
     /// (either way iOS counts use), or an app authorized Always holding what lets them reach it in
     /// the background (from iOS 18 a session).
-    public var monitoringDiagnostics: MonitoringDiagnostics {
-        let inUse = isInUse || isInUseForTodaysAPIs
-        let reaches = authorizationStatus == .authorizedAlways ? inUse || holdsSessionForBackground : inUse
-        return availability(reachesApp: reaches, hasSignal: true).monitoringDiagnostics
-    }
-
-    /// Reports, once, each condition's loss of evaluation when the diagnostics change to a
-    /// non-empty set; when they clear, conditions are determined afresh at the next fix.
-    /// Also reports sessions whose diagnostics changed: both follow authorization and use.
-    func refreshMonitoringBlockers() {
-        refreshSessions()
-        let blockers = monitoringDiagnostics
-        guard blockers != core.monitoringBlockers else { return }
-        core.monitoringBlockers = blockers
-        guard !blockers.isEmpty else { return }
-        for event in core.conditions.suspend(blockers, time: now) { emit(.monitorEvent(event, at: nil)) }
-    }
-
-    func deliver(_ event: MonitoringEvent) {
-        guard event.state == .unmonitored || deliversInBackground(.region, at: event.date) else {
-            return
-        }
-        emit(.monitorEvent(event, at: core.believedPosition), at: event.date)
-    }
-
-    /// ``Availability`` for today's APIs, whose use the caller judges.
-    func availability(reachesApp: Bool, hasSignal: Bool, needsServiceSession: Bool? = nil) -> Availability {
-        Availability(
-            .init(
-                locationServicesEnabled: locationServicesEnabled, authorizationStatus: authorizationStatus,
-                accuracyAuthorization: accuracyAuthorization,
-                needsServiceSession: needsServiceSession ?? self.needsServiceSession, reachesApp: reachesApp,
-                hasSignal: hasSignal))
-    }
+    public var monitoringDiagnostics: MonitoringDiagnostics { core.monitoringDiagnostics }
 
     // MARK: - Live updates (iOS 17)
 
@@ -124,12 +76,7 @@ extension SimulatedLocationManager {
     /// authorization when none was given (WWDC 2024 "What's new in location authorization", as
     /// Waypost reads it; to be checked against the session).
     public func startLiveUpdates(_ configuration: LiveConfiguration = .default) {
-        core.services.startLive(
-            configuration, pauseDelay: self.configuration.pauseDelay(for: configuration.activityType))
-        iterationChanged(iterating: true)
-        if self.configuration.iosVersion >= 18 && !self.configuration.requiresExplicitServiceSession {
-            requestWhenInUseAuthorization()
-        }
+        run(.startLiveUpdates(configuration))
     }
 
     /// The configuration of the live updates being iterated, nil when none are.
@@ -137,8 +84,7 @@ extension SimulatedLocationManager {
 
     /// The app stopped iterating (it left the `for await` loop).
     public func stopLiveUpdates() {
-        core.services.stopLive()
-        iterationChanged(iterating: core.conditions.isMonitoring)
+        core.stopLiveUpdates()
     }
 
     /// What keeps live updates from carrying a precise location now (``Availability``):
@@ -147,9 +93,37 @@ extension SimulatedLocationManager {
     /// it, or — from iOS 18 — one authorized Always holding a session; on iOS 17 an app not kept
     /// running gets none.
     public func liveUpdateDiagnostics(hasSignal: Bool) -> LiveUpdateDiagnostics {
-        let reaches =
-            isInUseForTodaysAPIs
-            || (authorizationStatus == .authorizedAlways && configuration.iosVersion >= 18 && holdsSessionForBackground)
-        return availability(reachesApp: reaches, hasSignal: hasSignal).liveUpdateDiagnostics
+        core.liveUpdateDiagnostics(hasSignal: hasSignal)
     }
+
+    // MARK: - Sessions (iOS 17–18)
+
+    /// `CLServiceSession(authorization:fullAccuracyPurposeKey:)` (iOS 18): the app declares the
+    /// authorization a workflow needs. Returns the session's identifier; its diagnostics come as
+    /// ``LocationEvent/sessionDiagnostic(_:)`` events, the first at once.
+    @discardableResult
+    public func beginServiceSession(
+        _ requirement: ServiceSessionRequirement, fullAccuracyPurposeKey: String? = nil
+    ) -> SessionID {
+        let id = core.nextSessionID
+        run(.beginServiceSession(requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey))
+        return id
+    }
+
+    /// `CLBackgroundActivitySession()` (iOS 17): keeps a When In Use app in use in the background
+    /// (the blue indicator), so live updates and monitor events go on.
+    @discardableResult
+    public func beginBackgroundActivitySession() -> SessionID {
+        let id = core.nextSessionID
+        run(.beginBackgroundActivitySession)
+        return id
+    }
+
+    /// `invalidate()`: the session ends at once and cannot become active again.
+    public func invalidateSession(_ id: SessionID) {
+        run(.invalidateSession(id))
+    }
+
+    /// The sessions the app holds now, in the order they began.
+    public var heldSessions: [SessionDiagnostic] { core.heldSessions }
 }

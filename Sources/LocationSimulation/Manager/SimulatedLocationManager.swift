@@ -50,50 +50,69 @@ public struct DeviceSample: Sendable, Equatable {
 /// ``Simulation``'s stream takes (``drainEmitted(into:device:)``) — the launch's events too, so a
 /// library user's stream is the CLI's from its first line. The ``delegate``, the ``observer``
 /// closure (the app's or a test's own: Waypost never sets it) and the ``events`` sequence each
-/// get every event as it is emitted, in virtual-time order, and only as iOS would deliver them
-/// to an app in its current state.
+/// get every event, in the log's order, and only as iOS would deliver them to an app in its
+/// current state.
 /// Behaviour and numbers: ``LocationManagerConfiguration``.
 ///
-/// The manager is a façade over one value, `LocationManagerCore` (its state, tested as a value),
-/// composed of state machines, each tested on its own:
-/// ``AuthorizationStateMachine`` (authorization, the prompt, Allow Once, provisional Always,
+/// The manager is a thin façade over one value, `LocationManagerCore`, which holds its state and
+/// its rules and is tested as a value. The façade turns each call into one of the core's steps
+/// (the device at a sample, the user in Settings, iOS moving the app, the app's calls), then hands
+/// what the step emitted to the app. The core is composed of state machines, each tested on its
+/// own: ``AuthorizationStateMachine`` (authorization, the prompt, Allow Once, provisional Always,
 /// accuracy), ``LocationServicesStateMachine`` (standard, significant change, visits,
-/// `requestLocation()`, pauses, live updates), ``RegionMonitor`` and ``ConditionMonitor``; and
-/// one rule, ``Availability``, says why an API cannot deliver now. A machine's `mutating func`
-/// settles its state and returns what must happen; only then does the façade call the app (its
-/// delegate, its lifecycle handler), so app code never runs while a machine is being changed.
+/// `requestLocation()`, pauses, live updates), ``RegionMonitor`` and ``ConditionMonitor``; and one
+/// rule, ``Availability``, says why an API cannot deliver now. App code never runs during a step:
+/// a delegate's calls are taken after the step whose events it receives (as iOS's location daemon
+/// does not wait for the app), except that iOS runs the app's launch code before the event it
+/// launched the app for — the step stops there and goes on after it.
 public final class SimulatedLocationManager {
-    public weak var delegate: (any SimulatedLocationManagerDelegate)?
+    public weak var delegate: (any SimulatedLocationManagerDelegate)? {
+        didSet { listens = listens || delegate != nil }
+    }
     /// Receives every event with its time: the app's or a test's own hook, which Waypost never
     /// sets or replaces (a simulation reads the manager's log instead).
-    public var observer: ((TimedEvent) -> Void)?
+    public var observer: ((TimedEvent) -> Void)? {
+        didSet { listens = listens || observer != nil }
+    }
     /// The app's code for lifecycle moves, called after each with the state it left: its start-up
-    /// when the user launches a terminated app (not when iOS relaunches it into the background
-    /// for a location event), its restart of updates when it comes back to the foreground.
+    /// when the user launches a terminated app; its launch code when iOS relaunches it into the
+    /// background for a location event (before that event is delivered); its restart of updates
+    /// when it comes back to the foreground.
     public var lifecycleHandler: ((SimulatedLocationManager, AppState) -> Void)?
 
     /// `desiredAccuracy`, metres or a ``LocationAccuracy`` constant: it chooses the positioning
     /// source, so both the error of fixes and how often they come
     /// (``LocationManagerConfiguration/positioning(for:)``); ``LocationAccuracy/reduced`` asks for
     /// approximate locations whatever the authorization (iOS 14).
-    public var desiredAccuracy = LocationAccuracy.best {
-        didSet { core.fixes.desiredAccuracyChanged(to: desiredAccuracy) }
+    public var desiredAccuracy: Double {
+        get { core.desiredAccuracy }
+        set { core.desiredAccuracy = newValue }
     }
     /// `distanceFilter`: metres from the last delivered fix; ``LocationAccuracy/distanceFilterNone`` delivers all.
-    public var distanceFilter = LocationAccuracy.distanceFilterNone
+    public var distanceFilter: Double {
+        get { core.distanceFilter }
+        set { core.distanceFilter = newValue }
+    }
     /// `allowsBackgroundLocationUpdates`: standard updates go on in the background (the app keeps
     /// running, and counts as in use).
-    public var allowsBackgroundLocationUpdates = false
+    public var allowsBackgroundLocationUpdates: Bool {
+        get { core.allowsBackgroundLocationUpdates }
+        set { core.allowsBackgroundLocationUpdates = newValue }
+    }
     /// `pausesLocationUpdatesAutomatically` (true by default, as on iOS).
-    public var pausesLocationUpdatesAutomatically = true
+    public var pausesLocationUpdatesAutomatically: Bool {
+        get { core.pausesLocationUpdatesAutomatically }
+        set { core.pausesLocationUpdatesAutomatically = newValue }
+    }
     /// `activityType`: how long the device must be still before updates pause.
-    public var activityType = ActivityType.other {
-        didSet { core.pauseDelay = configuration.pauseDelay(for: activityType) }
+    public var activityType: ActivityType {
+        get { core.activityType }
+        set { core.activityType = newValue }
     }
     /// The most recently delivered fix.
     public var location: Location? { core.location }
     /// `CLLocationManager.locationServicesEnabled()`: Location Services on for the whole device.
-    public let locationServicesEnabled: Bool
+    public var locationServicesEnabled: Bool { core.locationServicesEnabled }
     public var appState: AppState { core.appState }
     public var maximumRegionMonitoringDistance: Double { configuration.maximumRegionMonitoringDistance }
     /// The regions being monitored.
@@ -107,13 +126,21 @@ public final class SimulatedLocationManager {
     /// façade calls the app, so the runtime's exclusivity checks are left out
     /// (``LocationManagerCore`` has the measurement).
     @exclusivity(unchecked) package internal(set) var core: LocationManagerCore
-    /// The ``events`` sequence's end, when one was asked for: read at every event emitted, on the
-    /// core's thread, so unchecked for the core's reason.
-    @exclusivity(unchecked) var continuation: AsyncStream<TimedEvent>.Continuation?
-    /// Apple's rules and numbers for this device (stored after the state every sample touches).
+    /// How many of the log's events the app has been handed (see ``hand(since:)``).
+    private var handed = 0
+    /// The ``events`` sequence's end, when one was asked for.
+    private var continuation: AsyncStream<TimedEvent>.Continuation? {
+        didSet { listens = listens || continuation != nil }
+    }
+    /// Whether anyone was ever given the events (a delegate, an observer, the sequence): a run
+    /// without them skips handing events on, where reading the three at every sample was 2 % of
+    /// a crowd's CPU (perf, 3,000 devices).
+    private var listens = false
+    /// Set while iOS 14+'s authorization callback runs for a status change: the status a delegate
+    /// without that callback receives through the deprecated one.
+    var statusForDeprecatedCallback: AuthorizationStatus?
+    /// Apple's rules and numbers for this device.
     public let configuration: LocationManagerConfiguration
-    /// Distances are compared to the micrometre, so a route exactly at a threshold meets it.
-    static let tolerance = 1e-6
 
     /// - Parameters:
     ///   - status: the authorization at creation (default: not determined, as on first launch).
@@ -133,12 +160,10 @@ public final class SimulatedLocationManager {
         configuration: LocationManagerConfiguration = LocationManagerConfiguration()
     ) {
         self.configuration = configuration
-        // With Location Services off every app reads as denied (`CLAuthorizationStatus.denied`).
         self.core = LocationManagerCore(
-            status: locationServicesEnabled ? status : .denied, authorizationAnswer: authorizationAnswer,
-            answerDelay: answerDelay, accuracyAuthorization: accuracyAuthorization, noise: noise, seed: seed,
-            startTime: startTime, configuration: configuration)
-        self.locationServicesEnabled = locationServicesEnabled
+            status: status, authorizationAnswer: authorizationAnswer, answerDelay: answerDelay,
+            accuracyAuthorization: accuracyAuthorization, locationServicesEnabled: locationServicesEnabled,
+            noise: noise, seed: seed, startTime: startTime, configuration: configuration)
     }
 
     /// Every event from now on as an async sequence.
@@ -157,8 +182,7 @@ public final class SimulatedLocationManager {
     /// Reports the authorization at creation, as CoreLocation does when a manager is made, and
     /// the accuracy authorization when it is reduced.
     public func reportInitialAuthorization() {
-        emit(.authorizationChanged(authorizationStatus))
-        if accuracyAuthorization == .reducedAccuracy { emit(.accuracyAuthorizationChanged(.reducedAccuracy)) }
+        run(.reportInitialAuthorization)
     }
 
     // MARK: - Authorization
@@ -183,8 +207,7 @@ public final class SimulatedLocationManager {
     }
 
     public func requestWhenInUseAuthorization() {
-        perform(
-            core.authorization.request(wantsAlways: false, locationServicesEnabled: locationServicesEnabled, now: now))
+        run(.requestAuthorization(always: false))
     }
 
     /// From iOS 13 the prompt offers While Using, not Always: "Allow While Using App" gives
@@ -192,15 +215,13 @@ public final class SimulatedLocationManager {
     /// WWDC 2019 "What's New in Core Location"). An app already When In Use gets that second
     /// prompt at once, once only ("further calls have no effect"); under Allow Once, never.
     public func requestAlwaysAuthorization() {
-        perform(
-            core.authorization.request(wantsAlways: true, locationServicesEnabled: locationServicesEnabled, now: now))
+        run(.requestAuthorization(always: true))
     }
 
     /// The user changes the app's location permission (Settings, or a prompt answer), now or at
     /// a later virtual `time`.
     public func changeAuthorization(to status: AuthorizationStatus, at time: EpochInstant? = nil) {
-        if let time { core.now = max(now, time) }
-        perform(core.authorization.change(to: status))
+        run(.changeAuthorization(status, at: time))
     }
 
     /// Asks for precise locations while the app is in use (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`,
@@ -209,46 +230,7 @@ public final class SimulatedLocationManager {
     public func requestTemporaryFullAccuracyAuthorization(
         withPurposeKey purposeKey: String, at time: EpochInstant? = nil
     ) {
-        if let time { core.now = max(now, time) }
-        perform(core.authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
-    }
-
-    /// Whether the app has asked for Always once already (iOS shows that prompt once).
-    var hasAskedForAlways: Bool { core.authorization.upgradeAsked }
-
-    /// Carries out what the authorization machine decided, its state already settled.
-    func perform(_ actions: [AuthorizationStateMachine.Action]) {
-        for action in actions {
-            switch action {
-            case .authorizationChanged(let status): authorizationChanged(to: status)
-            case .accuracyChanged(let accuracy):
-                emit(.accuracyAuthorizationChanged(accuracy))
-                refreshMonitoringBlockers()
-            case .promptShown: refreshMonitoringBlockers()
-            }
-        }
-    }
-
-    /// What a new status starts and stops: `didChangeAuthorization`; a refusal fails the running
-    /// services (`kCLErrorDenied`); regions kept before the answer start, or fail when the status
-    /// does not allow them.
-    private func authorizationChanged(to status: AuthorizationStatus) {
-        emit(.authorizationChanged(status))
-        if delegateAvailability(hasSignal: true).isRefusal && core.services.deliversFixes {
-            emit(.failed(LocationError(.denied, "location access is \(status)")))
-        }
-        refreshMonitoringBlockers()
-        if status == .notDetermined { return }
-        if regionMonitoringAllowed {
-            var starting: [CircularRegion] = []
-            for identifier in core.awaitingOrder {
-                if let region = core.awaitingStart.removeValue(forKey: identifier) { starting.append(region) }
-            }
-            (core.awaitingStart, core.awaitingOrder) = ([:], [])
-            for region in starting { begin(region) }
-        } else {
-            for region in core.regions.regions { emit(.monitoringFailed(region, monitoringDenied)) }
-        }
+        run(.requestTemporaryFullAccuracy(at: time))
     }
 
     // MARK: - The app's lifecycle
@@ -257,99 +239,79 @@ public final class SimulatedLocationManager {
     /// or at a later virtual `time`. Standard updates end with the app; monitored regions, the
     /// significant-change service and visits survive it and relaunch an app authorized Always.
     public func changeAppState(to state: AppState, at time: EpochInstant? = nil) {
-        if let time { core.now = max(now, time) }
-        guard state != appState else { return }
-        let previous = appState
-        core.appState = state
-        if state == .terminated {
-            core.services.appTerminated()
-            iterationChanged(iterating: core.conditions.isMonitoring)
-        }
-        emit(.appStateChanged(state))
-        if previous == .terminated { sessionsRelaunched(at: now) }
-        if isInUse {
-            core.authorization.enteredUse()
-        } else {
-            perform(core.authorization.leftUse(terminated: appState == .terminated, now: now))
-        }
-        refreshMonitoringBlockers()
-        lifecycleHandler?(self, previous)
+        run(.changeAppState(state, at: time))
     }
 
     /// Whether the app is in use as iOS counts it: in the foreground, or running in the background
     /// with background location updates on (the status-bar indicator).
-    public var isInUse: Bool {
-        switch appState {
-        case .foreground: true
-        case .background, .suspended:
-            core.services.isUpdating && allowsBackgroundLocationUpdates && authorizationStatus.allowsLocation
-        case .terminated: false
-        }
+    public var isInUse: Bool { core.isInUse }
+
+    // MARK: - The world
+
+    /// The device is at `sample` (its true position) at `sample.time`: deliver what a real
+    /// device's location manager would.
+    public func move(to sample: DeviceSample) {
+        run(.move(sample))
     }
 
-    /// Whether an event of a background-capable service (regions, significant changes, visits)
-    /// reaches the app now: always while in use; otherwise only with Always, waking a suspended
-    /// app or relaunching a terminated one (an ``LocationEvent/appLaunched(_:)`` first). Provisional
-    /// Always is settled here, by the upgrade prompt iOS shows at the first such use.
-    func deliversInBackground(_ reason: LaunchReason, relaunch: Bool = true, at time: EpochInstant? = nil) -> Bool {
-        // iOS 8–12: When In Use "cannot use any services that automatically relaunch the app, such
-        // as region monitoring or the significant location change service" (Apple,
-        // `requestWhenInUseAuthorization()`, iOS 8 reference); visits are such a service too.
-        if configuration.iosVersion < 13 && authorizationStatus != .authorizedAlways { return false }
-        if isInUse { return true }
-        guard authorizationStatus == .authorizedAlways, relaunch || appState != .terminated,
-            settleProvisionalAlways()
-        else { return false }
-        if appState == .terminated {
-            core.appState = .background
-            emit(.appLaunched(reason), at: time)
-            sessionsRelaunched(at: time ?? now)
-            // The app's launch code: it recreates its sessions at once, as Apple requires.
-            lifecycleHandler?(self, .terminated)
-        }
-        return true
-    }
+    /// Under a non-exact realism, whether no region event is on its way: a resting device may stop.
+    var fieldIsSettled: Bool { core.fieldIsSettled }
 
-    /// The first use of Always while the app is not in use: provisional Always is settled by the
-    /// upgrade prompt. True when Always holds.
-    func settleProvisionalAlways() -> Bool {
-        let (holds, actions) = core.authorization.settleProvisionalAlways()
-        perform(actions)
-        return holds
-    }
-
-    // MARK: - Availability
-
-    /// ``Availability`` for the delegate API: what the status and Location Services allow, with
-    /// the signal (use decides delivery separately, by service).
-    func delegateAvailability(hasSignal: Bool) -> Availability {
-        Availability(
-            .init(
-                locationServicesEnabled: locationServicesEnabled, authorizationStatus: authorizationStatus,
-                accuracyAuthorization: accuracyAuthorization, hasSignal: hasSignal))
-    }
-
-    // MARK: Delivery
+    // MARK: - Delivery
 
     /// Appends the events emitted since the last call to `buffer`, each named for `device`, and
     /// empties the log: how a simulation (and a run's launch) takes the manager's events.
     public func drainEmitted(into buffer: inout [TimedEvent], device: String?) {
         core.drainEmitted(into: &buffer, device: device)
+        handed = 0
     }
 
-    func emit(_ event: LocationEvent, at time: EpochInstant? = nil) {
-        let timed = TimedEvent(time: time ?? now, event: event)
-        core.emitted.append(timed)
-        observer?(timed)
-        continuation?.yield(timed)
-        guard let delegate else { return }
-        // One time for one event: during the callback the manager's clock reads the instant the
-        // stream reports (a crossing's, between two samples), as a device's does at delivery;
-        // what the delegate starts then starts at that instant. The clock never goes back after.
+    /// Takes `input` as a step of the core and hands its events to the app; where iOS runs the
+    /// app's lifecycle code, runs it and goes on with the step.
+    func run(_ input: LocationManagerCore.Input) {
+        var input = input
+        while true {
+            let start = core.emitted.count
+            let action = core.step(input)
+            hand(since: start)
+            guard case .runLifecycleHandler(let previous) = action else { return }
+            lifecycleHandler?(self, previous)
+            input = .resume
+        }
+    }
+
+    /// Hands the log's events from `start` on to the app, in order. A call the app makes from a
+    /// callback is a step of its own, whose events are placed right after the one being handed,
+    /// before the rest: the order the log would have, had the app's call come at that event.
+    private func hand(since start: Int) {
+        guard listens else {
+            handed = core.emitted.count
+            return
+        }
+        let count = core.emitted.count - start
+        if handed < start {
+            let new = core.emitted[start...]
+            core.emitted.removeSubrange(start...)
+            core.emitted.insert(contentsOf: new, at: handed)
+        }
+        for _ in 0..<count {
+            let timed = core.emitted[handed]
+            handed += 1
+            observer?(timed)
+            continuation?.yield(timed)
+            if let delegate { call(delegate, with: timed) }
+        }
+    }
+
+    /// Calls the delegate's method for `timed`. One time for one event: during the callback the
+    /// manager's clock reads the instant the stream reports (a crossing's, between two samples),
+    /// as a device's does at delivery; what the delegate starts then starts at that instant. The
+    /// clock never goes back after.
+    private func call(_ delegate: any SimulatedLocationManagerDelegate, with timed: TimedEvent) {
         let resume = now
         core.now = timed.time
         defer { core.now = max(resume, now) }
-        switch event {
+        switch timed.event {
         case .authorizationChanged(let status):
             // iOS 14 deprecated the status callback for `locationManagerDidChangeAuthorization(_:)`
             // (WWDC20 "What's new in location"); a delegate without it gets the deprecated one
@@ -357,9 +319,9 @@ public final class SimulatedLocationManager {
             guard configuration.iosVersion >= 14 else {
                 return delegate.locationManager(self, didChangeAuthorization: status)
             }
-            core.statusForDeprecatedCallback = status
+            statusForDeprecatedCallback = status
             delegate.locationManagerDidChangeAuthorization(self)
-            core.statusForDeprecatedCallback = nil
+            statusForDeprecatedCallback = nil
         case .accuracyAuthorizationChanged:
             // Accuracy authorization is iOS 14's; no earlier callback carries it.
             if configuration.iosVersion >= 14 { delegate.locationManagerDidChangeAuthorization(self) }
@@ -377,5 +339,65 @@ public final class SimulatedLocationManager {
         case .locationUpdatesResumed: delegate.locationManagerDidResumeLocationUpdates(self)
         case .appStateChanged, .appLaunched, .monitorEvent, .liveUpdate, .sessionDiagnostic: break
         }
+    }
+
+    // MARK: - Standard and significant-change services
+
+    /// Starts the standard service; after an automatic pause this is what resumes it, as iOS
+    /// never resumes updates by itself.
+    public func startUpdatingLocation() {
+        run(.startUpdatingLocation)
+    }
+
+    public func stopUpdatingLocation() {
+        core.services.stopUpdating()
+    }
+
+    public func startMonitoringSignificantLocationChanges() {
+        core.services.startSignificantChanges()
+    }
+
+    public func stopMonitoringSignificantLocationChanges() {
+        core.services.stopSignificantChanges()
+    }
+
+    public func startMonitoringVisits() {
+        core.services.setVisits(true)
+    }
+
+    public func stopMonitoringVisits() {
+        core.services.setVisits(false)
+    }
+
+    /// `requestLocation()` (iOS 9), now or at a later virtual `time`: "Only one location fix is
+    /// reported to the delegate, after which location services are stopped" — the fix comes at the
+    /// next instant the device has one (at the desired accuracy, approximate under reduced
+    /// accuracy); if none comes within ``LocationManagerConfiguration/requestLocationTimeout``,
+    /// `didFailWithError` with `kCLErrorLocationUnknown` ("If a location fix cannot be determined in
+    /// a timely manner, the location manager calls the delegate's locationManager(_:didFailWithError:)
+    /// method instead", Apple, `requestLocation()`). An app refused location gets
+    /// `kCLErrorDenied` at once.
+    public func requestLocation(at time: EpochInstant? = nil) {
+        run(.requestLocation(at: time))
+    }
+
+    // MARK: - Region monitoring
+
+    /// Registers `region`. Before the user has answered the prompt the region is kept, and
+    /// monitored once authorization allows it, as iOS does; refused authorization fails it.
+    /// Monitoring begins with `didStartMonitoringFor` and, once a fix is known, the region's
+    /// state through `didDetermineState` — never an entry or exit for where the device already is.
+    public func startMonitoring(for region: CircularRegion) {
+        run(.startMonitoring(region))
+    }
+
+    public func stopMonitoring(for region: CircularRegion) {
+        core.stopMonitoring(region.identifier)
+    }
+
+    /// Asks for a region's state; the answer comes through `didDetermineState` at the next
+    /// instant, not during this call.
+    public func requestState(for region: CircularRegion) {
+        core.stateRequests.append((region, now))
     }
 }

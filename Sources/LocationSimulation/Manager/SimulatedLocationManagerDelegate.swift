@@ -50,7 +50,7 @@ extension SimulatedLocationManagerDelegate {
     public func locationManager(_ manager: SimulatedLocationManager, didStartMonitoringFor region: CircularRegion) {}
     /// Not implemented by the delegate: a status change reaches the deprecated callback.
     public func locationManagerDidChangeAuthorization(_ manager: SimulatedLocationManager) {
-        guard let status = manager.core.statusForDeprecatedCallback else { return }
+        guard let status = manager.statusForDeprecatedCallback else { return }
         locationManager(manager, didChangeAuthorization: status)
     }
     public func locationManagerDidPauseLocationUpdates(_ manager: SimulatedLocationManager) {}

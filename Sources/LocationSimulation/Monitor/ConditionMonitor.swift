@@ -56,7 +56,8 @@ package struct ConditionMonitor {
     package var count: Int { entries.values.filter(\.isMonitored).count }
 
     /// Whether any condition is monitored (``count`` > 0 without counting them: asked at every fix).
-    package var isMonitoring: Bool { entries.values.contains(where: \.isMonitored) }
+    /// Inlined: read at every sample, a call passed a copy of the whole monitor.
+    @inline(__always) package var isMonitoring: Bool { entries.values.contains(where: \.isMonitored) }
 
     /// The identifiers a monitor has conditions for (`CLMonitor.identifiers`), in the order added.
     package func identifiers(of monitor: String) -> [String] {

@@ -25,7 +25,7 @@ import SimulatedTime
 ///   session, which keeps it in use ("When a session is active, the app remains in-use, so
 ///   When-In-Use authorization will remain effective, and both Updater and Monitor APIs will be
 ///   available", `CLBackgroundActivitySession.h`).
-extension SimulatedLocationManager {
+extension LocationManagerCore {
     /// A session the app holds.
     struct HeldSession {
         var kind: SessionKind
@@ -38,114 +38,96 @@ extension SimulatedLocationManager {
         var reported: SessionDiagnostics?
     }
 
-    /// `CLServiceSession(authorization:fullAccuracyPurposeKey:)` (iOS 18): the app declares the
-    /// authorization a workflow needs. Returns the session's identifier; its diagnostics come as
-    /// ``LocationEvent/sessionDiagnostic(_:)`` events, the first at once.
-    @discardableResult
-    public func beginServiceSession(
-        _ requirement: ServiceSessionRequirement, fullAccuracyPurposeKey: String? = nil
-    ) -> SessionID {
-        let id = openSession(kind: .service, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey)
+    /// Opens a service session; one requiring authorization asks for it (and for temporary full
+    /// accuracy, given a purpose key) while the app is in the foreground.
+    mutating func beginServiceSession(_ requirement: ServiceSessionRequirement, fullAccuracyPurposeKey: String?) {
+        _ = openSession(kind: .service, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey)
         if requirement != .none && appState == .foreground {
             if authorizationStatus == .notDetermined {
-                requirement == .always ? requestAlwaysAuthorization() : requestWhenInUseAuthorization()
+                requestAuthorization(always: requirement == .always)
             } else if requirement == .always && authorizationStatus == .authorizedWhenInUse {
-                requestAlwaysAuthorization()
+                requestAuthorization(always: true)
             }
         }
-        if let key = fullAccuracyPurposeKey, appState == .foreground, accuracyAuthorization == .reducedAccuracy {
-            core.authorization.noteFullAccuracyRequested()
-            requestTemporaryFullAccuracyAuthorization(withPurposeKey: key)
+        if fullAccuracyPurposeKey != nil, appState == .foreground, accuracyAuthorization == .reducedAccuracy {
+            authorization.noteFullAccuracyRequested()
+            perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
         }
         refreshSessions()
-        return id
     }
 
-    /// `CLBackgroundActivitySession()` (iOS 17): keeps a When In Use app in use in the background
-    /// (the blue indicator), so live updates and monitor events go on.
-    @discardableResult
-    public func beginBackgroundActivitySession() -> SessionID {
-        let id = openSession(kind: .backgroundActivity, requirement: nil, fullAccuracyPurposeKey: nil)
-        refreshMonitoringBlockers()
-        return id
-    }
-
-    /// `invalidate()`: the session ends at once and cannot become active again.
-    public func invalidateSession(_ id: SessionID) {
-        guard core.sessions.removeValue(forKey: id) != nil else { return }
-        core.sessionOrder.removeAll { $0 == id }
-        refreshMonitoringBlockers()
-    }
+    /// The identifier the next session opened gets.
+    package var nextSessionID: SessionID { SessionID(rawValue: nextSession + 1) }
 
     /// The sessions the app holds now, in the order they began.
-    public var heldSessions: [SessionDiagnostic] {
-        core.sessionOrder.compactMap { id in core.sessions[id].map { diagnostic(id, $0) } }
+    var heldSessions: [SessionDiagnostic] {
+        sessionOrder.compactMap { id in sessions[id].map { diagnostic(id, $0) } }
     }
 
-    private func openSession(
+    mutating func openSession(
         kind: SessionKind, requirement: ServiceSessionRequirement?, fullAccuracyPurposeKey: String?
     ) -> SessionID {
-        core.nextSession += 1
-        let id = SessionID(rawValue: core.nextSession)
+        nextSession += 1
+        let id = SessionID(rawValue: nextSession)
         // In use now, or resumed at once after a launch, the previous launch having held one.
         let resumes =
-            core.lastLaunch.map { $0.seconds(to: now) <= configuration.serviceSessionResumeWindow.seconds + 1e-9 }
+            lastLaunch.map { $0.seconds(to: now) <= configuration.serviceSessionResumeWindow.seconds + 1e-9 }
             ?? false
-            && core.sessions.values.contains {
-                $0.launch < core.launches && $0.isActive && $0.kind == kind && $0.requirement == requirement
+            && sessions.values.contains {
+                $0.launch < launches && $0.isActive && $0.kind == kind && $0.requirement == requirement
             }
-        core.sessions[id] = HeldSession(
+        sessions[id] = HeldSession(
             kind: kind, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey,
-            isActive: isInUseForTodaysAPIs || resumes, launch: core.launches)
-        core.sessionOrder.append(id)
+            isActive: isInUseForTodaysAPIs || resumes, launch: launches)
+        sessionOrder.append(id)
         return id
     }
 
     /// The app was launched again after termination (by the user, or by iOS for an event): its
     /// sessions from before must be recreated within the resume window.
-    func sessionsRelaunched(at time: EpochInstant) {
-        core.launches += 1
-        core.lastLaunch = time
+    mutating func sessionsRelaunched(at time: EpochInstant) {
+        launches += 1
+        lastLaunch = time
     }
 
     /// Ends sessions of an earlier launch that the app did not recreate in time.
-    func expireStaleSessions(at time: EpochInstant) {
-        guard let launch = core.lastLaunch,
+    mutating func expireStaleSessions(at time: EpochInstant) {
+        guard let launch = lastLaunch,
             launch.seconds(to: time) > configuration.serviceSessionResumeWindow.seconds + 1e-9
         else { return }
-        let stale = core.sessionOrder.filter { core.sessions[$0].map { $0.launch < core.launches } ?? false }
+        let stale = sessionOrder.filter { sessions[$0].map { $0.launch < launches } ?? false }
         guard !stale.isEmpty else { return }
-        for id in stale { core.sessions.removeValue(forKey: id) }
-        core.sessionOrder.removeAll { stale.contains($0) }
+        for id in stale { sessions.removeValue(forKey: id) }
+        sessionOrder.removeAll { stale.contains($0) }
         refreshMonitoringBlockers()
     }
 
     /// Whether live updates and monitor events reach the app as one in use: in the foreground,
     /// running in the background with background location updates, or holding an active
     /// background activity session.
-    var isInUseForTodaysAPIs: Bool {
+    @inline(__always) var isInUseForTodaysAPIs: Bool {
         switch appState {
         case .foreground: return true
         case .background where allowsBackgroundLocationUpdates: return true
         default:
-            return core.sessions.values.contains { $0.kind == .backgroundActivity && $0.isActive }
+            return sessions.values.contains { $0.kind == .backgroundActivity && $0.isActive }
         }
     }
 
     /// Whether an app authorized Always gets live updates and monitor events while not in use:
     /// from iOS 18 only while it holds a session begun in the foreground (explicit, or the
     /// implicit one of iterating); before iOS 18 there are no sessions to hold.
-    var holdsSessionForBackground: Bool {
+    @inline(__always) var holdsSessionForBackground: Bool {
         guard configuration.iosVersion >= 18 else { return true }
-        return core.implicitSessionActive == true
-            || core.sessions.values.contains { $0.kind == .service && $0.isActive }
+        return implicitSessionActive == true
+            || sessions.values.contains { $0.kind == .service && $0.isActive }
     }
 
     /// `serviceSessionRequired`: the app requires explicit sessions (Info.plist) and holds none
     /// requiring authorization (a `.none` session counts once authorization is granted).
-    var needsServiceSession: Bool {
+    @inline(__always) var needsServiceSession: Bool {
         guard configuration.iosVersion >= 18, configuration.requiresExplicitServiceSession else { return false }
-        return !core.sessions.values.contains {
+        return !sessions.values.contains {
             $0.kind == .service
                 && ($0.requirement != ServiceSessionRequirement.none || authorizationStatus.allowsLocation)
         }
@@ -154,12 +136,12 @@ extension SimulatedLocationManager {
     /// The app starts or stops iterating live updates or monitor events: the implicit session
     /// (iOS 18, unless explicit sessions are required) is held while it does, in effect when it
     /// began in use; iterating while not in use keeps one begun earlier.
-    func iterationChanged(iterating: Bool) {
+    mutating func iterationChanged(iterating: Bool) {
         guard configuration.iosVersion >= 18, !configuration.requiresExplicitServiceSession else { return }
         if !iterating {
-            core.implicitSessionActive = nil
-        } else if core.implicitSessionActive != true {
-            core.implicitSessionActive = isInUseForTodaysAPIs
+            implicitSessionActive = nil
+        } else if implicitSessionActive != true {
+            implicitSessionActive = isInUseForTodaysAPIs
         }
     }
 
@@ -167,7 +149,7 @@ extension SimulatedLocationManager {
     /// flags. A session reaches the app while the app is in use as today's APIs count it, or — a
     /// service session of an app authorized Always — while it is active; either way only while
     /// the session itself is active (begun in use, not ended by a termination).
-    func sessionDiagnostics(_ session: HeldSession) -> SessionDiagnostics {
+    @inline(__always) func sessionDiagnostics(_ session: HeldSession) -> SessionDiagnostics {
         let inUse =
             isInUseForTodaysAPIs
             || (authorizationStatus == .authorizedAlways && session.kind == .service && session.isActive)
@@ -179,7 +161,7 @@ extension SimulatedLocationManager {
             if session.requirement == .always && authorizationStatus == .authorizedWhenInUse && hasAskedForAlways {
                 flags.insert(.alwaysAuthorizationDenied)
             }
-            if session.fullAccuracyPurposeKey != nil && core.authorization.fullAccuracyRequested
+            if session.fullAccuracyPurposeKey != nil && authorization.fullAccuracyRequested
                 && accuracyAuthorization == .reducedAccuracy
             {
                 flags.insert(.fullAccuracyDenied)
@@ -189,18 +171,18 @@ extension SimulatedLocationManager {
     }
 
     /// Reports each session whose diagnostics changed (and each new one).
-    func refreshSessions() {
-        for id in core.sessionOrder {
-            guard var session = core.sessions[id] else { continue }
+    mutating func refreshSessions() {
+        for id in sessionOrder {
+            guard var session = sessions[id] else { continue }
             let flags = sessionDiagnostics(session)
             guard flags != session.reported else { continue }
             session.reported = flags
-            core.sessions[id] = session
+            sessions[id] = session
             emit(.sessionDiagnostic(diagnostic(id, session)))
         }
     }
 
-    private func diagnostic(_ id: SessionID, _ session: HeldSession) -> SessionDiagnostic {
+    @inline(__always) private func diagnostic(_ id: SessionID, _ session: HeldSession) -> SessionDiagnostic {
         SessionDiagnostic(
             session: id, kind: session.kind, requirement: session.requirement, isActive: session.isActive,
             diagnostics: session.reported ?? sessionDiagnostics(session))
