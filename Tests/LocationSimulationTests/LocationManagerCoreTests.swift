@@ -132,10 +132,12 @@ import Testing
     func types(_ events: some Sequence<TimedEvent>) -> [String] { events.map(\.event.type) }
 
     /// iOS launches a terminated app for a region entry and runs its launch code before the entry
-    /// is delivered (Apple, "Handling location updates in the background": the system launches the
-    /// app into the background and the app must create its location manager at launch; the event
-    /// follows). The step stops there, the app's calls are steps of their own, and on resuming
-    /// what the launch code started counts at the same sample: here, standard updates give a fix.
+    /// is delivered (Apple, `UIApplication.LaunchOptionsKey.location`: "the app was launched to
+    /// handle an incoming location event … use the presence of this key as a signal to create a
+    /// CLLocationManager object and start location services again. Location data is delivered only
+    /// to the location manager delegate"). The step stops there, the app's calls are steps of their
+    /// own, and on resuming what the launch code started counts at the same sample: here, standard
+    /// updates give a fix.
     @Test func aStepStopsForTheLaunchCodeAndGoesOnAfterIt() {
         var core = exactCore()
         #expect(types(core.emitted) == ["monitoringStarted", "regionState"])
