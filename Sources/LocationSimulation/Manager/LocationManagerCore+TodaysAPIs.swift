@@ -49,7 +49,11 @@ extension LocationManagerCore {
         let blockers = monitoringDiagnostics
         guard blockers != monitoringBlockers else { return }
         monitoringBlockers = blockers
-        guard !blockers.isEmpty else { return }
+        if !blockers.isEmpty { reportSuspended(blockers) }
+    }
+
+    /// Each condition's loss of evaluation for `blockers`, reported once.
+    mutating func reportSuspended(_ blockers: MonitoringDiagnostics) {
         for event in conditions.suspend(blockers, time: now) { emit(.monitorEvent(event, at: nil)) }
     }
 

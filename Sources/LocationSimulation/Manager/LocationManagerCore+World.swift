@@ -124,19 +124,16 @@ extension LocationManagerCore {
     /// Delivers what iOS lets reach the app now; true when iOS launched the app for it, the event
     /// itself to follow the app's launch code (``finish(_:)``).
     mutating func deliver(_ delivery: Delivery) -> Bool {
-        let admitted: Admission
-        switch delivery {
-        case .region(.determined(let region, let state, let time)):
-            if admission(.region, relaunch: false) != .refused { emit(.determinedState(state, for: region), at: time) }
-            return false
-        case .region(.crossed(let region, let state, let time, _)):
-            admitted = admission(
-                .region, relaunch: state == .inside ? region.notifyOnEntry : region.notifyOnExit, at: time)
-        case .monitor(let event):
-            admitted = event.state == .unmonitored ? .now : admission(.region, at: event.date)
-        case .significantChange: admitted = admission(.significantChange)
-        case .visit: admitted = admission(.visit)
-        }
+        let admitted =
+            switch delivery {
+            // A region's first state never launches the app.
+            case .region(.determined): admission(.region, relaunch: false)
+            case .region(.crossed(let region, let state, let time, _)):
+                admission(.region, relaunch: Self.notifies(region, of: state), at: time)
+            case .monitor(let event): event.state == .unmonitored ? .now : admission(.region, at: event.date)
+            case .significantChange: admission(.significantChange)
+            case .visit: admission(.visit)
+            }
         switch admitted {
         case .refused: return false
         case .afterLaunch: return true
@@ -146,13 +143,18 @@ extension LocationManagerCore {
         }
     }
 
+    /// Whether `region` asks to be told of a crossing into `state` (`notifyOnEntry`/`notifyOnExit`).
+    private static func notifies(_ region: CircularRegion, of state: RegionState) -> Bool {
+        state == .inside ? region.notifyOnEntry : region.notifyOnExit
+    }
+
     /// Emits a delivery's events, iOS having let it reach the app.
     mutating func finish(_ delivery: Delivery) {
         switch delivery {
         case .region(.determined(let region, let state, let time)):
             emit(.determinedState(state, for: region), at: time)
         case .region(.crossed(let region, let state, let time, let position)):
-            if state == .inside ? region.notifyOnEntry : region.notifyOnExit {
+            if Self.notifies(region, of: state) {
                 emit(
                     state == .inside ? .enteredRegion(region, at: position) : .exitedRegion(region, at: position),
                     at: time)

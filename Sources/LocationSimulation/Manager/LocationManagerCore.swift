@@ -224,7 +224,7 @@ package struct LocationManagerCore {
         case .beginServiceSession(let requirement, let key):
             beginServiceSession(requirement, fullAccuracyPurposeKey: key)
         case .beginBackgroundActivitySession:
-            _ = openSession(kind: .backgroundActivity, requirement: nil, fullAccuracyPurposeKey: nil)
+            openSession(kind: .backgroundActivity, requirement: nil, fullAccuracyPurposeKey: nil)
             refreshMonitoringBlockers()
         case .invalidateSession(let id):
             guard sessions.removeValue(forKey: id) != nil else { break }
@@ -262,11 +262,7 @@ package struct LocationManagerCore {
                     return .runLifecycleHandler(previous: .terminated)
                 }
             case .reportSuspendedConditions:
-                if !monitoringBlockers.isEmpty {
-                    for event in conditions.suspend(monitoringBlockers, time: now) {
-                        emit(.monitorEvent(event, at: nil))
-                    }
-                }
+                if !monitoringBlockers.isEmpty { reportSuspended(monitoringBlockers) }
             }
             next = agenda.count > base ? agenda.popLast() : nil
         }

@@ -41,7 +41,7 @@ extension LocationManagerCore {
     /// Opens a service session; one requiring authorization asks for it (and for temporary full
     /// accuracy, given a purpose key) while the app is in the foreground.
     mutating func beginServiceSession(_ requirement: ServiceSessionRequirement, fullAccuracyPurposeKey: String?) {
-        _ = openSession(kind: .service, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey)
+        openSession(kind: .service, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey)
         if requirement != .none && appState == .foreground {
             if authorizationStatus == .notDetermined {
                 requestAuthorization(always: requirement == .always)
@@ -64,9 +64,10 @@ extension LocationManagerCore {
         sessionOrder.compactMap { id in sessions[id].map { diagnostic(id, $0) } }
     }
 
+    /// Opens a session; it gets ``nextSessionID``.
     mutating func openSession(
         kind: SessionKind, requirement: ServiceSessionRequirement?, fullAccuracyPurposeKey: String?
-    ) -> SessionID {
+    ) {
         nextSession += 1
         let id = SessionID(rawValue: nextSession)
         // In use now, or resumed at once after a launch, the previous launch having held one.
@@ -80,7 +81,6 @@ extension LocationManagerCore {
             kind: kind, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey,
             isActive: isInUseForTodaysAPIs || resumes, launch: launches)
         sessionOrder.append(id)
-        return id
     }
 
     /// The app was launched again after termination (by the user, or by iOS for an event): its
