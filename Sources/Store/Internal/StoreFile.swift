@@ -93,10 +93,19 @@ enum StoreFile {
 
     static func identity(_ db: SQLiteConnection) throws(StoreError) -> Identity {
         var identity = Identity(applicationID: 0, userVersion: 0, tables: [])
-        try db.query("PRAGMA application_id") { identity.applicationID = Int32(truncatingIfNeeded: $0.int(0)) }
-        try db.query("PRAGMA user_version") { identity.userVersion = $0.int(0) }
-        try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-            identity.tables.insert($0.text(0))
+        // One statement, so one read transaction: read apart, another process's first migration
+        // could commit between them and show its tables without its application id.
+        let snapshot = """
+            SELECT 0, application_id FROM pragma_application_id
+            UNION ALL SELECT 1, user_version FROM pragma_user_version
+            UNION ALL SELECT 2, name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+            """
+        try db.query(snapshot) { row in
+            switch row.int(0) {
+            case 0: identity.applicationID = Int32(truncatingIfNeeded: row.int(1))
+            case 1: identity.userVersion = row.int(1)
+            default: identity.tables.insert(row.text(1))
+            }
         }
         return identity
     }
