@@ -170,25 +170,30 @@ public enum EventStreamEncoder {
     /// Names from files (devices, regions, monitors) go through ``DisplayEscaping``: a line is
     /// shown on a terminal, and a region called `ESC ] 0; … BEL` must not retitle it.
     static func appendText(_ timed: TimedEvent, to out: inout [UInt8]) {
-        func put(_ text: String) { out.append(contentsOf: text.utf8) }
-        func name(_ text: String) { DisplayEscaping.append(text, to: &out) }
-        XSDDateTime.append(timed.time.secondsSince1970, fractionDigits: 3, to: &out)
-        out.append(literal: "  ")
+        out.appendLine { writeText(timed, to: &$0) }
+    }
+
+    /// A line of ``text(_:)``, written in place (see `ByteCursor`).
+    private static func writeText(_ timed: TimedEvent, to line: inout ByteCursor) {
+        func put(_ text: String) { line.put(text) }
+        func name(_ text: String) { line.put(DisplayEscaping.escape(text)) }
+        XSDDateTime.write(timed.time.secondsSince1970, fractionDigits: 3, to: &line)
+        line.put("  ")
         if let device = timed.device {
-            out.append(UInt8(ascii: "["))
+            line.put(UInt8(ascii: "["))
             name(device)
-            out.append(literal: "] ")
+            line.put("] ")
         }
         switch timed.event {
         case .authorizationChanged(let status):
             put("authorization   \(status)")
         case .locationUpdated(let fix, let service):
-            out.append(literal: service == .standard ? "location        " : "significant     ")
-            appendText(fix, at: timed.time, to: &out)
+            line.put(service == .standard ? "location        " : "significant     ")
+            writeText(fix, at: timed.time, to: &line)
         case .liveUpdate(let update):
             put("live            ")
             if let location = update.location {
-                appendText(location, at: timed.time, to: &out)
+                writeText(location, at: timed.time, to: &line)
             } else {
                 put("no location")
             }
@@ -248,11 +253,11 @@ public enum EventStreamEncoder {
     }
 
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
-    private static func appendText(_ fix: Location, at time: EpochInstant, to out: inout [UInt8]) {
+    private static func writeText(_ fix: Location, at time: EpochInstant, to line: inout ByteCursor) {
         func field(_ prefix: StaticString, _ value: Double, _ digits: Int, _ suffix: StaticString) {
-            out.append(literal: prefix)
-            appendPrintf(value, digits, to: &out)
-            out.append(literal: suffix)
+            line.put(prefix)
+            writePrintf(value, digits, to: &line)
+            line.put(suffix)
         }
         field("", fix.coordinate.latitude, 6, ",")
         field("", fix.coordinate.longitude, 6, "  ±")
@@ -268,14 +273,18 @@ public enum EventStreamEncoder {
     /// binary; where it lies within its own rounding error of a half — where binary and the
     /// exact decimal could round apart — printf itself decides.
     static func appendPrintf(_ value: Double, _ digits: Int, to out: inout [UInt8]) {
+        out.appendLine(capacity: 32) { writePrintf(value, digits, to: &$0) }
+    }
+
+    static func writePrintf(_ value: Double, _ digits: Int, to line: inout ByteCursor) {
         let scaled = abs(value) * ExactPowers.ofTen(digits)
         let fraction = scaled - scaled.rounded(.down)
         guard value.isFinite, digits <= 9, scaled < 9e15, abs(fraction - 0.5) > 2 * scaled.ulp else {
-            out.append(contentsOf: String(format: "%.\(digits)f", value).utf8)
+            line.put(String(format: "%.\(digits)f", value))
             return
         }
         let units = UInt64(scaled.rounded(.toNearestOrEven))
-        FixedPoint.append(units, places: digits, negative: value.sign == .minus, to: &out)
+        FixedPoint.write(units, places: digits, negative: value.sign == .minus, to: &line)
     }
 
     /// `value` rounded to `digits` decimals, written as Swift writes that Double (`69.5`, `5.0`,

@@ -10,8 +10,9 @@ import Store
 public enum RunEvent {
     /// A device's manager told its app something (launch events included, merged by time).
     case location(TimedEvent)
-    /// A post was created or moved on, at this instant of the delivery's clock.
-    case post(AuditRecord, at: EpochInstant)
+    /// A post was created or moved on, at this instant of the delivery's clock. Boxed: a record
+    /// is twice an event's size, and every event of a run is handed on in this enum.
+    indirect case post(AuditRecord, at: EpochInstant)
 }
 
 /// What is left when a run is over.

@@ -8,38 +8,45 @@
 /// ```
 public enum FixedPoint {
     /// Appends the decimal, signed when `negative`, with `.0` after a whole number when
-    /// `pointZero`; `places` is at most 24. Written back to front on the stack and appended at
-    /// once: the writers and the event stream write several a point, and an append per part was
-    /// a third of the cost.
+    /// `pointZero`; `places` is at most 24.
     @inlinable
     public static func append(
         _ units: UInt64, places: Int, negative: Bool, pointZero: Bool = false, to out: inout [UInt8]
     ) {
-        precondition((0...24).contains(places), "FixedPoint places out of range")
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
-            var start = buffer.count
-            func put(_ byte: UInt8) {
-                start -= 1
-                buffer[start] = byte
-            }
-            var rest = units
-            if pointZero {
-                put(UInt8(ascii: "0"))
-                put(UInt8(ascii: "."))
-            }
-            if places > 0 {
-                for _ in 0..<places {
-                    put(UInt8(truncatingIfNeeded: 48 + rest % 10))
-                    rest /= 10
-                }
-                put(UInt8(ascii: "."))
-            }
-            repeat {
-                put(UInt8(truncatingIfNeeded: 48 + rest % 10))
-                rest /= 10
-            } while rest > 0
-            if negative { put(UInt8(ascii: "-")) }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+        out.appendLine(capacity: 48) { line in
+            write(units, places: places, negative: negative, to: &line)
+            if pointZero { line.put(".0") }
         }
+    }
+
+    /// Writes the decimal, signed when `negative`; `places` is at most 24. Its length is
+    /// counted first (by multiplying, not dividing), so the digits go straight to their places,
+    /// last first.
+    @inlinable
+    package static func write(_ units: UInt64, places: Int, negative: Bool, to line: inout ByteCursor) {
+        precondition((0...24).contains(places), "FixedPoint places out of range")
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 20 && units >= power {  // 10^19 is the last power of ten a UInt64 holds
+            digits += 1
+            power &*= 10
+        }
+        digits = Swift.max(digits, places + 1)
+        let sign = negative ? 1 : 0
+        guard let room = line.reserve(sign + digits + (places > 0 ? 1 : 0)) else { return }
+        if negative { room[0] = UInt8(ascii: "-") }
+        var index = room.count
+        var rest = units
+        func digit() {
+            index -= 1
+            room[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+            rest /= 10
+        }
+        if places > 0 {
+            for _ in 0..<places { digit() }
+            index -= 1
+            room[index] = UInt8(ascii: ".")
+        }
+        while index > sign { digit() }
     }
 }

@@ -119,6 +119,11 @@ public enum XSDDateTime {
     /// Appends the UTC time as UTF-8 digits, without intermediate strings: event streams write
     /// one per line.
     public static func append(_ seconds: Double, fractionDigits: Int, to out: inout [UInt8]) {
+        out.appendLine(capacity: 64) { write(seconds, fractionDigits: fractionDigits, to: &$0) }
+    }
+
+    /// Writes the UTC time: each field straight to its place in the line (``ByteCursor``).
+    package static func write(_ seconds: Double, fractionDigits: Int, to line: inout ByteCursor) {
         let digits = min(max(fractionDigits, 0), 6)
         var scale: Int64 = 1
         for _ in 0..<digits { scale *= 10 }
@@ -133,59 +138,58 @@ public enum XSDDateTime {
         let fraction = rest % scale
         let secondOfDay = Int(rest / scale)
         let (y, m, d) = CivilCalendar.date(days: Int(days))
-        // Written field by field into a buffer on the stack and appended once: a time per point or
-        // event, where an append per field was a tenth of export. Years outside 0...9999 (signed,
-        // or wider than four digits) go first, on their own.
+        // Years outside 0...9999 (signed, or wider than four digits) go first, on their own.
         let fourDigits = (0...9999).contains(y)
         if !fourDigits {
-            if y < 0 { out.append(UInt8(ascii: "-")) }
-            appendDigits(abs(y), width: 4, to: &out)
+            if y < 0 { line.put(UInt8(ascii: "-")) }
+            writeDigits(abs(y), width: 4, to: &line)
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { bytes in
-            func put(_ value: Int, width: Int, at start: Int) {
-                var rest = value
-                for i in stride(from: start + width - 1, through: start, by: -1) {
-                    bytes[i] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                    rest /= 10
-                }
+        guard let bytes = line.reserve((fourDigits ? 4 : 0) + 16 + (digits > 0 ? 1 + digits : 0)) else { return }
+        let base = fourDigits ? 0 : -4  // without the year, every field sits four bytes earlier
+        func put(_ value: Int, width: Int, at start: Int) {
+            var rest = value
+            for i in stride(from: base + start + width - 1, through: base + start, by: -1) {
+                bytes[i] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                rest /= 10
             }
-            if fourDigits { put(y, width: 4, at: 0) }
-            (bytes[4], bytes[7], bytes[10], bytes[13], bytes[16]) = (45, 45, 84, 58, 58)  // - - T : :
-            put(m, width: 2, at: 5)
-            put(d, width: 2, at: 8)
-            put(secondOfDay / 3600, width: 2, at: 11)
-            put(secondOfDay / 60 % 60, width: 2, at: 14)
-            put(secondOfDay % 60, width: 2, at: 17)
-            var end = 19
-            if digits > 0 {
-                bytes[19] = UInt8(ascii: ".")
-                put(Int(fraction), width: digits, at: 20)
-                end = 20 + digits
-            }
-            bytes[end] = UInt8(ascii: "Z")
-            let start = fourDigits ? 0 : 4
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...end]))
         }
+        func pair(_ value: Int, at start: Int) {
+            bytes[base + start] = UInt8(truncatingIfNeeded: 48 + value / 10)
+            bytes[base + start + 1] = UInt8(truncatingIfNeeded: 48 + value % 10)
+        }
+        if fourDigits {
+            pair(y / 100, at: 0)
+            pair(y % 100, at: 2)
+        }
+        (bytes[base + 4], bytes[base + 7], bytes[base + 10]) = (45, 45, 84)  // - - T
+        (bytes[base + 13], bytes[base + 16]) = (58, 58)  // : :
+        pair(m, at: 5)
+        pair(d, at: 8)
+        pair(secondOfDay / 3600, at: 11)
+        pair(secondOfDay / 60 % 60, at: 14)
+        pair(secondOfDay % 60, at: 17)
+        var end = 19
+        if digits > 0 {
+            bytes[base + 19] = UInt8(ascii: ".")
+            put(Int(fraction), width: digits, at: 20)
+            end = 20 + digits
+        }
+        bytes[base + end] = UInt8(ascii: "Z")
     }
 
-    /// Appends a non-negative integer, zero-padded to at least `width` digits.
-    static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
-        // Filled from the last digit back (division by the constant 10 is a multiplication) in a
-        // buffer on the stack, then appended at once: one capacity check, not one per digit.
-        for _ in 0..<max(width - 20, 0) { out.append(UInt8(ascii: "0")) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            var rest = max(value, 0)
-            repeat {
-                start -= 1
-                digits[start] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                rest /= 10
-            } while rest > 0
-            while 20 - start < min(width, 20) {
-                start -= 1
-                digits[start] = UInt8(ascii: "0")
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+    /// Writes a non-negative integer, zero-padded to at least `width` digits.
+    static func writeDigits(_ value: Int, width: Int, to line: inout ByteCursor) {
+        var length = 1
+        var rest = max(value, 0)
+        while rest >= 10 {
+            rest /= 10
+            length += 1
+        }
+        guard let room = line.reserve(max(length, width)) else { return }
+        rest = max(value, 0)
+        for index in room.indices.reversed() {
+            room[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)  // zeros once `rest` runs out
+            rest /= 10
         }
     }
 

@@ -3,6 +3,7 @@ import Geo
 import LocationEvents
 import SimulatedTime
 import Testing
+import WaypostSupport
 
 /// 2025-01-01T00:00:00Z, the instant every line below starts with.
 private let t0 = EpochInstant(secondsSince1970: 1_735_689_600)
@@ -44,6 +45,30 @@ struct EventStreamTests {
         let line = EventStreamEncoder.json(TimedEvent(time: t0, event: event))
         #expect(line == expected)
         #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+    }
+
+    /// A text line is built on the stack and appended at once; one that outgrows that room (a
+    /// long name, a number printf writes in hundreds of digits) is written again with more.
+    @Test func textLinesAreWrittenWholeWhateverTheirLength() {
+        func text(_ event: LocationEvent, device: String? = nil) -> String {
+            EventStreamEncoder.text(TimedEvent(time: t0, device: device, event: event))
+        }
+        #expect(
+            text(.locationUpdated(Self.fix, service: .standard))
+                == "2025-01-01T00:00:00.000Z  location        37.331817,-122.031175  ±5 m  alt 69.5 m  1.38 m/s  198.7°"
+        )
+        let long = String(repeating: "é\u{1B}", count: 300)
+        let region = CircularRegion(identifier: long, center: Coordinate(latitude: 1, longitude: 2), radius: 100)
+        #expect(
+            text(.enteredRegion(region, at: region.center), device: "phone")
+                == "2025-01-01T00:00:00.000Z  [phone] enter           " + DisplayEscaping.escape(long))
+        let high = Location(
+            coordinate: Self.fix.coordinate, altitude: 1e300, horizontalAccuracy: 5, verticalAccuracy: 3, speed: -1,
+            course: -1, timestamp: t0)
+        #expect(
+            text(.locationUpdated(high, service: .standard))
+                == "2025-01-01T00:00:00.000Z  location        37.331817,-122.031175  ±5 m  alt "
+                + String(format: "%.1f", 1e300) + " m")
     }
 
     @Test func fixedDecimalsReadLikeSwiftDoubles() {

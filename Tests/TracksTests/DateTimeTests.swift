@@ -57,4 +57,12 @@ struct DateTimeTests {
         #expect(XSDDateTime.formatMilliseconds(1_275_012_129.5) == "2010-05-28T02:02:09.500Z")
         #expect(XSDDateTime.formatMilliseconds(-0.001) == "1969-12-31T23:59:59.999Z")
     }
+
+    /// A year outside 0…9999 is written whole and signed, before the rest of the time.
+    @Test func formatsYearsBeyondFourDigits() {
+        #expect(XSDDateTime.formatMilliseconds(253_402_300_800) == "10000-01-01T00:00:00.000Z")
+        #expect(XSDDateTime.formatMilliseconds(-62_167_219_200) == "0000-01-01T00:00:00.000Z")
+        #expect(XSDDateTime.formatMilliseconds(-62_167_305_600) == "-0001-12-31T00:00:00.000Z")
+        #expect(XSDDateTime.format(253_402_300_800.25, fractionDigits: 0) == "10000-01-01T00:00:00Z")
+    }
 }

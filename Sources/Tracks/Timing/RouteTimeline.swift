@@ -153,21 +153,23 @@ private struct PieceCursor: Sendable {
 }
 
 /// A piece's positions before motion: stored points, or an untimed path densified on the way.
-private enum RawPoints: Sendable {
-    case points(SpillColumn<TrackPoint>.Iterator)
-    case densified(DensifiedPoints)
+///
+/// Two optionals, not an enum: an enum's payload is taken out to be advanced, and the copy left
+/// behind shares the iterator's chunk, so reading the next chunk into it copied a megabyte first.
+private struct RawPoints: Sendable {
+    private var stored: SpillColumn<TrackPoint>.Iterator?
+    private var densified: DensifiedPoints?
+
+    static func points(_ points: SpillColumn<TrackPoint>.Iterator) -> RawPoints {
+        RawPoints(stored: points, densified: nil)
+    }
+
+    static func densified(_ cursor: DensifiedPoints) -> RawPoints {
+        RawPoints(stored: nil, densified: cursor)
+    }
 
     mutating func next() -> TrackPoint? {
-        switch self {
-        case .points(var points):
-            let point = points.next()
-            self = .points(points)
-            return point
-        case .densified(var cursor):
-            let point = cursor.next()
-            self = .densified(cursor)
-            return point
-        }
+        stored != nil ? stored?.next() : densified?.next()
     }
 }
 
