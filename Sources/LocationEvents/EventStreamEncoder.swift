@@ -170,11 +170,11 @@ public enum EventStreamEncoder {
     /// Names from files (devices, regions, monitors) go through ``DisplayEscaping``: a line is
     /// shown on a terminal, and a region called `ESC ] 0; … BEL` must not retitle it.
     static func appendText(_ timed: TimedEvent, to out: inout [UInt8]) {
-        out.appendLine { writeText(timed, to: &$0) }
+        out.appendLine(writing: timed) { writeText($0, to: &$1) }
     }
 
     /// A line of ``text(_:)``, written in place (see `ByteCursor`).
-    private static func writeText(_ timed: TimedEvent, to line: inout ByteCursor) {
+    private static func writeText(_ timed: borrowing TimedEvent, to line: inout ByteCursor) {
         func put(_ text: String) { line.put(text) }
         func name(_ text: String) { line.put(DisplayEscaping.escape(text)) }
         XSDDateTime.write(timed.time.secondsSince1970, fractionDigits: 3, to: &line)
@@ -272,18 +272,15 @@ public enum EventStreamEncoder {
     /// those a fix were four fifths of a text replay's time). The scaled value is rounded in
     /// binary; where it lies within its own rounding error of a half — where binary and the
     /// exact decimal could round apart — printf itself decides.
-    static func appendPrintf(_ value: Double, _ digits: Int, to out: inout [UInt8]) {
-        out.appendLine(capacity: 32) { writePrintf(value, digits, to: &$0) }
-    }
-
     static func writePrintf(_ value: Double, _ digits: Int, to line: inout ByteCursor) {
         let scaled = abs(value) * ExactPowers.ofTen(digits)
-        let fraction = scaled - scaled.rounded(.down)
-        guard value.isFinite, digits <= 9, scaled < 9e15, abs(fraction - 0.5) > 2 * scaled.ulp else {
-            line.put(String(format: "%.\(digits)f", value))
-            return
-        }
-        let units = UInt64(scaled.rounded(.toNearestOrEven))
+        // Below 2^53 the conversion truncates exactly, and the fraction is exact. The product is
+        // within half an ulp of the exact one, and 2^-51 of it is at least two ulps.
+        guard value.isFinite, digits <= 9, scaled < 9e15 else { return line.put(String(format: "%.\(digits)f", value)) }
+        let whole = UInt64(scaled)
+        let fraction = scaled - Double(whole)
+        guard abs(fraction - 0.5) > scaled * 0x1p-51 else { return line.put(String(format: "%.\(digits)f", value)) }
+        let units = fraction > 0.5 ? whole + 1 : whole
         FixedPoint.write(units, places: digits, negative: value.sign == .minus, to: &line)
     }
 

@@ -32,7 +32,9 @@
         text.withUTF8Buffer { put(contentsOf: $0) }
     }
 
-    @inlinable package mutating func put(_ text: String) {
+    /// Disfavoured so that a literal is a `StaticString` (a pointer and a length): otherwise
+    /// `put("  ")` builds a `String`, to be checked and released after.
+    @inlinable @_disfavoredOverload package mutating func put(_ text: String) {
         var text = text
         text.withUTF8 { put(contentsOf: $0) }
     }
@@ -60,13 +62,22 @@ extension Array where Element == UInt8 {
     /// with more room, so it must write the same each time.
     @inlinable
     package mutating func appendLine(capacity: Int = 256, _ body: (inout ByteCursor) -> Void) {
+        appendLine(writing: (), capacity: capacity) { _, line in body(&line) }
+    }
+
+    /// ``appendLine(capacity:_:)`` writing `value`, handed to `body` as an argument: a closure
+    /// that captured it would copy it (an event, once a line of a text replay).
+    @inlinable
+    package mutating func appendLine<Value>(
+        writing value: Value, capacity: Int = 256, _ body: (Value, inout ByteCursor) -> Void
+    ) {
         let fitted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var line = ByteCursor(buffer)
-            body(&line)
+            body(value, &line)
             guard !line.overflowed else { return false }
             append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<line.count]))
             return true
         }
-        if !fitted { appendLine(capacity: capacity * 4, body) }
+        if !fitted { appendLine(writing: value, capacity: capacity * 4, body) }
     }
 }

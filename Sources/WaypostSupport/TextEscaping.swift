@@ -106,16 +106,6 @@ public enum DisplayEscaping {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `text`, escaped, as UTF-8: a writer that builds bytes (the event stream) calls this
-    /// per field.
-    public static func append(_ text: String, to out: inout [UInt8]) {
-        if needsEscaping(text, keepingLineBreaks: false) {
-            appendEscaped(text, keepingLineBreaks: false, to: &out)
-        } else {
-            out.append(contentsOf: text.utf8)
-        }
-    }
-
     /// Whether ``escape(_:keepingLineBreaks:)`` would change `text`. A scan of the UTF-8 bytes,
     /// without decoding or allocating: a byte below 0x20, 0x7F, `C2 80`–`C2 9F` (C1),
     /// `E2 80 AA`–`E2 80 AE` or `E2 81 A6`–`E2 81 A9` (the bidi controls).

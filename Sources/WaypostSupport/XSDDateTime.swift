@@ -124,9 +124,22 @@ public enum XSDDateTime {
 
     /// Writes the UTC time: each field straight to its place in the line (``ByteCursor``).
     package static func write(_ seconds: Double, fractionDigits: Int, to line: inout ByteCursor) {
-        let digits = min(max(fractionDigits, 0), 6)
-        var scale: Int64 = 1
-        for _ in 0..<digits { scale *= 10 }
+        // The widths in use with their scale a constant, so that the compiler divides by
+        // multiplying, not by four hardware divisions a time written.
+        switch fractionDigits {
+        case 3: write(seconds, digits: 3, scale: 1_000, to: &line)
+        case ...0: write(seconds, digits: 0, scale: 1, to: &line)
+        default:
+            let digits = min(fractionDigits, 6)
+            var scale: Int64 = 1
+            for _ in 0..<digits { scale *= 10 }
+            write(seconds, digits: digits, scale: scale, to: &line)
+        }
+    }
+
+    /// ``write(_:fractionDigits:to:)`` with `digits` fractional digits, `scale` 10^digits.
+    @inline(__always)
+    private static func write(_ seconds: Double, digits: Int, scale: Int64, to line: inout ByteCursor) {
         let ticks = Int64((seconds * Double(scale)).rounded())
         let perDay = 86_400 * scale
         var days = ticks / perDay
@@ -146,13 +159,6 @@ public enum XSDDateTime {
         }
         guard let bytes = line.reserve((fourDigits ? 4 : 0) + 16 + (digits > 0 ? 1 + digits : 0)) else { return }
         let base = fourDigits ? 0 : -4  // without the year, every field sits four bytes earlier
-        func put(_ value: Int, width: Int, at start: Int) {
-            var rest = value
-            for i in stride(from: base + start + width - 1, through: base + start, by: -1) {
-                bytes[i] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                rest /= 10
-            }
-        }
         func pair(_ value: Int, at start: Int) {
             bytes[base + start] = UInt8(truncatingIfNeeded: 48 + value / 10)
             bytes[base + start + 1] = UInt8(truncatingIfNeeded: 48 + value % 10)
@@ -171,8 +177,12 @@ public enum XSDDateTime {
         var end = 19
         if digits > 0 {
             bytes[base + 19] = UInt8(ascii: ".")
-            put(Int(fraction), width: digits, at: 20)
             end = 20 + digits
+            var rest = fraction
+            for i in stride(from: base + end - 1, through: base + 20, by: -1) {
+                bytes[i] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                rest /= 10
+            }
         }
         bytes[base + end] = UInt8(ascii: "Z")
     }

@@ -9,7 +9,7 @@ import WaypostSupport
 struct PrintfFormattingTests {
     static func ours(_ value: Double, _ digits: Int) -> String {
         var out: [UInt8] = []
-        EventStreamEncoder.appendPrintf(value, digits, to: &out)
+        out.appendLine(capacity: 32) { EventStreamEncoder.writePrintf(value, digits, to: &$0) }
         return String(decoding: out, as: UTF8.self)
     }
 

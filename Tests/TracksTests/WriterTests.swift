@@ -96,6 +96,27 @@ struct WriterTests {
         #expect(written(UInt64.max, 19) == "1.8446744073709551615")
     }
 
+    /// Digits go two a step: every count of places (odd and even), and units of every length,
+    /// against the decimal string put together by hand.
+    @Test func fixedPointMatchesTheDecimalStringAtEveryPlaces() {
+        var random = SplitMix64(seed: 7)
+        for places in 0...24 {
+            for length in 1...20 {
+                let bound = (0..<min(length, 19)).reduce(UInt64(1)) { power, _ in power * 10 }
+                let units = length == 20 ? UInt64.max - random.next() % 1000 : random.next() % bound
+                let negative = length % 3 == 0
+                let digits = String(units)
+                let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+                let expected =
+                    (negative ? "-" : "")
+                    + (places == 0 ? padded : padded.dropLast(places) + "." + padded.suffix(places))
+                var bytes: [UInt8] = []
+                FixedPoint.append(units, places: places, negative: negative, to: &bytes)
+                #expect(String(decoding: bytes, as: UTF8.self) == expected, "\(units), \(places) places")
+            }
+        }
+    }
+
     /// Numbers are written as Swift's `description` writes them (the shortest text that reads
     /// back as the same Double), most without calling it: the oracle is `description` itself.
     /// The writers' numbers (whole numbers bare) and the event stream's (exactly `description`)
