@@ -4,7 +4,8 @@ import Foundation
 /// processes, both sides one run at a time (`--jobs 1`) — trials a second, and peak memory as N
 /// grows (it should stay flat: a trial's run is dropped once its record is made). Trials run in
 /// memory (no SQLite file, no socket); the goal is 4× the in-process rate measured at d743c5a
-/// (32 trials/s, both sides at --jobs 1, this machine), and 15× one trial a process.
+/// (32 trials/s, both sides at --jobs 1, this machine), and 15× one trial a process. The same
+/// trials without check-ins show that ratio's ceiling: the simulation's own cost.
 func trialsSection(waypost: String, runs: Int) {
     print("")
     print("Trials: fixtures/scenarios/field-cafe-checkin.yaml (the commute), both sides at --jobs 1")
@@ -59,6 +60,29 @@ func trialsSection(waypost: String, runs: Int) {
                 format: "peak memory, 1,000 trials / 100: %.2f× (target: flat, ≤ 1.2)",
                 figures[1].measurement.peakMegabytes / figures[0].measurement.peakMegabytes))
     }
+    // The ceiling of that ratio: the same phones, route and cafés with no check-ins — the
+    // simulation's own cost, which no saving on the engine, the clients or the emulator passes.
+    let alone = benchDirectory.appendingPathComponent("field-cafe-simulation.yaml")
+    let simulation = """
+        name: field-cafe-simulation
+        seed: 1
+        realism: field
+        device:
+          route: \(root)/tracks/sunnyvale-commute.kml
+        regions: \(root)/fixtures/regions/commute-cafes.yaml
+        expect:
+          - { event: regionEnter, region: infinite-loop-cafe, rate: ">= 0.5" }
+
+        """
+    guard (try? Data(simulation.utf8).write(to: alone)) != nil,
+        let m = timed([waypost, "test", alone.path, "--trials", "1000", "--jobs", "1"], runs: 1)
+    else { return print("trials measurements failed: the simulation alone") }
+    let rate = 1_000 / m.seconds
+    print(
+        String(
+            format:
+                " 1000 trials, no check-ins      %7.2f s  %6.0f MB   %7.1f trials/s   %.1f× separate processes (the ceiling)",
+            m.seconds, m.peakMegabytes, rate, rate / separateRate))
 }
 
 /// Issue 41: a 10,000-device crowd checking in, without `--db` (in memory), at `--jobs 1`; paired
