@@ -73,7 +73,7 @@ package struct LocationManagerCore {
     package var conditions: ConditionMonitor
     var fixes: FixMaker
     /// Under a non-exact realism: the OS's own estimates and the region rule judged on them.
-    var field: (estimator: OSEstimator, rule: FieldRegionRule)?
+    var field: FieldPositioning?
 
     /// Regions registered before authorization allowed them: started when it does.
     var awaitingStart: [String: CircularRegion] = [:]
@@ -126,10 +126,10 @@ package struct LocationManagerCore {
         self.realism = SplitMix64(seed: seed ^ 0xD1B5_4A32_D192_ED03)
         if configuration.realism == .device {
             let mechanism = configuration.regionMechanism
-            self.field = (
-                OSEstimator(
+            self.field = FieldPositioning(
+                estimator: OSEstimator(
                     surroundings: configuration.surroundings, mechanism: mechanism, seed: seed ^ 0x2545_F491_4F6C_DD1D),
-                FieldRegionRule(mechanism: mechanism)
+                rule: FieldRegionRule(mechanism: mechanism)
             )
         }
         self.now = startTime
@@ -318,35 +318,12 @@ package struct LocationManagerCore {
     /// estimate is weighed against the regions; each confirmed transition waits out its wake and
     /// dispatch (``takeDelayed(through:)``), a region's events in order.
     package mutating func estimateForRegions(_ sample: DeviceSample) {
-        // Moved out while they change (so the rule can read the monitor in place) and back:
-        // `take()` moves, where a copy retained and released everything they hold each sample.
-        guard var (estimator, rule) = field.take() else { return }
-        defer { field = (estimator, rule) }
-        let estimate = estimator.observe(sample.coordinate, at: sample.time)
-        guard regionMonitoringAllowed && !regions.isEmpty else { return }
-        // The monitor is read in place, not copied at every sample.
-        let confirmed = rule.confirmations(through: sample.time) { self.regions.contains($0.identifier) }
-        let mechanism = configuration.regionMechanism
-        if let estimate {
-            let regions = self.regions.regions
-            rule.evaluate(estimate, regions: regions)
-            // Near a boundary, for what this estimate knows, the OS powers satellite positioning up.
-            let margin = mechanism.proximityFactor * estimate.horizontalAccuracy + mechanism.cushion
-            estimator.wantsSatellite(
-                regions.contains {
-                    abs(ShortDistance.distance($0.center, estimate.coordinate) - mechanism.effectiveRadius($0.radius))
-                        <= margin
-                }, at: estimate.time)
-        }
-        for confirmation in confirmed {
-            let region = confirmation.region
-            let dispatch = estimator.logNormal(median: mechanism.dispatchMedian, sigma: mechanism.dispatchSigma)
-            // Seen at this sample (the simulation's resolution), never stamped before it.
-            let earliest = delayed.last { $0.change.region == region }?.due ?? sample.time
-            let due = max(earliest, sample.time, confirmation.time.advanced(by: dispatch))
-            delayed.append(
-                (due, .crossed(region, into: confirmation.state, time: due, position: confirmation.believed)))
-        }
+        guard field != nil else { return }
+        let monitoring = regionMonitoringAllowed && !regions.isEmpty
+        // In place: the field state, the monitor and the queue are distinct stored properties.
+        field?.step(
+            sample, monitoring: monitoring, regions: regions, mechanism: configuration.regionMechanism,
+            delayed: &delayed)
     }
 
     /// The region changes whose dispatch is over by `time`, in the order they fall due; they
