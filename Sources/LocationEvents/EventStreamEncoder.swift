@@ -276,10 +276,9 @@ public enum EventStreamEncoder {
         let scaled = abs(value) * ExactPowers.ofTen(digits)
         // Below 2^53 the conversion truncates exactly, and the fraction is exact. The product is
         // within half an ulp of the exact one, and 2^-51 of it is at least two ulps.
-        guard value.isFinite, digits <= 9, scaled < 9e15 else { return line.put(String(format: "%.\(digits)f", value)) }
-        let whole = UInt64(scaled)
-        let fraction = scaled - Double(whole)
-        guard abs(fraction - 0.5) > scaled * 0x1p-51 else { return line.put(String(format: "%.\(digits)f", value)) }
+        guard value.isFinite, digits <= 9, scaled < 9e15, case let whole = UInt64(scaled),
+            case let fraction = scaled - Double(whole), abs(fraction - 0.5) > scaled * 0x1p-51
+        else { return line.put(String(format: "%.\(digits)f", value)) }
         let units = fraction > 0.5 ? whole + 1 : whole
         FixedPoint.write(units, places: digits, negative: value.sign == .minus, to: &line)
     }
