@@ -263,13 +263,15 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             let next = earliestNextSample() ?? .distantFuture
             for index in windowSteps.indices {
                 let step = windowSteps[index]
-                let events = windowEvents[windowBounds[step.order]..<windowBounds[step.order + 1]]
+                let range = windowBounds[step.order]..<windowBounds[step.order + 1]
                 let horizon = index + 1 < windowSteps.count ? windowSteps[index + 1].time : next
                 reached = step.time
-                if buffer.isEmpty && Self.inOrder(events, through: horizon) {
-                    handOn(events)  // what `release` would do with them, without the copy into the buffer
+                if buffer.isEmpty && Self.inOrder(windowEvents[range], through: horizon) {
+                    // What `release` would do with them, moved rather than copied through the buffer.
+                    emptyReadyIfTaken()
+                    for position in range { ready.append(Self.take(&windowEvents[position])) }
                 } else {
-                    buffer.append(contentsOf: events)
+                    buffer.append(contentsOf: windowEvents[range])
                     release(through: horizon)
                 }
             }
@@ -331,13 +333,30 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             handOn(due)
         }
 
+        /// The next ready event, moved out of the queue: copying it would cost a copy now and a
+        /// destroy when the queue is emptied, for every event of the run.
+        mutating func takeReady() -> TimedEvent {
+            defer { readIndex += 1 }
+            return Self.take(&ready[readIndex])
+        }
+
+        /// `event`, moved out; a placeholder with nothing to release is left in its place.
+        @inline(__always) private static func take(_ event: inout TimedEvent) -> TimedEvent {
+            var taken = TimedEvent(time: EpochInstant(secondsSince1970: 0), event: .locationUpdatesPaused)
+            swap(&taken, &event)
+            return taken
+        }
+
         /// Appends `events` to the ready queue, emptying it first when all of it has been taken.
         private mutating func handOn(_ events: some Collection<TimedEvent>) {
-            if readIndex == ready.count {
-                ready.removeAll(keepingCapacity: true)
-                readIndex = 0
-            }
+            emptyReadyIfTaken()
             ready.append(contentsOf: events)
+        }
+
+        private mutating func emptyReadyIfTaken() {
+            guard readIndex == ready.count else { return }
+            ready.removeAll(keepingCapacity: true)
+            readIndex = 0
         }
     }
 
@@ -392,8 +411,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 break
             }
         }
-        defer { run.readIndex += 1 }
-        return run.ready[run.readIndex]
+        return run.takeReady()
     }
 }
 
