@@ -58,13 +58,15 @@ public final class OutboxDelivery {
         if let quiet, clock.now < quiet.until, store.changeCount == quiet.changes { return [] }
         quiet = nil
         // This pass's claims are renewed while it works (a request may wait out a slow server),
-        // so they lapse only if the process stalls or stops.
-        let heartbeat = Task { [store, lease] in
-            while (try? await Task.sleep(for: lease.duration / 3)) != nil {
-                try? store.renewClaims(lease)
-            }
-        }
-        defer { heartbeat.cancel() }
+        // so they lapse only if the process stalls or stops — where another sender could take them.
+        let heartbeat =
+            store.sharesClaims
+            ? Task { [store, lease] in
+                while (try? await Task.sleep(for: lease.duration / 3)) != nil {
+                    try? store.renewClaims(lease)
+                }
+            } : nil
+        defer { heartbeat?.cancel() }
         var changed: [AuditRecord] = []
         for entry in try store.reclaimLapsed(lease: lease, run: run) {
             if let record = try await attempt(entry, inDoubt: true) { changed.append(record) }

@@ -39,6 +39,10 @@ public protocol OutboxStore: AnyObject, Sendable {
     func reclaimLapsed(lease: OutboxLease, run: Int64?) throws(StoreError) -> [OutboxEntry]
     /// Extends every claim `lease` holds.
     func renewClaims(_ lease: OutboxLease) throws(StoreError)
+    /// Whether another sender may take this store's claims once they lapse (another process on
+    /// the same file): a pass then renews its claims while it works. False for a store only this
+    /// process holds, whose claims nobody else can take. Default: true.
+    var sharesClaims: Bool { get }
     /// Records a post's outcome with its audit record; false, and nothing written, when `lease`
     /// no longer holds the claim. Nil values leave the stored ones as they are.
     @discardableResult
@@ -50,6 +54,8 @@ public protocol OutboxStore: AnyObject, Sendable {
 }
 
 extension OutboxStore {
+    public var sharesClaims: Bool { true }
+
     /// Settles a post with nothing to change but its state and error.
     @discardableResult
     public func settle(

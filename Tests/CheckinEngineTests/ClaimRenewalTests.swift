@@ -1,0 +1,108 @@
+import CheckinEngine
+import Foundation
+import LocationEvents
+import SimulatedTime
+import SocialAPI
+import SocialEmulator
+import Store
+import TestSupport
+import Testing
+
+/// A sender's claims lapse only if it stalls or stops: while a request waits on a slow server, the
+/// pass renews them, in a store another process may share (`OutboxStore.sharesClaims`). An
+/// in-memory store is this process's alone: nobody can take its claims, and none is renewed.
+@Suite("Claims renewed while a request waits, where another sender could take them")
+struct ClaimRenewalTests {
+    /// What the requests saw of their post's claim: the lease's end first seen, and whether it moved.
+    actor Observation {
+        private var first: EpochInstant?
+        private(set) var renewed = false
+        private var requests = 0
+
+        /// True for the run's first request: the one that waits.
+        func isFirstRequest() -> Bool {
+            requests += 1
+            return requests == 1
+        }
+
+        func see(_ leaseUntil: EpochInstant?) {
+            guard let leaseUntil else { return }
+            if let first, leaseUntil > first { renewed = true }
+            if first == nil { first = leaseUntil }
+        }
+    }
+
+    /// The emulator, slow: the first request waits `watch` (less once the claim was seen
+    /// renewed), reading the claim's lease as it waits.
+    struct SlowTransport: HTTPTransport {
+        let inner: EmulatorTransport
+        let leaseUntil: @Sendable () -> EpochInstant?
+        let observation: Observation
+        let watch: Duration
+
+        func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
+            let deadline = ContinuousClock.now + watch
+            let waits = await observation.isFirstRequest()
+            while waits, ContinuousClock.now < deadline, await !observation.renewed {
+                await observation.see(leaseUntil())
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return try await inner.send(request)
+        }
+    }
+
+    /// One region enter checked in on Facebook through `store` under a 0.3 s lease of the wall
+    /// clock, the first request waiting up to `watch`; whether the post's claim was renewed meanwhile.
+    static func renewed(
+        _ store: any CheckinStore & OutboxStore, run: RunRecord, watch: Duration,
+        outbox: @escaping @Sendable () -> [OutboxEntry]
+    ) async throws -> Bool {
+        let clock = SimulatedClock(start: start)
+        let core = EmulatorCore(
+            fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), configuration: .demo, clock: clock)
+        let observation = Observation()
+        let transport = SlowTransport(
+            inner: EmulatorTransport(core: core),
+            leaseUntil: { outbox().first { $0.state == .sending }?.leaseUntil }, observation: observation,
+            watch: watch)
+        let facebook = FacebookClient(
+            baseURL: EmulatorTransport.baseURL, accessToken: "waypost-demo-graph-token", transport: transport)
+        let delivery = OutboxDelivery(
+            store: store, clients: SocialClients(twitter: nil, facebook: facebook), clock: clock,
+            lease: OutboxLease(duration: .milliseconds(300)))
+        let engine = CheckinEngine(
+            rules: [rule([.facebook])], profile: .permissive, store: store, run: run, delivery: delivery)
+        for event in enters([(0, 1)]) {
+            clock.advance(to: event.time)
+            _ = try await engine.handle(event)
+        }
+        _ = try await engine.finish(maxWait: nil)
+        #expect(outbox().map(\.state) == [.sent], "the post went out")
+        return await observation.renewed
+    }
+
+    @Test("SQLite: a claim is renewed while its request waits, so no other sender takes it")
+    func sqlite() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try Store(path: directory.appendingPathComponent("waypost.db").path)
+            let run = try store.beginRun(name: "slow", track: "synthetic", at: start)
+            #expect(store.sharesClaims)
+            // Renewed every 0.1 s, but the renewing task runs on the pool the other suites keep
+            // busy (a minute's watch once went by without a free thread): it is awaited for ten.
+            let renewed = try await Self.renewed(store, run: run, watch: .seconds(600)) {
+                (try? store.outbox()) ?? []
+            }
+            #expect(renewed, "the lease ran out under a request still waiting")
+        }
+    }
+
+    @Test("In memory: the claims are this process's alone, and are not renewed")
+    func inMemory() async throws {
+        let store = InMemoryStore()
+        let run = store.beginRun(name: "slow", track: "synthetic", at: start)
+        #expect(!store.sharesClaims)
+        // Three times the lease: a renewing pass would have renewed it several times over.
+        let renewed = try await Self.renewed(store, run: run, watch: .milliseconds(900)) { store.outbox() }
+        #expect(!renewed)
+    }
+}
