@@ -83,6 +83,30 @@ func trialsSection(waypost: String, runs: Int) {
             format:
                 " 1000 trials, no check-ins      %7.2f s  %6.0f MB   %7.1f trials/s   %.1f× separate processes (the ceiling)",
             m.seconds, m.peakMegabytes, rate, rate / separateRate))
+    pairedTrials(waypost: waypost, scenario: scenario, runs: runs)
+}
+
+/// The goal's own ratio: 1,000 trials in one process against the same at the baseline build
+/// (`WAYPOST_BASELINE`), pair by pair, alternating. The baseline reads its own commute scenario,
+/// `WAYPOST_BASELINE_SCENARIO` (d743c5a knows no `realism: field`: its commute ran `reips-2024`).
+private func pairedTrials(waypost: String, scenario: String, runs: Int) {
+    let environment = ProcessInfo.processInfo.environment
+    guard let baseline = environment["WAYPOST_BASELINE"] else {
+        return print("trials: set WAYPOST_BASELINE to d743c5a's waypost for the paired ratio (goal ≥ 4×)")
+    }
+    let sides = [(waypost, scenario), (baseline, environment["WAYPOST_BASELINE_SCENARIO"] ?? scenario)]
+    var ratios: [Double] = []
+    for _ in 0..<max(1, min(runs, 3)) {
+        let pair = sides.map { measure([$0.0, "test", $0.1, "--trials", "1000", "--jobs", "1"]) }
+        guard pair.allSatisfy({ $0.status <= 1 }) else {
+            return print("trials measurements failed: the baseline's 1,000 trials (exit \(pair[1].status))")
+        }
+        ratios.append(pair[1].seconds / pair[0].seconds)
+    }
+    print(
+        String(
+            format: "1000 trials: %.1f× the baseline's rate (median of %d pairs, both at --jobs 1; goal ≥ 4)",
+            ratios.sorted()[ratios.count / 2], ratios.count))
 }
 
 /// Issue 41: a 10,000-device crowd checking in, without `--db` (in memory), at `--jobs 1`; paired

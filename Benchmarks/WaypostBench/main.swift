@@ -9,7 +9,8 @@
 //   waypost-bench generate DIR    only write the inputs
 //
 // Environment: BENCH_RUNS (reader runs, 5), BENCH_SOCIAL_SECONDS (per measurement, 5),
-// BENCH_SOCIAL_RUNS (signed-request runs per concurrency, 3).
+// BENCH_SOCIAL_RUNS (signed-request runs per concurrency, 3); WAYPOST_BASELINE (an older build's
+// waypost: the trials and the crowd paired with it) and WAYPOST_BASELINE_SCENARIO (its commute).
 //
 // Every reader measurement runs in its own child process so that peak RSS (from wait4) is that
 // tool's alone. Times are medians of several runs; the figures that matter are the ratios, since
