@@ -69,13 +69,10 @@ public actor EmulatorCore {
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration, seed: UInt64,
         clock: any EpochClock
     ) {
-        // The same places encode the same way: the next run keeps their encodings.
-        let encodedPlaces = fixtures == self.fixtures ? state.encodedPlaces : [:]
         self.fixtures = fixtures
         baseClock = clock
         (twitter, x, graph, controlPlane, state) = Self.parts(
             fixtures, configuration, seed, controlPlane.journalLimits)
-        state.encodedPlaces = encodedPlaces
     }
 
     /// Adds a fault; returns it with its id.

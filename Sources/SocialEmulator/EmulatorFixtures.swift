@@ -6,8 +6,13 @@ import SocialAPI
 /// tool so that it works from any directory), or a directory of the same two files.
 public struct EmulatorFixtures: Sendable, Equatable {
     /// Twitter places with their parent ids (poi/neighborhood → city → admin → country).
-    public var twitterPlaces: [FixturePlace]
+    public var twitterPlaces: [FixturePlace] {
+        didSet { placeEncodings = PlaceEncodings() }
+    }
     public var facebookPages: [GraphPage]
+    /// The places as `geo/*` answers carry them, shared by every emulator made from these
+    /// fixtures (a scenario's trials make one a trial): the same places encode the same way.
+    private(set) var placeEncodings = PlaceEncodings()
 
     /// A Twitter place as the fixture file holds it: the place's own fields, plus `parent`.
     public struct FixturePlace: Sendable, Decodable, Equatable {
@@ -145,4 +150,21 @@ public struct EmulatorFixtures: Sendable, Equatable {
     public static func shipped(root: URL) throws(LoadError) -> EmulatorFixtures {
         try load(from: root.appendingPathComponent("fixtures/places"))
     }
+}
+
+/// Encoded places by API root and id, made once (encoding them per request was most of the
+/// emulator's cost, then per trial a twentieth of a trial's). Not part of the fixtures' value.
+final class PlaceEncodings: Equatable, @unchecked Sendable {
+    private let lock = NSLock()
+    private var encoded: [String: Data] = [:]
+
+    /// The encoding under `key`, made by `encode` the first time (kept for up to 100,000 keys).
+    func encoding(_ key: String, _ encode: () -> Data) -> Data {
+        if let cached = lock.withLock({ encoded[key] }) { return cached }
+        let data = encode()
+        lock.withLock { if encoded.count < 100_000 { encoded[key] = data } }
+        return data
+    }
+
+    static func == (_: PlaceEncodings, _: PlaceEncodings) -> Bool { true }
 }

@@ -27,8 +27,6 @@ struct EmulatorState: Sendable {
     var checkins: [String: [GraphCheckin]] = [:]
     var lastGraphMessage: [String: String] = [:]
     var nonces = NonceCache()
-    /// Places as `geo/*` answers carry them, by API root and id (``TwitterRoutes``).
-    var encodedPlaces: [String: Data] = [:]
     var limiter = FixedWindowLimiter()
     var nextID: Int64 = 100_000
     var journal: Journal

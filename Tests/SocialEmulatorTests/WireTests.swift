@@ -131,6 +131,27 @@ struct WireTests {
         }
     }
 
+    /// Emulators made from one fixture set share their places' encodings (a scenario's trials
+    /// make one each); a copy whose places changed answers with its own, never the cached ones.
+    @Test func placeEncodingsFollowTheFixturesTheyCameFrom() async throws {
+        let shipped = try EmulatorFixtures.shipped(root: Corpus.repositoryRoot)
+        var renamed = shipped
+        let index = try #require(renamed.twitterPlaces.firstIndex { $0.id == "e1a2b3c4d5e6f701" })
+        renamed.twitterPlaces[index].place.name = "Renamed Roasters"
+        func names(_ fixtures: EmulatorFixtures) async throws -> [String] {
+            let answer = try Self.object(
+                await EmulatorCore(fixtures: fixtures).handle(
+                    try Self.signed(
+                        "GET", "/1.1/geo/reverse_geocode.json", query: "lat=37.3236&long=-122.0315&granularity=poi")))
+            let places = (answer["result"] as? [String: Any])?["places"] as? [[String: Any]] ?? []
+            return places.compactMap { $0["name"] as? String }
+        }
+        let original = try await names(shipped)
+        #expect(!original.contains("Renamed Roasters") && !original.isEmpty)
+        #expect(try await names(renamed).contains("Renamed Roasters"), "the cached encoding of the old name")
+        #expect(try await names(shipped) == original, "another emulator of the same fixtures")
+    }
+
     /// Places: an absolute `url` to geo/id, `attributes`, the bounding box, `contained_within`;
     /// geo answers with Twitter's `query` object beside `result`.
     @Test func geoAnswersCarryTwittersQueryObjectAndPlaceShape() async throws {

@@ -204,7 +204,7 @@ struct TwitterRoutes: Sendable {
         body.append(Data(#","result":{"places":["#.utf8))
         for (index, place) in places.prefix(maxResults).enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(encodedPlace(place.id, apiRoot: context.apiRoot, state: &state))
+            body.append(encodedPlace(place.id, apiRoot: context.apiRoot))
         }
         body.append(UInt8(ascii: "]"))
         if kind == .similarPlaces {
@@ -246,14 +246,11 @@ struct TwitterRoutes: Sendable {
             detailed: detailed)
     }
 
-    /// A place's encoding, made once per API root: places never change, and encoding them per
-    /// request was most of the emulator's cost.
-    private func encodedPlace(_ id: String, apiRoot: String, state: inout EmulatorState) -> Data {
-        let key = apiRoot + id
-        if let cached = state.encodedPlaces[key] { return cached }
-        let data = placeObject(id, apiRoot: apiRoot).map(JSONBody.encode) ?? Data("{}".utf8)
-        if state.encodedPlaces.count < 100_000 { state.encodedPlaces[key] = data }
-        return data
+    /// A place's encoding, made once per API root for these fixtures: places never change.
+    private func encodedPlace(_ id: String, apiRoot: String) -> Data {
+        fixtures.placeEncodings.encoding(apiRoot + id) {
+            placeObject(id, apiRoot: apiRoot).map(JSONBody.encode) ?? Data("{}".utf8)
+        }
     }
 
     private func place(id: String, _ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
@@ -322,7 +319,7 @@ struct TwitterRoutes: Sendable {
             user = userObject(author, state)
             user?.trimmed = context.parameters.twitterBool("trim_user") ?? false
         }
-        let place = tweet.placeID.map { encodedPlace($0, apiRoot: context.apiRoot, state: &state) }
+        let place = tweet.placeID.map { encodedPlace($0, apiRoot: context.apiRoot) }
         TweetObject(
             tweet: tweet, user: user, place: place,
             includeEntities: context.parameters.twitterBool("include_entities") ?? true
