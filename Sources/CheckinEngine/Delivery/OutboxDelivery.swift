@@ -59,14 +59,8 @@ public final class OutboxDelivery {
         quiet = nil
         // This pass's claims are renewed while it works (a request may wait out a slow server),
         // so they lapse only if the process stalls or stops — where another sender could take them.
-        let heartbeat =
-            store.sharesClaims
-            ? Task { [store, lease] in
-                while (try? await Task.sleep(for: lease.duration / 3)) != nil {
-                    try? store.renewClaims(lease)
-                }
-            } : nil
-        defer { heartbeat?.cancel() }
+        let heartbeat = store.sharesClaims ? ClaimHeartbeat(store: store, lease: lease) : nil
+        defer { heartbeat?.stop() }
         var changed: [AuditRecord] = []
         for entry in try store.reclaimLapsed(lease: lease, run: run) {
             if let record = try await attempt(entry, inDoubt: true) { changed.append(record) }
