@@ -205,7 +205,7 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     }
 
     /// Only this process holds the store: its claims lapse to nobody, so they are never renewed
-    /// (a renewing task a pass was a tenth of 1,000 trials' CPU).
+    /// (starting a renewal each pass cost 1,000 trials up to a tenth of their CPU).
     public var sharesClaims: Bool { false }
 
     public func renewClaims(_ lease: OutboxLease) throws(StoreError) {
