@@ -89,8 +89,8 @@ struct ClaimRenewalTests {
             let store = try Store(path: directory.appendingPathComponent("waypost.db").path)
             let run = try store.beginRun(name: "slow", track: "synthetic", at: start)
             #expect(store.sharesClaims)
-            // Renewed every 0.1 s on a queue of its own. When the renewal was a task on the pool
-            // the whole suite keeps busy, this test saw it only after 580 s.
+            // Renewed every 0.1 s on a queue of its own; this test's own steps are tasks on the pool
+            // the whole suite keeps busy (they waited 580–650 s there), so the watch looks first.
             let renewed = try await Self.renewed(store, run: run, watch: .seconds(60)) {
                 (try? store.outbox()) ?? []
             }
