@@ -94,19 +94,37 @@ private func pairedTrials(waypost: String, scenario: String, runs: Int) {
     guard let baseline = environment["WAYPOST_BASELINE"] else {
         return print("trials: set WAYPOST_BASELINE to d743c5a's waypost for the paired ratio (goal ≥ 4×)")
     }
-    let sides = [(waypost, scenario), (baseline, environment["WAYPOST_BASELINE_SCENARIO"] ?? scenario)]
-    var ratios: [Double] = []
-    for _ in 0..<max(1, min(runs, 3)) {
-        let pair = sides.map { measure([$0.0, "test", $0.1, "--trials", "1000", "--jobs", "1"]) }
-        guard pair.allSatisfy({ $0.status <= 1 }) else {
-            return print("trials measurements failed: the baseline's 1,000 trials (exit \(pair[1].status))")
-        }
-        ratios.append(pair[1].seconds / pair[0].seconds)
-    }
+    let trials = ["--trials", "1000", "--jobs", "1"]
+    let sides = [
+        ("this build", [waypost, "test", scenario] + trials),
+        ("baseline", [baseline, "test", environment["WAYPOST_BASELINE_SCENARIO"] ?? scenario] + trials),
+    ]
+    guard let seconds = alternating(sides, runs: runs, measuring: "1,000 trials") else { return }
+    let ratios = zip(seconds[1], seconds[0]).map(/).sorted()
     print(
         String(
             format: "1000 trials: %.1f× the baseline's rate (median of %d pairs, both at --jobs 1; goal ≥ 4)",
-            ratios.sorted()[ratios.count / 2], ratios.count))
+            ratios[ratios.count / 2], ratios.count))
+}
+
+/// Each side's seconds over up to three rounds (at least one), the sides run in turn within a
+/// round so that both meet the same machine; nil, said, when a run exits above 1 (a verdict of
+/// failure is still a timed run).
+private func alternating(_ sides: [(name: String, command: [String])], runs: Int, measuring what: String)
+    -> [[Double]]?
+{
+    var seconds: [[Double]] = sides.map { _ in [] }
+    for _ in 0..<max(1, min(runs, 3)) {
+        for (index, side) in sides.enumerated() {
+            let m = measure(side.command)
+            guard m.status <= 1 else {
+                print("\(what) measurements failed: \(side.name) exited \(m.status)")
+                return nil
+            }
+            seconds[index].append(m.seconds)
+        }
+    }
+    return seconds
 }
 
 /// Issue 41: a 10,000-device crowd checking in, without `--db` (in memory), at `--jobs 1`; paired
@@ -134,18 +152,10 @@ func crowdSection(waypost: String, runs: Int) {
         """
     guard (try? Data(text.utf8).write(to: crowd)) != nil else { return print("crowd: cannot write \(crowd.path)") }
     let baseline = ProcessInfo.processInfo.environment["WAYPOST_BASELINE"]
-    var sides = [("this build", waypost)]
-    if let baseline { sides.append(("baseline", baseline)) }
+    var sides = [("this build", [waypost, "test", crowd.path, "--jobs", "1"])]
+    if let baseline { sides.append(("baseline", [baseline, "test", crowd.path, "--jobs", "1"])) }
+    guard let samples = alternating(sides, runs: runs, measuring: "crowd") else { return }
     var seconds: [Double] = []
-    // Pair by pair, alternating, so that both sides meet the same machine.
-    var samples: [[Double]] = sides.map { _ in [] }
-    for _ in 0..<max(1, min(runs, 3)) {
-        for (index, side) in sides.enumerated() {
-            let m = measure([side.1, "test", crowd.path, "--jobs", "1"])
-            guard m.status <= 1 else { return print("crowd measurements failed: \(side.0) exited \(m.status)") }
-            samples[index].append(m.seconds)
-        }
-    }
     for (index, side) in sides.enumerated() {
         let sorted = samples[index].sorted()
         seconds.append(sorted[sorted.count / 2])
