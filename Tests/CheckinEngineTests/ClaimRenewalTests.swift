@@ -41,8 +41,8 @@ struct ClaimRenewalTests {
         let watch: Duration
 
         func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
-            let deadline = ContinuousClock.now + watch
             guard await observation.isFirstRequest() else { return try await inner.send(request) }
+            let deadline = ContinuousClock.now + watch
             // Looks before it checks the time: a wait for the busy pool is no missed renewal.
             while true {
                 await observation.see(leaseUntil())
