@@ -98,7 +98,7 @@ public struct RunSession {
             for event in events {
                 for launch in merge.take(through: event.time) { onEvent(.location(launch)) }
                 pacer?.wait(until: event.time)
-                onEvent(.location(event))
+                onEvent(.location(consume event))  // moved: a copy and a destroy an event otherwise
                 count += 1
             }
             if let stopped = events.stoppedAt {

@@ -274,8 +274,9 @@ package struct LocationManagerCore {
         if let time { now = max(now, time) }
     }
 
-    /// Appends `event` to the log, stamped `time` or now.
-    mutating func emit(_ event: LocationEvent, at time: EpochInstant? = nil) {
+    /// Appends `event` to the log, stamped `time` or now. Consuming: a borrowed event was copied
+    /// into the log and the caller's temporary destroyed, for every fix of a replay.
+    mutating func emit(_ event: consuming LocationEvent, at time: EpochInstant? = nil) {
         emitted.append(TimedEvent(time: time ?? now, event: event))
     }
 

@@ -340,11 +340,14 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             return Self.take(&ready[readIndex])
         }
 
-        /// `event`, moved out; a placeholder with nothing to release is left in its place.
+        /// `event`, moved out; a placeholder with nothing to release is left in its place. Moved
+        /// through its address: `swap` with the placeholder compiled to a copy and a destroy.
         @inline(__always) private static func take(_ event: inout TimedEvent) -> TimedEvent {
-            var taken = TimedEvent(time: EpochInstant(secondsSince1970: 0), event: .locationUpdatesPaused)
-            swap(&taken, &event)
-            return taken
+            withUnsafeMutablePointer(to: &event) { slot in
+                let taken = slot.move()
+                slot.initialize(to: TimedEvent(time: EpochInstant(secondsSince1970: 0), event: .locationUpdatesPaused))
+                return taken
+            }
         }
 
         /// Appends `events` to the ready queue, emptying it first when all of it has been taken.
