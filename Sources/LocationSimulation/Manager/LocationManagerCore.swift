@@ -351,6 +351,11 @@ package struct LocationManagerCore {
         // storage than its own (a crowd's window gathers every device's events in one array).
         if buffer.isEmpty && buffer.capacity <= emitted.capacity {
             swap(&buffer, &emitted)
+        } else if emitted.count == 1 {
+            // A sample's usual lot, moved: appending the array copied the event, retained and
+            // released both arrays' storage, and destroyed the original (9 % of a 3,000-device
+            // crowd's CPU).
+            buffer.append(emitted.removeLast())
         } else {
             buffer.append(contentsOf: emitted)
             emitted.removeAll(keepingCapacity: true)

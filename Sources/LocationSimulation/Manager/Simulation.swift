@@ -143,8 +143,10 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
     /// A sample moved in a window (see ``Run/stepWindow(span:)``): when, and its rank — the
     /// device in the high half, its place among the window's samples in the low one. Sixteen
-    /// bytes: a window sorts a few hundred thousand of them.
-    private struct WindowStep {
+    /// bytes: a window sorts a few hundred thousand of them. Comparable, not sorted by a
+    /// closure: the sort then compares inline, where calling the closure each time was 6 % of a
+    /// 3,000-device crowd's CPU. Ranks are unique, so no two steps compare equal.
+    private struct WindowStep: Comparable {
         var time: EpochInstant
         var rank: UInt64
 
@@ -157,8 +159,9 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
         /// The order ``Run/step()`` moves samples in: by time, ties to the device listed first
         /// (and a device's own samples at one instant in their order).
-        static func precedes(_ a: WindowStep, _ b: WindowStep) -> Bool {
-            a.time < b.time || (a.time == b.time && a.rank < b.rank)
+        static func < (a: WindowStep, b: WindowStep) -> Bool {
+            let (x, y) = (a.time.secondsSince1970, b.time.secondsSince1970)
+            return x < y || (x == y && a.rank < b.rank)
         }
     }
 
@@ -259,7 +262,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 }
             }
             windowBounds.append(windowEvents.count)
-            windowSteps.sort(by: WindowStep.precedes)
+            windowSteps.sort()
             let next = earliestNextSample() ?? .distantFuture
             for index in windowSteps.indices {
                 let step = windowSteps[index]
