@@ -343,8 +343,8 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             return Self.take(&ready[readIndex])
         }
 
-        /// `event`, moved out; a placeholder with nothing to release is left in its place. Moved
-        /// through its address: `swap` with the placeholder compiled to a copy and a destroy.
+        /// `event`, moved out through its address; a placeholder with nothing to release is
+        /// written in its place (the queue destroys what it holds when it is emptied).
         @inline(__always) private static func take(_ event: inout TimedEvent) -> TimedEvent {
             withUnsafeMutablePointer(to: &event) { slot in
                 let taken = slot.move()
