@@ -343,14 +343,11 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             return Self.take(&ready[readIndex])
         }
 
-        /// `event`, moved out through its address; a placeholder with nothing to release is
-        /// written in its place (the queue destroys what it holds when it is emptied).
+        /// `event`, moved out; a placeholder with nothing to release is left in its place.
         @inline(__always) private static func take(_ event: inout TimedEvent) -> TimedEvent {
-            withUnsafeMutablePointer(to: &event) { slot in
-                let taken = slot.move()
-                slot.initialize(to: TimedEvent(time: EpochInstant(secondsSince1970: 0), event: .locationUpdatesPaused))
-                return taken
-            }
+            var taken = TimedEvent(time: EpochInstant(secondsSince1970: 0), event: .locationUpdatesPaused)
+            swap(&taken, &event)
+            return taken
         }
 
         /// Appends `events` to the ready queue, emptying it first when all of it has been taken.
