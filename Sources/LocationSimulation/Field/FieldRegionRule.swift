@@ -23,26 +23,30 @@ struct FieldRegionRule {
     }
 
     let mechanism: RegionMechanism
-    /// By identifier; kept in step with the monitored regions at each estimate.
-    private var slots: [String: Slot] = [:]
+    /// One a monitored region, in the order of the last estimate's regions (one an identifier):
+    /// kept in step with the monitored regions at each estimate. An array, not a dictionary by
+    /// identifier: the regions are nearly always the same ones in the same order, and hashing
+    /// each identifier twice an estimate was a percent of a trial's time.
+    private var slots: [Slot] = []
 
     init(mechanism: RegionMechanism) { self.mechanism = mechanism }
 
     /// Nothing on its way: no timer running, and the OS believes the device inside no region
     /// (an exit would be).
-    var isSettled: Bool { slots.values.allSatisfy { $0.pending == nil && $0.state != .inside } }
+    var isSettled: Bool { slots.allSatisfy { $0.pending == nil && $0.state != .inside } }
 
     /// Transitions whose timers ran out by `time` with nothing contradicting them, in time order
     /// (ties by identifier); `isMonitored` drops those of regions no longer monitored.
     mutating func confirmations(through time: EpochInstant, isMonitored: (CircularRegion) -> Bool) -> [Confirmation] {
         var confirmed: [Confirmation] = []
-        for (identifier, slot) in slots {
-            guard let pending = slot.pending else { continue }
+        for index in slots.indices {
+            guard let pending = slots[index].pending else { continue }
             let due = pending.since.advanced(by: mechanism.persistence)
             guard due <= time else { continue }
-            slots[identifier]?.pending = nil
+            slots[index].pending = nil
+            let slot = slots[index]
             guard isMonitored(slot.region) else { continue }
-            slots[identifier]?.state = pending.state
+            slots[index].state = pending.state
             confirmed.append(
                 Confirmation(region: slot.region, state: pending.state, time: due, believed: pending.believed))
         }
@@ -52,23 +56,44 @@ struct FieldRegionRule {
     /// Weighs a new estimate against every monitored region (call ``confirmations(through:isMonitored:)``
     /// for its time first: a timer that ran out before it is not undone by it).
     mutating func evaluate(_ estimate: OSEstimate, regions: [CircularRegion]) {
-        var kept: [String: Slot] = [:]
-        kept.reserveCapacity(regions.count)
-        for region in regions {
-            var slot = slots[region.identifier].flatMap { $0.region == region ? $0 : nil } ?? Slot(region: region)
-            let distance = ShortDistance.distance(region.center, estimate.coordinate)
-            switch slot.state {
-            case .unknown:
-                slot.state = distance <= mechanism.effectiveRadius(region.radius) ? .inside : .outside
-            case .outside where distance <= mechanism.entryThreshold(radius: region.radius),
-                .inside where distance >= mechanism.exitThreshold(radius: region.radius):
-                let target: RegionState = slot.state == .inside ? .outside : .inside
-                if slot.pending == nil { slot.pending = (target, estimate.time, estimate.coordinate) }
-            default:
-                slot.pending = nil
-            }
-            kept[region.identifier] = slot
+        if !slots.elementsEqual(regions, by: { $0.region == $1 }) { realign(to: regions) }
+        for index in slots.indices {
+            weigh(estimate, in: &slots[index])
         }
-        slots = kept
+    }
+
+    /// The slots for `regions`, one an identifier (the last region of an identifier wins, as
+    /// monitoring a region again replaces it): a region kept as it was keeps its state and
+    /// timer; a new or changed one starts unknown.
+    private mutating func realign(to regions: [CircularRegion]) {
+        var old: [String: Slot] = [:]
+        for slot in slots { old[slot.region.identifier] = slot }
+        var position: [String: Int] = [:]
+        var realigned: [Slot] = []
+        for region in regions {
+            let slot = old[region.identifier].flatMap { $0.region == region ? $0 : nil } ?? Slot(region: region)
+            if let index = position[region.identifier] {
+                realigned[index] = slot
+            } else {
+                position[region.identifier] = realigned.count
+                realigned.append(slot)
+            }
+        }
+        slots = realigned
+    }
+
+    private func weigh(_ estimate: OSEstimate, in slot: inout Slot) {
+        let region = slot.region
+        let distance = ShortDistance.distance(region.center, estimate.coordinate)
+        switch slot.state {
+        case .unknown:
+            slot.state = distance <= mechanism.effectiveRadius(region.radius) ? .inside : .outside
+        case .outside where distance <= mechanism.entryThreshold(radius: region.radius),
+            .inside where distance >= mechanism.exitThreshold(radius: region.radius):
+            let target: RegionState = slot.state == .inside ? .outside : .inside
+            if slot.pending == nil { slot.pending = (target, estimate.time, estimate.coordinate) }
+        default:
+            slot.pending = nil
+        }
     }
 }

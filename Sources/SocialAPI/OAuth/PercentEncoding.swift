@@ -40,22 +40,8 @@ public enum PercentEncoding {
     public static func decode(_ text: String, plusIsSpace: Bool = false) -> String? {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) })
         else { return text }
-        var out: [UInt8] = []
-        var bytes = text.utf8.makeIterator()
-        while let byte = bytes.next() {
-            switch byte {
-            case UInt8(ascii: "%"):
-                guard let high = bytes.next().flatMap(hexValue), let low = bytes.next().flatMap(hexValue) else {
-                    return nil
-                }
-                out.append(high << 4 | low)
-            case UInt8(ascii: "+") where plusIsSpace:
-                out.append(UInt8(ascii: " "))
-            default:
-                out.append(byte)
-            }
-        }
-        return String(validating: out, as: UTF8.self)
+        var text = text
+        return text.withUTF8 { decode($0[...], plusIsSpace: plusIsSpace) }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -68,17 +54,53 @@ public enum PercentEncoding {
     }
 
     /// `a=1&b=x%20y` (or a form body with `+`) as decoded name/value pairs, in order; a name
-    /// without `=` has an empty value.
+    /// without `=` has an empty value. Split at the bytes `&` and `=`, as a URL's query is (not
+    /// at characters: one a combining mark follows is still a separator); every request the
+    /// emulator answers comes through here.
     public static func pairs(_ query: String, plusIsSpace: Bool = false) -> [(name: String, value: String)]? {
         guard !query.isEmpty else { return [] }
-        var out: [(String, String)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(String(pieces[0]), plusIsSpace: plusIsSpace),
-                let value = decode(pieces.count > 1 ? String(pieces[1]) : "", plusIsSpace: plusIsSpace)
-            else { return nil }
-            out.append((name, value))
+        var query = query
+        return query.withUTF8 { bytes -> [(name: String, value: String)]? in
+            var out: [(name: String, value: String)] = []
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                let part = bytes[start..<end]
+                let equals = part.firstIndex(of: UInt8(ascii: "=")) ?? end
+                guard let name = decode(part[..<equals], plusIsSpace: plusIsSpace),
+                    let value = decode(bytes[Swift.min(equals + 1, end)..<end], plusIsSpace: plusIsSpace)
+                else { return nil }
+                out.append((name, value))
+            }
+            return out
         }
-        return out
+    }
+
+    /// ``decode(_:plusIsSpace:)`` of a piece of a valid UTF-8 string.
+    private static func decode(_ text: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> String? {
+        guard text.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(decoding: text, as: UTF8.self)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let byte = text[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard index + 1 < text.endIndex, let high = hexValue(text[index]), let low = hexValue(text[index + 1])
+                else { return nil }
+                index += 2
+                out.append(high << 4 | low)
+            case UInt8(ascii: "+") where plusIsSpace:
+                out.append(UInt8(ascii: " "))
+            default:
+                out.append(byte)
+            }
+        }
+        return String(validating: out, as: UTF8.self)
     }
 }
