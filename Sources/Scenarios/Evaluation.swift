@@ -38,6 +38,10 @@ public struct EventTally: Sendable {
 
     static let shown = 5
     private let kind: Expectation.Kind
+    /// `.events`: the filter's event type as a kind, compared with each event's before anything
+    /// else (its name was compared as a string, the filter copied out, for every event of every
+    /// trial).
+    private let eventKind: LocationEvent.Kind?
     private let origin: EpochInstant
     /// Events matching the filter (`.events`), and the first few.
     private(set) var found = 0
@@ -52,22 +56,28 @@ public struct EventTally: Sendable {
     public init(for expectation: Expectation, origin: EpochInstant) {
         kind = expectation.kind
         self.origin = origin
+        eventKind = if case .events(let filter, _) = kind { LocationEvent.Kind(rawValue: filter.type) } else { nil }
         if case .order(let filters) = kind { firstAnywhere = Array(repeating: nil, count: filters.count) }
     }
 
     public mutating func observe(_ event: TimedEvent) {
+        // Most events are not the `.events` filter's type: turned away before its payload is read.
+        if case .events = kind, event.event.kind != eventKind { return }
         switch kind {
         case .events(let filter, _):
-            guard event.event.type == filter.type else { return }
+            let matches = filter.matches(event, origin: origin)
+            sameType += 1
+            if matches { found += 1 }
+            let keepsSameType = firstSameType.count < Self.shown
+            let keepsFound = matches && firstFound.count < Self.shown
+            // Worded only for the few a verdict lists: a trial sees thousands of fixes.
+            guard keepsSameType || keepsFound else { return }
             let seen = Seen(
                 time: event.time, device: event.device,
                 summary: [event.event.detail, event.event.identifier.map { "'\($0)'" }].compactMap { $0 }
                     .joined(separator: " "))
-            sameType += 1
-            if firstSameType.count < Self.shown { firstSameType.append(seen) }
-            guard filter.matches(event, origin: origin) else { return }
-            found += 1
-            if firstFound.count < Self.shown { firstFound.append(seen) }
+            if keepsSameType { firstSameType.append(seen) }
+            if keepsFound { firstFound.append(seen) }
         case .order(let filters):
             for (index, filter) in filters.enumerated()
             where firstAnywhere[index] == nil && filter.matches(event, origin: origin) {
