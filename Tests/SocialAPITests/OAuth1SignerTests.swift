@@ -93,6 +93,23 @@ struct OAuth1SignerTests {
         #expect(PercentEncoding.decode("plain") == "plain")
     }
 
+    /// A query or form body split as a URL's query is (WHATWG URL, application/x-www-form-urlencoded
+    /// parsing: at the bytes `&` and the first `=`, empty pieces skipped), then decoded.
+    @Test func queriesSplitAtTheirBytes() throws {
+        func pairs(_ query: String, plusIsSpace: Bool = true) throws -> [String] {
+            try #require(PercentEncoding.pairs(query, plusIsSpace: plusIsSpace)).map { "\($0.name)=\($0.value)" }
+        }
+        #expect(try pairs("") == [])
+        #expect(try pairs("a=1&&b=x%20y+z&") == ["a=1", "b=x y z"])
+        #expect(try pairs("flag&=v&k==2") == ["flag=", "=v", "k==2"])
+        #expect(try pairs("k=%E2%98%83&q=a+b", plusIsSpace: false) == ["k=☃", "q=a+b"])
+        // A combining mark after `&` makes one character of them, yet the byte still separates.
+        #expect(try pairs("a=1&\u{301}b=2") == ["a=1", "\u{301}b=2"])
+        #expect(PercentEncoding.pairs("a=%E2%98") == nil)  // not UTF-8
+        #expect(PercentEncoding.pairs("a=1&b=%4") == nil)  // a cut escape
+        #expect(PercentEncoding.pairs("a%G1=1") == nil)
+    }
+
     @Test func noncesAreFreshHex() {
         let nonces = (0..<1000).map { _ in OAuth1Signer.randomNonce() }
         #expect(Set(nonces).count == nonces.count)
