@@ -213,7 +213,7 @@ let package = Package(
             name: "CheckinEngineTests",
             dependencies: [
                 "CheckinEngine", "SocialEmulator", "SocialAPI", "Store", "LocationEvents", "Geo", "ConfigFiles",
-                "SimulatedTime", "TestSupport",
+                "SimulatedTime", "TestSupport", "WaypostSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

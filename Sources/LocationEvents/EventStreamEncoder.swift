@@ -256,7 +256,7 @@ public enum EventStreamEncoder {
     private static func writeText(_ fix: Location, at time: EpochInstant, to line: inout ByteCursor) {
         func field(_ prefix: StaticString, _ value: Double, _ digits: Int, _ suffix: StaticString) {
             line.put(prefix)
-            writePrintf(value, digits, to: &line)
+            FixedPoint.writePrintf(value, digits: digits, to: &line)
             line.put(suffix)
         }
         field("", fix.coordinate.latitude, 6, ",")
@@ -266,21 +266,6 @@ public enum EventStreamEncoder {
         if fix.speed >= 0 { field("  ", fix.speed, 2, " m/s") }
         if fix.course >= 0 { field("  ", fix.course, 1, "°") }
         if fix.timestamp < time { field("  cached, ", fix.timestamp.seconds(to: time), 0, " s old") }
-    }
-
-    /// `value` as C's `%.<digits>f` writes it, without Foundation's `String(format:)` (five of
-    /// those a fix were four fifths of a text replay's time). The scaled value is rounded in
-    /// binary; where it lies within its own rounding error of a half — where binary and the
-    /// exact decimal could round apart — printf itself decides.
-    static func writePrintf(_ value: Double, _ digits: Int, to line: inout ByteCursor) {
-        let scaled = abs(value) * ExactPowers.ofTen(digits)
-        // Below 2^53 the conversion truncates exactly, and the fraction is exact. The product is
-        // within half an ulp of the exact one, and 2^-51 of it is at least two ulps.
-        guard value.isFinite, digits <= 9, scaled < 9e15, case let whole = UInt64(scaled),
-            case let fraction = scaled - Double(whole), abs(fraction - 0.5) > scaled * 0x1p-51
-        else { return line.put(String(format: "%.\(digits)f", value)) }
-        let units = fraction > 0.5 ? whole + 1 : whole
-        FixedPoint.write(units, places: digits, negative: value.sign == .minus, to: &line)
     }
 
     /// `value` rounded to `digits` decimals, written as Swift writes that Double (`69.5`, `5.0`,

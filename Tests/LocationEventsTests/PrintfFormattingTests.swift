@@ -2,16 +2,10 @@ import Foundation
 import Testing
 import WaypostSupport
 
-@testable import LocationEvents
-
 /// The text stream writes numbers as C's `%.Nf` did before it stopped calling `String(format:)`:
 /// byte for byte, on the values a replay prints and on the ties where rounding is decided.
 struct PrintfFormattingTests {
-    static func ours(_ value: Double, _ digits: Int) -> String {
-        var out: [UInt8] = []
-        out.appendLine(capacity: 32) { EventStreamEncoder.writePrintf(value, digits, to: &$0) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func ours(_ value: Double, _ digits: Int) -> String { FixedPoint.printf(value, digits: digits) }
 
     @Test(arguments: [0, 1, 2, 6])
     func sameAsPrintfOnRandomValues(digits: Int) {

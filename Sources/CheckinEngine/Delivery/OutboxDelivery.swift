@@ -3,6 +3,7 @@ import Geo
 import SimulatedTime
 import SocialAPI
 import Store
+import WaypostSupport
 
 /// Sends what the outbox holds, one post at a time: claim (committed before any request), check
 /// staleness and the network's own settings, look the place up, compose, post, and write the
@@ -444,19 +445,12 @@ public final class OutboxDelivery {
         return await post(over: facebook.transport, entry: entry, intent: intent, request)
     }
 
-    /// A span as the audit says it: `42 s`, `15 min`, `2.5 h`.
+    /// A span as the audit says it: `42 s`, `15 min`, `2.5 h` (as `%.0f` and `%.1f` write them,
+    /// without Foundation's formatter, which was most of a gate verdict's cost).
     static func seconds(_ value: Double) -> String {
         value < 120
-            ? whole(value) + " s"
-            : value < 7_200 ? whole(value / 60) + " min" : String(format: "%.1f h", value / 3_600)
-    }
-
-    /// `value` as `%.0f` writes it — to the nearest whole number, a tie to the even one, `-0`
-    /// for a negative that rounds to zero — without Foundation's formatter, which was most of
-    /// a gate verdict's cost (several a check-in).
-    static func whole(_ value: Double) -> String {
-        let rounded = value.rounded(.toNearestOrEven)
-        guard abs(rounded) < 1e15 else { return String(format: "%.0f", value) }  // and not finite
-        return (value.sign == .minus ? "-" : "") + String(Int64(abs(rounded)))
+            ? FixedPoint.printf(value, digits: 0) + " s"
+            : value < 7_200
+                ? FixedPoint.printf(value / 60, digits: 0) + " min" : FixedPoint.printf(value / 3_600, digits: 1) + " h"
     }
 }

@@ -38,10 +38,14 @@ public enum PercentEncoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`, as form bodies do); nil
     /// when an escape is malformed or the result is not UTF-8.
     public static func decode(_ text: String, plusIsSpace: Bool = false) -> String? {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) })
-        else { return text }
+        guard text.utf8.contains(where: { isEscaped($0, plusIsSpace: plusIsSpace) }) else { return text }
         var text = text
         return text.withUTF8 { decode($0[...], plusIsSpace: plusIsSpace) }
+    }
+
+    /// Whether `byte` stands for another: an escape's `%`, or a form's `+` for a space.
+    private static func isEscaped(_ byte: UInt8, plusIsSpace: Bool) -> Bool {
+        byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+"))
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -80,7 +84,7 @@ public enum PercentEncoding {
 
     /// ``decode(_:plusIsSpace:)`` of a piece of a valid UTF-8 string.
     private static func decode(_ text: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> String? {
-        guard text.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+        guard text.contains(where: { isEscaped($0, plusIsSpace: plusIsSpace) }) else {
             return String(decoding: text, as: UTF8.self)
         }
         var out: [UInt8] = []
