@@ -44,11 +44,10 @@ struct FieldRegionRule {
             let due = pending.since.advanced(by: mechanism.persistence)
             guard due <= time else { continue }
             slots[index].pending = nil
-            let slot = slots[index]
-            guard isMonitored(slot.region) else { continue }
+            let region = slots[index].region
+            guard isMonitored(region) else { continue }
             slots[index].state = pending.state
-            confirmed.append(
-                Confirmation(region: slot.region, state: pending.state, time: due, believed: pending.believed))
+            confirmed.append(Confirmation(region: region, state: pending.state, time: due, believed: pending.believed))
         }
         return confirmed.sorted { ($0.time, $0.region.identifier) < ($1.time, $1.region.identifier) }
     }
