@@ -4,16 +4,25 @@ import WaypostSupport
 
 @testable import CheckinEngine
 
-/// The audit's spans (`waited 42 s of at most 15 min`) are written as `String(format: "%.0f")`
-/// wrote them before the formatter left the engine's hot path: byte for byte, ties and signs
-/// included, so audits and golden outputs stay as they were.
+/// The audit's spans (`waited 42 s of at most 15 min`) are written as `String(format:)` wrote
+/// them (`%.0f s`, `%.0f min`, `%.1f h`) before the formatter left the engine's hot path: byte
+/// for byte, ties and signs included, so audits and golden outputs stay as they were.
 struct SpanWordingTests {
-    @Test func wholeNumbersAsPrintfWritesThem() {
+    @Test func spansAsPrintfWroteThem() {
+        func printf(_ value: Double) -> String {
+            value < 120
+                ? String(format: "%.0f s", value)
+                : value < 7_200 ? String(format: "%.0f min", value / 60) : String(format: "%.1f h", value / 3_600)
+        }
         var mismatches: [String] = []
         var values: [Double] = [0, -0.0, 0.5, 1.5, 2.5, -0.5, -0.2, 119.5, 59.5, 1e15, -1e16, .nan, .infinity]
-        // Spans of every size a run gives, a few seconds negative, and every half: the ties.
+        // Spans of every size a run gives (seconds, minutes and hours), a few seconds negative,
+        // and every half: the ties.
         for i in 0..<100_000 { values += [Double(i) * 0.073_190_3 - 300, Double(i - 1_000) / 2] }
-        for value in values where FixedPoint.printf(value, digits: 0) != String(format: "%.0f", value) {
+        for value in values
+        where FixedPoint.printf(value, digits: 0) != String(format: "%.0f", value)
+            || OutboxDelivery.seconds(value) != printf(value)
+        {
             if mismatches.count < 5 { mismatches.append("\(value)") }
         }
         #expect(mismatches.isEmpty, "\(mismatches)")
