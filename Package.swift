@@ -200,7 +200,8 @@ let package = Package(
             dependencies: ["WorldFiles", "CheckinEngine", "SocialAPI", "LocationEvents", "ConfigFiles", "TestSupport"]),
         .testTarget(
             name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "SimulatedTime", "WaypostSupport"]),
-        .testTarget(name: "SocialAPITests", dependencies: ["SocialAPI", "SimulatedTime", "TestSupport"]),
+        .testTarget(
+            name: "SocialAPITests", dependencies: ["SocialAPI", "SimulatedTime", "TestSupport", "WaypostSupport"]),
         .testTarget(
             name: "SocialEmulatorTests",
             dependencies: [

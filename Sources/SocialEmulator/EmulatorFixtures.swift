@@ -152,8 +152,9 @@ public struct EmulatorFixtures: Sendable, Equatable {
     }
 }
 
-/// Encoded places by API root and id, made once (encoding them per request was most of the
-/// emulator's cost, then per trial a twentieth of a trial's). Not part of the fixtures' value.
+/// Encoded places — Twitter's by API root and id, Graph's pages by their place in the fixtures —
+/// made once (encoding them per request was most of the emulator's cost, then per trial a
+/// twentieth of a trial's). Not part of the fixtures' value.
 final class PlaceEncodings: Equatable, @unchecked Sendable {
     private let lock = NSLock()
     private var encoded: [String: Data] = [:]

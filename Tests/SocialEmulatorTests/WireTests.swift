@@ -326,6 +326,7 @@ struct WireTests {
                     headers: ["host": "127.0.0.1:8080"]))
             #expect(answer.status == 200)
             #expect(answer.headers["facebook-api-version"] == "v2.12")
+            try Self.expectEncodedAsOneList(answer)
             let page = try Self.object(answer)
             names += (page["data"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
             let paging = page["paging"] as? [String: Any]
@@ -333,13 +334,17 @@ struct WireTests {
             url = paging?["next"] as? String
             pages += 1
         }
-        let all = try Self.object(
-            await core.handle(
-                EmulatorRequest(
-                    method: "GET", path: "/search",
-                    query: "type=place&center=37.3236,-122.0315&distance=50000&limit=100&\(token)")))
+        let whole = await core.handle(
+            EmulatorRequest(
+                method: "GET", path: "/search",
+                query: "type=place&center=37.3236,-122.0315&distance=50000&limit=100&\(token)"))
+        try Self.expectEncodedAsOneList(whole)
+        let all = try Self.object(whole)
         let expected = (all["data"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names == expected && expected.count > 2)
+        let none = await core.handle(
+            EmulatorRequest(method: "GET", path: "/search", query: "type=place&center=0,0&distance=10&\(token)"))
+        #expect(String(decoding: none.body, as: UTF8.self) == #"{"data":[]}"#)
         for cursor in ["LTE%3D", "garbage", "d3A6OTk5OQ%3D%3D"] {
             let answer = await core.handle(
                 EmulatorRequest(
@@ -348,6 +353,16 @@ struct WireTests {
             #expect(((try Self.object(answer))["error"] as? [String: Any])?["code"] as? Int == 100)
             #expect(answer.headers["facebook-api-version"] == "v3.1")
         }
+    }
+
+    /// A list's bytes are those `JSONEncoder` (keys sorted, slashes as sent) writes for the whole
+    /// list, though the emulator writes each page's encoding, made once, into it.
+    static func expectEncodedAsOneList(_ answer: EmulatorResponse) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let list = try JSONDecoder().decode(GraphList<GraphPage>.self, from: answer.body)
+        #expect(!list.data.isEmpty)
+        #expect(answer.body == (try encoder.encode(list)))
     }
 
     /// With a control token, the control plane over HTTP needs it; the in-process scripting

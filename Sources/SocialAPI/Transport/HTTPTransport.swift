@@ -31,8 +31,10 @@ public struct HTTPResponseSpec: Sendable, Equatable {
         self.body = body
     }
 
-    /// A 2xx body decoded as `T`.
+    /// A 2xx body decoded as `T`: by ``AnswerDecoder`` where it can, else by `JSONDecoder`, whose
+    /// error the caller gets.
     func decoded<T: Decodable>(_ path: String) throws(SocialAPIError) -> T {
+        if let value = AnswerDecoder.decode(T.self, from: body) { return value }
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch {

@@ -38,7 +38,16 @@ struct Paging: Sendable {
 
     /// `{"data": […], "paging": {"cursors": …, "next": …, "previous": …}}` for the page the
     /// cursors ask for.
-    func list<Item: Codable & Sendable & Equatable>(_ items: [Item], state: inout EmulatorState) -> EmulatorResponse {
+    func list<Item: Encodable>(_ items: [Item], state: inout EmulatorState) -> EmulatorResponse {
+        list(items, encodedBy: JSONBody.encode, state: &state)
+    }
+
+    /// The same, each item written by `encode` as `JSONBody` writes it (a place's encoding made
+    /// once, say): the list's bytes are `JSONBody`'s for the whole list, whose keys sort `data`
+    /// before `paging` and which leaves out a page's absent `paging`.
+    func list<Item>(_ items: [Item], encodedBy encode: (Item) -> Data, state: inout EmulatorState)
+        -> EmulatorResponse
+    {
         var start = 0
         if let after {
             guard let offset = Self.offset(after, count: items.count) else { return invalidCursor(after, &state) }
@@ -48,13 +57,20 @@ struct Paging: Sendable {
             start = max(0, offset - limit)
         }
         let end = min(items.count, start + limit)
-        let page = Array(items[start..<end])
-        guard !page.isEmpty else { return .json(200, GraphList<Item>(data: [])) }
-        let paging = GraphList<Item>.Paging(
+        guard start < end else { return .json(200, encoded: Data(#"{"data":[]}"#.utf8)) }
+        let paging = GraphList<GraphPage>.Paging(
             cursors: .init(before: Self.cursor(start), after: Self.cursor(end)),
             next: end < items.count ? link("after", Self.cursor(end)) : nil,
             previous: start > 0 ? link("before", Self.cursor(start)) : nil)
-        return .json(200, GraphList(data: page, paging: paging))
+        var body = Data(#"{"data":["#.utf8)
+        for index in start..<end {
+            if index > start { body.append(UInt8(ascii: ",")) }
+            body.append(encode(items[index]))
+        }
+        body.append(contentsOf: #"],"paging":"#.utf8)
+        body.append(JSONBody.encode(paging))
+        body.append(UInt8(ascii: "}"))
+        return .json(200, encoded: body)
     }
 
     private func link(_ name: String, _ cursor: String) -> String {

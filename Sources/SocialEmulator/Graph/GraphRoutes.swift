@@ -188,16 +188,23 @@ struct GraphRoutes: Sendable {
         }
         let here = Coordinate(latitude: center[0], longitude: center[1])
         let radius = min(distance.value ?? 1000, 50_000)
-        var found: [(GraphPage, Double)] = fixtures.facebookPages.compactMap { page in
+        // Pages by their place in the fixtures, whose encoding is made once (ids need not be unique).
+        var found: [(index: Int, distance: Double)] = fixtures.facebookPages.indices.compactMap { index in
+            let page = fixtures.facebookPages[index]
             guard let lat = page.location?.latitude, let lon = page.location?.longitude else { return nil }
             let d = ShortDistance.distance(here, Coordinate(latitude: lat, longitude: lon))
-            return d <= radius ? (page, d) : nil
+            return d <= radius ? (index, d) : nil
         }
         if let q = parameters["q"], !q.isEmpty {
-            found = found.filter { $0.0.name.localizedCaseInsensitiveContains(q) }
+            found = found.filter { fixtures.facebookPages[$0.index].name.localizedCaseInsensitiveContains(q) }
         }
-        found.sort { $0.1 < $1.1 }
-        return page.list(found.map(\.0), state: &state)
+        found.sort { $0.distance < $1.distance }
+        return page.list(found.map(\.index), encodedBy: encodedPage, state: &state)
+    }
+
+    /// The fixtures' page at `index` as `JSONBody` writes it, made once for these fixtures.
+    private func encodedPage(_ index: Int) -> Data {
+        fixtures.placeEncodings.encoding("graph/page/\(index)") { JSONBody.encode(fixtures.facebookPages[index]) }
     }
 
     private func postCheckin(
