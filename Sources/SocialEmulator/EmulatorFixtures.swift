@@ -9,9 +9,11 @@ public struct EmulatorFixtures: Sendable, Equatable {
     public var twitterPlaces: [FixturePlace] {
         didSet { placeEncodings = PlaceEncodings() }
     }
-    public var facebookPages: [GraphPage]
-    /// The places as `geo/*` answers carry them, shared by every emulator made from these
-    /// fixtures (a scenario's trials make one a trial): the same places encode the same way.
+    public var facebookPages: [GraphPage] {
+        didSet { placeEncodings = PlaceEncodings() }
+    }
+    /// The places as `geo/*` and Graph's search answers carry them, shared by every emulator made
+    /// from these fixtures (a scenario's trials make one a trial): the same places encode the same way.
     private(set) var placeEncodings = PlaceEncodings()
 
     /// A Twitter place as the fixture file holds it: the place's own fields, plus `parent`.

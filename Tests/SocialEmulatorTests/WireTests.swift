@@ -150,6 +150,23 @@ struct WireTests {
         #expect(!original.contains("Renamed Roasters") && !original.isEmpty)
         #expect(try await names(renamed).contains("Renamed Roasters"), "the cached encoding of the old name")
         #expect(try await names(shipped) == original, "another emulator of the same fixtures")
+
+        // Graph's pages likewise.
+        func pageNames(_ fixtures: EmulatorFixtures) async throws -> [String] {
+            let answer = try Self.object(
+                await EmulatorCore(fixtures: fixtures).handle(
+                    EmulatorRequest(
+                        method: "GET", path: "/search",
+                        query: "type=place&center=37.3236,-122.0315&distance=50000&limit=100"
+                            + "&access_token=waypost-demo-graph-token")))
+            return (answer["data"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        }
+        let pages = try await pageNames(shipped)
+        var renamedPage = shipped
+        let page = try #require(renamedPage.facebookPages.firstIndex { $0.name == pages.first })
+        renamedPage.facebookPages[page].name = "Renamed Page"
+        #expect(try await pageNames(renamedPage).first == "Renamed Page", "the cached encoding of the old name")
+        #expect(try await pageNames(shipped) == pages, "another emulator of the same fixtures")
     }
 
     /// Places: an absolute `url` to geo/id, `attributes`, the bounding box, `contained_within`;
