@@ -4,6 +4,7 @@ import LocationEvents
 import SimulatedTime
 import SocialAPI
 import Store
+import WaypostSupport
 
 /// Turns location events into check-ins: each rule that matches an event makes one post per
 /// network; each post passes the privacy gates (DESIGN.md's order, every verdict recorded), is
@@ -178,7 +179,7 @@ public final class CheckinEngine {
     ) throws(StoreError) -> AuditRecord? {
         let key = [
             run.name, rule.id, network.rawValue, trigger.rawValue, region ?? "-", timed.device ?? "-",
-            String(format: "%.3f", timed.time.secondsSince1970),
+            FixedPoint.printf(timed.time.secondsSince1970, digits: 3),
         ].joined(separator: "|")
         let (gates, precision, audience) = self.gates.evaluate(
             rule, network, trigger: trigger, region: region, position: position, time: timed.time,

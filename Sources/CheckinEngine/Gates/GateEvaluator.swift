@@ -2,6 +2,7 @@ import Geo
 import LocationEvents
 import SimulatedTime
 import SocialAPI
+import WaypostSupport
 
 /// Evaluates the gates a post meets when it is intended — 1, 2, 4, 5, 6 and 8, in DESIGN.md's
 /// order, every verdict recorded — and keeps what they remember between posts: the scripted
@@ -59,6 +60,6 @@ struct GateEvaluator {
 
     /// A ~100 m cell standing for "the same place" of triggers outside regions.
     static func cell(_ point: Coordinate) -> String {
-        String(format: "%.3f,%.3f", point.latitude, point.longitude)
+        FixedPoint.printf(point.latitude, digits: 3) + "," + FixedPoint.printf(point.longitude, digits: 3)
     }
 }
