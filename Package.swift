@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "SimulatedTime", swiftSettings: instrumented),
         // Configuration files read strictly (YAML/JSON): one node type, one error type.
         .target(
-            name: "ConfigFiles", dependencies: ["SimulatedTime", .product(name: "Yams", package: "Yams")],
+            name: "ConfigFiles",
+            dependencies: ["SimulatedTime", "WaypostSupport", .product(name: "Yams", package: "Yams")],
             swiftSettings: instrumented),
         .target(
             name: "Tracks",
@@ -95,7 +96,7 @@ let package = Package(
         .target(
             name: "SocialAPI",
             dependencies: [
-                "SimulatedTime", .product(name: "Crypto", package: "swift-crypto"),
+                "SimulatedTime", "WaypostSupport", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -202,6 +203,7 @@ let package = Package(
             name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "SimulatedTime", "WaypostSupport"]),
         .testTarget(
             name: "SocialAPITests", dependencies: ["SocialAPI", "SimulatedTime", "TestSupport", "WaypostSupport"]),
+        .testTarget(name: "WaypostSupportTests", dependencies: ["WaypostSupport"]),
         .testTarget(
             name: "SocialEmulatorTests",
             dependencies: [

@@ -55,8 +55,8 @@ package struct ObservedLog: Sendable, Equatable {
             var line = Array(bytes)
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
-            guard let text = String(validating: line, as: UTF8.self) else {
-                let valid = (0...line.count).last { String(validating: line.prefix($0), as: UTF8.self) != nil } ?? 0
+            guard let text = UTF8Validation.string(line) else {
+                let valid = (0...line.count).last { UTF8Validation.string(line.prefix($0)) != nil } ?? 0
                 throw ConfigFileError(
                     file: name, line: number, column: valid + 1, message: "the line is not UTF-8 text")
             }

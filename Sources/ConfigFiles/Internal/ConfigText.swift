@@ -1,4 +1,5 @@
 import Foundation
+import WaypostSupport
 internal import Yams
 
 /// The text of a configuration file, checked before any YAML is composed.
@@ -35,7 +36,7 @@ enum ConfigText {
     static func decode(_ data: Data, name: String) throws(ConfigFileError) -> String {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        if let text = UTF8Validation.string(bytes) { return text }
         // Not UTF-8: decoded again, counting lines and columns, to locate the first bad byte.
         var line = 1
         var column = 1

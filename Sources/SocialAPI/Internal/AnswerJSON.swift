@@ -1,4 +1,5 @@
 import Foundation
+import WaypostSupport
 
 /// A provider's JSON answer read into values, for ``AnswerDecoder``: only text that is JSON by
 /// RFC 8259 — valid UTF-8 in strings, no lone surrogate escape, no repeated key in an object, no
@@ -163,14 +164,14 @@ enum AnswerJSON: Equatable {
                 index += 1
                 // ASCII needs no validation: most of an answer's strings, keys included.
                 let text = bytes[start..<index - 1]
-                return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+                return ascii ? String(decoding: text, as: UTF8.self) : UTF8Validation.string(text)
             }
             var unescaped = Array(bytes[start..<index])
             while let byte = current {
                 index += 1
                 switch byte {
                 case UInt8(ascii: "\""):
-                    return String(validating: unescaped, as: UTF8.self)
+                    return UTF8Validation.string(unescaped)
                 case UInt8(ascii: "\\"):
                     guard unescape(into: &unescaped) else { return nil }
                 case 0..<0x20:

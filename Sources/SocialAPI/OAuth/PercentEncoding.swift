@@ -1,3 +1,5 @@
+import WaypostSupport
+
 /// RFC 3986 percent-encoding as OAuth 1.0a (RFC 5849 §3.6) requires: every byte of the UTF-8
 /// form except the unreserved characters `A–Z a–z 0–9 - . _ ~` becomes `%XX`, upper-case hex.
 /// Unlike `addingPercentEncoding`, nothing else is spared — not `+`, `/`, `:` or `=`.
@@ -105,6 +107,6 @@ public enum PercentEncoding {
                 out.append(byte)
             }
         }
-        return String(validating: out, as: UTF8.self)
+        return UTF8Validation.string(out)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SocialAPI
+import WaypostSupport
 
 /// A request's query and form-body parameters, decoded as `application/x-www-form-urlencoded`
 /// (HTML 4.01 §17.13.4: `+` is a space, `%XX` a byte, names and values UTF-8), which is how
@@ -23,7 +24,7 @@ struct RequestParameters: Sendable {
         guard let query = PercentEncoding.pairs(request.query, plusIsSpace: true) else { return nil }
         var form: [(name: String, value: String)] = []
         if request.hasFormBody, !request.body.isEmpty {
-            guard let text = String(validating: request.body, as: UTF8.self),
+            guard let text = UTF8Validation.string(request.body),
                 let decoded = PercentEncoding.pairs(text, plusIsSpace: true)
             else { return nil }
             form = decoded
