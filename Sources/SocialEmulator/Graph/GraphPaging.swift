@@ -58,6 +58,7 @@ struct Paging: Sendable {
         }
         let end = min(items.count, start + limit)
         guard start < end else { return .json(200, encoded: Data(#"{"data":[]}"#.utf8)) }
+        // `Paging` does not depend on the list's item type; any names it.
         let paging = GraphList<GraphPage>.Paging(
             cursors: .init(before: Self.cursor(start), after: Self.cursor(end)),
             next: end < items.count ? link("after", Self.cursor(end)) : nil,
