@@ -40,6 +40,7 @@ demo: build
 ## Builds and runs every test (unit, conformance against ../shared/corpus, hostile input, CLI),
 ## builds and tests Examples/LibraryQuickstart (a package using Waypost by path, as a user's would),
 ## type-checks the Apple-platform adapters against a Core Location shim (Tests/AppleAdapters),
+## looks for standard library API newer than the declared macOS 14 / iOS 17 used unguarded,
 ## compares the shipped tracks' and scenarios' outputs with the golden list (make golden-update),
 ## then the scenario library end to end (JUnit XML in .build/scenarios.xml), the HTML report in
 ## headless chromium (installed when missing; screenshots in .build/report-screenshots), bash
@@ -61,6 +62,7 @@ test: deps
 	  if [ "$$skipped" -gt 0 ]; then echo "note: $$skipped tests and suites that read ../shared/corpus were skipped: it is not beside this checkout (CI has it, and requires it)"; fi
 	$(SWIFT) test --package-path Examples/LibraryQuickstart
 	scripts/typecheck-apple-adapters.sh $$($(SWIFT) build --show-bin-path)
+	scripts/check-apple-availability.py
 	scripts/public-api.sh $$($(SWIFT) build --show-bin-path)
 	scripts/check-doc-examples.sh $$($(SWIFT) build --show-bin-path)
 	scripts/golden-check.sh $$($(SWIFT) build --show-bin-path)/waypost
@@ -126,6 +128,7 @@ format:
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks Examples Fuzz
+	scripts/check-apple-availability.py
 
 clean:
 	rm -rf .build .bench .build-fuzz

@@ -175,10 +175,11 @@ public struct EmulatorServer: Sendable {
         // Signals are trapped here, not by the service group: its graceful shutdown waits for
         // every request, and a `hang` fault never ends.
         let group = ServiceGroup(services: [app], logger: logger ?? quiet)
-        let task = Task(executorPreference: network?.executor) {
+        let serve: @Sendable () async throws -> Void = {
             defer { continuation.finish() }  // a failed bind ends the wait below too
             try await group.run()
         }
+        let task = network?.task(serve) ?? Task(operation: serve)
         var iterator = stream.makeAsyncIterator()
         guard let bound = await iterator.next() else {
             await group.triggerGracefulShutdown()

@@ -22,15 +22,12 @@ import NIOPosix
 /// Call ``shutdown()`` once the emulators started on it have stopped.
 public final class LoopbackNetwork: Sendable {
     let loop: any EventLoop
-    /// Runs a task's jobs on ``loop``.
-    let executor: EventLoopExecutor
     /// Configured as `HTTPClient.shared` is, but for the loop and decompression: the emulator
     /// never compresses its answers.
     let client: HTTPClient
 
     private init(loop: any EventLoop) {
         self.loop = loop
-        executor = EventLoopExecutor(loop)
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: loop, configuration: configuration)
@@ -41,6 +38,16 @@ public final class LoopbackNetwork: Sendable {
         MultiThreadedEventLoopGroup.singleton.makeIterator().map { LoopbackNetwork(loop: $0) }
     }
 
+    /// A task running `operation` on ``loop`` — its child tasks and the default actors it calls
+    /// too — where Swift has task executors (macOS 15, iOS 18, Linux); before, on Swift's global
+    /// executor, as an emulator without a network. (Waypost declares macOS 14 and iOS 17.)
+    func task(_ operation: @escaping @Sendable () async throws -> Void) -> Task<Void, any Error> {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return Task(executorPreference: EventLoopExecutor(loop), operation: operation)
+        }
+        return Task(operation: operation)
+    }
+
     /// Closes the clients' connections; the loop goes on for the rest of the process.
     public func shutdown() async {
         try? await client.shutdown()
@@ -49,6 +56,7 @@ public final class LoopbackNetwork: Sendable {
 
 /// Runs jobs on one NIO event loop: a task that prefers it (`Task(executorPreference:)`) runs
 /// there, and so do its child tasks and the default actors it calls.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class EventLoopExecutor: TaskExecutor {
     private let loop: any EventLoop
 

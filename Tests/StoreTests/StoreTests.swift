@@ -1,7 +1,6 @@
 import Foundation
 import SimulatedTime
 import Store
-import Synchronization
 import TestSupport
 import Testing
 
@@ -211,16 +210,16 @@ struct StoreTests {
         try withTemporaryDirectory { directory in
             for attempt in 0..<5 {
                 let path = directory.appendingPathComponent("fresh-\(attempt).db").path
-                let failures = Mutex<[String]>([])
+                let failures = Failures()
                 DispatchQueue.concurrentPerform(iterations: 8) { index in
                     do {
                         let store = try Store(path: path)
                         _ = try store.beginRun(name: "run-\(index)", track: "-", at: 0)
                     } catch {
-                        failures.withLock { $0.append("\(error)") }
+                        failures.append("\(error)")
                     }
                 }
-                #expect(failures.withLock { $0 } == [])
+                #expect(failures.all == [])
             }
         }
     }
@@ -239,4 +238,14 @@ struct StoreTests {
             }
         }
     }
+}
+
+/// Errors gathered from several threads, under a lock (`Mutex` is macOS 15 and iOS 18; the tests
+/// build for Waypost's macOS 14 and iOS 17 too).
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [String] = []
+
+    func append(_ error: String) { lock.withLock { errors.append(error) } }
+    var all: [String] { lock.withLock { errors } }
 }
