@@ -100,7 +100,7 @@ def labels(line, after):
     return result
 
 
-def interface_declarations(path):
+def interface_declarations(path, public_only=False):
     """(kind, scope, name, labels, required) for each public declaration of an interface file,
     and the words older declarations use as tuple labels (`components.attoseconds` is one)."""
     declarations, scopes, pending, depth, tuple_labels = [], [], {}, 0, set()
@@ -114,6 +114,8 @@ def interface_declarations(path):
         opened = None
         if m and not code.startswith(("//", "#")):
             kind, name = m.group(1), (m.group(2) or "")
+            if public_only and kind != "extension" and not re.search(r"\b(public|open)\b", code[:m.start()]):
+                kind = "hidden"  # a package's own internals: opens a scope, declares nothing
             required = merged(scopes[-1][2] if scopes else {}, pending)
             scope = scopes[-1][0] if scopes else ""
             if not newer(required) and kind in ("func", "var", "let", "subscript"):
@@ -134,6 +136,9 @@ def interface_declarations(path):
             elif kind in ("var", "let"):
                 declarations.append(("var", scope, name, None, required))
                 opened = (None, required)
+            elif kind == "hidden":
+                opened = (None, required) if not re.search(r"\b(struct|class|enum|actor|protocol)\b", code) \
+                    else (m.group(2) or "", required)
             else:
                 opened = (None, required)
             pending = {}
@@ -270,11 +275,24 @@ def interfaces():
     return found
 
 
-def check(roots, files_of_interfaces):
+def dependency_sources(root):
+    """The Swift sources of the package's resolved dependencies (.build/checkouts), each with its
+    module's name: their public declarations carry the same `@available` as an interface would."""
+    return sorted(p for p in (root / ".build" / "checkouts").glob("*/Sources/*/**/*.swift"))
+
+
+def module_of(path):
+    if path.suffix == ".swiftinterface":
+        return path.parent.name.split(".")[0]
+    parts = path.parts
+    return parts[parts.index("Sources") + 1]
+
+
+def check(roots, files_of_interfaces, dependencies=()):
     declarations, tuple_labels = [], set()
-    for path in files_of_interfaces:
-        found, labels_there = interface_declarations(path)
-        module = path.parent.name.split(".")[0]
+    for path in list(files_of_interfaces) + list(dependencies):
+        found, labels_there = interface_declarations(path, public_only=path.suffix == ".swift")
+        module = module_of(path)
         declarations += [(module, d) for d in found]
         tuple_labels |= labels_there
     files = sorted(p for root in roots for folder in CODE_FOLDERS for p in (root / folder).rglob("*.swift")
@@ -348,14 +366,17 @@ def main():
         print("check-apple-availability: self-test passed")
         return 0
     root = Path(__file__).resolve().parent.parent
-    declarations, looked_for, findings = check([root], found_interfaces)
+    dependencies = dependency_sources(root)
+    declarations, looked_for, findings = check([root], found_interfaces, dependencies)
     for finding in findings:
         print(os.path.relpath(finding.split(":")[0], root) + finding[len(finding.split(":")[0]):])
     if findings:
         return 1
-    print("Apple availability: no API newer than macOS 14 / iOS 17 used unguarded (%d names of %d "
-          "modules' interfaces looked for; Foundation is not covered: it ships no interface on Linux)"
-          % (len(looked_for), len(found_interfaces)))
+    packages = len({p.parts[p.parts.index("checkouts") + 1] for p in dependencies})
+    print("Apple availability: no API newer than macOS 14 / iOS 17 used unguarded (%d names looked for, from "
+          "%d standard library interfaces and %d dependencies' sources%s; Foundation is not covered: it "
+          "ships no interface on Linux)" % (len(looked_for), len(found_interfaces), packages,
+                                            "" if packages else ", none checked out yet: build first"))
     return 0
 
 
