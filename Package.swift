@@ -259,5 +259,8 @@ if fuzzing {
             name: "fuzz-oauth", dependencies: ["FuzzDriver", "SimulatedTime", "SocialEmulator", "SocialAPI"],
             path: "Fuzz/OAuth",
             swiftSettings: instrumented, linkerSettings: fuzzLinking),
+        .executableTarget(
+            name: "fuzz-answers", dependencies: ["FuzzDriver", "SocialAPI"], path: "Fuzz/Answers",
+            swiftSettings: instrumented, linkerSettings: fuzzLinking),
     ]
 }

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 budget=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"tracks config emulator oauth"}
+targets=${FUZZ_TARGETS:-"tracks config emulator oauth answers"}
 scratch=.build-fuzz
 
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
@@ -53,7 +53,7 @@ case " $targets " in *" config "*)
     printf 'scenario\nname: crowd\nseed: 3\ndevices:\n  - name: rider\n    count: 40\n    route: %s/tracks/cafe-stop.kml\n    spread: { time: 2m, distance: 300 }\nexpect:\n  - { event: location, device: rider-07 }\n' \
         "$PWD" > "$seeds/config/scenario-crowd"
 esac
-for target in emulator oauth; do
+for target in emulator oauth answers; do
     case " $targets " in *" $target "*) cp Fuzz/seeds/$target/* "$seeds/$target/" ;; esac
 done
 

@@ -1,3 +1,5 @@
+import WaypostSupport
+
 /// JSON read straight into a ``ConfigTree`` — the values, styles, tags and positions YAML gives
 /// the same text — without libyaml or Yams' nodes: a 100,000-region JSON file reads several times
 /// faster. Only well-formed JSON whose mappings repeat no key is read here; for anything else
@@ -9,11 +11,13 @@ enum JSONReader {
         var text = text
         return text.withUTF8 { bytes -> ConfigTree? in
             // About one node per 12 bytes in a regions file: one allocation, not twenty doublings.
-            var reader = Reader(bytes: bytes, builder: ConfigTree.Builder(capacity: bytes.count / 12))
+            var reader = Reader(
+                scanner: JSONScanner(bytes: UnsafeRawBufferPointer(bytes)),
+                builder: ConfigTree.Builder(capacity: bytes.count / 12))
             reader.skipWhitespace()
             guard reader.value(depth: 0) else { return nil }
             reader.skipWhitespace()
-            return reader.index == bytes.count ? reader.builder.tree(file: file) : nil
+            return reader.scanner.index == bytes.count ? reader.builder.tree(file: file) : nil
         }
     }
 
@@ -24,25 +28,28 @@ enum JSONReader {
     /// before (no set to allocate: a region has four to six); past it, by a set.
     static let keysComparedInPlace = 16
 
+    /// Builds the tree from ``JSONScanner``'s tokens, counting lines and columns as it goes.
     private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
+        var scanner: JSONScanner
         var builder: ConfigTree.Builder
-        var index = 0
         var line = 1
-        /// The column of `bytes[index]`, counted in Unicode scalars as libyaml counts.
+        /// The column of the next byte, counted in Unicode scalars as libyaml counts.
         var column = 1
 
-        init(bytes: UnsafeBufferPointer<UInt8>, builder: ConfigTree.Builder) {
-            self.bytes = bytes
-            self.builder = builder
+        var current: UInt8? { scanner.current }
+
+        /// Moves past one byte of JSON's structure (ASCII: one column).
+        mutating func advance() {
+            scanner.index += 1
+            column += 1
         }
 
-        var current: UInt8? { index < bytes.count ? bytes[index] : nil }
-
-        mutating func advance() {
-            // A UTF-8 continuation byte does not start a column.
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
+        /// Counts the columns of the token read since `start` (one a Unicode scalar: a UTF-8
+        /// continuation byte does not start one). No token holds a line break.
+        mutating func counted(from start: Int) {
+            var continuations = 0
+            for byte in scanner.bytes[start..<scanner.index] { continuations &+= byte & 0xC0 == 0x80 ? 1 : 0 }
+            column += scanner.index - start - continuations
         }
 
         mutating func skipWhitespace() {
@@ -51,10 +58,11 @@ enum JSONReader {
                 case 0x20, 0x09:
                     advance()
                 case 0x0A:
-                    (index, line, column) = (index + 1, line + 1, 1)
+                    (scanner.index, line, column) = (scanner.index + 1, line + 1, 1)
                 case 0x0D:
                     // CR LF is one line break, a lone CR another (as libyaml counts them).
-                    index += index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+                    let bytes = scanner.bytes
+                    scanner.index += scanner.index + 1 < bytes.count && bytes[scanner.index + 1] == 0x0A ? 2 : 1
                     (line, column) = (line + 1, 1)
                 default:
                     return
@@ -78,7 +86,9 @@ enum JSONReader {
 
         /// A string, as YAML gives a double-quoted scalar: tagged `!!str`.
         mutating func quoted(line: Int, column: Int) -> Bool {
-            guard let text = string() else { return false }
+            let start = scanner.index
+            guard let text = scanner.string() else { return false }
+            counted(from: start)
             builder.scalar(text, line: line, column: column, style: .doubleQuoted, tag: .string)
             return true
         }
@@ -176,132 +186,24 @@ enum JSONReader {
             }
         }
 
-        /// A string from its opening quote; nil for a control character, a bad escape or no end.
-        mutating func string() -> String? {
-            advance()
-            let start = index
-            var plain = true
-            var decoded: [UInt8] = []
-            while let byte = current {
-                switch byte {
-                case UInt8(ascii: "\""):
-                    let text =
-                        plain
-                        ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                        : String(decoding: decoded, as: UTF8.self)
-                    advance()
-                    return text
-                case UInt8(ascii: "\\"):
-                    if plain {
-                        decoded = Array(bytes[start..<index])
-                        plain = false
-                    }
-                    advance()
-                    guard let escaped = escape() else { return nil }
-                    decoded += escaped
-                case 0x00..<0x20:
-                    return nil
-                default:
-                    if !plain { decoded.append(byte) }
-                    advance()
-                }
-            }
-            return nil
-        }
-
-        /// The bytes an escape stands for, from the byte after its backslash.
-        mutating func escape() -> [UInt8]? {
-            guard let byte = current else { return nil }
-            advance()
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return [byte]
-            case UInt8(ascii: "b"): return [0x08]
-            case UInt8(ascii: "f"): return [0x0C]
-            case UInt8(ascii: "n"): return [0x0A]
-            case UInt8(ascii: "r"): return [0x0D]
-            case UInt8(ascii: "t"): return [0x09]
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4() else { return nil }
-                if (0xD800..<0xDC00).contains(scalar) {
-                    // A high surrogate must be followed by an escaped low one.
-                    guard current == UInt8(ascii: "\\") else { return nil }
-                    advance()
-                    guard current == UInt8(ascii: "u") else { return nil }
-                    advance()
-                    guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                }
-                guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                return Array(String(Character(unicode)).utf8)
-            default:
-                return nil
-            }
-        }
-
-        mutating func hex4() -> UInt32? {
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                guard let byte = current, let digit = Self.hexDigit(byte) else { return nil }
-                value = value << 4 | digit
-                advance()
-            }
-            return value
-        }
-
-        static func hexDigit(_ byte: UInt8) -> UInt32? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-            default: nil
-            }
-        }
-
         mutating func literal(_ word: StaticString, line: Int, column: Int) -> Bool {
-            let start = index
-            for expected in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
-                guard current == expected else { return false }
-                advance()
-            }
+            let start = scanner.index
+            guard scanner.literal(word) else { return false }
             plainScalar(from: start, line: line, column: column)
             return true
         }
 
-        /// A number as JSON writes one: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)? ([eE] [+-]? [0-9]+)?
         mutating func number(line: Int, column: Int) -> Bool {
-            let start = index
-            if current == UInt8(ascii: "-") { advance() }
-            guard let first = current, Self.isDigit(first) else { return false }
-            advance()
-            if first != UInt8(ascii: "0") { digits() }
-            if current == UInt8(ascii: ".") {
-                advance()
-                guard digits() > 0 else { return false }
-            }
-            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-                advance()
-                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { advance() }
-                guard digits() > 0 else { return false }
-            }
+            let start = scanner.index
+            guard scanner.number() else { return false }
             plainScalar(from: start, line: line, column: column)
             return true
         }
-
-        @discardableResult
-        mutating func digits() -> Int {
-            var count = 0
-            while let byte = current, Self.isDigit(byte) {
-                advance()
-                count += 1
-            }
-            return count
-        }
-
-        static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
         /// A literal or number, as YAML gives a plain scalar: no tag until it is read.
         mutating func plainScalar(from start: Int, line: Int, column: Int) {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            self.column += scanner.index - start  // ASCII
+            let text = String(decoding: scanner.bytes[start..<scanner.index], as: UTF8.self)
             builder.scalar(text, line: line, column: column, style: .plain)
         }
     }

@@ -7,9 +7,10 @@ import Foundation
 /// integers; nil for anything else — another type, a missing key, a mismatch — and then
 /// `JSONDecoder` decodes the answer, so every value it accepts and every error it words are its
 /// own. `AnswerDecoderTests` holds the two equal over the providers' answer shapes and thousands
-/// of mutations of them.
-enum AnswerDecoder {
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+/// of mutations of them, and `make fuzz`'s fuzz-answers over whatever libFuzzer makes of them
+/// (hence `package`: the fuzz target is another module).
+package enum AnswerDecoder {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         guard let value = AnswerJSON.parse(data) else { return nil }
         return try? value.decode(type)
     }
