@@ -241,7 +241,9 @@ def patterns(declarations, tuple_labels):
             signature = "%s(%s)" % (callee if kind == "init" else name, "".join(l + ":" for l, _ in params))
             call = (r"\b%s(?:<[^<>()]*>)?\(" if kind == "init" else r"\b%s\(") % re.escape(callee)
             if known is None and kind == "func":
-                result[signature] = (signature, callee, call, late, module)
+                # Called, or called with only a trailing closure (`Task.immediate { … }`).
+                regex = r"\b%s\(|\.%s\s*\{" % (re.escape(name), re.escape(name))
+                result[signature] = (signature, callee, regex, late, module)
                 continue
             # A label the older overloads lack tells this one's calls apart.
             distinct = [l for l, _ in params if l != "_" and l not in (known or set())]
@@ -327,7 +329,7 @@ def self_test(found_interfaces):
         (root / "Sources" / "Probe" / "Probe.swift").write_text(
             'final class LoopExecutor: TaskExecutor {}\n'
             'func decode(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }\n'
-            'func start() { _ = Task(executorPreference: nil) { } }\n'
+            'func start() { _ = Task(executorPreference: nil) { }; _ = Task.immediate { } }\n'
             '// String(validating: bytes, as: UTF8.self) in a comment\n'
             'let text = "TaskExecutor in a string"\n'
             '@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)\n'
@@ -346,8 +348,9 @@ def self_test(found_interfaces):
             'import Foundation\nlet lock = NSLock()\nlet n = lock.withLock({ 1 })\n')
         _, _, findings = check([root], found_interfaces)
     lines = sorted((Path(f.split(":")[0]).name, int(f.split(":")[1])) for f in findings)
-    # The unguarded three, iOS left open by `guard #available(macOS 15, *)`, and the Mutex.
-    expected = [("Locks.swift", 3)] + [("Probe.swift", n) for n in (1, 2, 3, 18)]
+    # The unguarded four (line 3 holds two), iOS left open by `guard #available(macOS 15, *)`,
+    # and the Mutex.
+    expected = [("Locks.swift", 3)] + [("Probe.swift", n) for n in (1, 2, 3, 3, 18)]
     if lines != expected:
         print("check-apple-availability: self-test found lines %s, expected %s:\n%s"
               % (lines, expected, "\n".join(findings)), file=sys.stderr)
