@@ -81,7 +81,7 @@ def split_parameters(text):
 
 def labels(line, after):
     """The argument labels of the parameter list that opens after index `after` of `line`:
-    [(label, has_default)], None when the list does not close on this line."""
+    [label] (`_` for none), None when the list does not close on this line."""
     start = line.find("(", after)
     if start < 0:
         return None
@@ -96,7 +96,7 @@ def labels(line, after):
     for piece in split_parameters(line[start + 1:end]):
         head = piece.split(":")[0].split()
         if head:
-            result.append((head[0], "=" in piece))
+            result.append(head[0])
     return result
 
 
@@ -221,7 +221,7 @@ def patterns(declarations, tuple_labels):
             older[kind].add(name)
         else:
             key = name if kind == "func" else scope
-            older[kind].setdefault(key, set()).update(l for l, _ in (params or []))
+            older[kind].setdefault(key, set()).update(params or [])
     result = {}
     for module, (kind, scope, name, params, required) in declarations:
         late = newer(required)
@@ -238,7 +238,7 @@ def patterns(declarations, tuple_labels):
             if not callee or callee.startswith("_"):
                 continue
             known = older[kind].get(callee)
-            signature = "%s(%s)" % (callee if kind == "init" else name, "".join(l + ":" for l, _ in params))
+            signature = "%s(%s)" % (callee if kind == "init" else name, "".join(l + ":" for l in params))
             call = (r"\b%s(?:<[^<>()]*>)?\(" if kind == "init" else r"\b%s\(") % re.escape(callee)
             if known is None and kind == "func":
                 # Called, or called with only a trailing closure (`Task.immediate { … }`).
@@ -246,7 +246,7 @@ def patterns(declarations, tuple_labels):
                 result[signature] = (signature, callee, regex, late, module)
                 continue
             # A label the older overloads lack tells this one's calls apart.
-            distinct = [l for l, _ in params if l != "_" and l not in (known or set())]
+            distinct = [l for l in params if l != "_" and l not in (known or set())]
             if distinct:
                 regex = call + r"(?:[^()]|\([^()]*\))*?\b%s\s*:" % re.escape(distinct[0])
                 result[signature] = (signature, callee, regex, late, module)
@@ -318,7 +318,7 @@ def check(roots, files_of_interfaces, dependencies=()):
                     need = ", ".join("%s %d.%d" % (p, *v) for p, v in sorted(uncovered.items()))
                     findings.append("%s:%d: %s (%s) is %s; Waypost declares macOS 14, iOS 17: guard it "
                                     "with #available or @available" % (path, line, description, module, need))
-    return declarations, looked_for, findings
+    return looked_for, findings
 
 
 def self_test(found_interfaces):
@@ -346,7 +346,7 @@ def self_test(found_interfaces):
             'import Foundation\nimport Synchronization\nlet failures = Mutex<[String]>([])\n')
         (root / "Tests" / "ProbeTests" / "Foundation.swift").write_text(
             'import Foundation\nlet lock = NSLock()\nlet n = lock.withLock({ 1 })\n')
-        _, _, findings = check([root], found_interfaces)
+        _, findings = check([root], found_interfaces)
     lines = sorted((Path(f.split(":")[0]).name, int(f.split(":")[1])) for f in findings)
     # The unguarded four (line 3 holds two), iOS left open by `guard #available(macOS 15, *)`,
     # and the Mutex.
@@ -370,7 +370,7 @@ def main():
         return 0
     root = Path(__file__).resolve().parent.parent
     dependencies = dependency_sources(root)
-    declarations, looked_for, findings = check([root], found_interfaces, dependencies)
+    looked_for, findings = check([root], found_interfaces, dependencies)
     for finding in findings:
         print(os.path.relpath(finding.split(":")[0], root) + finding[len(finding.split(":")[0]):])
     if findings:
