@@ -52,6 +52,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
 
+        // Prefetch hints for the simulation's crowd windows (Swift has no prefetch of its own).
+        .target(name: "CMemoryHints"),
+
         .target(name: "Geo", swiftSettings: instrumented),
         // Small pieces several modules need: the calendar arithmetic, the seeded generator.
         .target(name: "WaypostSupport", swiftSettings: instrumented),
@@ -79,7 +82,7 @@ let package = Package(
         .target(
             name: "LocationSimulation",
             dependencies: [
-                "Geo", "Tracks", "LocationEvents", "SimulatedTime", "WaypostSupport",
+                "Geo", "Tracks", "LocationEvents", "SimulatedTime", "WaypostSupport", "CMemoryHints",
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: instrumented

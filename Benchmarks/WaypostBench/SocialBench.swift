@@ -128,3 +128,28 @@ enum SocialBench {
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 }
+
+extension SocialBench {
+    /// The in-memory path's cost per signed request (issue 41): `pairs` reverse_geocode +
+    /// statuses/update pairs, one at a time, through ``EmulatorTransport`` — signing, the
+    /// emulator's verification, routes and journal, and the client's decoding, without a socket.
+    static func inMemory(root: URL, pairs: Int) async throws -> Double {
+        var configuration = EmulatorConfiguration.demo
+        configuration.geoRateLimit = .max
+        configuration.statusUpdateLimit = .max
+        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
+        let twitter = TwitterClient(
+            baseURL: EmulatorTransport.twitterBaseURL,
+            credentials: OAuth1Credentials(
+                consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
+                token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
+            transport: EmulatorTransport(core: core))
+        let start = ContinuousClock.now
+        for n in 0..<pairs {
+            _ = try await twitter.reverseGeocode(latitude: 37.3236, longitude: -122.0315, granularity: "poi")
+            _ = try await twitter.updateStatus("bench \(n)", placeID: "e1a2b3c4d5e6f701")
+        }
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+}

@@ -299,6 +299,7 @@ func socialSection() {
     } else {
         print("wrk: n/a (apt install wrk)")
     }
+    printInMemoryRequestCost(pairs: 5_000)
     print("End-to-end check-ins (rule → gates → SQLite outbox → reverse_geocode + statuses/update → audit)")
     nonisolated(unsafe) var checkins: [(Int, Double)]?
     nonisolated(unsafe) var failure: (any Error)?
@@ -321,6 +322,34 @@ func socialSection() {
                 concurrency, rate, rate / (signed / 2), signed / 2, concurrency == 16 ? "; target ≥ 500/s" : ""))
     }
     if let failure { print("check-in measurements failed: \(failure)") }
+}
+
+/// The in-memory path's cost per signed request: `pairs` reverse_geocode + statuses/update pairs
+/// through `EmulatorTransport`, one at a time; nil when they failed.
+func inMemoryRequestCost(pairs: Int) -> Double? {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var seconds: Double?
+    Task.detached {
+        seconds = try? await SocialBench.inMemory(
+            root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), pairs: pairs)
+        done.signal()
+    }
+    done.wait()
+    return seconds.map { $0 / Double(2 * pairs) }
+}
+
+func printInMemoryRequestCost(pairs: Int) {
+    guard let cost = inMemoryRequestCost(pairs: pairs) else { return print("in-memory measurements failed") }
+    print(
+        String(
+            format: "in memory (EmulatorTransport, a trial's path): %d signed pairs, %.1f µs a request", pairs,
+            cost * 1e6))
+}
+
+/// `waypost-bench social-memory [pairs]`: only that figure.
+if arguments.count >= 2 && arguments[1] == "social-memory" {
+    printInMemoryRequestCost(pairs: arguments.count > 2 ? Int(arguments[2]) ?? 20_000 : 20_000)
+    exit(0)
 }
 
 if arguments.count == 2 && arguments[1] == "social" {

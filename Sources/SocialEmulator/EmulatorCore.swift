@@ -144,11 +144,12 @@ public actor EmulatorCore {
             response.transport = met?.kind == .reset ? .reset : .hang
         case .latency?, .truncated?, nil:
             if XRoutes.matches(request.path) {
-                response = x.respond(to: request, parameters: parameters, state: &state, now: now.secondsSince1970)
+                response = x.respond(
+                    to: request, parameters: parameters, header: header, state: &state, now: now.secondsSince1970)
             } else if let route {
                 response = twitter.respond(
                     to: request, endpoint: route.endpoint, version: route.version, parameters: parameters,
-                    state: &state, now: now.secondsSince1970)
+                    header: header, state: &state, now: now.secondsSince1970)
             } else {
                 response = graph.respond(to: request, parameters: parameters, state: &state, now: now.secondsSince1970)
             }

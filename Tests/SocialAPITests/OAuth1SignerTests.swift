@@ -161,4 +161,41 @@ struct OAuth1TransportTests {
         #expect(base([("a", "1"), ("oauth_signature", "sig")]) == base([("a", "1")]))
         #expect(base([("realm", "r")]).contains("realm%3Dr"))
     }
+
+    /// RFC 5849 §3.4.1.2's base string URI read off the text equals `URLComponents`' reading: the
+    /// section's own examples, the edges the reader declines (user info, IP literals, odd
+    /// ports), and thousands of URLs put together from pieces of each.
+    @Test func baseURLReadOffTheTextAsURLComponentsReadsIt() throws {
+        // RFC 5849 §3.4.1.2: "http://EXAMPLE.COM:80/r%20v/X?id=123" → "http://example.com/r%20v/X".
+        let rfc = try #require(URL(string: "http://EXAMPLE.COM:80/r%20v/X?id=123"))
+        #expect(OAuth1Signer.baseURL(rfc) == ("http://example.com/r%20v/X", "id=123"))
+        let https = try #require(URL(string: "https://www.example.net:8080/?q=1"))
+        #expect(OAuth1Signer.baseURL(https) == ("https://www.example.net:8080/", "q=1"))
+        let schemes = ["http", "HTTPS", "https", "Http", "ftp", "x-y+z.1"]
+        let authorities = [
+            "example.com", "EXAMPLE.com", "127.0.0.1", "a-b.c", "h:80", "h:443", "H:8080", "h:080", "h:0",
+            "h:65535", "h:65536", "user@h", "user:pw@h", "[::1]", "[::1]:80", "h%41", "h:", "h.:81",
+        ]
+        let paths = ["", "/", "/1.1/statuses/update.json", "/r%20v/X", "/a/./b/../c", "/~x_y-z", "/%7E", "/a:b@c"]
+        let tails = ["", "?", "?a=1&b=2", "?a=%20+b", "#frag", "?q=1#f", "?q=#", "?a=1?b"]
+        var compared = 0
+        for scheme in schemes {
+            for authority in authorities {
+                for path in paths {
+                    for tail in tails {
+                        guard let url = URL(string: "\(scheme)://\(authority)\(path)\(tail)") else { continue }
+                        guard let plain = OAuth1Signer.plainBaseURL(url.absoluteString) else { continue }
+                        let components = OAuth1Signer.componentsBaseURL(url)
+                        #expect(plain == components, "\(url.absoluteString)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared > 2_000)
+        // What the plain reading declines, URLComponents reads.
+        for declined in ["http://user@h/x", "http://[::1]/x", "http://h:080/x", "http://h:/x", "http://h%41/x"] {
+            #expect(OAuth1Signer.plainBaseURL(declined) == nil, "\(declined)")
+        }
+    }
 }

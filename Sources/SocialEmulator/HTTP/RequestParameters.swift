@@ -78,7 +78,7 @@ struct RequestParameters: Sendable {
     /// within `range`.
     func integer(_ name: String, in range: ClosedRange<Int>) -> Parsed<Int> {
         guard let text = self[name] else { return .absent }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+        guard let value = Int(Self.trimmed(text)), range.contains(value) else {
             return .invalid(text)
         }
         return .value(value)
@@ -87,9 +87,20 @@ struct RequestParameters: Sendable {
     /// A decimal parameter within `range` (finite numbers only).
     func decimal(_ name: String, in range: ClosedRange<Double>) -> Parsed<Double> {
         guard let text = self[name] else { return .absent }
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, range.contains(value)
+        guard let value = Double(Self.trimmed(text)), value.isFinite, range.contains(value)
         else { return .invalid(text) }
         return .value(value)
+    }
+
+    /// `text` without the whitespace around it (`CharacterSet.whitespaces`: space, tab and the
+    /// other Zs characters). A number sent as clients send it has none, and is handed back
+    /// without Foundation's scan of it (a tenth of a geo request, perf).
+    static func trimmed(_ text: String) -> String {
+        func plain(_ byte: UInt8?) -> Bool {
+            byte.map { $0 < 0x80 && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? false
+        }
+        guard plain(text.utf8.first), plain(text.utf8.last) else { return text.trimmingCharacters(in: .whitespaces) }
+        return text
     }
 
     enum Parsed<Value> {

@@ -61,7 +61,12 @@ struct OAuthProtocolParameters: Sendable {
     /// nil when the request carries no protocol parameters at all (no OAuth header, no
     /// `oauth_*` in the query or the form body).
     init?(authorization: String?, parameters request: RequestParameters) {
-        let header = authorization.flatMap(OAuthHeader.init)
+        self.init(authorization: authorization, header: authorization.flatMap(OAuthHeader.init), parameters: request)
+    }
+
+    /// The same, with the `Authorization` header already read (`OAuthHeader(authorization)`, as
+    /// ``EmulatorCore`` reads it once a request for its journal too).
+    init?(authorization: String?, header: OAuthHeader?, parameters request: RequestParameters) {
         let malformedHeader = header == nil && authorization.map(OAuthHeader.hasScheme) == true
         let query = request.query.filter { RequestParameters.isProtocolParameter($0.name) }
         let form = request.form.filter { RequestParameters.isProtocolParameter($0.name) }

@@ -90,7 +90,8 @@ struct XRoutes: Sendable {
     // MARK: - Routing
 
     func respond(
-        to request: EmulatorRequest, parameters: RequestParameters, state: inout EmulatorState, now: Double
+        to request: EmulatorRequest, parameters: RequestParameters, header: OAuthHeader?,
+        state: inout EmulatorState, now: Double
     ) -> EmulatorResponse {
         let authorization = request.headers["authorization"] ?? ""
         let account: EmulatorConfiguration.TwitterAccount
@@ -103,7 +104,8 @@ struct XRoutes: Sendable {
             account = found
             consumer = ""
         } else {
-            let oauth = OAuthProtocolParameters(authorization: request.headers["authorization"], parameters: parameters)
+            let oauth = OAuthProtocolParameters(
+                authorization: request.headers["authorization"], header: header, parameters: parameters)
             switch OAuthVerifier.verify(
                 request, oauth: oauth, parameters: parameters, state: &state, now: now,
                 window: configuration.timestampWindow)
