@@ -274,11 +274,10 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             defer { swap(&events, &windowEvents) }
             events.withUnsafeMutableBufferPointer { events in
                 windowBounds.withUnsafeBufferPointer { bounds in
-                    guard let firstEvent = UnsafeRawPointer(events.baseAddress), let firstBound = bounds.baseAddress
-                    else { return }
+                    let firstEvent = UnsafeRawPointer(events.baseAddress)
                     let stride = MemoryLayout<TimedEvent>.stride
                     for index in windowSteps.indices {
-                        if index + Self.prefetchDistance < windowSteps.count {
+                        if index + Self.prefetchDistance < windowSteps.count, let firstEvent {
                             // An event spans two cache lines: both are asked for.
                             let ahead = bounds[windowSteps[index + Self.prefetchDistance].order]
                             if ahead < events.count {
@@ -286,7 +285,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                                 waypost_prefetch(firstEvent + (ahead * stride + stride - 1))
                             }
                         }
-                        if index + 2 * Self.prefetchDistance < windowSteps.count {
+                        if index + 2 * Self.prefetchDistance < windowSteps.count, let firstBound = bounds.baseAddress {
                             waypost_prefetch(firstBound + windowSteps[index + 2 * Self.prefetchDistance].order)
                         }
                         let step = windowSteps[index]
