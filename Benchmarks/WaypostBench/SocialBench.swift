@@ -57,23 +57,30 @@ enum SocialBench {
     static func startEmulator(root: URL, connections: Int) async throws -> (
         EmulatorCore, EmulatorServer.Running, HTTPClient, TwitterClient
     ) {
-        var configuration = EmulatorConfiguration.demo
-        configuration.geoRateLimit = .max
-        configuration.statusUpdateLimit = .max
-        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
+        let core = try unlimitedEmulator(root: root)
         let running = try await EmulatorServer(core: core).start(port: 0)
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let twitter = TwitterClient(
-            baseURL: running.twitterBaseURL,
-            credentials: OAuth1Credentials(
-                consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
-                token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
+            baseURL: running.twitterBaseURL, credentials: demoCredentials,
             transport: AsyncHTTPClientTransport(client: http))
         return (core, running, http, twitter)
     }
+
+    /// The emulator of the shipped places without rate or daily limits.
+    static func unlimitedEmulator(root: URL) throws -> EmulatorCore {
+        var configuration = EmulatorConfiguration.demo
+        configuration.geoRateLimit = .max
+        configuration.statusUpdateLimit = .max
+        return EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
+    }
+
+    /// The demo account the emulator knows.
+    static let demoCredentials = OAuth1Credentials(
+        consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
+        token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret")
 
     /// Runs `request` in `concurrency` workers until the deadline, `n` counting each worker's requests.
     static func measure(
@@ -134,16 +141,9 @@ extension SocialBench {
     /// statuses/update pairs, one at a time, through ``EmulatorTransport`` — signing, the
     /// emulator's verification, routes and journal, and the client's decoding, without a socket.
     static func inMemory(root: URL, pairs: Int) async throws -> Double {
-        var configuration = EmulatorConfiguration.demo
-        configuration.geoRateLimit = .max
-        configuration.statusUpdateLimit = .max
-        let core = EmulatorCore(fixtures: try EmulatorFixtures.shipped(root: root), configuration: configuration)
         let twitter = TwitterClient(
-            baseURL: EmulatorTransport.twitterBaseURL,
-            credentials: OAuth1Credentials(
-                consumerKey: "waypost-demo-consumer", consumerSecret: "waypost-demo-consumer-secret",
-                token: "1001-waypost-demo-token", tokenSecret: "waypost-demo-token-secret"),
-            transport: EmulatorTransport(core: core))
+            baseURL: EmulatorTransport.twitterBaseURL, credentials: demoCredentials,
+            transport: EmulatorTransport(core: try unlimitedEmulator(root: root)))
         let start = ContinuousClock.now
         for n in 0..<pairs {
             _ = try await twitter.reverseGeocode(latitude: 37.3236, longitude: -122.0315, granularity: "poi")

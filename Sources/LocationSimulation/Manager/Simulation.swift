@@ -267,7 +267,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             let next = earliestNextSample() ?? .distantFuture
             // The events are read in time order, each device's from where its own run put them:
             // a gather across the whole window (10,000 devices' events, megabytes), where nearly
-            // every read missed the cache (perf: a fifth of a crowd's CPU stalled here). The
+            // every read missed the cache (perf: a sixth of a crowd's CPU stalled here). The
             // lines a few steps ahead are asked for early, so they arrive while these are moved.
             var events: [TimedEvent] = []
             swap(&events, &windowEvents)
