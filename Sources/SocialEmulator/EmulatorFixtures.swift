@@ -18,46 +18,39 @@ public struct EmulatorFixtures: Sendable, Equatable {
 
     /// A Twitter place as the fixture file holds it: the place's own fields, plus `parent`.
     public struct FixturePlace: Sendable, Decodable, Equatable {
-        public var place: TwitterPlace {
-            didSet { bounds = Self.bounds(of: place) }
-        }
+        public var place: TwitterPlace
         public var parent: String?
-        /// The bounding box's extent (south, north, west, east), taken once: every geo request
-        /// asks every place whether it holds the point.
-        private var bounds: Bounds?
-        private typealias Bounds = (south: Double, north: Double, west: Double, east: Double)
 
         private enum CodingKeys: String, CodingKey { case parent }
 
         public init(from decoder: any Decoder) throws {
             place = try TwitterPlace(from: decoder)
             parent = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .parent)
-            bounds = Self.bounds(of: place)
         }
 
         public var id: String { place.id }
         public var name: String { place.name }
         public var placeType: String { place.placeType }
 
-        /// Whether the point lies inside the place's bounding box.
-        func contains(latitude: Double, longitude: Double) -> Bool {
-            guard let bounds else { return false }
-            return latitude >= bounds.south && latitude <= bounds.north && longitude >= bounds.west
-                && longitude <= bounds.east
-        }
-
-        private static func bounds(of place: TwitterPlace) -> Bounds? {
+        /// The extent of the place's bounding box; nil when it has none.
+        var extent: Extent? {
             let ring = place.boundingBox?.coordinates.first ?? []
             let lons = ring.compactMap(\.first)
             let lats = ring.compactMap { $0.count > 1 ? $0[1] : nil }
             guard let west = lons.min(), let east = lons.max(), let south = lats.min(), let north = lats.max() else {
                 return nil
             }
-            return (south, north, west, east)
+            return Extent(south: south, north: north, west: west, east: east)
         }
 
-        public static func == (a: FixturePlace, b: FixturePlace) -> Bool {
-            a.place == b.place && a.parent == b.parent
+        /// The latitudes and longitudes a bounding box spans.
+        struct Extent: Sendable {
+            var south, north, west, east: Double
+
+            /// Whether the point lies inside the box (its edges included).
+            func contains(latitude: Double, longitude: Double) -> Bool {
+                latitude >= south && latitude <= north && longitude >= west && longitude <= east
+            }
         }
     }
 

@@ -10,12 +10,16 @@ struct TwitterRoutes: Sendable {
     let fixtures: EmulatorFixtures
     let configuration: EmulatorConfiguration
     private let placesByID: [String: EmulatorFixtures.FixturePlace]
+    /// Each fixture place's bounding box extent, in the fixtures' order: taken once, as every geo
+    /// request asks every place whether it holds the point.
+    private let extents: [EmulatorFixtures.FixturePlace.Extent?]
 
     init(fixtures: EmulatorFixtures, configuration: EmulatorConfiguration) {
         self.fixtures = fixtures
         self.configuration = configuration
         self.placesByID = Dictionary(
             fixtures.twitterPlaces.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.extents = fixtures.twitterPlaces.map(\.extent)
     }
 
     /// The API version prefix and the endpoint after it; nil for paths outside Twitter's API.
@@ -152,10 +156,10 @@ struct TwitterRoutes: Sendable {
         }
         // A hint, as Twitter documented it: out-of-range values are clamped, not refused.
         let maxResults = max(1, min(parameters.integer("max_results", in: Int.min...Int.max).value ?? 20, 100))
-        var places = fixtures.twitterPlaces.filter {
-            (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0) >= rank
-        }
-        if let point { places = places.filter { $0.contains(latitude: point.latitude, longitude: point.longitude) } }
+        var places = zip(fixtures.twitterPlaces, extents).filter { place, extent in
+            (TwitterPlace.granularities.firstIndex(of: place.placeType) ?? 0) >= rank
+                && point.map { extent?.contains(latitude: $0.latitude, longitude: $0.longitude) ?? false } ?? true
+        }.map(\.0)
         let text = parameters[kind == .similarPlaces ? "name" : "query"].flatMap { $0.isEmpty ? nil : $0 }
         if kind == .similarPlaces && text == nil {
             return Self.error(403, .parameterMissing, "name parameter is missing.")
