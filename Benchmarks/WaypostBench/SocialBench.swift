@@ -149,7 +149,6 @@ extension SocialBench {
             _ = try await twitter.reverseGeocode(latitude: 37.3236, longitude: -122.0315, granularity: "poi")
             _ = try await twitter.updateStatus("bench \(n)", placeID: "e1a2b3c4d5e6f701")
         }
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return (ContinuousClock.now - start).inSeconds
     }
 }

@@ -274,7 +274,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             defer { swap(&events, &windowEvents) }
             events.withUnsafeMutableBufferPointer { events in
                 windowBounds.withUnsafeBufferPointer { bounds in
-                    let firstEvent = UnsafeRawPointer(events.baseAddress)
+                    let (firstEvent, firstBound) = (UnsafeRawPointer(events.baseAddress), bounds.baseAddress)
                     let stride = MemoryLayout<TimedEvent>.stride
                     for index in windowSteps.indices {
                         if index + Self.prefetchDistance < windowSteps.count, let firstEvent {
@@ -285,7 +285,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                                 waypost_prefetch(firstEvent + (ahead * stride + stride - 1))
                             }
                         }
-                        if index + 2 * Self.prefetchDistance < windowSteps.count, let firstBound = bounds.baseAddress {
+                        if index + 2 * Self.prefetchDistance < windowSteps.count, let firstBound {
                             waypost_prefetch(firstBound + windowSteps[index + 2 * Self.prefetchDistance].order)
                         }
                         let step = windowSteps[index]

@@ -198,26 +198,20 @@ public struct OAuth1Signer: Sendable {
         return text.withUTF8 { bytes -> (base: String, query: String)? in
             func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
             func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+            /// A host's bytes here; a scheme's are these and `+`.
+            func isHostByte(_ b: UInt8) -> Bool {
+                isLetter(b) || isDigit(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+            }
             var index = 0
             guard !bytes.isEmpty, isLetter(bytes[0]) else { return nil }
-            while index < bytes.count,
-                isLetter(bytes[index]) || isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "+")
-                    || bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: ".")
-            {
-                index += 1
-            }
+            while index < bytes.count, isHostByte(bytes[index]) || bytes[index] == UInt8(ascii: "+") { index += 1 }
             let scheme = String(decoding: bytes[..<index], as: UTF8.self).lowercased()
             guard index + 2 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
                 bytes[index + 2] == UInt8(ascii: "/")
             else { return nil }
             index += 3
             let hostStart = index
-            while index < bytes.count,
-                isLetter(bytes[index]) || isDigit(bytes[index]) || bytes[index] == UInt8(ascii: "-")
-                    || bytes[index] == UInt8(ascii: ".")
-            {
-                index += 1
-            }
+            while index < bytes.count, isHostByte(bytes[index]) { index += 1 }
             guard index > hostStart else { return nil }
             var base = scheme + "://" + String(decoding: bytes[hostStart..<index], as: UTF8.self).lowercased()
             if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
