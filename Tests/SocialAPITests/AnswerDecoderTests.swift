@@ -125,6 +125,68 @@ struct AnswerDecoderTests {
         }
     }
 
+    /// Twitter's answers are read by hand (`TwitterAnswerReaders`), not through `Decodable`:
+    /// every member and element of them, one at a time, removed, made `null` or given a value of
+    /// each other JSON type — the required and optional keys' cases byte mutations seldom make.
+    /// What the readers decode, `JSONDecoder` decodes to an equal value; both outcomes occur.
+    @Test func everyMemberOfTwitterAnswersRemovedNulledOrRetypedAsJSONDecoderHasIt() throws {
+        var (decodedHere, left) = (0, 0)
+        for (sample, check) in [
+            (Self.placeResult, { Self.agree(TwitterPlaceResult.self, $0) }),
+            (Self.tweet, { Self.agree(Tweet.self, $0) }),
+        ] as [(String, (Data) -> Bool)] {
+            let root = try JSONSerialization.jsonObject(with: Data(sample.utf8))
+            for path in Self.paths(in: root) {
+                for replacement in [nil, NSNull(), 7, "x", true, [Any](), [String: Any]()] as [Any?] {
+                    let mutated = Self.replacing(path[...], in: root, with: replacement)
+                    if check(try JSONSerialization.data(withJSONObject: mutated)) {
+                        decodedHere += 1
+                    } else {
+                        left += 1
+                    }
+                }
+            }
+        }
+        #expect(decodedHere > 200 && left > 200, "decoded here \(decodedHere), left \(left)")
+    }
+
+    /// A member's key or an element's index, from the root.
+    enum Step { case key(String), index(Int) }
+
+    static func paths(in value: Any, at path: [Step] = []) -> [[Step]] {
+        switch value {
+        case let object as [String: Any]:
+            object.keys.sorted().flatMap { key in
+                [path + [.key(key)]] + paths(in: object[key] ?? NSNull(), at: path + [.key(key)])
+            }
+        case let array as [Any]:
+            array.indices.flatMap { index in
+                [path + [.index(index)]] + paths(in: array[index], at: path + [.index(index)])
+            }
+        default: []
+        }
+    }
+
+    /// `value` with what `path` leads to replaced (removed when `replacement` is nil).
+    static func replacing(_ path: ArraySlice<Step>, in value: Any, with replacement: Any?) -> Any {
+        guard let step = path.first else { return replacement ?? NSNull() }
+        let rest = path.dropFirst()
+        switch (step, value) {
+        case (.key(let key), var object as [String: Any]):
+            object[key] =
+                rest.isEmpty ? replacement : object[key].map { replacing(rest, in: $0, with: replacement) }
+            return object
+        case (.index(let index), var array as [Any]):
+            if rest.isEmpty, replacement == nil {
+                array.remove(at: index)
+            } else {
+                array[index] = replacing(rest, in: array[index], with: replacement)
+            }
+            return array
+        default: return value
+        }
+    }
+
     /// Byte-level mutations of every shape: whatever the fast path still decodes, `JSONDecoder`
     /// decodes to the same value.
     @Test func mutatedAnswersDecodeAsJSONDecoderDecodesThem() {

@@ -6,18 +6,20 @@ import Foundation
 /// exactly as `JSONDecoder` does: ``AnswerJSON`` text, `Bool`, `String`, `Double` and the
 /// integers; nil for anything else — another type, a missing key, a mismatch — and then
 /// `JSONDecoder` decodes the answer, so every value it accepts and every error it words are its
-/// own. `AnswerDecoderTests` holds the two equal over the providers' answer shapes and thousands
-/// of mutations of them, and `make fuzz`'s fuzz-answers over whatever libFuzzer makes of them
-/// (hence `package`: the fuzz target is another module).
+/// own. Twitter's two hot answers skip `Decodable`'s containers too: they are read by hand
+/// (``AnswerReadable``). `AnswerDecoderTests` holds the two equal over the providers' answer
+/// shapes and thousands of mutations of them, and `make fuzz`'s fuzz-answers over whatever
+/// libFuzzer makes of them (hence `package`: the fuzz target is another module).
 package enum AnswerDecoder {
     package static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         guard let value = AnswerJSON.parse(data) else { return nil }
+        if let readable = T.self as? any AnswerReadable.Type { return (try? readable.init(answer: value)) as? T }
         return try? value.decode(type)
     }
 }
 
 /// Why a value was not decoded here; never shown (`JSONDecoder` decodes the answer again).
-private struct NotDecodedHere: Error {}
+struct NotDecodedHere: Error {}
 
 extension AnswerJSON {
     func decode(_: Bool.Type) throws -> Bool {

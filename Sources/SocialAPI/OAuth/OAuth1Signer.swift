@@ -150,17 +150,30 @@ public struct OAuth1Signer: Sendable {
         method: String, baseURL: String, parameters: [(name: String, value: String)],
         protocolParameters: [String: String]
     ) -> String {
-        var parameters = parameters.filter { $0.name != "oauth_signature" }
-        for (name, value) in protocolParameters where name != "oauth_signature" && name != "realm" {
-            parameters.append((name, value))
+        var encoded: [(name: String, value: String)] = []
+        encoded.reserveCapacity(parameters.count + protocolParameters.count)
+        for (name, value) in parameters where name != "oauth_signature" {
+            encoded.append((PercentEncoding.encode(name), PercentEncoding.encode(value)))
         }
-        var encoded: [(name: String, value: String)] = parameters.map {
-            (PercentEncoding.encode($0.name), PercentEncoding.encode($0.value))
+        for (name, value) in protocolParameters where name != "oauth_signature" && name != "realm" {
+            encoded.append((PercentEncoding.encode(name), PercentEncoding.encode(value)))
         }
         encoded.sort { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
-        let normalized = encoded.map { $0.name + "=" + $0.value }.joined(separator: "&")
-        return [method.uppercased(), PercentEncoding.encode(baseURL), PercentEncoding.encode(normalized)]
-            .joined(separator: "&")
+        // Encoding is byte by byte, so the normalized parameters' encoding is written pair by
+        // pair — `=` as %3D, `&` as %26 — without joining them into a string first.
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(contentsOf: method.uppercased().utf8)
+        out.append(UInt8(ascii: "&"))
+        PercentEncoding.append(baseURL, to: &out)
+        out.append(UInt8(ascii: "&"))
+        for (index, pair) in encoded.enumerated() {
+            if index > 0 { out.append(contentsOf: "%26".utf8) }
+            PercentEncoding.append(pair.name, to: &out)
+            out.append(contentsOf: "%3D".utf8)
+            PercentEncoding.append(pair.value, to: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// RFC 5849 §3.4.1.2: scheme and host in lower case, the default port left out, no query or

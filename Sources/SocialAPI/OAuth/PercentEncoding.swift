@@ -10,6 +10,12 @@ public enum PercentEncoding {
         guard !text.utf8.allSatisfy(isUnreserved) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count * 3)
+        append(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``encode(_:)`` of `text` to `out`.
+    static func append(_ text: String, to out: inout [UInt8]) {
         for byte in text.utf8 {
             if isUnreserved(byte) {
                 out.append(byte)
@@ -19,7 +25,6 @@ public enum PercentEncoding {
                 out.append(hexDigit(byte & 0x0F))
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
