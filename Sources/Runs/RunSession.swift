@@ -120,13 +120,22 @@ public struct RunSession {
             // Events since `shouldStop` was last asked: after an event that posted (its requests
             // may have waited on a slow server), else every poll interval, as the simulation asks.
             var unasked = 0
+            // An event is taken without waiting; only a scripted change due or a delivery pass
+            // is awaited (an `async` call for every event was ~4 % of a field trial, perf). The
+            // networks' changes come first: they touch only the emulator, not what is reported.
             func handle(_ event: TimedEvent) async throws {
+                if wiring.changeIsDue(through: event.time) { await wiring.applyChanges(through: event.time) }
+                if let work = try take(event) { try await complete(work) }
+            }
+            func take(_ event: TimedEvent) throws -> CheckinEngine.PendingWork? {
                 onEvent(.location(event))
                 count += 1
                 unasked += 1
-                await wiring.applyChanges(through: event.time)
                 clock.advance(to: event.time)
-                for record in try await engine.handle(event) {
+                return try engine.take(event)
+            }
+            func complete(_ work: CheckinEngine.PendingWork) async throws {
+                for record in try await engine.complete(work) {
                     unasked = SimulationEvents.pollInterval
                     onEvent(.post(record, at: clock.now))
                 }
@@ -144,7 +153,9 @@ public struct RunSession {
                     }
                 }
                 reached = event.time
-                try await handle(event)
+                // `handle(event)`, without an `async` call when nothing is due.
+                if wiring.changeIsDue(through: event.time) { await wiring.applyChanges(through: event.time) }
+                if let work = try take(event) { try await complete(work) }
             }
             if let stopped = events.stoppedAt {
                 throw RunSessionError.stopped(at: origin.duration(to: stopped))
@@ -278,9 +289,15 @@ private final class Wiring {
         await networks?.finish(completed: completed)
     }
 
+    /// Whether a scripted change of the networks is due by `time`.
+    func changeIsDue(through time: EpochInstant) -> Bool {
+        guard networks != nil, let due = nextChange else { return false }
+        return due <= time
+    }
+
     /// Applies the networks' scripted changes due by `time`.
     func applyChanges(through time: EpochInstant) async {
-        guard let networks, let due = nextChange, due <= time else { return }
+        guard let networks, changeIsDue(through: time) else { return }
         nextChange = await networks.advance(through: time)
     }
 }

@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import LocationEvents
 import SocialAPI
 import SocialEmulator
 import Store
@@ -8,6 +9,30 @@ import Testing
 
 @Suite("Check-in engine against the emulator, checked on the wire")
 struct EngineTests {
+    @Test("An event taken by parts leaves work only when a delivery is owed, and the run is handle(_:)'s")
+    func takingByParts() async throws {
+        // Two cafés entered, a fix every 10 s around them: most fixes come with nothing due.
+        var events: [TimedEvent] = []
+        for second in stride(from: 0, to: 1_800, by: 10) {
+            let time = start + Double(second)
+            let fix = Location(coordinate: cafes[second < 600 ? 0 : 3].center, horizontalAccuracy: 10, timestamp: time)
+            events.append(TimedEvent(time: time, event: .locationUpdated(fix, service: .standard)))
+        }
+        // Each entry after the fixes of its second, as a device reports them.
+        for entry in enters([(0, 1), (3, 20)]) {
+            let index = events.firstIndex { $0.time > entry.time } ?? events.endIndex
+            events.insert(entry, at: index)
+        }
+        let whole = try await runEngine(rules: [rule()], profile: .permissive, events: events)
+        let parts = try await runEngine(rules: [rule()], profile: .permissive, events: events, byParts: true)
+        #expect(parts.audit == whole.audit)
+        #expect(parts.outbox == whole.outbox)
+        #expect(parts.journal.map { "\($0.method) \($0.path)" } == whole.journal.map { "\($0.method) \($0.path)" })
+        // Both entries post on both networks: each left its delivery pass to complete(_:).
+        #expect(whole.audit.map(\.decision) == [.posted, .posted, .posted, .posted])
+        #expect((2...6).contains(parts.completions), "\(parts.completions) of \(events.count) events")
+    }
+
     @Test("Place precision sends place ids only: no coordinates on either network")
     func placePrecision() async throws {
         var profile = PrivacyProfile.permissive

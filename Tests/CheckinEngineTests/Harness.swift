@@ -52,6 +52,8 @@ struct RunResult {
     var transport: EmulatorTransport
     /// The run's clock, which the emulator checks OAuth timestamps against.
     var clock: SimulatedClock
+    /// With `byParts`, how many events ``CheckinEngine/take(_:)`` left work for.
+    var completions = 0
 
     /// Requests that carried any location field.
     var locating: [JournalEntry] { journal.filter(\.carriesLocation) }
@@ -83,7 +85,8 @@ enum Backing: Sendable, CaseIterable {
 func runEngine(
     rules: [CheckinRule], profile: PrivacyProfile, events: [TimedEvent],
     configure: (inout EmulatorConfiguration) -> Void = { _ in }, faults: [Fault] = [], dryRun: Bool = false,
-    retry: RetryPolicy = RetryPolicy(), twitterAPI: TwitterAPIVersion = .v1_1, backing: Backing = .sqlite
+    retry: RetryPolicy = RetryPolicy(), twitterAPI: TwitterAPIVersion = .v1_1, backing: Backing = .sqlite,
+    byParts: Bool = false
 ) async throws -> RunResult {
     try await withTemporaryDirectory { directory in
         var configuration = EmulatorConfiguration.demo
@@ -98,14 +101,14 @@ func runEngine(
         return try await drive(
             events, transport: EmulatorTransport(core: core), core: core, clock: clock, rules: rules, profile: profile,
             database: directory.appendingPathComponent("waypost.db").path, backing: backing, dryRun: dryRun,
-            retry: retry, twitterAPI: twitterAPI)
+            retry: retry, twitterAPI: twitterAPI, byParts: byParts)
     }
 }
 
 private func drive(
     _ events: [TimedEvent], transport: EmulatorTransport, core: EmulatorCore, clock: SimulatedClock,
     rules: [CheckinRule], profile: PrivacyProfile, database: String, backing: Backing, dryRun: Bool,
-    retry: RetryPolicy, twitterAPI: TwitterAPIVersion
+    retry: RetryPolicy, twitterAPI: TwitterAPIVersion, byParts: Bool
 ) async throws -> RunResult {
     let store: any CheckinStore & OutboxStore
     let run: RunRecord
@@ -143,12 +146,21 @@ private func drive(
             clock: clock, retry: retry)
     let engine = CheckinEngine(
         rules: rules, profile: profile, store: store, run: run, delivery: delivery, twitterAPI: twitterAPI)
+    var completions = 0
     for event in events {
         clock.advance(to: event.time)
-        _ = try await engine.handle(event)
+        if !byParts {
+            _ = try await engine.handle(event)
+        } else if let work = try engine.take(event) {
+            // As a run takes its events: the part that waits only when there is one.
+            completions += 1
+            _ = try await engine.complete(work)
+        }
     }
     _ = try await engine.finish(maxWait: nil)
     let (records, outbox) = try leftBehind()
     let audit = try records.map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
-    return RunResult(audit: audit, journal: await core.journal, outbox: outbox, transport: transport, clock: clock)
+    return RunResult(
+        audit: audit, journal: await core.journal, outbox: outbox, transport: transport, clock: clock,
+        completions: completions)
 }

@@ -38,6 +38,12 @@ public final class OutboxDelivery {
     /// 100-device scenario's time (file locking). Posts another process enqueues are delivered
     /// by that process.
     private var quiet: (until: EpochInstant, changes: Int)?
+
+    /// Whether a pass now would find nothing to do (see `quiet`).
+    package var isQuiet: Bool {
+        guard let quiet else { return false }
+        return clock.now < quiet.until && store.changeCount == quiet.changes
+    }
     /// What this delivery and its engine wrote, read back without decoding.
     let written = WrittenValues()
 
@@ -56,7 +62,7 @@ public final class OutboxDelivery {
     /// Sends every post due now, and those whose sender stopped mid-request; returns their new
     /// audit records.
     public func deliverDue() async throws(StoreError) -> [AuditRecord] {
-        if let quiet, clock.now < quiet.until, store.changeCount == quiet.changes { return [] }
+        if isQuiet { return [] }
         quiet = nil
         // This pass's claims are renewed while it works (a request may wait out a slow server),
         // so they lapse only if the process stalls or stops — where another sender could take them.
