@@ -124,7 +124,7 @@ public struct RunSession {
             // is awaited (an `async` call for every event was ~4 % of a field trial, perf). The
             // networks' changes come first: they touch only the emulator, not what is reported.
             func handle(_ event: TimedEvent) async throws {
-                if wiring.changeIsDue(through: event.time) { await wiring.applyChanges(through: event.time) }
+                await wiring.applyChanges(through: event.time)
                 if let work = try take(event) { try await complete(work) }
             }
             func take(_ event: TimedEvent) throws -> CheckinEngine.PendingWork? {
