@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -60,7 +61,9 @@ let package = Package(
         .target(name: "WaypostSupport", swiftSettings: instrumented),
         // Time, one shape for every part of a run: the instant, the simulated clock (moved only
         // when told), the wall clock at the edge, and pacing against it.
-        .target(name: "SimulatedTime", swiftSettings: instrumented),
+        .target(
+            name: "SimulatedTime", dependencies: [.product(name: "Atomics", package: "swift-atomics")],
+            swiftSettings: instrumented),
         // Configuration files read strictly (YAML/JSON): one node type, one error type.
         .target(
             name: "ConfigFiles",

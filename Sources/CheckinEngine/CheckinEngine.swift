@@ -157,9 +157,8 @@ public final class CheckinEngine {
         if history.count >= 4_096 { try flushHistory() }
     }
 
-    /// Records the regions the run monitors, for its report (`waypost report`).
-    /// Records the places a report draws: the regions the run monitors and the privacy zones of
-    /// its profile.
+    /// Records the places a report (`waypost report`) draws: the regions the run monitors and
+    /// the privacy zones of its profile.
     public func recordPlaces(regions: [CircularRegion]) throws(StoreError) {
         try store.saveRegions(
             regions.map {

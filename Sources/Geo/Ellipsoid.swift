@@ -22,15 +22,20 @@ public struct Ellipsoid: Sendable, Hashable {
 
     /// Radius of curvature in the meridian at `latitude` (degrees), metres.
     public func meridionalRadius(atLatitude latitude: Double) -> Double {
-        let s = sin(latitude * Angle.degree)
-        let w = 1 - e2 * s * s
-        return a * (1 - e2) / (w * w.squareRoot())
+        radii(atLatitude: latitude).meridional
     }
 
     /// Radius of curvature in the prime vertical at `latitude` (degrees), metres.
     public func primeVerticalRadius(atLatitude latitude: Double) -> Double {
+        radii(atLatitude: latitude).primeVertical
+    }
+
+    /// Both radii of curvature at `latitude` (degrees), metres, from one `sin` (libm's may set
+    /// `errno`, so the compiler does not share one call between two functions).
+    func radii(atLatitude latitude: Double) -> (meridional: Double, primeVertical: Double) {
         let s = sin(latitude * Angle.degree)
-        return a / (1 - e2 * s * s).squareRoot()
+        let w = 1 - e2 * s * s
+        return (a * (1 - e2) / (w * w.squareRoot()), a / w.squareRoot())
     }
 }
 

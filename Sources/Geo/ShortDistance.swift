@@ -56,9 +56,9 @@ public struct LocalMetric: Sendable {
 
     public init(latitude: Double) {
         let toRadians = Double.pi / 180
-        metresPerDegreeLatitude = Ellipsoid.wgs84.meridionalRadius(atLatitude: latitude) * toRadians
-        metresPerDegreeLongitude =
-            Ellipsoid.wgs84.primeVerticalRadius(atLatitude: latitude) * cos(latitude * toRadians) * toRadians
+        let radii = Ellipsoid.wgs84.radii(atLatitude: latitude)
+        metresPerDegreeLatitude = radii.meridional * toRadians
+        metresPerDegreeLongitude = radii.primeVertical * cos(latitude * toRadians) * toRadians
     }
 
     @inlinable

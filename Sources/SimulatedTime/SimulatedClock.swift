@@ -1,4 +1,4 @@
-import Foundation
+import Atomics
 
 /// Virtual time, in the shape of swift-clocks' `TestClock`: its `now` moves only when told —
 /// by ``advance(to:)`` as a run reaches each event, by ``advance(by:)`` in a test — and never
@@ -14,32 +14,42 @@ import Foundation
 /// try await clock.sleep(until: clock.now.advanced(by: .seconds(5)))  // returns at once
 /// clock.now.secondsSince1970  // 1_700_000_035
 /// ```
-public final class SimulatedClock: EpochClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var instant: EpochInstant
+public final class SimulatedClock: EpochClock, Sendable {
+    /// The instant's bits: every event of a run reads `now` (the outbox asks whether it is quiet,
+    /// a signer stamps each request), and an atomic load costs what a plain one does where a
+    /// lock's pair of calls was 1.5 % of a field trial.
+    private let bits: ManagedAtomic<UInt64>
 
     public init(start: EpochInstant) {
-        instant = start
+        bits = ManagedAtomic(start.secondsSince1970.bitPattern)
     }
 
     public var now: EpochInstant {
-        lock.lock()
-        defer { lock.unlock() }
-        return instant
+        EpochInstant(secondsSince1970: Double(bitPattern: bits.load(ordering: .acquiring)))
     }
 
     /// Moves to `instant`; an instant already passed leaves the clock where it is.
     public func advance(to instant: EpochInstant) {
-        lock.lock()
-        defer { lock.unlock() }
-        if instant > self.instant { self.instant = instant }
+        var current = bits.load(ordering: .relaxed)
+        while instant.secondsSince1970 > Double(bitPattern: current) {
+            let (exchanged, original) = bits.compareExchange(
+                expected: current, desired: instant.secondsSince1970.bitPattern, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
     }
 
     /// Moves forward by `duration`.
     public func advance(by duration: Duration) {
-        lock.lock()
-        defer { lock.unlock() }
-        if duration > .zero { instant = instant.advanced(by: duration) }
+        guard duration > .zero else { return }
+        var current = bits.load(ordering: .relaxed)
+        while true {
+            let moved = EpochInstant(secondsSince1970: Double(bitPattern: current)).advanced(by: duration)
+            let (exchanged, original) = bits.compareExchange(
+                expected: current, desired: moved.secondsSince1970.bitPattern, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
     }
 
     /// Moves to `deadline` and returns: virtual waiting is instant.

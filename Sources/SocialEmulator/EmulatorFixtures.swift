@@ -7,14 +7,14 @@ import SocialAPI
 public struct EmulatorFixtures: Sendable, Equatable {
     /// Twitter places with their parent ids (poi/neighborhood → city → admin → country).
     public var twitterPlaces: [FixturePlace] {
-        didSet { placeEncodings = PlaceEncodings() }
+        didSet { placeCache = PlaceCache() }
     }
     public var facebookPages: [GraphPage] {
-        didSet { placeEncodings = PlaceEncodings() }
+        didSet { placeCache = PlaceCache() }
     }
-    /// The places as `geo/*` and Graph's search answers carry them, shared by every emulator made
-    /// from these fixtures (a scenario's trials make one a trial): the same places encode the same way.
-    private(set) var placeEncodings = PlaceEncodings()
+    /// The places as `geo/*` and Graph's search answers carry them, and indexed, shared by every
+    /// emulator made from these fixtures (a scenario's trials make one a trial).
+    private(set) var placeCache = PlaceCache()
 
     /// A Twitter place as the fixture file holds it: the place's own fields, plus `parent`.
     public struct FixturePlace: Sendable, Decodable, Equatable {
@@ -164,12 +164,36 @@ public struct EmulatorFixtures: Sendable, Equatable {
     }
 }
 
+/// Twitter's places by id, and each one's bounding box extent in the fixtures' order: what every
+/// geo request and post looks places up in.
+struct PlaceIndex: Sendable {
+    let byID: [String: EmulatorFixtures.FixturePlace]
+    let extents: [EmulatorFixtures.FixturePlace.Extent?]
+
+    init(_ places: [EmulatorFixtures.FixturePlace]) {
+        byID = Dictionary(places.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        extents = places.map(\.extent)
+    }
+}
+
 /// Encoded places — Twitter's by API root and id, Graph's pages by their place in the fixtures —
-/// made once (encoding them per request was most of the emulator's cost, then per trial a
-/// twentieth of a trial's). Not part of the fixtures' value.
-final class PlaceEncodings: Equatable, @unchecked Sendable {
+/// and the ``PlaceIndex``, made once (encoding them per request was most of the emulator's cost,
+/// then per trial a twentieth of a trial's; indexing them per trial, a hundredth). Not part of the
+/// fixtures' value.
+final class PlaceCache: Equatable, @unchecked Sendable {
     private let lock = NSLock()
     private var encoded: [String: Data] = [:]
+    private var index: PlaceIndex?
+
+    /// The index of `places`, made the first time.
+    func index(of places: [EmulatorFixtures.FixturePlace]) -> PlaceIndex {
+        lock.withLock {
+            if let index { return index }
+            let made = PlaceIndex(places)
+            index = made
+            return made
+        }
+    }
 
     /// The encoding under `key`, made by `encode` the first time (kept for up to 100,000 keys).
     func encoding(_ key: String, _ encode: () -> Data) -> Data {
@@ -179,5 +203,5 @@ final class PlaceEncodings: Equatable, @unchecked Sendable {
         return data
     }
 
-    static func == (_: PlaceEncodings, _: PlaceEncodings) -> Bool { true }
+    static func == (_: PlaceCache, _: PlaceCache) -> Bool { true }
 }

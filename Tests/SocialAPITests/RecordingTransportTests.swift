@@ -134,4 +134,19 @@ struct RecordingTransportTests {
             ])
         Self.expectNoSecrets(recorder.sent)
     }
+
+    @Test("Fields are split at the bytes & and =, as a server splits them; credential names in any case are left out")
+    func bytewiseFieldsAndSecretNames() {
+        let request = HTTPRequestSpec(
+            method: "POST", url: URL(string: "http://127.0.0.1:9/x?q=1&%CC%81r=2&My_Access_TOKEN=t")!,
+            headers: ["content-type": "application/x-www-form-urlencoded"],
+            // A raw combining mark after `&` is still a separator (String.split at characters kept
+            // the two pairs together); an undecodable pair is dropped, the others kept.
+            body: Data("a=1&\u{301}b=2&bad=%ZZ&ClientSecret=s&pass\u{212A}=k&To\u{212A}en=k".utf8))
+        let sent = SentRequest(request)
+        #expect(
+            sent.fields == [
+                "q": "1", "\u{301}r": "2", "a": "1", "\u{301}b": "2", "pass\u{212A}": "k",
+            ])
+    }
 }

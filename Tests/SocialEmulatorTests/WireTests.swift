@@ -131,9 +131,9 @@ struct WireTests {
         }
     }
 
-    /// Emulators made from one fixture set share their places' encodings (a scenario's trials
-    /// make one each); a copy whose places changed answers with its own, never the cached ones.
-    @Test func placeEncodingsFollowTheFixturesTheyCameFrom() async throws {
+    /// Emulators made from one fixture set share their places' encodings and index (a scenario's
+    /// trials make one each); a copy whose places changed answers with its own, never the cached ones.
+    @Test func placeCacheFollowsTheFixturesItCameFrom() async throws {
         let shipped = try EmulatorFixtures.shipped(root: Corpus.repositoryRoot)
         var renamed = shipped
         let index = try #require(renamed.twitterPlaces.firstIndex { $0.id == "e1a2b3c4d5e6f701" })
@@ -150,6 +150,9 @@ struct WireTests {
         #expect(!original.contains("Renamed Roasters") && !original.isEmpty)
         #expect(try await names(renamed).contains("Renamed Roasters"), "the cached encoding of the old name")
         #expect(try await names(shipped) == original, "another emulator of the same fixtures")
+        var removed = shipped
+        removed.twitterPlaces.remove(at: index)
+        #expect(try await names(removed) == original.filter { $0 != shipped.twitterPlaces[index].name })
 
         // Graph's pages likewise.
         func pageNames(_ fixtures: EmulatorFixtures) async throws -> [String] {

@@ -49,15 +49,35 @@ struct FieldRegionRule {
             slots[index].state = pending.state
             confirmed.append(Confirmation(region: region, state: pending.state, time: due, believed: pending.believed))
         }
+        guard confirmed.count > 1 else { return confirmed }
         return confirmed.sorted { ($0.time, $0.region.identifier) < ($1.time, $1.region.identifier) }
     }
 
     /// Weighs a new estimate against every monitored region (call ``confirmations(through:isMonitored:)``
     /// for its time first: a timer that ran out before it is not undone by it).
     mutating func evaluate(_ estimate: OSEstimate, regions: [CircularRegion]) {
-        if !slots.elementsEqual(regions, by: { $0.region == $1 }) { realign(to: regions) }
+        align(to: regions)
+        evaluate(estimate)
+    }
+
+    /// Weighs a new estimate against the regions it was last aligned to (``align(to:)``).
+    mutating func evaluate(_ estimate: OSEstimate) {
         for index in slots.indices {
             weigh(estimate, in: &slots[index])
+        }
+    }
+
+    /// Keeps the slots in step with the monitored `regions`.
+    mutating func align(to regions: [CircularRegion]) {
+        if !slots.elementsEqual(regions, by: { $0.region == $1 }) { realign(to: regions) }
+    }
+
+    /// Whether `coordinate` lies within `margin` of a region's effective boundary (the OS then
+    /// wants satellite positioning).
+    func isNearBoundary(_ coordinate: Coordinate, margin: Double) -> Bool {
+        slots.contains {
+            abs(ShortDistance.distance($0.region.center, coordinate) - mechanism.effectiveRadius($0.region.radius))
+                <= margin
         }
     }
 

@@ -123,6 +123,10 @@ package struct RegionMonitor {
         self.index = CircleIndex<Int>(margin: configuration.regionHysteresis)
     }
 
+    /// Counts the changes to the set of regions monitored (each ``register(_:deviceAt:time:)``
+    /// and each ``remove(_:)`` of a monitored one): equal revisions of one monitor, equal sets.
+    package private(set) var revision = 0
+
     /// Number of regions monitored.
     package var count: Int { slotOf.count }
     package var isEmpty: Bool { slotOf.isEmpty }
@@ -146,6 +150,7 @@ package struct RegionMonitor {
     package mutating func register(_ region: CircularRegion, deviceAt position: Coordinate?, time: EpochInstant)
         -> RegionState
     {
+        revision += 1
         var slot = Slot(region: region, registeredAfterFix: fixNumber)
         if let position {
             let distance = ShortDistance.distance(region.center, position)
@@ -178,6 +183,7 @@ package struct RegionMonitor {
     /// Stops monitoring the region with `identifier`.
     package mutating func remove(_ identifier: String) {
         guard let number = slotOf.removeValue(forKey: identifier) else { return }
+        revision += 1
         slots[number].isLive = false
         freeSlots.append(number)
         grid = (nil, [])

@@ -56,19 +56,34 @@ public struct SentRequest: Sendable, Equatable {
 
     /// Whether a field names a credential, which no record of the request may keep.
     static func isSecret(_ name: String) -> Bool {
-        let name = name.lowercased()
-        return name.hasPrefix("oauth_") || name.contains("token") || name.contains("secret")
-            || name.contains("password")
+        // Every field of every request passes here: ASCII names (all the clients send) are
+        // lowercased and searched bytewise, anything else as Unicode text.
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+            let name = name.lowercased()
+            return name.hasPrefix("oauth_") || name.contains("token") || name.contains("secret")
+                || name.contains("password")
+        }
+        let lowered = name.utf8.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
+        func contains(_ word: StaticString) -> Bool {
+            let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            guard lowered.count >= word.count else { return false }
+            return (0...lowered.count - word.count).contains { start in
+                word.indices.allSatisfy { lowered[start + $0] == word[$0] }
+            }
+        }
+        return lowered.starts(with: "oauth_".utf8) || contains("token") || contains("secret") || contains("password")
     }
 
-    /// `a=1&b=2`, percent-decoded; an undecodable pair is left out (the clients never send one).
+    /// `a=1&b=2`, percent-decoded, split at the bytes `&` and `=` as the emulator splits them; an
+    /// undecodable pair is left out (the clients never send one).
     private static func form(_ text: String, plusIsSpace: Bool) -> [(String, String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = PercentEncoding.decode(String(parts[0]), plusIsSpace: plusIsSpace),
-                let value = PercentEncoding.decode(parts.count > 1 ? String(parts[1]) : "", plusIsSpace: plusIsSpace)
-            else { return nil }
-            return (name, value)
+        if let pairs = PercentEncoding.pairs(text, plusIsSpace: plusIsSpace) {
+            return pairs.map { ($0.name, $0.value) }
+        }
+        return text.utf8.split(separator: UInt8(ascii: "&")).compactMap { pair in
+            PercentEncoding.pairs(String(decoding: pair, as: UTF8.self), plusIsSpace: plusIsSpace)?.first.map {
+                ($0.name, $0.value)
+            }
         }
     }
 }

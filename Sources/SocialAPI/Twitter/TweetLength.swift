@@ -19,6 +19,7 @@ public enum TweetLength {
 
     /// The length Twitter would count.
     public static func count(_ text: String, legacy: Bool = false) -> Int {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return count(ascii: Array(text.utf8)) }
         var total = 0
         // twitter-text normalises to NFC first: "e" + U+0301 is one code point, "é", of weight 1.
         var rest = Substring(text.precomposedStringWithCanonicalMapping)
@@ -31,6 +32,24 @@ public enum TweetLength {
 
     public static func fits(_ text: String, legacy: Bool = false) -> Bool {
         count(text, legacy: legacy) <= (legacy ? legacyMaximum : maximum)
+    }
+
+    /// An ASCII text's count, by either rule: NFC leaves it as it is, every code point weighs 1
+    /// (none is an emoji by itself), and a URL ends at an ASCII white space (U+0009–U+000D, U+0020).
+    private static func count(ascii bytes: [UInt8]) -> Int {
+        var total = 0
+        var index = 0
+        while index < bytes.count {
+            let rest = bytes[index...]
+            if rest.starts(with: "http://".utf8) || rest.starts(with: "https://".utf8) {
+                total += urlLength
+                index = rest.firstIndex { (9...13).contains($0) || $0 == 32 } ?? bytes.count
+            } else {
+                total += 1
+                index += 1
+            }
+        }
+        return total
     }
 
     private static func count(plain text: Substring, legacy: Bool) -> Int {

@@ -69,7 +69,7 @@ struct Paging: Sendable {
             body.append(encode(items[index]))
         }
         body.append(contentsOf: #"],"paging":"#.utf8)
-        body.append(JSONBody.encode(paging))
+        body.append(GraphAnswers.encode(paging))
         body.append(UInt8(ascii: "}"))
         return .json(200, encoded: body)
     }

@@ -110,7 +110,7 @@ struct GraphRoutes: Sendable {
         case ("GET", let id) where !id.contains("/") && !aboutMe:
             if let page = fixtures.facebookPages.first(where: { $0.id == id }) { return .json(200, page) }
             if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) {
-                return .json(200, checkin)
+                return .json(200, encoded: GraphAnswers.encode(checkin, place: encoded))
             }
         case ("DELETE", let id) where !id.contains("/") && !aboutMe:
             if state.checkins[account.userID]?.contains(where: { $0.id == id }) == true {
@@ -157,7 +157,7 @@ struct GraphRoutes: Sendable {
             if let page = fixtures.facebookPages.first(where: { $0.id == id }) {
                 object = JSONBody.encode(page)
             } else if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) {
-                object = JSONBody.encode(checkin)
+                object = GraphAnswers.encode(checkin, place: encoded)
             } else {
                 return Self.error(
                     404, .unknownAlias, "(#803) Some of the aliases you requested do not exist: \(id)", state: &state)
@@ -204,7 +204,12 @@ struct GraphRoutes: Sendable {
 
     /// The fixtures' page at `index` as `JSONBody` writes it, made once for these fixtures.
     private func encodedPage(_ index: Int) -> Data {
-        fixtures.placeEncodings.encoding("graph/page/\(index)") { JSONBody.encode(fixtures.facebookPages[index]) }
+        fixtures.placeCache.encoding("graph/page/\(index)") { JSONBody.encode(fixtures.facebookPages[index]) }
+    }
+
+    /// `page` as `JSONBody` writes it: the cached encoding when it is one of the fixtures' pages.
+    private func encoded(_ page: GraphPage) -> Data {
+        fixtures.facebookPages.firstIndex(of: page).map(encodedPage) ?? JSONBody.encode(page)
     }
 
     private func postCheckin(

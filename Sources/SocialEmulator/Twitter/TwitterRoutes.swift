@@ -17,9 +17,9 @@ struct TwitterRoutes: Sendable {
     init(fixtures: EmulatorFixtures, configuration: EmulatorConfiguration) {
         self.fixtures = fixtures
         self.configuration = configuration
-        self.placesByID = Dictionary(
-            fixtures.twitterPlaces.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        self.extents = fixtures.twitterPlaces.map(\.extent)
+        let index = fixtures.placeCache.index(of: fixtures.twitterPlaces)
+        self.placesByID = index.byID
+        self.extents = index.extents
     }
 
     /// The API version prefix and the endpoint after it; nil for paths outside Twitter's API.
@@ -254,7 +254,7 @@ struct TwitterRoutes: Sendable {
 
     /// A place's encoding, made once per API root for these fixtures: places never change.
     private func encodedPlace(_ id: String, apiRoot: String) -> Data {
-        fixtures.placeEncodings.encoding(apiRoot + id) {
+        fixtures.placeCache.encoding(apiRoot + id) {
             placeObject(id, apiRoot: apiRoot).map(JSONBody.encode) ?? Data("{}".utf8)
         }
     }

@@ -16,8 +16,7 @@ struct XRoutes: Sendable {
 
     init(fixtures: EmulatorFixtures, configuration: EmulatorConfiguration) {
         self.configuration = configuration
-        self.placesByID = Dictionary(
-            fixtures.twitterPlaces.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.placesByID = fixtures.placeCache.index(of: fixtures.twitterPlaces).byID
     }
 
     /// Whether `path` is X API v2's.
