@@ -75,9 +75,10 @@ struct FieldRegionRule {
     /// Whether `coordinate` lies within `margin` of a region's effective boundary (the OS then
     /// wants satellite positioning).
     func isNearBoundary(_ coordinate: Coordinate, margin: Double) -> Bool {
-        slots.contains {
-            abs(ShortDistance.distance($0.region.center, coordinate) - mechanism.effectiveRadius($0.region.radius))
-                <= margin
+        // By index: iterating the slots would copy each one out, its region's identifier retained.
+        slots.indices.contains { index in
+            let (center, radius) = (slots[index].region.center, slots[index].region.radius)
+            return abs(ShortDistance.distance(center, coordinate) - mechanism.effectiveRadius(radius)) <= margin
         }
     }
 
@@ -102,13 +103,13 @@ struct FieldRegionRule {
     }
 
     private func weigh(_ estimate: OSEstimate, in slot: inout Slot) {
-        let region = slot.region
-        let distance = ShortDistance.distance(region.center, estimate.coordinate)
+        let radius = slot.region.radius
+        let distance = ShortDistance.distance(slot.region.center, estimate.coordinate)
         switch slot.state {
         case .unknown:
-            slot.state = distance <= mechanism.effectiveRadius(region.radius) ? .inside : .outside
-        case .outside where distance <= mechanism.entryThreshold(radius: region.radius),
-            .inside where distance >= mechanism.exitThreshold(radius: region.radius):
+            slot.state = distance <= mechanism.effectiveRadius(radius) ? .inside : .outside
+        case .outside where distance <= mechanism.entryThreshold(radius: radius),
+            .inside where distance >= mechanism.exitThreshold(radius: radius):
             let target: RegionState = slot.state == .inside ? .outside : .inside
             if slot.pending == nil { slot.pending = (target, estimate.time, estimate.coordinate) }
         default:

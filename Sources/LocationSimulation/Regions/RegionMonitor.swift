@@ -74,6 +74,19 @@ package struct RegionMonitor {
     }
 
     package let configuration: LocationManagerConfiguration
+    /// The rule's numbers, taken out of ``configuration`` once: copying the configuration for each
+    /// fix retained and released its references.
+    private let rule: Rule
+
+    /// Apple's rule for one region: how far past the boundary, and for how long.
+    private struct Rule {
+        var hysteresis: Double
+        var inwardCapFraction: Double
+        var dwell: Seconds
+
+        /// ``LocationManagerConfiguration/inwardThreshold(radius:)``.
+        func inwardThreshold(radius: Double) -> Double { min(hysteresis, radius * inwardCapFraction) }
+    }
     /// Slots are reused; identifiers map to them.
     private var slots: [Slot] = []
     private var slotOf: [String: Int] = [:]
@@ -120,6 +133,9 @@ package struct RegionMonitor {
 
     package init(configuration: LocationManagerConfiguration) {
         self.configuration = configuration
+        self.rule = Rule(
+            hysteresis: configuration.regionHysteresis, inwardCapFraction: configuration.regionInwardCapFraction,
+            dwell: configuration.regionDwell)
         self.index = CircleIndex<Int>(margin: configuration.regionHysteresis)
     }
 
@@ -227,7 +243,7 @@ package struct RegionMonitor {
         if zip(scratch, scratch.dropFirst()).contains(where: { $0 > $1 }) { scratch.sort() }
         // The rule reads these, not `self`: a method of `self` called with `&slots[n]` would copy
         // the whole monitor, and then every slot, at each fix.
-        let (configuration, signalResumed) = (self.configuration, self.signalResumed)
+        let (rule, signalResumed) = (self.rule, self.signalResumed)
         let previous = previousFix.map { Evidence.fix(position: $0.position, time: $0.time, metric: $0.metric) }
         var changes: [Change] = []
         for number in scratch where slots[number].isLive {
@@ -238,7 +254,7 @@ package struct RegionMonitor {
             } else if let (state, at) = Self.step(
                 &slots[number], distance: distance, time: time,
                 evidence: slots[number].registeredAfterFix == fixNumber - 1 ? slots[number].registration : previous,
-                configuration: configuration, signalResumed: signalResumed)
+                rule: rule, signalResumed: signalResumed)
             {
                 changes.append(.crossed(slots[number].region, into: state, time: at, position: position))
             }
@@ -250,8 +266,8 @@ package struct RegionMonitor {
             if keep {
                 asleepUntil[number] = -.infinity
             } else {
-                let region = slots[number].region
-                let beyond = distance - (region.radius - configuration.inwardThreshold(radius: region.radius))
+                let radius = slots[number].region.radius
+                let beyond = distance - (radius - rule.inwardThreshold(radius: radius))
                 asleepUntil[number] = odometer + min(beyond * 0.5, 5_000)
                 if inGrid[number] == gridNumber {
                     grid.waking.insert(Wake(odometer: asleepUntil[number], slot: number))
@@ -267,16 +283,16 @@ package struct RegionMonitor {
     /// the reported time is exact to the route, not to the sampling.
     private static func step(
         _ slot: inout Slot, distance: Double, time: EpochInstant, evidence: Evidence?,
-        configuration: LocationManagerConfiguration, signalResumed: EpochInstant
+        rule: Rule, signalResumed: EpochInstant
     ) -> (state: RegionState, time: EpochInstant)? {
-        let region = slot.region
+        let (radius, center) = (slot.region.radius, slot.region.center)
         // The first fix after a signal gap: a dwell begun before the gap is not evidence.
         if (evidence?.time ?? .distantFuture) < signalResumed { slot.pending = nil }
         let target: RegionState = slot.state == .inside ? .outside : .inside
         let threshold =
             target == .inside
-            ? region.radius - configuration.inwardThreshold(radius: region.radius)
-            : region.radius + configuration.regionHysteresis
+            ? radius - rule.inwardThreshold(radius: radius)
+            : radius + rule.hysteresis
         guard target == .inside ? distance <= threshold : distance >= threshold else {
             slot.pending = nil
             return nil
@@ -285,7 +301,7 @@ package struct RegionMonitor {
             var since = time
             // Across a signal gap the crossing counts from the first fix after it.
             if let evidence, evidence.time >= signalResumed {
-                let d0 = evidence.distance(from: region.center)
+                let d0 = evidence.distance(from: center)
                 let fraction = (threshold - d0) / (distance - d0)
                 if d0 != distance, fraction > 0 && fraction <= 1 {
                     since = evidence.time.advanced(bySeconds: evidence.time.seconds(to: time) * fraction)
@@ -293,11 +309,11 @@ package struct RegionMonitor {
             }
             slot.pending = (target, since)
         }
-        guard let pending = slot.pending, pending.since.seconds(to: time) >= configuration.regionDwell.seconds - 1e-9
+        guard let pending = slot.pending, pending.since.seconds(to: time) >= rule.dwell.seconds - 1e-9
         else { return nil }
         slot.state = target
         slot.pending = nil
-        return (target, pending.since.advanced(by: configuration.regionDwell))
+        return (target, pending.since.advanced(by: rule.dwell))
     }
 }
 
