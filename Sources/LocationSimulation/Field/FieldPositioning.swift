@@ -32,12 +32,13 @@ struct FieldPositioning {
         guard monitoring else { return }
         // While the monitor's regions are those the rule was aligned to, every slot's region is
         // monitored: the closure that asks the monitor (and copies it) is made only when not.
+        let aligned = alignedTo == regions.revision
         let confirmed =
-            alignedTo == regions.revision
+            aligned
             ? rule.confirmations(through: sample.time) { _ in true }
             : rule.confirmations(through: sample.time) { regions.contains($0.identifier) }
         if let estimate {
-            if alignedTo != regions.revision {
+            if !aligned {
                 rule.align(to: regions.regions)
                 alignedTo = regions.revision
             }

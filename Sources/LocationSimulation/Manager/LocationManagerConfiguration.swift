@@ -152,7 +152,12 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
 
     /// The inward distance an entry needs for a region of `radius` metres.
     public func inwardThreshold(radius: Double) -> Double {
-        min(regionHysteresis, radius * regionInwardCapFraction)
+        Self.inwardThreshold(radius: radius, hysteresis: regionHysteresis, capFraction: regionInwardCapFraction)
+    }
+
+    /// The same from the two numbers, for what keeps them rather than the configuration.
+    package static func inwardThreshold(radius: Double, hysteresis: Double, capFraction: Double) -> Double {
+        min(hysteresis, radius * capFraction)
     }
 }
 

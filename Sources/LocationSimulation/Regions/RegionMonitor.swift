@@ -85,7 +85,10 @@ package struct RegionMonitor {
         var dwell: Seconds
 
         /// ``LocationManagerConfiguration/inwardThreshold(radius:)``.
-        func inwardThreshold(radius: Double) -> Double { min(hysteresis, radius * inwardCapFraction) }
+        func inwardThreshold(radius: Double) -> Double {
+            LocationManagerConfiguration.inwardThreshold(
+                radius: radius, hysteresis: hysteresis, capFraction: inwardCapFraction)
+        }
     }
     /// Slots are reused; identifiers map to them.
     private var slots: [Slot] = []
