@@ -131,6 +131,7 @@ let package = Package(
             name: "CheckinEngine",
             dependencies: [
                 "Geo", "LocationEvents", "SocialAPI", "Store", "SimulatedTime", "WaypostSupport",
+                .product(name: "Atomics", package: "swift-atomics"),
             ],
             swiftSettings: instrumented
         ),

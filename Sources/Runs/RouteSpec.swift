@@ -64,12 +64,22 @@ public struct RouteLibrary {
     private var timelines: [RouteSpec: RouteTimeline] = [:]
     /// Every warning of every route read, in the order they were read.
     public private(set) var warnings: [String] = []
+    /// Routes of at most this many samples are kept as samples (``RouteTimeline/materialized()``),
+    /// for a library whose routes many runs follow; 0: none.
+    package let keepsSamplesUpTo: Int
 
-    public init() {}
+    public init() {
+        keepsSamplesUpTo = 0
+    }
+
+    package init(keepsSamplesUpTo: Int) {
+        self.keepsSamplesUpTo = keepsSamplesUpTo
+    }
 
     public mutating func timeline(for spec: RouteSpec) throws -> RouteTimeline {
         if let known = timelines[spec] { return known }
-        let (timeline, warnings) = try spec.timeline()
+        var (timeline, warnings) = try spec.timeline()
+        if timeline.count <= keepsSamplesUpTo { timeline = timeline.materialized() }
         timelines[spec] = timeline
         self.warnings += warnings
         return timeline

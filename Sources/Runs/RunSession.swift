@@ -263,7 +263,8 @@ private final class Wiring {
     /// How long the end of the run waits for retries; nil (on virtual time): until none is due.
     let maxWait: Duration?
     private let networks: (any VirtualTimeNetworks)?
-    /// When the networks' next scripted change is due: asked only then, not at every event.
+    /// When the networks' next scripted change is due: asked only then, not at every event. Nil
+    /// without networks on virtual time.
     private var nextChange: EpochInstant?
 
     init(_ checkins: CheckinPlan, clock virtual: SimulatedClock, run: Int64) async throws {
@@ -291,7 +292,9 @@ private final class Wiring {
 
     /// Whether a scripted change of the networks is due by `time`.
     func changeIsDue(through time: EpochInstant) -> Bool {
-        guard networks != nil, let due = nextChange else { return false }
+        // Only `nextChange`: asking `networks != nil` copied and destroyed the existential at
+        // every event (perf: ~2 % of a field trial).
+        guard let due = nextChange else { return false }
         return due <= time
     }
 

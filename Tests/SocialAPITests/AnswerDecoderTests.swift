@@ -125,19 +125,23 @@ struct AnswerDecoderTests {
         }
     }
 
-    /// Twitter's answers are read by hand (`TwitterAnswerReaders`), not through `Decodable`:
-    /// every member and element of them, one at a time, removed, made `null` or given a value of
-    /// each other JSON type — the required and optional keys' cases byte mutations seldom make.
-    /// What the readers decode, `JSONDecoder` decodes to an equal value; both outcomes occur.
-    @Test func everyMemberOfTwitterAnswersRemovedNulledOrRetypedAsJSONDecoderHasIt() throws {
+    /// Twitter's and Graph's hot answers are read by hand (`TwitterAnswerReaders`,
+    /// `GraphAnswerReaders`), not through `Decodable`: every member and element of them, one at a
+    /// time, removed, made `null` or given a value of each other JSON type (and a fraction, and a
+    /// number in a string, for the location's loose reading) — the required and optional keys'
+    /// cases byte mutations seldom make. What the readers decode, `JSONDecoder` decodes to an
+    /// equal value; both outcomes occur.
+    @Test func everyMemberOfHandReadAnswersRemovedNulledOrRetypedAsJSONDecoderHasIt() throws {
         var (decodedHere, left) = (0, 0)
         for (sample, check) in [
             (Self.placeResult, { Self.agree(TwitterPlaceResult.self, $0) }),
             (Self.tweet, { Self.agree(Tweet.self, $0) }),
+            (Self.pages, { Self.agree(GraphList<GraphPage>.self, $0) }),
+            (Self.checkin, { Self.agree(GraphCheckin.self, $0) }),
         ] as [(String, (Data) -> Bool)] {
             let root = try JSONSerialization.jsonObject(with: Data(sample.utf8))
             for path in Self.paths(in: root) {
-                for replacement in [nil, NSNull(), 7, "x", true, [Any](), [String: Any]()] as [Any?] {
+                for replacement in [nil, NSNull(), 7, -7.5, "x", "-12.5", true, [Any](), [String: Any]()] as [Any?] {
                     let mutated = Self.replacing(path[...], in: root, with: replacement)
                     if check(try JSONSerialization.data(withJSONObject: mutated)) {
                         decodedHere += 1

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SocialEmulator
 
-/// Graph's check-ins and paging are written by hand; every variant must be the bytes
+/// Graph's check-ins, paging, permissions and created ids are written by hand; every variant must be the bytes
 /// `JSONEncoder` (sorted keys, slashes unescaped: ``JSONBody``) writes for it.
 struct GraphAnswersTests {
     static let page = GraphPage(
@@ -48,6 +48,21 @@ struct GraphAnswersTests {
         }
         for paging in pagings {
             #expect(GraphAnswers.encode(paging) == JSONBody.encode(paging))
+        }
+    }
+
+    @Test func createdIdsAndPermissionsAreWrittenAsJSONEncoderWritesThem() {
+        for text in Self.texts {
+            let created = GraphCreated(id: text ?? "1_2")
+            #expect(GraphAnswers.encode(created) == JSONBody.encode(created))
+            let permissions = GraphList(data: [
+                GraphPermission(permission: text ?? "publish_checkins", status: "granted"),
+                GraphPermission(permission: "user_posts", status: text ?? "declined"),
+            ])
+            #expect(GraphAnswers.encode(permissions) == JSONBody.encode(permissions))
+        }
+        for list in [GraphList<GraphPermission>(data: []), GraphList(data: [], paging: .init(next: "https://x/y"))] {
+            #expect(GraphAnswers.encode(list) == JSONBody.encode(list))
         }
     }
 }

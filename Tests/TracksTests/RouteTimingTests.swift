@@ -102,3 +102,32 @@ struct RouteTimingTests {
         #expect(fast.count < 100)
     }
 }
+
+/// A timeline kept as samples (`materialized()`, for routes many runs follow) is the timeline:
+/// the same samples in order, count and span, for timed points over several paths, an untimed
+/// path densified at a speed, and samples given as they are.
+struct MaterializedTimelineTests {
+    static func same(_ timeline: RouteTimeline) {
+        let kept = timeline.materialized()
+        #expect(Array(kept) == Array(timeline))
+        #expect(kept.count == timeline.count && kept.span == timeline.span)
+        #expect(Array(kept).count == timeline.count)
+    }
+
+    @Test func timedPathsDensifiedPathsAndGivenSamples() throws {
+        var timed: [TrackFeature] = []
+        for path in 0..<2 {
+            let points = (0..<40).map { (index: Int) -> TrackPoint in
+                let time = Date(timeIntervalSince1970: Double(path * 100 + index * 2))
+                return TrackPoint(
+                    latitude: 37 + Double(index) * 0.0003, longitude: -122 + Double(path) * 0.01, time: time)
+            }
+            timed.append(TrackFeature(kind: .track, geometry: .track(TrackPath(points: points))))
+        }
+        let timing = RouteTiming(speed: 4, sampleInterval: 1, start: 0)
+        Self.same(try timing.timeline(for: Track(format: .gpx, features: timed)))
+        Self.same(try timing.timeline(for: RouteTimingTests.line))
+        Self.same(RouteTimeline(try timing.samples(for: RouteTimingTests.line)))
+        Self.same(RouteTimeline([]))
+    }
+}

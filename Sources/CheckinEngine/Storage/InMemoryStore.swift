@@ -1,3 +1,4 @@
+import Atomics
 import Foundation
 import SimulatedTime
 import Store
@@ -29,7 +30,9 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     public private(set) var locations: [Int64: [LocationRecord]] = [:]
     public private(set) var events: [Int64: [EventRecord]] = [:]
     private var monitorRecords: [String: [StoredMonitorRecord]] = [:]
-    private var changes = 0
+    /// Written under the lock, read without it: a run asks for it at every event (the lock
+    /// there was ~1.5 % of a field trial, perf).
+    private let changes = ManagedAtomic<Int>(0)
 
     public let path = ":memory:"
 
@@ -97,28 +100,28 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     public func saveRegions(_ regions: [RegionRecord], run: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             self.regions[run] = regions
-            changes += 1
+            changes.wrappingIncrement(ordering: .releasing)
         }
     }
 
     public func saveZones(_ zones: [ZoneRecord], run: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             self.zones[run] = zones
-            changes += 1
+            changes.wrappingIncrement(ordering: .releasing)
         }
     }
 
     public func appendLocations(_ records: [LocationRecord], run: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             locations[run, default: []] += records
-            changes += 1
+            changes.wrappingIncrement(ordering: .releasing)
         }
     }
 
     public func appendEvents(_ events: [EventRecord], run: Int64) throws(StoreError) {
         try locked { () throws(StoreError) in
             self.events[run, default: []] += events
-            changes += 1
+            changes.wrappingIncrement(ordering: .releasing)
         }
     }
 
@@ -155,12 +158,12 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
             auditIndex[key] = audit.count
             audit.append((key, run, record))
         }
-        changes += 1
+        changes.wrappingIncrement(ordering: .releasing)
     }
 
     // MARK: OutboxStore
 
-    public var changeCount: Int { (try? locked { () throws(StoreError) in changes }) ?? 0 }
+    public var changeCount: Int { changes.load(ordering: .acquiring) }
 
     public func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
         try locked { () throws(StoreError) in
@@ -183,7 +186,7 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
             entries[index].attempts += 1
             entries[index].claimedBy = lease.owner
             entries[index].leaseUntil = lease.expiry
-            changes += 1
+            changes.wrappingIncrement(ordering: .releasing)
             return entries[index]
         }
     }
@@ -197,7 +200,7 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
             {
                 entries[index].claimedBy = lease.owner
                 entries[index].leaseUntil = lease.expiry
-                changes += 1
+                changes.wrappingIncrement(ordering: .releasing)
                 taken.append(entries[index])
             }
             return taken
@@ -213,7 +216,7 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
             for index in entries.indices
             where entries[index].state == .sending && entries[index].claimedBy == lease.owner {
                 entries[index].leaseUntil = lease.expiry
-                changes += 1
+                changes.wrappingIncrement(ordering: .releasing)
             }
         }
     }

@@ -85,7 +85,7 @@ public struct FacebookClient: Sendable {
         let encoded = all.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(
             separator: "&")
         let isPost = method == "POST"
-        guard let url = URL(string: path + (isPost ? "" : "?" + encoded), relativeTo: baseURL)?.absoluteURL else {
+        guard let url = RequestURL.resolve(path + (isPost ? "" : "?" + encoded), against: baseURL) else {
             throw .transport("bad URL for \(path)")
         }
         let request = HTTPRequestSpec(

@@ -9,8 +9,8 @@ protocol AnswerReadable {
     init(answer: AnswerJSON) throws
 }
 
-/// An object's members by key, for the readers.
-private struct AnswerObject {
+/// An object's members by key, for the readers (Twitter's here, Graph's in GraphAnswerReaders).
+struct AnswerObject {
     let members: [AnswerJSON.Member]
 
     init(_ value: AnswerJSON) throws {
@@ -31,12 +31,12 @@ private struct AnswerObject {
 }
 
 extension AnswerJSON {
-    fileprivate func elements() throws -> [AnswerJSON] {
+    func elements() throws -> [AnswerJSON] {
         guard case .array(let elements) = self else { throw NotDecodedHere() }
         return elements
     }
 
-    fileprivate func string() throws -> String { try decode(String.self) }
+    func string() throws -> String { try decode(String.self) }
 }
 
 extension TwitterPlaceResult: AnswerReadable {

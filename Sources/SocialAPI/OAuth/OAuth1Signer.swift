@@ -269,7 +269,9 @@ public struct OAuth1Signer: Sendable {
     public static func hmacSHA1(_ base: String, consumerSecret: String, tokenSecret: String) -> String {
         let keyText = PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(tokenSecret)
         let key = SymmetricKey(data: Data(keyText.utf8))
-        let mac = HMAC<Insecure.SHA1>.authenticationCode(for: Data(base.utf8), using: key)
+        // The base string's bytes as they are, not a `Data` copy of them for every request.
+        var base = base
+        let mac = base.withUTF8 { HMAC<Insecure.SHA1>.authenticationCode(for: UnsafeRawBufferPointer($0), using: key) }
         return Data(mac).base64EncodedString()
     }
 }

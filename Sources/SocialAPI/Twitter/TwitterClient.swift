@@ -109,9 +109,7 @@ public struct TwitterClient: Sendable {
     {
         let encodedQuery = query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
             .joined(separator: "&")
-        guard
-            let url = URL(string: path + (encodedQuery.isEmpty ? "" : "?" + encodedQuery), relativeTo: baseURL)?
-                .absoluteURL
+        guard let url = RequestURL.resolve(path + (encodedQuery.isEmpty ? "" : "?" + encodedQuery), against: baseURL)
         else { throw .transport("bad URL for \(path)") }
         let signed = signer.sign(
             OAuth1Request(method: method, url: url, formParameters: form.map { (name: $0.0, value: $0.1) }),

@@ -99,9 +99,7 @@ public struct XClient: Sendable {
     {
         let encodedQuery = query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
             .joined(separator: "&")
-        guard
-            let url = URL(string: path + (encodedQuery.isEmpty ? "" : "?" + encodedQuery), relativeTo: baseURL)?
-                .absoluteURL
+        guard let url = RequestURL.resolve(path + (encodedQuery.isEmpty ? "" : "?" + encodedQuery), against: baseURL)
         else { throw .transport("bad URL for \(path)") }
         var headers = ["Accept": "application/json"]
         switch authorization {

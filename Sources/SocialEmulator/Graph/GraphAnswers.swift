@@ -2,7 +2,7 @@ import Foundation
 import SocialAPI
 import WaypostSupport
 
-/// A check-in and a list's `paging`, written by hand byte for byte as ``JSONBody`` (`JSONEncoder`,
+/// A check-in, a list's `paging`, the permissions and a created object's id, written by hand byte for byte as ``JSONBody`` (`JSONEncoder`,
 /// sorted keys, slashes as they are) writes them: `GET /{check-in}` and the paging of every search
 /// spent a twentieth of a field trial in `JSONEncoder`.
 ///
@@ -60,6 +60,33 @@ enum GraphAnswers {
             }
             w.field("next", ifPresent: paging.next)
             w.field("previous", ifPresent: paging.previous)
+        }
+        return w.data
+    }
+
+    /// `{"id": …}`, the answer to every POST that creates.
+    static func encode(_ created: GraphCreated) -> Data {
+        guard isWrittenAlike(created.id) else { return JSONBody.encode(created) }
+        var w = JSONWriter()
+        w.object { w in w.field("id", created.id) }
+        return w.data
+    }
+
+    /// `GET /me/permissions`: the list, which has no paging.
+    static func encode(_ permissions: GraphList<GraphPermission>) -> Data {
+        let texts = permissions.data.flatMap { [$0.permission, $0.status] }
+        guard permissions.paging == nil, texts.allSatisfy(isWrittenAlike) else { return JSONBody.encode(permissions) }
+        var w = JSONWriter()
+        w.object { w in
+            w.key("data")
+            w.array { w in
+                for item in permissions.data {
+                    w.object { w in
+                        w.field("permission", item.permission)
+                        w.field("status", item.status)
+                    }
+                }
+            }
         }
         return w.data
     }

@@ -104,7 +104,7 @@ struct GraphRoutes: Sendable {
             let list = all.union(granted).sorted().map {
                 GraphPermission(permission: $0, status: granted.contains($0) ? "granted" : "declined")
             }
-            return .json(200, GraphList(data: list))
+            return .json(200, encoded: GraphAnswers.encode(GraphList(data: list)))
         case ("GET", "") where parameters["ids"] != nil:
             return objects(ids: parameters["ids"] ?? "", of: account, state: &state)
         case ("GET", let id) where !id.contains("/") && !aboutMe:
@@ -252,7 +252,7 @@ struct GraphRoutes: Sendable {
             GraphCheckin(
                 id: id, message: message, place: page, createdTime: GraphDate.text(now), coordinates: coordinates,
                 privacy: privacy))
-        return .json(200, GraphCreated(id: id))
+        return .json(200, encoded: GraphAnswers.encode(GraphCreated(id: id)))
     }
 
     // MARK: - Privacy

@@ -222,7 +222,28 @@ struct TwitterRoutes: Sendable {
 
     /// Twitter's `accuracy`: metres, or feet with an `ft` suffix (`m` allowed); 0 when absent.
     static func accuracy(_ text: String?) -> Double? {
-        guard var text = text?.trimmingCharacters(in: .whitespaces).lowercased(), !text.isEmpty else { return 0 }
+        guard let text else { return 0 }
+        // ASCII, as clients send it, is trimmed and lowered bytewise: Foundation's character sets
+        // cost more than the rest of a reverse geocode (perf).
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return accuracy(unicode: text) }
+        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        var bytes = Substring(text).utf8.drop(while: blank)
+        while let last = bytes.last, blank(last) { bytes = bytes.dropLast() }
+        var lowered = bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        if lowered.isEmpty { return 0 }
+        var factor = 1.0
+        if lowered.suffix(2).elementsEqual("ft".utf8) {
+            factor = 0.3048
+            lowered.removeLast(2)
+        } else if lowered.last == UInt8(ascii: "m") {
+            lowered.removeLast()
+        }
+        return metres(Double(String(decoding: lowered, as: UTF8.self)), factor)
+    }
+
+    static func accuracy(unicode text: String) -> Double? {
+        var text = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.isEmpty { return 0 }
         var factor = 1.0
         if text.hasSuffix("ft") {
             factor = 0.3048
@@ -230,7 +251,11 @@ struct TwitterRoutes: Sendable {
         } else if text.hasSuffix("m") {
             text.removeLast()
         }
-        guard let value = Double(text), value.isFinite, value >= 0, value <= 1e8 else { return nil }
+        return metres(Double(text), factor)
+    }
+
+    private static func metres(_ value: Double?, _ factor: Double) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= 1e8 else { return nil }
         return value * factor
     }
 

@@ -54,6 +54,10 @@ public struct RouteTimeline: Sequence, Sendable {
         }
     }
 
+    private init(pieces: [Piece], count: Int, span: ClosedRange<EpochInstant>?) {
+        (self.pieces, self.count, self.span) = (pieces, count, span)
+    }
+
     /// A timeline of samples already made (tests, generated routes).
     public init(_ samples: [RouteSample]) {
         var span: ClosedRange<Double>?
@@ -62,6 +66,14 @@ public struct RouteTimeline: Sequence, Sendable {
             span = first...Swift.max(first, last)
         }
         self.init(pieces: samples.isEmpty ? [] : [.samples(samples)], count: samples.count, span: span)
+    }
+
+    /// The same timeline with its samples made now and kept: for a route many runs follow (a
+    /// scenario's trials, a crowd's devices), each then reads them instead of making them again
+    /// (the speed and course of every sample, from its neighbours). It holds every sample in
+    /// memory, where this one holds the file's points: for routes of moderate length.
+    package func materialized() -> RouteTimeline {
+        RouteTimeline(pieces: isEmpty ? [] : [.samples(Array(self))], count: count, span: span)
     }
 
     public var isEmpty: Bool { count == 0 }
