@@ -292,15 +292,15 @@ private final class Wiring {
 
     /// Whether a scripted change of the networks is due by `time`.
     func changeIsDue(through time: EpochInstant) -> Bool {
-        // Only `nextChange`: asking `networks != nil` copied and destroyed the existential at
-        // every event (perf: ~2 % of a field trial).
         guard let due = nextChange else { return false }
         return due <= time
     }
 
     /// Applies the networks' scripted changes due by `time`.
     func applyChanges(through time: EpochInstant) async {
-        guard let networks, changeIsDue(through: time) else { return }
+        // Due first: `networks` is an existential, copied and destroyed when asked for, and this
+        // is asked at every event (perf: ~2 % of a field trial).
+        guard changeIsDue(through: time), let networks else { return }
         nextChange = await networks.advance(through: time)
     }
 }
