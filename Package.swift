@@ -87,6 +87,7 @@ let package = Package(
             dependencies: [
                 "Geo", "Tracks", "LocationEvents", "SimulatedTime", "WaypostSupport", "CMemoryHints",
                 .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: instrumented
         ),

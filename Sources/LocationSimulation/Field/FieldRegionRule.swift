@@ -62,8 +62,12 @@ struct FieldRegionRule {
 
     /// Weighs a new estimate against the regions it was last aligned to (``align(to:)``).
     mutating func evaluate(_ estimate: OSEstimate) {
+        // A static step given the mechanism: a method of `self` called with `&slots[index]` had
+        // `self` copied for the call, so the slots were shared and each estimate copied them all
+        // (perf: ~1 % of a field trial, with the identifiers' retains).
+        let mechanism = self.mechanism
         for index in slots.indices {
-            weigh(estimate, in: &slots[index])
+            Self.weigh(estimate, in: &slots[index], mechanism: mechanism)
         }
     }
 
@@ -102,7 +106,7 @@ struct FieldRegionRule {
         slots = realigned
     }
 
-    private func weigh(_ estimate: OSEstimate, in slot: inout Slot) {
+    private static func weigh(_ estimate: OSEstimate, in slot: inout Slot, mechanism: RegionMechanism) {
         let radius = slot.region.radius
         let distance = ShortDistance.distance(slot.region.center, estimate.coordinate)
         switch slot.state {
