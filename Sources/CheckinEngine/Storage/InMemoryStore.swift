@@ -31,7 +31,7 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     public private(set) var events: [Int64: [EventRecord]] = [:]
     private var monitorRecords: [String: [StoredMonitorRecord]] = [:]
     /// Written under the lock, read without it: a run asks for it at every event (the lock
-    /// there was ~1.5 % of a field trial, perf).
+    /// there was about 1 % of a field trial, perf).
     private let changes = ManagedAtomic<Int>(0)
 
     public let path = ":memory:"
