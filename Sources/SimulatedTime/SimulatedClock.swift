@@ -30,21 +30,20 @@ public final class SimulatedClock: EpochClock, Sendable {
 
     /// Moves to `instant`; an instant already passed leaves the clock where it is.
     public func advance(to instant: EpochInstant) {
-        var current = bits.load(ordering: .relaxed)
-        while instant.secondsSince1970 > Double(bitPattern: current) {
-            let (exchanged, original) = bits.compareExchange(
-                expected: current, desired: instant.secondsSince1970.bitPattern, ordering: .acquiringAndReleasing)
-            if exchanged { return }
-            current = original
-        }
+        move { instant > $0 ? instant : nil }
     }
 
     /// Moves forward by `duration`.
     public func advance(by duration: Duration) {
         guard duration > .zero else { return }
+        move { $0.advanced(by: duration) }
+    }
+
+    /// Sets the instant to `next(now)`, or leaves it when that is nil; tried again from the new
+    /// instant when another thread moved the clock in between.
+    private func move(_ next: (EpochInstant) -> EpochInstant?) {
         var current = bits.load(ordering: .relaxed)
-        while true {
-            let moved = EpochInstant(secondsSince1970: Double(bitPattern: current)).advanced(by: duration)
+        while let moved = next(EpochInstant(secondsSince1970: Double(bitPattern: current))) {
             let (exchanged, original) = bits.compareExchange(
                 expected: current, desired: moved.secondsSince1970.bitPattern, ordering: .acquiringAndReleasing)
             if exchanged { return }
