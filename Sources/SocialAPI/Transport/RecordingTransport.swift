@@ -1,4 +1,5 @@
 import Foundation
+import WaypostSupport
 
 /// A request as it was handed to the transport, with its secrets left out: what an audit may
 /// keep of what went out.
@@ -60,12 +61,12 @@ public struct SentRequest: Sendable, Equatable {
         // lowercased and searched bytewise, anything else as Unicode text. By hand: Foundation's
         // `String.contains` and the standard library's `Collection.contains(_:)` each cost more
         // than the rest of reading the request (perf, a field trial).
-        guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+        guard ASCIIText.isASCII(name) else {
             let name = name.lowercased()
             return name.hasPrefix("oauth_") || name.contains("token") || name.contains("secret")
                 || name.contains("password")
         }
-        let lowered = name.utf8.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
+        let lowered = ASCIIText.lowercased(name.utf8)
         func contains(_ word: StaticString) -> Bool {
             let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
             guard lowered.count >= word.count else { return false }

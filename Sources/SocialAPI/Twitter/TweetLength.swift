@@ -1,4 +1,5 @@
 import Foundation
+import WaypostSupport
 
 /// Tweet length as twitter-text (v3) counts it: 280 weighted units, where most Latin, Cyrillic
 /// and punctuation code points weigh 1 and everything else (CJK, emoji) 2; every URL counts 23.
@@ -19,7 +20,7 @@ public enum TweetLength {
 
     /// The length Twitter would count.
     public static func count(_ text: String, legacy: Bool = false) -> Int {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return count(ascii: Array(text.utf8)) }
+        if ASCIIText.isASCII(text) { return count(ascii: Array(text.utf8)) }
         var total = 0
         // twitter-text normalises to NFC first: "e" + U+0301 is one code point, "é", of weight 1.
         var rest = Substring(text.precomposedStringWithCanonicalMapping)

@@ -225,11 +225,11 @@ struct TwitterRoutes: Sendable {
         guard let text else { return 0 }
         // ASCII, as clients send it, is trimmed and lowered bytewise: Foundation's character sets
         // cost more than the rest of a reverse geocode (perf).
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return accuracy(unicode: text) }
+        guard ASCIIText.isASCII(text) else { return accuracy(unicode: text) }
         let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         var bytes = Substring(text).utf8.drop(while: blank)
         while let last = bytes.last, blank(last) { bytes = bytes.dropLast() }
-        var lowered = bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        var lowered = ASCIIText.lowercased(bytes)
         if lowered.isEmpty { return 0 }
         var factor = 1.0
         if lowered.suffix(2).elementsEqual("ft".utf8) {

@@ -1,0 +1,17 @@
+/// ASCII text read bytewise, for the fast paths the clients and the emulator take with the ASCII
+/// text nearly everything they exchange is (field names, parameters, tweets): there Foundation's
+/// and the standard library's Unicode-aware operations cost more than the work around them. Each
+/// caller keeps its Unicode path for anything else.
+package enum ASCIIText {
+    /// Whether every byte of `text` is ASCII.
+    @inlinable
+    package static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// `bytes` with A–Z lowered: what `lowercased()` does to ASCII text.
+    @inlinable
+    package static func lowercased(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+        bytes.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
+    }
+}
