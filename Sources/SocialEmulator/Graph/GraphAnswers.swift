@@ -2,9 +2,10 @@ import Foundation
 import SocialAPI
 import WaypostSupport
 
-/// A check-in, a list's `paging`, the permissions and a created object's id, written by hand byte for byte as ``JSONBody`` (`JSONEncoder`,
-/// sorted keys, slashes as they are) writes them: `GET /{check-in}` and the paging of every search
-/// spent a twentieth of a field trial in `JSONEncoder`.
+/// A check-in, a list's `paging`, the permissions and a created object's id, written by hand
+/// byte for byte as ``JSONBody`` (`JSONEncoder`, sorted keys, slashes as they are) writes them:
+/// `GET /{check-in}` and the paging of every search spent a twentieth of a field trial in
+/// `JSONEncoder`.
 ///
 /// Two of `JSONEncoder`'s choices differ from ``JSONWriter``'s and are kept: a whole number loses
 /// its `.0` (`37`, not `37.0`), and a backspace or form feed is written `\b` or `\f`; a value with
