@@ -69,6 +69,27 @@ struct WindowedRunTests {
         }
     }
 
+    /// `next(through:)` moves devices only as far as asked (a whole window at a time, for a
+    /// windowed run); pulled a minute at a time, then to the end, a run hands on what `next()`
+    /// does, and no event while nothing is due.
+    @Test(arguments: [nil, 16.0])
+    func aRunPulledUpToHorizonsHandsOnTheSameEvents(window: Double?) {
+        func simulation() -> Simulation { Simulation(devices: Self.crowd(8, realism: .device)) }
+        let reference = Array(simulation().events())
+        var events = window.map { simulation().events(window: Seconds($0)) } ?? simulation().events()
+        var taken: [TimedEvent] = []
+        var horizons = 0
+        for minute in 1...20 {
+            let horizon = t0.advanced(bySeconds: Double(minute) * 60)
+            while let event = events.next(through: horizon) { taken.append(event) }
+            horizons += 1
+            // Nothing more by this horizon: asked again, still nothing.
+            #expect(events.next(through: horizon) == nil)
+        }
+        while let event = events.next() { taken.append(event) }
+        #expect(horizons == 20 && taken.count == reference.count && taken == reference)
+    }
+
     @Test func aStoppedWindowedRunHandsOnAPrefixAndSaysWhereItStopped() {
         let reference = Array(Simulation(devices: Self.crowd(6, realism: .exact)).events())
         var asked = 0

@@ -193,6 +193,11 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         var windowSteps: [WindowStep] = []
         var windowEvents: [TimedEvent] = []
         var windowBounds: [Int] = []
+        /// The window's next sample to hand on, in `windowSteps`; the events of the one handed on
+        /// still to be taken from `windowEvents`; the earliest sample after the window.
+        var windowNext = 0
+        var streamed = 0..<0
+        var afterWindow = EpochInstant.distantFuture
 
         init(devices: [SimulatedDevice], stop: (() -> Bool)?, windowSpan: Double? = nil) {
             self.stop = stop
@@ -237,8 +242,9 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         }
 
         /// Moves each device in turn through its samples stamped before the window's end — `span`
-        /// seconds past the earliest next sample — then hands their events on exactly as
-        /// ``step()`` would have, sample by sample in its order. Managers share nothing, so a
+        /// seconds past the earliest next sample — and sorts the samples moved into the order
+        /// ``step()`` would have moved them in; ``takePending()`` then hands their events on
+        /// exactly as ``step()`` would have, sample by sample. Managers share nothing, so a
         /// device's events do not depend on when the others move; moving one device through many
         /// samples keeps its state in the processor's cache, where one sample of each of 10,000
         /// devices in turn fetches each one's from memory every time. Only for a run whose
@@ -252,10 +258,14 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             windowSteps.removeAll(keepingCapacity: true)
             windowEvents.removeAll(keepingCapacity: true)
             windowBounds.removeAll(keepingCapacity: true)
+            windowNext = 0
             for device in cursors.indices {
                 while let time = cursors[device].peek()?.time, time < end, let sample = cursors[device].next() {
                     // A stop abandons the window: what was handed on stays a prefix of the run.
-                    if mustStop() { return false }
+                    if mustStop() {
+                        windowSteps.removeAll(keepingCapacity: true)
+                        return false
+                    }
                     cursors[device].deliver(sample)
                     windowBounds.append(windowEvents.count)
                     managers[device].drainEmitted(into: &windowEvents, device: names[device])
@@ -264,46 +274,69 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             }
             windowBounds.append(windowEvents.count)
             windowSteps.sort()
-            let next = earliestNextSample() ?? .distantFuture
-            // The events are read in time order, each device's from where its own run put them:
-            // a gather across the whole window (10,000 devices' events, megabytes), where nearly
-            // every read missed the cache (perf: a sixth of a crowd's CPU stalled here). The
-            // lines a few steps ahead are asked for early, so they arrive while these are moved.
-            var events: [TimedEvent] = []
-            swap(&events, &windowEvents)
-            defer { swap(&events, &windowEvents) }
-            events.withUnsafeMutableBufferPointer { events in
-                windowBounds.withUnsafeBufferPointer { bounds in
-                    let (firstEvent, firstBound) = (UnsafeRawPointer(events.baseAddress), bounds.baseAddress)
-                    let stride = MemoryLayout<TimedEvent>.stride
-                    for index in windowSteps.indices {
-                        if index + Self.prefetchDistance < windowSteps.count, let firstEvent {
-                            // An event spans two cache lines: both are asked for.
-                            let ahead = bounds[windowSteps[index + Self.prefetchDistance].order]
-                            if ahead < events.count {
-                                waypost_prefetch(firstEvent + ahead * stride)
-                                waypost_prefetch(firstEvent + (ahead * stride + stride - 1))
-                            }
-                        }
-                        if index + 2 * Self.prefetchDistance < windowSteps.count, let firstBound {
-                            waypost_prefetch(firstBound + windowSteps[index + 2 * Self.prefetchDistance].order)
-                        }
-                        let step = windowSteps[index]
-                        let range = bounds[step.order]..<bounds[step.order + 1]
-                        let horizon = index + 1 < windowSteps.count ? windowSteps[index + 1].time : next
-                        reached = step.time
-                        if buffer.isEmpty && Self.inOrder(events[range], through: horizon) {
-                            // What `release` would do with them, moved rather than copied through the buffer.
-                            emptyReadyIfTaken()
-                            for position in range { ready.append(Self.take(&events[position])) }
-                        } else {
-                            buffer.append(contentsOf: events[range])
-                            release(through: horizon)
-                        }
+            afterWindow = earliestNextSample() ?? .distantFuture
+            return true
+        }
+
+        /// The next event already made: the ready queue's, else the window's — handing on the
+        /// window's samples in time order until one brings an event. Nil when neither holds one.
+        ///
+        /// A window's events are taken from where each device's run put them, one sample's at a
+        /// time, rather than gathered into the ready queue first: a move less for every event,
+        /// and the window's megabytes not held twice.
+        mutating func takePending() -> TimedEvent? {
+            while true {
+                if readIndex < ready.count { return takeReady() }
+                if let position = streamed.popFirst() {
+                    return windowEvents.withUnsafeMutableBufferPointer { Self.take(&$0[position]) }
+                }
+                guard windowNext < windowSteps.count else { return nil }
+                handOnWindowStep()
+            }
+        }
+
+        /// Hands on the window's next sample's events as ``step()`` would: to be taken in place
+        /// when nothing waits and they are due in order, else through the buffer.
+        private mutating func handOnWindowStep() {
+            let index = windowNext
+            windowNext += 1
+            prefetchWindow(after: index)
+            let step = windowSteps[index]
+            let range = windowBounds[step.order]..<windowBounds[step.order + 1]
+            let horizon = windowNext < windowSteps.count ? windowSteps[windowNext].time : afterWindow
+            reached = step.time
+            if buffer.isEmpty && Self.inOrder(windowEvents[range], through: horizon) {
+                streamed = range
+            } else {
+                buffer.append(contentsOf: windowEvents[range])
+                release(through: horizon)
+            }
+        }
+
+        /// The window's events are read in time order, each device's from where its own run put
+        /// them: across the whole window (10,000 devices' events, megabytes), where nearly every
+        /// read missed the cache (perf: a sixth of a crowd's CPU stalled there). The lines a few
+        /// samples ahead are asked for early, so they arrive while these are handed on.
+        @inline(__always) private func prefetchWindow(after index: Int) {
+            let distance = Self.prefetchDistance
+            if index + distance < windowSteps.count {
+                let ahead = windowBounds[windowSteps[index + distance].order]
+                if ahead < windowEvents.count {
+                    windowEvents.withUnsafeBufferPointer { events in
+                        guard let first = UnsafeRawPointer(events.baseAddress) else { return }
+                        // An event spans two cache lines: both are asked for.
+                        let stride = MemoryLayout<TimedEvent>.stride
+                        waypost_prefetch(first + ahead * stride)
+                        waypost_prefetch(first + (ahead * stride + stride - 1))
                     }
                 }
             }
-            return true
+            if index + 2 * distance < windowSteps.count {
+                windowBounds.withUnsafeBufferPointer { bounds in
+                    guard let first = bounds.baseAddress else { return }
+                    waypost_prefetch(first + windowSteps[index + 2 * distance].order)
+                }
+            }
         }
 
         /// How many samples ahead ``stepWindow(span:)`` asks for a sample's events (and twice
@@ -368,7 +401,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
         /// The next ready event, moved out of the queue: copying it would cost a copy now and a
         /// destroy when the queue is emptied, for every event of the run.
-        mutating func takeReady() -> TimedEvent {
+        private mutating func takeReady() -> TimedEvent {
             defer { readIndex += 1 }
             return Self.take(&ready[readIndex])
         }
@@ -382,14 +415,11 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
 
         /// Appends `events` to the ready queue, emptying it first when all of it has been taken.
         private mutating func handOn(_ events: some Collection<TimedEvent>) {
-            emptyReadyIfTaken()
+            if readIndex == ready.count {
+                ready.removeAll(keepingCapacity: true)
+                readIndex = 0
+            }
             ready.append(contentsOf: events)
-        }
-
-        private mutating func emptyReadyIfTaken() {
-            guard readIndex == ready.count else { return }
-            ready.removeAll(keepingCapacity: true)
-            readIndex = 0
         }
     }
 
@@ -427,24 +457,21 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
     /// The next event, moving devices only through samples stamped up to `horizon`; nil when no
     /// event comes by then (the later samples stay for the next call).
     public mutating func next(through horizon: EpochInstant) -> TimedEvent? {
-        while run.readIndex == run.ready.count {
+        while true {
+            if let event = run.takePending() { return event }
             guard !run.mustStop(), let time = run.nextSampleTime(), time <= horizon else { return nil }
             _ = run.step()
         }
-        return next()
     }
 
     /// The next event; nil at the end of the run, or when its `stop` closure stopped it
     /// (``stoppedAt``).
     public mutating func next() -> TimedEvent? {
-        while run.readIndex == run.ready.count {
+        while true {
+            if let event = run.takePending() { return event }
             if run.mustStop() { return nil }
-            guard run.step() else {
-                guard run.readIndex < run.ready.count else { return nil }
-                break
-            }
+            guard run.step() else { return run.takePending() }
         }
-        return run.takeReady()
     }
 }
 
