@@ -241,7 +241,10 @@ package struct RegionMonitor {
             grid.waking.removeMin()
             scratch.append(next.slot)
         }
-        scratch.append(contentsOf: active.members)
+        // Read in place, and only when there are any: appending the list (or looping over
+        // `scratch` itself below) retained and released its storage at every fix, 2.5 % of a
+        // crowd's CPU (perf, 10,000 devices) where a device is mostly near no region.
+        if !active.members.isEmpty { scratch.append(contentsOf: active.members) }
         // Changes come in slot order, whatever order the slots woke in.
         if zip(scratch, scratch.dropFirst()).contains(where: { $0 > $1 }) { scratch.sort() }
         // The rule reads these, not `self`: a method of `self` called with `&slots[n]` would copy
@@ -249,7 +252,9 @@ package struct RegionMonitor {
         let (rule, signalResumed) = (self.rule, self.signalResumed)
         let previous = previousFix.map { Evidence.fix(position: $0.position, time: $0.time, metric: $0.metric) }
         var changes: [Change] = []
-        for number in scratch where slots[number].isLive {
+        for place in scratch.indices {
+            let number = scratch[place]
+            guard slots[number].isLive else { continue }
             let distance = metric.distance(slots[number].region.center, position)
             if slots[number].state == .unknown {
                 slots[number].state = distance <= slots[number].region.radius ? .inside : .outside
