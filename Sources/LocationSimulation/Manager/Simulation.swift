@@ -142,14 +142,19 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         static func < (a: Due, b: Due) -> Bool { (a.time, a.device) < (b.time, b.device) }
     }
 
-    /// A sample moved in a window (see ``Run/stepWindow(span:)``): when, and its place among the
-    /// window's samples. They are appended device by device, each device's in its order, so a
-    /// stable sort by time gives the order ``Run/step()`` moves samples in: by time, ties to the
-    /// device listed first (and a device's own samples at one instant in their order). Sixteen
-    /// bytes: a window sorts a few hundred thousand of them.
+    /// A sample moved in a window (see ``Run/stepWindow(span:)``): when, and where the events it
+    /// brought lie in the window's. Samples are appended device by device, each device's in its
+    /// order, so a stable sort by time gives the order ``Run/step()`` moves them in: by time, ties
+    /// to the device listed first (and a device's own samples at one instant in their order).
+    /// Sixteen bytes: a window sorts a few hundred thousand of them. The events' place travels
+    /// with the sample: looked up by the sample's number after the sort, nearly every lookup
+    /// missed the cache (perf: a fifth of handing a window on).
     private struct WindowStep {
         var time: EpochInstant
-        var order: Int
+        var first: UInt32
+        var end: UInt32
+
+        var events: Range<Int> { Int(first)..<Int(end) }
     }
 
     /// The run's state: the cursors, and the managers' events taken from their logs.
@@ -173,12 +178,10 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         /// Seconds of virtual time each device is moved through at a time, when set (see
         /// ``stepWindow(span:)``); nil moves one sample at a time.
         let windowSpan: Double?
-        /// A window's samples, the events they brought (sample `order`'s are
-        /// `windowEvents[windowBounds[order]..<windowBounds[order + 1]]`), kept between windows
-        /// for their capacity.
+        /// A window's samples and the events they brought, kept between windows for their
+        /// capacity.
         var windowSteps: [WindowStep] = []
         var windowEvents: [TimedEvent] = []
-        var windowBounds: [Int] = []
         /// The sort's working space, kept for its capacity.
         var windowScratch: [WindowStep] = []
         /// The window's next sample to hand on, in `windowSteps`; the events of the one handed on
@@ -245,7 +248,6 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             let end = start.advanced(bySeconds: span)
             windowSteps.removeAll(keepingCapacity: true)
             windowEvents.removeAll(keepingCapacity: true)
-            windowBounds.removeAll(keepingCapacity: true)
             windowNext = 0
             for device in cursors.indices {
                 while let time = cursors[device].peek()?.time, time < end, let sample = cursors[device].next() {
@@ -255,12 +257,11 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                         return false
                     }
                     cursors[device].deliver(sample)
-                    windowBounds.append(windowEvents.count)
+                    let first = UInt32(windowEvents.count)
                     managers[device].drainEmitted(into: &windowEvents, device: names[device])
-                    windowSteps.append(WindowStep(time: time, order: windowSteps.count))
+                    windowSteps.append(WindowStep(time: time, first: first, end: UInt32(windowEvents.count)))
                 }
             }
-            windowBounds.append(windowEvents.count)
             StableRadixSort.sort(&windowSteps, scratch: &windowScratch) {
                 StableRadixSort.key($0.time.secondsSince1970)
             }
@@ -292,7 +293,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             windowNext += 1
             prefetchWindow(after: index)
             let step = windowSteps[index]
-            let range = windowBounds[step.order]..<windowBounds[step.order + 1]
+            let range = step.events
             let horizon = windowNext < windowSteps.count ? windowSteps[windowNext].time : afterWindow
             reached = step.time
             if buffer.isEmpty && Self.inOrder(windowEvents[range], through: horizon) {
@@ -308,30 +309,20 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         /// read missed the cache (perf: a sixth of a crowd's CPU stalled there). The lines a few
         /// samples ahead are asked for early, so they arrive while these are handed on.
         @inline(__always) private func prefetchWindow(after index: Int) {
-            let distance = Self.prefetchDistance
-            if index + distance < windowSteps.count {
-                let ahead = windowBounds[windowSteps[index + distance].order]
-                if ahead < windowEvents.count {
-                    windowEvents.withUnsafeBufferPointer { events in
-                        guard let first = UnsafeRawPointer(events.baseAddress) else { return }
-                        // An event spans two cache lines: both are asked for.
-                        let stride = MemoryLayout<TimedEvent>.stride
-                        waypost_prefetch(first + ahead * stride)
-                        waypost_prefetch(first + (ahead * stride + stride - 1))
-                    }
-                }
-            }
-            if index + 2 * distance < windowSteps.count {
-                windowBounds.withUnsafeBufferPointer { bounds in
-                    guard let first = bounds.baseAddress else { return }
-                    waypost_prefetch(first + windowSteps[index + 2 * distance].order)
-                }
+            guard index + Self.prefetchDistance < windowSteps.count else { return }
+            let ahead = Int(windowSteps[index + Self.prefetchDistance].first)
+            guard ahead < windowEvents.count else { return }
+            windowEvents.withUnsafeBufferPointer { events in
+                guard let first = UnsafeRawPointer(events.baseAddress) else { return }
+                // An event spans two cache lines: both are asked for.
+                let stride = MemoryLayout<TimedEvent>.stride
+                waypost_prefetch(first + ahead * stride)
+                waypost_prefetch(first + (ahead * stride + stride - 1))
             }
         }
 
-        /// How many samples ahead ``stepWindow(span:)`` asks for a sample's events (and twice
-        /// that for where they are): far enough for memory to answer while the steps between are
-        /// handed on.
+        /// How many samples ahead ``handOnWindowStep()`` asks for a sample's events: far enough
+        /// for memory to answer while the samples between are handed on.
         private static let prefetchDistance = 8
 
         /// Whether `events` are in time order and none is stamped after `horizon`.
