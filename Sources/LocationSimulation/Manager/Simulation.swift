@@ -250,6 +250,9 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             windowEvents.removeAll(keepingCapacity: true)
             windowNext = 0
             for device in cursors.indices {
+                // Taken once a device: read from the arrays at every sample, the manager was
+                // retained and released each time (perf: 2 % of a 10,000-device crowd's CPU).
+                let (manager, name) = (managers[device], names[device])
                 while let time = cursors[device].peek()?.time, time < end, let sample = cursors[device].next() {
                     // A stop abandons the window: what was handed on stays a prefix of the run.
                     if mustStop() {
@@ -258,7 +261,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                     }
                     cursors[device].deliver(sample)
                     let first = UInt32(windowEvents.count)
-                    managers[device].drainEmitted(into: &windowEvents, device: names[device])
+                    manager.drainEmitted(into: &windowEvents, device: name)
                     windowSteps.append(WindowStep(time: time, first: first, end: UInt32(windowEvents.count)))
                 }
             }
