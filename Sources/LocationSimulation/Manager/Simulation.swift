@@ -253,7 +253,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 // Taken once a device: read from the arrays at every sample, the manager was
                 // retained and released each time (perf: 2 % of a 10,000-device crowd's CPU).
                 let (manager, name) = (managers[device], names[device])
-                while let time = cursors[device].peek()?.time, time < end, let sample = cursors[device].next() {
+                while let sample = cursors[device].next(before: end) {
                     // A stop abandons the window: what was handed on stays a prefix of the run.
                     if mustStop() {
                         windowSteps.removeAll(keepingCapacity: true)
@@ -262,7 +262,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                     cursors[device].deliver(sample)
                     let first = UInt32(windowEvents.count)
                     manager.drainEmitted(into: &windowEvents, device: name)
-                    windowSteps.append(WindowStep(time: time, first: first, end: UInt32(windowEvents.count)))
+                    windowSteps.append(WindowStep(time: sample.time, first: first, end: UInt32(windowEvents.count)))
                 }
             }
             StableRadixSort.sort(&windowSteps, scratch: &windowScratch) {
@@ -506,6 +506,23 @@ struct DeviceCursor {
             return peeked
         }
         return make()
+    }
+
+    /// The next sample when it is stamped before `end`; a later one waits for the next call (or
+    /// ``peek()``). A window's samples go straight on, not kept by ``peek()`` and copied out again
+    /// by ``next()`` (perf: 1.5 % of a 10,000-device crowd's CPU).
+    mutating func next(before end: EpochInstant) -> DeviceSample? {
+        if let peeked {
+            guard let sample = peeked, sample.time < end else { return nil }
+            self.peeked = nil
+            return sample
+        }
+        let sample = make()
+        guard let sample, sample.time < end else {
+            peeked = .some(sample)
+            return nil
+        }
+        return sample
     }
 
     private mutating func make() -> DeviceSample? {
