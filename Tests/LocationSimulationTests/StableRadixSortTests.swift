@@ -17,9 +17,10 @@ struct StableRadixSortTests {
         var random = SplitMix64(seed: 41)
         let window = (0..<5_000).map { _ in 1_748_963_400 + (random.unit() * 32 * 8).rounded(.down) / 8 }
         let wide = (0..<3_000).map { _ in (random.unit() - 0.5) * 1e12 }
+        let tiny = Double.leastNonzeroMagnitude  // subnormal
         return [
             [], [7], [3, 3, 3, 3], [2, 1], window, wide,
-            [0, -0.0, 1, -1, 0, -0.0, .infinity, -.infinity, 1e-310, -1e-310, 1, -1],
+            [0, -0.0, 1, -1, 0, -0.0, .infinity, -.infinity, tiny, -tiny, 1, -1],
             [1_073_741_823.5, 1_073_741_824, 1_073_741_824.25, 1_073_741_823.75, 1_073_741_824],
         ]
     }()
@@ -35,7 +36,8 @@ struct StableRadixSortTests {
     }
 
     @Test func keysOrderAsTheirDoubles() {
-        let values: [Double] = [-.infinity, -1e300, -2, -1, -1e-310, 0, 1e-310, 1, 2, 1e300, .infinity]
+        let tiny = Double.leastNonzeroMagnitude
+        let values: [Double] = [-.infinity, -1e300, -2, -1, -tiny, 0, tiny, 1, 2, 1e300, .infinity]
         let keys = values.map(StableRadixSort.key)
         #expect(keys == keys.sorted() && Set(keys).count == keys.count)
         #expect(StableRadixSort.key(-0.0) == StableRadixSort.key(0))
