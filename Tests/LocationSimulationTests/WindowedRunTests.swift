@@ -78,16 +78,14 @@ struct WindowedRunTests {
         let reference = Array(simulation().events())
         var events = window.map { simulation().events(window: Seconds($0)) } ?? simulation().events()
         var taken: [TimedEvent] = []
-        var horizons = 0
         for minute in 1...20 {
             let horizon = t0.advanced(bySeconds: Double(minute) * 60)
             while let event = events.next(through: horizon) { taken.append(event) }
-            horizons += 1
             // Nothing more by this horizon: asked again, still nothing.
             #expect(events.next(through: horizon) == nil)
         }
         while let event = events.next() { taken.append(event) }
-        #expect(horizons == 20 && taken.count == reference.count && taken == reference)
+        #expect(taken.count == reference.count && taken == reference)
     }
 
     @Test func aStoppedWindowedRunHandsOnAPrefixAndSaysWhereItStopped() {
