@@ -242,10 +242,10 @@ public final class CheckinEngine {
         return record
     }
 
-    /// An audit record of this run as the store holds it (``Store/auditRecords(run:)``): read
-    /// without decoding when this run wrote those bytes itself.
-    public func auditRecord(stored bytes: Data) throws -> AuditRecord {
-        try written.record(stored: bytes)
+    /// This run's audit records as the store holds them (``Store/auditRecords(run:)``, in the
+    /// order first written): read without decoding where this run wrote those bytes itself.
+    public func auditRecords(stored: [Data]) throws -> [AuditRecord] {
+        try written.records(stored: stored)
     }
 
     private func stored(_ value: some StoredJSON) throws(StoreError) -> Data {

@@ -159,8 +159,14 @@ public struct RequestFilter: Sendable, Equatable {
     /// When the emulator received it.
     public var window = Window()
 
+    /// `text.contains(part)`, bytewise for ASCII (every path the emulator journals): Foundation's
+    /// search through `NSString` was two thirds of matching an entry (perf, 1,000 field trials).
+    private static func holds(_ text: String, _ part: String) -> Bool {
+        ASCIIText.isASCII(text) && ASCIIText.isASCII(part) ? ASCIIText.contains(text, part) : text.contains(part)
+    }
+
     func matches(_ entry: JournalEntry, origin: EpochInstant) -> Bool {
-        window.contains(origin.seconds(to: entry.time)) && (path.isEmpty || entry.path.contains(path))
+        window.contains(origin.seconds(to: entry.time)) && (path.isEmpty || Self.holds(entry.path, path))
             && (method == nil || entry.method == method)
             && (status == nil || entry.status == status) && with.allSatisfy { entry.parameters[$0] != nil }
             && without.allSatisfy { entry.parameters[$0] == nil }

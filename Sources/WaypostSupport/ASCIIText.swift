@@ -14,4 +14,19 @@ package enum ASCIIText {
     package static func lowercased(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         bytes.map { $0 &- UInt8(ascii: "A") < 26 ? $0 | 0x20 : $0 }
     }
+
+    /// Whether `text` holds `part`, byte for byte: for ASCII text what Foundation's `contains`
+    /// answers, without its round trip through `NSString`.
+    package static func contains(_ text: String, _ part: String) -> Bool {
+        var (text, part) = (text, part)
+        return text.withUTF8 { text in
+            part.withUTF8 { part in
+                guard let first = part.first else { return true }
+                guard text.count >= part.count else { return false }
+                return (0...text.count - part.count).contains { start in
+                    text[start] == first && text[start..<start + part.count].elementsEqual(part)
+                }
+            }
+        }
+    }
 }

@@ -101,17 +101,35 @@ struct StoredJSONTests {
     @Test("What a run wrote reads back as decoding reads it; bytes it did not write are decoded")
     func writtenValues() throws {
         let written = WrittenValues()
+        var stored: [Data] = []
         for (record, intent) in zip(Self.records(), Self.intents()) {
             let (recordBytes, intentBytes) = (try #require(record.storedJSON), try #require(intent.storedJSON))
             written.wrote(record, as: recordBytes)
             written.wrote(intent, as: intentBytes, key: record.key)
-            #expect(try written.record(stored: recordBytes) == AuditRecord(stored: recordBytes))
-            #expect(try written.intent(stored: intentBytes) == JSONDecoder().decode(PostIntent.self, from: intentBytes))
+            stored.append(recordBytes)
+            #expect(
+                try written.intent(stored: intentBytes, key: record.key)
+                    == JSONDecoder().decode(PostIntent.self, from: intentBytes))
         }
-        // The same post settled by another process: its bytes are its own, and are read as such.
+        #expect(try written.records(stored: stored) == stored.map(AuditRecord.init(stored:)))
+        // The first post settled by another process, and a record of an earlier run before the
+        // rest: bytes this run did not write are decoded, and the rest still read as written.
         var settled = try #require(Self.records().first)
         settled.detail = "settled by another process"
-        #expect(try written.record(stored: JSONEncoder().encode(settled)) == settled)
+        var earlier = settled
+        earlier.key = "an earlier process's post"
+        let shifted = [try JSONEncoder().encode(earlier), try JSONEncoder().encode(settled)] + stored.dropFirst()
+        #expect(try written.records(stored: shifted) == shifted.map(AuditRecord.init(stored:)))
+        #expect(try written.records(stored: shifted)[1] == settled)
+        // And those are read as written, not decoded: a value told apart from its bytes shows it.
+        var marked = Self.records()[stored.count - 1]
+        marked.detail = "read as written"
+        written.wrote(marked, as: try #require(stored.last))
+        #expect(try written.records(stored: shifted).last == marked)
+        let otherIntent = try #require(Self.intents().last)
+        #expect(
+            try written.intent(stored: JSONEncoder().encode(otherIntent), key: try #require(Self.records().first).key)
+                == otherIntent)
     }
 
     @Test("A number JSON has no form for is refused, not stored as something else")

@@ -34,4 +34,20 @@ struct PrintfFormattingTests {
     func sameAsPrintfOnTiesAndEdges(value: Double, digits: Int) {
         #expect(Self.ours(value, digits) == String(format: "%.\(digits)f", value))
     }
+
+    /// Offsets as `String(format:)` wrote them: signs, the hour appearing, rounding at a half.
+    @Test func offsetsAsTheFormatterWroteThem() {
+        var mismatches: [String] = []
+        let edges: [Double] = [0, -0.0, 0.4, 0.5, -0.5, 1.5, 59.4, 59.5, 3_599.4, 3_599.5, -3_600, 86_400 * 3 + 7]
+        for seconds in edges + (-4_000...8_000).map({ Double($0) * 1.7 }) {
+            let total = Int(seconds.rounded())
+            let (sign, s) = (total < 0 ? "-" : "+", abs(total))
+            let (h, m, sec) = (s / 3_600, s / 60 % 60, s % 60)
+            let expected =
+                h > 0
+                ? String(format: "%@%d:%02d:%02d", sign, h, m, sec) : String(format: "%@%d:%02d", sign, m, sec)
+            if Offset.text(seconds) != expected, mismatches.count < 5 { mismatches.append("\(seconds): \(expected)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
 }

@@ -138,3 +138,27 @@ struct CredentialsErrorTests {
                 == template.replacingOccurrences(of: "{place}", with: "Café").trimmingCharacters(in: .whitespaces))
     }
 }
+
+/// Runs of spaces become one as the character-by-character collapse made them, whatever joins a
+/// space: a combining accent (a space of its own grapheme), a prepended mark, a value ending or
+/// starting in spaces.
+@Test func spacesCollapseAsCharacterByCharacter() {
+    let time: EpochInstant = 1_748_963_447
+    func collapsed(_ pieces: [String]) -> String {
+        var text = ""
+        for piece in pieces {
+            for character in piece where !(character == " " && text.last == " ") { text.append(character) }
+        }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+    let values = ["", " ", "  ", "Café", " \u{301}x", "a  b", "\u{600} ", "x ", " y", "  \u{301}  "]
+    for place in values {
+        for region in values {
+            let template = "At {place} {region}  x \u{301} {place}"
+            let expected = collapsed(["At ", place, " ", region, "  x \u{301} ", place])
+            #expect(
+                MessageTemplate.render(template, place: place, region: region, time: time, network: .twitter)
+                    == expected, "\(place.debugDescription) \(region.debugDescription)")
+        }
+    }
+}

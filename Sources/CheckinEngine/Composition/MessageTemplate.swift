@@ -15,8 +15,15 @@ public enum MessageTemplate {
         var text = ""
         text.reserveCapacity(template.utf8.count + 32)
         func append(_ piece: Substring) {
-            // Most pieces hold no space, and need no look at each character.
-            guard piece.utf8.contains(UInt8(ascii: " ")) else { return text.append(contentsOf: piece) }
+            // A space is dropped only right after another: where no two space bytes meet (the
+            // text's end and the piece included), every character goes in as it is, with no
+            // look at each one (grapheme by grapheme, that look was most of filling a message).
+            var previous = text.utf8.last
+            let meets = piece.utf8.contains { byte in
+                defer { previous = byte }
+                return byte == UInt8(ascii: " ") && previous == UInt8(ascii: " ")
+            }
+            guard meets else { return text.append(contentsOf: piece) }
             for character in piece where !(character == " " && text.last == " ") { text.append(character) }
         }
         var rest = template[...]
@@ -54,6 +61,7 @@ public enum MessageTemplate {
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
             let last = scalars.lastIndex(where: { !isBlank($0) })
         else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
         return String(scalars[first...last])
     }
 }

@@ -112,7 +112,7 @@ public final class OutboxDelivery {
     /// One attempt at a claimed post; nil when its claim was lost meanwhile (this process stalled
     /// past its lease, and the sender that took the post over settles it).
     private func attempt(_ entry: OutboxEntry, inDoubt: Bool) async throws(StoreError) -> AuditRecord? {
-        guard var intent = try? written.intent(stored: entry.payload) else {
+        guard var intent = try? written.intent(stored: entry.payload, key: entry.key) else {
             let detail = "the outbox entry cannot be read by this version of waypost"
             // Nothing is made up: the record keeps only what the outbox row says.
             let record = AuditRecord.unreadableEntry(

@@ -1,4 +1,5 @@
 import Foundation
+import WaypostSupport
 
 /// A request's URL: a client's path and query resolved against its base URL, as
 /// `URL(string:relativeTo:)` and `absoluteURL` resolve it (RFC 3986 §5.2).
@@ -20,7 +21,7 @@ enum RequestURL {
     /// `scheme://authority/path/`, with no query or fragment.
     static func isJoinable(base: String) -> Bool {
         let bytes = base.utf8
-        guard bytes.last == UInt8(ascii: "/"), base.contains("://") else { return false }
+        guard bytes.last == UInt8(ascii: "/"), ASCIIText.contains(base, "://") else { return false }
         return !bytes.contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
     }
 
