@@ -39,6 +39,8 @@ public final class CheckinEngine {
     private var events: [EventRecord] = []
     /// The posts and records this run wrote; shared with the delivery, which writes them too.
     private let written: WrittenValues
+    /// The store, when it keeps posts as values (a run nobody keeps).
+    private let values: (any PostValueStore)?
 
     /// - Parameter twitterAPI: which API tweets go through (its precision rule applies at
     ///   intent); nil: the delivery's clients say, v1.1 for a dry run.
@@ -53,6 +55,7 @@ public final class CheckinEngine {
         self.delivery = delivery
         self.keepsHistory = keepsHistory
         written = delivery?.written ?? WrittenValues()
+        values = store as? any PostValueStore
         gates = GateEvaluator(profile: profile, twitterAPI: twitterAPI ?? delivery?.clients.twitterAPI ?? .v1_1)
     }
 
@@ -224,12 +227,21 @@ public final class CheckinEngine {
         guard let delivery, blocked == nil else {
             var record = intent.audit(key: key, decision: blocked == nil ? .dryRun : .blocked, detail: blocked?.reason)
             if blocked == nil { record.detail = "dry run: nothing sent" }
+            // A value JSON cannot write takes the bytes' path, which refuses it.
+            if let values, record.numbersAreFinite {
+                try values.saveAudit(record, run: run.id)
+                return record
+            }
             let audit = try stored(record)
             try store.saveAudit(key: key, run: run.id, record: audit)
             written.wrote(record, as: audit)
             return record
         }
         let record = intent.audit(key: key, decision: .queued)
+        if let values, intent.numbersAreFinite && record.numbersAreFinite {
+            return try values.enqueue(intent, key: key, run: run.id, createdAt: delivery.clock.now, audit: record)
+                ? record : nil
+        }
         let (payload, audit) = (try stored(intent), try stored(record))
         guard
             try store.enqueue(
@@ -242,10 +254,12 @@ public final class CheckinEngine {
         return record
     }
 
-    /// This run's audit records as the store holds them (``Store/auditRecords(run:)``, in the
-    /// order first written): read without decoding where this run wrote those bytes itself.
-    public func auditRecords(stored: [Data]) throws -> [AuditRecord] {
-        try written.records(stored: stored)
+    /// This run's audit records, in the order the posts were first recorded: as the values
+    /// handed over, or read from the store's JSON without decoding where this run wrote those
+    /// bytes itself.
+    public func auditRecords() throws -> [AuditRecord] {
+        if let values { return try values.auditValues(run: run.id) }
+        return try written.records(stored: store.auditRecords(run: run.id))
     }
 
     private func stored(_ value: some StoredJSON) throws(StoreError) -> Data {

@@ -174,7 +174,7 @@ public struct RunSession {
             return RunOutcome(
                 origin: origin, run: run, eventCount: count,
                 stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count,
-                posts: try engine.auditRecords(stored: store.auditRecords(run: run.id)))
+                posts: try engine.auditRecords())
         } catch {
             await wiring.finish(completed: false)
             throw error

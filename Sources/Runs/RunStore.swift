@@ -13,8 +13,6 @@ public protocol RunStore: CheckinStore, OutboxStore {
     func finishRun(_ id: Int64, at time: EpochInstant) throws(StoreError)
     /// Posts in the given states (all when nil), oldest first.
     func outbox(states: Set<OutboxState>?, run: Int64?) throws(StoreError) -> [OutboxEntry]
-    /// The run's audit records, in the order the posts were first recorded.
-    func auditRecords(run: Int64) throws(StoreError) -> [Data]
     func monitorRecords(monitor: String, device: String?) throws(StoreError) -> [StoredMonitorRecord]
     func saveMonitorRecords(_ records: [StoredMonitorRecord], monitor: String, device: String?) throws(StoreError)
 }

@@ -31,6 +31,20 @@ struct InMemoryStoreTests {
         }
     }
 
+    @Test("A post with a number JSON cannot hold is refused alike, though memory keeps values")
+    func unwritablePostsAreRefusedAlike() async throws {
+        var unbounded = rule()
+        unbounded.searchRadius = .infinity
+        for backing in Backing.allCases {
+            await #expect {
+                try await runEngine(
+                    rules: [unbounded], profile: .permissive, events: enters([(2, 1)]), backing: backing)
+            } throws: { error in
+                (error as? StoreError)?.message == "cannot encode a post: a number in it is not finite"
+            }
+        }
+    }
+
     @Test("Retries after 503s and expiry by maximum age settle alike")
     func retriesAndExpiry() async throws {
         let events = enters([(2, 1)])

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import TestSupport
 import Testing
 
@@ -130,6 +131,37 @@ struct StoredJSONTests {
         #expect(
             try written.intent(stored: JSONEncoder().encode(otherIntent), key: try #require(Self.records().first).key)
                 == otherIntent)
+    }
+
+    @Test("A store of values takes what the writer could write: the check reads every number written")
+    func finiteCheckReadsEveryNumber() throws {
+        // Every `Double` in a value, found by reflection: one added to a post or a record must
+        // be added to its check too.
+        func doubles(_ value: Any) -> Int {
+            value is Double ? 1 : Mirror(reflecting: value).children.reduce(0) { $0 + doubles($1.value) }
+        }
+        let numbers: [WritableKeyPath<PostIntent, Double>] = [
+            \.time.secondsSince1970, \.latitude, \.longitude, \.horizontalAccuracy, \.searchRadius, \.maxAge,
+        ]
+        for intent in Self.intents() {
+            #expect(doubles(intent) == numbers.count)
+            #expect(intent.numbersAreFinite && intent.storedJSON != nil)
+            for number in numbers {
+                var broken = intent
+                broken[keyPath: number] = .nan
+                #expect(!broken.numbersAreFinite && broken.storedJSON == nil)
+            }
+        }
+        let record = try #require(Self.records().first)
+        #expect(doubles(record) == 3 && record.numbersAreFinite)
+        for number: WritableKeyPath<AuditRecord, Double?> in [\.latitude, \.longitude] {
+            var broken = record
+            broken[keyPath: number] = .infinity
+            #expect(!broken.numbersAreFinite && broken.storedJSON == nil)
+        }
+        var late = record
+        late.time = EpochInstant(secondsSince1970: .nan)
+        #expect(!late.numbersAreFinite && late.storedJSON == nil)
     }
 
     @Test("A number JSON has no form for is refused, not stored as something else")

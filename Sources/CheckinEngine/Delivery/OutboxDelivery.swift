@@ -46,12 +46,15 @@ public final class OutboxDelivery {
     }
     /// What this delivery and its engine wrote, read back without decoding.
     let written = WrittenValues()
+    /// The store, when it keeps posts as values (a run nobody keeps).
+    private let values: (any PostValueStore)?
 
     public init(
         store: any OutboxStore, clients: SocialClients, clock: any EpochClock, retry: RetryPolicy = RetryPolicy(),
         lease: OutboxLease = OutboxLease(), run: Int64? = nil
     ) {
         self.store = store
+        values = store as? any PostValueStore
         self.clients = clients
         self.clock = clock
         self.retry = retry
@@ -112,7 +115,8 @@ public final class OutboxDelivery {
     /// One attempt at a claimed post; nil when its claim was lost meanwhile (this process stalled
     /// past its lease, and the sender that took the post over settles it).
     private func attempt(_ entry: OutboxEntry, inDoubt: Bool) async throws(StoreError) -> AuditRecord? {
-        guard var intent = try? written.intent(stored: entry.payload, key: entry.key) else {
+        guard var intent = try? values?.intent(of: entry) ?? written.intent(stored: entry.payload, key: entry.key)
+        else {
             let detail = "the outbox entry cannot be read by this version of waypost"
             // Nothing is made up: the record keeps only what the outbox row says.
             let record = AuditRecord.unreadableEntry(
@@ -149,6 +153,13 @@ public final class OutboxDelivery {
         let record = intent.audit(
             key: entry.key, decision: outcome.decision, wireFields: outcome.wireFields, detail: outcome.detail,
             attempts: entry.attempts, remoteID: outcome.remoteID)
+        // A value JSON cannot write takes the bytes' path (which keeps the stored post, and "{}").
+        if let values, intent.numbersAreFinite && record.numbersAreFinite {
+            return try values.settle(
+                entry.id, lease: lease, state: outcome.state, notBefore: outcome.notBefore, intent: intent,
+                lastError: outcome.state == .sent ? nil : outcome.detail, remoteID: outcome.remoteID, at: clock.now,
+                audit: record) ? record : nil
+        }
         let payload = intent.storedJSON
         let audit = record.storedJSON ?? Data("{}".utf8)
         guard

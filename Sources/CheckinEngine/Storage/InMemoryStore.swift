@@ -7,6 +7,9 @@ import Store
 /// what a run reads back (its audit, what is still queued, its monitor's records) in memory,
 /// with the outbox's rules as SQLite's ``Store/Store`` keeps them — keys written once, claims
 /// under a lease, settling only by the claim's holder, audit records in the order first written.
+/// What the engine writes it keeps as values (`PostValueStore`): a run's own posts are never
+/// written as JSON and read back, and a reader of the seams (the outbox, the audit) gets the bytes
+/// `StoredJSON` writes, as SQLite would hold them.
 /// Trials, sweeps and scenarios without `--db` run on it; `InMemoryStoreTests` and the run-path
 /// parity test hold it to SQLite's answers.
 ///
@@ -19,7 +22,12 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     // Delivery's lease heartbeat calls in from another task; one lock, as the real store has.
     private let lock = NSLock()
     private var entries: [OutboxEntry] = []
-    private var audit: [(key: String, run: Int64, record: Data)] = []
+    /// The posts the engine handed over as values, by place in `entries`: read back as they are
+    /// (``intent(of:)``); their JSON goes into the entry's payload only when something reads the
+    /// entry (`unwritten`), so a run's own posts are never written out and read back.
+    private var intents: [Int: PostIntent] = [:]
+    private var unwritten: Set<Int> = []
+    private var audit: [(key: String, run: Int64, record: Kept<AuditRecord>)] = []
     /// Where each key's audit record and post are: SQLite finds them by index, and so must a
     /// crowd's thousands of posts here (a scan per write made a 10,000-device run quadratic).
     private var auditIndex: [String: Int] = [:]
@@ -69,13 +77,15 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
 
     /// The run's audit records, in the order they were first written.
     public func auditRecords(run: Int64) -> [Data] {
-        lock.withLock { audit.filter { $0.run == run }.map(\.record) }
+        lock.withLock { audit.filter { $0.run == run }.map(\.record.bytes) }
     }
 
     /// Posts in the given states (all when nil), oldest first.
     public func outbox(states: Set<OutboxState>? = nil, run: Int64? = nil) -> [OutboxEntry] {
         lock.withLock {
-            entries.filter { (states?.contains($0.state) ?? true) && (run == nil || $0.run == run) }
+            entries.indices.filter {
+                (states?.contains(entries[$0].state) ?? true) && (run == nil || entries[$0].run == run)
+            }.map(written)
         }
     }
 
@@ -126,22 +136,29 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     }
 
     public func saveAudit(key: String, run: Int64, record: Data) throws(StoreError) {
-        try locked { () throws(StoreError) in writeAudit(key: key, run: run, record: record) }
+        try locked { () throws(StoreError) in writeAudit(key: key, run: run, record: .bytes(record)) }
     }
 
     public func enqueue(
         key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
     ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
-            guard entryIndex[key] == nil else { return false }
-            entryIndex[key] = entries.count
-            entries.append(
-                OutboxEntry(
-                    id: Int64(entries.count + 1), key: key, run: run, network: network, state: .pending,
-                    createdAt: createdAt, notBefore: createdAt, attempts: 0, payload: payload))
-            writeAudit(key: key, run: run, record: audit)
-            return true
+            append(key: key, run: run, network: network, createdAt: createdAt, payload: payload, audit: .bytes(audit))
         }
+    }
+
+    /// A new post, unless `key` exists (nothing written then).
+    private func append(
+        key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Kept<AuditRecord>
+    ) -> Bool {
+        guard entryIndex[key] == nil else { return false }
+        entryIndex[key] = entries.count
+        entries.append(
+            OutboxEntry(
+                id: Int64(entries.count + 1), key: key, run: run, network: network, state: .pending,
+                createdAt: createdAt, notBefore: createdAt, attempts: 0, payload: payload))
+        writeAudit(key: key, run: run, record: audit)
+        return true
     }
 
     /// A post's place in `entries`: ids are given in order from 1, as SQLite's rowids are.
@@ -150,8 +167,16 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         return entries.indices.contains(index) ? index : nil
     }
 
+    /// The entry at `index` as a reader sees it: with its post's JSON in the payload.
+    private func written(_ index: Int) -> OutboxEntry {
+        if unwritten.remove(index) != nil, let intent = intents[index] {
+            entries[index].payload = Kept.value(intent).bytes
+        }
+        return entries[index]
+    }
+
     /// Replaces a key's record in place (it keeps its first position), as the real store does.
-    private func writeAudit(key: String, run: Int64, record: Data) {
+    private func writeAudit(key: String, run: Int64, record: Kept<AuditRecord>) {
         if let index = auditIndex[key] {
             audit[index].record = record
         } else {
@@ -167,9 +192,10 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
 
     public func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
         try locked { () throws(StoreError) in
-            Array(
-                entries.filter { $0.state == .pending && $0.notBefore <= now && (run == nil || $0.run == run) }
-                    .sorted { ($0.notBefore, $0.id) < ($1.notBefore, $1.id) }.prefix(limit))
+            entries.indices.filter {
+                entries[$0].state == .pending && entries[$0].notBefore <= now && (run == nil || entries[$0].run == run)
+            }
+            .sorted { (entries[$0].notBefore, $0) < (entries[$1].notBefore, $1) }.prefix(limit).map(written)
         }
     }
 
@@ -187,7 +213,7 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
             entries[index].claimedBy = lease.owner
             entries[index].leaseUntil = lease.expiry
             changes.wrappingIncrement(ordering: .releasing)
-            return entries[index]
+            return written(index)
         }
     }
 
@@ -201,7 +227,7 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
                 entries[index].claimedBy = lease.owner
                 entries[index].leaseUntil = lease.expiry
                 changes.wrappingIncrement(ordering: .releasing)
-                taken.append(entries[index])
+                taken.append(written(index))
             }
             return taken
         }
@@ -227,21 +253,102 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         remoteID: String?, at time: EpochInstant, audit: Data
     ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
-            guard let index = position(of: id), entries[index].state == .sending,
-                entries[index].claimedBy == lease.owner
+            settle(
+                id, lease: lease, state: state, notBefore: notBefore, payload: payload.map(Kept.bytes),
+                lastError: lastError, remoteID: remoteID, at: time, audit: .bytes(audit))
+        }
+    }
+
+    private func settle(
+        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, payload: Kept<PostIntent>?,
+        lastError: String?, remoteID: String?, at time: EpochInstant, audit: Kept<AuditRecord>
+    ) -> Bool {
+        guard let index = position(of: id), entries[index].state == .sending, entries[index].claimedBy == lease.owner
+        else { return false }
+        var entry = entries[index]
+        entry.state = state
+        entry.notBefore = notBefore ?? entry.notBefore
+        switch payload {
+        case .bytes(let bytes):
+            entry.payload = bytes
+            intents[index] = nil
+            unwritten.remove(index)
+        case .value(let intent):
+            intents[index] = intent
+            unwritten.insert(index)
+        case nil: break
+        }
+        entry.lastError = lastError
+        entry.remoteID = remoteID ?? entry.remoteID
+        entry.finishedAt = state.isFinal ? time : nil
+        entry.claimedBy = nil
+        entry.leaseUntil = nil
+        entries[index] = entry
+        writeAudit(key: entry.key, run: entry.run, record: audit)
+        return true
+    }
+}
+
+// MARK: - PostValueStore
+
+extension InMemoryStore: PostValueStore {
+    func saveAudit(_ record: AuditRecord, run: Int64) throws(StoreError) {
+        try locked { () throws(StoreError) in writeAudit(key: record.key, run: run, record: .value(record)) }
+    }
+
+    func enqueue(_ intent: PostIntent, key: String, run: Int64, createdAt: EpochInstant, audit: AuditRecord)
+        throws(StoreError) -> Bool
+    {
+        try locked { () throws(StoreError) -> Bool in
+            guard
+                append(
+                    key: key, run: run, network: intent.network.rawValue, createdAt: createdAt, payload: Data(),
+                    audit: .value(audit))
             else { return false }
-            var entry = entries[index]
-            entry.state = state
-            entry.notBefore = notBefore ?? entry.notBefore
-            entry.payload = payload ?? entry.payload
-            entry.lastError = lastError
-            entry.remoteID = remoteID ?? entry.remoteID
-            entry.finishedAt = state.isFinal ? time : nil
-            entry.claimedBy = nil
-            entry.leaseUntil = nil
-            entries[index] = entry
-            writeAudit(key: entry.key, run: entry.run, record: audit)
+            intents[entries.count - 1] = intent
+            unwritten.insert(entries.count - 1)
             return true
+        }
+    }
+
+    func settle(
+        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, intent: PostIntent?,
+        lastError: String?, remoteID: String?, at time: EpochInstant, audit: AuditRecord
+    ) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) -> Bool in
+            settle(
+                id, lease: lease, state: state, notBefore: notBefore, payload: intent.map(Kept.value),
+                lastError: lastError, remoteID: remoteID, at: time, audit: .value(audit))
+        }
+    }
+
+    func intent(of entry: OutboxEntry) throws -> PostIntent {
+        let kept = lock.withLock { position(of: entry.id).flatMap { intents[$0] } }
+        return try kept ?? JSONDecoder().decode(PostIntent.self, from: entry.payload)
+    }
+
+    func auditValues(run: Int64) throws -> [AuditRecord] {
+        try lock.withLock { audit.filter { $0.run == run }.map(\.record) }.map { kept in
+            switch kept {
+            case .value(let record): record
+            case .bytes(let bytes): try AuditRecord(stored: bytes)
+            }
+        }
+    }
+}
+
+/// A post or a record as it was handed to the store: JSON through the seams SQLite shares, or
+/// the value from the engine, written as ``StoredJSON`` writes it when its bytes are asked for.
+private enum Kept<Value: StoredJSON> {
+    case bytes(Data)
+    case value(Value)
+
+    /// Values with a number JSON cannot hold never reach the store (the engine refuses them as
+    /// it refuses them for SQLite), so the writing gives bytes.
+    var bytes: Data {
+        switch self {
+        case .bytes(let bytes): bytes
+        case .value(let value): value.storedJSON ?? Data()
         }
     }
 }

@@ -21,6 +21,31 @@ public protocol CheckinStore: AnyObject, Sendable {
     func enqueue(
         key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
     ) throws(StoreError) -> Bool
+    /// The run's audit records, in the order the posts were first recorded.
+    func auditRecords(run: Int64) throws(StoreError) -> [Data]
+}
+
+/// A store that keeps the engine's posts and audit records as the values they are — a run
+/// nobody keeps (``InMemoryStore``): the engine and its delivery hand them over and read them
+/// back without writing JSON or reading it, where any other store is handed the JSON
+/// ``StoredJSON`` writes. What a value store holds reads back through the byte-level seams as the
+/// same bytes (written when asked for), so the two kinds answer alike.
+protocol PostValueStore: AnyObject {
+    /// ``CheckinStore/saveAudit(key:run:record:)`` of a record.
+    func saveAudit(_ record: AuditRecord, run: Int64) throws(StoreError)
+    /// ``CheckinStore/enqueue(key:run:network:createdAt:payload:audit:)`` of a post and its record.
+    func enqueue(_ intent: PostIntent, key: String, run: Int64, createdAt: EpochInstant, audit: AuditRecord)
+        throws(StoreError) -> Bool
+    /// ``OutboxStore/settle(_:lease:state:notBefore:payload:lastError:remoteID:at:audit:)`` with
+    /// the post (nil: as it stands) and its record.
+    func settle(
+        _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, intent: PostIntent?,
+        lastError: String?, remoteID: String?, at time: EpochInstant, audit: AuditRecord
+    ) throws(StoreError) -> Bool
+    /// The post `entry` holds; decoded when it was written as bytes.
+    func intent(of entry: OutboxEntry) throws -> PostIntent
+    /// The run's audit records, in the order the posts were first recorded.
+    func auditValues(run: Int64) throws -> [AuditRecord]
 }
 
 /// The durable outbox as ``OutboxDelivery`` works it: posts fall due, are claimed under a lease,

@@ -20,6 +20,22 @@ extension StoredJSON {
     }
 }
 
+extension PostIntent {
+    /// Whether every number ``write(to:)`` writes has a JSON form: a store of values
+    /// (``PostValueStore``) takes only a post the JSON could hold. `StoredJSONTests` checks the
+    /// list against the value's numbers.
+    var numbersAreFinite: Bool {
+        [time.secondsSince1970, latitude, longitude, horizontalAccuracy, searchRadius, maxAge].allSatisfy(\.isFinite)
+    }
+}
+
+extension AuditRecord {
+    /// As ``PostIntent/numbersAreFinite``, for a record.
+    var numbersAreFinite: Bool {
+        [time.secondsSince1970, latitude ?? 0, longitude ?? 0].allSatisfy(\.isFinite)
+    }
+}
+
 extension PostIntent: StoredJSON {
     func write(to json: inout JSONWriter) {
         json.object { json in
