@@ -167,6 +167,9 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         var ready: [TimedEvent] = []
         var readIndex = 0
         let managers: [SimulatedLocationManager]
+        /// The same managers unretained (`managers` keeps them for the run): a sample reaches its
+        /// manager without retaining and releasing it (perf: 3 % of a field trial's simulation).
+        let unretained: [Unmanaged<SimulatedLocationManager>]
         let names: [String?]
         /// Asked every ``SimulationEvents/pollInterval`` samples moved; true stops the run.
         let stop: (() -> Bool)?
@@ -202,6 +205,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 }
             }
             managers = devices.map(\.manager)
+            unretained = managers.map(Unmanaged.passUnretained)
             names = devices.map(\.name)
             // What the managers emitted before the run (an app's launch) comes first.
             for (manager, name) in zip(managers, names) { manager.drainEmitted(into: &buffer, device: name) }
@@ -222,8 +226,10 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 release(through: .distantFuture)
                 return false
             }
-            cursors[chosen].deliver(sample)
-            managers[chosen].drainEmitted(into: &buffer, device: names[chosen])
+            unretained[chosen]._withUnsafeGuaranteedRef { manager in
+                cursors[chosen].deliver(sample, to: manager)
+                manager.drainEmitted(into: &buffer, device: names[chosen])
+            }
             reached = sample.time
             if cursors.count > 1, let time = cursors[chosen].peek()?.time {
                 upcoming.insert(Due(time: time, device: chosen))
@@ -259,7 +265,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                         windowSteps.removeAll(keepingCapacity: true)
                         return false
                     }
-                    cursors[device].deliver(sample)
+                    cursors[device].deliver(sample, to: manager)
                     let first = UInt32(windowEvents.count)
                     manager.drainEmitted(into: &windowEvents, device: name)
                     windowSteps.append(WindowStep(time: sample.time, first: first, end: UInt32(windowEvents.count)))
@@ -583,19 +589,22 @@ struct DeviceCursor {
     }
 
     /// Applies scripted changes due by the sample's time, then moves the device.
-    mutating func deliver(_ sample: DeviceSample) {
+    /// Moves the device's `manager` (its own, which the caller holds: read from `device` here,
+    /// it was retained and released around every sample) to `sample`, after the scripted
+    /// changes due by then.
+    mutating func deliver(_ sample: DeviceSample, to manager: SimulatedLocationManager) {
         while change < device.script.count, device.script[change].time <= sample.time {
             let (time, scripted) = device.script[change]
             switch scripted {
-            case .authorization(let status): device.manager.changeAuthorization(to: status, at: time)
-            case .appState(let state): device.manager.changeAppState(to: state, at: time)
+            case .authorization(let status): manager.changeAuthorization(to: status, at: time)
+            case .appState(let state): manager.changeAppState(to: state, at: time)
             case .temporaryFullAccuracy(let purposeKey):
-                device.manager.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey, at: time)
-            case .requestLocation: device.manager.requestLocation(at: time)
+                manager.requestTemporaryFullAccuracyAuthorization(withPurposeKey: purposeKey, at: time)
+            case .requestLocation: manager.requestLocation(at: time)
             }
             change += 1
         }
-        device.manager.move(to: sample)
+        manager.move(to: sample)
     }
 }
 

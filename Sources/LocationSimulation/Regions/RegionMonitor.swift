@@ -241,10 +241,10 @@ package struct RegionMonitor {
             grid.waking.removeMin()
             scratch.append(next.slot)
         }
-        // Read in place, and only when there are any: appending the list (or looping over
-        // `scratch` itself below) retained and released its storage at every fix, 2.5 % of a
-        // crowd's CPU (perf, 10,000 devices) where a device is mostly near no region.
-        if !active.members.isEmpty { scratch.append(contentsOf: active.members) }
+        // Read in place, by index: appending the list whole (or looping over `scratch` itself
+        // below) retained and released its storage at every fix where any slot is active, 2.5 %
+        // of a crowd's CPU (perf, 10,000 devices), 1.5 % of a field trial's simulation.
+        for place in active.members.indices { scratch.append(active.members[place]) }
         // Changes come in slot order, whatever order the slots woke in.
         if zip(scratch, scratch.dropFirst()).contains(where: { $0 > $1 }) { scratch.sort() }
         // The rule reads these, not `self`: a method of `self` called with `&slots[n]` would copy
