@@ -76,15 +76,27 @@ public final class OutboxDelivery {
             if let record = try await attempt(entry, inDoubt: true) { changed.append(record) }
         }
         while true {
-            let due = try store.duePosts(now: clock.now, limit: 50, run: run)
+            let due = try duePosts()
             if due.isEmpty { break }
             for entry in due {
-                guard let claimed = try store.claim(entry.id, lease: lease) else { continue }
+                guard let claimed = try claim(entry) else { continue }
                 if let record = try await attempt(claimed, inDoubt: false) { changed.append(record) }
             }
         }
         quiet = (try store.nextDueTime(run: run) ?? .distantFuture, store.changeCount)
         return changed
+    }
+
+    /// The posts due now; a store of values leaves them unwritten (``attempt(_:inDoubt:)``
+    /// reads each as the value it holds).
+    private func duePosts() throws(StoreError) -> [OutboxEntry] {
+        if let values { return try values.duePostsAsHeld(now: clock.now, limit: 50, run: run) }
+        return try store.duePosts(now: clock.now, limit: 50, run: run)
+    }
+
+    private func claim(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry? {
+        if let values { return try values.claimAsHeld(entry.id, lease: lease) }
+        return try store.claim(entry.id, lease: lease)
     }
 
     /// Delivers until nothing is due within `maxWait` (nil: until nothing is due), waiting on the

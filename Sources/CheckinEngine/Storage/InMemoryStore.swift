@@ -191,12 +191,15 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     public var changeCount: Int { changes.load(ordering: .acquiring) }
 
     public func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
-        try locked { () throws(StoreError) in
-            entries.indices.filter {
-                entries[$0].state == .pending && entries[$0].notBefore <= now && (run == nil || entries[$0].run == run)
-            }
-            .sorted { (entries[$0].notBefore, $0) < (entries[$1].notBefore, $1) }.prefix(limit).map(written)
+        try locked { () throws(StoreError) in due(now: now, limit: limit, run: run).map(written) }
+    }
+
+    /// The places in `entries` of the pending posts due by `now`, oldest first.
+    private func due(now: EpochInstant, limit: Int, run: Int64?) -> ArraySlice<Int> {
+        entries.indices.filter {
+            entries[$0].state == .pending && entries[$0].notBefore <= now && (run == nil || entries[$0].run == run)
         }
+        .sorted { (entries[$0].notBefore, $0) < (entries[$1].notBefore, $1) }.prefix(limit)
     }
 
     public func nextDueTime(run: Int64?) throws(StoreError) -> EpochInstant? {
@@ -206,15 +209,18 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     }
 
     public func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
-        try locked { () throws(StoreError) -> OutboxEntry? in
-            guard let index = position(of: id), entries[index].state == .pending else { return nil }
-            entries[index].state = .sending
-            entries[index].attempts += 1
-            entries[index].claimedBy = lease.owner
-            entries[index].leaseUntil = lease.expiry
-            changes.wrappingIncrement(ordering: .releasing)
-            return written(index)
-        }
+        try locked { () throws(StoreError) -> OutboxEntry? in claimed(id, lease: lease).map(written) }
+    }
+
+    /// Claims the post for `lease`; its place in `entries`, nil when it is not pending.
+    private func claimed(_ id: Int64, lease: OutboxLease) -> Int? {
+        guard let index = position(of: id), entries[index].state == .pending else { return nil }
+        entries[index].state = .sending
+        entries[index].attempts += 1
+        entries[index].claimedBy = lease.owner
+        entries[index].leaseUntil = lease.expiry
+        changes.wrappingIncrement(ordering: .releasing)
+        return index
     }
 
     public func reclaimLapsed(lease: OutboxLease, run: Int64?) throws(StoreError) -> [OutboxEntry] {
@@ -320,6 +326,14 @@ extension InMemoryStore: PostValueStore {
                 id, lease: lease, state: state, notBefore: notBefore, payload: intent.map(Kept.value),
                 lastError: lastError, remoteID: remoteID, at: time, audit: .value(audit))
         }
+    }
+
+    func duePostsAsHeld(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
+        try locked { () throws(StoreError) in due(now: now, limit: limit, run: run).map { entries[$0] } }
+    }
+
+    func claimAsHeld(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
+        try locked { () throws(StoreError) -> OutboxEntry? in claimed(id, lease: lease).map { entries[$0] } }
     }
 
     func intent(of entry: OutboxEntry) throws -> PostIntent {

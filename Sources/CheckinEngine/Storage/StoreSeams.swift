@@ -42,6 +42,11 @@ protocol PostValueStore: AnyObject {
         _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, intent: PostIntent?,
         lastError: String?, remoteID: String?, at time: EpochInstant, audit: AuditRecord
     ) throws(StoreError) -> Bool
+    /// ``OutboxStore/duePosts(now:limit:run:)`` and ``OutboxStore/claim(_:lease:)`` for a reader
+    /// of each post through ``intent(of:)``: a post handed over as a value is not written out
+    /// for it (its payload left empty until another reader asks).
+    func duePostsAsHeld(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry]
+    func claimAsHeld(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
     /// The post `entry` holds; decoded when it was written as bytes.
     func intent(of entry: OutboxEntry) throws -> PostIntent
     /// The run's audit records, in the order the posts were first recorded.
