@@ -226,4 +226,21 @@ struct OAuthTransportTests {
         #expect(located.headerParameters.isEmpty)
         #expect(located["oauth_consumer_key"] == Self.credentials.consumerKey)
     }
+
+    /// The query a geo answer echoes loses only the protocol parameters, whichever way a name is
+    /// spelled, and comes back byte for byte otherwise (the path that splits it, and the one that
+    /// returns a query with no `oauth_` and no escape as it came, agree).
+    @Test func echoedQueriesLoseOnlyProtocolParameters() {
+        let cases: [(query: String, echoed: String)] = [
+            ("lat=37.3&long=-122.0&granularity=poi", "lat=37.3&long=-122.0&granularity=poi"),
+            ("lat=1&oauth_token=t&long=2&oauth_signature=s%3D", "lat=1&long=2"),
+            ("%6Fauth_nonce=n&lat=1", "lat=1"),
+            ("query=Caf%C3%A9&&lat=1&", "query=Caf%C3%A9&&lat=1&"),
+            ("a=1&\u{301}b=2&oauth", "a=1&\u{301}b=2&oauth"),
+            ("", ""),
+        ]
+        for (query, echoed) in cases {
+            #expect(RequestParameters.queryWithoutProtocolParameters(query) == echoed, "\(query)")
+        }
+    }
 }

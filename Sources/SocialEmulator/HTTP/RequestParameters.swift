@@ -55,7 +55,10 @@ struct RequestParameters: Sendable {
     /// spelled it: for the request URL the geo endpoints echo, which must not carry a client's
     /// `oauth_signature` back when it signed into the query (RFC 5849 §3.5.2).
     static func queryWithoutProtocolParameters(_ query: String) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).filter { part in
+        // A name can only decode to `oauth_…` if the query spells it or escapes something: the
+        // clients that sign in the header send neither, and the query goes back as it came.
+        guard ASCIIText.contains(query, "oauth_") || query.utf8.contains(UInt8(ascii: "%")) else { return query }
+        return query.split(separator: "&", omittingEmptySubsequences: false).filter { part in
             let name = part.prefix { $0 != "=" }
             return !isProtocolParameter(PercentEncoding.decode(String(name), plusIsSpace: true) ?? String(name))
         }.joined(separator: "&")

@@ -127,7 +127,8 @@ struct Journal: Sendable {
         var budget = JournalBudget(limits: limits)
         let path = budget.keep(request.path)
         var truncation = JournalTruncation(path: path.original)
-        var values: [String: String] = [:]
+        // Sized up front: grown pair by pair, the dictionaries rehashed at every request (perf).
+        var values = [String: String](minimumCapacity: parameters.count)
         for (name, value) in parameters where values[name] == nil {
             // Graph's token, and an OAuth signature sent in the query or the body (RFC 5849
             // §3.5.2, §3.5.3), redacted as the header's is.
@@ -139,7 +140,7 @@ struct Journal: Sendable {
             values[name] = kept.value
             truncation.parameters[name] = kept.original
         }
-        var headers: [String: String] = [:]
+        var headers = [String: String](minimumCapacity: request.headers.count)
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             let redacted = name == "authorization" ? (oauth?.redacted ?? "REDACTED") : value
             guard let kept = budget.keep(name, redacted) else {

@@ -10,7 +10,10 @@ struct OAuthHeader: Sendable {
     /// Whether the header names the `OAuth` scheme (RFC 5849 §3.5.1; case-insensitive as
     /// RFC 7235 §2.1 has scheme names).
     static func hasScheme(_ header: String) -> Bool {
-        header.count > 6 && header.prefix(6).lowercased() == "oauth "
+        // Six characters read, not the whole header counted (a signed header is ~300 bytes of
+        // grapheme breaking at every request).
+        let scheme = header.prefix(6)
+        return scheme.count == 6 && scheme.endIndex < header.endIndex && scheme.lowercased() == "oauth "
     }
 
     /// nil when the header is not an OAuth header or cannot be read (an escape malformed, a
