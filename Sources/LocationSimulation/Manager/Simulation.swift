@@ -588,10 +588,9 @@ struct DeviceCursor {
             hasSignal: !device.signalGaps.contains { $0.contains(t) })
     }
 
-    /// Applies scripted changes due by the sample's time, then moves the device.
-    /// Moves the device's `manager` (its own, which the caller holds: read from `device` here,
-    /// it was retained and released around every sample) to `sample`, after the scripted
-    /// changes due by then.
+    /// Applies scripted changes due by the sample's time, then moves the device: through its
+    /// `manager`, which the caller holds (read from `device` here, it was retained and released
+    /// around every sample).
     mutating func deliver(_ sample: DeviceSample, to manager: SimulatedLocationManager) {
         while change < device.script.count, device.script[change].time <= sample.time {
             let (time, scripted) = device.script[change]
