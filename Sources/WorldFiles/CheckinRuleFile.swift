@@ -69,6 +69,9 @@ public enum CheckinRuleFile {
         if let radius = fields["searchRadius"] {
             rule.searchRadius = try radius.number()
             guard rule.searchRadius > 0 else { throw radius.failure("'searchRadius' must be positive metres") }
+            guard rule.searchRadius <= CheckinRule.maximumSearchRadius else {
+                throw radius.failure("'searchRadius' must be at most 50000 metres: Graph searches places within 50 km")
+            }
         }
         if let legacy = fields["legacyLength"] { rule.legacyLength = try legacy.bool() }
         if let audience = fields["audience"] { rule.audience = try audience.choice(Audience.self) }

@@ -99,7 +99,7 @@ rules:
 | `consent` | `auto`, `ask` or `never` (default `auto`); the profile's mode wins when stricter |
 | `cooldown` | no second check-in at the same place within this time, e.g. `2h` (default 1h) |
 | `maxAge` | a queued post older than this expires instead of being sent, e.g. `30m` (default 1h) |
-| `searchRadius` | metres around the event to look for places (default 250) |
+| `searchRadius` | metres around the event to look for places (default 250, at most 50000) |
 | `legacyLength` | count the text against 140 characters instead of 280 |
 
 Each post passes the privacy gates in order — authorization, optIn, network, consent,

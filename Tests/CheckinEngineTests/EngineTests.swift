@@ -9,6 +9,19 @@ import Testing
 
 @Suite("Check-in engine against the emulator, checked on the wire")
 struct EngineTests {
+    @Test("A rule made in code with a radius past Graph's asks Graph's farthest, and the run goes on")
+    func searchRadiusBeyondGraphsIsGraphs() async throws {
+        var far = rule([.facebook])
+        far.searchRadius = 1e300
+        for backing in Backing.allCases {
+            let result = try await runEngine(
+                rules: [far], profile: .permissive, events: enters([(2, 1)]), backing: backing)
+            let search = try #require(result.journal.first { $0.path.hasSuffix("search") })
+            #expect(search.parameters["distance"] == "50000")
+            #expect(result.audit.map(\.decision) == [.posted])
+        }
+    }
+
     @Test("An event taken by parts leaves work only when a delivery is owed, and the run is handle(_:)'s")
     func takingByParts() async throws {
         // Two cafés entered, a fix every 10 s around them: most fixes come with nothing due.

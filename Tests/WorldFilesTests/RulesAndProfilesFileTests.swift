@@ -47,6 +47,10 @@ struct ConfigurationTests {
                 "rules.yaml:4:5: rule 'a' is defined twice"
             ),
             ("rules:\n  - on: visit\n", "rules.yaml:2:5: missing 'id'"),
+            (
+                "rules:\n  - id: a\n    on: visit\n    searchRadius: 1e300\n",
+                "rules.yaml:4:19: 'searchRadius' must be at most 50000 metres"
+            ),
             ("a: &x [1]\nb: *x\n", "rules.yaml:1:4: YAML anchors"),
         ])
     func badRules(text: String, expected: String) {

@@ -30,8 +30,12 @@ public struct CheckinRule: Sendable, Equatable {
     public var consent: ConsentMode
     public var cooldown: Duration
     public var maxAge: Duration
-    /// Metres around the device a Graph place search covers.
+    /// Metres around the device a Graph place search covers; Graph searches within
+    /// ``maximumSearchRadius`` at most, and the search asks no further.
     public var searchRadius: Double
+    /// The farthest a Graph place search reaches, 50 km (the emulator's cap, docs/emulator.md):
+    /// a rules file may not ask for more.
+    public static let maximumSearchRadius = 50_000.0
     /// Count tweets against the legacy 140-character limit instead of 280 weighted.
     public var legacyLength: Bool
     /// The most who may see a post that carries location; nil: no cap of its own.

@@ -411,6 +411,12 @@ public final class OutboxDelivery {
 
     // MARK: - Facebook
 
+    /// The search's `distance`: whole metres, no farther than Graph searches (a rule made in code
+    /// may ask for more; converting a radius past `Int`'s range would stop the process).
+    private static func searchDistance(_ intent: PostIntent) -> Int {
+        Int(min(intent.searchRadius, CheckinRule.maximumSearchRadius))
+    }
+
     private func postCheckin(_ intent: inout PostIntent, _ facebook: FacebookClient, entry: OutboxEntry)
         async throws(SocialAPIError) -> Outcome
     {
@@ -422,7 +428,7 @@ public final class OutboxDelivery {
                     lookupFields: [:])
             } else {
                 let pages = try await facebook.searchPlaces(
-                    latitude: intent.latitude, longitude: intent.longitude, distance: Int(intent.searchRadius),
+                    latitude: intent.latitude, longitude: intent.longitude, distance: Self.searchDistance(intent),
                     limit: 25)
                 let fields = ["center": "\(intent.latitude),\(intent.longitude)"]
                 if let page = PlaceSelection.choose(
@@ -433,7 +439,7 @@ public final class OutboxDelivery {
                         id: page.id, name: page.name, precision: intent.precision, lookupFields: fields)
                 } else {
                     intent.resolved = .init(
-                        precision: .none, detail: "no Facebook place within \(Int(intent.searchRadius)) m",
+                        precision: .none, detail: "no Facebook place within \(Self.searchDistance(intent)) m",
                         lookupFields: fields)
                 }
             }
