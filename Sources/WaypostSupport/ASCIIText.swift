@@ -19,14 +19,16 @@ package enum ASCIIText {
     /// answers, without its round trip through `NSString`.
     package static func contains(_ text: String, _ part: String) -> Bool {
         var (text, part) = (text, part)
-        return text.withUTF8 { text in
-            part.withUTF8 { part in
-                guard let first = part.first else { return true }
-                guard text.count >= part.count else { return false }
-                return (0...text.count - part.count).contains { start in
-                    text[start] == first && text[start..<start + part.count].elementsEqual(part)
-                }
-            }
+        return text.withUTF8 { text in part.withUTF8 { part in contains(text, part) } }
+    }
+
+    /// ``contains(_:_:)`` of bytes already in hand.
+    @inlinable
+    package static func contains(_ text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = part.first else { return true }
+        guard text.count >= part.count else { return false }
+        return (0...text.count - part.count).contains { start in
+            text[start] == first && text[start..<start + part.count].elementsEqual(part)
         }
     }
 }

@@ -68,11 +68,7 @@ public struct SentRequest: Sendable, Equatable {
         }
         let lowered = ASCIIText.lowercased(name.utf8)
         func contains(_ word: StaticString) -> Bool {
-            let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-            guard lowered.count >= word.count else { return false }
-            return (0...lowered.count - word.count).contains { start in
-                word.indices.allSatisfy { lowered[start + $0] == word[$0] }
-            }
+            lowered.withUnsafeBufferPointer { lowered in word.withUTF8Buffer { ASCIIText.contains(lowered, $0) } }
         }
         return lowered.starts(with: "oauth_".utf8) || contains("token") || contains("secret") || contains("password")
     }
