@@ -32,17 +32,19 @@ struct GraphRoutes: Sendable {
         to request: EmulatorRequest, parameters: RequestParameters, state: inout EmulatorState, now: Double
     ) -> EmulatorResponse {
         let (version, path) = Self.route(request.path, defaultVersion: configuration.graphDefaultVersion)
-        var response = answer(request, version: version, path: path, parameters: parameters, state: &state, now: now)
-        response.headers["facebook-api-version"] = version
-        return response
+        return Self.versioned(
+            answer(request, version: version, path: path, parameters: parameters, state: &state, now: now),
+            version: version)
     }
 
     /// Every Graph answer says which version served it.
     func versioned(_ response: EmulatorResponse, path: String) -> EmulatorResponse {
+        Self.versioned(response, version: Self.route(path, defaultVersion: configuration.graphDefaultVersion).version)
+    }
+
+    private static func versioned(_ response: EmulatorResponse, version: String) -> EmulatorResponse {
         var response = response
-        response.headers["facebook-api-version"] =
-            Self.route(path, defaultVersion: configuration.graphDefaultVersion)
-            .version
+        response.headers["facebook-api-version"] = version
         return response
     }
 
