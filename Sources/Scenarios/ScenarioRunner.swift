@@ -292,8 +292,7 @@ public struct ScenarioRunner: Sendable {
         var transitions: [TimedEvent] = []
         let outcome: RunOutcome
         do {
-            outcome = try await RunSession(plan).run(stoppingWhen: deadline.hasPassedNow) { event in
-                guard case .location(let timed) = event else { return }
+            outcome = try await RunSession(plan).run(stoppingWhen: deadline.hasPassedNow) { timed in
                 for index in tallies.indices { tallies[index].observe(timed) }
                 if keepsRegionTransitions, timed.event.kind == .regionEnter || timed.event.kind == .regionExit {
                     transitions.append(timed)

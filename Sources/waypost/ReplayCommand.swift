@@ -479,16 +479,13 @@ struct Replay: AsyncParsableCommand {
             let outcome: RunOutcome
             do {
                 try nmeaSink?.waitForFirstClient()
-                outcome = try await RunSession(plan).run(pacing: pacing) { event in
-                    switch event {
-                    case .location(let timed):
-                        counts.add(timed.event)
-                        if printsEvents { out.write { EventStreamEncoder.append(timed, as: format, to: &$0) } }
-                        nmeaSink?.record(timed)
-                    case .post(let record, let time):
-                        let post = record.postEvent(at: time)
-                        out.write((format == .jsonl ? PostEventFormat.json(post) : PostEventFormat.text(post)) + "\n")
-                    }
+                outcome = try await RunSession(plan).run(pacing: pacing) { timed in
+                    counts.add(timed.event)
+                    if printsEvents { out.write { EventStreamEncoder.append(timed, as: format, to: &$0) } }
+                    nmeaSink?.record(timed)
+                } onPost: { record, time in
+                    let post = record.postEvent(at: time)
+                    out.write((format == .jsonl ? PostEventFormat.json(post) : PostEventFormat.text(post)) + "\n")
                 }
             } catch {
                 out.flush()
