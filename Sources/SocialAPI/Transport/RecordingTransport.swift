@@ -66,7 +66,7 @@ public struct SentRequest: Sendable, Equatable {
             return name.hasPrefix("oauth_") || name.contains("token") || name.contains("secret")
                 || name.contains("password")
         }
-        let lowered = ASCIIText.lowercased(name.utf8)
+        let lowered = ASCIIText.lowercased(Substring(name))
         func contains(_ word: StaticString) -> Bool {
             lowered.withUnsafeBufferPointer { lowered in word.withUTF8Buffer { ASCIIText.contains(lowered, $0) } }
         }

@@ -229,7 +229,7 @@ struct TwitterRoutes: Sendable {
         let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         var bytes = Substring(text).utf8.drop(while: blank)
         while let last = bytes.last, blank(last) { bytes = bytes.dropLast() }
-        var lowered = ASCIIText.lowercased(bytes)
+        var lowered = ASCIIText.lowercased(Substring(bytes))
         if lowered.isEmpty { return 0 }
         var factor = 1.0
         if lowered.suffix(2).elementsEqual("ft".utf8) {
