@@ -69,8 +69,11 @@ public enum CheckinRuleFile {
         if let radius = fields["searchRadius"] {
             rule.searchRadius = try radius.number()
             guard rule.searchRadius > 0 else { throw radius.failure("'searchRadius' must be positive metres") }
+            let maximum = Int(CheckinRule.maximumSearchRadius)
             guard rule.searchRadius <= CheckinRule.maximumSearchRadius else {
-                throw radius.failure("'searchRadius' must be at most 50000 metres: Graph searches places within 50 km")
+                throw radius.failure(
+                    "'searchRadius' must be at most \(maximum) metres: Graph searches places within \(maximum / 1000) km"
+                )
             }
         }
         if let legacy = fields["legacyLength"] { rule.legacyLength = try legacy.bool() }
