@@ -133,6 +133,14 @@ struct CredentialsErrorTests {
     #expect(
         MessageTemplate.render("{{place}} {other} {", place: "{time}", region: nil, time: time, network: .twitter)
             == "{{time}} {other} {")
+    // Braces are characters: one with a combining mark is text (a template that is not ASCII),
+    // and an ASCII template's CR LF is one character beside a name.
+    #expect(
+        MessageTemplate.render("{place}\u{301} {place}", place: "Café", region: nil, time: time, network: .twitter)
+            == "{place}\u{301} Café")
+    #expect(
+        MessageTemplate.render("\r\n{place}\r\n{time}", place: "Café", region: nil, time: time, network: .twitter)
+            == "\r\nCafé\r\n15:10")
     // Trimmed as Foundation's `.whitespaces` trims: space separators and tab, not line breaks.
     for template in [
         "\u{A0}\u{3000} At {place}\t", "\n At {place} \n", "\u{2003}\u{202F}", " \u{301}At {place} ", "\t\t",

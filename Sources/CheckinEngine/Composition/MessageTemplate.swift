@@ -26,11 +26,23 @@ public enum MessageTemplate {
             guard meets else { return text.append(contentsOf: piece) }
             for character in piece where !(character == " " && text.last == " ") { text.append(character) }
         }
+        // An ASCII template's braces are found by byte: no ASCII character but CR LF spans two
+        // bytes, so a byte's index is its character's. Any other is read grapheme by grapheme,
+        // where a brace with a combining mark is not a brace (finding braces grapheme by grapheme
+        // was most of filling a message, perf: 2 % of a field trial).
+        let ascii = template.utf8.allSatisfy { $0 < 0x80 }
+        func find(_ brace: Character, in text: Substring) -> Substring.Index? {
+            guard ascii, let byte = brace.asciiValue else { return text.firstIndex(of: brace) }
+            return text.utf8.firstIndex(of: byte)
+        }
+        func after(_ brace: Substring.Index, in text: Substring) -> Substring.Index {
+            ascii ? text.utf8.index(after: brace) : text.index(after: brace)
+        }
         var rest = template[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+        while let open = find("{", in: rest), let close = find("}", in: rest[open...]) {
             append(rest[..<open])
             let value: String? =
-                switch rest[rest.index(after: open)..<close] {
+                switch rest[after(open, in: rest)..<close] {
                 case "place": place ?? ""
                 case "region": region ?? ""
                 case "time": "\(twoDigits(minuteOfDay / 60)):\(twoDigits(minuteOfDay % 60))"
@@ -39,11 +51,11 @@ public enum MessageTemplate {
                 }
             if let value {
                 append(value[...])
-                rest = rest[rest.index(after: close)...]
+                rest = rest[after(close, in: rest)...]
             } else {
                 // Not a name: the brace is text, and a name may start after it (`{{place}`).
                 append("{")
-                rest = rest[rest.index(after: open)...]
+                rest = rest[after(open, in: rest)...]
             }
         }
         append(rest)
@@ -56,6 +68,13 @@ public enum MessageTemplate {
     static func trimmingBlanks(_ text: String) -> String {
         func isBlank(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        // Ends that are ASCII and not blank: nothing to trim, and no Unicode property to look up.
+        if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80,
+            first != UInt8(ascii: " ") && first != UInt8(ascii: "\t"),
+            last != UInt8(ascii: " ") && last != UInt8(ascii: "\t")
+        {
+            return text
         }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
