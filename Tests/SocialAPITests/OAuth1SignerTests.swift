@@ -79,6 +79,22 @@ struct OAuth1SignerTests {
                 == "MdpQcU8iPSUjWoN/UDMsK2sui9I=")
     }
 
+    /// HMAC's key at the edges of SHA-1's 64-byte block (RFC 2104 §2: a longer key is hashed first,
+    /// a shorter one padded), against Python's `hmac.new(key, message, hashlib.sha1)`.
+    @Test func keysAroundTheBlockSizeSignAsPythonsHMAC() {
+        let base = "GET&http%3A%2F%2Fexample.com%2F&a%3D1"
+        for (consumerSecret, tokenSecret, signature) in [
+            (String(repeating: "a", count: 31), String(repeating: "b", count: 32), "Izry73Jir3Puhl+XGrR+pPzQtws="),
+            (String(repeating: "a", count: 31), String(repeating: "b", count: 33), "ShvU+d/iz+1OmDOWHKQWwMeE20I="),
+            ("", "", "kgpkZlzh6d8KzlGiP3xAuEeCk94="),
+            (String(repeating: "c", count: 100), "", "DOd/O9is6sTfE6SThvnRhfRMmgc="),
+        ] {
+            #expect(
+                OAuth1Signer.hmacSHA1(base, consumerSecret: consumerSecret, tokenSecret: tokenSecret) == signature,
+                "key of \(consumerSecret.count + tokenSecret.count + 1) bytes")
+        }
+    }
+
     @Test func percentEncodingIsRFC3986() {
         #expect(PercentEncoding.encode("Ladies + Gentlemen") == "Ladies%20%2B%20Gentlemen")
         #expect(PercentEncoding.encode("An encoded string!") == "An%20encoded%20string%21")
