@@ -14,16 +14,21 @@ public enum PercentEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends ``encode(_:)`` of `text` to `out`.
+    /// Appends ``encode(_:)`` of `text` to `out`: each run of unreserved bytes copied whole, not
+    /// appended byte by byte (a signature base string is mostly such runs; perf: 1 % of a field
+    /// trial).
     static func append(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                out.append(byte)
-            } else {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices where !isUnreserved(bytes[index]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                 out.append(UInt8(ascii: "%"))
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0x0F))
+                out.append(hexDigit(bytes[index] >> 4))
+                out.append(hexDigit(bytes[index] & 0x0F))
+                start = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
     }
 
