@@ -35,6 +35,34 @@ struct PrintfFormattingTests {
         #expect(Self.ours(value, digits) == String(format: "%.\(digits)f", value))
     }
 
+    /// `FixedPoint.append` against the decimal spelled from the units' own digits: every number of
+    /// places, units at each power of ten's edges (where the count of digits changes).
+    @Test func unitsAtPowersOfTenWithEveryNumberOfPlaces() {
+        func spelled(_ units: UInt64, places: Int, negative: Bool) -> String {
+            var digits = String(units)
+            if digits.count <= places { digits = String(repeating: "0", count: places + 1 - digits.count) + digits }
+            if places > 0 { digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -places)) }
+            return (negative ? "-" : "") + digits
+        }
+        var units: [UInt64] = [0, 1, 9, .max]
+        for exponent in 1...19 {
+            let power = (0..<exponent).reduce(UInt64(1)) { product, _ in product * 10 }
+            units += [power - 1, power, power + 1]
+        }
+        var mismatches: [String] = []
+        for unit in units {
+            for places in 0...24 {
+                for negative in [false, true] {
+                    var out: [UInt8] = []
+                    FixedPoint.append(unit, places: places, negative: negative, to: &out)
+                    let expected = spelled(unit, places: places, negative: negative)
+                    if String(decoding: out, as: UTF8.self) != expected { mismatches.append(expected) }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     /// Offsets as `String(format:)` wrote them: signs, the hour appearing, rounding at a half.
     @Test func offsetsAsTheFormatterWroteThem() {
         var mismatches: [String] = []
