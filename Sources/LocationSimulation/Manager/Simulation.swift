@@ -288,7 +288,7 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             while true {
                 if readIndex < ready.count { return takeReady() }
                 if let position = streamed.popFirst() {
-                    return windowEvents.withUnsafeMutableBufferPointer { Self.take(&$0[position]) }
+                    return windowEvents.withUnsafeMutableBufferPointer { Self.take(position, from: $0) }
                 }
                 guard windowNext < windowSteps.count else { return nil }
                 handOnWindowStep()
@@ -393,13 +393,18 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
         /// destroy when the queue is emptied, for every event of the run.
         private mutating func takeReady() -> TimedEvent {
             defer { readIndex += 1 }
-            return Self.take(&ready[readIndex])
+            return ready.withUnsafeMutableBufferPointer { [readIndex] in Self.take(readIndex, from: $0) }
         }
 
-        /// `event`, moved out; a placeholder with nothing to release is left in its place.
-        @inline(__always) private static func take(_ event: inout TimedEvent) -> TimedEvent {
-            var taken = TimedEvent(time: EpochInstant(secondsSince1970: 0), event: .locationUpdatesPaused)
-            swap(&taken, &event)
+        /// The event at `index`, moved out; a placeholder with nothing to release is put in its
+        /// place. Moved and put, not swapped: a swap made the placeholder twice and copied and
+        /// destroyed one through the event's outlined copy and destroy, at every event.
+        @inline(__always) private static func take(_ index: Int, from events: UnsafeMutableBufferPointer<TimedEvent>)
+            -> TimedEvent
+        {
+            let taken = events.moveElement(from: index)
+            events.initializeElement(
+                at: index, to: TimedEvent(time: EpochInstant(secondsSince1970: 0), event: .locationUpdatesPaused))
             return taken
         }
 
