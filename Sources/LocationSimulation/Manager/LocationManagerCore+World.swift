@@ -40,9 +40,9 @@ extension LocationManagerCore {
     /// Runs `progress`'s phases from where it stands until one makes deliveries, which it returns
     /// (the phase after it next), or the sample is done (none).
     ///
-    /// A phase that delivers nothing falls through to the next: one call and one jump on the
-    /// phase a sample, where a call a phase, each dispatched on it, was most of this function's
-    /// time (perf, a 10,000-device crowd: the mispredicted jump).
+    /// A phase that delivers nothing falls through to the next, so a sample takes one call and
+    /// one jump on its phase: a call for each phase, each jumping on it, was most of this
+    /// function's time (perf, a 10,000-device crowd: the jump, mispredicted).
     mutating func advance(_ progress: inout SampleProgress) -> [Delivery] {
         let sample = progress.sample
         switch progress.phase {
