@@ -66,15 +66,9 @@ public enum MessageTemplate {
     /// without Foundation's round trip through `NSString`, which cost more than the rest of
     /// filling a message.
     static func trimmingBlanks(_ text: String) -> String {
+        // The only ASCII space separator is the space: an ASCII scalar needs no property lookup.
         func isBlank(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
-        }
-        // Ends that are ASCII and not blank: nothing to trim, and no Unicode property to look up.
-        if let first = text.utf8.first, let last = text.utf8.last, first < 0x80, last < 0x80,
-            first != UInt8(ascii: " ") && first != UInt8(ascii: "\t"),
-            last != UInt8(ascii: " ") && last != UInt8(ascii: "\t")
-        {
-            return text
+            scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.generalCategory == .spaceSeparator
         }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
