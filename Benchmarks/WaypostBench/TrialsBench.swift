@@ -13,16 +13,7 @@ func trialsSection(waypost: String, runs: Int) {
         return print("trials measurements: n/a (build the waypost product in release)")
     }
     let scenario = "fixtures/scenarios/field-cafe-checkin.yaml"
-    // One trial a process: the same scenario without `trials:`, so each process does one seeded
-    // run — a trial's work (`trials: 1` would add the exact run).
-    let single = benchDirectory.appendingPathComponent("field-cafe-checkin-1.yaml")
-    guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
-        return print("trials measurements: \(scenario) is missing")
-    }
     let root = FileManager.default.currentDirectoryPath
-    let one =
-        text.replacingOccurrences(of: "trials: 40\n", with: "")
-        .replacingOccurrences(of: "../../", with: "\(root)/").replacingOccurrences(of: "../", with: "\(root)/fixtures/")
     // A verdict may be a failure (exit 1: one trial cannot decide a rate); the time is what counts.
     func timed(_ arguments: [String], runs: Int) -> Measurement? {
         let all = (0..<runs).map { _ in measure(arguments) }
@@ -31,7 +22,7 @@ func trialsSection(waypost: String, runs: Int) {
         return Measurement(
             seconds: sorted[sorted.count / 2], peakMegabytes: all.map(\.peakMegabytes).max() ?? .nan, status: 0)
     }
-    guard (try? Data(one.utf8).write(to: single)) != nil,
+    guard let single = singleTrial(of: scenario, named: "field-cafe-checkin-1.yaml"),
         let separate = timed([waypost, "test", single.path, "--jobs", "1"], runs: max(runs, 10))
     else { return print("trials measurements failed: one trial as its own process") }
     var figures: [(trials: Int, measurement: Measurement)] = []
@@ -86,18 +77,37 @@ func trialsSection(waypost: String, runs: Int) {
     pairedTrials(waypost: waypost, scenario: scenario, runs: runs)
 }
 
+/// The scenario at `path` without `trials:`, its relative paths made absolute, written to the
+/// bench's directory: each process given it does one seeded run — a trial's work (`--trials 1`
+/// would add the exact run). Nil when it cannot be read or written.
+private func singleTrial(of path: String, named name: String) -> URL? {
+    let url = URL(fileURLWithPath: path)
+    guard let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+    // The shipped scenarios name their files from fixtures/scenarios: `../../` is the checkout's
+    // root, `../` its fixtures.
+    let fixtures = url.deletingLastPathComponent().deletingLastPathComponent()
+    let one = text.replacingOccurrences(of: "trials: 40\n", with: "")
+        .replacingOccurrences(of: "../../", with: fixtures.deletingLastPathComponent().path + "/")
+        .replacingOccurrences(of: "../", with: fixtures.path + "/")
+    let single = benchDirectory.appendingPathComponent(name)
+    return (try? Data(one.utf8).write(to: single)) != nil ? single : nil
+}
+
 /// The goal's own ratio: 1,000 trials in one process against the same at the baseline build
 /// (`WAYPOST_BASELINE`), pair by pair, alternating. The baseline reads its own commute scenario,
 /// `WAYPOST_BASELINE_SCENARIO` (d743c5a knows no `realism: field`: its commute ran `reips-2024`).
+/// One trial a process is paired the same way: the 15× was set against the baseline's
+/// process (8/s beside its 32/s in one process), and this build's own process is shown beside it.
 private func pairedTrials(waypost: String, scenario: String, runs: Int) {
     let environment = ProcessInfo.processInfo.environment
     guard let baseline = environment["WAYPOST_BASELINE"] else {
         return print("trials: set WAYPOST_BASELINE to d743c5a's waypost for the paired ratio (goal ≥ 4×)")
     }
+    let baselineScenario = environment["WAYPOST_BASELINE_SCENARIO"] ?? scenario
     let trials = ["--trials", "1000", "--jobs", "1"]
     let sides = [
         ("this build", [waypost, "test", scenario] + trials),
-        ("baseline", [baseline, "test", environment["WAYPOST_BASELINE_SCENARIO"] ?? scenario] + trials),
+        ("baseline", [baseline, "test", baselineScenario] + trials),
     ]
     guard let seconds = alternating(sides, runs: runs, measuring: "1,000 trials") else { return }
     let ratios = zip(seconds[1], seconds[0]).map(/).sorted()
@@ -105,16 +115,33 @@ private func pairedTrials(waypost: String, scenario: String, runs: Int) {
         String(
             format: "1000 trials: %.1f× the baseline's rate (median of %d pairs, both at --jobs 1; goal ≥ 4)",
             ratios[ratios.count / 2], ratios.count))
+    guard let mine = singleTrial(of: scenario, named: "field-cafe-checkin-1.yaml"),
+        let theirs = singleTrial(of: baselineScenario, named: "baseline-field-cafe-checkin-1.yaml"),
+        let processes = alternating(
+            [
+                ("this build", [waypost, "test", mine.path, "--jobs", "1"]),
+                ("baseline", [baseline, "test", theirs.path, "--jobs", "1"]),
+            ], runs: max(runs, 10), rounds: 10, measuring: "one trial a process")
+    else { return }
+    let trial = seconds[0].sorted()[seconds[0].count / 2] / 1_000
+    for (index, name) in ["this build's", "the baseline's"].enumerated() {
+        let process = processes[index].sorted()[processes[index].count / 2]
+        print(
+            String(
+                format:
+                    "one trial a process, %-14@ %6.1f ms: 1000 trials in one process are %.1f× its rate (goal ≥ 15)",
+                name, process * 1_000, process / trial))
+    }
 }
 
-/// Each side's seconds over up to three rounds (at least one), the sides run in turn within a
+/// Each side's seconds over `runs` rounds, at least one and at most `rounds`, the sides in turn within a
 /// round so that both meet the same machine; nil, said, when a run exits above 1 (a verdict of
 /// failure is still a timed run).
-private func alternating(_ sides: [(name: String, command: [String])], runs: Int, measuring what: String)
-    -> [[Double]]?
-{
+private func alternating(
+    _ sides: [(name: String, command: [String])], runs: Int, rounds: Int = 3, measuring what: String
+) -> [[Double]]? {
     var seconds: [[Double]] = sides.map { _ in [] }
-    for _ in 0..<max(1, min(runs, 3)) {
+    for _ in 0..<max(1, min(runs, rounds)) {
         for (index, side) in sides.enumerated() {
             let m = measure(side.command)
             guard m.status <= 1 else {
