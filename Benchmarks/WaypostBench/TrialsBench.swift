@@ -74,7 +74,7 @@ func trialsSection(waypost: String, runs: Int) {
             format:
                 " 1000 trials, no check-ins      %7.2f s  %6.0f MB   %7.1f trials/s   %.1f× separate processes (the ceiling)",
             m.seconds, m.peakMegabytes, rate, rate / separateRate))
-    pairedTrials(waypost: waypost, scenario: scenario, runs: runs)
+    pairedTrials(waypost: waypost, scenario: scenario, single: single, runs: runs)
 }
 
 /// The scenario at `path` without `trials:`, its relative paths made absolute, written to the
@@ -98,7 +98,7 @@ private func singleTrial(of path: String, named name: String) -> URL? {
 /// `WAYPOST_BASELINE_SCENARIO` (d743c5a knows no `realism: field`: its commute ran `reips-2024`).
 /// One trial a process is paired the same way: the 15× was set against the baseline's
 /// process (8/s beside its 32/s in one process), and this build's own process is shown beside it.
-private func pairedTrials(waypost: String, scenario: String, runs: Int) {
+private func pairedTrials(waypost: String, scenario: String, single: URL, runs: Int) {
     let environment = ProcessInfo.processInfo.environment
     guard let baseline = environment["WAYPOST_BASELINE"] else {
         return print("trials: set WAYPOST_BASELINE to d743c5a's waypost for the paired ratio (goal ≥ 4×)")
@@ -110,28 +110,35 @@ private func pairedTrials(waypost: String, scenario: String, runs: Int) {
         ("baseline", [baseline, "test", baselineScenario] + trials),
     ]
     guard let seconds = alternating(sides, runs: runs, measuring: "1,000 trials") else { return }
-    let ratios = zip(seconds[1], seconds[0]).map(/).sorted()
+    let ratios = zip(seconds[1], seconds[0]).map(/)
     print(
         String(
             format: "1000 trials: %.1f× the baseline's rate (median of %d pairs, both at --jobs 1; goal ≥ 4)",
-            ratios[ratios.count / 2], ratios.count))
-    guard let mine = singleTrial(of: scenario, named: "field-cafe-checkin-1.yaml"),
-        let theirs = singleTrial(of: baselineScenario, named: "baseline-field-cafe-checkin-1.yaml"),
+            middle(ratios), ratios.count))
+    guard let theirs = singleTrial(of: baselineScenario, named: "baseline-field-cafe-checkin-1.yaml") else {
+        return print("one trial a process, baseline: cannot write a single-trial copy of \(baselineScenario)")
+    }
+    guard
         let processes = alternating(
             [
-                ("this build", [waypost, "test", mine.path, "--jobs", "1"]),
+                ("this build", [waypost, "test", single.path, "--jobs", "1"]),
                 ("baseline", [baseline, "test", theirs.path, "--jobs", "1"]),
-            ], runs: max(runs, 10), rounds: 10, measuring: "one trial a process")
+            ], runs: 10, rounds: 10, measuring: "one trial a process")
     else { return }
-    let trial = seconds[0].sorted()[seconds[0].count / 2] / 1_000
+    let trial = middle(seconds[0]) / 1_000
     for (index, name) in ["this build's", "the baseline's"].enumerated() {
-        let process = processes[index].sorted()[processes[index].count / 2]
+        let process = middle(processes[index])
         print(
             String(
                 format:
                     "one trial a process, %-14@ %6.1f ms: 1000 trials in one process are %.1f× its rate (goal ≥ 15)",
                 name, process * 1_000, process / trial))
     }
+}
+
+/// The median of `values` (the upper one of an even count), which are not empty.
+private func middle(_ values: [Double]) -> Double {
+    values.sorted()[values.count / 2]
 }
 
 /// Each side's seconds over `runs` rounds, at least one and at most `rounds`, the sides in turn within a
@@ -184,9 +191,8 @@ func crowdSection(waypost: String, runs: Int) {
     guard let samples = alternating(sides, runs: runs, measuring: "crowd") else { return }
     var seconds: [Double] = []
     for (index, side) in sides.enumerated() {
-        let sorted = samples[index].sorted()
-        seconds.append(sorted[sorted.count / 2])
-        print(String(format: "%-12@ %8.2f s (median of %d)", side.0, seconds[index], sorted.count))
+        seconds.append(middle(samples[index]))
+        print(String(format: "%-12@ %8.2f s (median of %d)", side.0, seconds[index], samples[index].count))
     }
     if seconds.count == 2 {
         print(String(format: "crowd: %.1f× faster than the baseline (goal ≥ 5, paired)", seconds[1] / seconds[0]))
