@@ -102,6 +102,51 @@ struct AnswerDecoderTests {
         #expect(AnswerJSON.parse(Data(deep.utf8)) == nil)
     }
 
+    /// A model whose keys are as many as a test asks for, read through `Decodable`'s containers.
+    struct Keys: Decodable, Equatable {
+        var values: [String: Int]
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue _: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            values = try Dictionary(
+                uniqueKeysWithValues: container.allKeys.map {
+                    ($0.stringValue, try container.decode(Int.self, forKey: $0))
+                })
+        }
+    }
+
+    /// Keys are compared as `JSONDecoder` compares them: an escaped key is its text, a key beyond
+    /// ASCII is read as written, a repeat is found among a handful of keys and among many (the
+    /// reader changes its way past `AnswerJSON.keysComparedInPlace`), and a key asked for beyond
+    /// ASCII is compared as `String`s are (the Kelvin sign is K, canonically).
+    @Test func keysAreComparedAsJSONDecoderComparesThem() {
+        #expect(Self.agree(GraphCreated.self, Data(#"{"\u0069d":"1"}"#.utf8)))
+        #expect(Self.agree(GraphCreated.self, Data(#"{"é":"x","id":"1"}"#.utf8)))
+        #expect(AnswerDecoder.decode(GraphCreated.self, from: Data(#"{"id":"1","\u0069d":"2"}"#.utf8)) == nil)
+        for count in [3, 16, 17, 40] {
+            let members = (0..<count).map { #""k\#($0)":\#($0)"# }
+            #expect(Self.agree(Keys.self, Data("{\(members.joined(separator: ","))}".utf8)), "\(count) keys")
+            for repeated in [members.count - 1, members.count / 2] where repeated > 0 {
+                let withRepeat = members + [#""k\#(repeated)":0"#]
+                #expect(
+                    AnswerDecoder.decode(Keys.self, from: Data("{\(withRepeat.joined(separator: ","))}".utf8)) == nil)
+            }
+        }
+        struct Kelvin: Decodable, Equatable {
+            var value: Int
+            enum CodingKeys: String, CodingKey { case value = "\u{212A}" }
+        }
+        #expect(Self.agree(Kelvin.self, Data(#"{"K":1}"#.utf8)))
+        #expect(AnswerDecoder.decode(Kelvin.self, from: Data(#"{"k":1}"#.utf8)) == nil)
+    }
+
     /// Numbers are read as `JSONDecoder` reads them, to the last bit.
     @Test func numbersAsJSONDecoderReadsThem() {
         var generator = SplitMix64(seed: 41)
