@@ -1,3 +1,5 @@
+import WaypostSupport
+
 /// Reads KML coordinate text (`lon,lat[,alt]` tuples) as it streams in, chunk by chunk, so a
 /// 30 MB LineString never sits in memory as text.
 ///

@@ -1,3 +1,5 @@
+import WaypostSupport
+
 /// Collects the text of one element, up to a limit, across libxml2's `characters` calls.
 struct TextBuffer {
     private(set) var bytes: [UInt8] = []

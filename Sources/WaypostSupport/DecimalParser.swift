@@ -1,5 +1,3 @@
-import WaypostSupport
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -13,9 +11,10 @@ import WaypostSupport
 /// Only the decimal grammar is accepted: no `nan`, `inf`, hex or leading/trailing junk, so a
 /// bad number is an error rather than a silent NaN. Values with at most 19 significant digits
 /// and a small exponent take Clinger's exact fast path (one multiply or divide of exactly
-/// representable values); anything else goes to `strtod`, which rounds correctly.
-enum DecimalParser {
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+/// representable values); anything else goes to `strtod`, which rounds correctly. Track files'
+/// coordinates are read with it, and the clients' answers' numbers (JSON's grammar checked first).
+package enum DecimalParser {
+    @inlinable package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let count = bytes.count
         guard count > 0, count < 64 else { return nil }
         var i = 0
