@@ -243,4 +243,22 @@ struct OAuthTransportTests {
             #expect(RequestParameters.queryWithoutProtocolParameters(query) == echoed, "\(query)")
         }
     }
+
+    /// The `Authorization` header read as RFC 5849 §3.5.1 writes it — `name="value"` pairs split
+    /// at commas, blanks around a pair tolerated, quotes taken off, values percent-decoded — and
+    /// what it refuses: a pair without `=`, a malformed escape, another scheme. A name given twice
+    /// is kept (the last value) and marked, for the 400 §3.2 asks.
+    @Test func theAuthorizationHeaderIsReadPairByPair() throws {
+        let header = try #require(
+            OAuthHeader(#"OAuth realm="x", oauth_nonce="a%20b" ,,\#toauth_version=1.0 , oauth_token="""#))
+        #expect(header.parameters == ["realm": "x", "oauth_nonce": "a b", "oauth_version": "1.0", "oauth_token": ""])
+        #expect(!header.hasDuplicate)
+        let twice = try #require(OAuthHeader(#"oauth a="1",a="2""#))
+        #expect(twice.hasDuplicate && twice["a"] == "2")
+        #expect(OAuthHeader(#"OAuth a ="1""#)?["a "] == "1")  // the name is what stands before `=`
+        #expect(OAuthHeader(#"OAuth a=""#)?["a"] == "\"")  // one quote is not a quoted value
+        for refused in [#"OAuth a"#, #"OAuth a="%zz""#, #"OAuth a="1", b"#, #"Basic YTpi"#, "OAuth"] {
+            #expect(OAuthHeader(refused) == nil, "\(refused)")
+        }
+    }
 }

@@ -6,8 +6,11 @@ import WaypostSupport
 public enum PercentEncoding {
     /// `text` with every byte but the unreserved ones as `%XX`.
     public static func encode(_ text: String) -> String {
-        // Most names and values (keys, tokens, numbers) need no escaping: hand them back as they are.
-        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
+        // Most names and values (keys, tokens, numbers) need no escaping: hand them back as they
+        // are. Checked over the contiguous bytes: through `String.UTF8View`'s iterator, the check
+        // alone was 2 % of a signed request's instructions (callgrind).
+        var bytes = text
+        guard !bytes.withUTF8({ $0.allSatisfy(isUnreserved) }) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count * 3)
         append(text, to: &out)

@@ -20,21 +20,34 @@ struct OAuthHeader: Sendable {
     /// pair without `=`).
     init?(_ header: String) {
         guard Self.hasScheme(header) else { return nil }
-        var out: [String: String] = [:]
-        for part in header.utf8.dropFirst(6).split(separator: UInt8(ascii: ",")) {
-            let pair = part.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
-            var raw = pair[pair.index(after: equals)...]
-            while raw.last == UInt8(ascii: " ") || raw.last == UInt8(ascii: "\t") { raw = raw.dropLast() }
-            if raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") {
-                raw = raw.dropFirst().dropLast()
+        var text = header
+        var out = [String: String](minimumCapacity: 8)
+        var duplicate = false
+        // Read off the header's bytes in place: split into arrays of slices, the parse was 5 % of
+        // a signed request in memory (perf).
+        let read = text.withUTF8 { bytes -> Bool in
+            func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var start = 6  // past `OAuth `
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+                defer { start = end + 1 }
+                guard end > start else { continue }  // an empty pair (`,,`) is skipped
+                let pair = bytes[start..<end].drop(while: isBlank)
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return false }
+                var raw = pair[(equals + 1)...]
+                while let last = raw.last, isBlank(last) { raw = raw.dropLast() }
+                if raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") {
+                    raw = raw.dropFirst().dropLast()
+                }
+                guard let value = PercentEncoding.decode(String(decoding: raw, as: UTF8.self)) else { return false }
+                let name = String(decoding: pair[..<equals], as: UTF8.self)
+                if out.updateValue(value, forKey: name) != nil { duplicate = true }
             }
-            guard let value = PercentEncoding.decode(String(decoding: raw, as: UTF8.self)) else { return nil }
-            let name = String(decoding: pair[..<equals], as: UTF8.self)
-            if out[name] != nil { hasDuplicate = true }
-            out[name] = value
+            return true
         }
+        guard read else { return nil }
         parameters = out
+        hasDuplicate = duplicate
     }
 
     subscript(_ name: String) -> String? { parameters[name] }
