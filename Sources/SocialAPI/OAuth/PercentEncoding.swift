@@ -97,8 +97,9 @@ public enum PercentEncoding {
         }
     }
 
-    /// ``decode(_:plusIsSpace:)`` of a piece of a valid UTF-8 string.
-    private static func decode(_ text: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> String? {
+    /// ``decode(_:plusIsSpace:)`` of a piece of a valid UTF-8 string, cut at ASCII bytes (a
+    /// query's `&` and `=`, an `Authorization` header's `,` `=` and quotes).
+    package static func decode(_ text: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool = false) -> String? {
         guard text.contains(where: { isEscaped($0, plusIsSpace: plusIsSpace) }) else {
             return String(decoding: text, as: UTF8.self)
         }

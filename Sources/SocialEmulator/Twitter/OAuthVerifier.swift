@@ -39,7 +39,7 @@ struct OAuthHeader: Sendable {
                 if raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") {
                     raw = raw.dropFirst().dropLast()
                 }
-                guard let value = PercentEncoding.decode(String(decoding: raw, as: UTF8.self)) else { return false }
+                guard let value = PercentEncoding.decode(raw) else { return false }
                 let name = String(decoding: pair[..<equals], as: UTF8.self)
                 if out.updateValue(value, forKey: name) != nil { duplicate = true }
             }
