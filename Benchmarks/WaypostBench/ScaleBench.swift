@@ -154,7 +154,7 @@ func devicesSection(runs: Int) {
                     times.append(elapsed.inSeconds)
                     events = outcome.eventCount
                 }
-                figures.append((count, times.sorted()[times.count / 2], events))
+                figures.append((count, middle(times), events))
             }
         } catch {
             failure = error

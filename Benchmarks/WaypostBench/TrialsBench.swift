@@ -14,20 +14,15 @@ func trialsSection(waypost: String, runs: Int) {
     }
     let scenario = "fixtures/scenarios/field-cafe-checkin.yaml"
     let root = FileManager.default.currentDirectoryPath
-    // A verdict may be a failure (exit 1: one trial cannot decide a rate); the time is what counts.
-    func timed(_ arguments: [String], runs: Int) -> Measurement? {
-        let all = (0..<runs).map { _ in measure(arguments) }
-        guard all.allSatisfy({ $0.status <= 1 }) else { return nil }
-        let sorted = all.map(\.seconds).sorted()
-        return Measurement(
-            seconds: sorted[sorted.count / 2], peakMegabytes: all.map(\.peakMegabytes).max() ?? .nan, status: 0)
-    }
+    // A verdict may be a failure (exit 1: one trial cannot decide a rate); the time is what
+    // counts, so the medians below take exit 1 as a timed run.
     guard let single = singleTrial(of: scenario, named: "field-cafe-checkin-1.yaml"),
-        let separate = timed([waypost, "test", single.path, "--jobs", "1"], runs: max(runs, 10))
+        let separate = median(max(runs, 10), [waypost, "test", single.path, "--jobs", "1"], highestStatus: 1)
     else { return print("trials measurements failed: one trial as its own process") }
     var figures: [(trials: Int, measurement: Measurement)] = []
     for trials in [100, 1_000] {
-        guard let m = timed([waypost, "test", scenario, "--trials", "\(trials)", "--jobs", "1"], runs: 1) else {
+        guard let m = median(1, [waypost, "test", scenario, "--trials", "\(trials)", "--jobs", "1"], highestStatus: 1)
+        else {
             return print("trials measurements failed: \(trials) trials")
         }
         figures.append((trials, m))
@@ -66,7 +61,7 @@ func trialsSection(waypost: String, runs: Int) {
 
         """
     guard (try? Data(simulation.utf8).write(to: alone)) != nil,
-        let m = timed([waypost, "test", alone.path, "--trials", "1000", "--jobs", "1"], runs: 1)
+        let m = median(1, [waypost, "test", alone.path, "--trials", "1000", "--jobs", "1"], highestStatus: 1)
     else { return print("trials measurements failed: the simulation alone") }
     let rate = 1_000 / m.seconds
     print(
@@ -109,7 +104,7 @@ private func pairedTrials(waypost: String, scenario: String, single: URL, runs: 
         ("this build", [waypost, "test", scenario] + trials),
         ("baseline", [baseline, "test", baselineScenario] + trials),
     ]
-    guard let seconds = alternating(sides, runs: runs, measuring: "1,000 trials") else { return }
+    guard let seconds = alternating(sides, rounds: min(runs, 3), measuring: "1,000 trials") else { return }
     let ratios = zip(seconds[1], seconds[0]).map(/)
     print(
         String(
@@ -123,7 +118,7 @@ private func pairedTrials(waypost: String, scenario: String, single: URL, runs: 
             [
                 ("this build", [waypost, "test", single.path, "--jobs", "1"]),
                 ("baseline", [baseline, "test", theirs.path, "--jobs", "1"]),
-            ], runs: 10, rounds: 10, measuring: "one trial a process")
+            ], rounds: 10, measuring: "one trial a process")
     else { return }
     let trial = middle(seconds[0]) / 1_000
     for (index, name) in ["this build's", "the baseline's"].enumerated() {
@@ -136,19 +131,14 @@ private func pairedTrials(waypost: String, scenario: String, single: URL, runs: 
     }
 }
 
-/// The median of `values` (the upper one of an even count), which are not empty.
-private func middle(_ values: [Double]) -> Double {
-    values.sorted()[values.count / 2]
-}
-
-/// Each side's seconds over `runs` rounds, at least one and at most `rounds`, the sides in turn within a
-/// round so that both meet the same machine; nil, said, when a run exits above 1 (a verdict of
-/// failure is still a timed run).
-private func alternating(
-    _ sides: [(name: String, command: [String])], runs: Int, rounds: Int = 3, measuring what: String
-) -> [[Double]]? {
+/// Each side's seconds over `rounds` rounds (at least one), the sides in turn within a round so
+/// that both meet the same machine; nil, said, when a run exits above 1 (a verdict of failure is
+/// still a timed run).
+private func alternating(_ sides: [(name: String, command: [String])], rounds: Int, measuring what: String)
+    -> [[Double]]?
+{
     var seconds: [[Double]] = sides.map { _ in [] }
-    for _ in 0..<max(1, min(runs, rounds)) {
+    for _ in 0..<max(1, rounds) {
         for (index, side) in sides.enumerated() {
             let m = measure(side.command)
             guard m.status <= 1 else {
@@ -188,7 +178,7 @@ func crowdSection(waypost: String, runs: Int) {
     let baseline = ProcessInfo.processInfo.environment["WAYPOST_BASELINE"]
     var sides = [("this build", [waypost, "test", crowd.path, "--jobs", "1"])]
     if let baseline { sides.append(("baseline", [baseline, "test", crowd.path, "--jobs", "1"])) }
-    guard let samples = alternating(sides, runs: runs, measuring: "crowd") else { return }
+    guard let samples = alternating(sides, rounds: min(runs, 3), measuring: "crowd") else { return }
     var seconds: [Double] = []
     for (index, side) in sides.enumerated() {
         seconds.append(middle(samples[index]))

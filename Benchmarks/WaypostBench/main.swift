@@ -168,16 +168,22 @@ func measure(_ arguments: [String], environment extra: [String: String] = [:]) -
 }
 
 /// Median of `runs` measurements (peak RSS: the largest seen).
-func median(_ runs: Int, _ arguments: [String], environment: [String: String] = [:]) -> Measurement? {
+func median(
+    _ runs: Int, _ arguments: [String], environment: [String: String] = [:], highestStatus: Int32 = 0
+) -> Measurement? {
     var results: [Measurement] = []
     for _ in 0..<runs {
         let m = measure(arguments, environment: environment)
-        guard m.status == 0 else { return nil }
+        guard m.status <= highestStatus else { return nil }
         results.append(m)
     }
-    let sorted = results.map(\.seconds).sorted()
     return Measurement(
-        seconds: sorted[sorted.count / 2], peakMegabytes: results.map(\.peakMegabytes).max() ?? .nan, status: 0)
+        seconds: middle(results.map(\.seconds)), peakMegabytes: results.map(\.peakMegabytes).max() ?? .nan, status: 0)
+}
+
+/// The median of `values` (the upper one of an even count), which are not empty.
+func middle(_ values: [Double]) -> Double {
+    values.sorted()[values.count / 2]
 }
 
 func tool(_ name: String) -> String? {
