@@ -31,17 +31,18 @@ public struct EmulatorTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
-        guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) else {
-            throw .transport("not a URL: \(request.url)")
-        }
+        // Read off the URL as it was parsed when made: `URLComponents(url:)` parsed it again,
+        // seven times the cost (~1.1 µs a request).
+        let url = request.url.absoluteURL
         var headers: [String: String] = [:]
         for (name, value) in request.headers { headers[name.lowercased()] = value }
-        headers["host"] = components.port.map { "\(components.host ?? ""):\($0)" } ?? components.host ?? ""
+        let host = url.host(percentEncoded: false) ?? ""
+        headers["host"] = url.port.map { "\(host):\($0)" } ?? host
+        let path = url.path(percentEncoded: true)
         let answer = await core.handle(
             EmulatorRequest(
-                method: request.method,
-                path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath,
-                query: components.percentEncodedQuery ?? "", headers: headers, body: request.body ?? Data()))
+                method: request.method, path: path.isEmpty ? "/" : path, query: url.query(percentEncoded: true) ?? "",
+                headers: headers, body: request.body ?? Data()))
         // What AsyncHTTPClient reports for each: the deadline passed, or the server dropped the
         // connection in the middle of its answer.
         let failure: any Error

@@ -69,6 +69,15 @@ struct RecordingTransportTests {
         Self.expectNoSecrets(recorder.sent)
     }
 
+    @Test("A URL relative to a base is read whole: its path decoded, its query's escapes too")
+    func relativeURL() throws {
+        let base = try #require(URL(string: "http://127.0.0.1:9/1.1/"))
+        let url = try #require(URL(string: "geo/id/caf%C3%A9%2Fx.json?q=a%26b&r=%C3%A9", relativeTo: base))
+        let sent = SentRequest(HTTPRequestSpec(method: "GET", url: url))
+        #expect(sent.path == "/1.1/geo/id/café/x.json")
+        #expect(sent.fields == ["q": "a&b", "r": "é"])
+    }
+
     @Test("An X API v2 Tweet: its JSON body as dotted fields; the bearer token is not kept")
     func xJSON() async throws {
         let recorder = RecordingTransport(wrapping: Canned(body: #"{"data":{"id":"7","text":"x"}}"#))

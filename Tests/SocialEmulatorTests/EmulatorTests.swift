@@ -328,3 +328,28 @@ struct BuiltInPlacesTests {
         #expect(!builtIn.twitterPlaces.isEmpty && !builtIn.facebookPages.isEmpty)
     }
 }
+
+extension EmulatorTests {
+    /// The in-memory transport hands the emulator what a server reads off the wire: the path and
+    /// query still percent-encoded, the host with its port — the same entry a socket's request
+    /// makes (the host apart: the loopback server's own).
+    @Test func theInMemoryTransportReadsAURLAsTheServerDoes() async throws {
+        let url = try #require(
+            URL(string: "http://emulator.invalid:8080/1.1/geo/id/caf%C3%A9%2Fx.json?q=a%26b&r=%C3%A9+1&s"))
+        var entries: [JournalEntry] = []
+        for loopback in [false, true] {
+            try await withEmulator(loopback: loopback) { emulator, core in
+                let onWire = url.path(percentEncoded: true) + "?" + (url.query(percentEncoded: true) ?? "")
+                let target = loopback ? try #require(URL(string: onWire, relativeTo: emulator.baseURL)) : url
+                _ = try await emulator.transport.send(HTTPRequestSpec(method: "GET", url: target.absoluteURL))
+                entries += await core.journal
+            }
+        }
+        try #require(entries.count == 2)
+        #expect(entries[0].headers["host"] == "emulator.invalid:8080")
+        #expect(entries[0].path == "/1.1/geo/id/caf%C3%A9%2Fx.json")
+        #expect(entries[0].parameters == ["q": "a&b", "r": "é 1", "s": ""])
+        #expect(entries[1].path == entries[0].path && entries[1].parameters == entries[0].parameters)
+        #expect(entries[1].status == entries[0].status)
+    }
+}

@@ -40,8 +40,9 @@ public struct SentRequest: Sendable, Equatable {
     /// Reads `request` as it goes out, leaving its secrets out.
     public init(_ request: HTTPRequestSpec) {
         var pairs: [(String, String)] = []
-        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true)
-        if let query = components?.percentEncodedQuery { pairs += Self.form(query, plusIsSpace: false) }
+        // Read off the URL as it was parsed when made, not parsed again by `URLComponents`.
+        let url = request.url.absoluteURL
+        if let query = url.query(percentEncoded: true) { pairs += Self.form(query, plusIsSpace: false) }
         if let body = request.body, !body.isEmpty {
             let type = request.headers.first { $0.key.lowercased() == "content-type" }?.value.lowercased() ?? ""
             if type.hasPrefix("application/x-www-form-urlencoded") {
@@ -52,7 +53,7 @@ public struct SentRequest: Sendable, Equatable {
         }
         var fields: [String: String] = [:]
         for (name, value) in pairs where fields[name] == nil && !Self.isSecret(name) { fields[name] = value }
-        self.init(method: request.method, path: components?.path ?? request.url.path, fields: fields)
+        self.init(method: request.method, path: url.path(percentEncoded: false), fields: fields)
     }
 
     /// Whether a field names a credential, which no record of the request may keep.
