@@ -24,8 +24,11 @@ struct FieldPositioning {
     /// monitored); while `monitoring`, timers that held confirm their transitions, the estimate
     /// is weighed against `regions`, and each confirmed transition is appended to `delayed`
     /// once its wake and dispatch are over, a region's events in order.
+    ///
+    /// `regions` is only read, but taken `inout`: by value, the core copied its monitor (592
+    /// bytes, its arrays retained) to pass it, at every sample.
     mutating func step(
-        _ sample: DeviceSample, monitoring: Bool, regions: RegionMonitor, mechanism: RegionMechanism,
+        _ sample: DeviceSample, monitoring: Bool, regions: inout RegionMonitor, mechanism: RegionMechanism,
         delayed: inout [(due: EpochInstant, change: RegionMonitor.Change)]
     ) {
         let estimate = estimator.observe(sample.coordinate, at: sample.time)

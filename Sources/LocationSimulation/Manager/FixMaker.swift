@@ -73,14 +73,20 @@ struct FixMaker {
             sample, at: Self.shifted(sample.coordinate, by: offset), accuracy: configuration.significantChangeAccuracy)
     }
 
+    // The reads below are inlined: called from the core's mutating steps, each call copied the
+    // whole maker (489 bytes, its configuration) to pass it as `self`, up to three times a fix
+    // (perf: most of the simulation's memmove).
+
     /// An approximate location (reduced accuracy): the grid cell's centre, with the radius of the
     /// error that coarsening makes.
+    @inline(__always)
     func approximateFix(_ sample: DeviceSample, near position: Coordinate) -> Location {
         makeFix(sample, at: approximate(position), accuracy: reducedAccuracyRadius(at: position))
     }
 
     /// Approximate locations (reduced accuracy): the centre of the grid cell the position lies in,
     /// so the app learns the neighbourhood, never the street.
+    @inline(__always)
     func approximate(_ coordinate: Coordinate) -> Coordinate {
         let cell = configuration.reducedAccuracyCell
         return Coordinate(
@@ -90,12 +96,14 @@ struct FixMaker {
 
     /// The 68 % radius of the error ``approximate(_:)`` makes at `coordinate`: a point uniformly
     /// placed in a cell of sides a × b lies within 0.465 √(ab) of its centre 68 % of the time.
+    @inline(__always)
     func reducedAccuracyRadius(at coordinate: Coordinate) -> Double {
         let metric = LocalMetric(latitude: coordinate.latitude)
         let cell = configuration.reducedAccuracyCell
         return 0.465 * (cell * metric.metresPerDegreeLatitude * cell * metric.metresPerDegreeLongitude).squareRoot()
     }
 
+    @inline(__always)
     func makeFix(_ sample: DeviceSample, at coordinate: Coordinate, accuracy: Double) -> Location {
         Location(
             coordinate: coordinate, altitude: sample.altitude ?? 0, horizontalAccuracy: accuracy,

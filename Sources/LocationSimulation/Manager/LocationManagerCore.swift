@@ -323,7 +323,7 @@ package struct LocationManagerCore {
         let monitoring = regionMonitoringAllowed && !regions.isEmpty
         // In place: the field state, the monitor and the queue are distinct stored properties.
         field?.step(
-            sample, monitoring: monitoring, regions: regions, mechanism: configuration.regionMechanism,
+            sample, monitoring: monitoring, regions: &regions, mechanism: configuration.regionMechanism,
             delayed: &delayed)
     }
 
