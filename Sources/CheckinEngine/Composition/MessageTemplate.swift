@@ -1,5 +1,6 @@
 import Foundation
 import SimulatedTime
+import WaypostSupport
 
 /// Fills a rule's message: `{place}`, `{region}`, `{time}` (HH:mm UTC of the event) and `{network}`.
 ///
@@ -30,7 +31,7 @@ public enum MessageTemplate {
         // bytes, so a byte's index is its character's. Any other is read grapheme by grapheme,
         // where a brace with a combining mark is not a brace (finding braces grapheme by grapheme
         // was most of filling a message, perf: 2 % of a field trial).
-        let ascii = template.utf8.allSatisfy { $0 < 0x80 }
+        let ascii = ASCIIText.isASCII(template)
         func find(_ brace: Character, in text: Substring) -> Substring.Index? {
             guard ascii, let byte = brace.asciiValue else { return text.firstIndex(of: brace) }
             return text.utf8.firstIndex(of: byte)

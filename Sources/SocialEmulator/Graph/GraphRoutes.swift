@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import SocialAPI
+import WaypostSupport
 
 /// Facebook Graph's endpoints as the emulator serves them: places search, `me`, check-ins,
 /// the feed and permissions, under any version prefix (`/v2.0/…`, `/v3.1/…`) or none (the
@@ -16,7 +17,7 @@ struct GraphRoutes: Sendable {
     /// is a character of its own: split character by character, routing was most of what Graph's
     /// routes did before answering (perf, a field trial). Any other path is read by character.
     static func route(_ path: String, defaultVersion: String) -> (version: String, path: String) {
-        guard path.utf8.allSatisfy({ $0 < 0x80 }) else {
+        guard ASCIIText.isASCII(path) else {
             return route(byCharacter: path, defaultVersion: defaultVersion)
         }
         var segments = path.utf8.split(separator: UInt8(ascii: "/"))[...]
