@@ -82,6 +82,13 @@ extension RegionFile {
         var list: [CircularRegion] = []
         var identifiers: Set<String> = []
 
+        /// Room for `count` more, read from a list whose length is known: 100,000 identifiers
+        /// were rehashed each time the set doubled (perf: 4 % of reading and registering them).
+        mutating func reserveCapacity(forAdditional count: Int) {
+            list.reserveCapacity(list.count + count)
+            identifiers.reserveCapacity(identifiers.count + count)
+        }
+
         mutating func add(_ region: CircularRegion, from node: ConfigNode) throws(ConfigFileError) {
             guard identifiers.insert(region.identifier).inserted else {
                 throw node.failure("region '\(region.identifier)' is defined twice")
@@ -92,7 +99,9 @@ extension RegionFile {
 
     fileprivate static func list(_ node: ConfigNode, into regions: inout Collected) throws(ConfigFileError) {
         guard node.isSequence else { throw node.failure("expected a list of regions") }
-        for item in try node.list() {
+        let items = try node.list()
+        regions.reserveCapacity(forAdditional: items.count)
+        for item in items {
             try regions.add(try region(item), from: item)
         }
     }
@@ -120,7 +129,9 @@ extension RegionFile {
     fileprivate static func geoJSON(_ root: ConfigNode, into regions: inout Collected) throws(ConfigFileError) {
         guard root.isMapping, let features = root["features"], features.isSequence
         else { throw root.failure("a FeatureCollection needs a 'features' list") }
-        for feature in try features.list() {
+        let list = try features.list()
+        regions.reserveCapacity(forAdditional: list.count)
+        for feature in list {
             guard feature.isMapping, let geometry = feature["geometry"], geometry.isMapping,
                 geometry["type"]?.scalarText == "Point", let coordinates = geometry["coordinates"],
                 coordinates.isSequence, case let position = try coordinates.list(), position.count >= 2,

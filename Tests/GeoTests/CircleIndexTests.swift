@@ -54,4 +54,21 @@ struct CircleIndexTests {
         #expect(index.candidates(near: here) == ["big"])
         #expect(index.count == 1)
     }
+
+    /// Cells either side of the equator and of the prime meridian (rows -1 and 0, columns -2 to 1)
+    /// are told apart: a cell is filed under its row and column packed into one integer, where a
+    /// negative column spilling into the row bits would file (0, -2) and (-1, -2) together.
+    /// (A small circle is filed in two columns, so the west ones sit a cell further west.)
+    @Test func cellsEitherSideOfTheEquatorAndThePrimeMeridianStayApart() {
+        var index = CircleIndex<String>(margin: 0)
+        index.reserveCapacity(4)
+        let quadrants = [("ne", 0.005, 0.005), ("nw", 0.005, -0.015), ("se", -0.005, 0.005), ("sw", -0.005, -0.015)]
+        for (id, latitude, longitude) in quadrants {
+            index.insert(Circle(center: Coordinate(latitude: latitude, longitude: longitude), radius: 100), for: id)
+        }
+        for (id, latitude, longitude) in quadrants {
+            #expect(index.candidates(near: Coordinate(latitude: latitude, longitude: longitude)) == [id])
+        }
+        #expect(index.count == 4)
+    }
 }

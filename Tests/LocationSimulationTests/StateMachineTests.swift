@@ -43,6 +43,31 @@ import Testing
         #expect(monitor.evaluate(at: north(5000), time: t0 + 3).isEmpty)
     }
 
+    /// A slot freed by `remove` goes to the next region registered, and an identifier registered
+    /// again replaces its region rather than adding one; room reserved beforehand changes neither.
+    @Test func regionMonitorReusesFreedSlotsAndReplacesByIdentifier() {
+        var monitor = RegionMonitor(configuration: configuration)
+        monitor.reserveCapacity(forAdditional: 3)
+        let a = CircularRegion(identifier: "a", center: origin, radius: 200)
+        let b = CircularRegion(identifier: "b", center: north(3000), radius: 200)
+        #expect(monitor.register(a, deviceAt: north(50), time: t0) == .inside)
+        #expect(monitor.register(b, deviceAt: north(50), time: t0) == .outside)
+        monitor.remove("a")
+        let c = CircularRegion(identifier: "c", center: north(50), radius: 100)
+        #expect(monitor.register(c, deviceAt: north(50), time: t0) == .inside)
+        let movedB = CircularRegion(identifier: "b", center: north(60), radius: 100)
+        #expect(monitor.register(movedB, deviceAt: north(50), time: t0) == .inside)
+        #expect(monitor.regions == [movedB, c])
+        // Gone far away: the two regions monitored exit once each, the removed one never.
+        var changes: [RegionMonitor.Change] = []
+        for s in 1...40 { changes += monitor.evaluate(at: north(5000), time: t0 + Double(s)) }
+        let exits = changes.compactMap { change -> String? in
+            guard case .crossed(let region, .outside, _, _) = change else { return nil }
+            return region.identifier
+        }
+        #expect(exits.sorted() == ["b", "c"] && exits.count == changes.count)
+    }
+
     /// Nothing is stamped inside a signal gap: a dwell begun before it is not evidence, and the
     /// crossing counts from the first fix after it.
     @Test func regionMonitorNeedsFixesThatArrived() {

@@ -189,6 +189,7 @@ public struct AppScript: Sendable {
         if apis.contains(.delegate) {
             manager.desiredAccuracy = desiredAccuracy
             manager.distanceFilter = distanceFilter
+            manager.reserveRegionCapacity(regions.count)
             for region in regions { manager.startMonitoring(for: region) }
             switch mode {
             case .standard: manager.startUpdatingLocation()

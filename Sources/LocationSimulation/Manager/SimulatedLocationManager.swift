@@ -394,6 +394,12 @@ public final class SimulatedLocationManager {
         run(.startMonitoring(region))
     }
 
+    /// Makes room for `count` more monitored regions, for a caller about to start monitoring a
+    /// whole list (no call of the API this stands in for; it changes no event).
+    func reserveRegionCapacity(_ count: Int) {
+        core.regions.reserveCapacity(forAdditional: count)
+    }
+
     public func stopMonitoring(for region: CircularRegion) {
         core.stopMonitoring(region.identifier)
     }
