@@ -123,8 +123,9 @@ struct AnswerDecoderTests {
     }
 
     /// Keys are compared as `JSONDecoder` compares them: an escaped key is its text, a key beyond
-    /// ASCII is read as written, a repeat is found among a handful of keys and among many (the
-    /// reader changes its way past `AnswerJSON.keysComparedInPlace`), and a key asked for beyond
+    /// ASCII is read as written, a repeat — plain or escaped — is found among a handful of keys
+    /// and among many (the reader changes its way past `AnswerJSON.keysComparedInPlace`, and
+    /// compares plain keys by their bytes), and a key asked for beyond
     /// ASCII is compared as `String`s are (the Kelvin sign is K, canonically).
     @Test func keysAreComparedAsJSONDecoderComparesThem() {
         #expect(Self.agree(GraphCreated.self, Data(#"{"\u0069d":"1"}"#.utf8)))
@@ -137,6 +138,9 @@ struct AnswerDecoderTests {
                 let withRepeat = members + [#""k\#(repeated)":0"#]
                 #expect(
                     AnswerDecoder.decode(Keys.self, from: Data("{\(withRepeat.joined(separator: ","))}".utf8)) == nil)
+                // Spelt with an escape, the repeat is the same key.
+                let escaped = members + [#""\u006b\#(repeated)":0"#]
+                #expect(AnswerDecoder.decode(Keys.self, from: Data("{\(escaped.joined(separator: ","))}".utf8)) == nil)
             }
         }
         struct Kelvin: Decodable, Equatable {

@@ -24,12 +24,12 @@ struct NotDecodedHere: Error {}
 
 extension AnswerJSON {
     func decode(_: Bool.Type) throws -> Bool {
-        guard case .bool(let value) = self else { throw NotDecodedHere() }
+        guard let value = bool else { throw NotDecodedHere() }
         return value
     }
 
     func decode(_: String.Type) throws -> String {
-        guard case .string(let value) = self else { throw NotDecodedHere() }
+        guard let value = text else { throw NotDecodedHere() }
         return value
     }
 
@@ -37,15 +37,13 @@ extension AnswerJSON {
     /// `strtod` was a twentieth of a signed request, reading bounding boxes); one out of
     /// `Double`'s range is left to it.
     func decode(_: Double.Type) throws -> Double {
-        guard case .number(var text) = self, let value = text.withUTF8({ DecimalParser.parse($0) }) else {
-            throw NotDecodedHere()
-        }
+        guard let value = double else { throw NotDecodedHere() }
         return value
     }
 
     /// A number written as an integer that fits (`1.0` and `1e2` are left to `JSONDecoder`).
     func integer<Integer: FixedWidthInteger>(_: Integer.Type) throws -> Integer {
-        guard case .number(let text) = self, let value = Integer(text) else { throw NotDecodedHere() }
+        guard let text = numberText, let value = Integer(text) else { throw NotDecodedHere() }
         return value
     }
 
@@ -71,27 +69,22 @@ private struct ValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard case .object(let members) = value else { throw NotDecodedHere() }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members))
+        KeyedDecodingContainer(KeyedContainer<Key>(members: try value.members()))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case .array(let elements) = value else { throw NotDecodedHere() }
-        return UnkeyedContainer(elements: elements)
+        UnkeyedContainer(elements: Array(try value.elements()))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueContainer(value: value) }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let members: [AnswerJSON.Member]
+    let members: AnswerJSON.Members
     var codingPath: [any CodingKey] { [] }
-    var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
+    var allKeys: [Key] { members.compactMap { $0.key.text.flatMap(Key.init(stringValue:)) } }
 
-    func find(_ key: Key) -> AnswerJSON? {
-        let name = key.stringValue
-        return members.first { $0.key == name }?.value
-    }
+    func find(_ key: Key) -> AnswerJSON? { members.value(key.stringValue) }
 
     func value(_ key: Key) throws -> AnswerJSON {
         guard let value = find(key) else { throw NotDecodedHere() }
@@ -99,7 +92,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func contains(_ key: Key) -> Bool { find(key) != nil }
-    func decodeNil(forKey key: Key) throws -> Bool { try value(key) == .null }
+    func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try value(key).decode(type) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try value(key).decode(type) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try value(key).decode(type) }
@@ -118,7 +111,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// Nil for a missing key or `null`, as `JSONDecoder` has it; one look-up, not three.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = find(key), value != .null else { return nil }
+        guard let value = find(key), !value.isNull else { return nil }
         return try value.decode(type)
     }
 
@@ -134,7 +127,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     // `JSONDecoder` gives a missing key's super decoder `null`.
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: members.first { $0.key == "super" }?.value ?? .null)
+        ValueDecoder(value: members.value("super") ?? .null)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(value: find(key) ?? .null) }
@@ -162,7 +155,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard try peek() == .null else { return false }
+        guard try peek().isNull else { return false }
         currentIndex += 1
         return true
     }
@@ -200,7 +193,7 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     let value: AnswerJSON
     var codingPath: [any CodingKey] { [] }
 
-    func decodeNil() -> Bool { value == .null }
+    func decodeNil() -> Bool { value.isNull }
     func decode(_ type: Bool.Type) throws -> Bool { try value.decode(type) }
     func decode(_ type: String.Type) throws -> String { try value.decode(type) }
     func decode(_ type: Double.Type) throws -> Double { try value.decode(type) }

@@ -53,7 +53,7 @@ extension GraphPage.Location: AnswerReadable {
 
     /// A number, or a string that reads as one (`Double(text)`, as `init(from:)` reads it).
     private static func flexibleNumber(_ value: AnswerJSON) throws -> Double {
-        if case .string(let text) = value {
+        if let text = value.text {
             guard let number = Double(text) else { throw NotDecodedHere() }
             return number
         }
@@ -62,16 +62,13 @@ extension GraphPage.Location: AnswerReadable {
 
     /// A string, or a plain integer written as a number (`init(from:)` decodes an `Int`).
     private static func flexibleString(_ value: AnswerJSON) throws -> String {
-        switch value {
-        case .string(let text): return text
-        case .number(let text):
-            let digits = text.utf8.drop { $0 == UInt8(ascii: "-") }
-            guard text.utf8.first != UInt8(ascii: "+"), digits.allSatisfy({ (0x30...0x39).contains($0) }),
-                let number = Int(text)
-            else { throw NotDecodedHere() }
-            return String(number)
-        default: throw NotDecodedHere()
-        }
+        if let text = value.text { return text }
+        guard let text = value.numberText else { throw NotDecodedHere() }
+        let digits = text.utf8.drop { $0 == UInt8(ascii: "-") }
+        guard text.utf8.first != UInt8(ascii: "+"), digits.allSatisfy({ (0x30...0x39).contains($0) }),
+            let number = Int(text)
+        else { throw NotDecodedHere() }
+        return String(number)
     }
 }
 

@@ -11,31 +11,23 @@ protocol AnswerReadable {
 
 /// An object's members by key, for the readers (Twitter's here, Graph's in GraphAnswerReaders).
 struct AnswerObject {
-    let members: [AnswerJSON.Member]
+    let members: AnswerJSON.Members
 
-    init(_ value: AnswerJSON) throws {
-        guard case .object(let members) = value else { throw NotDecodedHere() }
-        self.members = members
-    }
+    init(_ value: AnswerJSON) throws { members = try value.members() }
 
     func required(_ key: String) throws -> AnswerJSON {
-        guard let member = members.first(where: { $0.key == key }) else { throw NotDecodedHere() }
-        return member.value
+        guard let value = members.value(key) else { throw NotDecodedHere() }
+        return value
     }
 
     /// `decodeIfPresent`'s reading: nil when the key is missing or `null`.
     func optional(_ key: String) -> AnswerJSON? {
-        guard let member = members.first(where: { $0.key == key }), member.value != .null else { return nil }
-        return member.value
+        guard let value = members.value(key), !value.isNull else { return nil }
+        return value
     }
 }
 
 extension AnswerJSON {
-    func elements() throws -> [AnswerJSON] {
-        guard case .array(let elements) = self else { throw NotDecodedHere() }
-        return elements
-    }
-
     func string() throws -> String { try decode(String.self) }
 }
 
