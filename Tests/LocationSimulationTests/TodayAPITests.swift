@@ -68,6 +68,31 @@ import Testing
         #expect(manager.identifiers(of: "many").count == 22)
     }
 
+    /// Conditions that change at one fix report in the order they were added — a condition added
+    /// again goes last — whatever their identifiers; a removed one frees its place under the
+    /// limit. (The monitor looks only at the conditions whose regions changed, not at all of
+    /// them, and must still give their events in this order.)
+    @Test func conditionsChangingAtOneFixReportInTheOrderTheyWereAdded() {
+        let manager = alwaysManager()
+        let names = [
+            "m", "c", "x", "a", "q", "b", "k", "e", "w", "d", "t", "f", "p", "g", "s", "h", "o", "i", "r", "j",
+        ]
+        for name in names { manager.add(cafeCondition, identifier: name, to: "places") }
+        manager.remove("c", from: "places")
+        manager.add(cafeCondition, identifier: "c", to: "places")
+        manager.add(cafeCondition, identifier: "over", to: "places")
+        let events = run(route(seconds: 1_000) { 2 * $0 }, manager: manager).compactMap {
+            timed -> MonitoringEvent? in
+            guard case .monitorEvent(let event, _) = timed.event, event.identifier != "over" else { return nil }
+            return event
+        }
+        let added = names.filter { $0 != "c" } + ["c"]
+        let instants = Dictionary(grouping: events, by: \.date)
+        #expect(instants.count == 3)  // the first fix, the entry, the exit
+        for group in instants.values { #expect(group.map(\.identifier) == added) }
+        #expect(manager.record(for: "over", in: "places")?.lastEvent.diagnostics == .conditionLimitExceeded)
+    }
+
     /// A beacon condition is satisfied at the first fix in range of a matching beacon and
     /// unsatisfied `beaconExitDelay` (30 s) after the last.
     @Test func beaconConditionsFollowTheBeaconsRange() throws {

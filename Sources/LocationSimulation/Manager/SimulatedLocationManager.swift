@@ -400,6 +400,11 @@ public final class SimulatedLocationManager {
         core.regions.reserveCapacity(forAdditional: count)
     }
 
+    /// The same for `count` more `CLMonitor` conditions.
+    func reserveConditionCapacity(_ count: Int) {
+        core.conditions.reserveCapacity(forAdditional: count)
+    }
+
     public func stopMonitoring(for region: CircularRegion) {
         core.stopMonitoring(region.identifier)
     }
