@@ -112,6 +112,33 @@ import Testing
         #expect(events.map(\.2) == [0, 0, 470, 560])
     }
 
+    /// The beacons heard at a fix are looked up by place: among 2,000 others that match the
+    /// condition too but lie off the route, the beacon on it is heard exactly where it alone is;
+    /// one with no finite range is heard everywhere (it cannot be filed by place).
+    @Test func beaconsAreHeardWhereTheyAreAmongMany() throws {
+        let uuid = try #require(UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
+        func events(_ beacons: [Beacon]) -> [(MonitoringState, Double)] {
+            let manager = alwaysManager()
+            manager.beacons = beacons
+            manager.add(.beaconIdentity(.init(uuid: uuid)), identifier: "any", to: "beacons")
+            return run(route(seconds: 700) { $0 }, manager: manager).compactMap { timed in
+                guard case .monitorEvent(let event, _) = timed.event else { return nil }
+                return (event.state, timed.time - t0)
+            }
+        }
+        let lobby = Beacon(uuid: uuid, major: 1, minor: 7, coordinate: north(500), range: 30.5)
+        let offRoute = (0..<2_000).map {
+            let metres = $0.isMultiple(of: 2) ? -200 - 25 * Double($0) : 800 + 25 * Double($0)
+            return Beacon(uuid: uuid, major: 2, minor: UInt16($0), coordinate: north(metres), range: 40)
+        }
+        let alone = events([lobby])
+        #expect(alone.map(\.0) == [.unsatisfied, .satisfied, .unsatisfied] && alone.map(\.1) == [0, 470, 560])
+        let among = events(offRoute + [lobby] + offRoute.reversed())
+        #expect(among.map(\.0) == alone.map(\.0) && among.map(\.1) == alone.map(\.1))
+        let everywhere = Beacon(uuid: uuid, major: 3, minor: 0, coordinate: north(-50_000), range: .infinity)
+        #expect(events([everywhere]).map(\.0) == [.satisfied])
+    }
+
     /// iOS keeps a monitor's records by name across the app's termination; the relaunched app
     /// finds its conditions and is relaunched by their events, as a terminated app is for region
     /// events (WWDC 2023 "Meet Core Location Monitor"; `CLRegion.notifyOnEntry`).

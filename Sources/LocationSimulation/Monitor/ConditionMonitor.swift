@@ -42,7 +42,14 @@ package struct ConditionMonitor {
 
     package let configuration: LocationManagerConfiguration
     /// The beacons in the world.
-    package var beacons: [Beacon]
+    package var beacons: [Beacon] {
+        didSet { beaconIndex = Self.index(beacons) }
+    }
+    /// ``beacons`` by where they are heard (their positions in the list), so that a fix looks at
+    /// the few near it — looking at every one, 10,000 beacons in the world made a replay of the
+    /// walk with 20 beacon conditions take 1.2 s, 1,000 conditions 8.8 s — and the beacons the
+    /// index cannot file (not a valid place, or a range not within 0–10 km), looked at every fix.
+    private var beaconIndex: (near: CircleIndex<Int>, elsewhere: [Int])
     private var geographic: RegionMonitor
     private var entries: [Key: Entry] = [:]
     /// Keys in the order conditions were added: events come out in a fixed order.
@@ -59,6 +66,7 @@ package struct ConditionMonitor {
     package init(configuration: LocationManagerConfiguration, beacons: [Beacon] = []) {
         self.configuration = configuration
         self.beacons = beacons
+        self.beaconIndex = Self.index(beacons)
         self.geographic = RegionMonitor(configuration: configuration)
     }
 
@@ -116,7 +124,7 @@ package struct ConditionMonitor {
                 deviceAt: believed, time: time)
             state = region == .unknown ? nil : region == .inside ? .satisfied : .unsatisfied
         case .beaconIdentity(let beacon):
-            if let actual { state = beaconState(beacon, entry: &entry, at: actual, time: time)?.0 }
+            if let actual { state = beaconState(beacon, entry: &entry, heard: heard(at: actual), time: time)?.0 }
         }
         var events: [MonitoringEvent] = []
         if let state, state != assuming {
@@ -216,12 +224,13 @@ package struct ConditionMonitor {
         // the first fix, every one).
         let keys = (Array(changed.keys) + beaconKeys).map { (entries[$0]?.sequence ?? 0, $0) }
             .sorted { $0.0 < $1.0 }.map(\.1)
+        let heard = beaconKeys.isEmpty ? [] : heard(at: actual)
         var events: [MonitoringEvent] = []
         for key in keys {
             guard var entry = entries[key], entry.isMonitored else { continue }
             var next = changed[key]
             if case .beaconIdentity(let condition) = entry.condition {
-                next = beaconState(condition, entry: &entry, at: actual, time: time)
+                next = beaconState(condition, entry: &entry, heard: heard, time: time)
             }
             guard let (state, at) = next, state != entry.lastEvent.state || !entry.lastEvent.diagnostics.isEmpty
             else {
@@ -242,18 +251,36 @@ package struct ConditionMonitor {
         return Key(monitor: String(parts[0]), identifier: parts.count > 1 ? String(parts[1]) : "")
     }
 
-    /// A beacon condition at a fix: in range of a matching beacon is satisfied at once; out of range
-    /// for the exit delay is unsatisfied (at the instant the delay ran out); the first fix decides
-    /// an unknown state either way.
+    /// The beacons heard at `position`: within their range of it.
+    private func heard(at position: Coordinate) -> [Beacon] {
+        (beaconIndex.near.candidates(near: position) + beaconIndex.elsewhere).map { beacons[$0] }.filter {
+            ShortDistance.distance($0.coordinate, position) <= $0.range
+        }
+    }
+
+    /// ``beaconIndex`` for `beacons`. The index's margin (10 m) keeps every beacon heard among the
+    /// candidates, whatever its rounding of metres to degrees.
+    private static func index(_ beacons: [Beacon]) -> (near: CircleIndex<Int>, elsewhere: [Int]) {
+        var index = (near: CircleIndex<Int>(margin: 10), elsewhere: [Int]())
+        for (position, beacon) in beacons.enumerated() {
+            if beacon.coordinate.isValid && (0...10_000).contains(beacon.range) {
+                index.near.insert(Circle(center: beacon.coordinate, radius: beacon.range), for: position)
+            } else {
+                index.elsewhere.append(position)
+            }
+        }
+        return index
+    }
+
+    /// A beacon condition at a fix, with the beacons `heard` there: in range of a matching beacon
+    /// is satisfied at once; out of range for the exit delay is unsatisfied (at the instant the
+    /// delay ran out); the first fix decides an unknown state either way.
     private func beaconState(
-        _ condition: BeaconIdentityCondition, entry: inout Entry, at position: Coordinate, time: EpochInstant
+        _ condition: BeaconIdentityCondition, entry: inout Entry, heard: [Beacon], time: EpochInstant
     )
         -> (MonitoringState, EpochInstant)?
     {
-        let heard = beacons.contains {
-            condition.matches($0) && ShortDistance.distance($0.coordinate, position) <= $0.range
-        }
-        if heard {
+        if heard.contains(where: condition.matches) {
             entry.lastHeard = time
             return (.satisfied, time)
         }
