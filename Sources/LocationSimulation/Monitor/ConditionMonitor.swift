@@ -224,13 +224,13 @@ package struct ConditionMonitor {
         // the first fix, every one).
         let keys = (Array(changed.keys) + beaconKeys).map { (entries[$0]?.sequence ?? 0, $0) }
             .sorted { $0.0 < $1.0 }.map(\.1)
-        let heard = beaconKeys.isEmpty ? [] : heard(at: actual)
+        let beaconsHeard = beaconKeys.isEmpty ? [] : heard(at: actual)
         var events: [MonitoringEvent] = []
         for key in keys {
             guard var entry = entries[key], entry.isMonitored else { continue }
             var next = changed[key]
             if case .beaconIdentity(let condition) = entry.condition {
-                next = beaconState(condition, entry: &entry, heard: heard, time: time)
+                next = beaconState(condition, entry: &entry, heard: beaconsHeard, time: time)
             }
             guard let (state, at) = next, state != entry.lastEvent.state || !entry.lastEvent.diagnostics.isEmpty
             else {

@@ -238,41 +238,36 @@ struct AnswerJSON {
         }
 
         mutating func object(depth: Int) -> Bool {
-            let open = nodes.count
-            nodes.append(Node(kind: .object))
-            scanner.index += 1
-            scanner.skipWhitespace()
-            if !scanner.take(UInt8(ascii: "}")) {
-                repeat {
-                    scanner.skipWhitespace()
-                    guard scanner.current == UInt8(ascii: "\""), string() else { return false }
-                    scanner.skipWhitespace()
-                    guard scanner.take(UInt8(ascii: ":")) else { return false }
-                    scanner.skipWhitespace()
-                    guard value(depth: depth + 1) else { return false }
-                    scanner.skipWhitespace()
-                } while scanner.take(UInt8(ascii: ","))
-                guard scanner.take(UInt8(ascii: "}")) else { return false }
+            collection(.object, closedBy: UInt8(ascii: "}")) { reader in
+                guard reader.scanner.current == UInt8(ascii: "\""), reader.string() else { return false }
+                reader.scanner.skipWhitespace()
+                guard reader.scanner.take(UInt8(ascii: ":")) else { return false }
+                reader.scanner.skipWhitespace()
+                return reader.value(depth: depth + 1)
             }
-            nodes[open].next = nodes.count
-            return !repeatsAKey(open)
         }
 
         mutating func array(depth: Int) -> Bool {
+            collection(.array, closedBy: UInt8(ascii: "]")) { $0.value(depth: depth + 1) }
+        }
+
+        /// An object or an array: the members or elements `item` reads, comma-separated, up to
+        /// `close`; an object's keys each once.
+        mutating func collection(_ kind: Kind, closedBy close: UInt8, _ item: (inout Reader) -> Bool) -> Bool {
             let open = nodes.count
-            nodes.append(Node(kind: .array))
+            nodes.append(Node(kind: kind))
             scanner.index += 1
             scanner.skipWhitespace()
-            if !scanner.take(UInt8(ascii: "]")) {
+            if !scanner.take(close) {
                 repeat {
                     scanner.skipWhitespace()
-                    guard value(depth: depth + 1) else { return false }
+                    guard item(&self) else { return false }
                     scanner.skipWhitespace()
                 } while scanner.take(UInt8(ascii: ","))
-                guard scanner.take(UInt8(ascii: "]")) else { return false }
+                guard scanner.take(close) else { return false }
             }
             nodes[open].next = nodes.count
-            return true
+            return kind == .array || !repeatsAKey(open)
         }
 
         /// Whether two keys of the object at `open` are equal as `String`s: plain keys by their
