@@ -128,8 +128,9 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
             return
         }
         forEachCell(of: extent) { cell in
-            cells[cell.key]?.removeAll { $0 == id }
-            if cells[cell.key]?.isEmpty == true { cells[cell.key] = nil }
+            let key = cell.key
+            cells[key]?.removeAll { $0 == id }
+            if cells[key]?.isEmpty == true { cells[key] = nil }
         }
     }
 

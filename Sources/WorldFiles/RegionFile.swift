@@ -129,9 +129,9 @@ extension RegionFile {
     fileprivate static func geoJSON(_ root: ConfigNode, into regions: inout Collected) throws(ConfigFileError) {
         guard root.isMapping, let features = root["features"], features.isSequence
         else { throw root.failure("a FeatureCollection needs a 'features' list") }
-        let list = try features.list()
-        regions.reserveCapacity(forAdditional: list.count)
-        for feature in list {
+        let items = try features.list()
+        regions.reserveCapacity(forAdditional: items.count)
+        for feature in items {
             guard feature.isMapping, let geometry = feature["geometry"], geometry.isMapping,
                 geometry["type"]?.scalarText == "Point", let coordinates = geometry["coordinates"],
                 coordinates.isSequence, case let position = try coordinates.list(), position.count >= 2,

@@ -52,16 +52,11 @@ struct AnswerJSON {
 
     var isNull: Bool { node.kind == .null }
 
-    /// A string's text; its escapes are read again here (the reader checked them).
+    /// A string's text.
     var text: String? {
         let node = node
         guard node.kind == .string else { return nil }
-        return tape.bytes.withUnsafeBytes { raw -> String? in
-            if node.plain { return String(decoding: raw[node.range], as: UTF8.self) }
-            var scanner = JSONScanner(bytes: raw)
-            scanner.index = node.start
-            return scanner.string()
-        }
+        return tape.bytes.withUnsafeBytes { node.text(in: $0) }
     }
 
     /// A number as written (JSON's grammar, checked), for a reading of its own.
@@ -177,6 +172,15 @@ struct AnswerJSON {
             self.plain = plain
             (first, past, after) = (Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: end), 0)
             self.next = next
+        }
+
+        /// A string node's text in the answer's `bytes`; its escapes are read again here (the
+        /// reader checked them).
+        func text(in bytes: UnsafeRawBufferPointer) -> String? {
+            if plain { return String(decoding: bytes[range], as: UTF8.self) }
+            var scanner = JSONScanner(bytes: bytes)
+            scanner.index = start
+            return scanner.string()
         }
 
         var start: Int { Int(first) }
@@ -300,12 +304,7 @@ struct AnswerJSON {
             UnsafeRawBufferPointer(rebasing: scanner.bytes[nodes[key].range])
         }
 
-        func text(of key: Int) -> String? {
-            if nodes[key].plain { return String(decoding: bytes(of: key), as: UTF8.self) }
-            var reader = JSONScanner(bytes: scanner.bytes)
-            reader.index = nodes[key].start
-            return reader.string()
-        }
+        func text(of key: Int) -> String? { nodes[key].text(in: scanner.bytes) }
     }
 
     /// A plain key's bytes, hashed and compared as bytes (valid while the answer is read).
