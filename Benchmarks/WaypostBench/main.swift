@@ -494,17 +494,18 @@ func regionLoads(json: Bool, api: String = "delegate", goal: String? = nil) -> B
     guard let small = try? writeRegions(10_000, json: json), let large = try? writeRegions(100_000, json: json),
         let tenK = replay(small), let hundredK = replay(large)
     else { return false }
-    func label(_ count: String) -> String {
-        "\(count) regions\(json ? ", JSON" : "")\(api == "monitor" ? ", CLMonitor" : "")"
-            .padding(toLength: 35, withPad: " ", startingAt: 0)
-    }
+    printLoads("regions\(json ? ", JSON" : "")\(api == "monitor" ? ", CLMonitor" : "")", tenK, hundredK, goal: goal)
+    return true
+}
+/// A load's two lines: 10,000 and 100,000 `things`, the second beside the linear target and `goal`.
+func printLoads(_ things: String, _ tenK: Measurement, _ hundredK: Measurement, goal: String? = nil) {
+    func label(_ count: String) -> String { "\(count) \(things)".padding(toLength: 35, withPad: " ", startingAt: 0) }
     print(String(format: "%@ %5.2f s %6.0f MB", label("10,000"), tenK.seconds, tenK.peakMegabytes))
     print(
         String(
             format: "%@ %5.2f s %6.0f MB   %.1f× 10,000 (target ≤ 10: linear%@)", label("100,000"),
             hundredK.seconds, hundredK.peakMegabytes, hundredK.seconds / tenK.seconds,
             goal.map { "; the time, \($0)" } ?? ""))
-    return true
 }
 // Issue 41: JSON goes through a JSON reader, not YAML's. `CLMonitor` evaluates only the conditions
 // whose regions changed (before, 10,000 conditions took 7.9 s: every fix walked them all).
@@ -512,6 +513,37 @@ if !FileManager.default.isExecutableFile(atPath: waypost) || !regionLoads(json: 
     || !regionLoads(json: true, goal: "≤ 0.5 s") || !regionLoads(json: true, api: "monitor")
 {
     print("regions measurements failed (build the waypost product in release)")
+}
+/// `count` iBeacons of 40 m at random in the same square as the regions, as JSON.
+func writeBeacons(_ count: Int) throws -> String {
+    let url = benchDirectory.appendingPathComponent("beacons-\(count).json")
+    if !FileManager.default.fileExists(atPath: url.path) {
+        var random = SeededRandom(state: 0xBEAC_0000 ^ UInt64(count))
+        try writeFile(url) { write in
+            write("{\"beacons\": [\n")
+            for i in 0..<count {
+                let (latitude, longitude) = (f6(37 + random.next()), f6(-122.5 + random.next()))
+                write(
+                    "  {\"identifier\": \"b\(i)\", \"uuid\": \"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\", \"major\": \(1 + i / 65_536), \"minor\": \(i % 65_536), \"latitude\": \(latitude), \"longitude\": \(longitude), \"range\": 40}\(i + 1 < count ? "," : "")\n"
+                )
+            }
+            write("]}\n")
+        }
+    }
+    return url.path
+}
+// `CLMonitor` watching every beacon of a world: a fix looks at the beacons heard near it and the
+// conditions not settled (before, 10,000 took 15 s: every fix evaluated every beacon condition).
+if FileManager.default.isExecutableFile(atPath: waypost), let small = try? writeBeacons(10_000),
+    let large = try? writeBeacons(100_000),
+    let tenK = median(
+        runs, [waypost, "replay", walk, "--beacons", small, "--unlimited-regions", "--api", "monitor", "--summary"]),
+    let hundredK = median(
+        runs, [waypost, "replay", walk, "--beacons", large, "--unlimited-regions", "--api", "monitor", "--summary"])
+{
+    printLoads("beacons, CLMonitor", tenK, hundredK)
+} else {
+    print("beacons measurements failed (build the waypost product in release)")
 }
 if let twenty = median(runs, [me, "replay", gx, "20"]), let lakh = median(runs, [me, "replay", gx, "100000"]) {
     print(

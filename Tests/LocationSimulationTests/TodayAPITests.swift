@@ -139,6 +139,48 @@ import Testing
         #expect(events([everywhere]).map(\.0) == [.satisfied])
     }
 
+    /// A beacon condition settled as unsatisfied is not looked at again until a beacon it names is
+    /// heard: each of Apple's three forms (`uuid:`, `uuid:major:`, `uuid:major:minor:`) must wake
+    /// for the lobby's beacon, and the others must not. The forms are Apple's
+    /// (`CLMonitor.BeaconIdentityCondition` initialisers).
+    @Test func settledBeaconConditionsWakeForTheBeaconsTheyName() throws {
+        let uuid = try #require(UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
+        let other = try #require(UUID(uuidString: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E"))
+        let manager = alwaysManager()
+        manager.beacons = [Beacon(uuid: uuid, major: 1, minor: 7, coordinate: north(500), range: 30.5)]
+        let conditions: [(String, BeaconIdentityCondition)] = [
+            ("uuid", .init(uuid: uuid)), ("major", .init(uuid: uuid, major: 1)),
+            ("minor", .init(uuid: uuid, major: 1, minor: 7)), ("other-major", .init(uuid: uuid, major: 2)),
+            ("other-minor", .init(uuid: uuid, major: 1, minor: 8)), ("other-uuid", .init(uuid: other)),
+        ]
+        for (identifier, condition) in conditions {
+            manager.add(.beaconIdentity(condition), identifier: identifier, to: "beacons")
+        }
+        // Removed and added again while settled: it names the beacon under a new entry, last.
+        var script: [Double: () -> Void] = [:]
+        script[300] = {
+            manager.remove("major", from: "beacons")
+            manager.add(.beaconIdentity(.init(uuid: uuid, major: 1)), identifier: "major", to: "beacons")
+        }
+        var seen: [String: [MonitoringState]] = [:]
+        var order: [String] = []
+        manager.observer = {
+            guard case .monitorEvent(let event, _) = $0.event else { return }
+            seen[event.identifier, default: []].append(event.state)
+            if event.state == .satisfied { order.append(event.identifier) }
+        }
+        for s in 0...700 {
+            script[Double(s)]?()
+            manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: north(Double(s))))
+        }
+        for name in ["uuid", "minor"] { #expect(seen[name] == [.unsatisfied, .satisfied, .unsatisfied], "\(name)") }
+        // The re-added one's first event is determined at once (unsatisfied, as assumed unknown).
+        #expect(seen["major"] == [.unsatisfied, .unsatisfied, .satisfied, .unsatisfied])
+        for name in ["other-major", "other-minor", "other-uuid"] { #expect(seen[name] == [.unsatisfied], "\(name)") }
+        #expect(order == ["uuid", "minor", "major"])
+        #expect(manager.identifiers(of: "beacons") == conditions.map(\.0).filter { $0 != "major" } + ["major"])
+    }
+
     /// iOS keeps a monitor's records by name across the app's termination; the relaunched app
     /// finds its conditions and is relaunched by their events, as a terminated app is for region
     /// events (WWDC 2023 "Meet Core Location Monitor"; `CLRegion.notifyOnEntry`).
