@@ -9,16 +9,27 @@ import Yams
 /// check that what it reads is what Yams' default reading would have given.
 struct ConfigNodeTests {
     /// Scalars as config files write them, and the ones only YAML 1.1's rules read as numbers.
-    @Test(arguments: [
-        "12", "-12", "+12", "0", "-0", "012", "1.5", ".5", "1.", "-122.0315", "1e5", "1E+5", "2.5e-3", "1e",
-        "1_000", "1:30", "0x1A", "0o17", "0b101", ".inf", "-.inf", ".nan", "1e400", "'12'", "\"1.5\"", "twelve",
-        "1.2.3", "--1", "e5", "", "true", "~", "null", "12 ", "99999999999999999999",
-    ])
+    static let numbers = [
+        "12", "-12", "+12", "0", "-0", "+0", "012", "-012", "1.5", ".5", "1.", "-122.0315", "1e5", "1E+5", "2.5e-3",
+        "1e", "1_000", "1:30", "0x1A", "0o17", "0b101", ".inf", "-.inf", ".nan", "1e400", "'12'", "\"1.5\"",
+        "twelve", "1.2.3", "--1", "+-1", "e5", "", "true", "~", "null", "12 ", "99999999999999999999",
+        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "65535", "٣",
+    ]
+
+    @Test(arguments: numbers)
     func numbersReadAsYamsReadsThem(text: String) throws {
         let ours = try ConfigNode.parse("value: \(text)", name: "n.yaml").required("value").numericValue
         let yams = try #require(try Yams.compose(yaml: "value: \(text)")?.mapping?["value"])
         let expected = yams.float ?? yams.int.map(Double.init)
         #expect(ours == expected || (ours?.isNaN == true && expected?.isNaN == true), "\(text)")
+    }
+
+    /// Whole numbers (a beacon's major and minor) as Yams' `Int` reads them, octal `012` included.
+    @Test(arguments: numbers)
+    func integersReadAsYamsReadsThem(text: String) throws {
+        let ours = try ConfigNode.parse("value: \(text)", name: "n.yaml").required("value").integerValue
+        let yams = try #require(try Yams.compose(yaml: "value: \(text)")?.mapping?["value"])
+        #expect(ours == yams.int, "\(text)")
     }
 
     @Test func keysAreFoundByTheirText() throws {
