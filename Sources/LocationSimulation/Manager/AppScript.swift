@@ -213,7 +213,9 @@ public struct AppScript: Sendable {
                             .init(uuid: $0.beacon.uuid, major: $0.beacon.major, minor: $0.beacon.minor))
                     )
                 }
-            manager.reserveConditionCapacity(max(0, conditions.count - known.count))
+            manager.reserveConditionCapacity(
+                max(0, conditions.count - known.count),
+                beacons: beacons.filter { !known.contains($0.identifier) }.count)
             for (identifier, condition) in conditions where !known.contains(identifier) {
                 manager.add(condition, identifier: identifier, to: monitorName)
             }

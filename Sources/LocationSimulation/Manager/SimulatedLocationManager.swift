@@ -400,9 +400,9 @@ public final class SimulatedLocationManager {
         core.regions.reserveCapacity(forAdditional: count)
     }
 
-    /// The same for `count` more `CLMonitor` conditions.
-    func reserveConditionCapacity(_ count: Int) {
-        core.conditions.reserveCapacity(forAdditional: count)
+    /// The same for `count` more `CLMonitor` conditions, `beacons` of them beacon ones.
+    func reserveConditionCapacity(_ count: Int, beacons: Int) {
+        core.conditions.reserveCapacity(forAdditional: count, beacons: beacons)
     }
 
     public func stopMonitoring(for region: CircularRegion) {

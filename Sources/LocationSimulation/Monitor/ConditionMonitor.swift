@@ -81,7 +81,8 @@ package struct ConditionMonitor {
     /// and a fix do not walk every condition (replaying the walk with 10,000 geographic ones took
     /// 7.9 s, the delegate API's regions 0.08 s; with 10,000 beacon ones 15 s).
     private var monitored = 0
-    private var beaconKeys: [BeaconName: Set<Key>] = [:]
+    /// (A list a name: nearly always one, and a list costs no hash to add to.)
+    private var beaconKeys: [BeaconName: [Key]] = [:]
     private var unsettled: Set<Key> = []
 
     package init(configuration: LocationManagerConfiguration, beacons: [Beacon] = []) {
@@ -187,18 +188,21 @@ package struct ConditionMonitor {
         if removed.isMonitored { monitored -= 1 }
         if case .beaconIdentity(let condition) = removed.condition {
             let name = BeaconName(condition)
-            beaconKeys[name]?.remove(key)
+            beaconKeys[name]?.removeAll { $0 == key }
             if beaconKeys[name]?.isEmpty == true { beaconKeys[name] = nil }
             unsettled.remove(key)
         }
         geographic.remove(key.region)
     }
 
-    /// Makes room for `additional` more conditions, for an app about to add a whole list (as
-    /// ``RegionMonitor/reserveCapacity(forAdditional:)`` does for the delegate's regions).
-    package mutating func reserveCapacity(forAdditional additional: Int) {
+    /// Makes room for `additional` more conditions, `beacons` of them beacon ones, for an app
+    /// about to add a whole list (as ``RegionMonitor/reserveCapacity(forAdditional:)`` does for
+    /// the delegate's regions).
+    package mutating func reserveCapacity(forAdditional additional: Int, beacons: Int = 0) {
         entries.reserveCapacity(entries.count + additional)
-        geographic.reserveCapacity(forAdditional: additional)
+        geographic.reserveCapacity(forAdditional: additional - beacons)
+        beaconKeys.reserveCapacity(beaconKeys.count + beacons)
+        unsettled.reserveCapacity(unsettled.count + beacons)
     }
 
     /// A new condition's entry, the last added.
@@ -207,7 +211,7 @@ package struct ConditionMonitor {
         if entry.isMonitored {
             monitored += 1
             if case .beaconIdentity(let condition) = entry.condition {
-                beaconKeys[BeaconName(condition), default: []].insert(key)
+                beaconKeys[BeaconName(condition), default: []].append(key)
             }
         }
         store(entry, at: key)
