@@ -463,36 +463,48 @@ if let parse = median(runs, [me, "parse", gx]), let twenty = median(runs, [me, "
 // Regions files at scale: reading and registering must grow linearly (issue 17).
 print("")
 print("Regions files, whole process (read, register, a 15-minute walk), median of \(runs) runs")
-/// `count` random regions of 150 m, as YAML, or as JSON (the same regions) when `json`.
-func writeRegions(_ count: Int, json: Bool = false) throws -> String {
-    let url = benchDirectory.appendingPathComponent("regions-\(count).\(json ? "json" : "yaml")")
+/// `count` places at random in one square of the Bay Area, written once to .bench/`name`: a YAML
+/// list under `key`, or a JSON object's (`json`); `entry(i, latitude, longitude)` spells one.
+func writePlaces(
+    _ name: String, key: String, count: Int, json: Bool, seed: UInt64, _ entry: (Int, String, String) -> String
+) throws -> String {
+    let url = benchDirectory.appendingPathComponent(name)
     if !FileManager.default.fileExists(atPath: url.path) {
-        var random = SeededRandom(state: 0x5EED_0000 ^ UInt64(count))
+        var random = SeededRandom(state: seed ^ UInt64(count))
         try writeFile(url) { write in
-            write(json ? "{\"regions\": [\n" : "regions:\n")
+            write(json ? "{\"\(key)\": [\n" : "\(key):\n")
             for i in 0..<count {
-                let (latitude, longitude) = (f6(37 + random.next()), f6(-122.5 + random.next()))
-                write(
-                    json
-                        ? "  {\"identifier\": \"r\(i)\", \"latitude\": \(latitude), \"longitude\": \(longitude), \"radius\": 150}\(i + 1 < count ? "," : "")\n"
-                        : "  - {identifier: r\(i), latitude: \(latitude), longitude: \(longitude), radius: 150}\n"
-                )
+                let item = entry(i, f6(37 + random.next()), f6(-122.5 + random.next()))
+                write(json ? "  \(item)\(i + 1 < count ? "," : "")\n" : "  - \(item)\n")
             }
             if json { write("]}\n") }
         }
     }
     return url.path
 }
+/// `count` random regions of 150 m, as YAML, or as JSON (the same regions) when `json`.
+func writeRegions(_ count: Int, json: Bool = false) throws -> String {
+    try writePlaces(
+        "regions-\(count).\(json ? "json" : "yaml")", key: "regions", count: count, json: json, seed: 0x5EED_0000
+    ) { i, latitude, longitude in
+        json
+            ? "{\"identifier\": \"r\(i)\", \"latitude\": \(latitude), \"longitude\": \(longitude), \"radius\": 150}"
+            : "{identifier: r\(i), latitude: \(latitude), longitude: \(longitude), radius: 150}"
+    }
+}
 let walk = "tracks/cupertino-walk.kml"  // `make bench` runs in the checkout, as .bench/ is
+/// The walk replayed with every region or beacon of `file` (`option`: `--regions`, `--beacons`)
+/// watched through `api`.
+func replayWatching(_ option: String, _ file: String, api: String) -> Measurement? {
+    median(runs, [waypost, "replay", walk, option, file, "--unlimited-regions", "--api", api, "--summary"])
+}
 /// Replays the walk with 10,000 and then 100,000 regions read from YAML or JSON files, monitored
 /// through the delegate API or `CLMonitor` (`api`), and prints both, the 100,000 beside `goal`
 /// for its time when there is one; false when a run failed.
 func regionLoads(json: Bool, api: String = "delegate", goal: String? = nil) -> Bool {
-    func replay(_ regions: String) -> Measurement? {
-        median(runs, [waypost, "replay", walk, "--regions", regions, "--unlimited-regions", "--api", api, "--summary"])
-    }
     guard let small = try? writeRegions(10_000, json: json), let large = try? writeRegions(100_000, json: json),
-        let tenK = replay(small), let hundredK = replay(large)
+        let tenK = replayWatching("--regions", small, api: api),
+        let hundredK = replayWatching("--regions", large, api: api)
     else { return false }
     printLoads("regions\(json ? ", JSON" : "")\(api == "monitor" ? ", CLMonitor" : "")", tenK, hundredK, goal: goal)
     return true
@@ -516,30 +528,17 @@ if !FileManager.default.isExecutableFile(atPath: waypost) || !regionLoads(json: 
 }
 /// `count` iBeacons of 40 m at random in the same square as the regions, as JSON.
 func writeBeacons(_ count: Int) throws -> String {
-    let url = benchDirectory.appendingPathComponent("beacons-\(count).json")
-    if !FileManager.default.fileExists(atPath: url.path) {
-        var random = SeededRandom(state: 0xBEAC_0000 ^ UInt64(count))
-        try writeFile(url) { write in
-            write("{\"beacons\": [\n")
-            for i in 0..<count {
-                let (latitude, longitude) = (f6(37 + random.next()), f6(-122.5 + random.next()))
-                write(
-                    "  {\"identifier\": \"b\(i)\", \"uuid\": \"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\", \"major\": \(1 + i / 65_536), \"minor\": \(i % 65_536), \"latitude\": \(latitude), \"longitude\": \(longitude), \"range\": 40}\(i + 1 < count ? "," : "")\n"
-                )
-            }
-            write("]}\n")
-        }
+    try writePlaces("beacons-\(count).json", key: "beacons", count: count, json: true, seed: 0xBEAC_0000) {
+        i, latitude, longitude in
+        "{\"identifier\": \"b\(i)\", \"uuid\": \"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\", \"major\": \(1 + i / 65_536), \"minor\": \(i % 65_536), \"latitude\": \(latitude), \"longitude\": \(longitude), \"range\": 40}"
     }
-    return url.path
 }
 // `CLMonitor` watching every beacon of a world: a fix looks at the beacons heard near it and the
 // conditions not settled (before, 10,000 took 15 s: every fix evaluated every beacon condition).
 if FileManager.default.isExecutableFile(atPath: waypost), let small = try? writeBeacons(10_000),
     let large = try? writeBeacons(100_000),
-    let tenK = median(
-        runs, [waypost, "replay", walk, "--beacons", small, "--unlimited-regions", "--api", "monitor", "--summary"]),
-    let hundredK = median(
-        runs, [waypost, "replay", walk, "--beacons", large, "--unlimited-regions", "--api", "monitor", "--summary"])
+    let tenK = replayWatching("--beacons", small, api: "monitor"),
+    let hundredK = replayWatching("--beacons", large, api: "monitor")
 {
     printLoads("beacons, CLMonitor", tenK, hundredK)
 } else {

@@ -47,18 +47,10 @@ package struct ConditionMonitor {
 
     /// What a beacon condition names (`BeaconIdentityCondition`'s fields as given), to find the
     /// conditions a beacon heard matches without trying every one.
-    private struct BeaconName: Hashable {
+    fileprivate struct BeaconName: Hashable {
         var uuid: UUID
         var major: UInt16?
         var minor: UInt16?
-
-        init(uuid: UUID, major: UInt16?, minor: UInt16?) {
-            (self.uuid, self.major, self.minor) = (uuid, major, minor)
-        }
-
-        init(_ condition: BeaconIdentityCondition) {
-            self.init(uuid: condition.uuid, major: condition.major, minor: condition.minor)
-        }
     }
 
     package let configuration: LocationManagerConfiguration
@@ -274,8 +266,9 @@ package struct ConditionMonitor {
                 changed[keyOf(region: region.identifier)] = (state == .inside ? .satisfied : .unsatisfied, at)
             }
         }
-        // The conditions that may change, in the order they were added (each looked up once: at
-        // the first fix, every one).
+        // The conditions that may change — those whose regions changed, the beacon ones not
+        // settled and those naming a beacon heard (at the first fix, every one) — in the order
+        // they were added.
         let beaconsHeard = beaconKeys.isEmpty ? [] : heard(at: actual)
         let beaconCandidates = unsettled.union(naming(beaconsHeard))
         let keys = (Array(changed.keys) + beaconCandidates).map { (entries[$0]?.sequence ?? 0, $0) }
@@ -345,5 +338,11 @@ package struct ConditionMonitor {
         let since = entry.lastHeard ?? entry.lastEvent.date
         guard since.seconds(to: time) >= configuration.beaconExitDelay.seconds - 1e-9 else { return nil }
         return (.unsatisfied, since.advanced(by: configuration.beaconExitDelay))
+    }
+}
+
+extension ConditionMonitor.BeaconName {
+    init(_ condition: BeaconIdentityCondition) {
+        self.init(uuid: condition.uuid, major: condition.major, minor: condition.minor)
     }
 }

@@ -162,16 +162,16 @@ struct AnswerJSON {
         var kind: Kind
         /// A string of ASCII without escapes: its text is its bytes ``range``. Otherwise a
         /// string's range holds its quotes, to be read again.
-        var plain = false
-        private var first: Int32 = 0
-        private var past: Int32 = 0
-        private var after: Int32 = 0
+        var plain: Bool
+        private var first: Int32
+        private var past: Int32
+        private var after: Int32
 
         init(kind: Kind, plain: Bool = false, start: Int = 0, end: Int = 0, next: Int = 0) {
-            self.kind = kind
-            self.plain = plain
-            (first, past, after) = (Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: end), 0)
-            self.next = next
+            (self.kind, self.plain) = (kind, plain)
+            (first, past, after) = (
+                Int32(truncatingIfNeeded: start), Int32(truncatingIfNeeded: end), Int32(truncatingIfNeeded: next)
+            )
         }
 
         /// A string node's text in the answer's `bytes`; its escapes are read again here (the
