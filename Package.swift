@@ -203,6 +203,7 @@ let package = Package(
             name: "LocationSimulationTests",
             dependencies: [
                 "LocationSimulation", "LocationEvents", "SimulatedTime", "Tracks", "Geo", "ConfigFiles", "TestSupport",
+                "WaypostSupport",
             ]),
         .testTarget(
             name: "WorldFilesTests",

@@ -3,6 +3,7 @@ import LocationEvents
 import SimulatedTime
 import Testing
 import Tracks
+import WaypostSupport
 
 @testable import LocationSimulation
 
@@ -48,6 +49,27 @@ struct WindowedRunTests {
                 signalGaps: index % 3 == 0 ? [gap] : [], script: script)
             device.rest = Seconds(index % 2 == 0 ? 120 : 0)
             return device
+        }
+    }
+
+    /// A displaced device's longitude is wrapped without `fmod` where the difference is the
+    /// remainder: the same bits as the remainder, for longitudes on both sides of the
+    /// antimeridian, at its edges, and from every part of a random spread.
+    @Test func aDisplacedLongitudeWrapsToTheRemaindersBits() {
+        func remainder(_ longitude: Double) -> Double {
+            (longitude + 540).truncatingRemainder(dividingBy: 360) - 180
+        }
+        var longitudes: [Double] = [
+            0, -0.0, 180, -180, 179.999_999_999_999_97, -179.999_999_999_999_97, 180.000_000_000_000_03,
+            -180.000_000_000_000_03, 359.5, -359.5, 540, -540, 1e-300, -1e-300, 0.1, -0.1,
+            (-180.0).nextDown, (-180.0).nextUp, 180.0.nextDown, 180.0.nextUp,
+        ]
+        var generator = SplitMix64(seed: 41)
+        for _ in 0..<100_000 { longitudes.append(Double.random(in: -400...400, using: &generator)) }
+        for longitude in longitudes {
+            #expect(
+                DeviceCursor.wrappedLongitude(longitude).bitPattern == remainder(longitude).bitPattern,
+                "longitude \(longitude)")
         }
     }
 

@@ -323,10 +323,12 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
             guard ahead < windowEvents.count else { return }
             windowEvents.withUnsafeBufferPointer { events in
                 guard let first = UnsafeRawPointer(events.baseAddress) else { return }
-                // An event spans two cache lines: both are asked for.
-                let stride = MemoryLayout<TimedEvent>.stride
-                waypost_prefetch(first + ahead * stride)
-                waypost_prefetch(first + (ahead * stride + stride - 1))
+                // Every cache line the event touches is asked for: 112 bytes lie across three
+                // lines as often as across two.
+                let size = MemoryLayout<TimedEvent>.stride
+                let start = first + ahead * size
+                for offset in Swift.stride(from: 0, to: size, by: 64) { waypost_prefetch(start + offset) }
+                waypost_prefetch(start + (size - 1))
             }
         }
 
@@ -585,12 +587,20 @@ struct DeviceCursor {
         var coordinate = coordinate
         if shift != (0, 0) {
             coordinate.latitude = min(90, max(-90, coordinate.latitude + shift.latitude))
-            coordinate.longitude =
-                (coordinate.longitude + shift.longitude + 540).truncatingRemainder(dividingBy: 360) - 180
+            coordinate.longitude = Self.wrappedLongitude(coordinate.longitude + shift.longitude)
         }
         return DeviceSample(
             time: t, coordinate: coordinate, altitude: altitude, speed: speed, course: course,
             hasSignal: !device.signalGaps.contains { $0.contains(t) })
+    }
+
+    /// `longitude` moved into [-180, 180), as `(longitude + 540) % 360 - 180` has always put it.
+    /// Nearly every displaced longitude is already there, and for those the remainder is the
+    /// difference, exactly (Sterbenz's lemma: 360 ≤ x < 720), so the `fmod` call is left out
+    /// (perf: 1.3 % of a 10,000-device crowd's CPU).
+    static func wrappedLongitude(_ longitude: Double) -> Double {
+        let turned = longitude + 540
+        return (turned >= 360 && turned < 720 ? turned - 360 : turned.truncatingRemainder(dividingBy: 360)) - 180
     }
 
     /// Applies scripted changes due by the sample's time, then moves the device: through its
