@@ -269,6 +269,21 @@ public final class SimulatedLocationManager {
         handed = 0
     }
 
+    /// Exchanges the manager's log with `log`, whose events all count as handed to the app: a
+    /// crowd's window lends its events' array so that a device's events are appended where the
+    /// window keeps them, not moved there one by one from the manager's log (perf: 7 % of a
+    /// 10,000-device crowd's CPU), and takes it back, with them, by a second exchange. The events
+    /// are not named for a device. Only between steps, when every event has been handed, and
+    /// with one of the two logs empty: the manager's own is, between the window's turns.
+    package func exchangeLog(_ log: inout [TimedEvent]) {
+        assert(core.emitted.isEmpty || log.isEmpty, "a log exchanged while both hold events")
+        swap(&core.emitted, &log)
+        handed = core.emitted.count
+    }
+
+    /// How many events the manager's log holds.
+    package var loggedCount: Int { core.emitted.count }
+
     /// Takes `input` as a step of the core and hands its events to the app; where iOS runs the
     /// app's lifecycle code, runs it and goes on with the step.
     func run(_ input: LocationManagerCore.Input) {

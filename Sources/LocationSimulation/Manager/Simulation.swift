@@ -259,23 +259,40 @@ public struct SimulationEvents: Sequence, IteratorProtocol {
                 // Taken once a device: read from the arrays at every sample, the manager was
                 // retained and released each time (perf: 2 % of a 10,000-device crowd's CPU).
                 let (manager, name) = (managers[device], names[device])
+                // The manager appends to the window's events while it moves (its own log is
+                // empty between samples: every sample's events are taken).
+                let named = windowEvents.count
+                manager.exchangeLog(&windowEvents)
+                var stopped = false
                 while let sample = cursors[device].next(before: end) {
                     // A stop abandons the window: what was handed on stays a prefix of the run.
                     if mustStop() {
-                        windowSteps.removeAll(keepingCapacity: true)
-                        return false
+                        stopped = true
+                        break
                     }
+                    let first = UInt32(manager.loggedCount)
                     cursors[device].deliver(sample, to: manager)
-                    let first = UInt32(windowEvents.count)
-                    manager.drainEmitted(into: &windowEvents, device: name)
-                    windowSteps.append(WindowStep(time: sample.time, first: first, end: UInt32(windowEvents.count)))
+                    windowSteps.append(WindowStep(time: sample.time, first: first, end: UInt32(manager.loggedCount)))
                 }
+                manager.exchangeLog(&windowEvents)
+                if stopped {
+                    windowSteps.removeAll(keepingCapacity: true)
+                    return false
+                }
+                if let name { Self.name(&windowEvents, from: named, device: name) }
             }
             StableRadixSort.sort(&windowSteps, scratch: &windowScratch) {
                 StableRadixSort.key($0.time.secondsSince1970)
             }
             afterWindow = earliestNextSample() ?? .distantFuture
             return true
+        }
+
+        /// Names the events from `start` on for `device`, in place.
+        private static func name(_ events: inout [TimedEvent], from start: Int, device: String) {
+            events.withUnsafeMutableBufferPointer { events in
+                for index in start..<events.count { events[index].device = device }
+            }
         }
 
         /// The next event already made: the ready queue's, else the window's — handing on the
