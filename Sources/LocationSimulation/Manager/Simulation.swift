@@ -611,10 +611,10 @@ struct DeviceCursor {
             hasSignal: !device.signalGaps.contains { $0.contains(t) })
     }
 
-    /// `longitude` moved into [-180, 180), as `(longitude + 540) % 360 - 180` has always put it.
-    /// Nearly every displaced longitude is already there, and for those the remainder is the
-    /// difference, exactly (Sterbenz's lemma: 360 ≤ x < 720), so the `fmod` call is left out
-    /// (perf: 1.3 % of a 10,000-device crowd's CPU).
+    /// `longitude` wrapped as `(longitude + 540) % 360 - 180` has always wrapped it (into
+    /// [-180, 180) from -540 up). Nearly every displaced longitude is in range, and there the
+    /// remainder is the difference, exactly (Sterbenz's lemma: 360 ≤ x < 720), so the `fmod`
+    /// call is left out (perf: 1.3 % of a 10,000-device crowd's CPU).
     static func wrappedLongitude(_ longitude: Double) -> Double {
         let turned = longitude + 540
         return (turned >= 360 && turned < 720 ? turned - 360 : turned.truncatingRemainder(dividingBy: 360)) - 180
