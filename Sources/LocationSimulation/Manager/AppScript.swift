@@ -215,7 +215,7 @@ public struct AppScript: Sendable {
                 }
             manager.reserveConditionCapacity(
                 max(0, conditions.count - known.count),
-                beacons: beacons.filter { !known.contains($0.identifier) }.count)
+                beacons: beacons.lazy.filter { !known.contains($0.identifier) }.count)
             for (identifier, condition) in conditions where !known.contains(identifier) {
                 manager.add(condition, identifier: identifier, to: monitorName)
             }

@@ -348,7 +348,7 @@ package struct LocationManagerCore {
             for index in emitted.indices { emitted[index].device = device }
         }
         // The events change hands without being copied when the log would not keep a larger
-        // storage than its own (a crowd's window gathers every device's events in one array).
+        // storage than its own (a simulation's buffer gathers every device's events in one array).
         if buffer.isEmpty && buffer.capacity <= emitted.capacity {
             swap(&buffer, &emitted)
         } else if emitted.count == 1 {
