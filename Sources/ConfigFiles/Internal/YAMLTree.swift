@@ -5,13 +5,21 @@ internal import Yams
 /// two readers (this or ``JSONReader``) read the file.
 enum YAMLTree {
     /// The tree of `text`; refuses anchors and aliases before Yams could expand them, and gives
-    /// libyaml's syntax errors at their position.
+    /// libyaml's syntax errors at their position. Text in the shape most configuration files
+    /// have is read by ``BlockYAMLReader`` into the same tree, without Yams' nodes.
     static func read(_ text: String, file: String) throws(ConfigFileError) -> ConfigTree {
         if let (line, column) = ConfigText.firstAnchorOrAlias(in: text) {
             throw ConfigFileError(
                 file: file, line: line, column: column,
                 message: "YAML anchors and aliases (&name, *name) are not accepted")
         }
+        if let tree = BlockYAMLReader.read(text, file: file) { return tree }
+        return try composed(text, file: file)
+    }
+
+    /// The tree of `text` as Yams composes it, whatever its shape; anchors are refused by the
+    /// caller.
+    static func composed(_ text: String, file: String) throws(ConfigFileError) -> ConfigTree {
         let root: Node?
         do {
             // No implicit tag resolution: a config value's type is decided by the accessor that
