@@ -7,7 +7,8 @@ internal import Yams
 ///
 /// A node of the file's own tree (no YAML library's types): a scalar's text, style and position;
 /// a mapping's entries in file order; a sequence's items. JSON is read into it by a JSON reader,
-/// YAML by Yams, and the two give the same tree for the same text.
+/// YAML in the shape most files have by a block reader, any other YAML by Yams, and all three
+/// give the same tree for the same text.
 public struct ConfigNode {
     let tree: ConfigTree
     let index: Int
