@@ -165,7 +165,7 @@ enum BlockYAMLReader {
         /// A block mapping's key — plain, or quoted — up to its `:`, which must follow at once and
         /// be followed by a space or the line's end; false for a key given twice (Yams says so).
         mutating func key(in mapping: Int) -> Bool {
-            let (start, keyLine) = (index, line)
+            let start = index
             switch current {
             case UInt8(ascii: "'"), UInt8(ascii: "\""):
                 guard quoted() else { return false }
@@ -173,7 +173,7 @@ enum BlockYAMLReader {
                 guard let end = plainEnd(flow: false), end.colon else { return false }
                 plain(from: start, to: end.end, isKey: true)
             }
-            guard line == keyLine, index - start <= BlockYAMLReader.longestKey, current == UInt8(ascii: ":"),
+            guard index - start <= BlockYAMLReader.longestKey, current == UInt8(ascii: ":"),
                 isBlankOrEnd(index + 1), !repeats(builder.records.count - 1, in: mapping)
             else { return false }
             return true
@@ -201,8 +201,8 @@ enum BlockYAMLReader {
                 guard flow(depth: depth + 1) else { return false }
                 return endOfLine()
             case UInt8(ascii: "'"), UInt8(ascii: "\""):
-                let (start, startLine) = (index, line)
-                guard quoted(), line == startLine else { return false }
+                let start = index
+                guard quoted() else { return false }
                 if current == UInt8(ascii: ":") {
                     // A quoted key: a compact mapping after `-`; after a key, an error.
                     guard compact, isBlankOrEnd(index + 1) else { return false }
