@@ -261,6 +261,9 @@ if fuzzing {
             name: "fuzz-config", dependencies: ["FuzzDriver", "WorldFiles", "CheckinEngine", "Scenarios"],
             path: "Fuzz/Config", swiftSettings: instrumented, linkerSettings: fuzzLinking),
         .executableTarget(
+            name: "fuzz-yaml", dependencies: ["FuzzDriver", "ConfigFiles"], path: "Fuzz/YAML",
+            swiftSettings: instrumented, linkerSettings: fuzzLinking),
+        .executableTarget(
             name: "fuzz-emulator", dependencies: ["FuzzDriver", "SimulatedTime", "SocialEmulator"],
             path: "Fuzz/Emulator",
             swiftSettings: instrumented, linkerSettings: fuzzLinking),

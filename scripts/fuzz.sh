@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 budget=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"tracks config emulator oauth answers"}
+targets=${FUZZ_TARGETS:-"tracks config yaml emulator oauth answers"}
 scratch=.build-fuzz
 
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")
@@ -53,7 +53,13 @@ case " $targets " in *" config "*)
     printf 'scenario\nname: crowd\nseed: 3\ndevices:\n  - name: rider\n    count: 40\n    route: %s/tracks/cafe-stop.kml\n    spread: { time: 2m, distance: 300 }\nexpect:\n  - { event: location, device: rider-07 }\n' \
         "$PWD" > "$seeds/config/scenario-crowd"
 esac
-for target in emulator oauth answers; do
+case " $targets " in *" yaml "*)
+    # The readers' agreement with Yams: every YAML and JSON file shipped, as it is.
+    for file in fixtures/*/*.yaml fixtures/*/*.json; do
+        cp "$file" "$seeds/yaml/$(basename "$(dirname "$file")")-$(basename "$file")"
+    done
+esac
+for target in yaml emulator oauth answers; do
     case " $targets " in *" $target "*) cp Fuzz/seeds/$target/* "$seeds/$target/" ;; esac
 done
 
@@ -71,8 +77,11 @@ for target in $targets; do
     # the synchronous readers.
     leaks=1
     case $target in emulator | oauth) leaks=0 ;; esac
+    # A target's dictionary (Fuzz/TARGET.dict: its syntax's tokens), where it has one.
+    dictionary=()
+    [ -f "Fuzz/$target.dict" ] && dictionary=(-dict="Fuzz/$target.dict")
     LSAN_OPTIONS=suppressions=Fuzz/lsan.supp:print_suppressions=0 \
-    "$scratch/release/fuzz-$target" -detect_leaks=$leaks -max_total_time="$budget" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -timeout=20 -rss_limit_mb=4096 -max_len=${FUZZ_MAX_LEN:-8192} \
+    "$scratch/release/fuzz-$target" "${dictionary[@]}" -detect_leaks=$leaks -max_total_time="$budget" ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -timeout=20 -rss_limit_mb=4096 -max_len=${FUZZ_MAX_LEN:-8192} \
         -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "$seeds/$target" > "$log" 2>&1
     code=$?
     set -e

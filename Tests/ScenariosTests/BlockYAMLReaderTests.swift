@@ -79,6 +79,26 @@ struct BlockYAMLReaderTests {
         #expect(files.count >= 30 && taken * 4 >= files.count * 3, "\(taken) of \(files.count)")
     }
 
+    /// `make fuzz`'s fuzz-yaml asks ``ReaderAgreement`` of every input: it finds the shipped
+    /// files (its seeds) and its own findings agreeing, and a reading that differs from Yams'.
+    @Test func theFuzzersAgreementCheckHoldsTheReadersToYams() throws {
+        let root = Corpus.repositoryRoot.appendingPathComponent("fixtures")
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { ["yaml", "json"].contains($0.pathExtension) }
+        for file in files {
+            #expect(ReaderAgreement.disagreement(in: try String(contentsOf: file, encoding: .utf8)) == nil)
+        }
+        // fuzz-yaml's findings, read alike since: a NEL and a byte order mark in JSON strings.
+        for text in ["{\"country\": \"United Sta\u{85}s\"}", "\"\u{FEFF}\\b \\b\\\" \\b\""] {
+            #expect(ReaderAgreement.disagreement(in: text) == nil, "\(text.debugDescription)")
+        }
+        #expect(ReaderAgreement.difference(try Self.tree("a: 1\n"), try Self.tree("a: 2\n")) != nil)
+        #expect(ReaderAgreement.difference(try Self.tree("a: 1\n"), try Self.tree("a:  1\n")) != nil)
+        #expect(ReaderAgreement.difference(try Self.tree("a: 1\n"), try Self.tree("a: 1\n")) == nil)
+    }
+
+    static func tree(_ text: String) throws -> ConfigTree { try YAMLTree.composed(text, file: "t.yaml") }
+
     /// Documents put together from pieces that lie on both sides of the reader's subset — keys and
     /// values plain, quoted, with colons, hashes, spaces; flow collections well-formed or not;
     /// indentation right and wrong; comments, blank lines, tabs, carriage returns. Wherever the

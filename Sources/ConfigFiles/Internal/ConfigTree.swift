@@ -30,7 +30,7 @@ final class ConfigTree: Sendable {
         case implicit, string, written
     }
 
-    struct Record: Sendable {
+    struct Record: Sendable, Equatable {
         /// A scalar's text; empty for a collection.
         var text: String
         var line: Int

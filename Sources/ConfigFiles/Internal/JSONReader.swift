@@ -44,12 +44,39 @@ enum JSONReader {
             column += 1
         }
 
-        /// Counts the columns of the token read since `start` (one a Unicode scalar: a UTF-8
-        /// continuation byte does not start one). No token holds a line break.
-        mutating func counted(from start: Int) {
+        /// Counts the columns of the string read since `start` (one a Unicode scalar: a UTF-8
+        /// continuation byte does not start one); false when it holds a character libyaml reads
+        /// otherwise than JSON, written as it is (an escape such as `\u2028` reads alike): NEL,
+        /// LS and PS are YAML 1.1's line breaks — folded into a space in a double-quoted scalar,
+        /// and a line counted — and a byte order mark is dropped. Such text is left to YAML
+        /// (fuzz-yaml found a NEL and a BOM in strings read otherwise).
+        mutating func counted(from start: Int) -> Bool {
+            let token = scanner.bytes[start..<scanner.index]
             var continuations = 0
-            for byte in scanner.bytes[start..<scanner.index] { continuations &+= byte & 0xC0 == 0x80 ? 1 : 0 }
-            column += scanner.index - start - continuations
+            // NEL is C2 85; LS and PS E2 80 A8 and E2 80 A9; the BOM EF BB BF: only a string with
+            // one of those lead bytes is looked at again.
+            var leads: UInt8 = 0
+            for byte in token {
+                continuations &+= byte & 0xC0 == 0x80 ? 1 : 0
+                leads |= byte == 0xC2 || byte == 0xE2 || byte == 0xEF ? 1 : 0
+            }
+            column += token.count - continuations
+            return leads == 0 || !Self.holdsWhatYAMLReadsOtherwise(token)
+        }
+
+        private static func holdsWhatYAMLReadsOtherwise(_ token: Slice<UnsafeRawBufferPointer>) -> Bool {
+            var index = token.startIndex
+            while index + 1 < token.endIndex {
+                let (first, second) = (token[index], token[index + 1])
+                if first == 0xC2 && second == 0x85 { return true }
+                if index + 2 < token.endIndex {
+                    let third = token[index + 2]
+                    if first == 0xE2 && second == 0x80 && (third == 0xA8 || third == 0xA9) { return true }
+                    if first == 0xEF && second == 0xBB && third == 0xBF { return true }
+                }
+                index += 1
+            }
+            return false
         }
 
         mutating func skipWhitespace() {
@@ -87,8 +114,7 @@ enum JSONReader {
         /// A string, as YAML gives a double-quoted scalar: tagged `!!str`.
         mutating func quoted(line: Int, column: Int) -> Bool {
             let start = scanner.index
-            guard let text = scanner.string() else { return false }
-            counted(from: start)
+            guard let text = scanner.string(), counted(from: start) else { return false }
             builder.scalar(text, line: line, column: column, style: .doubleQuoted, tag: .string)
             return true
         }
