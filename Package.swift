@@ -233,7 +233,7 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: [
                 "Scenarios", "Runs", "CheckinEngine", "SocialEmulator", "LocationSimulation", "ConfigFiles", "Store",
-                "SimulatedTime", "Tracks", "TestSupport", .product(name: "Yams", package: "Yams"),
+                "SimulatedTime", "Tracks", "TestSupport", "WaypostSupport", .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

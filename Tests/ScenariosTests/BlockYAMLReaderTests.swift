@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WaypostSupport
 
 @testable import ConfigFiles
 
@@ -104,7 +105,7 @@ struct BlockYAMLReaderTests {
     /// indentation right and wrong; comments, blank lines, tabs, carriage returns. Wherever the
     /// reader takes a document, its tree is Yams'; and it takes a good part of them.
     @Test func generatedDocumentsGiveYamsTreeWhereverTaken() {
-        var random = Random(seed: 41)
+        var random = SplitMix64(seed: 41)
         let keys = ["a", "b", "name", "key with spaces", "'quoted'", "\"dq\"", "-k", "k:x", "1", "é", "a#b", "a #b"]
         let values = [
             "1", "-1.5", "yes", "~", "null", "text here", "'it''s'", "\"dq\"", "a#b", "a #c", "x: y", "[1, 2]",
@@ -146,7 +147,7 @@ struct BlockYAMLReaderTests {
     /// flow collections, compact and indentless sequences, any indentation, comments and blank
     /// lines between — each read by the reader (nearly all) and by Yams, node for node.
     @Test func writtenTreesGiveYamsTree() {
-        var writer = TreeWriter(random: Random(seed: 7))
+        var writer = TreeWriter(random: SplitMix64(seed: 7))
         var (documents, taken) = (0, 0)
         for _ in 0..<2_000 {
             let text = writer.document()
@@ -160,7 +161,7 @@ struct BlockYAMLReaderTests {
 
     /// Writes random trees of keys, scalars, mappings and sequences as YAML.
     struct TreeWriter {
-        var random: Random
+        var random: SplitMix64
         let keys = ["a", "b", "name", "key with spaces", "'quoted'", "\"dq\"", "-k", "k:x", "é", "a#b", "日本", "1"]
         let scalars = [
             "1", "-1.5", "yes", "~", "text here", "'it''s'", "\"dq\"", "a#b", "café", "'x: y'", "\"#h\"", "0x1A",
@@ -281,18 +282,9 @@ struct BlockYAMLReaderTests {
         #expect((latitude.line, latitude.column) == (4, 15))
         #expect(latitude.failure("out of range").description.hasPrefix("r.yaml:4:15"))
     }
+}
 
-    /// SplitMix64: the same documents on every run.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
+extension SplitMix64 {
+    /// A number below `bound` (by remainder): the generated documents' choices, the same on every run.
+    fileprivate mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
