@@ -172,8 +172,9 @@ import Testing
     /// DESIGN.md after Apple: the first significant change at start, then ≥ 500 m and ≥ 5 minutes
     /// from the last; a new start gives a new initial event.
     /// The stillness test answers as ``ShortDistance`` does, though it measures with a metric
-    /// fixed where the device stayed: at every latitude, for radii up to a few kilometres, and
-    /// for points on either side of the radius down to a ten-thousandth of it.
+    /// fixed where the device stayed, or taken over from a stillness up to 0.005° of latitude
+    /// away: at every latitude, for radii up to a few kilometres, and for points on either side
+    /// of the radius down to a ten-thousandth of it.
     @Test func stillnessAnswersAsShortDistanceDoes() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func unit() -> Double {
@@ -187,9 +188,14 @@ import Testing
             let scale = [1e-4, 1e-3, 2e-3, 0.1, 3][Int(unit() * 5)]
             let distance = radius * (1 + scale * (2 * unit() - 1))
             let point = Geodesic.wgs84.direct(from: centre, azimuth: 360 * unit(), distance: distance).coordinate
-            let still = LocationServicesStateMachine.Stillness(
-                coordinate: centre, since: EpochInstant(secondsSince1970: 0))
-            if still.contains(point, radius: radius) != (ShortDistance.distance(centre, point) <= radius) {
+            let elsewhere = min(90, max(-90, centre.latitude + 0.005 * (2 * unit() - 1)))
+            var cached: (latitude: Double, metric: LocalMetric)? = (elsewhere, LocalMetric(latitude: elsewhere))
+            let since = EpochInstant(secondsSince1970: 0)
+            let expected = ShortDistance.distance(centre, point) <= radius
+            for still in [
+                LocationServicesStateMachine.Stillness(coordinate: centre, since: since),
+                LocationServicesStateMachine.Stillness(coordinate: centre, since: since, reusing: &cached),
+            ] where still.contains(point, radius: radius) != expected {
                 disagreements += 1
             }
         }

@@ -306,6 +306,13 @@ public final class SimulatedLocationManager {
             handed = core.emitted.count
             return
         }
+        handToListeners(since: start)
+    }
+
+    /// ``hand(since:)`` for a manager someone listens to. Apart: the stream's continuation, a
+    /// type whose size is known only at run time, had its metadata looked up at every sample of
+    /// every manager, listened to or not (perf: 0.6 % of a 10,000-device crowd).
+    @inline(never) private func handToListeners(since start: Int) {
         let count = core.emitted.count - start
         if handed < start {
             let new = core.emitted[start...]
