@@ -189,11 +189,12 @@ import Testing
             let distance = radius * (1 + scale * (2 * unit() - 1))
             let point = Geodesic.wgs84.direct(from: centre, azimuth: 360 * unit(), distance: distance).coordinate
             let elsewhere = min(90, max(-90, centre.latitude + 0.005 * (2 * unit() - 1)))
+            var fresh: (latitude: Double, metric: LocalMetric)?
             var cached: (latitude: Double, metric: LocalMetric)? = (elsewhere, LocalMetric(latitude: elsewhere))
             let since = EpochInstant(secondsSince1970: 0)
             let expected = ShortDistance.distance(centre, point) <= radius
             for still in [
-                LocationServicesStateMachine.Stillness(coordinate: centre, since: since),
+                LocationServicesStateMachine.Stillness(coordinate: centre, since: since, reusing: &fresh),
                 LocationServicesStateMachine.Stillness(coordinate: centre, since: since, reusing: &cached),
             ] where still.contains(point, radius: radius) != expected {
                 disagreements += 1

@@ -64,19 +64,16 @@ enum JSONReader {
             return leads == 0 || !Self.holdsWhatYAMLReadsOtherwise(token)
         }
 
+        /// NEL, LS, PS and the byte order mark in UTF-8 (see ``counted(from:)``).
+        private static let readOtherwise: [[UInt8]] = [
+            [0xC2, 0x85], [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9], [0xEF, 0xBB, 0xBF],
+        ]
+
         private static func holdsWhatYAMLReadsOtherwise(_ token: Slice<UnsafeRawBufferPointer>) -> Bool {
-            var index = token.startIndex
-            while index + 1 < token.endIndex {
-                let (first, second) = (token[index], token[index + 1])
-                if first == 0xC2 && second == 0x85 { return true }
-                if index + 2 < token.endIndex {
-                    let third = token[index + 2]
-                    if first == 0xE2 && second == 0x80 && (third == 0xA8 || third == 0xA9) { return true }
-                    if first == 0xEF && second == 0xBB && third == 0xBF { return true }
-                }
-                index += 1
+            let bytes = UnsafeRawBufferPointer(rebasing: token).assumingMemoryBound(to: UInt8.self)
+            return readOtherwise.contains { character in
+                character.withUnsafeBufferPointer { ASCIIText.contains(bytes, $0) }
             }
-            return false
         }
 
         mutating func skipWhitespace() {

@@ -36,15 +36,11 @@ package struct LocationServicesStateMachine: Sendable {
         /// Distances from `coordinate`, scaled once: every sample is measured against it.
         private let metric: LocalMetric
 
-        package init(coordinate: Coordinate, since: EpochInstant) {
-            var fresh: (latitude: Double, metric: LocalMetric)?
-            self.init(coordinate: coordinate, since: since, reusing: &fresh)
-        }
-
-        /// The stillness at `coordinate`, its metric taken from `cached` while the latitude stays
-        /// within 0.005° of the one it was made for (``LocalMetric/near(_:cached:)``): a moving
-        /// device leaves its stillness at nearly every sample, and a new metric's sine and cosine
-        /// there were 2.3 % of a 10,000-device crowd's CPU (perf; 0.1 % after).
+        /// The stillness at `coordinate`, its metric taken from `cached` (made here when nil) while
+        /// the latitude stays within 0.005° of the one it was made for
+        /// (``LocalMetric/near(_:cached:)``): a moving device leaves its stillness at nearly every
+        /// sample, and a new metric's sine and cosine there were 2.3 % of a 10,000-device crowd's
+        /// CPU (perf; 0.1 % after).
         package init(
             coordinate: Coordinate, since: EpochInstant, reusing cached: inout (latitude: Double, metric: LocalMetric)?
         ) {
