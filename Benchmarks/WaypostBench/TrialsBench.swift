@@ -123,11 +123,14 @@ private func pairedTrials(waypost: String, scenario: String, single: URL, runs: 
     let trial = middle(seconds[0]) / 1_000
     for (index, name) in ["this build's", "the baseline's"].enumerated() {
         let process = middle(processes[index])
+        // The spread of the processes' own times, each against the median trial: a ratio near its
+        // goal is read with it (this host's wall time moves by a fifth from minute to minute).
+        let ratios = processes[index].map { $0 / trial }
         print(
             String(
                 format:
-                    "one trial a process, %-14@ %6.1f ms: 1000 trials in one process are %.1f× its rate (goal ≥ 15)",
-                name, process * 1_000, process / trial))
+                    "one trial a process, %-14@ %6.1f ms: 1000 trials in one process are %.1f× its rate (%d processes: %.1f–%.1f×; goal ≥ 15)",
+                name, process * 1_000, process / trial, ratios.count, ratios.min() ?? 0, ratios.max() ?? 0))
     }
 }
 
