@@ -131,7 +131,7 @@ struct AnswerDecoderTests {
         #expect(Self.agree(GraphCreated.self, Data(#"{"\u0069d":"1"}"#.utf8)))
         #expect(Self.agree(GraphCreated.self, Data(#"{"é":"x","id":"1"}"#.utf8)))
         #expect(AnswerDecoder.decode(GraphCreated.self, from: Data(#"{"id":"1","\u0069d":"2"}"#.utf8)) == nil)
-        for count in [3, 16, 17, 40] {
+        for count in [3, 16, 17, 40, 300] {
             let members = (0..<count).map { #""k\#($0)":\#($0)"# }
             #expect(Self.agree(Keys.self, Data("{\(members.joined(separator: ","))}".utf8)), "\(count) keys")
             for repeated in [members.count - 1, members.count / 2] where repeated > 0 {

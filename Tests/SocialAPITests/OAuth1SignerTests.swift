@@ -130,6 +130,8 @@ struct OAuth1SignerTests {
         let nonces = (0..<1000).map { _ in OAuth1Signer.randomNonce() }
         #expect(Set(nonces).count == nonces.count)
         #expect(nonces.allSatisfy { $0.utf8.count == 32 && $0.allSatisfy(\.isHexDigit) })
+        // Lowercase, every digit used: 4,000 digits would all but never miss one.
+        #expect(Set(nonces.joined()) == Set("0123456789abcdef"))
         #expect(PercentEncoding.encode(nonces[0]) == nonces[0])
     }
 }

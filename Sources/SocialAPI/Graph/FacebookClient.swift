@@ -81,9 +81,7 @@ public struct FacebookClient: Sendable {
     private func send<T: Decodable>(_ method: String, _ path: String, _ parameters: [(String, String)])
         async throws(SocialAPIError) -> T
     {
-        let all = parameters + [("access_token", accessToken)]
-        let encoded = all.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(
-            separator: "&")
+        let encoded = PercentEncoding.form(parameters + [("access_token", accessToken)])
         let isPost = method == "POST"
         guard let url = RequestURL.resolve(path + (isPost ? "" : "?" + encoded), against: baseURL) else {
             throw .transport("bad URL for \(path)")

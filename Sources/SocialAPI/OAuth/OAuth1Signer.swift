@@ -116,13 +116,31 @@ public struct OAuth1Signer: Sendable {
         let signature = Self.hmacSHA1(
             base, consumerSecret: credentials.consumerSecret, tokenSecret: credentials.tokenSecret ?? "")
         oauth["oauth_signature"] = signature
-        var fields: [String] = oauth.sorted { $0.key < $1.key }.map { key, value in
-            PercentEncoding.encode(key) + "=\"" + PercentEncoding.encode(value) + "\""
-        }
-        if let realm { fields.insert("realm=\"\(realm.replacingOccurrences(of: "\"", with: ""))\"", at: 0) }
         return OAuth1Signature(
             baseString: base, signature: signature, protocolParameters: oauth,
-            authorizationHeader: "OAuth " + fields.joined(separator: ", "))
+            authorizationHeader: Self.authorizationHeader(oauth, realm: realm))
+    }
+
+    /// `OAuth realm="…", name="value", …` (RFC 5849 §3.5.1): the parameters sorted by name, each
+    /// encoded. Written into one buffer: a string for each field, then one joining them, were
+    /// a fifth of signing's allocations.
+    private static func authorizationHeader(_ parameters: [String: String], realm: String?) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(400)
+        out.append(contentsOf: "OAuth ".utf8)
+        if let realm {
+            out.append(contentsOf: "realm=\"".utf8)
+            out.append(contentsOf: realm.replacingOccurrences(of: "\"", with: "").utf8)
+            out.append(UInt8(ascii: "\""))
+        }
+        for (index, (name, value)) in parameters.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 || realm != nil { out.append(contentsOf: ", ".utf8) }
+            PercentEncoding.append(name, to: &out)
+            out.append(contentsOf: "=\"".utf8)
+            PercentEncoding.append(value, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// RFC 5849 §3.4.1: `METHOD&base-URL&normalized-parameters`, each part percent-encoded.
@@ -252,17 +270,18 @@ public struct OAuth1Signer: Sendable {
     /// A fresh `oauth_nonce`: 128 random bits as 32 hex digits, so a replay check never trips by chance.
     public static func randomNonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
-        for _ in 0..<2 {
-            var word = generator.next() as UInt64
-            for _ in 0..<16 {
-                out.append(digits[Int(word & 0xF)])
-                word >>= 4
+        let words = (generator.next() as UInt64, generator.next() as UInt64)
+        // Written in place: through two arrays (the digits and the text) a nonce cost as much as
+        // its base string's encoding (perf: 0.5 % of a field trial).
+        return String(unsafeUninitializedCapacity: 32) { out in
+            for position in 0..<32 {
+                // Each word's digits from its lowest four bits up.
+                let word = position < 16 ? words.0 : words.1
+                let digit = UInt8(truncatingIfNeeded: word >> UInt64(4 * (position % 16)) & 0xF)
+                out[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
             }
+            return 32
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Base64 HMAC-SHA1 of `base` with the key `consumerSecret&tokenSecret` (each encoded).

@@ -107,8 +107,7 @@ public struct TwitterClient: Sendable {
     )
         async throws(SocialAPIError) -> T
     {
-        let encodedQuery = query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
-            .joined(separator: "&")
+        let encodedQuery = PercentEncoding.form(query)
         guard let url = RequestURL.resolve(path + (encodedQuery.isEmpty ? "" : "?" + encodedQuery), against: baseURL)
         else { throw .transport("bad URL for \(path)") }
         let signed = signer.sign(
@@ -118,9 +117,7 @@ public struct TwitterClient: Sendable {
         var body: Data?
         if method == "POST" {
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = Data(
-                form.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
-                    .utf8)
+            body = Data(PercentEncoding.form(form).utf8)
         }
         let response = try await transport.send(HTTPRequestSpec(method: method, url: url, headers: headers, body: body))
         guard (200..<300).contains(response.status) else {

@@ -97,8 +97,7 @@ public struct XClient: Sendable {
     private func send<T: Decodable>(_ method: String, _ path: String, query: [(String, String)], json: Data?)
         async throws(SocialAPIError) -> T
     {
-        let encodedQuery = query.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }
-            .joined(separator: "&")
+        let encodedQuery = PercentEncoding.form(query)
         guard let url = RequestURL.resolve(path + (encodedQuery.isEmpty ? "" : "?" + encodedQuery), against: baseURL)
         else { throw .transport("bad URL for \(path)") }
         var headers = ["Accept": "application/json"]
