@@ -41,9 +41,7 @@ struct TweetEntities {
     init(text: String) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
-        func isWord(_ s: Unicode.Scalar) -> Bool {
-            s.properties.isAlphabetic || s.properties.numericType != nil || s == "_"
-        }
+        let isWord = Self.isWord
         func slice(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(scalars[range])) }
         while index < scalars.count {
             let atWordStart = index == 0 || !isWord(scalars[index - 1])
@@ -74,6 +72,16 @@ struct TweetEntities {
             }
             index += 1
         }
+    }
+
+    /// Whether `s` continues a word: alphabetic, numeric or `_`. ASCII is read off its classes —
+    /// the same answers (no other ASCII character is alphabetic or has a numeric type), without
+    /// the Unicode tables the scan looked up twice a character (perf: 0.7 % of a field trial).
+    static func isWord(_ s: Unicode.Scalar) -> Bool {
+        guard s.isASCII else { return s.properties.isAlphabetic || s.properties.numericType != nil }
+        let byte = UInt8(truncatingIfNeeded: s.value)
+        return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
     }
 
     func write(to w: inout JSONWriter) {
