@@ -113,20 +113,14 @@ struct OAuthSign: ParsableCommand {
         switch transport {
         case .header:
             print("Authorization: \(signed.authorizationHeader)")
-            if !form.isEmpty { print("body: \(Self.formEncoded(form))") }
+            if !form.isEmpty { print("body: \(PercentEncoding.form(form))") }
         case .query:
             print("URL: \(signed.url(addingProtocolParametersTo: target).absoluteString)")
-            if !form.isEmpty { print("body: \(Self.formEncoded(form))") }
+            if !form.isEmpty { print("body: \(PercentEncoding.form(form))") }
         case .body:
             print("URL: \(target.absoluteString)")
             print("body: \(signed.formBody(form))")
         }
-    }
-
-    /// Form parameters as `application/x-www-form-urlencoded`, every reserved byte escaped.
-    static func formEncoded(_ parameters: [(name: String, value: String)]) -> String {
-        parameters.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
-            .joined(separator: "&")
     }
 
     /// 32 random alphanumerics, as Twitter's examples use.

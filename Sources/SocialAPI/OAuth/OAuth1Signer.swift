@@ -52,9 +52,7 @@ public struct OAuth1Signature: Sendable, Equatable {
     /// string holds the protocol parameters either way (§3.4.1.3.1); a `realm` has no place
     /// outside the header and is left out.
     public var formEncodedProtocolParameters: String {
-        protocolParameters.sorted { $0.key < $1.key }
-            .map { PercentEncoding.encode($0.key) + "=" + PercentEncoding.encode($0.value) }
-            .joined(separator: "&")
+        PercentEncoding.form(protocolParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     /// `url` with the protocol parameters added to its query (RFC 5849 §3.5.2): the URL to
@@ -70,8 +68,9 @@ public struct OAuth1Signature: Sendable, Equatable {
     /// `formParameters` and then the protocol parameters as one `application/x-www-form-urlencoded`
     /// body (RFC 5849 §3.5.3): the body to send when they travel in it.
     public func formBody(_ formParameters: [(name: String, value: String)]) -> String {
-        let own = formParameters.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
-        return (own + [formEncodedProtocolParameters]).joined(separator: "&")
+        formParameters.isEmpty
+            ? formEncodedProtocolParameters
+            : PercentEncoding.form(formParameters) + "&" + formEncodedProtocolParameters
     }
 }
 

@@ -21,7 +21,7 @@ public enum PercentEncoding {
     /// `application/x-www-form-urlencoded` body as OAuth signs it (RFC 5849 §3.5.3). Written into
     /// one buffer: a string for each pair and one joining them were most of a request's
     /// allocations before it was signed.
-    static func form(_ pairs: [(String, String)]) -> String {
+    package static func form(_ pairs: [(String, String)]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         for (index, (name, value)) in pairs.enumerated() {

@@ -76,9 +76,7 @@ struct Paging: Sendable {
 
     private func link(_ name: String, _ cursor: String) -> String {
         let pairs = kept + [("limit", String(limit)), (name, cursor)]
-        return url + "?"
-            + pairs.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }
-            .joined(separator: "&")
+        return url + "?" + PercentEncoding.form(pairs)
     }
 
     private func invalidCursor(_ cursor: String, _ state: inout EmulatorState) -> EmulatorResponse {
