@@ -60,8 +60,9 @@ package struct EventKey: Sendable, Hashable {
         var counts: [String: Int] = [:]
         return items.map { item in
             let name = type(item) + "\u{0}" + region(item)
-            counts[name, default: 0] += 1
-            return (EventKey(type: type(item), region: region(item), occurrence: counts[name]!), item)
+            let occurrence = counts[name, default: 0] + 1
+            counts[name] = occurrence
+            return (EventKey(type: type(item), region: region(item), occurrence: occurrence), item)
         }
     }
 }
