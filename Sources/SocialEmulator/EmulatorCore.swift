@@ -122,7 +122,7 @@ public actor EmulatorCore {
                 return .json(401, ["error": "the control plane needs this emulator's X-Waypost-Control-Token"])
             }
             return controlPlane.respond(
-                to: request.method, request.path, parameters: parameters, state: &state, clock: baseClock)
+                to: request.routedMethod, request.path, parameters: parameters, state: &state, clock: baseClock)
         }
         let header = request.headers["authorization"].flatMap(OAuthHeader.init)
         let now = clock()
@@ -170,8 +170,20 @@ public actor EmulatorCore {
     /// The answer to a request whose headers or body were over the size limit (the HTTP layer
     /// stops there), in the provider's error format: 431 or 413 (Graph: 400/100).
     public func tooLarge(_ request: EmulatorRequest, part: OversizedPart) -> EmulatorResponse {
-        let (status, what) =
-            part == .headers ? (431, "Request header fields too large.") : (413, "Request entity too large.")
+        part == .headers
+            ? unread(request, status: 431, "Request header fields too large.")
+            : unread(request, status: 413, "Request entity too large.")
+    }
+
+    /// The answer to a request whose body ended before its `Content-Length` (the client closed
+    /// its side): 400 in the provider's format (Graph 400/100), as a request that cannot be read
+    /// — and, its form unread, not verified — is (RFC 9112 §8 lets a server answer one so).
+    func incompleteBody(_ request: EmulatorRequest) -> EmulatorResponse {
+        unread(request, status: 400, "Request body incomplete.")
+    }
+
+    /// A request the HTTP layer could not read whole, answered and journaled.
+    private func unread(_ request: EmulatorRequest, status: Int, _ what: String) -> EmulatorResponse {
         let response = providerError(
             request.path, twitter: (status, TwitterErrorCode.badAuthenticationData.rawValue, what),
             graph: (400, GraphErrorCode.invalidParameter.rawValue, "(#100) \(what)"))

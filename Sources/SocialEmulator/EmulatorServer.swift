@@ -127,9 +127,12 @@ public struct EmulatorServer: Sendable {
                 do {
                     received.body = Data(buffer: try await request.body.collect(upTo: limit))
                     answer = await core.handle(received)
-                } catch {
+                } catch is NIOTooManyBytesError {
                     // Over the limit: the provider's error object, not a dropped connection.
                     answer = await core.tooLarge(received, part: .body)
+                } catch {
+                    // The body ended short of its Content-Length: unread, not too large.
+                    answer = await core.incompleteBody(received)
                 }
             }
             if answer.delay > .zero { try await Task.sleep(for: answer.delay.duration) }
@@ -139,9 +142,11 @@ public struct EmulatorServer: Sendable {
             }
             switch answer.transport {
             case .none:
-                return Response(
+                let response = Response(
                     status: HTTPResponse.Status(code: answer.status), headers: fields,
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+                // A HEAD's answer is the GET's head, its Content-Length included (RFC 9110 §9.3.2).
+                return request.method == .head ? response.createHeadResponse() : response
             case .hang:
                 try await Task.sleep(for: .seconds(3600))  // until the client gives up or the server stops
                 throw CancellationError()
@@ -152,7 +157,9 @@ public struct EmulatorServer: Sendable {
                     body: ResponseBody(contentLength: 64) { _ in throw EmulatorConnectionReset() })
             }
         }
-        for method in [HTTPRequest.Method.get, .post, .delete, .put] {  // the core routes and answers 404s
+        // Every method HTTP defines for a resource reaches the core, which answers in the
+        // provider's format (an unknown route is the provider's 404, not an empty one).
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch, .options] {
             router.on("/", method: method, use: handler)  // Graph's root: `GET /?ids=a,b`
             router.on("**", method: method, use: handler)
         }

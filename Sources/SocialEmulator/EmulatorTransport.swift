@@ -48,7 +48,10 @@ public struct EmulatorTransport: HTTPTransport {
         let failure: any Error
         switch answer.transport {
         case .none where answer.delay > Seconds(timeout): failure = HTTPClientError.deadlineExceeded
-        case .none: return HTTPResponseSpec(status: answer.status, headers: answer.headers, body: answer.body)
+        case .none:
+            // The answer to a HEAD is its head (RFC 9110 §9.3.2), as over a socket.
+            let body = request.method == "HEAD" ? Data() : answer.body
+            return HTTPResponseSpec(status: answer.status, headers: answer.headers, body: body)
         case .reset: failure = HTTPParserError.invalidEOFState
         case .hang: failure = HTTPClientError.deadlineExceeded
         }

@@ -213,14 +213,15 @@ struct EngineTests {
 
     /// A post whose answer is lost — past the client's timeout, or a body cut in half — may have
     /// arrived. It is looked for on the network before it is sent again: exactly one tweet and one
-    /// check-in, and an audit that says `posted` and how it was learnt.
+    /// check-in, and an audit that says `posted` and how it was learnt. A message with `&`, `<`
+    /// or `>` is found too, though the timeline answers its text HTML-escaped (``TweetHTML``).
     @Test(
         "Lost answers: looked for before a resend, delivered once, audited posted",
         arguments: [
             Fault(kind: .truncated, remaining: 1),
             Fault(kind: .latency, remaining: 1, milliseconds: 30_000),  // past the 10 s timeout
-        ])
-    func lostAnswers(_ template: Fault) async throws {
+        ], ["At {place} {time}", "Coffee & cake <3 at {place} {time}"])
+    func lostAnswers(_ template: Fault, message: String) async throws {
         var faults: [Fault] = []
         for (id, path) in ["statuses/update", "me/checkins"].enumerated() {
             var fault = template
@@ -229,7 +230,7 @@ struct EngineTests {
             faults.append(fault)
         }
         let run = try await runEngine(
-            rules: [rule()], profile: .permissive, events: enters([(2, 1)]), faults: faults)
+            rules: [rule(message: message)], profile: .permissive, events: enters([(2, 1)]), faults: faults)
         #expect(run.audit.map(\.decision) == [.posted, .posted], "\(run.audit.map(\.detail))")
         #expect(
             run.audit.allSatisfy { $0.detail?.contains("was lost") == true && $0.detail?.contains("found on") == true })

@@ -5,6 +5,7 @@ Every test starts from a reset emulator (posts, journal, rate-limit windows, clo
 faults, geo_enabled and permissions back to the demo configuration).
 """
 
+import html
 import json
 import os
 import pathlib
@@ -165,13 +166,19 @@ def assert_twitter_user_json(user):
     assert "created_at" in user
 
 
+def as_twitter_sent(text):
+    """A tweet's text as Twitter answered it: &, < and > as HTML entities, nothing else escaped
+    (twittercommunity.com/t/68810: "&lt;script&gt;", quotes as typed; X API v2 the same)."""
+    return html.escape(text, quote=False)
+
+
 def assert_tweet_json(tweet, text=None):
     """A v1.1 tweet as Twitter sent it: numeric id and id_str, created_at, entities, and
     geo/coordinates/place always present (null when absent)."""
     assert isinstance(tweet["id"], int), f"id: {tweet.get('id')!r}"
     assert tweet["id_str"] == str(tweet["id"])
     if text is not None:
-        assert tweet["text"] == text
+        assert tweet["text"] == as_twitter_sent(text)
     assert isinstance(tweet["created_at"], str)
     for key in ("geo", "coordinates", "place"):
         assert key in tweet, f"tweet lacks {key!r} (Twitter sent null)"

@@ -15,7 +15,7 @@ from requests_oauthlib import OAuth1
 
 from conftest import (
     CONSUMER_KEY, CONSUMER_SECRET, LAT, LONG, SCREEN_NAME, TOKEN, TOKEN_SECRET,
-    TWITTER_PARK_AND_RIDE, TWITTER_POI, twitter_codes, unique,
+    TWITTER_PARK_AND_RIDE, TWITTER_POI, as_twitter_sent, twitter_codes, unique,
 )
 
 
@@ -85,7 +85,7 @@ def test_signed_form_body_is_accepted(base_url, body, text):
                              headers={"Content-Type": "application/x-www-form-urlencoded"},
                              auth=auth(), timeout=30)
     assert response.status_code == 200, explain(response)
-    assert response.json()["text"] == text
+    assert response.json()["text"] == as_twitter_sent(text)
 
 
 def test_form_content_type_with_charset(base_url):
@@ -102,7 +102,7 @@ def test_query_and_form_body_together(base_url):
     text = unique("Query and body, café")
     response = requests.post(url, data={"status": text}, auth=auth(), timeout=30)
     assert response.status_code == 200, explain(response)
-    assert response.json()["text"] == text
+    assert response.json()["text"] == as_twitter_sent(text)
     assert response.json()["coordinates"]["coordinates"] == [LONG, LAT]
 
 

@@ -21,7 +21,7 @@ from oauthlib.oauth1 import Client
 
 from conftest import (
     CONSUMER_KEY, CONSUMER_SECRET, LAT, LONG, SCREEN_NAME, TOKEN, TOKEN_SECRET, USER_ID,
-    assert_tweet_json, twitter_codes, unique,
+    as_twitter_sent, assert_tweet_json, twitter_codes, unique,
 )
 
 SCRIPT = pathlib.Path(__file__).resolve().parent / "perl" / "twitter_client.pl"
@@ -79,7 +79,7 @@ def test_located_status_then_verify_credentials(client, base_url, control):
     assert posted["body"]["coordinates"] == {"type": "Point", "coordinates": [LONG, LAT]}
     assert user["status"] == 200, user
     assert user["body"]["id"] == USER_ID and user["body"]["screen_name"] == SCREEN_NAME
-    assert user["body"]["status"]["text"] == text
+    assert user["body"]["status"]["text"] == as_twitter_sent(text)
     assert user["body"]["status"]["coordinates"]["coordinates"] == [LONG, LAT]
 
     update, verify = control.journal("statuses/update"), control.journal("verify_credentials")

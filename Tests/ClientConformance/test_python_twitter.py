@@ -24,7 +24,7 @@ import twitter
 
 from conftest import (
     CONSUMER_KEY, CONSUMER_SECRET, LAT, LONG, SCREEN_NAME, TOKEN, TOKEN_SECRET, TWITTER_CITY,
-    TWITTER_POI, USER_ID, assert_place_url, assert_tweet_json, unique,
+    TWITTER_POI, USER_ID, as_twitter_sent, assert_place_url, assert_tweet_json, unique,
 )
 
 
@@ -52,7 +52,7 @@ def assert_status(status, text=None):
     assert isinstance(status.id, int), f"Status.id: {status.id!r}"
     assert status.id_str == str(status.id)
     if text is not None:
-        assert status.text == text
+        assert status.text == as_twitter_sent(text)
     assert abs(status.created_at_in_seconds - time.time()) < 300  # parsedate(created_at)
     assert isinstance(status.user, twitter.User)
     assert status.user.screen_name == SCREEN_NAME

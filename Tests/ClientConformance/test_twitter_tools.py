@@ -23,7 +23,7 @@ from oauthlib.oauth1 import Client
 
 from conftest import (
     CONSUMER_KEY, CONSUMER_SECRET, LAT, LONG, SCREEN_NAME, TOKEN, TOKEN_SECRET, USER_ID,
-    assert_tweet_json, twitter_codes, unique,
+    as_twitter_sent, assert_tweet_json, twitter_codes, unique,
 )
 
 
@@ -99,9 +99,9 @@ def test_post_is_signed_in_the_body_with_location(host, control):
     assert sent["parameters"]["oauth_signature"] == "REDACTED"
     # The oauth_* parameters are the request's signature, not the tweet's fields.
     latest = api.account.verify_credentials()["status"]
-    assert latest["text"] == text and latest["coordinates"]["coordinates"] == [LONG, LAT]
+    assert latest["text"] == as_twitter_sent(text) and latest["coordinates"]["coordinates"] == [LONG, LAT]
     timeline = api.statuses.user_timeline(count=1)
-    assert [t["text"] for t in timeline] == [text]
+    assert [t["text"] for t in timeline] == [as_twitter_sent(text)]
     assert control.last("statuses/user_timeline")["parameters"]["count"] == "1"
 
 

@@ -32,7 +32,7 @@ from TwitterAPI import TwitterAPI, TwitterPager, TwitterRequestError
 from conftest import (
     CONSUMER_KEY, CONSUMER_SECRET, LAT, LONG, SCREEN_NAME, TOKEN, TOKEN_SECRET, TWITTER_CITY,
     TWITTER_NEIGHBORHOOD, TWITTER_PARK_AND_RIDE, TWITTER_POI, USER_ID, assert_bounding_box,
-    assert_place_url, assert_tweet_json, assert_twitter_user_json, twitter_codes, unique,
+    as_twitter_sent, assert_place_url, assert_tweet_json, assert_twitter_user_json, twitter_codes, unique,
 )
 
 # The package's __init__ rebinds TwitterAPI.TwitterAPI to the class, so fetch the module itself.
@@ -187,7 +187,7 @@ def test_update_without_location(api, control):
 def test_update_text_with_reserved_characters(api, control):
     # A form body signed by requests-oauthlib: '+', '&', '=', '%', non-ASCII and emoji.
     text = unique("Café ☕ 100% + more & less = !*'();:@$,/?#[]")
-    assert ok(api.request("statuses/update", {"status": text}))["text"] == text
+    assert ok(api.request("statuses/update", {"status": text}))["text"] == as_twitter_sent(text)
     assert control.last("statuses/update")["parameters"]["status"] == text
 
 

@@ -24,7 +24,7 @@ from twython import Twython, TwythonAuthError, TwythonError, TwythonRateLimitErr
 from conftest import (
     CONSUMER_KEY, CONSUMER_SECRET, LAT, LONG, SCREEN_NAME, TOKEN, TOKEN_SECRET, TWITTER_CITY,
     TWITTER_NEIGHBORHOOD, TWITTER_PARK_AND_RIDE, TWITTER_POI, USER_ID, assert_bounding_box,
-    assert_place_url, assert_tweet_json, assert_twitter_user_json, unique,
+    as_twitter_sent, assert_place_url, assert_tweet_json, assert_twitter_user_json, unique,
 )
 
 
@@ -137,7 +137,7 @@ def test_update_status_without_location(tw):
 
 def test_update_status_non_ascii_form_body(tw):
     text = unique("Café ☕ 100% + more & less = !*'();:@$,/?#[]")
-    assert tw.update_status(status=text)["text"] == text
+    assert tw.update_status(status=text)["text"] == as_twitter_sent(text)
 
 
 def test_update_status_display_coordinates_true(tw, control):

@@ -30,7 +30,7 @@ from TwitterAPI import TwitterAPI
 
 from test_tweepy import make_api
 from conftest import (
-    CONSUMER_KEY, CONSUMER_SECRET, SCREEN_NAME, TOKEN, TOKEN_SECRET, TWITTER_POI, USER_ID, unique,
+    CONSUMER_KEY, CONSUMER_SECRET, SCREEN_NAME, TOKEN, TOKEN_SECRET, TWITTER_POI, USER_ID, as_twitter_sent, unique,
 )
 
 BEARER = "waypost-demo-oauth2-user-token"  # the banner's "X bearer token"
@@ -74,9 +74,11 @@ def bearer(base_url):
 def test_create_tweet_with_place_and_read_it_back(oauth1, control, twitter_places):
     """create_tweet(text=…, place_id=…) then get_tweet(id, expansions=["geo.place_id"],
     place_fields=[…]): the place comes back in includes.places, and no coordinates anywhere."""
-    text = unique("Coffee via v2")
+    text = unique("Coffee & cake <3 via v2")
     created = oauth1.create_tweet(text=text, place_id=TWITTER_POI)
-    assert created.data["text"] == text
+    # X, like Twitter before it, answers &, < and > as HTML entities
+    # (kbravh.dev/html-entities-twitter-api-v2).
+    assert created.data["text"] == as_twitter_sent(text)
     tweet_id = created.data["id"]
     assert isinstance(tweet_id, str) and tweet_id.isdigit()
     assert created.data["edit_history_tweet_ids"] == [tweet_id]
@@ -90,7 +92,7 @@ def test_create_tweet_with_place_and_read_it_back(oauth1, control, twitter_place
     fields = ["contained_within", "country", "country_code", "full_name", "geo", "id", "name", "place_type"]
     got = oauth1.get_tweet(tweet_id, expansions=["geo.place_id"], place_fields=fields, user_auth=True)
     assert isinstance(got.data, tweepy.Tweet)
-    assert got.data.id == int(tweet_id) and got.data.text == text
+    assert got.data.id == int(tweet_id) and got.data.text == as_twitter_sent(text)
     assert got.data.geo == {"place_id": TWITTER_POI}
     places = got.includes["places"]
     assert len(places) == 1 and isinstance(places[0], tweepy.Place)

@@ -161,6 +161,9 @@ struct FaultTests {
                     == 200)
             #expect(await core.control("POST", "/__waypost/faults", "kind=teleport").status == 400)
             #expect(await core.control("POST", "/__waypost/faults", "kind=status&probability=2").status == 400)
+            // A 1xx is no final answer (RFC 9110 §15.2): a client sent one as such would wait on.
+            #expect(await core.control("POST", "/__waypost/faults", "kind=status&status=100").status == 400)
+            #expect(await core.control("POST", "/__waypost/faults", "kind=status&status=199").status == 400)
             let listed = await core.control("GET", "/__waypost/faults")
             #expect(String(decoding: listed.body, as: UTF8.self).contains(#""kind":"status""#))
             #expect(await core.control("DELETE", "/__waypost/faults").status == 200)

@@ -144,6 +144,38 @@ struct ServiceTests {
         #expect(!graph.hasPrefix("HTTP/1.1 403"), "\(graph)")
     }
 
+    // MARK: - What the HTTP layer reads
+
+    /// Every method reaches the provider's routes: HEAD is answered with GET's head — its
+    /// Content-Length, no body (RFC 9110 §9.3.2) — and PATCH or OPTIONS with the provider's error
+    /// object, not an empty 404. A body that ends short of its Content-Length (the client shut its
+    /// side) is a 400 in the provider's format, not 413 "too large" (RFC 9112 §8).
+    @Test func everyMethodAndAShortBodyAreAnsweredInTheProvidersFormat() async throws {
+        let running = try await EmulatorServer(core: try WireTests.core()).start(port: 0)
+        defer { Task { await running.stop() } }
+        let (port, host) = (running.port, "Host: 127.0.0.1:\(running.port)\r\n")
+        let me = "/me?access_token=waypost-demo-graph-token"
+        let get = try await RawHTTP.exchange(port: port, "GET \(me) HTTP/1.1\r\n" + host)
+        let head = try await RawHTTP.exchange(port: port, "HEAD \(me) HTTP/1.1\r\n" + host)
+        let getBody = try #require(get.components(separatedBy: "\r\n\r\n").last)
+        #expect(head.hasPrefix("HTTP/1.1 200") && head.hasSuffix("\r\n\r\n"), "no body: \(head)")
+        #expect(head.lowercased().contains("content-length: \(getBody.utf8.count)\r\n"), "\(head)")
+        let patch = try await RawHTTP.exchange(port: port, "PATCH \(me) HTTP/1.1\r\n" + host)
+        #expect(patch.hasPrefix("HTTP/1.1 400") && patch.contains(#""type":"OAuthException""#), "\(patch)")
+        let options = try await RawHTTP.exchange(port: port, "OPTIONS /1.1/geo/search.json HTTP/1.1\r\n" + host)
+        #expect(options.contains(#"{"errors":[{"code":"#), "\(options)")
+        for (path, format) in [
+            ("/1.1/statuses/update.json", #"{"errors":[{"code":215,"#), ("/me/feed", #""code":100"#),
+        ] {
+            let short = try await RawHTTP.exchange(
+                port: port,
+                "POST \(path) HTTP/1.1\r\n\(host)Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n",
+                body: "status=hello")
+            #expect(short.hasPrefix("HTTP/1.1 400") && short.contains(format), "\(path): \(short)")
+            #expect(short.contains("incomplete"), "\(short)")
+        }
+    }
+
     /// With a token, both hold: the right Host and the token.
     @Test func theControlTokenIsStillRequired() async throws {
         let core = EmulatorCore(
@@ -226,21 +258,22 @@ struct ServiceTests {
     }
 }
 
-/// One HTTP exchange on a raw socket, for what clients will not send (another `Host`, none):
-/// the request head (without its final blank line), `Connection: close` added; the answer as
-/// text, read until the server closes or 10 seconds pass.
+/// One HTTP exchange on a raw socket, for what clients will not send (another `Host`, none, a
+/// body cut short): the request head (without its final blank line), `Connection: close` added,
+/// then `body`, then the sending side shut; the answer as text, read until the server closes or
+/// 10 seconds pass.
 enum RawHTTP {
     struct Failure: Error {}
 
     /// One request over a plain socket, on a thread of its own: blocking calls on the
     /// concurrency pool (two threads on two cores) starve the server under test.
-    static func exchange(port: Int, _ head: String) async throws -> String {
+    static func exchange(port: Int, _ head: String, body: String = "") async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try blockingExchange(port: port, head) }) }.start()
+            Thread { continuation.resume(with: Result { try blockingExchange(port: port, head, body: body) }) }.start()
         }
     }
 
-    private static func blockingExchange(port: Int, _ head: String) throws -> String {
+    private static func blockingExchange(port: Int, _ head: String, body: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure() }
         defer { close(fd) }
@@ -256,8 +289,9 @@ enum RawHTTP {
             }
         }
         guard connected == 0 else { throw Failure() }
-        let bytes = Array((head + "Connection: close\r\n\r\n").utf8)
+        let bytes = Array((head + "Connection: close\r\n\r\n" + body).utf8)
         guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure() }
+        shutdown(fd, Int32(SHUT_WR))
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {

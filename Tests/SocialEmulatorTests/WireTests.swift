@@ -80,6 +80,34 @@ struct WireTests {
 
     /// `trim_user`: "When set to either true, t or 1, each Tweet returned … will include a user
     /// object including only the status authors numerical ID".
+    /// Twitter answered a tweet's text with `&`, `<` and `>` as HTML entities and nothing else
+    /// escaped (twittercommunity.com/t/68810: `&lt;script&gt;` in `text`, quotes as typed), and
+    /// counted the entities' indices in that text (Twitter4J#349, Penicillin#36): a client slicing
+    /// `text` by them finds the token. A `&lt;` the user typed comes back as `&amp;lt;`.
+    @Test func tweetTextComesBackHTMLEscapedWithIndicesIntoIt() async throws {
+        let core = try Self.core()
+        let posted = try Self.object(
+            await core.handle(
+                try Self.signed(
+                    "POST", "/1.1/statuses/update.json",
+                    form: "status="
+                        + PercentEncoding.encode("1 < 2 & \"3 > 2\" &lt; #coffee @friend https://example.com/?a=1&b=2"))
+            ))
+        let text = try #require(posted["text"] as? String)
+        #expect(text == "1 &lt; 2 &amp; \"3 &gt; 2\" &amp;lt; #coffee @friend https://example.com/?a=1&amp;b=2")
+        let scalars = Array(text.unicodeScalars)
+        let entities = try #require(posted["entities"] as? [String: Any])
+        for (key, token) in [
+            ("hashtags", "#coffee"), ("user_mentions", "@friend"), ("urls", "https://example.com/?a=1&amp;b=2"),
+        ] {
+            let indices = try #require((entities[key] as? [[String: Any]])?.first?["indices"] as? [Int])
+            #expect(String(String.UnicodeScalarView(scalars[indices[0]..<indices[1]])) == token, "\(key)")
+        }
+        // The link itself is the one posted.
+        #expect(
+            (entities["urls"] as? [[String: Any]])?.first?["expanded_url"] as? String == "https://example.com/?a=1&b=2")
+    }
+
     @Test func trimUserAndIncludeEntitiesFollowTwittersBooleans() async throws {
         let core = try Self.core()
         let trimmed = try Self.object(
@@ -327,6 +355,20 @@ struct WireTests {
     }
 
     // MARK: - Graph
+
+    /// `GET /?ids=a,b` answers a map from id to object ("Multiple ID Read Requests"); an id asked
+    /// for twice is one key (RFC 8259 §4: names unique; most readers keep only one).
+    @Test func graphMultipleIDReadsAnswerEachIDOnce() async throws {
+        let core = try Self.core()
+        let answer = await core.handle(
+            EmulatorRequest(
+                method: "GET", path: "/", query: "ids=1001,1002,1001&access_token=waypost-demo-graph-token",
+                headers: ["host": "127.0.0.1:8080"]))
+        #expect(answer.status == 200)
+        let text = String(decoding: answer.body, as: UTF8.self)
+        #expect(text.components(separatedBy: #""1001":"#).count == 2, "one key for 1001: \(text)")
+        #expect(try Set(Self.object(answer).keys) == ["1001", "1002"])
+    }
 
     /// Graph "Paginated results": cursors and a `next` URL that, followed, walks the whole list;
     /// `previous` back. A forged cursor is Graph's 400/100, never a crash (a cursor decoding to

@@ -40,6 +40,10 @@ struct XAPITests {
             let client = x(running)
             let created = try await client.createTweet("Coffee ☕️", placeID: Self.poi)
             #expect(created.text == "Coffee ☕️" && created.editHistoryTweetIDs == [created.id])
+            // X too answers `&`, `<` and `>` as HTML entities (kbravh.dev/html-entities-twitter-api-v2).
+            let escaped = try await client.createTweet("Coffee & cake <3")
+            #expect(escaped.text == "Coffee &amp; cake &lt;3")
+            #expect(try await client.tweet(id: escaped.id).data.writtenText == "Coffee & cake <3")
             let lookup = try await client.tweet(
                 id: created.id, expansions: ["geo.place_id"], placeFields: ["name", "place_type", "country_code"])
             #expect(lookup.data.geo?.placeID == Self.poi)

@@ -402,7 +402,7 @@ public final class OutboxDelivery {
             }
         }
         if let lost = intent.lostAnswer,
-            let tweet = try await twitter.userTimeline(count: 200).first(where: { $0.text == message })
+            let tweet = try await twitter.userTimeline(count: 200).first(where: { $0.writtenText == message })
         {
             return await found(tweet.idStr, on: "the user's timeline", because: lost, intent: intent, request)
         }

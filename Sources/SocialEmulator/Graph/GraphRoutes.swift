@@ -114,7 +114,7 @@ struct GraphRoutes: Sendable {
         if let throttled = throttle(account.userID, state: &state, now: now) { return throttled }
         let granted = state.permissions[account.userID] ?? []
         let page = Paging(request: request, version: version, path: path, parameters: parameters)
-        switch (request.method, path) {
+        switch (request.routedMethod, path) {
         case ("GET", "search"):
             return searchPlaces(parameters, page, state: &state)
         case ("GET", "me"):
@@ -174,7 +174,7 @@ struct GraphRoutes: Sendable {
         if let id = parts.first, !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "_") }) {
             return Self.error(
                 400, code: GraphErrorCode.invalidParameter.rawValue,
-                "Unsupported \(request.method.lowercased()) request. Object with ID '\(id)' does not exist, cannot "
+                "Unsupported \(request.routedMethod.lowercased()) request. Object with ID '\(id)' does not exist, cannot "
                     + "be loaded due to missing permissions, or does not support this operation. Please read the "
                     + "Graph API documentation at https://developers.facebook.com/docs/graph-api",
                 subcode: 33, type: "GraphMethodException", trace: state.makeID())
@@ -186,12 +186,16 @@ struct GraphRoutes: Sendable {
     // MARK: - Places and check-ins
 
     /// `GET /?ids=a,b`: several objects at once, as a map from id to object ("Multiple ID Read
-    /// Requests"); any unknown id fails the whole request, as Graph did.
+    /// Requests"); any unknown id fails the whole request, as Graph did. An id asked for twice is
+    /// answered once: an object's names are unique (RFC 8259 §4), and a reader keeps one of them.
     private func objects(ids: String, of account: EmulatorConfiguration.FacebookAccount, state: inout EmulatorState)
         -> EmulatorResponse
     {
         var body = Data("{".utf8)
-        for (index, id) in ids.split(separator: ",").map(String.init).enumerated() {
+        var seen: Set<String> = []
+        for (index, id) in ids.split(separator: ",").map(String.init).filter({ seen.insert($0).inserted })
+            .enumerated()
+        {
             let object: Data
             if let page = fixtures.facebookPages.first(where: { $0.id == id }) {
                 object = JSONBody.encode(page)

@@ -22,6 +22,10 @@ public struct EmulatorRequest: Sendable {
         self.body = body
     }
 
+    /// The method the routes answer: HEAD is answered as GET is, and the HTTP layer sends the head
+    /// alone (RFC 9110 §9.3.2). The signature is still checked against the method sent.
+    var routedMethod: String { method == "HEAD" ? "GET" : method }
+
     /// Whether the body is a form (`application/x-www-form-urlencoded`), whose parameters count
     /// as request parameters and are signed (RFC 5849 §3.4.1.3.1).
     var hasFormBody: Bool {

@@ -122,7 +122,8 @@ public struct Fault: Sendable, Codable, Equatable {
             fault.remaining = try whole("count", in: 0...1e9).get()
             fault.from = try bounded("from", in: -1e12...1e12).get().map(EpochInstant.init(secondsSince1970:))
             fault.until = try bounded("until", in: -1e12...1e12).get().map(EpochInstant.init(secondsSince1970:))
-            if let status = try whole("status", in: 100...599).get() { fault.status = status }
+            // A 1xx is never a final answer (RFC 9110 §15.2): a client sent one waits for the next.
+            if let status = try whole("status", in: 200...599).get() { fault.status = status }
             fault.code = try whole("code", in: 0...1e9).get()
             // An hour at most: a longer wait is a `hang`.
             if let ms = try bounded("ms", in: 0...3_600_000).get() { fault.milliseconds = ms }

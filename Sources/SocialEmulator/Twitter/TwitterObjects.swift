@@ -26,7 +26,8 @@ struct StoredTweet: Sendable {
 }
 
 /// The `entities` of a text: hashtags, mentions and URLs with code-point `indices`, as
-/// Twitter's extractor (twitter-text) found them; symbols are left empty.
+/// Twitter's extractor (twitter-text) found them; symbols are left empty. The indices are into
+/// the text as answered, `&`, `<` and `>` escaped (``TweetHTML``); the tokens are as written.
 struct TweetEntities {
     struct Token {
         var text: String
@@ -71,6 +72,16 @@ struct TweetEntities {
                 }
             }
             index += 1
+        }
+        if let offsets = TweetHTML.escapedOffsets(text) {
+            func shift(_ tokens: inout [Token]) {
+                for i in tokens.indices {
+                    tokens[i].indices = (offsets[tokens[i].indices.0], offsets[tokens[i].indices.1])
+                }
+            }
+            shift(&hashtags)
+            shift(&userMentions)
+            shift(&urls)
         }
     }
 
@@ -194,7 +205,7 @@ struct TweetObject {
             w.field("created_at", TwitterDate.text(tweet.createdAt))
             w.field("id", tweet.id)
             w.field("id_str", String(tweet.id))
-            w.field("text", tweet.text)
+            w.field("text", TweetHTML.escaped(tweet.text))
             w.field("truncated", false)
             if includeEntities {
                 w.key("entities")

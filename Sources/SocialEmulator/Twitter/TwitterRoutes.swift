@@ -71,7 +71,7 @@ struct TwitterRoutes: Sendable {
             requestURL: request.origin + request.path + (query.isEmpty ? "" : "?" + query),
             consumer: oauth?["oauth_consumer_key"] ?? "", now: now)
         let (family, answer): (String?, (inout EmulatorState) -> EmulatorResponse) =
-            switch (request.method, endpoint) {
+            switch (request.routedMethod, endpoint) {
             case ("GET", "geo/reverse_geocode.json"): ("/geo/reverse_geocode", { geo(.reverseGeocode, context, &$0) })
             case ("GET", "geo/search.json"): ("/geo/search", { geo(.search, context, &$0) })
             case ("GET", "geo/similar_places.json"): ("/geo/similar_places", { geo(.similarPlaces, context, &$0) })

@@ -121,7 +121,7 @@ struct XRoutes: Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let family: String
         let answer: (inout EmulatorState) -> EmulatorResponse
-        switch (request.method, parts.count, parts.first ?? "") {
+        switch (request.routedMethod, parts.count, parts.first ?? "") {
         case ("POST", 1, "tweets"):
             family = "POST /2/tweets"
             answer = { create(request, account: account, consumer: consumer, &$0, now: now) }
@@ -230,7 +230,7 @@ struct XRoutes: Sendable {
                 w.key("edit_history_tweet_ids")
                 w.array { $0.string(String(tweet.id)) }
                 w.field("id", String(tweet.id))
-                w.field("text", tweet.text)
+                w.field("text", TweetHTML.escaped(tweet.text))
             }
         }
         return .json(201, encoded: w.data)
@@ -304,7 +304,7 @@ struct XRoutes: Sendable {
                 w.key("edit_history_tweet_ids")
                 w.array { $0.string(String(tweet.id)) }
                 w.field("id", String(tweet.id))
-                w.field("text", tweet.text)
+                w.field("text", TweetHTML.escaped(tweet.text))
                 if tweetFields.contains("author_id") || expansions.contains("author_id") {
                     w.field("author_id", tweet.userID)
                 }
