@@ -34,14 +34,29 @@ public struct ConfigNode {
         if let first = text.utf8.first(where: { !" \t\r\n".utf8.contains($0) }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let tree = JSONReader.read(text, file: name)
         {
-            return ConfigNode(tree, 0)
+            return ConfigNode(try checked(tree), 0)
         }
         return try yaml(text, name: name)
     }
 
     /// `text` read as YAML, whatever it looks like.
     static func yaml(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
-        ConfigNode(try YAMLTree.read(text, file: name), 0)
+        ConfigNode(try checked(YAMLTree.read(text, file: name)), 0)
+    }
+
+    /// The most bytes one value (or key) may hold: the track readers' limit on an XML text node.
+    /// A name is echoed in every event that names it; a 30 MB one was 63 MB of output.
+    package static let maximumValueBytes = 1 << 20
+
+    /// `tree`, or the error for its first value over ``maximumValueBytes``.
+    private static func checked(_ tree: ConfigTree) throws(ConfigFileError) -> ConfigTree {
+        if let huge = tree.records.first(where: { $0.text.utf8.count > maximumValueBytes }) {
+            throw ConfigFileError(
+                file: tree.file, line: huge.line, column: huge.column,
+                message:
+                    "a value of \(huge.text.utf8.count) bytes; the most one may hold is 1 MiB (\(maximumValueBytes))")
+        }
+        return tree
     }
 
     private var record: ConfigTree.Record { tree.records[index] }

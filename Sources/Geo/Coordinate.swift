@@ -34,3 +34,17 @@ enum Angle {
         return y
     }
 }
+
+/// Longitudes along a parallel, the short way round.
+public enum Longitude {
+    /// The longitude a fraction `f` of the way from `a` to `b` the shorter way: across the
+    /// antimeridian when that is shorter (179.999° to −179.999° is 0.002°, not 359.998°), wrapped
+    /// into [−180, 180]. Where the two are at most 180° apart, `a + (b − a) × f`, bit for bit.
+    @inlinable
+    public static func between(_ a: Double, _ b: Double, at f: Double) -> Double {
+        let difference = b - a
+        guard abs(difference) > 180 else { return a + difference * f }
+        let x = a + (difference > 0 ? difference - 360 : difference + 360) * f
+        return x > 180 ? x - 360 : x < -180 ? x + 360 : x
+    }
+}

@@ -50,11 +50,27 @@ public struct RouteSpec: Hashable, Sendable {
     public func time(_ track: Track) throws -> RouteTimeline {
         let timing = RouteTiming(
             speed: speed, sampleInterval: sampleInterval, start: start, maximumSamples: maxFixes)
+        let timeline: RouteTimeline
         do {
-            return try timing.timeline(for: track, path: path)
+            timeline = try timing.timeline(for: track, path: path)
         } catch {
             throw RunSessionError.route(displayName: displayName, message: error.message)
         }
+        // A run fills the gaps between timed samples one every update interval (replay's is
+        // --sample-interval): at least span ÷ interval fixes. Points a day apart are a day of
+        // fixes; gpsbabel's bigtime.gpx, two points 2,862 years apart, would fill for hours.
+        if let span = timeline.span {
+            let seconds = span.upperBound.secondsSince1970 - span.lowerBound.secondsSince1970
+            let fixes = max(Double(timeline.count), seconds / sampleInterval.seconds)
+            guard fixes <= Double(maxFixes) else {
+                throw RunSessionError.route(
+                    displayName: displayName,
+                    message:
+                        "its times span \(Int(seconds.rounded())) s, filled with a fix every \(sampleInterval.seconds) s: at least \(Int(min(fixes, 9e18))) fixes, more than --max-fixes \(maxFixes); raise it, replay one path (--path N), or coarser (--sample-interval)"
+                )
+            }
+        }
+        return timeline
     }
 }
 

@@ -97,7 +97,19 @@ struct Export: ParsableCommand {
             } catch {
                 throw CommandFailure(.dataError, "\(input.displayName): \(error.message)")
             }
-            if let sampleInterval { samples = DriverExport.resampled(samples, every: sampleInterval) }
+            if let sampleInterval {
+                // As a replay refuses to fill more (--max-fixes' default): times centuries apart
+                // would be billions of positions.
+                let span =
+                    (samples.last?.point.timeIntervalSince1970 ?? 0) - (samples.first?.point.timeIntervalSince1970 ?? 0)
+                guard span / sampleInterval <= Double(RouteTiming.defaultMaximumSamples) else {
+                    throw CommandFailure(
+                        .dataError,
+                        "\(input.displayName): its times span \(Int(span.rounded())) s: one position every \(sampleInterval) s would be more than \(RouteTiming.defaultMaximumSamples); resample coarser (--sample-interval)"
+                    )
+                }
+                samples = DriverExport.resampled(samples, every: sampleInterval)
+            }
             try OutputDestination(output).write { out in
                 var stream = out
                 DriverExport.write(samples, as: driver, device: device, name: input.runName, to: &stream)

@@ -235,7 +235,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `name` | — | required with several devices; events and posts carry it |
 | `route` | required | KML, KMZ or GPX file |
 | `path` | all | replay only the N-th path of the file (from 1) |
-| `maxFixes` | 5000000 | most samples the route may make; untimed geometry that would densify into more is refused |
+| `maxFixes` | 5000000 | most samples the route may make, its timed gaps filled one every `sampleInterval`; more is refused |
 | `timeOrder` | strict | a track point earlier than the one before it: `strict` refuses the file, `drop` drops it, `sort` sorts the track |
 | `speed` | 1.4 | m/s, for untimed geometry |
 | `sampleInterval` | 1s | longest gap between samples of untimed geometry |

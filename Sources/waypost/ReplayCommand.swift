@@ -215,7 +215,8 @@ struct Replay: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Most fixes a route may make; untimed geometry that would densify into more is refused up front.")
+        help:
+            "Most fixes a route may make, its timed gaps filled one every --sample-interval; more is refused up front.")
     var maxFixes = RouteTiming.defaultMaximumSamples
 
     @Option(

@@ -24,6 +24,7 @@ struct Waypost: AsyncParsableCommand {
     /// argument-parser's own entry point, after the format topics and the unknown-subcommand
     /// check (``HelpTopic``) have had their turn.
     static func main() async {
+        StandardOutputCheck.atExit()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let status = HelpTopic.intercept(arguments, root: Self.self) { Foundation.exit(status) }
         do {

@@ -41,6 +41,34 @@ struct DriverExportTests {
         #expect(abs(five[1].point.latitude - Self.at(50, 5).point.latitude) < 1e-9)
     }
 
+    /// Across the antimeridian the short way: 179.999° to −179.999° is 0.002°, not round the
+    /// globe through 0° (a user's dateline track drew a line across the world).
+    @Test func resamplingCrossesTheAntimeridianTheShortWay() {
+        let samples = [179.999, -179.999].enumerated().map { index, longitude in
+            RouteSample(
+                point: TrackPoint(
+                    latitude: -16.5, longitude: longitude, time: Date(timeIntervalSince1970: 1_000 + 60 * Double(index))
+                ))
+        }
+        let resampled = DriverExport.resampled(samples, every: 1)
+        #expect(resampled.count == 61)
+        #expect(resampled.allSatisfy { abs($0.point.longitude) >= 179.999 && abs($0.point.longitude) <= 180 })
+    }
+
+    /// A file's name goes into a comment of the script and the flow: a line break in it would end
+    /// the comment and run what follows in the shell (`y⏎touch PWNED⏎.gpx`), or start a key of the
+    /// YAML flow (U+2028 too, a line break in YAML 1.1).
+    @Test(arguments: [DriverExport.Format.adb, .maestro])
+    func aNameCannotLeaveItsComment(format: DriverExport.Format) {
+        var out = ""
+        DriverExport.write(
+            [Self.at(0, 0), Self.at(10, 5)], as: format, name: "y\ntouch PWNED\r\u{2028}appId: x\u{85}.gpx", to: &out)
+        let commentLines = out.split(omittingEmptySubsequences: false) { $0.isNewline }.filter { $0.contains("PWNED") }
+        #expect(commentLines.count == 1)
+        #expect(
+            commentLines.first?.hasPrefix("# y\\ntouch PWNED\\r\\u{2028}appId: x\\u{85}.gpx for ") == true, "\(out)")
+    }
+
     @Test func onePlaceIsSimctlSet() {
         var out = ""
         DriverExport.write([Self.at(0, 0)], as: .simctl, device: "booted", to: &out)

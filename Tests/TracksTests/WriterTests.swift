@@ -157,6 +157,27 @@ struct WriterTests {
         #expect(checked == 13 * 40_000)
     }
 
+    /// GPX's coordinates and elevation are XML Schema's `decimal`, which has no exponent: a GPX
+    /// written with `9.1697e-05` failed the GPX 1.1 schema (gpxpy's track-with-small-floats.gpx).
+    /// The same digits, written out, read back as the same Double.
+    @Test func xmlNumbersHaveNoExponent() throws {
+        for value in [
+            9.1697e-05, -8.1658e-05, 5e-06, 1e-300, -2.5e-7, 1e16, 1.2345e+20, -9_007_199_254_740_993.0, 0.0001, 37.5,
+        ] {
+            var bytes: [UInt8] = []
+            Format.appendDecimal(value, to: &bytes)
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.allSatisfy { $0.isNumber || $0 == "." || $0 == "-" }, "\(text)")
+            #expect(Double(text) == value, "\(text)")
+        }
+        var text = ""
+        let track = try readTrack(
+            #"<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="9.1697e-05" lon="8.1658e-05"><ele>5e-06</ele></trkpt></trkseg></trk></gpx>"#,
+            name: "small.gpx")
+        TrackWriter.write(track, as: .gpx, to: &text)
+        #expect(text.contains(#"lat="0.000091697" lon="0.000081658"><ele>0.000005</ele>"#), "\(text)")
+    }
+
     @Test func escapesText() throws {
         let track = Track(
             format: .kml, name: "A & B",

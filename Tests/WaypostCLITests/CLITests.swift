@@ -389,16 +389,78 @@ struct CLITests {
     /// `--output` file's temporary sibling was left behind.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "Linux's /dev/full"))
     func aFullDiskIsOneErrorAndEXIOERR() throws {
-        for arguments in [
-            ["export", "tracks/cupertino-walk.kml", "--format", "gpx"],
-            ["replay", "tracks/cupertino-walk.kml", "--format", "jsonl"],
-            ["replay", "tracks/cupertino-walk.kml", "--summary"],
-            ["emulator", "--port", "0"],  // its banner; the server stops
-        ] {
-            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-            let run = try Self.waypost(arguments, standardOutput: full)
-            #expect(run.status == 74, "\(arguments)")
-            #expect(run.stderr == "waypost: error: standard output: cannot write (no space left on device)\n")
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("run.db").path
+            let kept = try Self.waypost(
+                "replay", "tracks/sunnyvale-commute.kml", "--regions", "fixtures/regions/commute-cafes.yaml",
+                "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                "--summary")
+            #expect(kept.status == 0, "\(kept.stderr)")
+            for arguments in [
+                ["export", "tracks/cupertino-walk.kml", "--format", "gpx"],
+                ["replay", "tracks/cupertino-walk.kml", "--format", "jsonl"],
+                ["replay", "tracks/cupertino-walk.kml", "--summary"],
+                ["emulator", "--port", "0"],  // its banner; the server stops
+                // What `print` writes is checked as the process ends (these exited 0, silent).
+                ["audit", "--db", db], ["audit", "--db", db, "--format", "csv"], ["outbox", "list", "--db", db],
+                ["--version"], ["help", "regions"],
+                [
+                    "oauth-sign", "--url", "https://api.twitter.com/1.1/account/verify_credentials.json",
+                    "--consumer-key", "k", "--consumer-secret", "s",
+                ],
+            ] {
+                let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+                let run = try Self.waypost(arguments, standardOutput: full)
+                #expect(run.status == 74, "\(arguments)")
+                #expect(
+                    run.stderr == "waypost: error: standard output: cannot write (no space left on device)\n",
+                    "\(arguments)")
+            }
+        }
+    }
+
+    /// A timed track across the antimeridian is filled the short way: its fixes stay by the
+    /// line, and a fence on it is never left (a user's went round the globe through 54° E, with
+    /// an exit and an entry on the way). And a timed gap fills fixes that --max-fixes counts: a
+    /// file with two points centuries apart (gpsbabel's bigtime.gpx) is refused at once, where
+    /// it filled for hours.
+    @Test func timedGapsAreFilledTheShortWayAndCounted() throws {
+        try withTemporaryDirectory { directory in
+            func gpx(_ points: [(Double, String)]) -> String {
+                #"<gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+                    + points.map { #"<trkpt lat="-16.5" lon="\#($0.0)"><time>\#($0.1)</time></trkpt>"# }.joined()
+                    + "</trkseg></trk></gpx>\n"
+            }
+            let dateline = directory.appendingPathComponent("dateline.gpx")
+            try gpx([(179.999, "2025-01-01T00:00:00Z"), (-179.999, "2025-01-01T00:01:00Z")]).write(
+                to: dateline, atomically: true, encoding: .utf8)
+            let regions = directory.appendingPathComponent("dateline.yaml")
+            try "- {identifier: dateline, latitude: -16.5, longitude: 180, radius: 300}\n".write(
+                to: regions, atomically: true, encoding: .utf8)
+            let run = try Self.waypost("replay", dateline.path, "--regions", regions.path, "--format", "jsonl")
+            #expect(run.status == 0, "\(run.stderr)")
+            let fixes = run.stdout.split(separator: "\n").filter { $0.contains(#""type":"location""#) }
+            #expect(fixes.count == 61)
+            #expect(
+                fixes.allSatisfy {
+                    $0.contains(#""lon":179.99"#) || $0.contains(#""lon":-179.99"#) || $0.contains(#""lon":180"#)
+                })
+            #expect(!run.stdout.contains("regionExit") && !run.stdout.contains("regionEnter"), "\(run.stdout)")
+
+            let centuries = directory.appendingPathComponent("centuries.gpx")
+            try gpx([(1, "1234-01-01T00:00:00Z"), (1.001, "4096-01-01T00:00:00Z")]).write(
+                to: centuries, atomically: true, encoding: .utf8)
+            let refused = try Self.waypost("replay", centuries.path, "--summary")
+            #expect(refused.status == 65)
+            #expect(refused.stderr.contains("more than --max-fixes 5000000"), "\(refused.stderr)")
+            let export = try Self.waypost("export", centuries.path, "--format", "adb", "--sample-interval", "1")
+            #expect(export.status == 65 && export.stdout.isEmpty, "\(export.stderr)")
+            let hour = directory.appendingPathComponent("hour.gpx")
+            try gpx([(1, "2025-01-01T00:00:00Z"), (1.001, "2025-01-01T01:00:00Z")]).write(
+                to: hour, atomically: true, encoding: .utf8)
+            #expect(try Self.waypost("replay", hour.path, "--summary", "--max-fixes", "100").status == 65)
+            let filled = try Self.waypost("replay", hour.path, "--summary", "--max-fixes", "3601")
+            #expect(filled.status == 0 && filled.stdout.contains("summary: 3601 fixes"), "\(filled.stdout)")
         }
     }
 

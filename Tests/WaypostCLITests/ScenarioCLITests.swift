@@ -89,8 +89,8 @@ struct ScenarioCLITests {
     /// temporary stores in $TMPDIR. Runs nobody records now live in SQLite's private temporary
     /// databases, so nothing is written there at all, and a signal ends the tool as it ends any
     /// program (a shell sees 130 / 143) with the `--db` store intact. The run is a year of a phone
-    /// lying still, long enough to be signalled mid-run; the test waits for the store to appear,
-    /// not for a time.
+    /// lying still (31.5 million fixes: `maxFixes` raised for it), long enough to be signalled
+    /// mid-run; the test waits for the store to appear, not for a time.
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalLeavesNothingBehind(_ signal: Int32) throws {
         // A signal ignored here would be ignored by the tool too (inherited, and a program leaves
@@ -111,13 +111,13 @@ struct ScenarioCLITests {
             """.write(to: directory.appendingPathComponent("still.gpx"), atomically: true, encoding: .utf8)
             try """
             name: still
-            device: { route: still.gpx }
+            device: { route: still.gpx, maxFixes: 40000000 }
             expect:
               - { event: locationUpdatesPaused, count: 1 }
             """.write(to: directory.appendingPathComponent("still.yaml"), atomically: true, encoding: .utf8)
             try """
             name: other
-            device: { route: still.gpx }
+            device: { route: still.gpx, maxFixes: 40000000 }
             expect:
               - { event: locationUpdatesPaused, count: 1 }
             """.write(to: directory.appendingPathComponent("other.yaml"), atomically: true, encoding: .utf8)

@@ -75,6 +75,30 @@ struct RegionFileTests {
         }
     }
 
+    /// A value over 1 MiB — the track readers' limit on an XML text node — is refused at its
+    /// place, in YAML (block and flow) and JSON alike: a 30 MB identifier was read, and echoed in
+    /// every region event (63 MB of output).
+    @Test func aHugeValueIsRefusedAtItsPlace() throws {
+        let huge = String(repeating: "x", count: (1 << 20) + 1)
+        for (text, line, column) in [
+            ("- identifier: \(huge)\n  latitude: 1\n  longitude: 2\n  radius: 10\n", 1, 15),
+            ("- {identifier: \"\(huge)\", latitude: 1, longitude: 2, radius: 10}\n", 1, 16),
+            ("[\n  {\"identifier\": \"\(huge)\", \"latitude\": 1, \"longitude\": 2, \"radius\": 10}\n]\n", 2, 18),
+        ] {
+            do {
+                _ = try RegionFile.parse(text, name: "r.yaml")
+                Issue.record("expected an error")
+            } catch {
+                #expect(error.line == line && error.column == column, "\(error)")
+                #expect(error.description.contains("a value of 1048577 bytes; the most one may hold is 1 MiB"))
+            }
+        }
+        let justFits = String(repeating: "x", count: 1 << 20)
+        #expect(
+            try RegionFile.parse("- {identifier: \(justFits), latitude: 1, longitude: 2, radius: 10}\n", name: "r.yaml")
+                .count == 1)
+    }
+
     @Test func duplicatesAndAliasesAreRefused() throws {
         let duplicate =
             "- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n"

@@ -567,7 +567,7 @@ struct DeviceCursor {
                     time: a.storedTimeOrZero + (b.storedTimeOrZero - a.storedTimeOrZero) * f,
                     coordinate: Coordinate(
                         latitude: a.latitude + (b.latitude - a.latitude) * f,
-                        longitude: a.longitude + (b.longitude - a.longitude) * f),
+                        longitude: Longitude.between(a.longitude, b.longitude, at: f)),
                     altitude: a.altitude.flatMap { x in b.altitude.map { x + ($0 - x) * f } },
                     speed: fill.from.speed, course: fill.from.course)
             }

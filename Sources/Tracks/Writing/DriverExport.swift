@@ -62,9 +62,17 @@ public enum DriverExport {
         switch format {
         case .xcodeGPX: xcodeGPX(samples, to: &out)
         case .simctl: simctl(samples, device: device ?? "booted", to: &out)
-        case .maestro: maestro(samples, name: name, to: &out)
-        case .adb: adb(samples, name: name, to: &out)
+        case .maestro: maestro(samples, name: commented(name), to: &out)
+        case .adb: adb(samples, name: commented(name), to: &out)
         }
+    }
+
+    /// `name` (a file's, which may hold anything) for a comment line: control characters written
+    /// visibly (``DisplayEscaping``), YAML's other line breaks (U+2028, U+2029) too, so that no
+    /// part of it can end the comment and run in the shell script or become a key of the flow.
+    static func commented(_ name: String) -> String {
+        DisplayEscaping.escape(name).replacingOccurrences(of: "\u{2028}", with: "\\u{2028}")
+            .replacingOccurrences(of: "\u{2029}", with: "\\u{2029}")
     }
 
     /// The route at one position every `interval` seconds from its first, interpolated along the
@@ -92,7 +100,7 @@ public enum DriverExport {
                 RouteSample(
                     point: TrackPoint(
                         latitude: a.latitude + f * (b.latitude - a.latitude),
-                        longitude: a.longitude + f * (b.longitude - a.longitude), altitude: altitude,
+                        longitude: Longitude.between(a.longitude, b.longitude, at: f), altitude: altitude,
                         time: Date(timeIntervalSince1970: time))))
             k += 1
         }

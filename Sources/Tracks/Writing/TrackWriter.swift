@@ -40,6 +40,12 @@ enum Format {
         ShortestDecimal.append(value, wholeNumbersBare: true, to: &out)
     }
 
+    /// ``number(_:)`` without an exponent, for XML: GPX's coordinates and elevation are XML
+    /// Schema's `decimal`, which has none (`9.1697e-05` fails the GPX 1.1 schema).
+    static func appendDecimal(_ value: Double, to out: inout [UInt8]) {
+        ShortestDecimal.append(value, wholeNumbersBare: true, plain: true, to: &out)
+    }
+
     /// `longitude SEP latitude [SEP altitude]`, GeoJSON's and KML's order.
     static func appendPosition(_ p: TrackPoint, separator: UInt8, to out: inout [UInt8]) {
         appendNumber(p.longitude, to: &out)

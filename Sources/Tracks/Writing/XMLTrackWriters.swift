@@ -53,13 +53,13 @@ enum GPXWriter {
     /// ` lat="…" lon="…"><ele>…</ele><time>…</time>` of a point.
     private static func appendPoint(_ p: TrackPoint, time: Double?, to out: inout [UInt8]) {
         out.append(literal: " lat=\"")
-        Format.appendNumber(p.latitude, to: &out)
+        Format.appendDecimal(p.latitude, to: &out)
         out.append(literal: "\" lon=\"")
-        Format.appendNumber(p.longitude, to: &out)
+        Format.appendDecimal(p.longitude, to: &out)
         out.append(literal: "\">")
         if let alt = p.altitude {
             out.append(literal: "<ele>")
-            Format.appendNumber(alt, to: &out)
+            Format.appendDecimal(alt, to: &out)
             out.append(literal: "</ele>")
         }
         if let t = time {
@@ -167,7 +167,7 @@ enum KMLWriter {
             for _ in 0..<path.points.count {
                 if let value = values.next(), !value.isNaN {
                     chunk.bytes.append(literal: "<gx:value>")
-                    Format.appendNumber(value, to: &chunk.bytes)
+                    Format.appendDecimal(value, to: &chunk.bytes)
                     chunk.bytes.append(literal: "</gx:value>\n")
                 } else {
                     chunk.bytes.append(literal: "<gx:value/>\n")
@@ -298,14 +298,14 @@ struct PointValueColumns {
             out.append(literal: "<gpxtpx:TrackPointExtension>")
             for (value, tags) in zip(standard, extensionTags) where !value.isNaN {
                 out.append(contentsOf: tags.open)
-                Format.appendNumber(value, to: &out)
+                Format.appendDecimal(value, to: &out)
                 out.append(contentsOf: tags.close)
             }
             out.append(literal: "</gpxtpx:TrackPointExtension>")
         }
         for (value, tags) in zip(own, waypostTags) where !value.isNaN {
             out.append(contentsOf: tags.open)
-            Format.appendNumber(value, to: &out)
+            Format.appendDecimal(value, to: &out)
             out.append(contentsOf: tags.close)
         }
         out.append(literal: "</extensions>")
