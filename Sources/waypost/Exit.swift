@@ -84,8 +84,10 @@ extension ParsableCommand {
     }
 
     /// Reads a configuration file: missing → 66, malformed → 65 with file:line:column.
+    /// `-` is standard input, named so in errors, as a route's `-` is.
     func readConfig<T>(_ path: String, _ read: (URL, String) throws(ConfigFileError) -> T) throws -> T {
         do {
+            if path == "-" { return try read(URL(fileURLWithPath: "/dev/stdin"), "standard input") }
             return try read(URL(fileURLWithPath: path), path)
         } catch {
             throw CommandFailure(error)

@@ -259,6 +259,10 @@ struct Replay: AsyncParsableCommand {
     static let century = 3_155_760_000.0
 
     func validate() throws {
+        let fromStandardInput = [track, regions, beacons, checkins, privacy].filter { $0 == "-" }
+        if fromStandardInput.count > 1 {
+            throw ValidationError("only one input can be read from standard input (-)")
+        }
         // Slower than a centimetre a second, a short line would become billions of fixes.
         try OptionRange.check("--speed", speed, 0.01...1_000, " m/s")
         let releases = LocationManagerConfiguration.iosVersions

@@ -117,6 +117,10 @@ struct Test: AsyncParsableCommand {
         try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
         if let trials { try OptionRange.check("--trials", trials, 1...1_000_000) }
         if let shard { _ = try Self.shard(shard, flag: "--shard") }
+        if scenarios.contains("-") {
+            // Its route and files are named relative to the scenario's own folder.
+            throw ValidationError("a scenario is read from a file, its routes and files relative to it: not from -")
+        }
         if output == "-" && junit == "-" {
             throw ValidationError("-o - and --junit - would both write to standard output: give one of them a file")
         }

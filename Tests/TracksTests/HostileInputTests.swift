@@ -208,6 +208,20 @@ struct HostileInputTests {
         #expect(readError(Data())?.message == "the file is empty")
         #expect(readError("<html><body/></html>")?.kind == .unsupported)
         #expect(readError("not xml at all")?.kind == .malformed)
+        // Said as what it is, where libxml2's words said the opposite ("Document is empty" of a
+        // file that is not, "Extra content at the end" of one cut short).
+        for foreign in ["not xml at all", #"{"type": "FeatureCollection", "features": []}"#] {
+            #expect(
+                readError(foreign)?.message.hasPrefix("not KML or GPX: no XML element where the document starts")
+                    == true)
+        }
+        let whole = kml("<Placemark><name>a</name></Placemark>")
+        let end = try #require(whole.range(of: "</Placemark>")).lowerBound
+        let cut = try #require(readError(String(whole[..<end])))
+        #expect(cut.kind == .malformed && cut.message.hasPrefix("the file ends before its document does"), "\(cut)")
+        #expect(readError("<?xml version=\"1.0\"?>\n")?.message == "no root element (a KML or GPX document holds one)")
+        #expect(
+            readError("<kml></kml><kml/>")?.message == "not well-formed XML: Extra content at the end of the document")
         // A KML with no features reads; it is the replay that has nothing to do.
         let empty = try readTrack(kml(""))
         #expect(empty.features.isEmpty)

@@ -200,4 +200,42 @@ struct StandardStreamsCLITests {
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
         }
     }
+
+    /// DESIGN.md: "`-` is standard output (or input) wherever a file is named". `replay`'s regions,
+    /// beacons, rules and privacy profile are read from standard input or from a pipe or FIFO
+    /// (`<(…)`) as from their files — the same run — and an error there names standard input.
+    /// One input at a time; a scenario, whose paths are relative to it, is not read from `-`.
+    @Test func configurationFilesAreReadFromStandardInputAndPipes() throws {
+        let base = "\"$WAYPOST\" replay tracks/sunnyvale-commute.kml --summary"
+        let files = [
+            "--regions": "fixtures/regions/commute-cafes.yaml", "--checkins": "fixtures/rules/coffee.yaml",
+            "--privacy": "fixtures/privacy/demo.yaml",
+        ]
+        let all = files.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " ")
+        let plain = try Self.shell("\(base) \(all)")
+        try #require(plain.status == 0, "\(plain.stderr)")
+        for (option, path) in files.sorted(by: { $0.key < $1.key }) {
+            let others = files.filter { $0.key != option }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                .joined(separator: " ")
+            let piped = try Self.shell("cat \(path) | \(base) \(others) \(option) -")
+            #expect(piped.status == 0 && piped.stdout == plain.stdout, "\(option) -: \(piped.stderr)")
+        }
+        // A FIFO, as a shell's process substitution gives one.
+        try withTemporaryDirectory { directory in
+            let fifo = directory.appendingPathComponent("regions.fifo").path
+            let run = try Self.shell(
+                "mkfifo '\(fifo)' && (cat fixtures/regions/commute-cafes.yaml > '\(fifo)' &) && \(base) "
+                    + "--checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --regions '\(fifo)'")
+            #expect(run.status == 0 && run.stdout == plain.stdout, "\(run.stderr)")
+        }
+        let bad = try Self.shell("printf 'regions:\\n  - identifier: x\\n    latitude: 99\\n' | \(base) --regions -")
+        #expect(
+            bad.status == 65 && bad.stderr == "waypost: error: standard input:2:5: missing 'longitude'\n",
+            "\(bad.stderr)")
+        let twice = try Self.shell("\(base) --regions - --privacy - < fixtures/privacy/demo.yaml")
+        #expect(twice.status == 64 && twice.stderr.contains("only one input can be read from standard input"))
+        let scenario = try Self.shell("\"$WAYPOST\" test - < fixtures/scenarios/two-devices.yaml")
+        #expect(
+            scenario.status == 64 && scenario.stderr.contains("a scenario is read from a file"), "\(scenario.stderr)")
+    }
 }

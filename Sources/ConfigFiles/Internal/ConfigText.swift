@@ -18,12 +18,38 @@ enum ConfigText {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try isRegularFile(url) ? Data(contentsOf: url) : stream(url, name: name, largest: largest)
+        } catch let error as ConfigFileError {
+            throw error
         } catch {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw ConfigFileError(.unreadable, file: name, message: exists ? "cannot be read" : "no such file")
         }
         return try decode(data, name: name)
+    }
+
+    private static func isRegularFile(_ url: URL) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType)
+            .map { $0 == .typeRegular } ?? true
+    }
+
+    /// A pipe, FIFO or standard input (`--regions -`, `<(…)`), read to its end: no size to check
+    /// first, so the limit is kept as it is read.
+    private static func stream(_ url: URL, name: String, largest: Int) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var data = Data()
+        while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+            data.append(chunk)
+            guard data.count <= largest else {
+                throw ConfigFileError(
+                    file: name,
+                    message:
+                        "more than this machine reads as one configuration file (\(largest / 1_000_000) MB: a file is composed whole, about 20 times its size in memory)"
+                )
+            }
+        }
+        return data
     }
 
     /// The largest configuration file read: composed whole, YAML takes about 20 times the file's

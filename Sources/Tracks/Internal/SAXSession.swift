@@ -395,8 +395,26 @@ final class SAXSession {
         let kind: TrackReadError.Kind = error.code == XML_ERR_UNDECLARED_ENTITY.rawValue ? .refused : .malformed
         failure = ReadFailure(
             kind: kind, position: SourcePosition(line: Int(error.line), column: Int(error.int2)),
-            message: "not well-formed XML: \(message)")
+            message: explained(error.code, libxml: message))
         if let context { xmlStopParser(context) }
+    }
+
+    /// libxml2's message, or what it means where libxml2's words say the opposite: a file cut
+    /// short inside its root element is "Extra content at the end of the document", and a file
+    /// of anything but XML (a ZIP that is not one, JSON, text) "Document is empty".
+    private func explained(_ code: Int32, libxml message: String) -> String {
+        switch code {
+        case Int32(XML_ERR_DOCUMENT_END.rawValue) where depth > 0:
+            return
+                "the file ends before its document does (\(depth) element\(depth == 1 ? "" : "s") still open): cut short?"
+        case Int32(XML_ERR_DOCUMENT_END.rawValue) where names.isEmpty:
+            return "no root element (a KML or GPX document holds one)"
+        case Int32(XML_ERR_DOCUMENT_EMPTY.rawValue):
+            return
+                "not KML or GPX: no XML element where the document starts (KMZ is a ZIP archive, NMEA 0183 text lines)"
+        default:
+            return "not well-formed XML: \(message)"
+        }
     }
 
     private func stop(_ kind: TrackReadError.Kind, _ message: String) {

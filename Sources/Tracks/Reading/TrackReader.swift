@@ -136,7 +136,7 @@ public struct TrackReader: Sendable {
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
-            throw TrackReadError(.malformed, file: name, "not a readable KMZ (ZIP) archive: \(error)")
+            throw TrackReadError(.malformed, file: name, "not a readable KMZ (ZIP) archive: \(Self.zipProblem(error))")
         }
         let entries = archive.filter { $0.type == .file && $0.path.lowercased().hasSuffix(".kml") }
         guard let entry = entries.first(where: { $0.path.lowercased() == "doc.kml" }) ?? entries.first else {
@@ -153,11 +153,27 @@ public struct TrackReader: Sendable {
             } catch {
                 throw ReadFailure(
                     kind: .malformed, position: .init(line: 0, column: 0),
-                    message: "cannot inflate \(entry.path): \(error)")
+                    message: "cannot inflate \(entry.path): \(Self.zipProblem(error))")
             }
         }
         track.format = .kmz
         return track
+    }
+
+    /// ZIPFoundation's error in words: its case names (`missingEndOfCentralDirectoryRecord`,
+    /// `corruptedData`) are not a user's.
+    private static func zipProblem(_ error: any Error) -> String {
+        if let error = error as? Archive.ArchiveError {
+            switch error {
+            case .missingEndOfCentralDirectoryRecord: return "no ZIP directory at its end (cut short, or not a ZIP)"
+            case .unreadableArchive: return "it cannot be read"
+            case .invalidCRC32: return "a checksum does not match: damaged"
+            case .invalidCompressionMethod: return "compressed by a method ZIP readers do not know"
+            default: return "damaged (\(error))"
+            }
+        }
+        // Inflating a damaged entry (ZIPFoundation's internal `corruptedData`).
+        return "\(error)".contains("corrupted") ? "its compressed data is damaged" : "\(error)"
     }
 
     /// Runs one SAX session over the chunks `produce` hands to its `feed` argument.
