@@ -167,15 +167,19 @@ struct NMEAPacing: Pacing {
 /// `--nmea FILE|-`: standard output as it goes, or a file put in place whole at the end.
 final class NMEAFileOutput {
     private let out: BufferedOutput
-    private let handle: FileHandle?
-    /// The temporary sibling and the final path, for a file.
-    private let paths: (temporary: String, final: String)?
+    /// Where the bytes go: a file put in place at the end (a run that fails or is dropped before
+    /// ``finish()`` leaves none), a device or FIFO written in place, or standard output.
+    private enum Target {
+        case file(TemporarySibling)
+        case special(FileHandle)
+        case standardOutput
+    }
+    private let target: Target
 
     init(path: String) throws {
         guard path != "-" else {
             out = BufferedOutput()
-            handle = nil
-            paths = nil
+            target = .standardOutput
             return
         }
         // A device or FIFO (`/dev/null`, a pipe to gpsfake) is written in place, never renamed over.
@@ -183,26 +187,14 @@ final class NMEAFileOutput {
             guard let handle = FileHandle(forWritingAtPath: path) else {
                 throw CommandFailure(.cannotCreate, "\(path): cannot open for writing")
             }
-            self.handle = handle
             out = BufferedOutput(handle, name: path)
-            paths = nil
+            target = .special(handle)
             return
         }
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp").path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary)
-        else {
-            throw CommandFailure(.cannotCreate, "\(path): cannot create file")
-        }
-        self.handle = handle
-        out = BufferedOutput(handle, name: path)
-        paths = (temporary, path)
+        let file = try TemporarySibling(of: path)
+        out = BufferedOutput(file.handle, name: path)
+        target = .file(file)
     }
-
-    /// Whether the file is in place (or abandoned): otherwise the temporary goes at deinit.
-    private var settled = false
 
     func write(_ bytes: [UInt8], flush: Bool) {
         bytes.withUnsafeBytes { out.write(bytes: $0) }
@@ -212,31 +204,24 @@ final class NMEAFileOutput {
     func finish() throws {
         do {
             try out.finish()
-            // A device or FIFO has nothing to sync (fsync fails on some).
-            if paths != nil { try handle?.synchronize() }
-            try handle?.close()
         } catch {
             abandon()
             throw error
         }
-        settled = true
-        guard let paths else { return }
-        guard rename(paths.temporary, paths.final) == 0 else {
-            let reason = String(cString: strerror(errno))
-            abandon()
-            throw CommandFailure(.cannotCreate, "\(paths.final): cannot write file (\(reason))")
+        switch target {
+        case .file(let file): try file.commit()
+        // A device or FIFO has nothing to sync (fsync fails on some).
+        case .special(let handle): try handle.close()
+        case .standardOutput: break
         }
     }
 
     func abandon() {
-        settled = true
-        try? handle?.close()
-        if let paths { try? FileManager.default.removeItem(atPath: paths.temporary) }
-    }
-
-    /// A run that failed before ``finish()`` leaves no file behind.
-    deinit {
-        if !settled { abandon() }
+        switch target {
+        case .file(let file): file.abandon()
+        case .special(let handle): try? handle.close()
+        case .standardOutput: break
+        }
     }
 }
 

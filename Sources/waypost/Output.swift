@@ -96,7 +96,8 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
 }
 
 /// Writes a file all at once or not at all: into a temporary sibling, renamed into place on
-/// success, removed on failure — so a failed run never leaves a half-written file.
+/// success, removed on failure or interruption (``TemporarySibling``) — so a failed run never
+/// leaves a half-written file.
 ///
 /// A path that names no regular file — a device such as `/dev/null` or `/dev/stdout`, a FIFO — is
 /// written in place: renaming over it would replace the device with a file (as root, for every
@@ -113,31 +114,16 @@ enum AtomicFile {
             try output.finish()
             return
         }
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary.path)
-        else {
-            throw CommandFailure(.cannotCreate, "\(path): cannot create file")
-        }
+        let file = try TemporarySibling(of: path)
         do {
-            let output = BufferedOutput(handle, name: path)
+            let output = BufferedOutput(file.handle, name: path)
             try body(output)
             try output.finish()
-            try handle.synchronize()
-            try handle.close()
         } catch {
-            try? handle.close()
-            try? FileManager.default.removeItem(at: temporary)
+            file.abandon()
             throw error
         }
-        // rename(2) replaces the target atomically within one directory.
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw CommandFailure(.cannotCreate, "\(path): cannot write file (\(reason))")
-        }
+        try file.commit()
     }
 }
 

@@ -154,6 +154,40 @@ struct ScenarioCLITests {
         }
     }
 
+    /// A file written whole at the end (`--nmea FILE`, every `-o`) is written beside its place
+    /// first; SIGINT, SIGTERM or SIGHUP mid-run left that temporary (megabytes) behind. Now it is
+    /// removed, and the signal still ends the tool as it ends any program. The replay is paced on
+    /// the wall clock, so it is still writing when signalled.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aSignalLeavesNoTemporaryFile(_ signal: Int32) throws {
+        if Self.isIgnored(signal) { Self.restoreDefaultAction(signal) }
+        try withTemporaryDirectory { directory in
+            let process = Process()
+            process.executableURL = CLITests.executable
+            process.arguments = [
+                "replay", Corpus.repositoryRoot.appendingPathComponent("tracks/cupertino-walk.kml").path, "--nmea",
+                "walk.nmea", "--realtime", "--rate", "2", "--summary",
+            ]
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            func temporaries() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+                    $0.hasSuffix(".tmp")
+                }
+            }
+            for _ in 0..<600 where temporaries().isEmpty && process.isRunning { usleep(100_000) }
+            try #require(!temporaries().isEmpty && process.isRunning, "the replay never began its file")
+            kill(process.processIdentifier, signal)
+            for _ in 0..<300 where process.isRunning { usleep(100_000) }
+            try #require(!process.isRunning, "signal \(signal) did not end the tool")
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+        }
+    }
+
     /// Gives `number` its default action in this process, and so in the children it starts.
     static func restoreDefaultAction(_ number: Int32) { _ = signal(number, SIG_DFL) }
 

@@ -1,0 +1,119 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A file written beside its destination (`.NAME.PID.tmp`) and renamed into place whole —
+/// rename(2) replaces the target atomically within a directory — or removed: by a failure, by
+/// dropping it unfinished, and by SIGINT, SIGTERM or SIGHUP while it is written (a Ctrl-C used to
+/// leave a 10 MB temporary behind).
+final class TemporarySibling {
+    let handle: FileHandle
+    /// The temporary's path.
+    let path: String
+    let destination: String
+    private let interruption: InterruptionCleanup
+    private var settled = false
+
+    init(of destination: String) throws(CommandFailure) {
+        let url = URL(fileURLWithPath: destination)
+        let path = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp").path
+        // Armed before the file exists: there is no moment it could be left.
+        let interruption = InterruptionCleanup(removing: path)
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            interruption.cancel()
+            throw CommandFailure(.cannotCreate, "\(destination): cannot create file")
+        }
+        (self.handle, self.path, self.destination, self.interruption) = (handle, path, destination, interruption)
+    }
+
+    /// Synced, closed and renamed into place; abandoned if any of that fails.
+    func commit() throws {
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            abandon()
+            throw error
+        }
+        guard rename(path, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            abandon()
+            throw CommandFailure(.cannotCreate, "\(destination): cannot write file (\(reason))")
+        }
+        settle()
+    }
+
+    /// Closed and removed.
+    func abandon() {
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: path)
+        settle()
+    }
+
+    private func settle() {
+        settled = true
+        interruption.cancel()
+    }
+
+    deinit {
+        if !settled { abandon() }
+    }
+}
+
+/// Removes a path when SIGINT, SIGTERM or SIGHUP ends the process, then lets the signal end it as
+/// it would have (a shell still sees 130, 143 or 129). A signal the process ignores — inherited
+/// by a background job, or under nohup — stays ignored.
+final class InterruptionCleanup {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(removing path: String) {
+        for number in [SIGINT, SIGTERM, SIGHUP] where !Self.isIgnored(number) {
+            // Dispatch receives a signal the process itself ignores; the default action comes back
+            // to end the process once the file is gone.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                unlink(path)
+                signal(number, SIG_DFL)
+                var blocked = sigset_t()
+                sigemptyset(&blocked)
+                sigaddset(&blocked, number)
+                pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
+                raise(number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The signals' default actions back, the sources gone.
+    func cancel() {
+        for source in sources {
+            source.cancel()
+            signal(Int32(source.handle), SIG_DFL)
+        }
+        sources = []
+    }
+
+    deinit { cancel() }
+
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        sigaction(number, nil, &current)
+        #if os(Linux)
+            let handler = current.__sigaction_handler.sa_handler
+        #else
+            let handler = current.__sigaction_u.__sa_handler
+        #endif
+        let address = { (h: (@convention(c) (Int32) -> Void)?) in h.map { unsafeBitCast($0, to: Int.self) } }
+        return address(handler) == address(SIG_IGN)
+    }
+}
