@@ -60,7 +60,13 @@ public enum CheckinRuleFile {
             }
             if rule.networks.isEmpty { throw networks.failure("'networks' needs at least one of twitter, facebook") }
         }
-        if let message = fields["message"] { rule.message = try message.string() }
+        if let message = fields["message"] {
+            rule.message = try message.string()
+            // A typo would be posted as written: `{plcae}` and `at {place` are errors at the message.
+            if let problem = MessageTemplate.problem(in: rule.message) {
+                throw message.failure("'message': \(problem)")
+            }
+        }
         if let place = fields["place"] { rule.place = try placeChoice(place) }
         if let precision = fields["precision"] { rule.precision = try precision.choice(Precision.self) }
         if let consent = fields["consent"] { rule.consent = try consent.choice(ConsentMode.self) }

@@ -52,6 +52,15 @@ struct ConfigurationTests {
                 "rules.yaml:4:19: 'searchRadius' must be at most 50000 metres"
             ),
             ("a: &x [1]\nb: *x\n", "rules.yaml:1:4: YAML anchors"),
+            // A typo in a placeholder was posted as written.
+            (
+                "rules:\n  - id: a\n    on: visit\n    message: \"{plcae} at {place}\"\n",
+                "rules.yaml:4:14: 'message': unknown placeholder '{plcae}' (expected {place}, {region}, {time}, {network})"
+            ),
+            (
+                "rules:\n  - id: a\n    on: visit\n    message: At {place\n",
+                "rules.yaml:4:14: 'message': '{place' is not closed: '{place}'"
+            ),
         ])
     func badRules(text: String, expected: String) {
         #expect {
@@ -118,6 +127,19 @@ struct CredentialsErrorTests {
             }
         }
     }
+}
+
+/// A template's placeholders are checked as a rules file is read: a brace around a word that is
+/// not a placeholder, or a placeholder never closed, would be posted as written. Other braces are
+/// text.
+@Test func templateProblemsAreTheTyposAPostWouldCarry() {
+    for fine in ["At {place} ({region}) {time} via {network}", "{{place}}", "{ } {:)} {1} {", "no braces", ""] {
+        #expect(MessageTemplate.problem(in: fine) == nil, "\(fine)")
+    }
+    #expect(MessageTemplate.problem(in: "{Place}")?.hasPrefix("unknown placeholder '{Place}'") == true)
+    #expect(MessageTemplate.problem(in: "{place_name} now")?.hasPrefix("unknown placeholder '{place_name}'") == true)
+    #expect(MessageTemplate.problem(in: "at {time") == "'{time' is not closed: '{time}'")
+    #expect(MessageTemplate.problem(in: "at {tim") == nil, "an unclosed brace before a word that is no name is text")
 }
 
 /// A rule's message is filled in one pass: what a value contains is never filled again.

@@ -63,6 +63,33 @@ public enum MessageTemplate {
         return trimmingBlanks(text)
     }
 
+    /// The names ``render(_:place:region:time:network:)`` fills.
+    public static let placeholders = ["place", "region", "time", "network"]
+
+    /// What is wrong with `template`'s placeholders, nil when nothing is: a brace around a word
+    /// that is not one of ``placeholders`` (`{plcae}`), or a placeholder's brace never closed
+    /// (`at {place`). Either would be posted as written. Other braces are text (`{:)}`, `{ }`).
+    public static func problem(in template: String) -> String? {
+        let scalars = Array(template.unicodeScalars)
+        func isWordStart(_ s: Unicode.Scalar) -> Bool { s.isASCII && (s.properties.isAlphabetic || s == "_") }
+        func isWord(_ s: Unicode.Scalar) -> Bool { isWordStart(s) || (s.isASCII && s.properties.numericType != nil) }
+        var index = 0
+        while index < scalars.count {
+            defer { index += 1 }
+            guard scalars[index] == "{", index + 1 < scalars.count, isWordStart(scalars[index + 1]) else { continue }
+            var end = index + 1
+            while end < scalars.count, isWord(scalars[end]) { end += 1 }
+            let word = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+            let expected = placeholders.map { "{\($0)}" }.joined(separator: ", ")
+            if end < scalars.count, scalars[end] == "}" {
+                if !placeholders.contains(word) { return "unknown placeholder '{\(word)}' (expected \(expected))" }
+            } else if placeholders.contains(word) {
+                return "'{\(word)' is not closed: '{\(word)}'"
+            }
+        }
+        return nil
+    }
+
     /// `text.trimmingCharacters(in: .whitespaces)` — Unicode's space separators (Zs) and tab —
     /// without Foundation's round trip through `NSString`, which cost more than the rest of
     /// filling a message.
