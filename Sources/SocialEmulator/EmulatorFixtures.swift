@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import SocialAPI
+import WaypostSupport
 
 /// The places the emulator serves: ``builtIn`` (the project's `fixtures/places`, compiled into the
 /// tool so that it works from any directory), or a directory of the same two files.
@@ -62,7 +63,7 @@ public struct EmulatorFixtures: Sendable, Equatable {
     /// Why a fixture file could not be loaded: which file, and what is wrong with it.
     public struct LoadError: Error, CustomStringConvertible {
         public var file: String
-        /// `line:column` of a JSON syntax error.
+        /// `line:column` of the error: a JSON syntax error's, or the value that is wrong.
         public var position: String?
         /// True when the file is not there at all (rather than unreadable or malformed).
         public var isMissing = false
@@ -113,10 +114,16 @@ public struct EmulatorFixtures: Sendable, Equatable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            if let bad = UTF8Validation.firstInvalidByte(in: data) {
+                throw LoadError(
+                    file: file, position: "\(bad.line):\(bad.column)",
+                    reason: "not UTF-8 text (byte 0x\(UTF8Validation.hex(bad.byte))); save the file as UTF-8")
+            }
             let (position, reason) = syntaxError(data)
             throw LoadError(file: file, position: position, reason: reason)
         } catch let error as DecodingError {
-            throw LoadError(file: file, reason: explain(error))
+            let position = context(of: error).flatMap { JSONLocator.position(of: $0.codingPath, in: data) }
+            throw LoadError(file: file, position: position.map { "\($0.line):\($0.column)" }, reason: explain(error))
         } catch {
             throw LoadError(file: file, reason: "\(error)")
         }
@@ -142,20 +149,43 @@ public struct EmulatorFixtures: Sendable, Equatable {
         }
     }
 
-    /// `at places[3].bounding_box: expected Double (…)`: where in the file, and what.
+    private static func context(of error: DecodingError) -> DecodingError.Context? {
+        switch error {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+            .valueNotFound(_, let context):
+            context
+        @unknown default: nil
+        }
+    }
+
+    /// `places[3].bounding_box: expected a list, found a string`: where in the structure, and
+    /// what, in words (the line and column are the caller's, from ``JSONLocator``).
     private static func explain(_ error: DecodingError) -> String {
-        let context: DecodingError.Context
+        guard let context = context(of: error) else { return "\(error)" }
         let what: String
         switch error {
-        case .dataCorrupted(let found): (context, what) = (found, "invalid")
-        case .keyNotFound(let key, let found): (context, what) = (found, "missing \"\(key.stringValue)\"")
-        case .typeMismatch(let type, let found): (context, what) = (found, "expected \(type)")
-        case .valueNotFound(let type, let found): (context, what) = (found, "expected \(type), found null")
-        @unknown default: return "\(error)"
+        case .keyNotFound(let key, _): what = "missing \"\(key.stringValue)\""
+        case .typeMismatch(let type, _):
+            // "Expected to decode String but found number instead.": the found kind, in words.
+            let found = context.debugDescription.firstMatch(of: /found (?:an? )?(\w+)/).map {
+                " found " + ("aeiou".contains($0.1.prefix(1)) ? "an " : "a ") + $0.1
+            }
+            what = "expected \(kind(type))" + (found.map { "," + $0 } ?? "")
+        case .valueNotFound(let type, _): what = "expected \(kind(type)), found null"
+        default: what = "invalid" + (context.debugDescription.isEmpty ? "" : " (\(context.debugDescription))")
         }
         let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        let location = path.isEmpty ? "" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): "
-        return location + what + (context.debugDescription.isEmpty ? "" : " (\(context.debugDescription))")
+        return (path.isEmpty ? "" : "\(path.hasPrefix(".") ? String(path.dropFirst()) : path): ") + what
+    }
+
+    /// A Swift type as JSON calls its values.
+    private static func kind(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Double.Type, is Int.Type, is Float.Type, is Int64.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: "\(type)".hasPrefix("Array") ? "a list" : "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)"
+        }
     }
 
     /// The fixtures shipped in `fixtures/places` of a checkout at `root`.

@@ -18,6 +18,31 @@ package enum UTF8Validation {
         return checkedScalarByScalar(bytes)
     }
 
+    /// Where the first byte that is not UTF-8 stands (line and column counted in characters, as
+    /// errors give them), and the byte; nil when all of `bytes` is UTF-8.
+    package static func firstInvalidByte(in bytes: some Collection<UInt8>) -> (line: Int, column: Int, byte: UInt8)? {
+        var (line, column, consumed) = (1, 1, 0)
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                consumed += UTF8.width(scalar)
+                (line, column) = scalar == "\n" ? (line + 1, 1) : (line, column + 1)
+            case .emptyInput:
+                return nil
+            case .error:
+                return (line, column, bytes[bytes.index(bytes.startIndex, offsetBy: consumed)])
+            }
+        }
+    }
+
+    /// `byte` as two upper-case hex digits (`E9`, `0A`).
+    package static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count < 2 ? "0" + digits : digits
+    }
+
     /// What ``string(_:)`` answers where the standard library's check is missing; run everywhere
     /// by `UTF8ValidationTests`, which holds it to the standard library's.
     package static func checkedScalarByScalar(_ bytes: some Collection<UInt8>) -> String? {

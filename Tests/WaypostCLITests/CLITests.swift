@@ -190,7 +190,7 @@ struct CLITests {
         let malformed = try Self.waypost("emulator", "--fixtures", directory.path)
         #expect(malformed.status == 65)
         #expect(
-            malformed.stderr.contains("twitter-places.json: at places[0]: missing \"country_code\""),
+            malformed.stderr.contains("twitter-places.json:1:12: places[0]: missing \"country_code\""),
             "\(malformed.stderr)")
         #expect(malformed.stderr.split(separator: "\n").count == 1)
         try Data("{\"places\": [\n  {\"id\": 1,,}]}".utf8).write(

@@ -93,6 +93,14 @@ import Testing
         Case(
             "emulator places cut short", "fx/twitter-places.json", "{\"places\": [\n  {\"id\": 1,\n",
             ["emulator", "--port", "0", "--fixtures", "DIR"], 65, "3:1"),
+        // A value of the wrong kind: JSONDecoder says where in the structure, the error where in
+        // the file; and a byte that is not UTF-8, located.
+        Case(
+            "emulator places wrong kind", "fx/twitter-places.json", "{\n  \"places\": [\n    {\"id\": 1}\n  ]\n}\n",
+            ["emulator", "--port", "0", "--fixtures", "DIR"], 65, "3:12"),
+        Case(
+            "emulator places not UTF-8", "fx/twitter-places.json", [0x7B, 0x0A, 0x20, 0x22, 0xE9, 0x22],
+            ["emulator", "--port", "0", "--fixtures", "DIR"], 65, "2:3"),
         // Missing files: no position, 66.
         Case("track missing", "absent.kml", "", ["replay", "FILE"], 66, nil),
         Case("regions missing", "absent.yaml", "", replay + ["--regions", "FILE"], 66, nil),

@@ -64,26 +64,12 @@ enum ConfigText {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         if let text = UTF8Validation.string(bytes) { return text }
         // Not UTF-8: decoded again, counting lines and columns, to locate the first bad byte.
-        var line = 1
-        var column = 1
-        var consumed = 0
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                consumed += UTF8.width(scalar)
-                (line, column) = scalar == "\n" ? (line + 1, 1) : (line, column + 1)
-            case .emptyInput:
-                return String(decoding: bytes, as: UTF8.self)  // unreachable: validated above
-            case .error:
-                let byte = bytes[bytes.index(bytes.startIndex, offsetBy: consumed)]
-                let hex = String(byte, radix: 16, uppercase: true)
-                throw ConfigFileError(
-                    file: name, line: line, column: column,
-                    message: "not UTF-8 text (byte 0x\(hex.count < 2 ? "0" + hex : hex)); save the file as UTF-8")
-            }
+        guard let bad = UTF8Validation.firstInvalidByte(in: bytes) else {
+            return String(decoding: bytes, as: UTF8.self)
         }
+        throw ConfigFileError(
+            file: name, line: bad.line, column: bad.column,
+            message: "not UTF-8 text (byte 0x\(UTF8Validation.hex(bad.byte))); save the file as UTF-8")
     }
 
     /// A YAML syntax error as one error at its position: libyaml's problem, and its context.
