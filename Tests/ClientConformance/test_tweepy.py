@@ -13,6 +13,7 @@ query string, even for POST statuses/update (no body) — display_coordinates=Fa
 """
 
 import datetime
+import re
 
 import pytest
 import requests
@@ -319,6 +320,19 @@ def test_update_status_text_with_plus_ampersand_and_non_ascii(api):
     assert status.text == as_twitter_sent(text)
     start, end = status.entities["hashtags"][0]["indices"]
     assert status.text[start:end] == "#waypost"
+
+
+def test_links_come_back_wrapped_in_t_co(api):
+    # Every link in a tweet came back wrapped in a t.co link ("t.co link wrapper", since 2011):
+    # in the text, and as the url entity's url, its expanded_url the link posted, its display_url
+    # that without scheme or www., cut at 26 characters with "…" (Twitter's Field Guide).
+    link = "http://www.youtube.com/watch?v=oHg5SJYRHA0"
+    status = api.update_status(unique(f"Watch {link} now"))
+    url = status.entities["urls"][0]
+    assert re.fullmatch(r"https://t\.co/[0-9A-Za-z]{10}", url["url"]), url
+    assert url["expanded_url"] == link and url["display_url"] == "youtube.com/watch?v=oHg5SJ…"
+    start, end = url["indices"]
+    assert status.text[start:end] == url["url"] and link not in status.text
 
 
 def test_get_status(api):

@@ -58,6 +58,17 @@ struct AnswerDecoderTests {
     @Test func theClientsAnswersAreDecodedHereAndEqual() {
         #expect(Self.agree(TwitterPlaceResult.self, Data(Self.placeResult.utf8)))
         #expect(Self.agree(Tweet.self, Data(Self.tweet.utf8)))
+        // With its links (the t.co link and the URL it wraps), and with a null `expanded_url`.
+        let linked = Self.tweet.replacingOccurrences(
+            of: #""entities":{"hashtags":[]}"#,
+            with:
+                #""entities":{"hashtags":[],"urls":[{"url":"https:\/\/t.co\/x","expanded_url":"https:\/\/e.com\/?a=1&b=2","#
+                + #""display_url":"e.com\/?a=1&b=2","indices":[27,39]},{"url":"https:\/\/t.co\/y","expanded_url":null}]}"#
+        )
+        #expect(Self.agree(Tweet.self, Data(linked.utf8)))
+        #expect(
+            AnswerDecoder.decode(Tweet.self, from: Data(linked.utf8))?.entities?.urls.first?.expandedURL
+                == "https://e.com/?a=1&b=2")
         #expect(Self.agree(GraphList<GraphPage>.self, Data(Self.pages.utf8)))
         #expect(Self.agree(GraphCheckin.self, Data(Self.checkin.utf8)))
         #expect(Self.agree(GraphCreated.self, Data(#"{"id":"10_20"}"#.utf8)))

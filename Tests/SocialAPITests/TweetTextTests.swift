@@ -37,4 +37,18 @@ struct TweetTextTests {
         }
         #expect(offsets.last == escaped.count)
     }
+
+    /// Links come back from the entities: each t.co link in the text is the URL it wraps.
+    @Test("Written text restores each link from the entities")
+    func linksComeBackFromTheEntities() {
+        let tweet = Tweet(
+            idStr: "1", text: "Menu &amp; more: https://t.co/AAAAAAAAAA and https://t.co/BBBBBBBBBB",
+            entities: Tweet.Entities(urls: [
+                Tweet.URLEntity(url: "https://t.co/AAAAAAAAAA", expandedURL: "https://example.com/?a=1&b=2"),
+                Tweet.URLEntity(url: "https://t.co/BBBBBBBBBB", expandedURL: "http://x.y/z"),
+            ]))
+        #expect(tweet.writtenText == "Menu & more: https://example.com/?a=1&b=2 and http://x.y/z")
+        // Without entities (include_entities=false), the t.co links stay.
+        #expect(Tweet(idStr: "1", text: "At https://t.co/AAAAAAAAAA").writtenText == "At https://t.co/AAAAAAAAAA")
+    }
 }

@@ -61,14 +61,20 @@ struct WireTests {
         for key in ["coordinates", "geo", "place", "in_reply_to_status_id", "in_reply_to_user_id", "contributors"] {
             #expect(tweet[key] is NSNull, "\(key) present as null")
         }
-        #expect(tweet["text"] as? String == "Hello #coffee @friend https://example.com/a")
+        // Every link comes back wrapped in a t.co link ("t.co link wrapper", all links since 2011).
+        let text = try #require(tweet["text"] as? String)
+        #expect(text.wholeMatch(of: /Hello #coffee @friend https:\/\/t\.co\/[0-9A-Za-z]{10}/) != nil, "\(text)")
         #expect(tweet["truncated"] as? Bool == false)
         #expect((tweet["source"] as? String)?.contains("waypost-demo-consumer") == true)
         let entities = try #require(tweet["entities"] as? [String: Any])
         #expect((entities["hashtags"] as? [[String: Any]])?.first?["text"] as? String == "coffee")
         #expect((entities["hashtags"] as? [[String: Any]])?.first?["indices"] as? [Int] == [6, 13])
         #expect((entities["user_mentions"] as? [[String: Any]])?.first?["screen_name"] as? String == "friend")
-        #expect((entities["urls"] as? [[String: Any]])?.first?["url"] as? String == "https://example.com/a")
+        let link = try #require((entities["urls"] as? [[String: Any]])?.first)
+        #expect(link["url"] as? String == String(text.suffix(23)) && link["indices"] as? [Int] == [22, 45])
+        #expect(
+            link["expanded_url"] as? String == "https://example.com/a"
+                && link["display_url"] as? String == "example.com/a")
         let user = try #require(tweet["user"] as? [String: Any])
         #expect((user["id"] as? NSNumber)?.int64Value == 1001)
         #expect(user["id_str"] as? String == "1001")
@@ -83,7 +89,10 @@ struct WireTests {
     /// Twitter answered a tweet's text with `&`, `<` and `>` as HTML entities and nothing else
     /// escaped (twittercommunity.com/t/68810: `&lt;script&gt;` in `text`, quotes as typed), and
     /// counted the entities' indices in that text (Twitter4J#349, Penicillin#36): a client slicing
-    /// `text` by them finds the token. A `&lt;` the user typed comes back as `&amp;lt;`.
+    /// `text` by them finds the token. A `&lt;` the user typed comes back as `&amp;lt;`; a link
+    /// comes back wrapped in a t.co link, its own URL (with its `&`) as `expanded_url`, its
+    /// `display_url` without scheme or `www.`, cut at 26 characters with "…" (Twitter's Field
+    /// Guide: `youtube.com/watch?v=oHg5SJ…`).
     @Test func tweetTextComesBackHTMLEscapedWithIndicesIntoIt() async throws {
         let core = try Self.core()
         let posted = try Self.object(
@@ -91,21 +100,27 @@ struct WireTests {
                 try Self.signed(
                     "POST", "/1.1/statuses/update.json",
                     form: "status="
-                        + PercentEncoding.encode("1 < 2 & \"3 > 2\" &lt; #coffee @friend https://example.com/?a=1&b=2"))
+                        + PercentEncoding.encode(
+                            "1 < 2 & \"3 > 2\" &lt; #coffee @friend http://www.youtube.com/watch?v=oHg5SJYRHA0&t=1 <3"))
             ))
         let text = try #require(posted["text"] as? String)
-        #expect(text == "1 &lt; 2 &amp; \"3 &gt; 2\" &amp;lt; #coffee @friend https://example.com/?a=1&amp;b=2")
-        let scalars = Array(text.unicodeScalars)
         let entities = try #require(posted["entities"] as? [String: Any])
-        for (key, token) in [
-            ("hashtags", "#coffee"), ("user_mentions", "@friend"), ("urls", "https://example.com/?a=1&amp;b=2"),
-        ] {
+        let link = try #require((entities["urls"] as? [[String: Any]])?.first)
+        let tco = try #require(link["url"] as? String)
+        #expect(tco.wholeMatch(of: /https:\/\/t\.co\/[0-9A-Za-z]{10}/) != nil)
+        #expect(text == "1 &lt; 2 &amp; \"3 &gt; 2\" &amp;lt; #coffee @friend \(tco) &lt;3")
+        let scalars = Array(text.unicodeScalars)
+        for (key, token) in [("hashtags", "#coffee"), ("user_mentions", "@friend"), ("urls", tco)] {
             let indices = try #require((entities[key] as? [[String: Any]])?.first?["indices"] as? [Int])
             #expect(String(String.UnicodeScalarView(scalars[indices[0]..<indices[1]])) == token, "\(key)")
         }
-        // The link itself is the one posted.
+        #expect(link["expanded_url"] as? String == "http://www.youtube.com/watch?v=oHg5SJYRHA0&t=1")
+        #expect(link["display_url"] as? String == "youtube.com/watch?v=oHg5SJ…")
+        // The client reads it back as written.
+        let tweet = try JSONDecoder().decode(Tweet.self, from: JSONSerialization.data(withJSONObject: posted))
         #expect(
-            (entities["urls"] as? [[String: Any]])?.first?["expanded_url"] as? String == "https://example.com/?a=1&b=2")
+            tweet.writtenText
+                == "1 < 2 & \"3 > 2\" &lt; #coffee @friend http://www.youtube.com/watch?v=oHg5SJYRHA0&t=1 <3")
     }
 
     @Test func trimUserAndIncludeEntitiesFollowTwittersBooleans() async throws {

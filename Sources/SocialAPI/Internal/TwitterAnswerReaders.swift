@@ -74,7 +74,22 @@ extension Tweet: AnswerReadable {
             geo: try tweet.optional("geo").map(Point.init(answer:)),
             coordinates: try tweet.optional("coordinates").map(Point.init(answer:)),
             place: try tweet.optional("place").map(TwitterPlace.init(answer:)),
-            user: try tweet.optional("user").map(TwitterUser.init(answer:)))
+            user: try tweet.optional("user").map(TwitterUser.init(answer:)),
+            entities: try tweet.optional("entities").map(Entities.init(answer:)))
+    }
+}
+
+extension Tweet.Entities: AnswerReadable {
+    init(answer: AnswerJSON) throws {
+        let entities = try AnswerObject(answer)
+        self.init(urls: try entities.optional("urls")?.elements().map(Tweet.URLEntity.init(answer:)) ?? [])
+    }
+}
+
+extension Tweet.URLEntity: AnswerReadable {
+    init(answer: AnswerJSON) throws {
+        let link = try AnswerObject(answer)
+        self.init(url: try link.required("url").string(), expandedURL: try link.optional("expanded_url")?.string())
     }
 }
 

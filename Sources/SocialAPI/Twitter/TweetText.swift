@@ -4,7 +4,8 @@
 /// twittercommunity.com/t/68810 shows `&lt;script&gt;` in `text`), and X API v2 still does
 /// (kbravh.dev/html-entities-twitter-api-v2). Clients differ: tweepy hands the text on as sent
 /// (tweepy#1080), Twitter4J unescapes it. An entity's `indices` count code points of the escaped
-/// text (Twitter4J#349, Penicillin#36).
+/// text (Twitter4J#349, Penicillin#36). Links are wrapped in t.co links besides
+/// (``Tweet/writtenText`` reads them back from the entities).
 package enum TweetHTML {
     /// `text` as Twitter sent it back.
     package static func escaped(_ text: String) -> String {
@@ -65,12 +66,21 @@ package enum TweetHTML {
 }
 
 extension Tweet {
-    /// ``text`` as the user wrote it: Twitter sends `&`, `<` and `>` as HTML entities
-    /// (``text`` keeps them as sent, as tweepy does; the `entities` indices count them so).
-    public var writtenText: String { TweetHTML.unescaped(text) }
+    /// ``text`` as the user wrote it: Twitter sends `&`, `<` and `>` as HTML entities and every
+    /// link wrapped in a t.co link (``text`` keeps both as sent, as tweepy does); the links come
+    /// back from ``entities`` where it came with the tweet.
+    public var writtenText: String {
+        var written = TweetHTML.unescaped(text)
+        for link in entities?.urls ?? [] {
+            guard let expanded = link.expandedURL, let range = written.range(of: link.url) else { continue }
+            written.replaceSubrange(range, with: expanded)
+        }
+        return written
+    }
 }
 
 extension XTweet {
-    /// ``text`` as the user wrote it: X sends `&`, `<` and `>` as HTML entities.
+    /// ``text`` with `&`, `<` and `>` as written (X sends them as HTML entities); its links stay
+    /// t.co links, which only the `entities` tweet field would expand.
     public var writtenText: String { TweetHTML.unescaped(text) }
 }

@@ -107,10 +107,12 @@ public struct Tweet: Codable, Sendable, Equatable {
     public var coordinates: Point?
     public var place: TwitterPlace?
     public var user: TwitterUser?
+    /// The links in ``text`` (`entities.urls`): each t.co link and the URL it wraps.
+    public var entities: Entities?
 
     public init(
         idStr: String, text: String, createdAt: String? = nil, geo: Point? = nil, coordinates: Point? = nil,
-        place: TwitterPlace? = nil, user: TwitterUser? = nil
+        place: TwitterPlace? = nil, user: TwitterUser? = nil, entities: Entities? = nil
     ) {
         self.idStr = idStr
         self.text = text
@@ -119,12 +121,48 @@ public struct Tweet: Codable, Sendable, Equatable {
         self.coordinates = coordinates
         self.place = place
         self.user = user
+        self.entities = entities
     }
 
     enum CodingKeys: String, CodingKey {
-        case text, geo, coordinates, place, user
+        case text, geo, coordinates, place, user, entities
         case idStr = "id_str"
         case createdAt = "created_at"
+    }
+
+    /// A tweet's entities, as far as reading its text back needs them: its links (none when the
+    /// answer lists none).
+    public struct Entities: Codable, Sendable, Equatable {
+        public var urls: [URLEntity]
+
+        public init(urls: [URLEntity]) {
+            self.urls = urls
+        }
+
+        public init(from decoder: any Decoder) throws {
+            urls =
+                try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([URLEntity].self, forKey: .urls) ?? []
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case urls
+        }
+    }
+
+    /// A link in a tweet: `url` the t.co link in the text, `expandedURL` the URL it wraps.
+    public struct URLEntity: Codable, Sendable, Equatable {
+        public var url: String
+        public var expandedURL: String?
+
+        public init(url: String, expandedURL: String? = nil) {
+            self.url = url
+            self.expandedURL = expandedURL
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case url
+            case expandedURL = "expanded_url"
+        }
     }
 
     public struct Point: Codable, Sendable, Equatable {

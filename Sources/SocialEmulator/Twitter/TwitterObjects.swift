@@ -26,12 +26,13 @@ struct StoredTweet: Sendable {
 }
 
 /// The `entities` of a text: hashtags, mentions and URLs with code-point `indices`, as
-/// Twitter's extractor (twitter-text) found them; symbols are left empty. The indices are into
-/// the text as answered, `&`, `<` and `>` escaped (``TweetHTML``); the tokens are as written.
+/// Twitter's extractor (twitter-text) found them; symbols are left empty.
 struct TweetEntities {
     struct Token {
         var text: String
         var indices: (Int, Int)
+        /// A link's own URL, where `text` is the t.co link wrapping it (``AnsweredTweetText``).
+        var expanded: String? = nil
     }
 
     var hashtags: [Token] = []
@@ -73,16 +74,16 @@ struct TweetEntities {
             }
             index += 1
         }
-        if let offsets = TweetHTML.escapedOffsets(text) {
-            func shift(_ tokens: inout [Token]) {
-                for i in tokens.indices {
-                    tokens[i].indices = (offsets[tokens[i].indices.0], offsets[tokens[i].indices.1])
-                }
-            }
-            shift(&hashtags)
-            shift(&userMentions)
-            shift(&urls)
+    }
+
+    /// The indices moved to where `offsets` puts each code point (``TweetHTML/escapedOffsets(_:)``).
+    mutating func shift(by offsets: [Int]) {
+        func shift(_ tokens: inout [Token]) {
+            for i in tokens.indices { tokens[i].indices = (offsets[tokens[i].indices.0], offsets[tokens[i].indices.1]) }
         }
+        shift(&hashtags)
+        shift(&userMentions)
+        shift(&urls)
     }
 
     /// Whether `s` continues a word: alphabetic, numeric or `_`. ASCII is read off its classes —
@@ -120,11 +121,66 @@ struct TweetEntities {
             w.array { _ in }
             entities("user_mentions", userMentions, &w) { mention, w in w.field("screen_name", mention.text) }
             entities("urls", urls, &w) { url, w in
+                let expanded = url.expanded ?? url.text
                 w.field("url", url.text)
-                w.field("expanded_url", url.text)
-                w.field("display_url", String(url.text.drop { $0 != "/" }.drop { $0 == "/" }))
+                w.field("expanded_url", expanded)
+                w.field("display_url", AnsweredTweetText.displayURL(expanded))
             }
         }
+    }
+}
+
+/// A tweet's text as Twitter answered it, and its entities there: every link wrapped in a t.co
+/// link ("t.co link wrapper": all links since October 2011; `https://t.co/` and ten characters,
+/// the 23 that ``TweetLength`` counts a URL as), then `&`, `<` and `>` escaped (``TweetHTML``), the
+/// indices counted in that text; each link entity's `expanded_url` the URL as posted, its
+/// `display_url` that without scheme or `www.`, cut at 26 characters with "…" (Twitter's Field
+/// Guide: `youtube.com/watch?v=oHg5SJ…` for `http://www.youtube.com/watch?v=oHg5SJYRHA0`).
+struct AnsweredTweetText {
+    var text: String
+    var entities: TweetEntities
+
+    init(_ written: String, tweetID: Int64) {
+        entities = TweetEntities(text: written)
+        var wrapped = written
+        let links = entities.urls
+        if !links.isEmpty {
+            var scalars = Array(written.unicodeScalars)
+            for (number, link) in links.enumerated().reversed() {
+                let tco = Self.tco(tweetID: tweetID, link: number)
+                scalars.replaceSubrange(link.indices.0..<link.indices.1, with: tco.unicodeScalars)
+            }
+            wrapped = String(String.UnicodeScalarView(scalars))
+            // Found again where they now stand; each t.co link is a link, in the same order.
+            entities = TweetEntities(text: wrapped)
+            for (number, link) in links.enumerated() where number < entities.urls.count {
+                entities.urls[number].expanded = link.text
+            }
+        }
+        if let offsets = TweetHTML.escapedOffsets(wrapped) { entities.shift(by: offsets) }
+        text = TweetHTML.escaped(wrapped)
+    }
+
+    /// The `number`-th link of a tweet's t.co link: the same for the same tweet, every time.
+    static func tco(tweetID: Int64, link number: Int) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(tweetID)/\(number)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        var id = ""
+        for _ in 0..<10 {
+            id.append(alphabet[Int(hash % 62)])
+            hash /= 62
+        }
+        return "https://t.co/" + id
+    }
+
+    static func displayURL(_ url: String) -> String {
+        var shown = Substring(url)
+        for scheme in ["https://", "http://"] where shown.lowercased().hasPrefix(scheme) {
+            shown = shown.dropFirst(scheme.count)
+        }
+        if shown.lowercased().hasPrefix("www.") { shown = shown.dropFirst(4) }
+        return shown.count > 26 ? shown.prefix(26) + "…" : String(shown)
     }
 }
 
@@ -205,11 +261,12 @@ struct TweetObject {
             w.field("created_at", TwitterDate.text(tweet.createdAt))
             w.field("id", tweet.id)
             w.field("id_str", String(tweet.id))
-            w.field("text", TweetHTML.escaped(tweet.text))
+            let answered = AnsweredTweetText(tweet.text, tweetID: tweet.id)
+            w.field("text", answered.text)
             w.field("truncated", false)
             if includeEntities {
                 w.key("entities")
-                TweetEntities(text: tweet.text).write(to: &w)
+                answered.entities.write(to: &w)
             }
             // HTML, as Twitter sent it: the application's name is text inside it, escaped (a
             // consumer registered as `<script>…` must not become markup in a client's page).

@@ -230,7 +230,7 @@ struct XRoutes: Sendable {
                 w.key("edit_history_tweet_ids")
                 w.array { $0.string(String(tweet.id)) }
                 w.field("id", String(tweet.id))
-                w.field("text", TweetHTML.escaped(tweet.text))
+                w.field("text", AnsweredTweetText(tweet.text, tweetID: tweet.id).text)
             }
         }
         return .json(201, encoded: w.data)
@@ -304,7 +304,7 @@ struct XRoutes: Sendable {
                 w.key("edit_history_tweet_ids")
                 w.array { $0.string(String(tweet.id)) }
                 w.field("id", String(tweet.id))
-                w.field("text", TweetHTML.escaped(tweet.text))
+                w.field("text", AnsweredTweetText(tweet.text, tweetID: tweet.id).text)
                 if tweetFields.contains("author_id") || expansions.contains("author_id") {
                     w.field("author_id", tweet.userID)
                 }
