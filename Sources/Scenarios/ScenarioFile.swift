@@ -153,7 +153,8 @@ private struct Reader {
         }
         var rules: [CheckinRule] = []
         if let node = fields["rules"] {
-            rules = try included(node) { n throws(ConfigFileError) in try CheckinRuleFile.rules(n) }
+            let named = Set(regions.map(\.identifier) + beacons.map(\.identifier))
+            rules = try included(node) { n throws(ConfigFileError) in try CheckinRuleFile.rules(n, regions: named) }
         }
         var emulator = EmulatorSetup()
         if let node = fields["emulator"] { emulator = try self.emulator(node) }

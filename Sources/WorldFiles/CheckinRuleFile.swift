@@ -17,8 +17,10 @@ public enum CheckinRuleFile {
         try rules(try ConfigNode.parse(text, name: name))
     }
 
-    /// The rules of a `rules:` mapping or a bare list (also used by scenario files).
-    public static func rules(_ root: ConfigNode) throws(ConfigFileError) -> [CheckinRule] {
+    /// The rules of a `rules:` mapping or a bare list (also used by scenario files). With
+    /// `regions`, a rule that names a region not among them is an error at the name: it would
+    /// never fire there (a scenario knows all its regions and beacons).
+    public static func rules(_ root: ConfigNode, regions: Set<String>? = nil) throws(ConfigFileError) -> [CheckinRule] {
         let list: ConfigNode
         if root.isMapping {
             guard let rules = try root.mapping(allowing: ["rules"])["rules"] else {
@@ -31,14 +33,14 @@ public enum CheckinRuleFile {
         var out: [CheckinRule] = []
         var seen: Set<String> = []
         for item in try list.list() {
-            let rule = try self.rule(item)
+            let rule = try self.rule(item, regions: regions)
             guard seen.insert(rule.id).inserted else { throw item.failure("rule '\(rule.id)' is defined twice") }
             out.append(rule)
         }
         return out
     }
 
-    static func rule(_ node: ConfigNode) throws(ConfigFileError) -> CheckinRule {
+    static func rule(_ node: ConfigNode, regions known: Set<String>? = nil) throws(ConfigFileError) -> CheckinRule {
         let fields = try node.mapping(allowing: keys)
         func required(_ key: String) throws(ConfigFileError) -> ConfigNode {
             guard let value = fields[key] else { throw node.failure("missing '\(key)'") }
@@ -49,7 +51,15 @@ public enum CheckinRuleFile {
         var rule = CheckinRule(id: try required("id").string(), triggers: triggers)
         if let regions = fields["regions"] {
             var names: Set<String> = []
-            for item in regions.listOrOne() { names.insert(try item.string()) }
+            for item in regions.listOrOne() {
+                let name = try item.string()
+                if let known, !known.contains(name) {
+                    throw item.failure(
+                        "no region '\(name)' to check in at"
+                            + (known.isEmpty ? "" : " (regions: \(known.sorted().joined(separator: ", ")))"))
+                }
+                names.insert(name)
+            }
             rule.regions = names
         }
         if let networks = fields["networks"] {

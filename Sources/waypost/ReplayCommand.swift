@@ -441,6 +441,15 @@ struct Replay: AsyncParsableCommand {
                     }
                 } ?? []
 
+            // A rule naming a region no --regions or --beacons file defines never fires there.
+            let named = Set(monitored.map(\.identifier) + placedBeacons.map(\.identifier))
+            for rule in rules ?? [] {
+                for name in (rule.regions ?? []).subtracting(named).sorted() {
+                    let line =
+                        "rule '\(rule.id)' names region '\(name)', which no --regions or --beacons file defines: it never fires there"
+                    FileHandle.standardError.write(Data("waypost: warning: \(DisplayEscaping.escape(line))\n".utf8))
+                }
+            }
             var device = DevicePlan(route: route, app: try app(regions: monitored, beacons: placedBeacons))
             device.configuration.updateInterval = Seconds(sampleInterval)
             if unlimitedRegions { device.configuration.regionLimit = nil }

@@ -199,6 +199,13 @@ struct ScenarioTests {
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: regionEnter\n    region: nope\n",
             "scenario.yaml:6:13: no region 'nope' in this scenario"
         ),
+        // A rule naming a region the scenario does not have would never fire there.
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nregions:\n  - {identifier: cafe, latitude: 37.3, "
+                + "longitude: -122, radius: 100}\nrules:\n  - {id: r, on: regionEnter, regions: [cafe, caffe]}\n"
+                + "expect:\n  - event: location\n",
+            "scenario.yaml:7:46: no region 'caffe' to check in at (regions: cafe)"
+        ),
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: teleport\n",
             "scenario.yaml:5:12: 'teleport' is not an event type"

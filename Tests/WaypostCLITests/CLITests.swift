@@ -464,6 +464,24 @@ struct CLITests {
         }
     }
 
+    /// A rule that names a region no --regions or --beacons file defines never fires there: the
+    /// replay runs, and says so once per name.
+    @Test func aRuleNamingAnUnknownRegionIsWarnedOf() throws {
+        try withTemporaryDirectory { directory in
+            let rules = directory.appendingPathComponent("rules.yaml")
+            try "rules:\n  - id: r\n    on: regionEnter\n    regions: [nowhere, sunnyvale-coffee-roasters]\n".write(
+                to: rules, atomically: true, encoding: .utf8)
+            let run = try Self.waypost(
+                "replay", "tracks/cafe-stop.kml", "--regions", "fixtures/regions/commute-cafes.yaml", "--checkins",
+                rules.path, "--summary")
+            #expect(run.status == 0)
+            #expect(
+                run.stderr
+                    == "waypost: warning: rule 'r' names region 'nowhere', which no --regions or --beacons file defines: it never fires there\n"
+            )
+        }
+    }
+
     @Test func failedExportsWriteNothing() throws {
         try withTemporaryDirectory { directory in
             let bad = directory.appendingPathComponent("bad.kml")
