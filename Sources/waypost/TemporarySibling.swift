@@ -15,12 +15,17 @@ final class TemporarySibling {
     let handle: FileHandle
     /// The temporary's path.
     let path: String
+    /// The path as given, for messages.
     let destination: String
+    /// Where the file goes: the destination, or the file a symbolic link there names — replaced
+    /// as a shell's `>` would write it, the link left a link.
+    private let target: String
     private let interruption: InterruptionCleanup
     private var settled = false
 
     init(of destination: String) throws(CommandFailure) {
-        let url = URL(fileURLWithPath: destination)
+        let target = Self.followingLink(destination)
+        let url = URL(fileURLWithPath: target)
         let path = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp").path
         // Armed before the file exists: there is no moment it could be left.
@@ -31,7 +36,18 @@ final class TemporarySibling {
             interruption.cancel()
             throw CommandFailure(.cannotCreate, "\(destination): cannot create file")
         }
-        (self.handle, self.path, self.destination, self.interruption) = (handle, path, destination, interruption)
+        (self.handle, self.path, self.destination, self.target, self.interruption) =
+            (handle, path, destination, target, interruption)
+    }
+
+    /// `path`, or what the symbolic link at `path` resolves to (a dangling link stays `path`).
+    private static func followingLink(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else {
+            return path
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Synced, closed and renamed into place; abandoned if any of that fails.
@@ -43,7 +59,7 @@ final class TemporarySibling {
             abandon()
             throw error
         }
-        guard rename(path, destination) == 0 else {
+        guard rename(path, target) == 0 else {
             let reason = String(cString: strerror(errno))
             abandon()
             throw CommandFailure(.cannotCreate, "\(destination): cannot write file (\(reason))")

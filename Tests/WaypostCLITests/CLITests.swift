@@ -482,6 +482,25 @@ struct CLITests {
         }
     }
 
+    /// `-o` through a symbolic link writes the file it names, as a shell's `>` does; the link
+    /// stays a link (it was replaced by a regular file).
+    @Test func anOutputThroughALinkWritesItsTarget() throws {
+        try withTemporaryDirectory { directory in
+            let real = directory.appendingPathComponent("real.gpx")
+            let link = directory.appendingPathComponent("link.gpx")
+            try "old".write(to: real, atomically: true, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.gpx")
+            let run = try Self.waypost("export", "tracks/cafe-stop.kml", "--format", "gpx", "-o", link.path)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.gpx")
+            #expect(try String(contentsOf: real, encoding: .utf8).hasPrefix("<?xml"))
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                    "link.gpx", "real.gpx",
+                ])
+        }
+    }
+
     @Test func failedExportsWriteNothing() throws {
         try withTemporaryDirectory { directory in
             let bad = directory.appendingPathComponent("bad.kml")
