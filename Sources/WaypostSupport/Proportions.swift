@@ -7,7 +7,11 @@ public enum Proportions {
         let p = Double(successes) / n
         let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         let half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot()
-        return Swift.max(0, centre - half)...Swift.min(1, centre + half)
+        // At 0 or n successes a bound is exactly 0 or 1 (centre ∓ half is, in exact arithmetic);
+        // computed, 1 came out 0.9999999999999999, and a rate of "< 1" held in 30 of 30 trials.
+        let low = successes == 0 ? 0 : Swift.max(0, centre - half)
+        let high = successes == trials ? 1 : Swift.min(1, centre + half)
+        return low...high
     }
 
     /// The nearest-rank percentile of sorted values (p from 0 to 1).

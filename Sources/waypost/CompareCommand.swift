@@ -102,6 +102,13 @@ struct Compare: AsyncParsableCommand {
                     "\(self.scenario): compare takes a scenario with one device (a log is one device's); it has \(scenario.devices.count)"
                 )
             }
+            // A spread needs two trials at least, as --trials does: one trial is every event outside.
+            if trials == nil, let count = scenario.trials, count < 2 {
+                throw CommandFailure(
+                    .usage,
+                    "\(self.scenario): its trials: \(count) is one run, no spread to place an event in; give --trials N (2…1000000)"
+                )
+            }
             if let seed { scenario.seed = seed }
             let runner = ScenarioRunner(fixtures: try loadFixtures(nil))
             let prediction: Prediction

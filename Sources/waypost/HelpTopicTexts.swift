@@ -91,7 +91,7 @@ rules:
 |---|---|
 | `id` | the rule's name, unique in the file (required) |
 | `on` | the triggers: `regionEnter`, `regionExit`, `significantChange`, `visit` (required); with `--api monitor` a condition's satisfied/unsatisfied counts as entry/exit |
-| `regions` | only events of these regions (default: every region) |
+| `regions` | only events of these regions (default: every region); a name the run has no region or beacon for is an error in a scenario, a warning in `replay` |
 | `networks` | `twitter`, `facebook` (default: both) |
 | `message` | the post's text; `{place}`, `{region}`, `{time}` (HH:mm UTC of the event) and `{network}` are filled in (default `At {place}`) |
 | `place` | which place to check in at: `first`, `nearest`, `{ name: NAME }` or `{ category: CATEGORY }` (default `first`) |
@@ -172,7 +172,8 @@ private temporary databases: nothing is written to `$TMPDIR`, and a signal (Ctrl
 CI job) leaves nothing behind.
 
 The reader is strict: an unknown key, a wrong type, an unknown region/device/rule/zone name in an
-expectation, or a missing file is one error with `file:line:column`, and nothing runs.
+expectation or a rule, or a missing file is one error with `file:line:column`, and that scenario
+does not run (the others given with it still do; the exit status is then 65).
 
 ## A complete example
 

@@ -36,6 +36,15 @@ struct TrialsTests {
         let below = try #require(RateBound("< 0.1"))
         #expect(below.decide(Trials.wilson(0, of: 60)) == true)
         #expect(below.decide(Trials.wilson(30, of: 60)) == false)
+        // At every trial or none, the bound is exactly 1 or 0 (Wilson's, in exact arithmetic): a
+        // rate "< 1" held in 30 of 30 trials was decided true by a bound of 0.9999999999999999;
+        // the interval [0.886, 1] holds rates on both sides of 1, so it is undecided (not passed).
+        for n in [1, 3, 30, 40, 300, 1_000, 10_000, 123_457] {
+            #expect(Trials.wilson(n, of: n).upperBound == 1 && Trials.wilson(0, of: n).lowerBound == 0)
+        }
+        #expect(try #require(RateBound("< 1")).decide(Trials.wilson(30, of: 30)) == nil)
+        #expect(try #require(RateBound(">= 1")).decide(Trials.wilson(30, of: 30)) == nil)
+        #expect(try #require(RateBound("> 0")).decide(Trials.wilson(0, of: 30)) == nil)
         #expect(RateBound("0.8") == nil && RateBound(">= 1.5") == nil && RateBound("=> 0.8") == nil)
         #expect(RateBound("<=0.05")?.relation == .atMost)
         #expect(atLeast.description == "≥ 80 %")

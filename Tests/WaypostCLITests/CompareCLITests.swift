@@ -102,4 +102,24 @@ struct CompareCLITests {
             #expect(run.stderr.contains("realism: exact"), "\(run.stderr)")
         }
     }
+
+    /// A scenario of one trial is no spread to place an event in (every event was "outside"):
+    /// 64, as `--trials 1` is; `--trials N` makes the prediction instead.
+    @Test func aScenarioOfOneTrialIs64() throws {
+        try withTemporaryDirectory { directory in
+            let observed = directory.appendingPathComponent("phone.jsonl")
+            try #"{"t":"2025-06-03T08:00:00.000Z","type":"authorization","status":"authorizedAlways"}"#.write(
+                to: observed, atomically: true, encoding: .utf8)
+            let root = Corpus.repositoryRoot.path
+            let one = directory.appendingPathComponent("one.yaml")
+            try String(contentsOfFile: "\(root)/\(Self.scenario)", encoding: .utf8)
+                .replacingOccurrences(of: "\ntrials: 40\n", with: "\ntrials: 1\n")
+                .replacingOccurrences(of: " ../../", with: " \(root)/")
+                .replacingOccurrences(of: " ../", with: " \(root)/fixtures/")
+                .write(to: one, atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost("compare", observed.path, one.path)
+            #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("trials: 1 is one run"), "\(run.stderr)")
+        }
+    }
 }
