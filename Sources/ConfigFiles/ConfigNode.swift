@@ -303,17 +303,20 @@ public struct ConfigNode {
         return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
     }
 
-    /// Parses `90s`, `15m`, `2h`, `7d`, compounds such as `1h30m` or `10m1s`, or plain
-    /// seconds; nil when malformed or negative.
+    /// Parses `90s`, `15m`, `2h`, `7d`, compounds such as `1h30m` or `10m1s` (each unit once,
+    /// largest first: `3m4m` or `5s7m` is a typo, not 7 minutes), or plain seconds; nil when
+    /// malformed or negative.
     public static func duration(_ text: String) -> Seconds? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed) { return seconds >= 0 && seconds.isFinite ? Seconds(seconds) : nil }
         var total = 0.0
         var number = ""
+        var previous = Double.infinity
         for character in trimmed {
             if let unit = units[character] {
-                guard let value = Double(number), value >= 0, value.isFinite else { return nil }
+                guard unit < previous, let value = Double(number), value >= 0, value.isFinite else { return nil }
+                previous = unit
                 total += value * unit
                 number = ""
             } else {

@@ -302,6 +302,9 @@ struct ScenarioTests {
     @Test func compoundDurations() {
         #expect(ConfigNode.duration("1h30m") == 5_400)
         #expect(ConfigNode.duration("10m1s") == 601)
+        #expect(ConfigNode.duration("1w2d3h4m5s") == Seconds(788_645))
+        // Each unit once, largest first: a repeat or a reversal is a typo, not a sum.
+        for typo in ["3m4m", "5s7m", "1h1d", "30s30s"] { #expect(ConfigNode.duration(typo) == nil, "\(typo)") }
         #expect(ConfigNode.duration("90") == 90)
         #expect(ConfigNode.duration("m") == nil)
         #expect(ConfigNode.duration("5x") == nil)
