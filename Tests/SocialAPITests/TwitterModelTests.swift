@@ -52,3 +52,18 @@ struct TwitterModelTests {
         }
     }
 }
+
+/// Graph's messages often begin with their own code: an error names it once, the subcode beside
+/// it where there is one ("(#506) (#506) Duplicate status message" was printed before).
+@Test func graphErrorsNameTheirCodeOnce() {
+    func described(_ message: String, _ code: Int, _ subcode: Int? = nil) -> String {
+        SocialAPIError.graph(
+            status: 400,
+            error: GraphErrorBody.Detail(message: message, type: "OAuthException", code: code, errorSubcode: subcode)
+        ).description
+    }
+    #expect(described("(#506) Duplicate status message", 506) == "Graph 400: (#506) Duplicate status message")
+    #expect(described("(#100) Bad", 100, 33) == "Graph 400: (#100/33) Bad")
+    #expect(described("Session has expired.", 190, 463) == "Graph 400: (#190/463) Session has expired.")
+    #expect(described("(#200) Other code first", 100) == "Graph 400: (#100) (#200) Other code first")
+}

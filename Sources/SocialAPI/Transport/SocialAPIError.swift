@@ -66,7 +66,11 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
         case .x(let status, let problem, _):
             "X API v2 \(status): \(problem.summary)"
         case .graph(let status, let error, _):
-            "Graph \(status): (#\(error.code)\(error.errorSubcode.map { "/\($0)" } ?? "")) \(error.message)"
+            // Graph's own messages often begin with their code ("(#506) Duplicate status message"):
+            // the code is said once, with the subcode where there is one.
+            "Graph \(status): (#\(error.code)\(error.errorSubcode.map { "/\($0)" } ?? "")) "
+                + (error.message.hasPrefix("(#\(error.code)) ")
+                    ? String(error.message.dropFirst("(#\(error.code)) ".count)) : error.message)
         case .http(let status, let body, _): "HTTP \(status): \(body.prefix(200))"
         case .transport(let reason): "transport: \(reason)"
         case .decoding(let reason): "unexpected response: \(reason)"
