@@ -188,11 +188,17 @@ public final class CheckinEngine {
     /// `maxWait` of the delivery clock for retries (nil: until none is due).
     public func finish(maxWait: Duration?) async throws(StoreError) -> [AuditRecord] {
         try flushHistory()
-        return Self.latest(try await delivery?.drain(maxWait: maxWait) ?? [])
+        return Self.latest(settled(try await delivery?.drain(maxWait: maxWait) ?? []))
     }
 
     private func deliverDue() async throws(StoreError) -> [AuditRecord] {
-        try await delivery?.deliverDue() ?? []
+        settled(try await delivery?.deliverDue() ?? [])
+    }
+
+    /// Delivery's outcomes, told to the gates: one that failed or expired is no check-in.
+    private func settled(_ records: [AuditRecord]) -> [AuditRecord] {
+        for record in records { gates.forgetCheckin(record) }
+        return records
     }
 
     private func flushHistory() throws(StoreError) {

@@ -158,6 +158,20 @@ struct EngineTests {
         #expect(run.posts(.twitter).count == 2)
     }
 
+    /// Gate 8 is "no check-in at this place within the cool-down": a post the network refused
+    /// landed nowhere, so the next one counts from the check-in before it (it was blocked by the
+    /// failed one's time).
+    @Test("A post that failed does not start the cool-down")
+    func aFailedPostIsNoCheckin() async throws {
+        var duplicate = Fault(kind: .status, pathContains: "statuses/update", status: 403, code: 187)
+        (duplicate.from, duplicate.until) = (start + 19 * 60, start + 21 * 60)
+        let run = try await runEngine(
+            rules: [rule([.twitter], cooldown: 900)], profile: .permissive,
+            events: enters([(2, 1), (2, 10), (2, 20), (2, 30)]), faults: [duplicate])
+        #expect(run.audit.map(\.decision) == [.posted, .blocked, .failed, .posted], "\(run.audit.map(\.detail))")
+        #expect(run.posts(.twitter).count == 3)
+    }
+
     @Test("A dry run evaluates and records, and sends nothing")
     func dryRun() async throws {
         let run = try await runEngine(rules: [rule()], profile: .permissive, events: enters([(2, 1)]), dryRun: true)

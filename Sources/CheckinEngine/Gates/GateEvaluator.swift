@@ -38,7 +38,7 @@ struct GateEvaluator {
         gates.record(verdict)
         let audience = min(rule.audience ?? .public, profile.maximumAudience)
         gates.record(PrivacyGate.audienceVerdict(cap: audience, actual: nil, network: network))
-        let place = "\(network.rawValue)|" + (region ?? Self.cell(position))
+        let place = Self.place(network, region: region, position: position)
         gates.record(
             PrivacyGate.volumeVerdict(
                 sinceLast: lastCheckin[place].map { $0.seconds(to: time) },
@@ -59,6 +59,22 @@ struct GateEvaluator {
     }
 
     /// A ~100 m cell standing for "the same place" of triggers outside regions.
+    /// A post that failed or expired is no check-in: the cool-down counts from the one before
+    /// (gate 8, "no check-in at this place within the cool-down"), as a post consent refused is
+    /// none. Forgotten only while it is still the place's last.
+    mutating func forgetCheckin(_ record: AuditRecord) {
+        guard record.decision == .failed || record.decision == .expired, let latitude = record.latitude,
+            let longitude = record.longitude
+        else { return }
+        let place = Self.place(
+            record.network, region: record.region, position: Coordinate(latitude: latitude, longitude: longitude))
+        if lastCheckin[place] == record.time { lastCheckin[place] = nil }
+    }
+
+    private static func place(_ network: Network, region: String?, position: Coordinate) -> String {
+        "\(network.rawValue)|" + (region ?? cell(position))
+    }
+
     static func cell(_ point: Coordinate) -> String {
         FixedPoint.printf(point.latitude, digits: 3) + "," + FixedPoint.printf(point.longitude, digits: 3)
     }
