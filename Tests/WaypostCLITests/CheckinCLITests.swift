@@ -43,6 +43,32 @@ struct CheckinCLITests {
     /// instance of CLMonitor persist until you remove them from monitoring", Apple). A run that
     /// starts where the last one ended, inside the café, gets no second `satisfied`; a purge of
     /// the history forgets them.
+    /// Against a server that refuses connections, `--max-wait 0` tries each post once and leaves
+    /// it queued for `outbox flush`. A refused connection used to hold each attempt for
+    /// AsyncHTTPClient's whole 10 s timeout, retries fell due while the run went on, and four
+    /// posts were given up ("gave up after 6 attempts") in five and a half minutes.
+    @Test("A server that is down: --max-wait 0 leaves every post queued after one attempt")
+    func aServerThatIsDownLeavesPostsQueued() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("q.db").path
+            let run = try CLITests.waypost(
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                    "--twitter-base-url", "http://127.0.0.1:9/1.1/", "--facebook-base-url", "http://127.0.0.1:9/",
+                    "--max-wait", "0", "--summary",
+                ],
+                environment: [
+                    "WAYPOST_TWITTER_CONSUMER_KEY": "k", "WAYPOST_TWITTER_CONSUMER_SECRET": "s",
+                    "WAYPOST_TWITTER_TOKEN": "t", "WAYPOST_TWITTER_TOKEN_SECRET": "u",
+                    "WAYPOST_FACEBOOK_ACCESS_TOKEN": "f",
+                ])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("6 posts still queued"), "\(run.stderr)")
+            let entries = try CLITests.waypost(["outbox", "list", "--db", db]).stdout.split(separator: "\n")
+            #expect(entries.count == 6 && entries.allSatisfy { $0.contains("pending") && $0.contains("attempts 1") })
+        }
+    }
+
     @Test("Monitor records are kept in the store between runs, and purged with the history")
     func monitorRecordsAreKeptBetweenRuns() throws {
         try withTemporaryDirectory { directory in

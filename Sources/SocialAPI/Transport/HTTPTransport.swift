@@ -64,11 +64,24 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Largest response body read, bytes.
     public var maximumBodySize: Int
 
-    public init(client: HTTPClient = .shared, timeout: TimeAmount = .seconds(10), maximumBodySize: Int = 4 << 20) {
+    public init(
+        client: HTTPClient = Self.failingFast, timeout: TimeAmount = .seconds(10), maximumBodySize: Int = 4 << 20
+    ) {
         self.client = client
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
     }
+
+    /// The clients' default: AsyncHTTPClient's shared configuration, except that a connection
+    /// refused fails the request at once. The outbox retries on its own schedule, bounded by
+    /// `--max-wait`; AsyncHTTPClient's own retries of the connection held every attempt against a
+    /// server that is down for the whole timeout (10 s), so that a replay with `--max-wait 0`
+    /// spent minutes and gave posts up it meant to leave queued. Never shut down, as `.shared`.
+    public static let failingFast: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     public func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
