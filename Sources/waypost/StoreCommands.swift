@@ -236,7 +236,9 @@ struct History: AsyncParsableCommand {
                 let deleted = try store.applyRetention(now: now)
                 if let kept = try store.retention() {
                     print(
-                        "Location fixes are kept for \(ConfigNode.describe(Seconds(kept))); \(deleted) older ones deleted."
+                        // The count is of every record deleted (fixes, events, monitor records), as
+                        // `history purge` says it: calling them all fixes overstated the fixes.
+                        "Location fixes are kept for \(ConfigNode.describe(Seconds(kept))); \(deleted) older location records deleted."
                     )
                 } else {
                     print("Location fixes are kept until purged.")
