@@ -154,7 +154,9 @@ private struct Reader {
         var rules: [CheckinRule] = []
         if let node = fields["rules"] {
             let named = Set(regions.map(\.identifier) + beacons.map(\.identifier))
-            rules = try included(node) { n throws(ConfigFileError) in try CheckinRuleFile.rules(n, regions: named) }
+            rules = try included(node) { n throws(ConfigFileError) in
+                try CheckinRuleFile.rules(n, regions: named.isEmpty ? nil : named)
+            }
         }
         var emulator = EmulatorSetup()
         if let node = fields["emulator"] { emulator = try self.emulator(node) }

@@ -91,7 +91,7 @@ rules:
 |---|---|
 | `id` | the rule's name, unique in the file (required) |
 | `on` | the triggers: `regionEnter`, `regionExit`, `significantChange`, `visit` (required); with `--api monitor` a condition's satisfied/unsatisfied counts as entry/exit |
-| `regions` | only events of these regions (default: every region); a name the run has no region or beacon for is an error in a scenario, a warning in `replay` |
+| `regions` | only events of these regions (default: every region); where the run has regions or beacons, a name none of them has is an error in a scenario, a warning in `replay` |
 | `networks` | `twitter`, `facebook` (default: both) |
 | `message` | the post's text; `{place}`, `{region}`, `{time}` (HH:mm UTC of the event) and `{network}` are filled in (default `At {place}`) |
 | `place` | which place to check in at: `first`, `nearest`, `{ name: NAME }` or `{ category: CATEGORY }` (default `first`) |

@@ -441,9 +441,10 @@ struct Replay: AsyncParsableCommand {
                     }
                 } ?? []
 
-            // A rule naming a region no --regions or --beacons file defines never fires there.
+            // A rule naming a region the --regions and --beacons files do not define never fires
+            // there: likely a typo. (Without either file, a shared rules file is not questioned.)
             let named = Set(monitored.map(\.identifier) + placedBeacons.map(\.identifier))
-            for rule in rules ?? [] {
+            for rule in named.isEmpty ? [] : rules ?? [] {
                 for name in (rule.regions ?? []).subtracting(named).sorted() {
                     let line =
                         "rule '\(rule.id)' names region '\(name)', which no --regions or --beacons file defines: it never fires there"
