@@ -243,7 +243,7 @@ let package = Package(
             name: "WaypostCLITests",
             dependencies: [
                 "waypost", "SocialEmulator", "SocialAPI", "SimulatedTime", "TestSupport", "LocationEvents",
-                "LocationSimulation", "Tracks", "WorldFiles",
+                "LocationSimulation", "Tracks", "WorldFiles", "WaypostSupport",
             ]),
     ]
 )

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import WaypostSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -91,7 +92,7 @@ final class InterruptionCleanup {
     private var sources: [DispatchSourceSignal] = []
 
     init(removing path: String) {
-        for number in [SIGINT, SIGTERM, SIGHUP] where !Self.isIgnored(number) {
+        for number in [SIGINT, SIGTERM, SIGHUP] where !SignalDisposition.isIgnored(number) {
             // Dispatch receives a signal the process itself ignores; the default action comes back
             // to end the process once the file is gone.
             signal(number, SIG_IGN)
@@ -120,16 +121,4 @@ final class InterruptionCleanup {
     }
 
     deinit { cancel() }
-
-    private static func isIgnored(_ number: Int32) -> Bool {
-        var current = sigaction()
-        sigaction(number, nil, &current)
-        #if os(Linux)
-            let handler = current.__sigaction_handler.sa_handler
-        #else
-            let handler = current.__sigaction_u.__sa_handler
-        #endif
-        let address = { (h: (@convention(c) (Int32) -> Void)?) in h.map { unsafeBitCast($0, to: Int.self) } }
-        return address(handler) == address(SIG_IGN)
-    }
 }

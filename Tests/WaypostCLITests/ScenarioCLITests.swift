@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import WaypostSupport
 
 /// `waypost test` and `waypost report` as CI and users run them.
 struct ScenarioCLITests {
@@ -192,17 +193,7 @@ struct ScenarioCLITests {
     static func restoreDefaultAction(_ number: Int32) { _ = signal(number, SIG_DFL) }
 
     /// Whether this process ignores `signal` (its children inherit that).
-    static func isIgnored(_ signal: Int32) -> Bool {
-        var current = sigaction()
-        sigaction(signal, nil, &current)
-        #if os(Linux)
-            let handler = current.__sigaction_handler.sa_handler
-        #else
-            let handler = current.__sigaction_u.__sa_handler
-        #endif
-        let address = { (h: (@convention(c) (Int32) -> Void)?) in h.map { unsafeBitCast($0, to: Int.self) } }
-        return address(handler) == address(SIG_IGN)
-    }
+    static func isIgnored(_ signal: Int32) -> Bool { SignalDisposition.isIgnored(signal) }
 
     /// Scenarios side by side on one `--db` share its outbox, but each delivers only its own
     /// run's posts, on its own clock to its own emulator: each run's audit is the one it has alone.
