@@ -211,21 +211,28 @@ struct StandardStreamsCLITests {
             "--regions": "fixtures/regions/commute-cafes.yaml", "--checkins": "fixtures/rules/coffee.yaml",
             "--privacy": "fixtures/privacy/demo.yaml",
         ]
-        let all = files.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " ")
-        let plain = try Self.shell("\(base) \(all)")
-        try #require(plain.status == 0, "\(plain.stderr)")
-        for (option, path) in files.sorted(by: { $0.key < $1.key }) {
-            let others = files.filter { $0.key != option }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                .joined(separator: " ")
-            let piped = try Self.shell("cat \(path) | \(base) \(others) \(option) -")
-            #expect(piped.status == 0 && piped.stdout == plain.stdout, "\(option) -: \(piped.stderr)")
-        }
-        // A FIFO, as a shell's process substitution gives one.
         try withTemporaryDirectory { directory in
+            // Each run in a store of its own: a store keeps monitor records for the next run on it
+            // (and `.waypost/waypost.db`, the default, is shared by whatever runs beside).
+            var runs = 0
+            func replay(_ arguments: String, input: String = "") throws -> CLITests.Run {
+                runs += 1
+                return try Self.shell("\(input)\(base) \(arguments) --db '\(directory.path)/\(runs).db'")
+            }
+            let all = files.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " ")
+            let plain = try replay(all)
+            try #require(plain.status == 0, "\(plain.stderr)")
+            for (option, path) in files.sorted(by: { $0.key < $1.key }) {
+                let others = files.filter { $0.key != option }.sorted { $0.key < $1.key }
+                    .map { "\($0.key) \($0.value)" }.joined(separator: " ")
+                let piped = try replay("\(others) \(option) -", input: "cat \(path) | ")
+                #expect(piped.status == 0 && piped.stdout == plain.stdout, "\(option) -: \(piped.stderr)")
+            }
+            // A FIFO, as a shell's process substitution gives one.
             let fifo = directory.appendingPathComponent("regions.fifo").path
-            let run = try Self.shell(
-                "mkfifo '\(fifo)' && (cat fixtures/regions/commute-cafes.yaml > '\(fifo)' &) && \(base) "
-                    + "--checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --regions '\(fifo)'")
+            let run = try replay(
+                "--checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --regions '\(fifo)'",
+                input: "mkfifo '\(fifo)' && (cat fixtures/regions/commute-cafes.yaml > '\(fifo)' &) && ")
             #expect(run.status == 0 && run.stdout == plain.stdout, "\(run.stderr)")
         }
         let bad = try Self.shell("printf 'regions:\\n  - identifier: x\\n    latitude: 99\\n' | \(base) --regions -")
