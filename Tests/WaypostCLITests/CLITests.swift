@@ -473,7 +473,7 @@ struct CLITests {
                 to: rules, atomically: true, encoding: .utf8)
             let run = try Self.waypost(
                 "replay", "tracks/cafe-stop.kml", "--regions", "fixtures/regions/commute-cafes.yaml", "--checkins",
-                rules.path, "--summary")
+                rules.path, "--summary", "--db", directory.appendingPathComponent("w.db").path)
             #expect(run.status == 0)
             #expect(
                 run.stderr
