@@ -1,5 +1,6 @@
 import Foundation
 import SimulatedTime
+import WaypostSupport
 
 /// Exponential backoff with seeded jitter: the n-th retry waits between half and all of
 /// `base·2ⁿ⁻¹` (capped at `maximum`), or longer when the server named a time. The jitter comes
@@ -26,18 +27,9 @@ public struct RetryPolicy: Sendable, Equatable {
     /// `Duration`: the jitter is drawn at random, and a `Duration` would round it.
     public func delay(afterAttempt attempt: Int, key: String, hint: Seconds? = nil) -> Seconds {
         let ceiling = min(maximum.inSeconds, base.inSeconds * pow(2, Double(max(0, attempt - 1))))
-        let unit = Double(Self.mix(seed ^ Self.fnv1a(key) ^ UInt64(attempt)) >> 11) / Double(1 << 53)
+        // FNV-1a: a stable hash (Swift's `Hasher` is seeded per process).
+        let unit = Double(Self.mix(seed ^ FNV1a.hash(key.utf8) ^ UInt64(attempt)) >> 11) / Double(1 << 53)
         return Seconds(max(ceiling / 2 + unit * ceiling / 2, hint?.seconds ?? 0))
-    }
-
-    /// FNV-1a: a stable hash (Swift's `Hasher` is seeded per process).
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return hash
     }
 
     /// SplitMix64's finaliser.

@@ -338,9 +338,7 @@ struct AnswerJSON {
                 var key = open + 1
                 while key < end {
                     let bytes = bytes(of: key)
-                    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-                    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-                    var slot = Int(truncatingIfNeeded: hash) & (size - 1)
+                    var slot = Int(truncatingIfNeeded: FNV1a.hash(bytes)) & (size - 1)
                     while table[slot] >= 0 {
                         if RawKey(bytes: self.bytes(of: table[slot])) == RawKey(bytes: bytes) { return true }
                         slot = (slot + 1) & (size - 1)

@@ -157,14 +157,18 @@ struct AnsweredTweetText {
                 entities.urls[number].expanded = link.text
             }
         }
-        if let offsets = TweetHTML.escapedOffsets(wrapped) { entities.shift(by: offsets) }
-        text = TweetHTML.escaped(wrapped)
+        // Escaped only where there is something to escape: the offsets say so.
+        if let offsets = TweetHTML.escapedOffsets(wrapped) {
+            entities.shift(by: offsets)
+            text = TweetHTML.escaped(wrapped)
+        } else {
+            text = wrapped
+        }
     }
 
     /// The `number`-th link of a tweet's t.co link: the same for the same tweet, every time.
     static func tco(tweetID: Int64, link number: Int) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(tweetID)/\(number)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var hash = FNV1a.hash("\(tweetID)/\(number)".utf8)
         let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
         var id = ""
         for _ in 0..<10 {
