@@ -1,3 +1,4 @@
+import Foundation
 import SimulatedTime
 
 /// A location fix kept in the history.
@@ -20,6 +21,19 @@ public struct LocationRecord: Sendable, Equatable {
         self.longitude = longitude
         self.horizontalAccuracy = horizontalAccuracy
         self.service = service
+    }
+}
+
+/// What a purge took: history records deleted, and posts whose audit no longer says where the
+/// device was.
+public struct PurgeCount: Sendable, Equatable {
+    /// Fixes, events, monitor records and privacy zones deleted.
+    public var records = 0
+    /// Audit records that forgot the device's position.
+    public var posts = 0
+
+    public init(records: Int = 0, posts: Int = 0) {
+        (self.records, self.posts) = (records, posts)
     }
 }
 
@@ -57,22 +71,54 @@ extension Store {
     }
 
     /// Deletes fixes, events and monitor records older than `time` (all of them when nil), and the
-    /// privacy zones of runs left with no history;
-    /// returns how many records went.
+    /// privacy zones of runs left with no history; and makes the posts of that time forget where
+    /// the device was, keeping what went out on the wire.
+    ///
+    /// A post's audit record is the engine's JSON, which the store cannot read: `forgetPosition`
+    /// is given each record with the cut and returns it without the device's position, or nil to
+    /// keep it as it is (a post still queued needs its position to be sent). The payload of a
+    /// settled outbox post from before the cut is emptied: nothing reads it again, and it holds
+    /// the position too. One transaction: a purge is whole or not at all. A store file overwrites
+    /// what it deletes (`secure_delete`), and the purge ends with a checkpoint that empties the
+    /// write-ahead log, so the destroyed records are not left readable in the file's free pages or
+    /// in old log frames (while another process holds the store open, its log empties when the
+    /// last connection closes).
     @discardableResult
-    public func purgeLocations(before instant: EpochInstant?) throws(StoreError) -> Int {
-        try transaction { db throws(StoreError) in
-            guard let time = instant?.secondsSince1970 else {
-                return try db.run("DELETE FROM locations") + db.run("DELETE FROM events")
+    public func purgeLocations(
+        before instant: EpochInstant?, forgettingPostPositions forgetPosition: (Data, EpochInstant?) -> Data?
+    ) throws(StoreError) -> PurgeCount {
+        let count = try transaction { db throws(StoreError) in
+            var count = PurgeCount()
+            if let time = instant?.secondsSince1970 {
+                count.records =
+                    try db.run("DELETE FROM locations WHERE time < ?", [.real(time)])
+                    + db.run("DELETE FROM events WHERE time < ?", [.real(time)])
+                    + db.run("DELETE FROM monitor_records WHERE time < ?", [.real(time)])
+                    // A run's zones go with the last of its history.
+                    + db.run(
+                        "DELETE FROM zones WHERE run NOT IN (SELECT run FROM locations UNION SELECT run FROM events)")
+            } else {
+                count.records =
+                    try db.run("DELETE FROM locations") + db.run("DELETE FROM events")
                     + db.run("DELETE FROM monitor_records") + db.run("DELETE FROM zones")
             }
-            return try db.run("DELETE FROM locations WHERE time < ?", [.real(time)])
-                + db.run("DELETE FROM events WHERE time < ?", [.real(time)])
-                + db.run("DELETE FROM monitor_records WHERE time < ?", [.real(time)])
-                // A run's zones go with the last of its history.
-                + db.run(
-                    "DELETE FROM zones WHERE run NOT IN (SELECT run FROM locations UNION SELECT run FROM events)")
+            let records = try db.rows("SELECT key, record FROM audit ORDER BY run, sequence") {
+                ($0.text(0), Data($0.text(1).utf8))
+            }
+            for (key, record) in records {
+                guard let forgotten = forgetPosition(record, instant) else { continue }
+                count.posts += try db.run(
+                    "UPDATE audit SET record = ? WHERE key = ?",
+                    [.text(String(decoding: forgotten, as: UTF8.self)), .text(key)])
+            }
+            try db.run(
+                "UPDATE outbox SET payload = '{}' WHERE state IN ('sent', 'failed', 'expired') AND payload != '{}' "
+                    + "AND (? IS NULL OR created_at < ?)",
+                [SQLValue(instant), SQLValue(instant)])
+            return count
         }
+        try locked { db throws(StoreError) in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        return count
     }
 
     /// How many of a run's fixes happened before `time`.
@@ -114,10 +160,13 @@ extension Store {
         }
     }
 
-    /// Applies the retention period at `now`: deletes what is older; returns how many went.
+    /// Applies the retention period at `now`: purges what is older (see
+    /// ``purgeLocations(before:forgettingPostPositions:)``); returns how much went.
     @discardableResult
-    public func applyRetention(now: EpochInstant) throws(StoreError) -> Int {
-        guard let keep = try retentionSeconds() else { return 0 }
-        return try purgeLocations(before: now.advanced(bySeconds: -keep))
+    public func applyRetention(
+        now: EpochInstant, forgettingPostPositions forgetPosition: (Data, EpochInstant?) -> Data?
+    ) throws(StoreError) -> PurgeCount {
+        guard let keep = try retentionSeconds() else { return PurgeCount() }
+        return try purgeLocations(before: now.advanced(bySeconds: -keep), forgettingPostPositions: forgetPosition)
     }
 }

@@ -23,7 +23,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 /// ```swift
 /// let store = try Store(path: ".waypost/waypost.db")
 /// let run = try store.beginRun(name: "commute", track: "tracks/sunnyvale-commute.kml", at: WallClock().now)
-/// try store.purgeLocations(before: WallClock().now.advanced(by: .seconds(-7 * 86_400)))
+/// try store.purgeLocations(before: WallClock().now.advanced(by: .seconds(-7 * 86_400))) { record, cut in
+///     nil  // the engine's AuditRecord.forgettingPosition(stored:before:) forgets where the device was
+/// }
 /// ```
 public final class Store: @unchecked Sendable {
     // A connection is not thread-safe; every call holds the lock for its whole transaction.
@@ -47,6 +49,8 @@ public final class Store: @unchecked Sendable {
         let connection = try SQLiteConnection(path: path)
         try Self.checkIdentity(connection, path: path)  // before the WAL switch, which rewrites the header
         try connection.enableWriteAheadLog()
+        // What a user deletes (`history purge`, retention) is overwritten, not left in free pages.
+        try connection.execute("PRAGMA secure_delete = ON")
         try self.init(connection, path: path)
     }
 

@@ -464,7 +464,7 @@ struct Replay: AsyncParsableCommand {
             var plan = RunPlan(devices: [device], regions: monitored, beacons: placedBeacons)
             if let rules {
                 let store = try storage.open()
-                try store.applyRetention(now: WallClock().now)
+                try store.applyRetention(now: WallClock().now, forgettingPostPositions: AuditRecord.forgettingPosition)
                 var checkins = CheckinPlan(
                     store: store, runName: run ?? input.runName, track: track, rules: rules,
                     network: dryRun ? nil : try network.destination(credentials: credentials, seed: seed))

@@ -148,8 +148,12 @@ struct History: AsyncParsableCommand {
 
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete location fixes (all, or those before a time).",
+            abstract: "Delete location history (all, or before a time), and where each post found the device.",
             discussion: """
+                Deletes fixes, events, monitor records and privacy zones, and makes every settled \
+                post from that time forget where the device was; what went out on the wire stays \
+                in the audit. A queued post keeps its position until it is sent or expires.
+
                 Examples:
                   waypost history purge                              # everything
                   waypost history purge --before 2025-06-01T00:00:00Z
@@ -175,9 +179,10 @@ struct History: AsyncParsableCommand {
                             .usage, "--before '\(before)' is neither an ISO-8601 time nor an age like 7d")
                     }
                 }
-                let deleted = try storage.open().purgeLocations(
-                    before: cutoff.map { EpochInstant(secondsSince1970: $0) })
-                print("Deleted \(deleted) location records.")
+                let purged = try storage.open().purgeLocations(
+                    before: cutoff.map { EpochInstant(secondsSince1970: $0) },
+                    forgettingPostPositions: AuditRecord.forgettingPosition)
+                print("Deleted \(purged.records) location records; \(purged.forgotten).")
             }
         }
     }
@@ -233,17 +238,26 @@ struct History: AsyncParsableCommand {
                     }
                 }
                 if let period { try store.setRetention(period == "off" ? nil : maximumAge?.duration) }
-                let deleted = try store.applyRetention(now: now)
+                let purged = try store.applyRetention(now: now, forgettingPostPositions: AuditRecord.forgettingPosition)
                 if let kept = try store.retention() {
                     print(
                         // The count is of every record deleted (fixes, events, monitor records), as
                         // `history purge` says it: calling them all fixes overstated the fixes.
-                        "Location fixes are kept for \(ConfigNode.describe(Seconds(kept))); \(deleted) older location records deleted."
+                        "Location fixes are kept for \(ConfigNode.describe(Seconds(kept))); "
+                            + "\(purged.records) older location records deleted; \(purged.forgotten)."
                     )
                 } else {
                     print("Location fixes are kept until purged.")
                 }
             }
         }
+    }
+}
+
+extension PurgeCount {
+    /// What a purge did to the audit, in words: the device's positions go, what was sent stays.
+    fileprivate var forgotten: String {
+        "\(posts) audited \(posts == 1 ? "post" : "posts") no longer say where the device was "
+            + "(what went out on the wire stays in the audit)"
     }
 }

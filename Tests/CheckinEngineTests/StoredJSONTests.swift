@@ -90,6 +90,28 @@ struct StoredJSONTests {
         }
     }
 
+    /// `history purge`: a settled post's record before the cut forgets where the device was and
+    /// keeps everything else; a queued post's, a later one's and an unreadable entry's stay as
+    /// they are.
+    @Test("A purge forgets a settled record's position, and nothing else")
+    func forgettingPosition() throws {
+        for record in Self.records() {
+            let stored = try #require(record.storedJSON)
+            let forgotten = AuditRecord.forgettingPosition(stored: stored, before: record.time.advanced(bySeconds: 1))
+            #expect(AuditRecord.forgettingPosition(stored: stored, before: record.time) == nil, "not before the cut")
+            if record.decision == .queued || record.coordinate == nil {
+                #expect(forgotten == nil)
+                continue
+            }
+            var expected = record
+            (expected.latitude, expected.longitude) = (nil, nil)
+            #expect(try AuditRecord(stored: try #require(forgotten)) == expected)
+            #expect(
+                AuditRecord.forgettingPosition(stored: stored, before: nil).map { try? AuditRecord(stored: $0) }
+                    == expected)
+        }
+    }
+
     @Test("A dictionary is written in key order, so a value is the same bytes in every process")
     func dictionariesInKeyOrder() throws {
         var record = try #require(Self.records().first)

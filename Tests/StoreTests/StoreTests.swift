@@ -113,14 +113,58 @@ struct StoreTests {
                         time: EpochInstant(secondsSince1970: Double($0) * 100), latitude: 1, longitude: 2,
                         horizontalAccuracy: 5, service: "standard")
                 }, run: run.id)
-            #expect(try store.purgeLocations(before: 300) == 3)
+            let keep: (Data, EpochInstant?) -> Data? = { _, _ in nil }
+            #expect(try store.purgeLocations(before: 300, forgettingPostPositions: keep).records == 3)
             try store.setRetention(.seconds(500))
             #expect(try store.retention() == .seconds(500))
-            #expect(try store.applyRetention(now: 1_000) == 2)
+            #expect(try store.applyRetention(now: 1_000, forgettingPostPositions: keep).records == 2)
             #expect(try store.locations().map(\.time) == [500, 600, 700, 800, 900])
-            #expect(try store.purgeLocations(before: nil) == 5)
+            #expect(try store.purgeLocations(before: nil, forgettingPostPositions: keep).records == 5)
             try store.setRetention(nil)
-            #expect(try store.applyRetention(now: 1e12) == 0)
+            #expect(try store.applyRetention(now: 1e12, forgettingPostPositions: keep) == PurgeCount())
+        }
+    }
+
+    /// The store cannot read the engine's audit records: it hands each to the engine with the
+    /// cut and keeps what comes back; a settled post's payload from before the cut is emptied,
+    /// a post still to be sent keeps its own.
+    @Test("A purge rewrites the audit records the engine forgets, and empties settled posts' payloads")
+    func purgeForgetsPostPositions() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store(path: directory.appendingPathComponent("w.db").path)
+            let run = try store.beginRun(name: "r", track: "t", at: 0)
+            let lease = OutboxLease(duration: .seconds(60), clock: SimulatedClock(start: 0))
+            for (key, created) in [("old-sent", 100.0), ("old-pending", 100), ("new-sent", 900)] {
+                try store.enqueue(
+                    key: key, run: run.id, network: "twitter", createdAt: EpochInstant(secondsSince1970: created),
+                    payload: Data(#"{"latitude":1}"#.utf8), audit: Data(#"{"at":"\#(key)"}"#.utf8))
+            }
+            for entry in try store.duePosts(now: 1_000) where entry.key != "old-pending" {
+                _ = try #require(try store.claim(entry.id, lease: lease))
+                try store.settle(
+                    entry.id, lease: lease, state: .sent, at: 1_000, audit: Data(#"{"at":"\#(entry.key)"}"#.utf8))
+            }
+            var seen: [String] = []
+            let purged = try store.purgeLocations(before: 500) { record, cut in
+                #expect(cut == 500)
+                let text = String(decoding: record, as: UTF8.self)
+                seen.append(text)
+                return text.contains("old-sent") ? Data(#"{"at":"forgotten"}"#.utf8) : nil
+            }
+            #expect(purged == PurgeCount(records: 0, posts: 1))
+            #expect(seen.count == 3, "every record is offered: only the engine can read its time and decision")
+            #expect(
+                try store.auditRecords(run: run.id).map { String(decoding: $0, as: UTF8.self) }.sorted() == [
+                    #"{"at":"forgotten"}"#, #"{"at":"new-sent"}"#, #"{"at":"old-pending"}"#,
+                ])
+            let payloads = try Dictionary(
+                uniqueKeysWithValues: store.outbox().map { ($0.key, String(decoding: $0.payload, as: UTF8.self)) })
+            #expect(payloads == ["old-sent": "{}", "old-pending": #"{"latitude":1}"#, "new-sent": #"{"latitude":1}"#])
+            _ = try store.purgeLocations(before: nil) { _, _ in nil }
+            #expect(
+                try store.outbox().filter { $0.payload == Data("{}".utf8) }.map(\.key).sorted() == [
+                    "new-sent", "old-sent",
+                ])
         }
     }
 

@@ -131,6 +131,66 @@ struct CheckinCLITests {
         }
     }
 
+    /// Found at stop 80: `history purge` deleted the fixes, but each post's audit record (and its
+    /// outbox payload) still said where the device was, zone-blocked posts included, and SQLite
+    /// left every deleted row readable in the file's free pages and the write-ahead log.
+    @Test("A purge leaves no position of the device in the store file; the audit keeps what went out")
+    func purgeForgetsPositions() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            let replay = try CLITests.waypost(
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                    "--format", "jsonl",
+                ])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            // Interpolated fixes, whose many digits no region or zone shares.
+            let fixes = replay.stdout.split(separator: "\n").compactMap { line -> Double? in
+                guard line.contains(#""type":"location""#),
+                    let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                    let latitude = object["lat"] as? Double, "\(latitude)".count > 14
+                else { return nil }
+                return latitude
+            }
+            #expect(fixes.count > 100)
+            func stored() -> Data {
+                let file = (try? Data(contentsOf: URL(fileURLWithPath: db))) ?? Data()
+                return file + ((try? Data(contentsOf: URL(fileURLWithPath: db + "-wal"))) ?? Data())
+            }
+            func storedFixes() -> Int {
+                let bytes = stored()
+                return fixes.filter { latitude in
+                    withUnsafeBytes(of: latitude.bitPattern.bigEndian) { bytes.range(of: Data($0)) != nil }
+                }.count
+            }
+            func audit() throws -> [[String: Any]] {
+                let run = try CLITests.waypost(["audit", "--db", db, "--format", "json"])
+                #expect(run.status == 0, "\(run.stderr)")
+                let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+                return try #require(object?["posts"] as? [[String: Any]])
+            }
+            // What would make the test pass untested: the store holding nothing to begin with.
+            #expect(storedFixes() > fixes.count / 2)
+            #expect(stored().range(of: Data(#""latitude""#.utf8)) != nil)
+            let before = try audit()
+            #expect(before.count > 4 && before.allSatisfy { $0["latitude"] != nil })
+
+            let purge = try CLITests.waypost("history", "purge", "--db", db)
+            #expect(purge.status == 0, "\(purge.stderr)")
+            #expect(purge.stdout.contains("; \(before.count) audited posts no longer say where the device was"))
+            #expect(storedFixes() == 0)
+            #expect(stored().range(of: Data(#""latitude""#.utf8)) == nil)
+            let after = try audit()
+            #expect(after.allSatisfy { $0["latitude"] == nil && $0["longitude"] == nil })
+            for name in ["key", "decision", "wireFields", "lookupFields", "carriesLocation", "precision"] {
+                #expect(
+                    after.map { $0[name] as? NSObject } == before.map { $0[name] as? NSObject }, "\(name) changed")
+            }
+            // The map has nothing left to place; it is still drawn.
+            #expect(try CLITests.waypost(["report", "--db", db, "--format", "geojson"]).status == 0)
+        }
+    }
+
     /// Commands that only work on what runs stored never create a database (issue 32: their
     /// help said "created when missing"); a missing one is 66 and leaves no file.
     @Test("Audit, report, outbox and history refuse a missing database and create none")

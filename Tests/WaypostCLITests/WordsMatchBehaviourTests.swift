@@ -101,7 +101,7 @@ struct WordsMatchBehaviourTests {
             let forced = try CLITests.waypost("history", "retention", "7d", "--force", "--db", db)
             #expect(forced.status == 0, "\(forced.stderr)")
             #expect(forced.stdout.contains("Location fixes are kept for"), "\(forced.stdout)")
-            #expect(forced.stdout.contains(" older location records deleted."), "\(forced.stdout)")
+            #expect(forced.stdout.contains(" older location records deleted; "), "\(forced.stdout)")
             #expect(!forced.stdout.contains("; 0 older"), "\(forced.stdout)")
         }
     }

@@ -32,7 +32,8 @@ public struct AuditRecord: Sendable, Codable, Equatable {
     /// What fired the rule; nil only when the outbox entry could not be read.
     public var trigger: Trigger?
     public var region: String?
-    /// Where the device was when the event fired; nil only when the outbox entry could not be read.
+    /// Where the device was when the event fired; nil when the outbox entry could not be read, or
+    /// once `history purge` (or retention) forgot it.
     public var latitude: Double?
     public var longitude: Double?
     /// The rule's id; nil only when the outbox entry could not be read.
@@ -78,10 +79,26 @@ extension AuditRecord {
     /// ``unreadableEntry(key:queuedAt:network:detail:attempts:)``).
     public var isUnreadableEntry: Bool { rule == nil && trigger == nil }
 
-    /// Where the device was when the event fired; nil when the outbox entry could not be read.
+    /// Where the device was when the event fired; nil when the outbox entry could not be read, or
+    /// once a purge forgot it.
     public var coordinate: Coordinate? {
         guard let latitude, let longitude else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// For `waypost history purge` and retention (``Store/purgeLocations(before:forgettingPostPositions:)``):
+    /// the stored record `data` without where the device was, when its post is settled and its
+    /// time before `cut` (any time when nil); nil when it keeps its position — a queued post's
+    /// record is written again from its outbox entry when it is sent, and an unreadable record has
+    /// nothing to forget. What went out on the wire (``wireFields``, ``lookupFields``) stays: it
+    /// is the disclosure the audit exists to show, and the network has it.
+    public static func forgettingPosition(stored data: Data, before cut: EpochInstant?) -> Data? {
+        guard var record = try? AuditRecord(stored: data), record.decision != .queued,
+            record.latitude != nil || record.longitude != nil,
+            cut.map({ record.time < $0 }) ?? true
+        else { return nil }
+        (record.latitude, record.longitude) = (nil, nil)
+        return record.storedJSON
     }
 
     /// Reads a record as the store keeps it (``Store/auditRecords(run:)``).
