@@ -113,13 +113,21 @@ struct XAPIAudienceTests {
         try await Self.checkAgainstStoredObjects(run)
     }
 
-    @Test("A public account under a followers cap: the tweet goes without location, blocked by the audience gate")
+    /// Found at stop 80: the text kept `{region}` — the app's name for the place, here the
+    /// café's identifier — while the audit said the post carried no location.
+    @Test("A public account under a followers cap: the tweet goes without location, its text naming no region")
     func publicAccountCapped() async throws {
         var profile = PrivacyProfile.permissive
         profile.maximumAudience = .followers
-        let run = try await runEngine(rules: [rule([.twitter])], profile: profile, events: enters([(2, 1)]))
+        let run = try await runEngine(
+            rules: [rule([.twitter], message: "At {place} ({region}) {time}")], profile: profile,
+            events: enters([(2, 1)]))
         let tweet = try #require(run.audit.first)
         #expect(tweet.decision == .posted && !tweet.carriesLocation && tweet.audience == .public)
+        let region = try #require(tweet.region)
+        let sent = try #require(run.posts(.twitter).first?.parameters["status"])
+        #expect(!sent.contains(region) && sent.hasPrefix("At () "), "\(sent)")
+        #expect(tweet.message == sent)
         let gate = try #require(tweet.gates.first { !$0.passed })
         #expect(gate.gate == .audience && gate.reason.contains("anyone on Twitter can see where you are"))
         #expect(run.journal.filter(\.carriesLocation).allSatisfy { !$0.path.hasSuffix("statuses/update.json") })

@@ -371,7 +371,7 @@ public final class OutboxDelivery {
         }
         let precision = intent.precision == .none ? .none : intent.resolved?.precision ?? .none
         intent.precision = precision
-        let message = intent.message(placeName: precision == .none ? nil : intent.resolved?.name)
+        let message = intent.message(at: precision)
         guard TweetLength.fits(message, legacy: intent.legacyLength) else {
             let limit = intent.legacyLength ? TweetLength.legacyMaximum : TweetLength.maximum
             let length = TweetLength.count(message, legacy: intent.legacyLength)
@@ -446,7 +446,7 @@ public final class OutboxDelivery {
         }
         let precision = intent.precision == .none ? .none : intent.resolved?.precision ?? .none
         intent.precision = precision
-        let message = intent.message(placeName: precision == .none ? nil : intent.resolved?.name)
+        let message = intent.message(at: precision)
         let privacy = (intent.audienceCap ?? .public).graphPrivacy
         guard precision > .none, let place = intent.resolved?.id else {
             let request: PostRequest = { transport async throws(SocialAPIError) in

@@ -50,8 +50,14 @@ struct PostIntent: Codable, Equatable {
 extension PostIntent {
     var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 
-    func message(placeName: String?) -> String {
-        MessageTemplate.render(template, place: placeName, region: region, time: time, network: network)
+    /// The post's text at `precision`. A post without location names neither its place nor its
+    /// region: a region's identifier (`home`, `stevens-creek-coffee-house`) locates the user as
+    /// a place name does, and the audit counts such a post as carrying none.
+    func message(at precision: Precision) -> String {
+        let located = precision > .none
+        return MessageTemplate.render(
+            template, place: located ? resolved?.name : nil, region: located ? region : nil, time: time,
+            network: network)
     }
 
     /// The audit record of this post as it now stands.
@@ -66,7 +72,7 @@ extension PostIntent {
             placeID: precision > .none ? resolved?.id : nil, placeName: placeName, decision: decision,
             carriesLocation: !wireFields.isEmpty, precision: decision == .blocked ? .none : precision,
             wireFields: wireFields, lookupFields: resolved?.lookupFields ?? [:], gates: gates,
-            message: message(placeName: placeName), detail: detail, attempts: attempts, remoteID: remoteID,
+            message: message(at: precision), detail: detail, attempts: attempts, remoteID: remoteID,
             audience: decision == .posted || decision == .inDoubt ? audience : nil)
     }
 }
