@@ -144,3 +144,25 @@ extension LocationEvent {
         }
     }
 }
+
+extension LocationEvent.Kind {
+    /// The scenario key that matches this kind's ``LocationEvent/detail``, and every value that
+    /// detail can take; nil for a kind that carries none. A scenario's filter is checked against
+    /// it, so a misspelt value is an error, not an expectation that silently never matches.
+    public var detail: (key: String, values: [String])? {
+        switch self {
+        case .authorization: ("status", AuthorizationStatus.allCases.map(\.description))
+        case .accuracyAuthorization: ("accuracy", AccuracyAuthorization.allCases.map(\.description))
+        case .location: ("service", ["standard", "significantChange"])
+        case .error, .monitoringFailed: ("error", LocationError.Code.allCases.map { "\($0)" })
+        case .regionState: ("state", [RegionState.inside, .outside, .unknown].map(\.description))
+        case .appState: ("state", AppState.allCases.map(\.rawValue))
+        case .appLaunch: ("reason", LaunchReason.allCases.map(\.rawValue))
+        case .visit: ("kind", ["arrival", "departure"])
+        case .monitorEvent: ("state", MonitoringState.allCases.map(\.rawValue))
+        case .liveUpdate: ("kind", ["location", "stationary", "none"] + LiveUpdateDiagnostics.names.map(\.1))
+        case .sessionDiagnostic: ("kind", ["active", "inactive"] + SessionDiagnostics.names.map(\.1))
+        case .monitoringStarted, .regionEnter, .regionExit, .locationUpdatesPaused, .locationUpdatesResumed: nil
+        }
+    }
+}

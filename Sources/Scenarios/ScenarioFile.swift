@@ -665,17 +665,37 @@ private struct Reader {
         -> EventFilter
     {
         let type = try node.string()
-        guard Self.eventTypes.contains(type) else {
+        guard let kind = LocationEvent.Kind(rawValue: type) else {
             throw node.failure("'\(type)' is not an event type (\(Self.eventTypes.joined(separator: ", ")))")
         }
-        let details = Self.detailKeys.compactMap { fields[$0] }
+        let details = Self.detailKeys.compactMap { key in fields[key].map { (key, $0) } }
         guard details.count <= 1 else {
-            throw details[1].failure("give one of \(Self.detailKeys.map { "'\($0)'" }.joined(separator: ", "))")
+            throw details[1].1.failure("give one of \(Self.detailKeys.map { "'\($0)'" }.joined(separator: ", "))")
         }
         return EventFilter(
             type: type, region: try known(fields["region"], in: context.regions, what: "region"),
-            device: try device(fields["device"], context), detail: try details.first?.string(),
+            device: try device(fields["device"], context),
+            detail: try details.first.map { (key, node) throws(ConfigFileError) in try detail(key, node, of: kind) },
             window: try window(fields))
+    }
+
+    /// A filter's status, state, error, … checked against what events of `kind` carry: a value no
+    /// such event has (`state: insde`, `state` on `regionEnter`) would match nothing, and a
+    /// `noEvent` with it would pass untested. Any of the detail keys names it, as it always has
+    /// (scenarios say `status: significantChange`); the message names the documented one.
+    func detail(_ key: String, _ node: ConfigNode, of kind: LocationEvent.Kind) throws(ConfigFileError) -> String {
+        let value = try node.string()
+        guard let detail = kind.detail else {
+            throw node.failure(
+                "'\(kind.rawValue)' events carry no '\(key)': they are matched by region, device and time")
+        }
+        guard detail.values.contains(value) else {
+            let near = detail.values.first { $0.lowercased() == value.lowercased() }
+            throw node.failure(
+                "'\(value)' is not a \(detail.key) of \(kind.rawValue) events"
+                    + (near.map { "; did you mean '\($0)'?" } ?? " (\(detail.values.joined(separator: ", ")))"))
+        }
+        return value
     }
 
     func postFilter(network node: ConfigNode, _ fields: [String: ConfigNode], _ context: Context)

@@ -315,6 +315,10 @@ automatic pause) whenever it comes back to the foreground.
 Each expectation has exactly one of the keys below, optional filters, and an optional `name`
 shown instead of the generated description. Counted expectations want **at least one** match
 unless `count: N`, `atLeast: N` and/or `atMost: N` say otherwise; the `no…` forms want none.
+Every filter value is checked against what it can match: a status, state, error, reason or kind
+that no event of the type carries (`state: insde`, `kind: authorizationdenied`, a `state` on
+`regionEnter`) is an error at its line, since it would match nothing — and a `noEvent` with it
+would pass without testing anything.
 
 | kind | value | filters |
 |---|---|---|

@@ -210,6 +210,32 @@ struct ScenarioTests {
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: teleport\n",
             "scenario.yaml:5:12: 'teleport' is not an event type"
         ),
+        // Found at stop 80: a misspelt detail matched nothing, so `noEvent` with it passed untested.
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noEvent: liveUpdate\n"
+                + "    kind: authorizationdenied\n",
+            "scenario.yaml:6:11: 'authorizationdenied' is not a kind of liveUpdate events; did you mean 'authorizationDenied'?"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: regionState\n"
+                + "    state: insde\n",
+            "scenario.yaml:6:12: 'insde' is not a state of regionState events (inside, outside, unknown)"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: authorization\n"
+                + "    status: authorisedAlways\n",
+            "scenario.yaml:6:13: 'authorisedAlways' is not a status of authorization events (notDetermined, restricted,"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: regionEnter\n"
+                + "    state: inside\n",
+            "scenario.yaml:6:12: 'regionEnter' events carry no 'state'"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: location\n"
+                + "    status: significant\n",
+            "scenario.yaml:6:13: 'significant' is not a service of location events (standard, significantChange)"
+        ),
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  speed: fast\nexpect:\n  - event: location\n",
             "scenario.yaml:4:10: expected a number, not 'fast'"
