@@ -233,13 +233,18 @@ public final class CheckinEngine {
         guard let delivery, blocked == nil else {
             var record = intent.audit(key: key, decision: blocked == nil ? .dryRun : .blocked, detail: blocked?.reason)
             if blocked == nil { record.detail = "dry run: nothing sent" }
+            // A run resumed under stricter choices (opted out, a new zone) finds the post an
+            // earlier pass queued: still pending, it is withdrawn; sent or on its way, it keeps its
+            // record. A dry run changes nothing that is queued.
+            let withdrawing = blocked == nil ? nil : delivery?.clock.now
             // A value JSON cannot write takes the bytes' path, which refuses it.
             if let values, record.numbersAreFinite {
-                try values.saveAudit(record, run: run.id)
-                return record
+                return try values.saveAudit(record, run: run.id, withdrawingAt: withdrawing) ? record : nil
             }
             let audit = try stored(record)
-            try store.saveAudit(key: key, run: run.id, record: audit)
+            guard try store.saveAudit(key: key, run: run.id, record: audit, withdrawingAt: withdrawing) else {
+                return nil
+            }
             written.wrote(record, as: audit)
             return record
         }

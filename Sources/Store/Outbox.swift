@@ -15,6 +15,10 @@ public enum OutboxState: String, Sendable, CaseIterable, Codable {
     case expired
 
     public var isFinal: Bool { self == .sent || self == .failed || self == .expired }
+
+    /// The error of a pending post withdrawn unsent (`failed`): a later pass over its run found the
+    /// user's choices stop it (``Store/saveAudit(key:run:record:withdrawingAt:)``).
+    public static let withdrawal = "withdrawn unsent: the user's privacy choices now stop it"
 }
 
 /// A post in the durable outbox. The payload is the engine's own JSON; the store only keeps it.
@@ -190,9 +194,28 @@ extension Store {
 
     // MARK: Audit
 
-    /// Writes (or replaces) the audit record of a post that never reached the outbox (blocked, dry run).
-    public func saveAudit(key: String, run: Int64, record: Data) throws(StoreError) {
-        try transaction { db throws(StoreError) in try Self.saveAudit(db, key: key, run: run, record: record) }
+    /// Writes (or replaces) the audit record of a post that never reaches the outbox: one a gate
+    /// stopped, or a dry run's. Where its key is already in the outbox — an earlier pass over the
+    /// same run queued it — that post's own record stands (false, nothing written), except that a
+    /// post still pending is withdrawn when `withdrawingAt` is given, because the user's choices
+    /// now stop it: it fails unsent at that time, its payload emptied, and takes this record.
+    @discardableResult
+    public func saveAudit(
+        key: String, run: Int64, record: Data, withdrawingAt time: EpochInstant? = nil
+    ) throws(StoreError) -> Bool {
+        try transaction { db throws(StoreError) in
+            var state: String?
+            try db.query("SELECT state FROM outbox WHERE key = ?", [.text(key)]) { state = $0.text(0) }
+            if let state {
+                guard state == OutboxState.pending.rawValue, let time else { return false }
+                try db.run(
+                    "UPDATE outbox SET state = 'failed', payload = '{}', finished_at = ?, last_error = ? "
+                        + "WHERE key = ? AND state = 'pending'",
+                    [SQLValue(time), .text(OutboxState.withdrawal), .text(key)])
+            }
+            try Self.saveAudit(db, key: key, run: run, record: record)
+            return true
+        }
     }
 
     /// The audit records of a run, in the order the posts were first recorded.

@@ -213,6 +213,40 @@ struct EngineTests {
         #expect(run.outbox.allSatisfy { $0.state.isFinal })
     }
 
+    /// Found at stop 80: a run resumed (the same name, the same store) after the user opted out
+    /// printed each post `blocked` — and then sent the copy an earlier pass had queued, with the
+    /// location the user had withdrawn, its audit saying `posted`. A post still pending is
+    /// withdrawn now; one already sent keeps its record (it was not blocked: it went out).
+    @Test("A run resumed after the user opts out withdraws the posts it had queued; a sent one stays posted")
+    func optingOutWithdrawsQueuedPosts() async throws {
+        try await withTemporaryDirectory { directory in
+            let database = directory.appendingPathComponent("w.db").path
+            var optedOut = PrivacyProfile.permissive
+            optedOut.optIn = false
+            let queued = try await runEngine(
+                rules: [rule([.twitter])], profile: .permissive, events: enters([(2, 1)]),
+                faults: [Fault(kind: .status, pathContains: "statuses/update", status: 503)], database: database,
+                maxWait: .zero)
+            #expect(queued.audit.map(\.decision) == [.queued] && queued.outbox.map(\.state) == [.pending])
+            let resumed = try await runEngine(
+                rules: [rule([.twitter])], profile: optedOut, events: enters([(2, 1)]), database: database)
+            #expect(resumed.audit.map(\.decision) == [.blocked])
+            #expect(resumed.audit.first?.gates.first { !$0.passed }?.gate == .optIn)
+            #expect(resumed.outbox.map(\.state) == [.failed])
+            #expect(resumed.outbox.first?.lastError == OutboxState.withdrawal)
+            #expect(resumed.outbox.first?.payload == Data("{}".utf8), "the withdrawn post's position is not kept")
+            #expect(resumed.posts(.twitter).isEmpty, "\(resumed.journal.map(\.path))")
+
+            let sentDatabase = directory.appendingPathComponent("sent.db").path
+            let sent = try await runEngine(
+                rules: [rule([.twitter])], profile: .permissive, events: enters([(2, 1)]), database: sentDatabase)
+            #expect(sent.audit.map(\.decision) == [.posted])
+            let after = try await runEngine(
+                rules: [rule([.twitter])], profile: optedOut, events: enters([(2, 1)]), database: sentDatabase)
+            #expect(after.audit == sent.audit && after.outbox.map(\.state) == [.sent])
+        }
+    }
+
     @Test("A post that cannot be sent within its maximum age expires unsent")
     func staleness() async throws {
         let run = try await runEngine(

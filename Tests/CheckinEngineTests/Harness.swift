@@ -86,7 +86,7 @@ func runEngine(
     rules: [CheckinRule], profile: PrivacyProfile, events: [TimedEvent],
     configure: (inout EmulatorConfiguration) -> Void = { _ in }, faults: [Fault] = [], dryRun: Bool = false,
     retry: RetryPolicy = RetryPolicy(), twitterAPI: TwitterAPIVersion = .v1_1, backing: Backing = .sqlite,
-    byParts: Bool = false
+    byParts: Bool = false, database: String? = nil, maxWait: Duration? = nil
 ) async throws -> RunResult {
     try await withTemporaryDirectory { directory in
         var configuration = EmulatorConfiguration.demo
@@ -100,15 +100,15 @@ func runEngine(
         // property test runs dozens); the CLI tests keep the real HTTP path covered.
         return try await drive(
             events, transport: EmulatorTransport(core: core), core: core, clock: clock, rules: rules, profile: profile,
-            database: directory.appendingPathComponent("waypost.db").path, backing: backing, dryRun: dryRun,
-            retry: retry, twitterAPI: twitterAPI, byParts: byParts)
+            database: database ?? directory.appendingPathComponent("waypost.db").path, backing: backing,
+            dryRun: dryRun, retry: retry, twitterAPI: twitterAPI, byParts: byParts, maxWait: maxWait)
     }
 }
 
 private func drive(
     _ events: [TimedEvent], transport: EmulatorTransport, core: EmulatorCore, clock: SimulatedClock,
     rules: [CheckinRule], profile: PrivacyProfile, database: String, backing: Backing, dryRun: Bool,
-    retry: RetryPolicy, twitterAPI: TwitterAPIVersion, byParts: Bool
+    retry: RetryPolicy, twitterAPI: TwitterAPIVersion, byParts: Bool, maxWait: Duration?
 ) async throws -> RunResult {
     let store: any CheckinStore & OutboxStore
     let run: RunRecord
@@ -157,7 +157,7 @@ private func drive(
             _ = try await engine.complete(work)
         }
     }
-    _ = try await engine.finish(maxWait: nil)
+    _ = try await engine.finish(maxWait: maxWait)
     let (records, outbox) = try leftBehind()
     let audit = try records.map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
     return RunResult(

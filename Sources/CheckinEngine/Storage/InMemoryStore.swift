@@ -135,8 +135,30 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         }
     }
 
-    public func saveAudit(key: String, run: Int64, record: Data) throws(StoreError) {
-        try locked { () throws(StoreError) in writeAudit(key: key, run: run, record: .bytes(record)) }
+    @discardableResult
+    public func saveAudit(
+        key: String, run: Int64, record: Data, withdrawingAt time: EpochInstant? = nil
+    ) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) in
+            saveUnsent(key: key, run: run, record: .bytes(record), withdrawingAt: time)
+        }
+    }
+
+    /// ``saveAudit(key:run:record:withdrawingAt:)``, as the real store does it.
+    private func saveUnsent(key: String, run: Int64, record: Kept<AuditRecord>, withdrawingAt time: EpochInstant?)
+        -> Bool
+    {
+        if let index = entryIndex[key] {
+            guard entries[index].state == .pending, let time else { return false }
+            entries[index].state = .failed
+            entries[index].payload = Data("{}".utf8)
+            entries[index].finishedAt = time
+            entries[index].lastError = OutboxState.withdrawal
+            intents[index] = nil
+            unwritten.remove(index)
+        }
+        writeAudit(key: key, run: run, record: record)
+        return true
     }
 
     public func enqueue(
@@ -298,8 +320,10 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
 // MARK: - PostValueStore
 
 extension InMemoryStore: PostValueStore {
-    func saveAudit(_ record: AuditRecord, run: Int64) throws(StoreError) {
-        try locked { () throws(StoreError) in writeAudit(key: record.key, run: run, record: .value(record)) }
+    func saveAudit(_ record: AuditRecord, run: Int64, withdrawingAt time: EpochInstant?) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) in
+            saveUnsent(key: record.key, run: run, record: .value(record), withdrawingAt: time)
+        }
     }
 
     func enqueue(_ intent: PostIntent, key: String, run: Int64, createdAt: EpochInstant, audit: AuditRecord)

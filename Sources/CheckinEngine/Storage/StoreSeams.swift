@@ -14,8 +14,11 @@ public protocol CheckinStore: AnyObject, Sendable {
     func saveZones(_ zones: [ZoneRecord], run: Int64) throws(StoreError)
     func appendLocations(_ records: [LocationRecord], run: Int64) throws(StoreError)
     func appendEvents(_ events: [EventRecord], run: Int64) throws(StoreError)
-    /// Writes (or replaces) the audit record of a post that never reaches the outbox.
-    func saveAudit(key: String, run: Int64, record: Data) throws(StoreError)
+    /// Writes (or replaces) the audit record of a post that never reaches the outbox; false,
+    /// nothing written, when its key is in the outbox — unless it is pending and `withdrawingAt`
+    /// is given: then it is withdrawn unsent (see ``Store/Store/saveAudit(key:run:record:withdrawingAt:)``).
+    @discardableResult
+    func saveAudit(key: String, run: Int64, record: Data, withdrawingAt time: EpochInstant?) throws(StoreError) -> Bool
     /// Writes a pending post and its audit record; false, and nothing written, when `key` exists.
     @discardableResult
     func enqueue(
@@ -31,8 +34,8 @@ public protocol CheckinStore: AnyObject, Sendable {
 /// ``StoredJSON`` writes. What a value store holds reads back through the byte-level seams as the
 /// same bytes (written when asked for), so the two kinds answer alike.
 protocol PostValueStore: AnyObject {
-    /// ``CheckinStore/saveAudit(key:run:record:)`` of a record.
-    func saveAudit(_ record: AuditRecord, run: Int64) throws(StoreError)
+    /// ``CheckinStore/saveAudit(key:run:record:withdrawingAt:)`` of a record.
+    func saveAudit(_ record: AuditRecord, run: Int64, withdrawingAt time: EpochInstant?) throws(StoreError) -> Bool
     /// ``CheckinStore/enqueue(key:run:network:createdAt:payload:audit:)`` of a post and its record.
     func enqueue(_ intent: PostIntent, key: String, run: Int64, createdAt: EpochInstant, audit: AuditRecord)
         throws(StoreError) -> Bool
