@@ -35,6 +35,8 @@ public final class CheckinEngine {
     private var appState: [String?: AppState] = [:]
     private var lastAccuracy = 65.0
     private var gates: GateEvaluator
+    /// The profile's privacy zones as each post carries them, for its place lookup (nil: none).
+    private let zones: [PostIntent.Zone]?
     private var history: [LocationRecord] = []
     private var events: [EventRecord] = []
     /// The posts and records this run wrote; shared with the delivery, which writes them too.
@@ -57,6 +59,13 @@ public final class CheckinEngine {
         written = delivery?.written ?? WrittenValues()
         values = store as? any PostValueStore
         gates = GateEvaluator(profile: profile, twitterAPI: twitterAPI ?? delivery?.clients.twitterAPI ?? .v1_1)
+        zones =
+            profile.zones.isEmpty
+            ? nil
+            : profile.zones.map {
+                PostIntent.Zone(
+                    name: $0.name, latitude: $0.center.latitude, longitude: $0.center.longitude, radius: $0.radius)
+            }
     }
 
     /// Feeds one event; returns the audit records of posts it created or moved on.
@@ -228,7 +237,7 @@ public final class CheckinEngine {
             latitude: position.latitude, longitude: position.longitude, horizontalAccuracy: lastAccuracy,
             precision: precision, place: rule.place, searchRadius: rule.searchRadius, template: rule.message,
             legacyLength: rule.legacyLength, maxAge: min(rule.maxAge, profile.maxAge).inSeconds, gates: gates,
-            audienceCap: audience)
+            audienceCap: audience, zones: zones)
         let blocked = gates.first { !$0.passed }
         guard let delivery, blocked == nil else {
             var record = intent.audit(key: key, decision: blocked == nil ? .dryRun : .blocked, detail: blocked?.reason)

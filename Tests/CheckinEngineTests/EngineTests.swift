@@ -1,5 +1,6 @@
 import CheckinEngine
 import Foundation
+import Geo
 import LocationEvents
 import SocialAPI
 import SocialEmulator
@@ -111,6 +112,34 @@ struct EngineTests {
                 $0.parameters["lat"] == "37.3316" || $0.parameters["status"]?.contains("Infinite") == true
             })
         #expect(run.posts(.twitter).count == 1)
+    }
+
+    /// DESIGN.md: "within a zone's radius nothing locates the user — no coordinates, no place".
+    /// Found at stop 80: a device 40 m from the café at the centre of a 25 m zone passed the zone
+    /// gate, and both networks were sent that café — the place the zone hides.
+    @Test("A place inside a privacy zone is never named, though the device stands outside the zone")
+    func placeInsideZone() async throws {
+        var profile = PrivacyProfile.permissive
+        profile.zones = [PrivacyZone(name: "home", center: cafes[1].center, radius: 25)]
+        let outside = Coordinate(latitude: cafes[1].center.latitude + 0.000_36, longitude: cafes[1].center.longitude)
+        #expect(!profile.zones[0].contains(outside))
+        let events = [
+            TimedEvent(time: start, event: .authorizationChanged(.authorizedAlways)),
+            TimedEvent(time: start + 60, event: .enteredRegion(cafes[1], at: outside)),
+        ]
+        let run = try await runEngine(rules: [rule(precision: .place)], profile: profile, events: events)
+        #expect(run.audit.count == 2 && run.audit.allSatisfy { $0.decision == .posted })
+        // The café's ids on each network (the emulator's shipped places).
+        let hidden: Set<String> = ["e1a2b3c4d5e6f703", "1003"]
+        #expect(
+            run.audit.allSatisfy { hidden.isDisjoint(with: $0.wireFields.values) }, "\(run.audit.map(\.wireFields))")
+        #expect(run.journal.allSatisfy { hidden.isDisjoint(with: $0.parameters.values) })
+        for record in run.audit where record.placeID == nil {
+            #expect(record.detail?.contains("privacy zone 'home'") == true, "\(record.detail ?? "-")")
+        }
+        // The same post without the zone names the café: the test sees what it guards.
+        let open = try await runEngine(rules: [rule(precision: .place)], profile: .permissive, events: events)
+        #expect(open.audit.contains { !hidden.isDisjoint(with: $0.wireFields.values) })
     }
 
     @Test("Consent asks in order; a no or a missing answer blocks the post before anything is sent")

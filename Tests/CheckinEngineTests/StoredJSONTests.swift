@@ -45,6 +45,7 @@ struct StoredJSONTests {
                 intent.audience = .public
                 intent.lostAnswer = text
                 intent.sentWireFields = ["place_id": text, "display_coordinates": "false", "geo.place_id": "x"]
+                intent.zones = [.init(name: text, latitude: number, longitude: -number, radius: number)]
             } else if index.isMultiple(of: 3) {
                 intent.resolved = .init(id: nil, name: nil, precision: .none, detail: nil, lookupFields: [:])
                 intent.sentWireFields = [:]
@@ -165,12 +166,18 @@ struct StoredJSONTests {
         let numbers: [WritableKeyPath<PostIntent, Double>] = [
             \.time.secondsSince1970, \.latitude, \.longitude, \.horizontalAccuracy, \.searchRadius, \.maxAge,
         ]
+        let zoneNumbers: [WritableKeyPath<PostIntent.Zone, Double>] = [\.latitude, \.longitude, \.radius]
         for intent in Self.intents() {
-            #expect(doubles(intent) == numbers.count)
+            #expect(doubles(intent) == numbers.count + zoneNumbers.count * (intent.zones?.count ?? 0))
             #expect(intent.numbersAreFinite && intent.storedJSON != nil)
             for number in numbers {
                 var broken = intent
                 broken[keyPath: number] = .nan
+                #expect(!broken.numbersAreFinite && broken.storedJSON == nil)
+            }
+            for number in zoneNumbers where intent.zones != nil {
+                var broken = intent
+                broken.zones?[0][keyPath: number] = .nan
                 #expect(!broken.numbersAreFinite && broken.storedJSON == nil)
             }
         }

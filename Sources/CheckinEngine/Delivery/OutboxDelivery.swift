@@ -339,6 +339,11 @@ public final class OutboxDelivery {
         return Outcome(state: .sent, decision: .posted, detail: detail, remoteID: id, wireFields: wire)
     }
 
+    /// Why a post names no place when every place found lies in a privacy zone.
+    private static func inZone(_ zone: String) -> String {
+        "every place found here lies in privacy zone '\(zone)': none is named"
+    }
+
     /// A transport that sends nothing: for building a request only to read it.
     private struct NotSent: HTTPTransport {
         func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
@@ -355,7 +360,11 @@ public final class OutboxDelivery {
                 latitude: intent.latitude, longitude: intent.longitude, accuracy: intent.horizontalAccuracy,
                 granularity: granularity, maxResults: 20)
             let fields = ["lat": "\(intent.latitude)", "long": "\(intent.longitude)"]
-            let candidates = intent.precision == .city ? places.filter { $0.placeType == "city" } : places
+            // A city is no place in a zone's sense: it names no building.
+            let (candidates, zone) =
+                intent.precision == .city
+                ? (places.filter { $0.placeType == "city" }, nil)
+                : intent.outsideZones(places, location: PlaceSelection.center)
             if let place = PlaceSelection.choose(
                 candidates, intent.place, near: intent.coordinate, name: \.name, category: { _ in nil },
                 location: PlaceSelection.center)
@@ -366,7 +375,8 @@ public final class OutboxDelivery {
                 // Exact coordinates need no place; a place-only post without a place carries nothing.
                 intent.resolved = .init(
                     precision: intent.precision == .exact ? .exact : .none,
-                    detail: "no Twitter place at \(granularity) granularity here", lookupFields: fields)
+                    detail: zone.map(Self.inZone) ?? "no Twitter place at \(granularity) granularity here",
+                    lookupFields: fields)
             }
         }
         let precision = intent.precision == .none ? .none : intent.resolved?.precision ?? .none
@@ -431,15 +441,17 @@ public final class OutboxDelivery {
                     latitude: intent.latitude, longitude: intent.longitude, distance: Self.searchDistance(intent),
                     limit: 25)
                 let fields = ["center": "\(intent.latitude),\(intent.longitude)"]
+                let (candidates, zone) = intent.outsideZones(pages.data, location: PlaceSelection.location)
                 if let page = PlaceSelection.choose(
-                    pages.data, intent.place, near: intent.coordinate, name: \.name, category: \.category,
+                    candidates, intent.place, near: intent.coordinate, name: \.name, category: \.category,
                     location: PlaceSelection.location)
                 {
                     intent.resolved = .init(
                         id: page.id, name: page.name, precision: intent.precision, lookupFields: fields)
                 } else {
                     intent.resolved = .init(
-                        precision: .none, detail: "no Facebook place within \(Self.searchDistance(intent)) m",
+                        precision: .none,
+                        detail: zone.map(Self.inZone) ?? "no Facebook place within \(Self.searchDistance(intent)) m",
                         lookupFields: fields)
                 }
             }

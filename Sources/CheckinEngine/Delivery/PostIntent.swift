@@ -36,6 +36,16 @@ struct PostIntent: Codable, Equatable {
     /// The location fields of the last request whose answer was lost, as it went out (nil: none
     /// recorded): the fields the post carries if that request landed.
     var sentWireFields: [String: String]?
+    /// The profile's privacy zones when it was queued (nil: none): a place found inside one is
+    /// not named, though the device stood outside — an apartment building's page names a home.
+    var zones: [Zone]?
+
+    struct Zone: Codable, Equatable {
+        var name: String
+        var latitude: Double
+        var longitude: Double
+        var radius: Double
+    }
 
     struct ResolvedPlace: Codable, Equatable {
         var id: String?
@@ -49,6 +59,30 @@ struct PostIntent: Codable, Equatable {
 
 extension PostIntent {
     var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    /// The name of the privacy zone a place at `point` lies in; nil when none does, or the place
+    /// has no location.
+    func zone(containing point: Coordinate?) -> String? {
+        guard let point, let zones else { return nil }
+        return zones.first {
+            PrivacyZone(
+                name: $0.name, center: Coordinate(latitude: $0.latitude, longitude: $0.longitude), radius: $0.radius
+            )
+            .contains(point)
+        }?.name
+    }
+
+    /// `places` without those lying in a privacy zone, and the zone the first one left out lay in.
+    func outsideZones<Place>(_ places: [Place], location: (Place) -> Coordinate?) -> (places: [Place], zone: String?) {
+        guard zones != nil else { return (places, nil) }
+        var zone: String?
+        let outside = places.filter { place in
+            guard let inside = self.zone(containing: location(place)) else { return true }
+            zone = zone ?? inside
+            return false
+        }
+        return (outside, zone)
+    }
 
     /// The post's text at `precision`. A post without location names neither its place nor its
     /// region: a region's identifier (`home`, `stevens-creek-coffee-house`) locates the user as

@@ -26,6 +26,7 @@ extension PostIntent {
     /// list against the value's numbers.
     var numbersAreFinite: Bool {
         [time.secondsSince1970, latitude, longitude, horizontalAccuracy, searchRadius, maxAge].allSatisfy(\.isFinite)
+            && (zones ?? []).allSatisfy { [$0.latitude, $0.longitude, $0.radius].allSatisfy(\.isFinite) }
     }
 }
 
@@ -65,6 +66,21 @@ extension PostIntent: StoredJSON {
             json.field("template", template)
             json.field("time", time.secondsSince1970)
             json.field("trigger", trigger.rawValue)
+            if let zones {
+                json.key("zones")
+                json.array { json in for zone in zones { zone.write(to: &json) } }
+            }
+        }
+    }
+}
+
+extension PostIntent.Zone: StoredJSON {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.field("latitude", latitude)
+            json.field("longitude", longitude)
+            json.field("name", name)
+            json.field("radius", radius)
         }
     }
 }
