@@ -31,14 +31,21 @@ final class TemporarySibling {
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp").path
         // Armed before the file exists: there is no moment it could be left.
         let interruption = InterruptionCleanup(removing: path)
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
+        // A file replaced keeps its permissions, as a shell's `>` leaves them: a track the user
+        // made private stays private. Its temporary is private from the first byte, so nobody
+        // opens it in between; a new file gets the umask's, as `>` gives.
+        var existing = stat()
+        let replaced = stat(target, &existing) == 0 ? existing.st_mode & 0o777 : nil
+        unlink(path)  // a crashed run's leftover of the same pid
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replaced == nil ? 0o666 : 0o600)
+        guard descriptor >= 0, replaced.map({ fchmod(descriptor, $0) == 0 }) ?? true else {
+            if descriptor >= 0 { close(descriptor) }
+            unlink(path)
             interruption.cancel()
             throw CommandFailure(.cannotCreate, "\(destination): cannot create file")
         }
         (self.handle, self.path, self.destination, self.target, self.interruption) =
-            (handle, path, destination, target, interruption)
+            (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), path, destination, target, interruption)
     }
 
     /// `path`, or what the symbolic link at `path` resolves to (a dangling link stays `path`).

@@ -501,6 +501,22 @@ struct CLITests {
         }
     }
 
+    /// Found at stop 80: `-o` replaced a file made private (0600) by a world-readable one (0644).
+    @Test func anOutputReplacingAFileKeepsItsPermissions() throws {
+        try withTemporaryDirectory { directory in
+            let target = directory.appendingPathComponent("private.gpx")
+            for mode in [0o600, 0o640] {
+                try "old".write(to: target, atomically: true, encoding: .utf8)
+                try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target.path)
+                let run = try Self.waypost("export", "tracks/cafe-stop.kml", "--format", "gpx", "-o", target.path)
+                #expect(run.status == 0, "\(run.stderr)")
+                #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("<?xml"))
+                let attributes = try FileManager.default.attributesOfItem(atPath: target.path)
+                #expect((attributes[.posixPermissions] as? Int) == mode)
+            }
+        }
+    }
+
     @Test func failedExportsWriteNothing() throws {
         try withTemporaryDirectory { directory in
             let bad = directory.appendingPathComponent("bad.kml")
