@@ -315,6 +315,31 @@ struct EmulatorTests {
             #expect(journal[0].headers["authorization"]?.contains(#"oauth_signature="REDACTED""#) == true)
         }
     }
+
+    /// Found at stop 80: Graph's app secret and proofs, cookies and the control token were
+    /// journalled as sent (docs/emulator.md: "the journal (secrets redacted)").
+    @Test func journalRedactsEverySecretAClientMaySend() async throws {
+        try await withEmulator { running, core in
+            let secrets = [
+                "client_secret", "appsecret_proof", "input_token", "fb_exchange_token", "x_auth_password",
+                "refresh_token",
+            ]
+            let query = secrets.map { "\($0)=hidden-\($0)" }.joined(separator: "&")
+            let url = try #require(URL(string: running.facebookBaseURL.absoluteString + "debug_token?" + query))
+            _ = try await running.transport.send(
+                HTTPRequestSpec(
+                    method: "GET", url: url,
+                    headers: [
+                        "Cookie": "c_user=hidden-cookie", "Proxy-Authorization": "Basic hidden-proxy",
+                        "X-Waypost-Control-Token": "hidden-control", "User-Agent": "kept",
+                    ]))
+            let entry = try #require(await core.journal.last)
+            let text = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+            #expect(!text.contains("hidden"), "\(text)")
+            #expect(secrets.allSatisfy { entry.parameters[$0] == "REDACTED" })
+            #expect(entry.headers["user-agent"] == "kept" && entry.headers["cookie"] == "REDACTED")
+        }
+    }
 }
 
 /// The places compiled into the tool are fixtures/places, byte for byte (`make embed`).

@@ -115,6 +115,19 @@ struct Journal: Sendable {
         self.limits = limits
     }
 
+    /// Parameters that are secrets wherever a client sends them: Graph's tokens and app secret
+    /// (`access_token`, `input_token` of debug_token, `fb_exchange_token`, `client_secret`,
+    /// `appsecret_proof`), an OAuth signature in the query or the body (RFC 5849 §3.5.2, §3.5.3),
+    /// xAuth's and OAuth 2's. `oauth_token` and `oauth_consumer_key` stay: RFC 5849 sends them
+    /// in the clear as identifiers, and they say whose request it was.
+    static let secretParameters: Set<String> = [
+        "access_token", "input_token", "fb_exchange_token", "client_secret", "appsecret_proof", "oauth_signature",
+        "oauth_token_secret", "x_auth_password", "password", "refresh_token", "code_verifier",
+    ]
+    /// Headers that carry credentials (`authorization` shows its OAuth parameters, the signature
+    /// redacted), and the emulator's own control token.
+    static let secretHeaders: Set<String> = ["proxy-authorization", "cookie", "x-waypost-control-token"]
+
     var count: Int { entries.count - head }
 
     /// Entries oldest first.
@@ -130,9 +143,7 @@ struct Journal: Sendable {
         // Sized up front: grown pair by pair, the dictionaries rehashed at every request (perf).
         var values = [String: String](minimumCapacity: parameters.count)
         for (name, value) in parameters where values[name] == nil {
-            // Graph's token, and an OAuth signature sent in the query or the body (RFC 5849
-            // §3.5.2, §3.5.3), redacted as the header's is.
-            let redacted = name == "access_token" || name == "oauth_signature" ? "REDACTED" : value
+            let redacted = Self.secretParameters.contains(name) ? "REDACTED" : value
             guard let kept = budget.keep(name, redacted) else {
                 truncation.omitted += 1
                 continue
@@ -142,7 +153,9 @@ struct Journal: Sendable {
         }
         var headers = [String: String](minimumCapacity: request.headers.count)
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-            let redacted = name == "authorization" ? (oauth?.redacted ?? "REDACTED") : value
+            let redacted =
+                name == "authorization"
+                ? (oauth?.redacted ?? "REDACTED") : Self.secretHeaders.contains(name) ? "REDACTED" : value
             guard let kept = budget.keep(name, redacted) else {
                 truncation.omitted += 1
                 continue
@@ -197,6 +210,19 @@ private struct JournalBudget {
     init(limits: JournalLimits) {
         self.limits = limits
     }
+
+    /// Parameters that are secrets wherever a client sends them: Graph's tokens and app secret
+    /// (`access_token`, `input_token` of debug_token, `fb_exchange_token`, `client_secret`,
+    /// `appsecret_proof`), an OAuth signature in the query or the body (RFC 5849 §3.5.2, §3.5.3),
+    /// xAuth's and OAuth 2's. `oauth_token` and `oauth_consumer_key` stay: RFC 5849 sends them
+    /// in the clear as identifiers, and they say whose request it was.
+    static let secretParameters: Set<String> = [
+        "access_token", "input_token", "fb_exchange_token", "client_secret", "appsecret_proof", "oauth_signature",
+        "oauth_token_secret", "x_auth_password", "password", "refresh_token", "code_verifier",
+    ]
+    /// Headers that carry credentials (`authorization` shows its OAuth parameters, the signature
+    /// redacted), and the emulator's own control token.
+    static let secretHeaders: Set<String> = ["proxy-authorization", "cookie", "x-waypost-control-token"]
 
     /// The path: always kept, cut to the value bound. `original` is its size when cut.
     mutating func keep(_ path: String) -> (value: String, original: Int?) {
