@@ -67,6 +67,35 @@ import Testing
         #expect(!types(whenInUse).contains("appLaunch region"))
     }
 
+    /// Apple, `startUpdatingLocation()`: "If your app is terminated, the delivery of new location
+    /// events stops altogether"; a suspended or terminated app runs no code. Found at stop 80: a
+    /// Settings change, the declined upgrade prompt and a scheduled `requestLocation()` reached a
+    /// terminated app (no `appLaunch` before them); the user's next launch tells it the status.
+    @Test func nothingReachesATerminatedAppUntilItIsLaunched() {
+        var configuration = LocationManagerConfiguration()
+        configuration.iosVersion = 26
+        let manager = SimulatedLocationManager(
+            authorizationAnswer: .allowAlways, startTime: t0, configuration: configuration)
+        manager.requestAlwaysAuthorization()
+        manager.startMonitoring(for: CircularRegion(identifier: "r", center: north(5_000), radius: 300))
+        // The app's launch code, as an app's: the manager it creates reports the status.
+        manager.lifecycleHandler = { manager, previous in
+            if previous == .terminated && manager.appState == .foreground { manager.reportInitialAuthorization() }
+        }
+        let events = run(
+            route(seconds: 300) { $0 }, manager: manager,
+            script: [
+                (t0 + 10, .appState(.background)), (t0 + 20, .appState(.terminated)),
+                (t0 + 30, .requestLocation), (t0 + 60, .authorization(.denied)),
+                (t0 + 200, .appState(.foreground)),
+            ])
+        let whileTerminated = events.filter { $0.time > t0 + 20 && $0.time < t0 + 200 }
+        #expect(whileTerminated.isEmpty, "\(whileTerminated)")
+        let atLaunch = events.filter { $0.time == t0 + 200 }.map(\.event.type)
+        #expect(atLaunch.prefix(2) == ["appState", "authorization"], "\(atLaunch)")
+        #expect(events.last { $0.event.type == "authorization" }?.event == .authorizationChanged(.denied))
+    }
+
     /// Apple, `requestWhenInUseAuthorization()` (iOS 8 reference): When In Use apps "cannot use any
     /// services that automatically relaunch the app, such as region monitoring or the significant
     /// location change service"; from iOS 13 they can, while in use.

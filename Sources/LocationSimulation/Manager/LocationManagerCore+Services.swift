@@ -18,9 +18,12 @@ extension LocationManagerCore {
     }
 
     /// `requestLocation()`: an app refused location gets `kCLErrorDenied` at once; otherwise the
-    /// fix (or the timeout) comes with a later sample.
+    /// fix (or the timeout) comes with a later sample. Not made while the app is suspended or
+    /// terminated (its code does not run).
     mutating func requestLocation(at time: EpochInstant?) {
         advanceClock(to: time)
+        // A suspended or terminated app runs no code: a call scheduled then is never made.
+        guard appState != .suspended && appState != .terminated else { return }
         if delegateAvailability(hasSignal: true).isRefusal {
             return emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
         }

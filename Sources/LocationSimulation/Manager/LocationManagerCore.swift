@@ -277,6 +277,16 @@ package struct LocationManagerCore {
     /// Appends `event` to the log, stamped `time` or now. Consuming: a borrowed event was copied
     /// into the log and the caller's temporary destroyed, for every fix of a replay.
     mutating func emit(_ event: consuming LocationEvent, at time: EpochInstant? = nil) {
+        // A terminated app has no process: nothing reaches it until iOS relaunches it (into the
+        // background, before the event that woke it) or the user launches it, and the manager it
+        // then creates learns the status anew. Apple, `startUpdatingLocation()`: "If your app is
+        // terminated, the delivery of new location events stops altogether."
+        if appState == .terminated {
+            switch event {
+            case .appStateChanged, .appLaunched: break
+            default: return
+            }
+        }
         emitted.append(TimedEvent(time: time ?? now, event: event))
     }
 
