@@ -7,7 +7,8 @@
 # - JUnit (`waypost test --junit`) of the scenario library, of a failing scenario and of one that
 #   cannot run, and `waypost compare --junit` of a passing and a flagged log: against Jenkins'
 #   JUnit 4 schema and xUnit's junit-10 (../shared/corpus/schemas);
-# - GPX exports of the shipped routes: against Topografix's gpx-1.1.xsd (same folder);
+# - GPX exports of the shipped routes and of every corpus KML/GPX the reader takes: against
+#   Topografix's gpx-1.1.xsd (same folder);
 # - KML exports of the shipped routes: against the OGC KML 2.2 schema (with Google's gx
 #   extension) that the PyPI package fastkml ships, in a venv at .build/xsd-venv.
 # Each validator is first shown a document it must refuse, so a check that cannot fail is caught.
@@ -79,6 +80,14 @@ YAML
   sed '0,/<trkpt /s/<trkpt /<trkpt bogus="1" /' "$(ls "$work"/*.gpx | head -1)" >"$work/bad.gpx.xml"
   refused "$schemas/gpx-1.1.xsd" "$work/bad.gpx.xml"
   valid "$schemas/gpx-1.1.xsd" "$work"/*.gpx
+  # Every corpus KML and GPX the reader takes: KML mixes points and lines in any order, GPX wants
+  # wpt, then rte, then trk (13 of these were refused for a wpt after a trk).
+  mkdir -p "$work/corpus-gpx"
+  while IFS= read -r -d '' file; do
+    name=$(echo "${file#"$corpus"/}" | tr '/' '_')
+    "$binary" export "$file" --format gpx -o "$work/corpus-gpx/$name.gpx" 2>/dev/null || true
+  done < <(find "$corpus" \( -name '*.kml' -o -name '*.gpx' \) -print0 | sort -z)
+  valid "$schemas/gpx-1.1.xsd" "$work"/corpus-gpx/*.gpx
 else
   [[ "${WAYPOST_REQUIRE_CORPUS:-}" == 1 ]] && fail "$corpus/schemas is missing (WAYPOST_REQUIRE_CORPUS=1)"
   echo "note: JUnit and GPX schema checks skipped: needs ../shared/corpus (third-party test data, beside the checkout in CI)"

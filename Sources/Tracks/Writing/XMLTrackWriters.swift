@@ -16,38 +16,43 @@ enum GPXWriter {
         out.write(
             "<gpx version=\"1.1\" creator=\"Waypost\" xmlns=\"http://www.topografix.com/GPX/1/1\"\(namespaces)>\n")
         if let name = track.name { out.write("<metadata><name>\(XMLEscaping.escape(name))</name></metadata>\n") }
+        // GPX 1.1's schema fixes the order of gpx's children (metadata, wpt*, rte*, trk*), while a
+        // KML document mixes points and lines freely: one pass per kind, document order within it.
         for feature in track.features {
-            guard let geometry = feature.geometry else { continue }
-            for point in geometry.points {
-                writeWaypoint(point, of: feature, to: &out)
-            }
-            let paths = geometry.paths
-            guard !paths.isEmpty else { continue }
-            let isRoute = feature.kind == .route
-            out.write(isRoute ? "<rte>" : "<trk>")
-            if let name = feature.name { out.write("<name>\(XMLEscaping.escape(name))</name>") }
-            if let description = feature.description { out.write("<desc>\(XMLEscaping.escape(description))</desc>") }
-            out.write("\n")
-            for path in paths {
-                if !isRoute { out.write("<trkseg>\n") }
-                var chunk = ChunkedText()
-                let (open, close) = (
-                    Array((isRoute ? "<rtept" : "<trkpt").utf8), Array((isRoute ? "</rtept>\n" : "</trkpt>\n").utf8)
-                )
-                var values = PointValueColumns(path)
-                for point in path.points {
-                    chunk.bytes.append(contentsOf: open)
-                    appendPoint(point, time: point.timeIntervalSince1970, to: &chunk.bytes)
-                    values.appendNextGPXExtensions(to: &chunk.bytes)
-                    chunk.bytes.append(contentsOf: close)
-                    chunk.flushIfFull(to: &out)
-                }
-                chunk.flush(to: &out)
-                if !isRoute { out.write("</trkseg>\n") }
-            }
-            out.write(isRoute ? "</rte>\n" : "</trk>\n")
+            for point in feature.geometry?.points ?? [] { writeWaypoint(point, of: feature, to: &out) }
         }
+        for feature in track.features where feature.kind == .route { writeLines(of: feature, to: &out) }
+        for feature in track.features where feature.kind != .route { writeLines(of: feature, to: &out) }
         out.write("</gpx>\n")
+    }
+
+    /// A feature's lines: a route as `rte`, anything else as a `trk` with a `trkseg` per line.
+    private static func writeLines<Stream: TextOutputStream>(of feature: TrackFeature, to out: inout Stream) {
+        let paths = feature.geometry?.paths ?? []
+        guard !paths.isEmpty else { return }
+        let isRoute = feature.kind == .route
+        out.write(isRoute ? "<rte>" : "<trk>")
+        if let name = feature.name { out.write("<name>\(XMLEscaping.escape(name))</name>") }
+        if let description = feature.description { out.write("<desc>\(XMLEscaping.escape(description))</desc>") }
+        out.write("\n")
+        for path in paths {
+            if !isRoute { out.write("<trkseg>\n") }
+            var chunk = ChunkedText()
+            let (open, close) = (
+                Array((isRoute ? "<rtept" : "<trkpt").utf8), Array((isRoute ? "</rtept>\n" : "</trkpt>\n").utf8)
+            )
+            var values = PointValueColumns(path)
+            for point in path.points {
+                chunk.bytes.append(contentsOf: open)
+                appendPoint(point, time: point.timeIntervalSince1970, to: &chunk.bytes)
+                values.appendNextGPXExtensions(to: &chunk.bytes)
+                chunk.bytes.append(contentsOf: close)
+                chunk.flushIfFull(to: &out)
+            }
+            chunk.flush(to: &out)
+            if !isRoute { out.write("</trkseg>\n") }
+        }
+        out.write(isRoute ? "</rte>\n" : "</trk>\n")
     }
 
     /// ` lat="…" lon="…"><ele>…</ele><time>…</time>` of a point.

@@ -1,0 +1,103 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Tracks
+
+/// Exports that their format's own rules accept, whatever the source's shape.
+struct ExportValidityTests {
+    static func export(_ track: Track, as format: ExportFormat) -> String {
+        var text = ""
+        TrackWriter.write(track, as: format, to: &text)
+        return text
+    }
+
+    /// Where each of `tags` starts in `text`, in order of appearance, as (offset, tag).
+    static func occurrences(of tags: [String], in text: String) -> [(offset: Int, tag: String)] {
+        tags.flatMap { tag in
+            text.ranges(of: tag).map { (text.distance(from: text.startIndex, to: $0.lowerBound), tag) }
+        }
+        .sorted { $0.offset < $1.offset }
+    }
+
+    // MARK: GPX: wpt, then rte, then trk
+
+    /// A line placemark before a point placemark, and a MultiGeometry of a Point and a line.
+    static let linesBeforePoints = kml(
+        """
+        <Placemark><name>walk</name><LineString><coordinates>-122.03,37.33 -122.02,37.34</coordinates></LineString></Placemark>
+        <Placemark><name>cafe</name><Point><coordinates>-122.025,37.335</coordinates></Point></Placemark>
+        <Placemark><name>mixed</name><MultiGeometry><Point><coordinates>-122.03,37.33,5</coordinates></Point>
+        <LineString><coordinates>-122.03,37.33 -122.02,37.34</coordinates></LineString></MultiGeometry></Placemark>
+        <Placemark><name>park</name><Point><coordinates>-122.01,37.32</coordinates></Point></Placemark>
+        """)
+
+    /// GPX 1.1's schema (gpx.xsd, `gpxType`) is a sequence: `metadata?, wpt*, rte*, trk*,
+    /// extensions?`. A KML document mixes points and lines in any order; the GPX lists every
+    /// waypoint first, then routes, then tracks, each kind in document order.
+    @Test func waypointsComeBeforeRoutesAndTracks() throws {
+        var track = try readTrack(Self.linesBeforePoints)
+        // A route among them (a GPX source's), after the KML's features.
+        track.features.insert(
+            TrackFeature(
+                kind: .route, name: "errand",
+                geometry: .track(
+                    TrackPath(points: [
+                        TrackPoint(latitude: 37.3, longitude: -122), TrackPoint(latitude: 37.31, longitude: -122),
+                    ]))), at: 1)
+        let gpx = Self.export(track, as: .gpx)
+        let order = Self.occurrences(of: ["<wpt", "<rte>", "<trk>"], in: gpx).map(\.tag)
+        #expect(order == ["<wpt", "<wpt", "<wpt", "<rte>", "<trk>", "<trk>"], "\(gpx)")
+        let names = gpx.matches(of: /<name>([^<]*)<\/name>/).map { String($0.1) }
+        #expect(names == ["cafe", "mixed", "park", "errand", "walk", "mixed"], "\(gpx)")
+        // Nothing lost on the way: the reader gets every point and line back.
+        let again = try readTrack(gpx, name: "out.gpx")
+        #expect(again.points == track.points)
+        #expect(again.paths.count == 3)
+    }
+
+    /// The same file and the corpus KML files that interleave points and lines (gpsbabel's own
+    /// KML of expertgps.gpx, togeojson's multitrack.kml…) validate against the GPX 1.1 schema
+    /// (Topografix's gpx.xsd) with xmllint. Before, each failed "Element 'wpt': This element is
+    /// not expected".
+    @Test(.needsCorpus, .enabled(if: XMLSchema.xmllintAvailable, "needs xmllint (libxml2-utils)"))
+    func gpxOfInterleavedKMLValidatesAgainstGPX11Schema() throws {
+        let schema = try Corpus.url("schemas/gpx-1.1.xsd")
+        var documents = [("line-then-point.kml", Self.export(try readTrack(Self.linesBeforePoints), as: .gpx))]
+        for file in [
+            "gpsbabel/reference/earth-expertgps-track.kml", "placemark-togeojson/test-data/multitrack.kml",
+            "gpsbabel/reference/track/segmented_tracks.kml", "gpsbabel/reference/realtime.kml",
+        ] {
+            documents.append((file, Self.export(try TrackReader().read(contentsOf: Corpus.url(file)), as: .gpx)))
+        }
+        for (name, gpx) in documents {
+            let errors = try XMLSchema.errors(validating: gpx, against: schema)
+            #expect(errors.isEmpty, "\(name): \(errors.prefix(400))")
+        }
+    }
+}
+
+/// xmllint against an XML Schema, for the tests that hold an export to its format's schema.
+enum XMLSchema {
+    static let xmllint = ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static var xmllintAvailable: Bool { xmllint != nil }
+
+    /// xmllint's complaints about `document` against `schema`; empty when it validates.
+    static func errors(validating document: String, against schema: URL) throws -> String {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("document.xml")
+            try document.write(to: file, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(xmllint))
+            process.arguments = ["--noout", "--schema", schema.path, file.path]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return process.terminationStatus == 0 ? "" : text
+        }
+    }
+}
