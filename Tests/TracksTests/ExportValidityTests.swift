@@ -4,7 +4,8 @@ import Testing
 
 @testable import Tracks
 
-/// Exports that their format's own rules accept, whatever the source's shape.
+/// Exports that their format's own rules accept, whatever the source's shape: element order,
+/// altitude modes, times and lines of one point.
 struct ExportValidityTests {
     static func export(_ track: Track, as format: ExportFormat) -> String {
         var text = ""
@@ -74,6 +75,39 @@ struct ExportValidityTests {
             let errors = try XMLSchema.errors(validating: gpx, against: schema)
             #expect(errors.isEmpty, "\(name): \(errors.prefix(400))")
         }
+    }
+
+    // MARK: KML: altitude modes
+
+    /// OGC KML 2.2 (07-147r2 §16.3, `kml:altitudeModeEnumType`) allows clampToGround,
+    /// relativeToGround and absolute; the sea-floor modes are Google's `gx:altitudeModeEnumType`
+    /// and go in `<gx:altitudeMode>` (which stands in for `kml:altitudeModeGroup`).
+    @Test(arguments: [AltitudeMode.relativeToSeaFloor, .clampToSeaFloor])
+    func seaFloorModesAreWrittenAsGxAltitudeMode(mode: AltitudeMode) throws {
+        let track = try readTrack(
+            kml(
+                """
+                <Placemark><name>reef</name><LineString><gx:altitudeMode>\(mode.rawValue)</gx:altitudeMode>
+                <coordinates>19,37,5 19,41,5</coordinates></LineString></Placemark>
+                <Placemark><name>buoy</name><Point><gx:altitudeMode>\(mode.rawValue)</gx:altitudeMode>
+                <coordinates>19,37,5</coordinates></Point></Placemark>
+                """))
+        let text = Self.export(track, as: .kml)
+        #expect(!text.contains("<altitudeMode>\(mode.rawValue)"), "\(text)")
+        #expect(
+            text.contains("<LineString><gx:altitudeMode>\(mode.rawValue)</gx:altitudeMode><coordinates>"), "\(text)")
+        #expect(text.contains(#"xmlns:gx="http://www.google.com/kml/ext/2.2""#))
+        let again = try readTrack(text)
+        #expect(again.paths.map(\.altitudeMode) == [mode])
+    }
+
+    /// OGC's own modes stay in `<altitudeMode>`.
+    @Test func ogcAltitudeModesStayInAltitudeMode() throws {
+        let track = try readTrack(
+            kml(
+                "<Placemark><LineString><altitudeMode>absolute</altitudeMode><coordinates>19,37,5 19,41,5</coordinates></LineString></Placemark>"
+            ))
+        #expect(Self.export(track, as: .kml).contains("<LineString><altitudeMode>absolute</altitudeMode>"))
     }
 }
 

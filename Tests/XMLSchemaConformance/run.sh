@@ -9,8 +9,9 @@
 #   JUnit 4 schema and xUnit's junit-10 (../shared/corpus/schemas);
 # - GPX exports of the shipped routes and of every corpus KML/GPX the reader takes: against
 #   Topografix's gpx-1.1.xsd (same folder);
-# - KML exports of the shipped routes: against the OGC KML 2.2 schema (with Google's gx
-#   extension) that the PyPI package fastkml ships, in a venv at .build/xsd-venv.
+# - KML exports of the shipped routes and of shapes KML has rules for (sea-floor altitude
+#   modes): against the OGC KML 2.2 schema (with Google's gx extension) that the PyPI package
+#   fastkml ships, in a venv at .build/xsd-venv.
 # Each validator is first shown a document it must refuse, so a check that cannot fail is caught.
 # Without ../shared/corpus the JUnit and GPX checks are skipped with a note (CI sets
 # WAYPOST_REQUIRE_CORPUS=1, which makes that a failure); without PyPI the KML check fails.
@@ -106,7 +107,17 @@ kml_schema=$(find "$venv" -path '*fastkml/schema/ogckml22.xsd' | head -1)
 for track in tracks/*.kml tracks/*.gpx; do
   "$binary" export "$track" --format kml --output "$work/$(basename "$track").kml"
 done
+# Shapes KML has rules for: Google's sea-floor altitude modes (gx:altitudeMode, not OGC's
+# altitudeMode).
+mkdir -p "$work/shapes"
+cat >"$work/shapes/seafloor.kml" <<'KML'
+<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+<Placemark><LineString><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>19,37,5 19,41,5</coordinates></LineString></Placemark>
+<Placemark><LineString><gx:altitudeMode>clampToSeaFloor</gx:altitudeMode><coordinates>19,37 19,41</coordinates></LineString></Placemark>
+</Document></kml>
+KML
+for shape in "$work"/shapes/*; do "$binary" export "$shape" --format kml -o "$shape.out.kml" 2>/dev/null; done
 sed '0,/<Placemark>/s/<Placemark>/<Placemark><bogus\/>/' "$(ls "$work"/*.kml | head -1)" >"$work/bad.kml.xml"
 refused "$kml_schema" "$work/bad.kml.xml"
-valid "$kml_schema" "$work"/*.kml
+valid "$kml_schema" "$work"/*.kml "$work"/shapes/*.out.kml
 echo "xml schemas: $checked documents valid (JUnit: Jenkins JUnit 4 and junit-10; GPX 1.1; OGC KML 2.2), and each schema refused a broken one"

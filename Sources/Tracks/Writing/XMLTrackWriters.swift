@@ -192,8 +192,14 @@ enum KMLWriter {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// OGC KML 2.2's `altitudeMode` takes clampToGround, relativeToGround and absolute only; the
+    /// sea-floor modes are Google's and go in `gx:altitudeMode` (the gx schema's substitute for it).
     private static func altitudeMode(_ path: TrackPath) -> String {
-        path.altitudeMode.map { "<altitudeMode>\($0.rawValue)</altitudeMode>" } ?? ""
+        guard let mode = path.altitudeMode else { return "" }
+        switch mode {
+        case .clampToGround, .relativeToGround, .absolute: return "<altitudeMode>\(mode.rawValue)</altitudeMode>"
+        case .clampToSeaFloor, .relativeToSeaFloor: return "<gx:altitudeMode>\(mode.rawValue)</gx:altitudeMode>"
+        }
     }
 
     /// `<coordinates>lon,lat[,alt] …</coordinates>`, written a chunk at a time.
