@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SimulatedTime
 import Tracks
+import WaypostSupport
 
 /// What `waypost export` writes: a track format, or a route in the form a tool that drives real
 /// apps takes (``DriverExport``).
@@ -83,10 +84,16 @@ struct Export: ParsableCommand {
             let input = RouteInput(argument: track)
             let parsed = try input.read(timeOrder: timeOrder)
             if let trackFormat = format.track {
-                return try OutputDestination(output).write { out in
+                try OutputDestination(output).write { out in
                     var stream = out
                     TrackWriter.write(parsed, as: trackFormat, to: &stream)
                 }
+                for lost in TrackWriter.lost(parsed, as: trackFormat) {
+                    // The sentence quotes the track's own names; the line is read on a terminal.
+                    FileHandle.standardError.write(
+                        Data("waypost: warning: \(DisplayEscaping.escape("\(input.displayName): \(lost)"))\n".utf8))
+                }
+                return
             }
             guard let driver = format.driver else { return }
             // One sample per route point: timing densifies only segments longer than an hour.

@@ -109,6 +109,63 @@ struct ExportValidityTests {
             ))
         #expect(Self.export(track, as: .kml).contains("<LineString><altitudeMode>absolute</altitudeMode>"))
     }
+
+    // MARK: Partly timed lines
+
+    static let partlyTimed = """
+        <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>t</name><trkseg>
+        <trkpt lat="37.330" lon="-122.03"><time>2025-01-01T00:00:00Z</time></trkpt>
+        <trkpt lat="37.331" lon="-122.03"></trkpt>
+        <trkpt lat="37.332" lon="-122.03"><time>2025-01-01T00:02:00Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """
+
+    /// A gx:Track's `when` is a `kml:dateTimeType` for each `gx:coord` (KML 2.2 gx extension,
+    /// `gx:Track`; an empty `<when/>` is no dateTime), so a line timed at some points only is a
+    /// LineString, as docs/route-formats.md says of untimed lines — its times dropped, said once.
+    @Test func aPartlyTimedTrackIsALineStringInKML() throws {
+        let track = try readTrack(Self.partlyTimed, name: "part.gpx")
+        let text = Self.export(track, as: .kml)
+        #expect(!text.contains("<when/>"), "\(text)")
+        #expect(!text.contains("gx:Track"), "\(text)")
+        #expect(text.contains("<LineString><coordinates>-122.03,37.33 -122.03,37.331 -122.03,37.332</coordinates>"))
+        let lost = TrackWriter.lost(track, as: .kml)
+        #expect(lost.count == 1)
+        #expect(lost.first?.contains("'t': 2 of 3 points") == true, "\(lost)")
+        #expect(lost.first?.contains("LineString, without its times") == true, "\(lost)")
+        #expect(TrackWriter.lost(track, as: .gpx).isEmpty)
+    }
+
+    /// A fully timed segment beside a partly timed one stays a gx:Track; only the partial one is
+    /// a LineString (a MultiGeometry holds both: `gx:MultiTrack` is for tracks only).
+    @Test func aTimedSegmentBesideAPartlyTimedOneStaysATrack() throws {
+        let track = try readTrack(
+            """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>t</name>
+            <trkseg><trkpt lat="37.3" lon="-122"><time>2025-01-01T00:00:00Z</time></trkpt>
+            <trkpt lat="37.31" lon="-122"><time>2025-01-01T00:01:00Z</time></trkpt></trkseg>
+            <trkseg><trkpt lat="37.32" lon="-122"><time>2025-01-01T00:02:00Z</time></trkpt>
+            <trkpt lat="37.33" lon="-122"/></trkseg>
+            </trk></gpx>
+            """, name: "two.gpx")
+        let text = Self.export(track, as: .kml)
+        #expect(text.contains("<MultiGeometry>\n<gx:Track>"), "\(text)")
+        #expect(text.components(separatedBy: "<when>").count == 3, "\(text)")
+        #expect(text.contains("<LineString><coordinates>-122,37.32 -122,37.33</coordinates></LineString>"))
+        #expect(!text.contains("<when/>"))
+    }
+
+    /// togeojson's `coordinateProperties.times` is a foreign member (RFC 7946 §6.1), an array
+    /// beside the positions: a partly timed line keeps the times it has, null where a point has
+    /// none — as the writer already writes attributes — rather than losing all of them.
+    @Test func aPartlyTimedTrackKeepsItsTimesInGeoJSON() throws {
+        let track = try readTrack(Self.partlyTimed, name: "part.gpx")
+        let text = Self.export(track, as: .geojson)
+        #expect(
+            text.contains(#""coordinateProperties":{"times":["2025-01-01T00:00:00Z",null,"2025-01-01T00:02:00Z"]}"#),
+            "\(text)")
+        #expect(TrackWriter.lost(track, as: .geojson).isEmpty)
+    }
 }
 
 /// xmllint against an XML Schema, for the tests that hold an export to its format's schema.

@@ -24,7 +24,14 @@ struct WriterTests {
         TrackWriter.write(original, as: format, to: &text)
         let again = try TrackReader().read(data: Data(text.utf8), name: "out.\(format.rawValue)")
         #expect(again.points == original.points)
-        #expect(again.paths.map(\.points) == original.paths.map(\.points))
+        // KML has no track timed at some points only (segmented_tracks.gpx has such segments):
+        // those are LineStrings, without their times.
+        let expected = original.paths.map { path in
+            let timed = path.points.filter { $0.time != nil }.count
+            guard format == .kml, timed > 0, timed < path.points.count else { return Array(path.points) }
+            return path.points.map { TrackPoint(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) }
+        }
+        #expect(again.paths.map { Array($0.points) } == expected)
         #expect(
             again.features.filter { $0.geometry != nil }.map(\.name)
                 == original.features.filter { $0.geometry != nil }.map(\.name))

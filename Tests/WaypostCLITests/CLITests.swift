@@ -517,6 +517,31 @@ struct CLITests {
         }
     }
 
+    /// A gx:Track's `when` is a dateTime for every coord (KML 2.2's gx extension), so a track
+    /// timed at some points only goes to KML as a LineString without its times: one warning line
+    /// names the file and why (two such segments, one line); the GPX keeps every time, so it has none.
+    @Test func aPartlyTimedTrackIsWarnedOfOnceInKML() throws {
+        try withTemporaryDirectory { directory in
+            let part = directory.appendingPathComponent("part.gpx")
+            try """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>t</name>
+            <trkseg><trkpt lat="37.33" lon="-122"><time>2025-01-01T00:00:00Z</time></trkpt><trkpt lat="37.34" lon="-122"/></trkseg>
+            <trkseg><trkpt lat="37.35" lon="-122"/><trkpt lat="37.36" lon="-122"><time>2025-01-01T00:02:00Z</time></trkpt></trkseg>
+            </trk></gpx>
+            """.write(to: part, atomically: true, encoding: .utf8)
+            let kml = try Self.waypost("export", part.path, "--format", "kml")
+            #expect(kml.status == 0, "\(kml.stderr)")
+            #expect(!kml.stdout.contains("<when"), "\(kml.stdout)")
+            #expect(
+                kml.stderr
+                    == "waypost: warning: \(part.path): kml: 2 lines are timed at some points only ('t': 1 of 2 points; 't': 1 of 2 points): a gx:Track needs a time at every point, so each is written as a LineString, without its times\n"
+            )
+            let gpx = try Self.waypost("export", part.path, "--format", "gpx")
+            #expect(gpx.status == 0 && gpx.stderr.isEmpty, "\(gpx.stderr)")
+            #expect(gpx.stdout.components(separatedBy: "<time>").count == 3)
+        }
+    }
+
     @Test func failedExportsWriteNothing() throws {
         try withTemporaryDirectory { directory in
             let bad = directory.appendingPathComponent("bad.kml")

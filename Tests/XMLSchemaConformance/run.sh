@@ -9,9 +9,9 @@
 #   JUnit 4 schema and xUnit's junit-10 (../shared/corpus/schemas);
 # - GPX exports of the shipped routes and of every corpus KML/GPX the reader takes: against
 #   Topografix's gpx-1.1.xsd (same folder);
-# - KML exports of the shipped routes and of shapes KML has rules for (sea-floor altitude
-#   modes): against the OGC KML 2.2 schema (with Google's gx extension) that the PyPI package
-#   fastkml ships, in a venv at .build/xsd-venv.
+# - KML exports of the shipped routes, of the corpus files and of shapes KML has rules for (a
+#   partly timed track, sea-floor altitude modes, one-point lines): against the OGC KML 2.2 schema
+#   (with Google's gx extension) that the PyPI package fastkml ships, in a venv at .build/xsd-venv.
 # Each validator is first shown a document it must refuse, so a check that cannot fail is caught.
 # Without ../shared/corpus the JUnit and GPX checks are skipped with a note (CI sets
 # WAYPOST_REQUIRE_CORPUS=1, which makes that a failure); without PyPI the KML check fails.
@@ -83,10 +83,11 @@ YAML
   valid "$schemas/gpx-1.1.xsd" "$work"/*.gpx
   # Every corpus KML and GPX the reader takes: KML mixes points and lines in any order, GPX wants
   # wpt, then rte, then trk (13 of these were refused for a wpt after a trk).
-  mkdir -p "$work/corpus-gpx"
+  mkdir -p "$work/corpus-gpx" "$work/corpus-kml"
   while IFS= read -r -d '' file; do
     name=$(echo "${file#"$corpus"/}" | tr '/' '_')
-    "$binary" export "$file" --format gpx -o "$work/corpus-gpx/$name.gpx" 2>/dev/null || true
+    "$binary" export "$file" --format gpx -o "$work/corpus-gpx/$name.gpx" 2>/dev/null || continue
+    "$binary" export "$file" --format kml -o "$work/corpus-kml/$name.kml" 2>/dev/null
   done < <(find "$corpus" \( -name '*.kml' -o -name '*.gpx' \) -print0 | sort -z)
   valid "$schemas/gpx-1.1.xsd" "$work"/corpus-gpx/*.gpx
 else
@@ -107,9 +108,18 @@ kml_schema=$(find "$venv" -path '*fastkml/schema/ogckml22.xsd' | head -1)
 for track in tracks/*.kml tracks/*.gpx; do
   "$binary" export "$track" --format kml --output "$work/$(basename "$track").kml"
 done
-# Shapes KML has rules for: Google's sea-floor altitude modes (gx:altitudeMode, not OGC's
-# altitudeMode).
+# Shapes KML has rules for: a track timed at some points only (a gx:Track's when is a dateTime for
+# each coord), Google's sea-floor altitude modes (gx:altitudeMode, not OGC's altitudeMode), a
+# one-point route and track (a LineString has two or more coordinates).
 mkdir -p "$work/shapes"
+cat >"$work/shapes/shapes.gpx" <<'GPX'
+<gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
+<rte><name>r</name><rtept lat="37.332" lon="-122.03"/></rte>
+<trk><name>part</name><trkseg><trkpt lat="37.33" lon="-122.03"><time>2025-01-01T00:00:00Z</time></trkpt>
+<trkpt lat="37.331" lon="-122.03"/><trkpt lat="37.332" lon="-122.03"><time>2025-01-01T00:02:00Z</time></trkpt></trkseg></trk>
+<trk><name>one</name><trkseg><trkpt lat="37.333" lon="-122.03"/></trkseg></trk>
+</gpx>
+GPX
 cat >"$work/shapes/seafloor.kml" <<'KML'
 <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
 <Placemark><LineString><gx:altitudeMode>relativeToSeaFloor</gx:altitudeMode><coordinates>19,37,5 19,41,5</coordinates></LineString></Placemark>
@@ -120,4 +130,5 @@ for shape in "$work"/shapes/*; do "$binary" export "$shape" --format kml -o "$sh
 sed '0,/<Placemark>/s/<Placemark>/<Placemark><bogus\/>/' "$(ls "$work"/*.kml | head -1)" >"$work/bad.kml.xml"
 refused "$kml_schema" "$work/bad.kml.xml"
 valid "$kml_schema" "$work"/*.kml "$work"/shapes/*.out.kml
+if [[ -d "$work/corpus-kml" ]]; then valid "$kml_schema" "$work"/corpus-kml/*.kml; fi
 echo "xml schemas: $checked documents valid (JUnit: Jenkins JUnit 4 and junit-10; GPX 1.1; OGC KML 2.2), and each schema refused a broken one"

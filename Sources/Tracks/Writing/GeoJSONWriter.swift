@@ -175,8 +175,9 @@ enum GeoJSONWriter {
         case .point, .polygon:
             return
         }
-        // The times (when any line is timed), then each attribute by name; null where a point has none.
-        let timed = paths.contains(where: \.isTimed)
+        // The times (when any point is timed), then each attribute by name; null where a point has
+        // none, so that a partly timed line keeps the times it has, each beside its position.
+        let timed = paths.contains { $0.points.contains { $0.timeIntervalSince1970 != nil } }
         let keys = (timed ? ["times"] : []) + Set(paths.flatMap(\.attributes.keys)).sorted()
         guard !keys.isEmpty else { return }
         out.write((first ? "" : ",") + "\"coordinateProperties\":{")

@@ -24,6 +24,42 @@ public enum TrackWriter {
         case .kml: KMLWriter.write(track, to: &out)
         }
     }
+
+    /// What writing `track` as `format` leaves out because the format has no valid place for it,
+    /// one sentence per cause, none when nothing is: a KML line timed at some points and not
+    /// others (a LineString, its times dropped).
+    public static func lost(_ track: Track, as format: ExportFormat) -> [String] {
+        switch format {
+        case .gpx, .geojson: []
+        case .kml: partlyTimedLines(track).map { [$0] } ?? []
+        }
+    }
+
+    /// Names the lines (routes aside: KML gets no route times) timed at some points only.
+    private static func partlyTimedLines(_ track: Track) -> String? {
+        var lines: [String] = []
+        var perPointValues = false
+        for feature in track.features where feature.kind != .route {
+            for path in feature.geometry?.paths ?? [] {
+                let timed = path.points.reduce(0) { $0 + ($1.timeIntervalSince1970 == nil ? 0 : 1) }
+                guard timed > 0, timed < path.points.count else { continue }
+                lines.append("\(quoted(feature.name)): \(timed) of \(path.points.count) points")
+                perPointValues = perPointValues || !path.attributes.isEmpty
+            }
+        }
+        guard !lines.isEmpty else { return nil }
+        return "kml: \(lines.count == 1 ? "a line is" : "\(lines.count) lines are") timed at some points only ("
+            + listed(lines) + "): a gx:Track needs a time at every point, so "
+            + (lines.count == 1 ? "it is" : "each is") + " written as a LineString, without its times"
+            + (perPointValues ? " and per-point values" : "")
+    }
+
+    private static func quoted(_ name: String?) -> String { name.map { "'\($0)'" } ?? "unnamed" }
+
+    /// The first three, then how many more.
+    private static func listed(_ items: [String]) -> String {
+        items.prefix(3).joined(separator: "; ") + (items.count > 3 ? "; and \(items.count - 3) more" : "")
+    }
 }
 
 /// Number and text formatting shared by the writers.

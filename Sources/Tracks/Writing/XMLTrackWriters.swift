@@ -86,8 +86,9 @@ enum GPXWriter {
     }
 }
 
-/// KML 2.2 with Google's gx extension: (partly) timed lines become `gx:Track` (`when` + `gx:coord`),
-/// untimed lines `LineString`, several lines `MultiGeometry` (or `gx:MultiTrack` when timed).
+/// KML 2.2 with Google's gx extension: timed lines become `gx:Track` (`when` + `gx:coord`), lines
+/// not timed at every point `LineString`, several lines `MultiGeometry` (or `gx:MultiTrack` when
+/// every one is timed).
 enum KMLWriter {
     static func write(_ track: Track, to out: inout some TextOutputStream) {
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
@@ -141,8 +142,7 @@ enum KMLWriter {
     private static func writeSchema(for track: Track, to out: inout some TextOutputStream) {
         var fields: [String: PointValue?] = [:]
         for feature in track.features where feature.kind != .route {
-            for path in feature.geometry?.paths ?? []
-            where !path.attributes.isEmpty && path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
+            for path in feature.geometry?.paths ?? [] where !path.attributes.isEmpty && path.isTimed {
                 for entry in PointValueLayout(names: path.attributes.keys).kml where fields[entry.arrayName] == nil {
                     fields.updateValue(entry.meaning, forKey: entry.arrayName)
                 }
@@ -222,18 +222,15 @@ enum KMLWriter {
         case .point(let p):
             out.write("<Point><coordinates>\(tuple(p))</coordinates></Point>\n")
         case .lineString(let path), .track(let path):
-            if timed && path.points.contains(where: { $0.timeIntervalSince1970 != nil }) {
-                // An empty <when/> keeps an untimed point's slot in a partly timed track.
+            // A gx:Track's `when` is an xsd:dateTime for every coord: a partly timed line has no
+            // gx:Track, and is a LineString (``TrackWriter/lost(_:as:)`` says so).
+            if timed && path.isTimed {
                 out.write("<gx:Track>" + altitudeMode(path) + "\n")
                 var chunk = ChunkedText()
                 for p in path.points {
-                    if let time = p.timeIntervalSince1970 {
-                        chunk.bytes.append(literal: "<when>")
-                        XSDDateTime.appendCompact(time, to: &chunk.bytes)
-                        chunk.bytes.append(literal: "</when>\n")
-                    } else {
-                        chunk.bytes.append(literal: "<when/>\n")
-                    }
+                    chunk.bytes.append(literal: "<when>")
+                    XSDDateTime.appendCompact(p.storedTime, to: &chunk.bytes)  // a number: the path is timed
+                    chunk.bytes.append(literal: "</when>\n")
                     chunk.flushIfFull(to: &out)
                 }
                 for p in path.points {
