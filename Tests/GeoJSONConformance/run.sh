@@ -6,7 +6,7 @@
 # Creates (or reuses, while requirements.txt is unchanged) a venv at .build/geojson-venv with
 # the PyPI packages geojson, geojson-rewind and shapely; writes with WAYPOST_BINARY the GeoJSON
 # exports of the shipped tracks, of wound-backwards.kml (rings wound the wrong way, positions
-# of mixed dimension), of the polygons in ../shared/corpus where it is beside the checkout,
+# of mixed dimension), of the polygons and GPX tracks in ../shared/corpus where it is beside the checkout,
 # and the report of a check-in run with a privacy zone; and validates every file with
 # check_geojson.py (structure, §3.1.6 winding, one dimension per geometry). Works from any directory.
 set -euo pipefail
@@ -47,6 +47,11 @@ if [[ -d "$corpus" ]]; then
         key="corpus_$(echo "${file#"$corpus"/}" | tr '/' '_')"
         "$binary" export "$file" --format geojson --output "$out/$key.geojson" 2>/dev/null || true
     done < <(grep -rl --include='*.kml' '<Polygon' "$corpus" | sort)
+    # Every corpus GPX track that reads: a one-point segment is no GeoJSON line (§3.1.4).
+    while read -r file; do
+        key="corpus_$(echo "${file#"$corpus"/}" | tr '/' '_')"
+        "$binary" export "$file" --format geojson --output "$out/$key.geojson" 2>/dev/null || true
+    done < <(grep -rl --include='*.gpx' '<trkseg' "$corpus" | sort)
 else
     echo "run.sh: note: ../shared/corpus is not beside this checkout; its polygons are not checked"
 fi

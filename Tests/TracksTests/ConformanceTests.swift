@@ -31,8 +31,6 @@ struct ConformanceTests {
         "networklink.kml": "a NetworkLink's Region box is not a route: not read; togeojson makes a Polygon of it",
         "unique_trkpt.gpx":
             "a one-point track is kept (a point is a position); togeojson drops tracks under two points",
-        "north_core.gpx": "a one-point track segment is kept; togeojson drops segments under two points",
-        "blue_hills.gpx": "a one-point track segment is kept; togeojson drops segments under two points",
         "polygon.kml":
             "its ring is wound clockwise: rewound counter-clockwise as RFC 7946 §3.1.6 says; togeojson keeps the KML's order",
         "schema.kml":

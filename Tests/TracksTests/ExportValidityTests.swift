@@ -166,6 +166,92 @@ struct ExportValidityTests {
             "\(text)")
         #expect(TrackWriter.lost(track, as: .geojson).isEmpty)
     }
+
+    // MARK: Lines of one point
+
+    /// RFC 7946 §3.1.4: a LineString's (and each MultiLineString line's) "coordinates" has two or
+    /// more positions. A GPX track's one-point segment is left out, as togeojson leaves it out
+    /// (its expected output of blue_hills.gpx); one line left is a LineString, and its times stay
+    /// beside its positions.
+    @Test func aOnePointSegmentIsLeftOutOfGeoJSONLines() throws {
+        let track = try readTrack(
+            """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>t</name>
+            <trkseg><trkpt lat="37.33" lon="-122.03"><time>2025-01-01T00:00:00Z</time></trkpt>
+            <trkpt lat="37.331" lon="-122.03"><time>2025-01-01T00:01:00Z</time></trkpt></trkseg>
+            <trkseg><trkpt lat="37.332" lon="-122.03"><time>2025-01-01T00:02:00Z</time></trkpt></trkseg>
+            </trk></gpx>
+            """, name: "oneptseg.gpx")
+        let text = Self.export(track, as: .geojson)
+        #expect(
+            text.contains(
+                #""geometry":{"type":"LineString","coordinates":[[-122.03,37.33],[-122.03,37.331]]}"#), "\(text)")
+        #expect(
+            text.contains(#""coordinateProperties":{"times":["2025-01-01T00:00:00Z","2025-01-01T00:01:00Z"]}"#),
+            "\(text)")
+        let lost = TrackWriter.lost(track, as: .geojson)
+        #expect(
+            lost == [
+                "geojson: a track segment of one point left out ('t'): a GeoJSON line needs two or more positions (RFC 7946 §3.1.4)"
+            ])
+    }
+
+    /// Two lines stay a MultiLineString without the one-point segment between them, and every
+    /// per-point array keeps one entry per kept position.
+    @Test func aMultiLineStringKeepsItsLinesOfTwoOrMore() throws {
+        let track = try readTrack(
+            """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>t</name>
+            <trkseg><trkpt lat="1" lon="2"><time>2025-01-01T00:00:00Z</time></trkpt><trkpt lat="3" lon="4"><time>2025-01-01T00:01:00Z</time></trkpt></trkseg>
+            <trkseg><trkpt lat="5" lon="6"><time>2025-01-01T00:02:00Z</time></trkpt></trkseg>
+            <trkseg><trkpt lat="7" lon="8"><time>2025-01-01T00:03:00Z</time></trkpt><trkpt lat="9" lon="10"><time>2025-01-01T00:04:00Z</time></trkpt></trkseg>
+            </trk></gpx>
+            """, name: "t.gpx")
+        let text = Self.export(track, as: .geojson)
+        #expect(text.contains(#""type":"MultiLineString","coordinates":[[[2,1],[4,3]],[[8,7],[10,9]]]"#), "\(text)")
+        #expect(
+            text.contains(
+                #""times":[["2025-01-01T00:00:00Z","2025-01-01T00:01:00Z"],["2025-01-01T00:03:00Z","2025-01-01T00:04:00Z"]]"#
+            ), "\(text)")
+    }
+
+    /// A track of one-point segments only has no line: its positions stay, as a MultiPoint
+    /// (a one-point track is a Point, as before); nothing is left out, so nothing is said.
+    @Test func aTrackOfOnePointSegmentsIsAMultiPoint() throws {
+        let track = try readTrack(
+            """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>t</name>
+            <trkseg><trkpt lat="1" lon="2"><time>2025-01-01T00:00:00Z</time></trkpt></trkseg>
+            <trkseg><trkpt lat="5" lon="6"><time>2025-01-01T00:02:00Z</time></trkpt></trkseg>
+            </trk></gpx>
+            """, name: "t.gpx")
+        let text = Self.export(track, as: .geojson)
+        #expect(text.contains(#""geometry":{"type":"MultiPoint","coordinates":[[2,1],[6,5]]}"#), "\(text)")
+        #expect(text.contains(#""times":["2025-01-01T00:00:00Z","2025-01-01T00:02:00Z"]"#), "\(text)")
+        #expect(TrackWriter.lost(track, as: .geojson).isEmpty)
+    }
+
+    /// OGC KML 2.2 (07-147r2 §10.7.3.4): a LineString's `coordinates` are "two or more coordinate
+    /// tuples". A one-point GPX route, an untimed one-point track and a one-coordinate KML line are
+    /// Point placemarks; a timed one-point track stays a gx:Track (one `when`, one `gx:coord`).
+    @Test func aOnePointLineIsAPointInKML() throws {
+        let track = try readTrack(
+            """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+            <rte><name>r</name><rtept lat="37.332" lon="-122.03"><time>2025-01-01T00:00:00Z</time></rtept></rte>
+            <trk><name>u</name><trkseg><trkpt lat="37.333" lon="-122.03"><ele>4</ele></trkpt></trkseg></trk>
+            <trk><name>t</name><trkseg><trkpt lat="37.334" lon="-122.03"><time>2025-01-01T00:02:00Z</time></trkpt></trkseg></trk>
+            </gpx>
+            """, name: "onept.gpx")
+        let text = Self.export(track, as: .kml)
+        #expect(!text.contains("<LineString>"), "\(text)")
+        #expect(text.contains("<name>r</name>\n<Point><coordinates>-122.03,37.332</coordinates></Point>"), "\(text)")
+        #expect(text.contains("<name>u</name>\n<Point><coordinates>-122.03,37.333,4</coordinates></Point>"), "\(text)")
+        #expect(text.contains("<when>2025-01-01T00:02:00Z</when>\n<gx:coord>-122.03 37.334</gx:coord>"), "\(text)")
+        let line = try readTrack(
+            kml("<Placemark><LineString><coordinates>-122.03,37.33</coordinates></LineString></Placemark>"))
+        #expect(Self.export(line, as: .kml).contains("<Point><coordinates>-122.03,37.33</coordinates></Point>"))
+    }
 }
 
 /// xmllint against an XML Schema, for the tests that hold an export to its format's schema.

@@ -5,6 +5,11 @@ import WaypostSupport
 /// (an array per line for multi-line geometries), GPX tracks with several segments as
 /// MultiLineString, KML MultiGeometry and MultiTrack as GeometryCollection.
 ///
+/// A line has two or more positions (RFC 7946 §3.1.4): as togeojson does, a GPX track's
+/// one-point segments are left out of its lines (``TrackWriter/lost(_:as:)`` says so), one line
+/// left is a LineString; a line with one position, or a track with no line of two, is a Point
+/// (MultiPoint for several) — togeojson drops those, but a position is worth keeping.
+///
 /// Two rules togeojson does not apply, so that every output is valid RFC 7946:
 /// - Polygon rings are wound as §3.1.6 requires — the exterior counter-clockwise, holes
 ///   clockwise — by reversing a ring wound the other way (KML does not fix a winding, and
@@ -52,7 +57,7 @@ enum GeoJSONWriter {
             }
             // Route point times are creation stamps, not passage times: togeojson leaves them out too.
             if feature.kind != .route, let geometry = feature.geometry {
-                writeCoordinateProperties(geometry, first: first, to: &out)
+                writeCoordinateProperties(geometry, multiLine: feature.kind == .track, first: first, to: &out)
             }
             out.write("}}")
         }
@@ -120,14 +125,7 @@ enum GeoJSONWriter {
         case .point(let p):
             out.write("{\"type\":\"Point\",\"coordinates\":" + position(p) + "}")
         case .lineString(let path), .track(let path):
-            if path.points.count == 1 {
-                // A LineString needs two or more positions (RFC 7946 §3.1.4): one point is a Point.
-                out.write("{\"type\":\"Point\",\"coordinates\":" + position(path.points[0]) + "}")
-            } else {
-                out.write("{\"type\":\"LineString\",\"coordinates\":")
-                line(path, altitude: threeDimensional([path]), to: &out)
-                out.write("}")
-            }
+            writeLines(LineShape([path]), to: &out)
         case .polygon(let outer, let inner):
             out.write("{\"type\":\"Polygon\",\"coordinates\":[")
             let rings = [outer] + inner
@@ -140,14 +138,7 @@ enum GeoJSONWriter {
             }
             out.write("]}")
         case .collection(let parts) where multiLine:
-            out.write("{\"type\":\"MultiLineString\",\"coordinates\":[")
-            let paths = parts.flatMap(\.paths)
-            let altitude = threeDimensional(paths)
-            for (i, path) in paths.enumerated() {
-                if i > 0 { out.write(",") }
-                line(path, altitude: altitude, to: &out)
-            }
-            out.write("]}")
+            writeLines(LineShape(parts.flatMap(\.paths)), to: &out)
         case .collection(let parts):
             out.write("{\"type\":\"GeometryCollection\",\"geometries\":[")
             for (i, part) in parts.enumerated() {
@@ -158,17 +149,45 @@ enum GeoJSONWriter {
         }
     }
 
+    /// A line geometry as GeoJSON, per ``LineShape``.
+    private static func writeLines(_ shape: LineShape, to out: inout some TextOutputStream) {
+        switch shape {
+        case .lines(let paths) where paths.count == 1:
+            out.write("{\"type\":\"LineString\",\"coordinates\":")
+            line(paths[0], altitude: threeDimensional(paths), to: &out)
+            out.write("}")
+        case .lines(let paths):
+            out.write("{\"type\":\"MultiLineString\",\"coordinates\":[")
+            let altitude = threeDimensional(paths)
+            for (i, path) in paths.enumerated() {
+                if i > 0 { out.write(",") }
+                line(path, altitude: altitude, to: &out)
+            }
+            out.write("]}")
+        case .points(let path) where path.points.isEmpty:
+            out.write("null")
+        case .points(let path) where path.points.count == 1:
+            out.write("{\"type\":\"Point\",\"coordinates\":" + position(path.points[0]) + "}")
+        case .points(let path):
+            // A MultiPoint's positions are written as a line's are.
+            out.write("{\"type\":\"MultiPoint\",\"coordinates\":")
+            line(path, altitude: threeDimensional([path]), to: &out)
+            out.write("}")
+        }
+    }
+
     /// `"coordinateProperties":{"times": […], "<attribute>": […]}` for timed or attributed lines,
     /// written value by value (a million-point track's times are tens of megabytes as one string).
     private static func writeCoordinateProperties<Stream: TextOutputStream>(
-        _ geometry: Geometry, first: Bool, to out: inout Stream
+        _ geometry: Geometry, multiLine: Bool, first: Bool, to out: inout Stream
     ) {
         let paths: [TrackPath]
         let nested: Bool
         switch geometry {
         case .lineString(let path), .track(let path):
-            paths = [path]
-            nested = false
+            (paths, nested) = LineShape([path]).coordinatePaths
+        case .collection(let parts) where multiLine:
+            (paths, nested) = LineShape(parts.flatMap(\.paths)).coordinatePaths
         case .collection:
             paths = geometry.paths
             nested = true
@@ -223,5 +242,48 @@ enum GeoJSONWriter {
             if nested { out.write("]") }
         }
         out.write("}")
+    }
+}
+
+/// What a line geometry (a line, or a GPX track's segments) becomes in GeoJSON, where a line has
+/// two or more positions (RFC 7946 §3.1.4).
+enum LineShape {
+    /// Its lines of two or more points: a LineString, or a MultiLineString when several.
+    case lines([TrackPath])
+    /// No line of two points: its positions as a Point, a MultiPoint when several, or null.
+    case points(TrackPath)
+
+    init(_ paths: [TrackPath]) {
+        let lines = paths.filter { $0.points.count >= 2 }
+        self = lines.isEmpty ? .points(Self.joined(paths)) : .lines(lines)
+    }
+
+    /// How many one-point segments are left out: those beside a line of two or more points.
+    static func droppedSegments(_ paths: [TrackPath]) -> Int {
+        guard case .lines = LineShape(paths) else { return 0 }
+        return paths.filter { $0.points.count == 1 }.count
+    }
+
+    /// The paths `coordinateProperties` lists, and whether as an array per line.
+    var coordinatePaths: (paths: [TrackPath], nested: Bool) {
+        switch self {
+        case .lines(let lines): (lines, lines.count > 1)
+        case .points(let path): ([path], false)
+        }
+    }
+
+    /// Paths of at most one point each, as one path in memory, their values padded with NaN.
+    private static func joined(_ paths: [TrackPath]) -> TrackPath {
+        guard paths.count != 1 else { return paths[0] }
+        let names = Set(paths.flatMap(\.attributes.keys))
+        var values: [String: [Double]] = [:]
+        for name in names {
+            values[name] = paths.flatMap { path in
+                let column = path.attributes[name].map { Array($0) } ?? []
+                return path.points.indices.map { column.indices.contains($0) ? column[$0] : .nan }
+            }
+        }
+        return TrackPath(
+            points: paths.flatMap { Array($0.points) }, attributes: values, altitudeMode: paths.first?.altitudeMode)
     }
 }

@@ -27,11 +27,12 @@ public enum TrackWriter {
 
     /// What writing `track` as `format` leaves out because the format has no valid place for it,
     /// one sentence per cause, none when nothing is: a KML line timed at some points and not
-    /// others (a LineString, its times dropped).
+    /// others (a LineString, its times dropped), a GeoJSON track's one-point segments.
     public static func lost(_ track: Track, as format: ExportFormat) -> [String] {
         switch format {
-        case .gpx, .geojson: []
+        case .gpx: []
         case .kml: partlyTimedLines(track).map { [$0] } ?? []
+        case .geojson: onePointSegments(track).map { [$0] } ?? []
         }
     }
 
@@ -52,6 +53,22 @@ public enum TrackWriter {
             + listed(lines) + "): a gx:Track needs a time at every point, so "
             + (lines.count == 1 ? "it is" : "each is") + " written as a LineString, without its times"
             + (perPointValues ? " and per-point values" : "")
+    }
+
+    /// Names the GPX tracks whose one-point segments the GeoJSON leaves out (``LineShape``).
+    private static func onePointSegments(_ track: Track) -> String? {
+        var dropped = 0
+        var names: [String] = []
+        for feature in track.features where feature.kind == .track {
+            guard case .collection(let parts) = feature.geometry else { continue }
+            let count = LineShape.droppedSegments(parts.flatMap(\.paths))
+            guard count > 0 else { continue }
+            dropped += count
+            names.append(quoted(feature.name))
+        }
+        guard dropped > 0 else { return nil }
+        return "geojson: \(dropped == 1 ? "a track segment" : "\(dropped) track segments") of one point left out ("
+            + listed(names) + "): a GeoJSON line needs two or more positions (RFC 7946 §3.1.4)"
     }
 
     private static func quoted(_ name: String?) -> String { name.map { "'\($0)'" } ?? "unnamed" }

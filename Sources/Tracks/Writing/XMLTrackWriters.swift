@@ -87,8 +87,8 @@ enum GPXWriter {
 }
 
 /// KML 2.2 with Google's gx extension: timed lines become `gx:Track` (`when` + `gx:coord`), lines
-/// not timed at every point `LineString`, several lines `MultiGeometry` (or `gx:MultiTrack` when
-/// every one is timed).
+/// not timed at every point `LineString` (a one-point line a `Point`), several lines
+/// `MultiGeometry` (or `gx:MultiTrack` when every one is timed).
 enum KMLWriter {
     static func write(_ track: Track, to out: inout some TextOutputStream) {
         out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
@@ -242,6 +242,9 @@ enum KMLWriter {
                 chunk.flush(to: &out)
                 writeArrays(path, to: &out)
                 out.write("</gx:Track>\n")
+            } else if path.points.count == 1, let point = path.points.first {
+                // A LineString has two or more coordinates (OGC KML 2.2, 07-147r2 §10.7.3.4): one is a Point.
+                out.write("<Point>" + altitudeMode(path) + "<coordinates>\(tuple(point))</coordinates></Point>\n")
             } else {
                 out.write("<LineString>" + altitudeMode(path))
                 writeCoordinates(path, to: &out)
