@@ -402,6 +402,7 @@ private struct Reader {
                     fields["serviceSession"] ?? fields["fullAccuracyPurposeKey"]
                         ?? fields["requiresExplicitServiceSession"]
                 case .backgroundActivitySession: fields["backgroundActivitySession"]
+                case .requestLocation: fields["requestLocation"]
                 case .appState(let index): stateNodes[index]
                 }
             throw (culprit ?? node).failure(problem.message)

@@ -305,6 +305,7 @@ struct Replay: AsyncParsableCommand {
                 throw ValidationError("\(flag): \(problem.message)")
             case .backgroundActivitySession:
                 throw ValidationError("--background-activity-session: \(problem.message)")
+            case .requestLocation: throw ValidationError("--request-location: \(problem.message)")
             case .appState(let index): throw ValidationError("--app-state \(appState[index]): \(problem.message)")
             }
         }

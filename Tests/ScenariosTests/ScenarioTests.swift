@@ -244,6 +244,11 @@ struct ScenarioTests {
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: location\n    post: any\n",
             "scenario.yaml:5:5: an expectation has exactly one of"
         ),
+        // Apple, `requestLocation()`: iOS 9.0+.
+        (
+            "name: x\niosVersion: 8\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  requestLocation: 5s\nexpect: []\n",
+            "scenario.yaml:5:20: requestLocation() exists from iOS 9; this device runs iOS 8"
+        ),
         (
             "name: x\niosVersion: 12\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  authorization: once\nexpect: []\n",
             "scenario.yaml:5:18: the 'once' answer (Allow Once) exists from iOS 13; this device runs iOS 12"

@@ -24,6 +24,39 @@ struct ReplaySimulationCLITests {
         #expect(states.count == 5 + 7)  // the initial state of each region, then one per transition: 4 enters, 3 exits
     }
 
+    /// Apple, `CLMonitor.Event` and `CLUpdate`: every diagnostic property is "iOS 18.0+"; iOS 17
+    /// has the event's state and `CLLocationUpdate.isStationary` alone. Found at stop 80: iOS 17
+    /// runs carried `conditionLimitExceeded`, `authorizationDenied` and `stationary`.
+    @Test func diagnosticsExistFromIOS18() throws {
+        try withTemporaryDirectory { directory in
+            let regions = directory.appendingPathComponent("21.yaml")
+            try
+                ("regions:\n"
+                + (1...21).map {
+                    "  - { identifier: s\($0), latitude: \(37.3 + Double($0) / 1_000), longitude: -122.0, radius: 100 }\n"
+                }
+                .joined()).write(to: regions, atomically: true, encoding: .utf8)
+            for (ios, expected) in [("17", [String]()), ("18", ["conditionLimitExceeded"])] {
+                let (run, events) = try events(
+                    "replay", "tracks/cupertino-walk.kml", "--regions", regions.path, "--mode", "none", "--api",
+                    "monitor",
+                    "--ios-version", ios, "--format", "jsonl")
+                #expect(run.status == 0, "\(run.stderr)")
+                let limited = try #require(events.first { $0["identifier"] as? String == "s21" })
+                #expect(limited["state"] as? String == "unmonitored")
+                #expect((limited["diagnostics"] as? [String] ?? []) == expected, "iOS \(ios)")
+            }
+            for (ios, expected) in [("17", [String]()), ("18", ["stationary"])] {
+                let (run, events) = try events(
+                    "replay", "tracks/cafe-stop.kml", "--mode", "none", "--api", "live-updates", "--ios-version", ios,
+                    "--format", "jsonl")
+                #expect(run.status == 0, "\(run.stderr)")
+                let still = try #require(events.first { $0["isStationary"] as? Bool == true })
+                #expect((still["diagnostics"] as? [String] ?? []) == expected, "iOS \(ios)")
+            }
+        }
+    }
+
     /// Issue 14: the three APIs side by side on one route. The monitor's satisfied/unsatisfied
     /// come at the delegate's enter/exit instants; a beacon condition follows its beacon's range.
     @Test func theThreeAPIsShareOneWorld() throws {

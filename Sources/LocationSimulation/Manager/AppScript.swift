@@ -85,6 +85,8 @@ public struct AppScript: Sendable {
     public struct Problem: Error, Sendable, Equatable {
         public enum Setting: Sendable, Equatable {
             case prompt, accuracyAuthorization, api, serviceSession, backgroundActivitySession
+            /// `requestLocation()` (iOS 9).
+            case requestLocation
             /// `desiredAccuracy` (``LocationAccuracy/reduced`` exists from iOS 14).
             case desiredAccuracy
             /// The app-state change at this index.
@@ -96,6 +98,11 @@ public struct AppScript: Sendable {
 
     /// The first problem with this script on iOS `iosVersion`, nil when it is sound.
     public func problem(iosVersion: Int) -> Problem? {
+        if !requestLocationAt.isEmpty && iosVersion < 9 {
+            return Problem(
+                setting: .requestLocation,
+                message: "requestLocation() exists from iOS 9; this device runs iOS \(iosVersion)")
+        }
         if prompt.answer == .allowOnce && iosVersion < 13 {
             return Problem(
                 setting: .prompt,

@@ -54,7 +54,17 @@ extension LocationManagerCore {
 
     /// Each condition's loss of evaluation for `blockers`, reported once.
     mutating func reportSuspended(_ blockers: MonitoringDiagnostics) {
-        for event in conditions.suspend(blockers, time: now) { emit(.monitorEvent(event, at: nil)) }
+        for event in conditions.suspend(blockers, time: now) { emit(.monitorEvent(shown(event), at: nil)) }
+    }
+
+    /// A monitor's event as the device's iOS delivers it: its diagnostics (`authorizationDenied`,
+    /// `conditionLimitExceeded`, `insufficientlyInUse`, …) exist from iOS 18 (Apple,
+    /// `CLMonitor.Event`: each "iOS 18.0+"); on iOS 17 the event says its state alone.
+    func shown(_ event: MonitoringEvent) -> MonitoringEvent {
+        guard configuration.iosVersion < 18, !event.diagnostics.isEmpty else { return event }
+        var event = event
+        event.diagnostics = []
+        return event
     }
 
     /// ``Availability`` for today's APIs, whose use the caller judges.

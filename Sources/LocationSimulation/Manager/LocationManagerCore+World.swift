@@ -178,7 +178,7 @@ extension LocationManagerCore {
             }
             emit(.determinedState(state, for: region), at: time)
         case .monitor(let event):
-            emit(.monitorEvent(event, at: believedPosition), at: event.date)
+            emit(.monitorEvent(shown(event), at: believedPosition), at: event.date)
         case .significantChange(let fix):
             if !services.isUpdating { location = fix }
             emit(.locationUpdated(fix, service: .significantChange))
@@ -291,7 +291,11 @@ extension LocationManagerCore {
                 reduced
                 ? fixes.approximateFix(sample, near: believed)
                 : fixes.makeFix(sample, at: believed, accuracy: noiseRadius)
-            emit(.liveUpdate(LocationUpdate(location: fix, isStationary: isStationary, diagnostics: diagnostics)))
+            var update = LocationUpdate(location: fix, isStationary: isStationary, diagnostics: diagnostics)
+            // An update's diagnostics exist from iOS 18 (`CLLocationUpdate.stationary`,
+            // `insufficientlyInUse`, …); iOS 17 has `isStationary` only.
+            if configuration.iosVersion < 18 { update.diagnostics = [] }
+            emit(.liveUpdate(update))
         }
     }
 
