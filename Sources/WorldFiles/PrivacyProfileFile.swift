@@ -31,7 +31,16 @@ public enum PrivacyProfileFile {
             for answer in try v.list() { profile.answers.append(try answer.bool()) }
         }
         if let v = fields["zones"] {
-            for item in try v.list() { profile.zones.append(try zone(item)) }
+            // A zone is kept with its run by name: two of one name would keep one circle and
+            // draw the other's posts inside it.
+            var seen: Set<String> = []
+            for item in try v.list() {
+                let zone = try zone(item)
+                guard seen.insert(zone.name).inserted else {
+                    throw (item["name"] ?? item).failure("privacy zone '\(zone.name)' is defined twice")
+                }
+                profile.zones.append(zone)
+            }
         }
         if let v = fields["maxAge"] { profile.maxAge = try v.duration().duration }
         if let v = fields["cooldown"] { profile.cooldown = try v.duration().duration }

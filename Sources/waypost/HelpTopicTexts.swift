@@ -129,6 +129,7 @@ zones:
     radius: 120           # metres
 maxAge: 1h
 cooldown: 0s
+audience: followers       # public, followers, friends or onlyMe
 ```
 
 | key | meaning |
@@ -138,9 +139,10 @@ cooldown: 0s
 | `precision` | `exact`, `place`, `city` or `none` (default `place`) |
 | `consent` | per-post consent: `auto`, `ask` or `never` (default `ask`) |
 | `answers` | scripted answers to `ask`, in order |
-| `zones` | privacy zones: `name`, `latitude`, `longitude`, `radius` (metres); inside one nothing locates the user — no coordinates, no place, not even the place lookup |
+| `zones` | privacy zones: `name` (each once), `latitude`, `longitude`, `radius` (metres); inside one nothing locates the user — no coordinates, no place, not even the place lookup — and outside, a place found inside one is never named |
 | `maxAge` | the most a post may wait before it expires (default 1h); a rule may ask for less |
 | `cooldown` | the least time between check-ins at one place (default 0); a rule may ask for more |
+| `audience` | the most who may see a post that carries location: `public`, `followers`, `friends` or `onlyMe` (default `public`); a rule may ask for fewer ([checkins-and-privacy.md](../checkins-and-privacy.md#who-can-see-it)) |
 
 Unknown keys, wrong types and missing zone fields are errors with line and column. JSON has the
 same structure.

@@ -134,6 +134,22 @@ struct XAPIAudienceTests {
         try await Self.checkAgainstStoredObjects(run)
     }
 
+    /// Found at stop 80: a protected account under a friends cap was told "the account is public".
+    @Test("A protected account under a narrower cap: the tweet goes without location, the verdict says protected")
+    func protectedAccountCapped() async throws {
+        var capped = rule([.twitter])
+        capped.audience = .friends
+        let run = try await runEngine(
+            rules: [capped], profile: .permissive, events: enters([(2, 1)]),
+            configure: { $0.twitterAccounts[0].protected = true })
+        let tweet = try #require(run.audit.first)
+        #expect(tweet.decision == .posted && !tweet.carriesLocation && tweet.audience == .followers)
+        let gate = try #require(tweet.gates.first { !$0.passed })
+        #expect(
+            gate.gate == .audience && gate.reason.hasPrefix("the account is protected: its followers"), "\(gate.reason)"
+        )
+    }
+
     @Test("A rule's onlyMe cap posts Graph check-ins with privacy SELF; the default is EVERYONE, public")
     func ruleCaps() async throws {
         var onlyMe = rule([.facebook])

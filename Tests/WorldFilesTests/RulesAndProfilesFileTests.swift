@@ -92,6 +92,14 @@ struct ConfigurationTests {
         #expect(throws: ConfigFileError.self) {
             try PrivacyProfileFile.parse("zones:\n  - {name: h, latitude: 95, longitude: 0, radius: 1}\n", name: "p")
         }
+        // Found at stop 80: the store keeps zones by name, so the second 'home' replaced the first.
+        #expect {
+            try PrivacyProfileFile.parse(
+                "zones:\n  - {name: home, latitude: 37.3, longitude: -122, radius: 100}\n"
+                    + "  - {name: home, latitude: 10, longitude: 10, radius: 10}\n", name: "p.yaml")
+        } throws: { error in
+            "\(error)" == "p.yaml:3:12: privacy zone 'home' is defined twice"
+        }
     }
 }
 

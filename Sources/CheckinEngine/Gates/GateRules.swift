@@ -113,10 +113,13 @@ extension PrivacyGate {
                 : actual == .followers ? "the account is protected" : "the account is public"
             return GateVerdict(.audience, passed: true, "\(actual.rawValue) (\(how); at most \(cap.rawValue))")
         }
+        // Twitter's audience is the account's: public, or a protected account's followers.
+        let who =
+            actual == .followers
+            ? "the account is protected: its followers can see where you are"
+            : "the account is public: anyone on Twitter can see where you are"
         return GateVerdict(
-            .audience, passed: false,
-            "the account is public: anyone on Twitter can see where you are, and at most \(cap.rawValue) may; "
-                + "the tweet goes without location")
+            .audience, passed: false, "\(who), and at most \(cap.rawValue) may; the tweet goes without location")
     }
 
     /// Gate 7: a queued post older than its maximum age when its turn comes expires, unsent.
