@@ -81,7 +81,11 @@ struct ProcessIdentity: Sendable, CustomStringConvertible {
         guard fields["host"].map(String.init) == host, let pid = fields["pid"].flatMap({ Int32($0) }) else {
             return false
         }
-        if let start = Self.startTime(of: pid) { return fields["start"].map(String.init) != start }
+        if let status = Self.status(of: pid) {
+            // A zombie has exited, only not yet been reaped: `timeout -s KILL` leaves its child so
+            // for a moment, and the post it held was in doubt from the instant it died.
+            return fields["start"].map(String.init) != status.start || status.state == "Z" || status.state == "X"
+        }
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 
@@ -97,11 +101,16 @@ struct ProcessIdentity: Sendable, CustomStringConvertible {
 
     /// The process's start time in clock ticks since boot (`/proc/PID/stat`, field 22), where
     /// the system has it.
-    static func startTime(of pid: Int32) -> String? {
+    static func startTime(of pid: Int32) -> String? { status(of: pid)?.start }
+
+    /// The process's state (`/proc/PID/stat` field 3: `R`, `S`, … `Z` a zombie) and start time,
+    /// where the system has them.
+    static func status(of pid: Int32) -> (state: Character, start: String)? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
         else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? String(fields[19]) : nil
+        guard fields.count > 19, let state = fields[0].first else { return nil }
+        return (state, String(fields[19]))
     }
 }

@@ -133,7 +133,13 @@ struct Outbox: AsyncParsableCommand {
                     print(PostEventFormat.text(record.postEvent(at: clock.now)))
                 }
                 let waiting = try store.outbox(states: [.pending]).count
-                print("\(records.isEmpty ? "Nothing was due." : "Done.") \(waiting) posts still pending.")
+                // A post another live process is sending is neither pending nor done: said, so
+                // "0 pending" does not read as "all sent".
+                let elsewhere = try store.outbox(states: [.sending]).count
+                print(
+                    "\(records.isEmpty ? "Nothing was due." : "Done.") \(waiting) posts still pending."
+                        + (elsewhere == 0
+                            ? "" : " \(elsewhere) being sent by another process (`waypost outbox list` shows whose)."))
             }
         }
     }
