@@ -32,9 +32,14 @@ struct Emulator: AsyncParsableCommand {
 
     @Option(
         help:
-            "Require this token in X-Waypost-Control-Token for the control plane (reset, journal, faults, accounts); give one when listening beyond loopback."
+            "Require this token in X-Waypost-Control-Token for the control plane (reset, journal, faults, accounts); give one when listening beyond loopback. Or WAYPOST_CONTROL_TOKEN, which other users cannot read as they can a command line (ps)."
     )
     var controlToken: String?
+
+    /// The control token: the option, or else `WAYPOST_CONTROL_TOKEN`.
+    var requiredControlToken: String? {
+        controlToken ?? ProcessInfo.processInfo.environment["WAYPOST_CONTROL_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     /// Loopback addresses: only this machine reaches them.
     var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
@@ -76,7 +81,7 @@ struct Emulator: AsyncParsableCommand {
         let running: EmulatorServer.Running
         do {
             running = try await EmulatorServer(
-                core: EmulatorCore(fixtures: loaded, journalLimits: journalLimits, controlToken: controlToken)
+                core: EmulatorCore(fixtures: loaded, journalLimits: journalLimits, controlToken: requiredControlToken)
             ).start(host: host, port: port)
         } catch {
             try reportingFailures { throw CommandFailure(.unavailable, "\(error)") }
@@ -110,9 +115,10 @@ struct Emulator: AsyncParsableCommand {
         if !isLoopback {
             let warning =
                 "waypost: warning: listening on \(host), beyond loopback: other machines reach the emulator"
-                + (controlToken == nil
-                    ? ", and its control plane (reset, faults, a journal with coordinates) — give --control-token\n"
-                    : "; its control plane needs the --control-token\n")
+                + (requiredControlToken == nil
+                    ? ", and its control plane (reset, faults, a journal with coordinates) — give --control-token "
+                        + "or WAYPOST_CONTROL_TOKEN\n"
+                    : "; its control plane needs the control token\n")
             FileHandle.standardError.write(Data(warning.utf8))
         }
         // Until a signal, or the server ends by itself (an error surfaces as 70).

@@ -22,6 +22,12 @@ struct OAuthSign: ParsableCommand {
             A request with a form body (POST or PUT with --param) has it printed as "body: …" \
             whatever the transport: send it as application/x-www-form-urlencoded, byte for byte.
 
+            The consumer key and secret, token and token secret may come from the environment \
+            instead (WAYPOST_TWITTER_CONSUMER_KEY, WAYPOST_TWITTER_CONSUMER_SECRET, \
+            WAYPOST_TWITTER_TOKEN, WAYPOST_TWITTER_TOKEN_SECRET, as replay reads them): every user \
+            of the machine can read a command line (ps), not another user's environment. An \
+            option wins over its variable.
+
             The example is Twitter's "Creating a signature" walk-through, whose signature it \
             prints (include_entities was in the query there, and signs the same in the body).
 
@@ -54,10 +60,12 @@ struct OAuthSign: ParsableCommand {
     @Option(name: .customLong("param"), help: "A request parameter name=value (repeatable).")
     var parameters: [String] = []
 
-    @Option var consumerKey: String
-    @Option var consumerSecret: String
-    @Option var token: String?
-    @Option var tokenSecret: String?
+    @Option(help: "Or WAYPOST_TWITTER_CONSUMER_KEY.") var consumerKey: String?
+    @Option(help: "Or WAYPOST_TWITTER_CONSUMER_SECRET (a command line is visible to every user).")
+    var consumerSecret: String?
+    @Option(help: "Or WAYPOST_TWITTER_TOKEN.") var token: String?
+    @Option(help: "Or WAYPOST_TWITTER_TOKEN_SECRET (a command line is visible to every user).")
+    var tokenSecret: String?
     @Option var nonce: String?
     @Option(parsing: .unconditional) var timestamp: Int?
 
@@ -77,12 +85,31 @@ struct OAuthSign: ParsableCommand {
         }
     }
 
+    /// The credentials: each option, or else its environment variable.
+    func credentials(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> OAuth1Credentials
+    {
+        func value(_ option: String?, _ variable: String) -> String? { option ?? environment[variable] }
+        guard let key = value(consumerKey, "WAYPOST_TWITTER_CONSUMER_KEY") else {
+            throw ValidationError("give --consumer-key or set WAYPOST_TWITTER_CONSUMER_KEY")
+        }
+        guard let secret = value(consumerSecret, "WAYPOST_TWITTER_CONSUMER_SECRET") else {
+            throw ValidationError("give --consumer-secret or set WAYPOST_TWITTER_CONSUMER_SECRET")
+        }
+        let token = value(token, "WAYPOST_TWITTER_TOKEN")
+        let tokenSecret = value(tokenSecret, "WAYPOST_TWITTER_TOKEN_SECRET")
+        if (token == nil) != (tokenSecret == nil) {
+            throw ValidationError(
+                "the token and its secret go together (--token and --token-secret, or WAYPOST_TWITTER_TOKEN and "
+                    + "WAYPOST_TWITTER_TOKEN_SECRET)")
+        }
+        return OAuth1Credentials(consumerKey: key, consumerSecret: secret, token: token, tokenSecret: tokenSecret)
+    }
+
     func validate() throws {
         guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil
         else { throw ValidationError("--url '\(url)' is not an http(s) URL") }
-        if (token == nil) != (tokenSecret == nil) {
-            throw ValidationError("--token and --token-secret go together")
-        }
+        _ = try credentials()
         _ = try parsedParameters()
         if transport == .body && !Self.bodyMethods.contains(method.uppercased()) {
             throw ValidationError("--transport body needs a method with a form body: --method POST or PUT")
@@ -102,9 +129,7 @@ struct OAuthSign: ParsableCommand {
                 separator: "&")
             target = components.url ?? target
         }
-        let signer = OAuth1Signer(
-            credentials: OAuth1Credentials(
-                consumerKey: consumerKey, consumerSecret: consumerSecret, token: token, tokenSecret: tokenSecret))
+        let signer = OAuth1Signer(credentials: try credentials())
         let signed = signer.sign(
             OAuth1Request(method: verb, url: target, formParameters: form),
             nonce: nonce ?? Self.randomNonce(), timestamp: timestamp ?? Int(Date().timeIntervalSince1970))

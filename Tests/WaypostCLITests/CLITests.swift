@@ -264,28 +264,35 @@ struct CLITests {
         }
     }
 
-    /// Beyond loopback the emulator says so, and asks for a control token when none is given.
+    /// Beyond loopback the emulator says so, and asks for a control token when none is given; one
+    /// in `WAYPOST_CONTROL_TOKEN` (which other users cannot read, as they can a command line) counts.
     @Test func listeningBeyondLoopbackIsWarnedAbout() throws {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["emulator", "--host", "0.0.0.0", "--port", "0"]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        _ = out.fileHandleForReading.availableData  // the banner: it is listening
-        var warning = Data()
-        while !warning.contains(UInt8(ascii: "\n")) {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            warning.append(chunk)
+        for (environment, expected) in [
+            ([:], "give --control-token or WAYPOST_CONTROL_TOKEN"),
+            (["WAYPOST_CONTROL_TOKEN": "s3cret"], "its control plane needs the control token"),
+        ] {
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = ["emulator", "--host", "0.0.0.0", "--port", "0"]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            _ = out.fileHandleForReading.availableData  // the banner: it is listening
+            var warning = Data()
+            while !warning.contains(UInt8(ascii: "\n")) {
+                let chunk = err.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                warning.append(chunk)
+            }
+            process.interrupt()
+            process.waitUntilExit()
+            let text = String(decoding: warning, as: UTF8.self)
+            #expect(text.hasPrefix("waypost: warning: listening on 0.0.0.0, beyond loopback"), "\(text)")
+            #expect(text.contains(expected), "\(text)")
         }
-        process.interrupt()
-        process.waitUntilExit()
-        let text = String(decoding: warning, as: UTF8.self)
-        #expect(text.hasPrefix("waypost: warning: listening on 0.0.0.0, beyond loopback"), "\(text)")
-        #expect(text.contains("--control-token"))
     }
 
     /// Numbers that would make an endless run are refused up front, one line, exit 64 / 65.

@@ -27,6 +27,36 @@ struct OAuthSignCLITests {
         + "&oauth_version=1.0"
     static let status = "status=Hello%20Ladies%20%2B%20Gentlemen%2C%20a%20signed%20OAuth%20request%21"
 
+    /// Found at stop 80: the secrets could only be given on the command line, which every user of
+    /// the machine reads (ps). The environment replay reads gives the same signature; a half pair
+    /// is refused.
+    @Test func theSecretsMayComeFromTheEnvironment() throws {
+        let fromOptions = try Self.twitterExample("header")
+        let fromEnvironment = try CLITests.waypost(
+            [
+                "oauth-sign", "--method", "POST", "--url",
+                "https://api.twitter.com/1.1/statuses/update.json?include_entities=true", "--param",
+                "status=Hello Ladies + Gentlemen, a signed OAuth request!", "--nonce",
+                "kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", "--timestamp", "1318622958",
+            ],
+            environment: [
+                "WAYPOST_TWITTER_CONSUMER_KEY": "xvz1evFS4wEEPTGEFPHBog",
+                "WAYPOST_TWITTER_CONSUMER_SECRET": "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw",
+                "WAYPOST_TWITTER_TOKEN": "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+                "WAYPOST_TWITTER_TOKEN_SECRET": "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE",
+            ])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        #expect(
+            fromEnvironment.stdout == fromOptions.stdout
+                && fromOptions.stdout.contains("hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D"))
+        let half = try CLITests.waypost(
+            ["oauth-sign", "--url", "https://example.com/", "--consumer-key", "a", "--consumer-secret", "b"],
+            environment: ["WAYPOST_TWITTER_TOKEN": "t"])
+        #expect(half.status == 64 && half.stderr.contains("the token and its secret go together"), "\(half.stderr)")
+        let none = try CLITests.waypost(["oauth-sign", "--url", "https://example.com/"], environment: [:])
+        #expect(none.status == 64 && none.stderr.contains("WAYPOST_TWITTER_CONSUMER_KEY"), "\(none.stderr)")
+    }
+
     @Test func eachTransportPrintsTheSameSignatureInItsPlace() throws {
         let header = try Self.twitterExample("header")
         let query = try Self.twitterExample("query")
