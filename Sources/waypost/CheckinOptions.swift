@@ -159,6 +159,25 @@ struct NetworkOptions: ParsableArguments {
         let (twitter, facebook) = (
             try url(twitterBaseURL, "--twitter-base-url"), try url(facebookBaseURL, "--facebook-base-url")
         )
+        // Refused before anything is sent: every request would be refused (401) for want of them.
+        let source = self.credentials.map { "in \($0)" } ?? "in the environment"
+        if twitter != nil {
+            guard let oauth = credentials.twitter else {
+                throw CommandFailure(
+                    .usage,
+                    "--twitter-base-url needs Twitter credentials: WAYPOST_TWITTER_CONSUMER_KEY and "
+                        + "WAYPOST_TWITTER_CONSUMER_SECRET (with WAYPOST_TWITTER_TOKEN and _TOKEN_SECRET), or --credentials"
+                )
+            }
+            if (oauth.token == nil) != (oauth.tokenSecret == nil) {
+                throw CommandFailure(.usage, "the Twitter token and its secret go together; \(source) one is missing")
+            }
+        }
+        if facebook != nil && credentials.facebookAccessToken == nil {
+            throw CommandFailure(
+                .usage,
+                "--facebook-base-url needs a Graph access token: WAYPOST_FACEBOOK_ACCESS_TOKEN, or --credentials")
+        }
         // X API v2 lives beside v1.1: `…/1.1/` → `…/2/`, signed with the same OAuth 1.0a user context.
         let x =
             twitterAPI == .v2

@@ -195,7 +195,9 @@ public final class OutboxDelivery {
         do {
             switch intent.network {
             case .twitter:
-                guard let twitter = clients.twitter else { return permanent("no Twitter credentials") }
+                guard let twitter = clients.twitter else {
+                    return permanent("no Twitter server to post to (no base URL or no credentials)")
+                }
                 if clients.twitterAPI == .v2 {
                     guard clients.x != nil else { return permanent("no X API v2 client") }
                     // A post queued for v1.1 and sent through v2 loses its coordinates here too.
@@ -223,7 +225,9 @@ public final class OutboxDelivery {
                 if !verdict.passed { intent.precision = .none }
                 return try await postTweet(&intent, twitter, entry: entry)
             case .facebook:
-                guard let facebook = clients.facebook else { return permanent("no Facebook access token") }
+                guard let facebook = clients.facebook else {
+                    return permanent("no Facebook server to post to (no base URL or no access token)")
+                }
                 if facebookPermissions == nil {
                     facebookPermissions = Set(
                         try await facebook.permissions().filter { $0.status == "granted" }.map(\.permission))
