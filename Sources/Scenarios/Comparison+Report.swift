@@ -49,7 +49,7 @@ extension Comparison {
             + " (realism \(realism.joined(separator: ", ")), seed \(seed))\n"
         out +=
             "  log: \(shown(log)), \(lines) lines from \(EpochInstant(secondsSince1970: start).iso8601) "
-            + (startGiven ? "(--start)" : "(its first line)")
+            + (startGiven ? "(--start)" : "(its earliest line)")
             + "; \(ignored) of types not compared (only regionEnter and regionExit are)\n"
         out +=
             "  device: rests \(Self.decimal(rest)) s after its route (a replay set up as it: --realism "
@@ -145,7 +145,7 @@ extension Comparison {
                 name: scenario, file: scenarioFile, trials: trials, seed: seed, realism: realism, rest: rest),
             log: LogPart(
                 file: log, start: EpochInstant(secondsSince1970: start).iso8601,
-                startFrom: startGiven ? "--start" : "first line", lines: lines, ignored: ignored),
+                startFrom: startGiven ? "--start" : "earliest line", lines: lines, ignored: ignored),
             events: rows)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

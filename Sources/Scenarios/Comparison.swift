@@ -129,7 +129,7 @@ package struct Comparison: Sendable, Equatable {
     package var trials: Int
     package var seed: UInt64
     package var realism: [String]
-    /// The instant offsets are counted from (`t` of the log's first line, or `--start`).
+    /// The instant offsets are counted from (the log's earliest `t`, or `--start`).
     package var start: Double
     package var startGiven: Bool
     /// Seconds the scenario's device rests after its route (``Prediction/rest``).
@@ -144,7 +144,7 @@ package struct Comparison: Sendable, Equatable {
     package var outside: [Event] { events.filter { $0.verdict == .outside } }
 
     /// Compares `log` with `prediction`. `start`: the instant the log's offsets count from (nil:
-    /// its first line's `t`). `expectations`: the scenario's, for naming events.
+    /// its earliest `t`). `expectations`: the scenario's, for naming events.
     package init(
         _ log: ObservedLog, with prediction: Prediction, start: Double? = nil, scenario: Scenario, seed: UInt64
     ) {
@@ -154,7 +154,9 @@ package struct Comparison: Sendable, Equatable {
         self.trials = prediction.trials.count
         self.seed = seed
         self.realism = Set(scenario.devices.map { ($0.realism ?? .exact).rawValue }).sorted()
-        let origin = start ?? log.events.first?.time ?? 0
+        // The earliest `t`, not the first line's: a log written from several threads need not be
+        // in time order, and its first line may come after the route started.
+        let origin = start ?? log.events.map(\.time).min() ?? 0
         self.start = origin
         self.startGiven = start != nil
         self.rest = prediction.rest

@@ -11,9 +11,10 @@ struct Compare: AsyncParsableCommand {
         abstract: "Place a device's logged region events in a scenario's trials (exit 1 when one falls outside).",
         discussion: """
             OBSERVED is the event stream's JSONL, as `waypost replay --format jsonl` writes it and \
-            an app can log from its delegate callbacks (docs/compare.md); its first line is the \
-            route's start unless --start says otherwise. The scenario (one device, a realism that \
-            varies) runs its exact run and its trials in memory. The n-th regionEnter (or \
+            an app can log from its delegate callbacks (docs/compare.md), its lines in any time \
+            order; its earliest t is the route's start unless --start says otherwise. The \
+            scenario (one device, a realism that varies) runs its exact run and its trials in \
+            memory. The n-th regionEnter (or \
             regionExit) of a region in the log is matched with the n-th the runs predict. Per \
             logged event: its lateness against the exact run, its percentile among the trials \
             that produced it, and whether it is within their central 95 % (the 2.5th to the \
@@ -58,7 +59,7 @@ struct Compare: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Seed the trials derive their seeds from (default: the scenario's).")
     var seed: UInt64?
 
-    @Option(help: "The instant the route starts in the log's clock, ISO 8601 (default: the log's first line).")
+    @Option(help: "The instant the route starts in the log's clock, ISO 8601 (default: the log's earliest t).")
     var start: String?
 
     @Option(help: "text or json.")

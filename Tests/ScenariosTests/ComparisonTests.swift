@@ -168,6 +168,22 @@ struct ComparisonTests {
         #expect(comparison.events.map(\.key.occurrence) == [1, 2])
     }
 
+    /// A log written from several threads: its first line is stamped 30 s after the rest.
+    /// Offsets count from the earliest `t`, not the first line's.
+    @Test func offsetsCountFromTheEarliestLineWhereverItIs() throws {
+        let text = """
+            {"t":"2025-06-03T08:00:30.000Z","type":"authorization","status":"authorizedAlways"}
+            {"t":"2025-06-03T08:00:00.000Z","type":"authorization","status":"notDetermined"}
+            {"t":"2025-06-03T08:01:50.000Z","type":"regionEnter","region":"a"}
+            """
+        let log = try ObservedLog.parse(Data(text.utf8), name: "x.jsonl")
+        let comparison = Comparison(log, with: Self.prediction, scenario: Self.scenario, seed: 1)
+        #expect(comparison.start == log.events[1].time)
+        #expect(comparison.events.first?.offset == 110)
+        #expect(comparison.passed)
+        #expect(comparison.text().contains("(its earliest line)"), "\(comparison.text())")
+    }
+
     @Test(arguments: [
         ("{\"t\":\"2025-06-03T08:00:00.000Z\",\"type\":\"regionEnter\",\"region\":\"a\"}\n{\"t\": 1,", 2, 0, "JSON"),
         ("{\"t\":\"2025-06-03T08:00:00.000Z\",\"type\":\"regionEnter\",\"region\":\"a\"}\n[1]", 2, 1, "JSON object"),
