@@ -39,6 +39,15 @@ public struct ConfigNode {
         return try yaml(text, name: name)
     }
 
+    /// `text` as JSON (RFC 8259) only, for a format that is JSON itself: what YAML would take
+    /// besides (`{t: x}`, a trailing comma) is an error at its line and column, not read as YAML.
+    package static func json(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
+        switch JSONReader.readStrictly(text, file: name) {
+        case .success(let tree): return ConfigNode(try checked(tree), 0)
+        case .failure(let error): throw error
+        }
+    }
+
     /// `text` read as YAML, whatever it looks like.
     static func yaml(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
         ConfigNode(try checked(YAMLTree.read(text, file: name)), 0)
@@ -69,6 +78,10 @@ public struct ConfigNode {
 
     /// A single value (text, a number, a flag, null), not a mapping or a list.
     public var isScalar: Bool { record.kind == .scalar }
+
+    /// A JSON string (a double-quoted scalar), not a number, `true`, `false` or `null` written
+    /// bare: a format that is JSON tells `"5"` from `5`.
+    package var isDoubleQuoted: Bool { record.kind == .scalar && record.style == .doubleQuoted }
 
     /// Keys and their values (a YAML mapping, a JSON object).
     public var isMapping: Bool { record.kind == .mapping }

@@ -11,7 +11,8 @@ import WaypostSupport
 /// Every line must be a JSON object with `t` (ISO 8601, e.g. `2025-06-03T15:10:00.000Z`) and
 /// `type` (an event stream type); `regionEnter`, `regionExit` and `regionState` need `region`.
 /// Other fields are the app's own and are not read. Blank lines are skipped; lines may come in
-/// any time order. A bad line is one ``ConfigFileError`` at its line and column.
+/// any time order. A line must be JSON (RFC 8259), read by a JSON reader, and `t`, `type` and
+/// `region` JSON strings. A bad line is one ``ConfigFileError`` at its line and column.
 package struct ObservedLog: Sendable, Equatable {
     /// One line of the log.
     package struct Event: Sendable, Equatable {
@@ -84,32 +85,28 @@ package struct ObservedLog: Sendable, Equatable {
         }
         let node: ConfigNode
         do {
-            node = try ConfigNode.parse(text, name: file)
+            // JSON itself, not YAML: YAML takes `{t: x}` and a trailing comma, and reads `5` as "5".
+            node = try ConfigNode.json(text, name: file)
         } catch {
             throw here(error)
-        }
-        // The YAML reader takes more than JSON (`{t: x}`): a line must be JSON as well.
-        guard (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil else {
-            throw ConfigFileError(
-                file: file, line: line, column: column,
-                message: "the line is not JSON (RFC 8259): keys and strings in double quotes")
         }
         do throws(ConfigFileError) {
             guard node.isMapping else { throw node.failure("expected a JSON object") }
             let t = try node.required("t")
-            let stamp = try t.string()
+            let stamp = try jsonString(t, "t", "the instant, such as \"2025-06-03T15:10:00.000Z\"")
             guard stamp.contains("T"), let time = XSDDateTime.parse(stamp) else {
                 throw t.failure("t '\(stamp)' is not an ISO 8601 time such as 2025-06-03T15:10:00.000Z")
             }
             let typeNode = try node.required("type")
-            let type = try typeNode.string()
+            let type = try jsonString(typeNode, "type", "an event stream type such as \"regionEnter\"")
             guard types.contains(type) else {
                 throw typeNode.failure(
                     "unknown type '\(type)' (expected an event stream type: \(types.sorted().joined(separator: ", ")))")
             }
             var region: String?
-            if let value = node["region"], value.isScalar, !value.isNull {
-                region = try value.string()
+            // A bare null is no region, as no `region` is; anything else must be a string.
+            if let value = node["region"], value.isDoubleQuoted || !value.isNull {
+                region = try jsonString(value, "region", "the region's identifier, such as \"cafe\"")
             }
             if ["regionEnter", "regionExit", "regionState"].contains(type) && region == nil {
                 throw (node["region"] ?? typeNode).failure("a \(type) needs 'region', the region's identifier")
@@ -118,5 +115,16 @@ package struct ObservedLog: Sendable, Equatable {
         } catch {
             throw here(error)
         }
+    }
+
+    /// A field's value, which must be a JSON string: `"region": 5` names no region "5".
+    private static func jsonString(_ node: ConfigNode, _ key: String, _ what: String) throws(ConfigFileError)
+        -> String
+    {
+        guard node.isDoubleQuoted, let text = node.scalarText else {
+            let shown = node.isMapping ? "an object" : node.isSequence ? "an array" : node.scalarText ?? "not one"
+            throw node.failure("\(key) must be a JSON string, \(what); it is \(shown)")
+        }
+        return text
     }
 }

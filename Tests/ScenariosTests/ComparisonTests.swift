@@ -191,7 +191,21 @@ struct ComparisonTests {
         ("{\"type\":\"regionEnter\",\"region\":\"a\"}", 1, 1, "missing 't'"),
         ("{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"teleport\"}", 1, 36, "unknown type 'teleport'"),
         ("{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"regionExit\"}", 1, 36, "needs 'region'"),
-        ("{t: 2025-06-03T08:00:00Z, type: regionExit}", 1, 1, "not JSON"),
+        ("{t: 2025-06-03T08:00:00Z, type: regionExit}", 1, 2, "not JSON (RFC 8259): expected a key in double quotes"),
+        // JSON, not YAML: a trailing comma, a region that is no string, a key given twice.
+        ("{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"regionExit\",\"region\":\"a\",}", 1, 62, "a comma before '}'"),
+        (
+            "{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"regionExit\",\"region\":5}", 1, 58,
+            "region must be a JSON string"
+        ),
+        ("{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"regionExit\",\"region\":true}", 1, 58, "it is true"),
+        ("{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"location\",\"region\":[\"a\"]}", 1, 56, "it is an array"),
+        (
+            "{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"regionExit\",\"type\":\"regionEnter\"}", 1, 49,
+            "'type' is given twice"
+        ),
+        ("{\"t\":1749000000,\"type\":\"regionExit\",\"region\":\"a\"}", 1, 6, "t must be a JSON string"),
+        ("[{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"location\"},]", 1, 1, "expected a JSON object"),
         ("", 0, 0, "no events"),
     ])
     func aBadLineIsOneErrorAtItsLineAndColumn(text: String, line: Int, column: Int, what: String) throws {

@@ -21,6 +21,35 @@ enum JSONReader {
         }
     }
 
+    /// `text` as JSON (RFC 8259) and nothing else — no YAML after it — or the first place it is
+    /// not, with what and why: for a reader whose format is JSON itself (`waypost compare`'s log
+    /// lines), where YAML would take `{t: x}`, a trailing comma, or read `5` as the text "5".
+    /// Strings holding NEL, LS, PS or a byte order mark are taken as JSON reads them, and a key
+    /// given twice in an object is refused (RFC 8259 §4: names SHOULD be unique).
+    static func readStrictly(_ text: String, file: String) -> Result<ConfigTree, ConfigFileError> {
+        var text = text
+        return text.withUTF8 { bytes -> Result<ConfigTree, ConfigFileError> in
+            var reader = Reader(
+                scanner: JSONScanner(bytes: UnsafeRawBufferPointer(bytes)),
+                builder: ConfigTree.Builder(capacity: bytes.count / 12))
+            reader.strict = true
+            reader.skipWhitespace()
+            var read = reader.value(depth: 0)
+            if read {
+                reader.skipWhitespace()
+                read = reader.scanner.index == bytes.count || reader.fail("text after the JSON value")
+            }
+            guard read else {
+                let problem = reader.problem ?? (reader.line, reader.column, "not JSON")
+                return .failure(
+                    ConfigFileError(
+                        file: file, line: problem.line, column: problem.column,
+                        message: "not JSON (RFC 8259): \(problem.message)"))
+            }
+            return .success(reader.builder.tree(file: file))
+        }
+    }
+
     /// Deeper than this, the text goes to YAML (which refuses what is too deep for it).
     static let maximumDepth = 512
 
@@ -35,6 +64,19 @@ enum JSONReader {
         var line = 1
         /// The column of the next byte, counted in Unicode scalars as libyaml counts.
         var column = 1
+        /// JSON only (``readStrictly(_:file:)``): no text is left to YAML, and the first place the
+        /// text is not JSON is kept in ``problem``.
+        var strict = false
+        var problem: (line: Int, column: Int, message: String)?
+
+        /// False, keeping where (here, or at `record`) and why when reading strictly.
+        mutating func fail(_ message: String, at record: Int? = nil) -> Bool {
+            if strict && problem == nil {
+                let at = record.map { (builder.records[$0].line, builder.records[$0].column) } ?? (line, column)
+                problem = (at.0, at.1, message)
+            }
+            return false
+        }
 
         var current: UInt8? { scanner.current }
 
@@ -61,7 +103,7 @@ enum JSONReader {
                 leads |= byte == 0xC2 || byte == 0xE2 || byte == 0xEF ? 1 : 0
             }
             column += token.count - continuations
-            return leads == 0 || !Self.holdsWhatYAMLReadsOtherwise(token)
+            return strict || leads == 0 || !Self.holdsWhatYAMLReadsOtherwise(token)
         }
 
         /// NEL, LS, PS and the byte order mark in UTF-8 (see ``counted(from:)``).
@@ -96,7 +138,10 @@ enum JSONReader {
 
         /// Reads one value into the tree; false when the text is not JSON this reader takes.
         mutating func value(depth: Int) -> Bool {
-            guard depth < JSONReader.maximumDepth, let byte = current else { return false }
+            guard depth < JSONReader.maximumDepth else {
+                return fail("nested deeper than \(JSONReader.maximumDepth) arrays and objects")
+            }
+            guard let byte = current else { return fail("the text ends where a value should be") }
             switch byte {
             case UInt8(ascii: "{"): return mapping(depth: depth)
             case UInt8(ascii: "["): return sequence(depth: depth)
@@ -111,7 +156,12 @@ enum JSONReader {
         /// A string, as YAML gives a double-quoted scalar: tagged `!!str`.
         mutating func quoted(line: Int, column: Int) -> Bool {
             let start = scanner.index
-            guard let text = scanner.string(), counted(from: start) else { return false }
+            guard let text = scanner.string() else {
+                return fail(
+                    "a string not closed by a double quote, or holding a control character, an escape JSON does not define or a lone surrogate"
+                )
+            }
+            guard counted(from: start) else { return false }
             builder.scalar(text, line: line, column: column, style: .doubleQuoted, tag: .string)
             return true
         }
@@ -128,27 +178,46 @@ enum JSONReader {
             var count = 0
             var keys: Set<String> = []
             while true {
-                guard current == UInt8(ascii: "\""), quoted(line: line, column: column) else { return false }
+                guard current == UInt8(ascii: "\"") else {
+                    return fail(
+                        current == UInt8(ascii: "}") && count > 0
+                            ? "a comma before '}': JSON allows none after an object's last member"
+                            : "expected a key in double quotes")
+                }
+                guard quoted(line: line, column: column) else { return false }
                 // A key given twice: YAML's error says so.
                 let key = builder.records.count - 1
                 count += 1
                 if count <= JSONReader.keysComparedInPlace {
-                    if repeats(key, in: mapping) { return false }
+                    if repeats(key, in: mapping) {
+                        let message = repeated(key)
+                        return fail(message, at: key)
+                    }
                 } else {
                     if count == JSONReader.keysComparedInPlace + 1 { keys = Set(keyTexts(in: mapping, before: key)) }
-                    guard keys.insert(builder.records[key].text).inserted else { return false }
+                    guard keys.insert(builder.records[key].text).inserted else {
+                        let message = repeated(key)
+                        return fail(message, at: key)
+                    }
                 }
                 skipWhitespace()
-                guard current == UInt8(ascii: ":") else { return false }
+                guard current == UInt8(ascii: ":") else { return fail("expected ':' after the key") }
                 advance()
                 skipWhitespace()
                 guard value(depth: depth + 1) else { return false }
-                guard let more = separator(closing: UInt8(ascii: "}")) else { return false }
+                guard let more = separator(closing: UInt8(ascii: "}")) else {
+                    return fail("expected ',' or '}' after the value")
+                }
                 if !more {
                     builder.close(mapping)
                     return true
                 }
             }
+        }
+
+        /// The problem of a key given twice.
+        func repeated(_ key: Int) -> String {
+            "the key '\(builder.records[key].text)' is given twice in the object"
         }
 
         /// Whether the key at `key` repeats one before it in the mapping at `mapping`.
@@ -182,9 +251,16 @@ enum JSONReader {
                 builder.close(sequence)
                 return true
             }
+            var count = 0
             while true {
+                if current == UInt8(ascii: "]") && count > 0 {
+                    return fail("a comma before ']': JSON allows none after an array's last value")
+                }
                 guard value(depth: depth + 1) else { return false }
-                guard let more = separator(closing: UInt8(ascii: "]")) else { return false }
+                count += 1
+                guard let more = separator(closing: UInt8(ascii: "]")) else {
+                    return fail("expected ',' or ']' after the value")
+                }
                 if !more {
                     builder.close(sequence)
                     return true
@@ -211,17 +287,20 @@ enum JSONReader {
 
         mutating func literal(_ word: StaticString, line: Int, column: Int) -> Bool {
             let start = scanner.index
-            guard scanner.literal(word) else { return false }
+            guard scanner.literal(word) else { return fail(Self.noValue) }
             plainScalar(from: start, line: line, column: column)
             return true
         }
 
         mutating func number(line: Int, column: Int) -> Bool {
             let start = scanner.index
-            guard scanner.number() else { return false }
+            guard scanner.number() else { return fail(Self.noValue) }
             plainScalar(from: start, line: line, column: column)
             return true
         }
+
+        static let noValue =
+            "expected a value: a string in double quotes, a number, true, false, null, an object or an array"
 
         /// A literal or number, as YAML gives a plain scalar: no tag until it is read.
         mutating func plainScalar(from start: Int, line: Int, column: Int) {
