@@ -24,9 +24,11 @@ package struct Prediction: Sendable, Equatable {
     /// Seconds the scenario's device rests after its route (its `rest`, or its realism's latency
     /// tail): what `waypost replay --rest` gives a replay set up as it.
     package var rest: Double
+    /// When the runs end, from the scenario's start (the route, then the rest); nil when unknown.
+    package var end: Double?
 
-    package init(exact: [Occurrence], trials: [[Occurrence]], rest: Double = 0) {
-        (self.exact, self.trials, self.rest) = (exact, trials, rest)
+    package init(exact: [Occurrence], trials: [[Occurrence]], rest: Double = 0, end: Double? = nil) {
+        (self.exact, self.trials, self.rest, self.end) = (exact, trials, rest, end)
     }
 
     /// Region entries and exits of a run, from its start.
@@ -184,7 +186,7 @@ package struct Comparison: Sendable, Equatable {
             var event = Self.event(key, exact: exact[key], values: values, trials: runs.count)
             (event.line, event.time, event.offset) = (line.line, line.text, offset)
             event.lateness = event.exactOffset.map { Self.milliseconds(offset - $0) }
-            Self.judgeObserved(&event, values: values)
+            Self.judgeObserved(&event, values: values, end: prediction.end)
             (event.expectation, event.expectationLocation) = named(key)
             events.append(event)
         }
@@ -219,13 +221,11 @@ package struct Comparison: Sendable, Equatable {
 
     /// Outside when the trials produce the event in under 2.5 % of them (never: unpredicted), or
     /// when it came before the 2.5th or after the 97.5th percentile of those that did.
-    private static func judgeObserved(_ event: inout Event, values: [Double]) {
+    private static func judgeObserved(_ event: inout Event, values: [Double], end: Double?) {
         guard let offset = event.offset, let central = event.central else {
             event.status = .unpredicted
             event.verdict = .outside
-            event.reason =
-                "unpredicted: no trial (of \(event.trials)) produced it"
-                + (event.exactOffset.map { " (the exact run has it at \(Offset.text($0)))" } ?? ", nor the exact run")
+            event.reason = unpredictedReason(event, end: end)
             return
         }
         event.percentile = percentile(offset, among: values)
@@ -246,6 +246,22 @@ package struct Comparison: Sendable, Equatable {
         }
         event.reason =
             reasons.isEmpty ? "within the central 95 % of the trials that produced it" : reasons.joined(separator: "; ")
+    }
+
+    /// Why no trial produced an event: outside the runs' time altogether (the log goes on past
+    /// the scenario, or is aligned wrong), or a device anomaly within it.
+    private static func unpredictedReason(_ event: Event, end: Double?) -> String {
+        let none = "no trial (of \(event.trials)) produced it"
+        if let offset = event.offset, offset < 0 {
+            return "unpredicted: logged at \(Offset.text(offset)), before the run starts: \(none); check --start"
+        }
+        if let offset = event.offset, let end, offset > end {
+            return
+                "unpredicted: logged at \(Offset.text(offset)), after the run ends at \(Offset.text(end)) (its route and rest): "
+                + "\(none); the log goes on past the scenario, or --start is wrong"
+        }
+        return "unpredicted: \(none)"
+            + (event.exactOffset.map { " (the exact run has it at \(Offset.text($0)))" } ?? ", nor the exact run")
     }
 
     /// Where `value` falls among `values`, 0–100: the share of them below it, ties counted half
@@ -307,7 +323,10 @@ extension ScenarioRunner {
             case .failure(let error): throw error
             }
         }
-        let rest = (try? plan(Self.variant(of: scenario, unit: 1, trials: true)))?.devices.first?.rest.seconds ?? 0
-        return Prediction(exact: occurrences[0], trials: Array(occurrences.dropFirst()), rest: rest)
+        let device = (try? plan(Self.variant(of: scenario, unit: 1, trials: true)))?.devices.first
+        let rest = device?.rest.seconds ?? 0
+        // One device: the scenario starts when its route does, and ends after the route and rest.
+        let end = device?.route.span.map { $0.lowerBound.seconds(to: $0.upperBound) + rest }
+        return Prediction(exact: occurrences[0], trials: Array(occurrences.dropFirst()), rest: rest, end: end)
     }
 }

@@ -24,9 +24,12 @@ package struct ObservedLog: Sendable, Equatable {
         package var time: Double
         package var type: String
         package var region: String?
+        /// The column of `region`'s value, for an error about it.
+        package var regionColumn: Int
 
-        package init(line: Int, text: String, time: Double, type: String, region: String?) {
+        package init(line: Int, text: String, time: Double, type: String, region: String?, regionColumn: Int = 1) {
             (self.line, self.text, self.time, self.type, self.region) = (line, text, time, type, region)
+            self.regionColumn = regionColumn
         }
     }
 
@@ -108,12 +111,35 @@ package struct ObservedLog: Sendable, Equatable {
             if let value = node["region"], value.isDoubleQuoted || !value.isNull {
                 region = try jsonString(value, "region", "the region's identifier, such as \"cafe\"")
             }
-            if ["regionEnter", "regionExit", "regionState"].contains(type) && region == nil {
+            if Self.regionTypes.contains(type) && region == nil {
                 throw (node["region"] ?? typeNode).failure("a \(type) needs 'region', the region's identifier")
             }
-            return Event(line: line, text: stamp, time: time, type: type, region: region)
+            return Event(
+                line: line, text: stamp, time: time, type: type, region: region,
+                regionColumn: node["region"]?.column ?? 1)
         } catch {
             throw here(error)
+        }
+    }
+
+    /// The types whose `region` must be one of the scenario's.
+    package static let regionTypes: Set<String> = ["regionEnter", "regionExit", "regionState"]
+
+    /// Refuses the first region event naming a region the scenario does not have: a typo, or a
+    /// log of other regions than the scenario's. Its events would match nothing predicted and
+    /// read as the device's anomaly ("unpredicted"), so the log and scenario do not fit: a data
+    /// error at the line, listing the scenario's regions and the near spelling if there is one.
+    package func checkRegions(_ regions: [String], scenario: String) throws(ConfigFileError) {
+        let known = Set(regions)
+        for event in events where Self.regionTypes.contains(event.type) {
+            guard let region = event.region, !known.contains(region) else { continue }
+            let near = NearSpelling.nearest(to: region, among: regions).map { "; did you mean '\($0)'?" } ?? ""
+            // A regions file may hold thousands: the first few, and how many.
+            let shown = regions.prefix(8).joined(separator: ", ") + (regions.count > 8 ? ", … (\(regions.count))" : "")
+            let list = regions.isEmpty ? "it has none" : "its regions: \(shown)"
+            throw ConfigFileError(
+                file: file, line: event.line, column: event.regionColumn,
+                message: "region '\(region)' is no region of scenario \(scenario) (\(list))\(near)")
         }
     }
 

@@ -23,7 +23,8 @@ struct Compare: AsyncParsableCommand {
             trials' miss rate, outside when below 2.5 %.
 
             Exit codes: 0 every event within, 1 one is outside, 64 a scenario with realism: exact \
-            or several devices, 65 an unreadable log or scenario, 66 a missing file.
+            or several devices, 65 an unreadable log or scenario, or a log naming a region the \
+            scenario does not have, 66 a missing file.
 
             Examples:
               waypost replay tracks/sunnyvale-commute.kml --realism field --rest 840 \\
@@ -109,6 +110,12 @@ struct Compare: AsyncParsableCommand {
                     .usage,
                     "\(self.scenario): its trials: \(count) is one run, no spread to place an event in; give --trials N (2…1000000)"
                 )
+            }
+            // A region the scenario lacks is a log and scenario that do not fit: 65 at the line.
+            do throws(ConfigFileError) {
+                try log.checkRegions(scenario.regions.map(\.identifier), scenario: scenario.name)
+            } catch {
+                throw CommandFailure(error)
             }
             if let seed { scenario.seed = seed }
             let runner = ScenarioRunner(fixtures: try loadFixtures(nil))

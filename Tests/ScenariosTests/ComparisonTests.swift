@@ -184,6 +184,50 @@ struct ComparisonTests {
         #expect(comparison.text().contains("(its earliest line)"), "\(comparison.text())")
     }
 
+    /// A region the scenario lacks is a typo or another app's region, not the device's anomaly:
+    /// an error at the region's line and column, listing the scenario's regions and the near one.
+    @Test func aRegionTheScenarioLacksIsAnErrorNamingItsRegions() throws {
+        let text = """
+            {"t":"2025-06-03T08:00:00.000Z","type":"authorization","status":"authorizedAlways"}
+            {"t":"2025-06-03T08:01:00.000Z","type":"regionEnter","region":"sunyvale-coffee-roasters"}
+            """
+        let log = try ObservedLog.parse(Data(text.utf8), name: "p.jsonl")
+        let regions = Self.scenario.regions.map(\.identifier)
+        let error = try #require(throws: ConfigFileError.self) {
+            try log.checkRegions(regions, scenario: "field-cafe-checkin")
+        }
+        #expect(error.line == 2 && error.column == 63, "\(error)")
+        #expect(
+            error.description.contains(
+                "region 'sunyvale-coffee-roasters' is no region of scenario field-cafe-checkin (its regions: "),
+            "\(error)")
+        #expect(error.description.contains(regions.joined(separator: ", ")), "\(error)")
+        #expect(error.description.hasSuffix("did you mean 'sunnyvale-coffee-roasters'?"), "\(error)")
+        // The scenario's own regions, and other types' regions, pass.
+        try Self.log([("regionEnter", regions[0], 60)]).checkRegions(regions, scenario: "s")
+        let other = try ObservedLog.parse(
+            Data(#"{"t":"2025-06-03T08:00:00Z","type":"monitoringStarted","region":"elsewhere"}"#.utf8), name: "p")
+        try other.checkRegions(regions, scenario: "s")
+    }
+
+    /// An event logged after the runs end is no anomaly of the device: the reason says so.
+    @Test func anEventAfterTheRunsEndSaysSo() throws {
+        var prediction = Self.prediction
+        prediction.end = 1_000
+        let comparison = Comparison(
+            Self.log([("regionEnter", "a", 110), ("regionExit", "a", 1_500)]), with: prediction,
+            scenario: Self.scenario, seed: 1)
+        let late = try #require(comparison.events.first { $0.key.type == "regionExit" })
+        #expect(late.status == .unpredicted && late.verdict == .outside)
+        #expect(
+            late.reason.hasPrefix("unpredicted: logged at +25:00, after the run ends at +16:40 (its route and rest)"),
+            "\(late.reason)")
+        let early = Comparison(
+            Self.log([("regionExit", "a", 5)]), with: prediction, start: Self.log([]).events[0].time + 60,
+            scenario: Self.scenario, seed: 1)
+        #expect(early.events.first?.reason.contains("before the run starts") == true, "\(early.text())")
+    }
+
     @Test(arguments: [
         ("{\"t\":\"2025-06-03T08:00:00.000Z\",\"type\":\"regionEnter\",\"region\":\"a\"}\n{\"t\": 1,", 2, 0, "JSON"),
         ("{\"t\":\"2025-06-03T08:00:00.000Z\",\"type\":\"regionEnter\",\"region\":\"a\"}\n[1]", 2, 1, "JSON object"),

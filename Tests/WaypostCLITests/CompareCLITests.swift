@@ -92,6 +92,26 @@ struct CompareCLITests {
         }
     }
 
+    /// A log naming a region the scenario lacks does not fit the scenario: 65 at the line, not
+    /// an "unpredicted" event of the device (exit 1).
+    @Test func aRegionTheScenarioLacksIs65() throws {
+        try withTemporaryDirectory { directory in
+            let observed = directory.appendingPathComponent("phone.jsonl")
+            try """
+            {"t":"2025-06-03T08:00:00.000Z","type":"authorization","status":"authorizedAlways"}
+            {"t":"2025-06-03T08:03:00.000Z","type":"regionEnter","region":"stevens-creek-coffeehouse"}
+            """.write(to: observed, atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost("compare", observed.path, Self.scenario)
+            #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(
+                run.stderr.hasPrefix(
+                    "waypost: error: \(observed.path):2:63: region 'stevens-creek-coffeehouse' is no region of scenario field-cafe-checkin"
+                ), "\(run.stderr)")
+            #expect(run.stderr.contains("did you mean 'stevens-creek-coffee-house'?"), "\(run.stderr)")
+        }
+    }
+
     @Test func aScenarioWithRealismExactIs64() throws {
         try withTemporaryDirectory { directory in
             let observed = directory.appendingPathComponent("phone.jsonl")
