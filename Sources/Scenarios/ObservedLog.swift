@@ -8,7 +8,7 @@ import WaypostSupport
 /// line, as `waypost replay --format jsonl` writes it and an app can write from its delegate
 /// callbacks (docs/compare.md).
 ///
-/// Every line must be a JSON object with `t` (ISO 8601, e.g. `2025-06-03T15:10:00.000Z`) and
+/// Every line must be a JSON object with `t` (RFC 3339, e.g. `2025-06-03T15:10:00.000Z`) and
 /// `type` (an event stream type); `regionEnter`, `regionExit` and `regionState` need `region`.
 /// Other fields are the app's own and are not read. Blank lines are skipped; lines may come in
 /// any time order. A line must be JSON (RFC 8259), read by a JSON reader, and `t`, `type` and
@@ -97,8 +97,11 @@ package struct ObservedLog: Sendable, Equatable {
             guard node.isMapping else { throw node.failure("expected a JSON object") }
             let t = try node.required("t")
             let stamp = try jsonString(t, "t", "the instant, such as \"2025-06-03T15:10:00.000Z\"")
-            guard stamp.contains("T"), let time = XSDDateTime.parse(stamp) else {
-                throw t.failure("t '\(stamp)' is not an ISO 8601 time such as 2025-06-03T15:10:00.000Z")
+            let time: Double
+            do throws(RFC3339.Problem) {
+                time = try RFC3339.parse(stamp)
+            } catch {
+                throw t.failure("t '\(stamp)' \(error.description)")
             }
             let typeNode = try node.required("type")
             let type = try jsonString(typeNode, "type", "an event stream type such as \"regionEnter\"")

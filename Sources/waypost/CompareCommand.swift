@@ -60,7 +60,7 @@ struct Compare: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Seed the trials derive their seeds from (default: the scenario's).")
     var seed: UInt64?
 
-    @Option(help: "The instant the route starts in the log's clock, ISO 8601 (default: the log's earliest t).")
+    @Option(help: "The instant the route starts in the log's clock, RFC 3339 (default: the log's earliest t).")
     var start: String?
 
     @Option(help: "text or json.")
@@ -78,8 +78,12 @@ struct Compare: AsyncParsableCommand {
     func validate() throws {
         try OptionRange.check("--jobs", jobs, 1...Int.max)
         if let trials { try OptionRange.check("--trials", trials, 2...1_000_000) }
-        if let start, !start.contains("T") || XSDDateTime.parse(start) == nil {
-            throw ValidationError("--start '\(start)' is not an ISO 8601 time such as 2025-06-03T15:10:00.000Z")
+        if let start {
+            do throws(RFC3339.Problem) {
+                _ = try RFC3339.parse(start)
+            } catch {
+                throw ValidationError("--start '\(start)' \(error.description)")
+            }
         }
     }
 
@@ -126,7 +130,7 @@ struct Compare: AsyncParsableCommand {
                 throw CommandFailure(SysExit(error.kind, overBudget: .dataError), error.description)
             }
             let comparison = Comparison(
-                log, with: prediction, start: start.flatMap(XSDDateTime.parse), scenario: scenario,
+                log, with: prediction, start: start.flatMap { try? RFC3339.parse($0) }, scenario: scenario,
                 seed: scenario.seed)
             passed = comparison.passed
             let report = format == .json ? comparison.json() : comparison.text()

@@ -184,6 +184,13 @@ struct ComparisonTests {
         #expect(comparison.text().contains("(its earliest line)"), "\(comparison.text())")
     }
 
+    /// RFC 3339 §5.6 allows `t` and `z` in lower case: the same instant as upper case.
+    @Test func lowerCaseTAndZAreRFC3339() throws {
+        let log = try ObservedLog.parse(
+            Data(#"{"t":"2025-06-03t08:00:00.000z","type":"regionEnter","region":"a"}"#.utf8), name: "p")
+        #expect(log.events.first?.time == Self.log([]).events.first?.time)
+    }
+
     /// A region the scenario lacks is a typo or another app's region, not the device's anomaly:
     /// an error at the region's line and column, listing the scenario's regions and the near one.
     @Test func aRegionTheScenarioLacksIsAnErrorNamingItsRegions() throws {
@@ -231,7 +238,9 @@ struct ComparisonTests {
     @Test(arguments: [
         ("{\"t\":\"2025-06-03T08:00:00.000Z\",\"type\":\"regionEnter\",\"region\":\"a\"}\n{\"t\": 1,", 2, 0, "JSON"),
         ("{\"t\":\"2025-06-03T08:00:00.000Z\",\"type\":\"regionEnter\",\"region\":\"a\"}\n[1]", 2, 1, "JSON object"),
-        ("{\"t\":\"yesterday\",\"type\":\"regionEnter\",\"region\":\"a\"}", 1, 6, "ISO 8601"),
+        ("{\"t\":\"yesterday\",\"type\":\"regionEnter\",\"region\":\"a\"}", 1, 6, "not an RFC 3339 date-time"),
+        ("{\"t\":\"2025-06-03T08:00:00,5Z\",\"type\":\"location\"}", 1, 6, "not an RFC 3339 date-time such as"),
+        ("{\"t\":\"2025-06-03T23:59:60Z\",\"type\":\"location\"}", 1, 6, "no leap second was inserted"),
         ("{\"type\":\"regionEnter\",\"region\":\"a\"}", 1, 1, "missing 't'"),
         ("{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"teleport\"}", 1, 36, "unknown type 'teleport'"),
         ("{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"regionExit\"}", 1, 36, "needs 'region'"),
