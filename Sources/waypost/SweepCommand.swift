@@ -152,5 +152,5 @@ struct NumberList: ExpressibleByArgument, Sendable {
         values = numbers
     }
 
-    var defaultValueDescription: String { values.map { SweepReport.number($0) }.joined(separator: ",") }
+    var defaultValueDescription: String { values.map { SweepReport.label($0) }.joined(separator: ",") }
 }

@@ -10,7 +10,14 @@ struct SweepReport {
     var seed: UInt64
     var trials: Int
 
-    /// A number as the outputs print it: at most one decimal, no trailing zero.
+    /// A cell's value as it was given: the shortest decimal that reads back as the same number
+    /// (`1.45`, `0.04`), no `.0`. Rounded, two speeds 1.45 and 1.5 were both "1.5", and an
+    /// offset of 0.04 m "0", which means through the centre.
+    static func label(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+
+    /// A statistic as the outputs print it: at most one decimal, no trailing zero.
     static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
@@ -29,8 +36,8 @@ struct SweepReport {
         for summary in summaries {
             let cell = summary.cell
             let head = [
-                pad(Self.number(cell.radius), 8), pad(Self.number(cell.speed), 9), pad(Self.number(cell.dwell), 7),
-                pad(Self.number(cell.offset), 8), pad(cell.surroundings.description, 18),
+                pad(Self.label(cell.radius), 8), pad(Self.label(cell.speed), 9), pad(Self.label(cell.dwell), 7),
+                pad(Self.label(cell.offset), 8), pad(cell.surroundings.description, 18),
             ].joined(separator: "  ")
             let events = [summary.entry, summary.exit].map { event in
                 let rate =
@@ -141,7 +148,7 @@ struct SweepReport {
         var body = ""
         for group in groups {
             body +=
-                "<section><h2>dwell \(Self.number(group.dwell)) s · offset \(Self.number(group.offset)) m · Wi-Fi \(group.wifi ? "on" : "off")</h2>\n"
+                "<section><h2>dwell \(Self.label(group.dwell)) s · offset \(Self.label(group.offset)) m · Wi-Fi \(group.wifi ? "on" : "off")</h2>\n"
             for (eventName, pick) in [("enter", { (s: FieldSweep.CellSummary) in s.entry }), ("exit", { $0.exit })] {
                 for statistic in statistics {
                     body += "<h3>\(eventName): \(statistic.name) (\(statistic.unit))</h3><div class=\"panels\">\n"
@@ -149,9 +156,9 @@ struct SweepReport {
                         body +=
                             "<table class=\"heatmap\" data-event=\"\(eventName)\" data-statistic=\"\(statistic.name)\" data-environment=\"\(environment.rawValue)\">"
                         body += "<caption>\(environment.rawValue)</caption><tr><th>radius m \\ speed m/s</th>"
-                        body += speeds.map { "<th>\(Self.number($0))</th>" }.joined() + "</tr>\n"
+                        body += speeds.map { "<th>\(Self.label($0))</th>" }.joined() + "</tr>\n"
                         for r in radii {
-                            body += "<tr><th>\(Self.number(r))</th>"
+                            body += "<tr><th>\(Self.label(r))</th>"
                             for v in speeds {
                                 let summary = summaries.first {
                                     $0.cell.radius == r && $0.cell.speed == v && $0.cell.dwell == group.dwell

@@ -61,6 +61,21 @@ struct SweepCLITests {
         }
     }
 
+    /// A cell's values are printed as given: rounded to 0.1, speeds 1.45 and 1.5 were two rows
+    /// "1.5", and an offset of 0.04 m was "0" (through the centre).
+    @Test func cellValuesArePrintedAsGiven() throws {
+        let common = ["sweep", "--radius", "100", "--speed", "1.45,1.5", "--dwell", "0.25", "--offset", "0.04"]
+        let text = try CLITests.waypost(common + ["--trials", "5"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let rows = text.stdout.split(separator: "\n").dropFirst(2).map {
+            $0.split(separator: " ").prefix(4).joined(separator: " ")
+        }
+        #expect(rows == ["100 1.45 0.25 0.04", "100 1.5 0.25 0.04"], "\(text.stdout)")
+        let html = try CLITests.waypost(common + ["--trials", "5", "--format", "html"])
+        #expect(html.stdout.contains("<th>1.45</th><th>1.5</th>"), "\(html.stdout)")
+        #expect(html.stdout.contains("<h2>dwell 0.25 s · offset 0.04 m"), "\(html.stdout)")
+    }
+
     @Test(arguments: [
         (["--realism", "exact"], "exact has no field mechanism"),
         (["--environment", "downtown"], "'downtown' is not urban, suburban or rural"),
