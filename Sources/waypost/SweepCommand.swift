@@ -20,6 +20,9 @@ struct Sweep: AsyncParsableCommand {
             (negative: early) and the true distance from the centre when notified, p5/p50/p95. \
             Units: m, m/s, s. The same seed gives the same output.
 
+            Each list option may be repeated, its lists joined (--radius 50 --radius 100 is \
+            --radius 50,100); a value given twice in an option is a usage error (64).
+
             Examples:
               waypost sweep --radius 10,50,100 --speed 1.4,15
               waypost sweep --radius 50 --speed 5 --environment urban,suburban,rural --wifi on,off
@@ -32,23 +35,35 @@ struct Sweep: AsyncParsableCommand {
         case text, json, html
     }
 
-    @Option(parsing: .unconditional, help: "Region radii, metres (comma-separated).")
-    var radius: NumberList
+    // Each list option may be given several times, its lists joined (`--radius 50 --radius 100`
+    // is `--radius 50,100`): keeping only the last one swept less than was asked for.
 
-    @Option(parsing: .unconditional, help: "Speeds past the region, m/s (comma-separated).")
-    var speed: NumberList
+    @Option(parsing: .unconditionalSingleValue, help: "Region radii, metres (comma-separated; repeatable).")
+    var radius: [NumberList]
 
-    @Option(parsing: .unconditional, help: "Seconds stopped at the closest point (comma-separated).")
-    var dwell = NumberList([0])
+    @Option(parsing: .unconditionalSingleValue, help: "Speeds past the region, m/s (comma-separated; repeatable).")
+    var speed: [NumberList]
 
-    @Option(parsing: .unconditional, help: "Metres between the route and the centre (comma-separated).")
-    var offset = NumberList([0])
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: "Seconds stopped at the closest point (comma-separated; repeatable).")
+    var dwell = [NumberList([0])]
 
-    @Option(help: "urban, suburban, rural (comma-separated).")
-    var environment = "suburban"
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: "Metres between the route and the centre (comma-separated; repeatable).")
+    var offset = [NumberList([0])]
 
-    @Option(help: "on, off (comma-separated).")
-    var wifi = "on"
+    @Option(help: "urban, suburban, rural (comma-separated; repeatable).")
+    var environment = ["suburban"]
+
+    @Option(help: "on, off (comma-separated; repeatable).")
+    var wifi = ["on"]
+
+    var radii: [Double] { radius.flatMap(\.values) }
+    var speeds: [Double] { speed.flatMap(\.values) }
+    var dwells: [Double] { dwell.flatMap(\.values) }
+    var offsets: [Double] { offset.flatMap(\.values) }
 
     @Option(help: "The mechanism's parameters: field (fitted to measurements) or device (to Apple's documentation).")
     var realism: RealismProfile = .field
@@ -74,25 +89,42 @@ struct Sweep: AsyncParsableCommand {
     func validate() throws {
         try OptionRange.check("--trials", trials, 1...100_000)
         try OptionRange.check("--jobs", jobs, 1...1_024)
-        for value in radius.values { try OptionRange.check("--radius", value, 1...400_000, " m") }
-        for value in speed.values { try OptionRange.check("--speed", value, 0.1...100, " m/s") }
-        for value in dwell.values { try OptionRange.check("--dwell", value, 0...86_400, " s") }
-        for value in offset.values { try OptionRange.check("--offset", value, 0...100_000, " m") }
+        for value in radii { try OptionRange.check("--radius", value, 1...400_000, " m") }
+        for value in speeds { try OptionRange.check("--speed", value, 0.1...100, " m/s") }
+        for value in dwells { try OptionRange.check("--dwell", value, 0...86_400, " s") }
+        for value in offsets { try OptionRange.check("--offset", value, 0...100_000, " m") }
+        try Self.refuseRepeats("--radius", radii.map(SweepReport.label))
+        try Self.refuseRepeats("--speed", speeds.map(SweepReport.label))
+        try Self.refuseRepeats("--dwell", dwells.map(SweepReport.label))
+        try Self.refuseRepeats("--offset", offsets.map(SweepReport.label))
         guard realism.mechanism != nil else {
             throw ValidationError("--realism exact has no field mechanism: every trial would be the same run")
         }
         _ = try surroundings()
     }
 
+    /// A value given twice would be the same cells twice, each row a duplicate: refused. Numbers
+    /// are compared as values (`100` and `1e2` are one), by the label that prints them.
+    static func refuseRepeats(_ option: String, _ items: [String]) throws {
+        var seen: Set<String> = []
+        for item in items where !seen.insert(item).inserted {
+            throw ValidationError("\(option) gives \(item) twice: each value is swept once")
+        }
+    }
+
     /// The surroundings named, environments in the order given, then Wi-Fi.
     func surroundings() throws -> [Surroundings] {
-        let environments = try words(environment, "--environment").map { word in
+        let environmentWords = try environment.flatMap { try words($0, "--environment") }
+        let wifiWords = try wifi.flatMap { try words($0, "--wifi") }
+        try Self.refuseRepeats("--environment", environmentWords)
+        try Self.refuseRepeats("--wifi", wifiWords)
+        let environments = try environmentWords.map { word in
             guard let value = Surroundings.Environment(rawValue: word) else {
                 throw ValidationError("--environment '\(word)' is not urban, suburban or rural")
             }
             return value
         }
-        let wifis = try words(wifi, "--wifi").map { word in
+        let wifis = try wifiWords.map { word in
             guard word == "on" || word == "off" else { throw ValidationError("--wifi '\(word)' is not on or off") }
             return word == "on"
         }
@@ -112,10 +144,10 @@ struct Sweep: AsyncParsableCommand {
             guard let mechanism = realism.mechanism else { return }
             var cells: [FieldSweep.Cell] = []
             for place in try surroundings() {
-                for r in radius.values {
-                    for v in speed.values {
-                        for d in dwell.values {
-                            for o in offset.values {
+                for r in radii {
+                    for v in speeds {
+                        for d in dwells {
+                            for o in offsets {
                                 cells.append(
                                     FieldSweep.Cell(radius: r, speed: v, dwell: d, offset: o, surroundings: place))
                             }

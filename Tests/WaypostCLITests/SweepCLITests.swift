@@ -76,6 +76,35 @@ struct SweepCLITests {
         #expect(html.stdout.contains("<h2>dwell 0.25 s · offset 0.04 m"), "\(html.stdout)")
     }
 
+    /// A repeated list option adds to the list (it kept only the last one); a value given twice
+    /// would sweep the same cells twice, and is a usage error.
+    @Test func aRepeatedOptionJoinsItsListsAndARepeatedValueIs64() throws {
+        let joined = try CLITests.waypost([
+            "sweep", "--radius", "100", "--radius", "200", "--speed", "1.4", "--environment", "urban",
+            "--environment", "rural", "--trials", "5", "--format", "json",
+        ])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(joined.stdout.utf8)) as? [String: Any])
+        let cells = try #require(document["cells"] as? [[String: Any]])
+        #expect(Set(cells.compactMap { $0["radius"] as? Double }) == [100, 200])
+        #expect(Set(cells.compactMap { $0["environment"] as? String }) == ["urban", "rural"])
+        // A default is replaced, not added to.
+        #expect(Set(cells.compactMap { $0["dwell"] as? Double }) == [0] && cells.count == 4)
+        for (extra, message) in [
+            (["--radius", "100,100"], "--radius gives 100 twice"),
+            (["--radius", "100", "--radius", "1e2"], "--radius gives 100 twice"),
+            (["--speed", "1.4", "--speed", "1.40"], "--speed gives 1.4 twice"),
+            (["--wifi", "on,off,on"], "--wifi gives on twice"),
+        ] {
+            var arguments = ["sweep", "--trials", "5"] + extra
+            if !extra.contains("--radius") { arguments += ["--radius", "50"] }
+            if !extra.contains("--speed") { arguments += ["--speed", "1.4"] }
+            let run = try CLITests.waypost(arguments)
+            #expect(run.status == 64, "\(extra): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+        }
+    }
+
     @Test(arguments: [
         (["--realism", "exact"], "exact has no field mechanism"),
         (["--environment", "downtown"], "'downtown' is not urban, suburban or rural"),
