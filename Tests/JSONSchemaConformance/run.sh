@@ -39,7 +39,7 @@ i = next(i for i, l in enumerate(late) if '"regionEnter"' in l and '"sunnyvale-c
 late[i] = shifted(late[i], 1800)
 open(f"{work}/late.jsonl", "w").write("\n".join(late) + "\n")
 odd = list(lines)
-odd.append(shifted(json.dumps({"t": json.loads(lines[-1])["t"], "type": "regionExit", "region": "nowhere"}), 1))
+odd.append(shifted(json.dumps({"t": json.loads(lines[-1])["t"], "type": "regionExit", "region": "sunnyvale-coffee-roasters"}), 1))
 open(f"{work}/unpredicted.jsonl", "w").write("\n".join(odd) + "\n")
 PY
 "$binary" compare "$work/phone.jsonl" "$scenario" --format json >"$work/pass.json" || fail "the replay at seed 3 did not pass"
