@@ -36,7 +36,7 @@ public final class CheckinEngine {
     private var lastAccuracy = 65.0
     private var gates: GateEvaluator
     /// The profile's privacy zones as each post carries them, for its place lookup (nil: none).
-    private let zones: [PostIntent.Zone]?
+    private let zones: [PrivacyZone]?
     private var history: [LocationRecord] = []
     private var events: [EventRecord] = []
     /// The posts and records this run wrote; shared with the delivery, which writes them too.
@@ -59,13 +59,7 @@ public final class CheckinEngine {
         written = delivery?.written ?? WrittenValues()
         values = store as? any PostValueStore
         gates = GateEvaluator(profile: profile, twitterAPI: twitterAPI ?? delivery?.clients.twitterAPI ?? .v1_1)
-        zones =
-            profile.zones.isEmpty
-            ? nil
-            : profile.zones.map {
-                PostIntent.Zone(
-                    name: $0.name, latitude: $0.center.latitude, longitude: $0.center.longitude, radius: $0.radius)
-            }
+        zones = profile.zones.isEmpty ? nil : profile.zones
     }
 
     /// Feeds one event; returns the audit records of posts it created or moved on.

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import SimulatedTime
 import TestSupport
 import Testing
@@ -45,7 +46,9 @@ struct StoredJSONTests {
                 intent.audience = .public
                 intent.lostAnswer = text
                 intent.sentWireFields = ["place_id": text, "display_coordinates": "false", "geo.place_id": "x"]
-                intent.zones = [.init(name: text, latitude: number, longitude: -number, radius: number)]
+                intent.zones = [
+                    PrivacyZone(name: text, center: Coordinate(latitude: number, longitude: -number), radius: number)
+                ]
             } else if index.isMultiple(of: 3) {
                 intent.resolved = .init(id: nil, name: nil, precision: .none, detail: nil, lookupFields: [:])
                 intent.sentWireFields = [:]
@@ -166,7 +169,7 @@ struct StoredJSONTests {
         let numbers: [WritableKeyPath<PostIntent, Double>] = [
             \.time.secondsSince1970, \.latitude, \.longitude, \.horizontalAccuracy, \.searchRadius, \.maxAge,
         ]
-        let zoneNumbers: [WritableKeyPath<PostIntent.Zone, Double>] = [\.latitude, \.longitude, \.radius]
+        let zoneNumbers: [WritableKeyPath<PrivacyZone, Double>] = [\.center.latitude, \.center.longitude, \.radius]
         for intent in Self.intents() {
             #expect(doubles(intent) == numbers.count + zoneNumbers.count * (intent.zones?.count ?? 0))
             #expect(intent.numbersAreFinite && intent.storedJSON != nil)

@@ -73,6 +73,7 @@ public enum MessageTemplate {
         let scalars = Array(template.unicodeScalars)
         func isWordStart(_ s: Unicode.Scalar) -> Bool { s.isASCII && (s.properties.isAlphabetic || s == "_") }
         func isWord(_ s: Unicode.Scalar) -> Bool { isWordStart(s) || (s.isASCII && s.properties.numericType != nil) }
+        let expected = placeholders.map { "{\($0)}" }.joined(separator: ", ")
         var index = 0
         while index < scalars.count {
             defer { index += 1 }
@@ -80,7 +81,6 @@ public enum MessageTemplate {
             var end = index + 1
             while end < scalars.count, isWord(scalars[end]) { end += 1 }
             let word = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
-            let expected = placeholders.map { "{\($0)}" }.joined(separator: ", ")
             if end < scalars.count, scalars[end] == "}" {
                 if !placeholders.contains(word) { return "unknown placeholder '{\(word)}' (expected \(expected))" }
             } else if placeholders.contains(word) {

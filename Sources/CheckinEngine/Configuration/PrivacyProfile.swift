@@ -2,7 +2,7 @@ import Foundation
 import Geo
 
 /// A circle inside which nothing may locate the user: no coordinates, no place.
-public struct PrivacyZone: Sendable, Equatable {
+public struct PrivacyZone: Sendable, Equatable, Codable {
     public var name: String
     public var center: Coordinate
     public var radius: Double

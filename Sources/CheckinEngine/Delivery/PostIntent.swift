@@ -38,14 +38,7 @@ struct PostIntent: Codable, Equatable {
     var sentWireFields: [String: String]?
     /// The profile's privacy zones when it was queued (nil: none): a place found inside one is
     /// not named, though the device stood outside — an apartment building's page names a home.
-    var zones: [Zone]?
-
-    struct Zone: Codable, Equatable {
-        var name: String
-        var latitude: Double
-        var longitude: Double
-        var radius: Double
-    }
+    var zones: [PrivacyZone]?
 
     struct ResolvedPlace: Codable, Equatable {
         var id: String?
@@ -63,13 +56,8 @@ extension PostIntent {
     /// The name of the privacy zone a place at `point` lies in; nil when none does, or the place
     /// has no location.
     func zone(containing point: Coordinate?) -> String? {
-        guard let point, let zones else { return nil }
-        return zones.first {
-            PrivacyZone(
-                name: $0.name, center: Coordinate(latitude: $0.latitude, longitude: $0.longitude), radius: $0.radius
-            )
-            .contains(point)
-        }?.name
+        guard let point else { return nil }
+        return zones?.first { $0.contains(point) }?.name
     }
 
     /// `places` without those lying in a privacy zone, and the zone the first one left out lay in.

@@ -58,23 +58,23 @@ struct GateEvaluator {
         return PrivacyGate.consentVerdict(mode, askable: askable, answer: answer)
     }
 
-    /// A ~100 m cell standing for "the same place" of triggers outside regions.
     /// A post that failed or expired is no check-in: the cool-down counts from the one before
     /// (gate 8, "no check-in at this place within the cool-down"), as a post consent refused is
     /// none. Forgotten only while it is still the place's last.
     mutating func forgetCheckin(_ record: AuditRecord) {
-        guard record.decision == .failed || record.decision == .expired, let latitude = record.latitude,
-            let longitude = record.longitude
-        else { return }
-        let place = Self.place(
-            record.network, region: record.region, position: Coordinate(latitude: latitude, longitude: longitude))
+        guard record.decision == .failed || record.decision == .expired, let position = record.coordinate else {
+            return
+        }
+        let place = Self.place(record.network, region: record.region, position: position)
         if lastCheckin[place] == record.time { lastCheckin[place] = nil }
     }
 
+    /// The cool-down's key: a network's check-ins at one region, or in one cell outside regions.
     private static func place(_ network: Network, region: String?, position: Coordinate) -> String {
         "\(network.rawValue)|" + (region ?? cell(position))
     }
 
+    /// A ~100 m cell standing for "the same place" of triggers outside regions.
     static func cell(_ point: Coordinate) -> String {
         FixedPoint.printf(point.latitude, digits: 3) + "," + FixedPoint.printf(point.longitude, digits: 3)
     }

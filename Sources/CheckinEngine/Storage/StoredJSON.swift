@@ -26,7 +26,7 @@ extension PostIntent {
     /// list against the value's numbers.
     var numbersAreFinite: Bool {
         [time.secondsSince1970, latitude, longitude, horizontalAccuracy, searchRadius, maxAge].allSatisfy(\.isFinite)
-            && (zones ?? []).allSatisfy { [$0.latitude, $0.longitude, $0.radius].allSatisfy(\.isFinite) }
+            && (zones ?? []).allSatisfy { [$0.center.latitude, $0.center.longitude, $0.radius].allSatisfy(\.isFinite) }
     }
 }
 
@@ -74,11 +74,15 @@ extension PostIntent: StoredJSON {
     }
 }
 
-extension PostIntent.Zone: StoredJSON {
+extension PrivacyZone: StoredJSON {
+    /// `Codable`'s form: `{"center":{"latitude":…,"longitude":…},"name":…,"radius":…}`.
     func write(to json: inout JSONWriter) {
         json.object { json in
-            json.field("latitude", latitude)
-            json.field("longitude", longitude)
+            json.key("center")
+            json.object { json in
+                json.field("latitude", center.latitude)
+                json.field("longitude", center.longitude)
+            }
             json.field("name", name)
             json.field("radius", radius)
         }
