@@ -18,7 +18,7 @@ public struct RouteSpec: Hashable, Sendable {
     public var timeOrder = TimeOrder.strict
     /// Which path of the file, counting from 1; nil: all of them.
     public var path: Int?
-    /// For untimed geometry: travel speed (m/s), longest gap between samples, start.
+    /// For untimed geometry: travel speed (m/s), time between samples, start.
     public var speed = RouteTiming.walkingSpeed
     public var sampleInterval = Seconds(1)
     public var start: EpochInstant?

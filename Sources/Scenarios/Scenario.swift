@@ -61,7 +61,7 @@ public struct DeviceScript: Sendable {
     public var routeDisplayName: String
     /// A track point earlier than the one before it: refuse the file, drop it, or sort.
     public var timeOrder = TimeOrder.strict
-    /// Most samples the route may make (untimed geometry densified).
+    /// Most samples the route may make (untimed geometry sampled at ``RouteSpec/sampleInterval``).
     public var maxFixes = RouteTiming.defaultMaximumSamples
     /// Which path of the file, counting from 1.
     public var path: Int?

@@ -97,7 +97,8 @@ struct Export: ParsableCommand {
             }
             guard let driver = format.driver else { return }
             // One sample per route point: timing densifies only segments longer than an hour.
-            let timing = RouteTiming(speed: speed ?? RouteTiming.walkingSpeed, sampleInterval: Seconds(3_600))
+            let timing = RouteTiming(
+                speed: speed ?? RouteTiming.walkingSpeed, sampleInterval: Seconds(3_600), untimedSampling: .points)
             var samples: [RouteSample]
             do throws(RouteTimingError) {
                 samples = try timing.samples(for: parsed)

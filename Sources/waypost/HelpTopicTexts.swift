@@ -241,7 +241,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `maxFixes` | 5000000 | most samples the route may make, its timed gaps filled one every `sampleInterval`; more is refused |
 | `timeOrder` | strict | a track point earlier than the one before it: `strict` refuses the file, `drop` drops it, `sort` sorts the track |
 | `speed` | 1.4 | m/s, for untimed geometry |
-| `sampleInterval` | 1s | longest gap between samples of untimed geometry |
+| `sampleInterval` | 1s | time between samples of untimed geometry, on one clock along the line (its last point ends it) |
 | `start` | 2025-01-01T00:00:00Z | ISO-8601 start for untimed geometry |
 | `startAfter` | 0 | shift this device's route later (devices sharing a route, staggered) |
 | `mode` | standard | `standard`, `significant-change`, or `none` (region monitoring only) |

@@ -21,7 +21,7 @@ struct Replay: AsyncParsableCommand {
             The simulated app asks for authorization (answered by --auth), monitors the --regions, \
             and starts the standard service (or the significant-change service with \
             --mode significant-change). Timed tracks keep their own times; untimed geometry is \
-            timed at --speed and densified so that samples are at most --sample-interval apart.
+            timed at --speed and sampled every --sample-interval along it, as a receiver reports fixes.
 
             With --checkins, region enters and exits, significant changes and visits become posts, \
             gated by the --privacy profile (safe defaults without one: nothing shared), written to \
@@ -197,7 +197,7 @@ struct Replay: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Travel speed for untimed geometry, m/s (default: walking, 1.4).")
     var speed: Double = RouteTiming.walkingSpeed
 
-    @Option(parsing: .unconditional, help: "Longest gap between samples of untimed geometry, seconds.")
+    @Option(parsing: .unconditional, help: "Seconds between samples of untimed geometry (one clock along it).")
     var sampleInterval: Double = 1
 
     @Option(

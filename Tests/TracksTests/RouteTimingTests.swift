@@ -39,6 +39,56 @@ struct RouteTimingTests {
         #expect(samples.allSatisfy { abs(($0.course ?? 99) - 0) < 1e-6 })
     }
 
+    /// Untimed geometry is sampled on one clock across its legs, as a receiver reports fixes:
+    /// every sample but the last a whole interval after the start, each where the device has got
+    /// to by then (corners between ticks are not samples), and the path's last point at its end.
+    /// Cut leg by leg into equal pieces, samples came a little under an interval apart and a
+    /// stream allowed one fix every N intervals skipped one more each time.
+    @Test func untimedPathsAreSampledOnOneClockAcrossLegs() throws {
+        // Legs of about 25 m, 10 m and 37 m due north, at 4 m/s: the corners fall between ticks.
+        let points = [0.0, 25, 35, 72].map { TrackPoint(latitude: 37 + $0 / 110_986, longitude: -122, altitude: $0) }
+        let track = Track(
+            format: .kml,
+            features: [TrackFeature(kind: .placemark, geometry: .lineString(TrackPath(points: points)))])
+        let timeline = try RouteTiming(speed: 4, sampleInterval: 1, start: 0).timeline(for: track)
+        let samples = Array(timeline)
+        #expect(samples.count == timeline.count)
+        let length = zip(points, points.dropFirst()).reduce(0) {
+            $0 + Geodesic.wgs84.distance($1.0.coordinate, $1.1.coordinate)
+        }
+        #expect(samples.count == Int(length / 4) + 2)
+        for (index, sample) in samples.dropLast().enumerated() {
+            #expect(sample.point.storedTime == Double(index))
+            let along = Geodesic.wgs84.distance(points[0].coordinate, sample.point.coordinate)
+            #expect(abs(along - 4 * Double(index)) < 0.01)
+            #expect(abs((sample.point.altitude ?? -1) - along) < 0.05)
+        }
+        let last = try #require(samples.last)
+        #expect(last.point.coordinate == points[3].coordinate)
+        #expect(abs(last.point.storedTime - length / 4) < 1e-9)
+        // The corners themselves (25 m, 35 m) are not on the clock.
+        #expect(
+            !samples.contains {
+                $0.point.coordinate == points[1].coordinate || $0.point.coordinate == points[2].coordinate
+            })
+    }
+
+    /// For a file handed on (`waypost export`), each of the path's own points is a sample and
+    /// only longer legs are cut, evenly.
+    @Test func untimedPathsSampledAtTheirPointsKeepEveryPoint() throws {
+        let points = [0.0, 25, 35, 72].map { TrackPoint(latitude: 37 + $0 / 110_986, longitude: -122) }
+        let track = Track(
+            format: .kml,
+            features: [TrackFeature(kind: .placemark, geometry: .lineString(TrackPath(points: points)))])
+        let timeline = try RouteTiming(speed: 4, sampleInterval: 5, untimedSampling: .points, start: 0).timeline(
+            for: track)
+        let samples = Array(timeline)
+        #expect(samples.count == timeline.count)
+        // 25 m at 4 m/s is 6.25 s: two pieces; 10 m, one; 37 m, two.
+        #expect(samples.count == 6)
+        for point in points { #expect(samples.contains { $0.point.coordinate == point.coordinate }) }
+    }
+
     @Test func defaultsAreWalkingFromTheDocumentedStart() throws {
         let samples = try RouteTiming().samples(for: Self.line)
         #expect(samples.first?.point.timeIntervalSince1970 == RouteTiming.defaultStart.secondsSince1970)

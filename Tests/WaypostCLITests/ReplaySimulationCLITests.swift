@@ -131,6 +131,25 @@ struct ReplaySimulationCLITests {
         #expect(run.stdout.split(separator: "\n").last?.hasPrefix("summary: 0 fixes, 2 significant changes") == true)
     }
 
+    /// A coarse accuracy's source is limited to a fix every 5 s (Wi-Fi) or every minute (cells),
+    /// and an untimed line is sampled a second apart on one clock, so the fixes come exactly that
+    /// often. Cut leg by leg into equal pieces, the drive's samples were 0.999 s apart and the
+    /// fixes 5.995 s and 60.94 s.
+    @Test(arguments: [("hundred-meters", 5.0), ("kilometer", 60.0)])
+    func coarseFixesOfAnUntimedLineComeAtTheirSourcesRate(_ accuracy: String, _ seconds: Double) throws {
+        let (run, events) = try events("replay", "tracks/i280-drive.kml", "--accuracy", accuracy, "--format", "jsonl")
+        #expect(run.status == 0, "\(run.stderr)")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let times = events.filter { $0["type"] as? String == "location" }.compactMap {
+            ($0["t"] as? String).flatMap(formatter.date(from:))
+        }
+        #expect(times.count > 5)
+        for (a, b) in zip(times, times.dropFirst()) {
+            #expect(abs(b.timeIntervalSince(a) - seconds) < 0.001, "\(a) → \(b)")
+        }
+    }
+
     @Test func deniedAuthorizationGivesAnErrorAndNoFixes() throws {
         let (run, events) = try events("replay", "tracks/cupertino-walk.kml", "--auth", "denied", "--format", "jsonl")
         #expect(run.status == 0)

@@ -20,9 +20,9 @@ public struct RouteTimeline: Sequence, Sendable {
         case samples([RouteSample])
         /// Timed points, with the file's own per-point speed and course where it has them.
         case timed(SpillColumn<TrackPoint>, speeds: SpillColumn<Double>?, courses: SpillColumn<Double>?)
-        /// An untimed path timed at `speed` from `begin`, densified along its `legs` so that no two
-        /// samples are more than `step` metres apart; `shift` is added to every time afterwards
-        /// (geometry placed before the file's first time is moved to end just before it).
+        /// An untimed path timed at `speed` from `begin` and sampled as its `sampling` says;
+        /// `shift` is added to every time afterwards (geometry placed before the file's first
+        /// time is moved to end just before it).
         case densified(Densified)
     }
 
@@ -31,12 +31,31 @@ public struct RouteTimeline: Sequence, Sendable {
         var legs: [GeodesicLine]
         var begin: Double
         var speed: Double
-        var step: Double
+        /// Seconds between samples (``RouteTiming/sampleInterval``).
+        var interval: Double
+        var sampling: RouteTiming.UntimedSampling
         var shift = 0.0
 
         /// The time of the last sample, before the shift: the sum, leg by leg, that the samples follow.
         var end: Double {
             legs.reduce(begin) { $0 + $1.distance / speed }
+        }
+
+        /// How many samples the path makes: a Double, so that a count too large for memory is
+        /// measured before it is refused.
+        static func count(legs: [GeodesicLine], speed: Double, interval: Double, sampling: RouteTiming.UntimedSampling)
+            -> Double
+        {
+            switch sampling {
+            case .points:
+                let step = speed * interval
+                return legs.reduce(1) { $0 + Swift.max(1, ($1.distance / step).rounded(.up)) }
+            case .clock:
+                let duration = legs.reduce(0) { $0 + $1.distance / speed }
+                // A tick within a microsecond of the end is the end itself.
+                guard duration > ClockPoints.tolerance else { return 1 }
+                return ((duration - ClockPoints.tolerance) / interval).rounded(.up) + 1
+            }
         }
     }
 
@@ -115,6 +134,8 @@ private struct PieceCursor: Sendable {
     private var index = 0
     private var previous: TrackPoint?
     private var upcoming: TrackPoint?
+    /// `upcoming`'s speed and course where its path's timing gives them (clock sampling).
+    private var upcomingMotion: RawPoints.Motion?
     private var cachedMetric: (latitude: Double, metric: LocalMetric)?
     /// Samples handed over as they are, for ``RouteTimeline/Piece/samples(_:)``.
     private var given: [RouteSample]?
@@ -128,9 +149,15 @@ private struct PieceCursor: Sendable {
                 .points(points.makeIterator()), speeds?.makeIterator(), courses?.makeIterator(), 0, nil
             )
         case .densified(let path):
-            (raw, speeds, courses, shift, given) = (.densified(DensifiedPoints(path)), nil, nil, path.shift, nil)
+            let raw: RawPoints =
+                switch path.sampling {
+                case .points: .densified(DensifiedPoints(path))
+                case .clock: .clock(ClockPoints(path))
+                }
+            (self.raw, speeds, courses, shift, given) = (raw, nil, nil, path.shift, nil)
         }
         upcoming = raw.next()
+        upcomingMotion = raw.motion
     }
 
     mutating func next() -> RouteSample? {
@@ -140,7 +167,9 @@ private struct PieceCursor: Sendable {
             return given[index]
         }
         guard let point = upcoming else { return nil }
+        let known = upcomingMotion
         upcoming = raw.next()
+        upcomingMotion = raw.motion
         var speed: Double? = nil
         var course: Double? = nil
         if let (p, q) = upcoming.map({ (point, $0) }) ?? previous.map({ ($0, point) }) {
@@ -154,6 +183,10 @@ private struct PieceCursor: Sendable {
                 course = degrees < 0 ? degrees + 360 : degrees
             }
         }
+        if let known {
+            speed = known.speed
+            course = known.course ?? course
+        }
         if let given = speeds?.next(), !given.isNaN { speed = given }
         if let given = courses?.next(), !given.isNaN { course = given }
         previous = point
@@ -164,29 +197,44 @@ private struct PieceCursor: Sendable {
     }
 }
 
-/// A piece's positions before motion: stored points, or an untimed path densified on the way.
+/// A piece's positions before motion: stored points, or an untimed path sampled on the way.
 ///
-/// Two optionals, not an enum: an enum's payload is taken out to be advanced, and the copy left
+/// Optionals, not an enum: an enum's payload is taken out to be advanced, and the copy left
 /// behind shares the iterator's chunk, so reading the next chunk into it copied a megabyte first.
 private struct RawPoints: Sendable {
     private var stored: SpillColumn<TrackPoint>.Iterator?
     private var densified: DensifiedPoints?
+    private var clock: ClockPoints?
 
     static func points(_ points: SpillColumn<TrackPoint>.Iterator) -> RawPoints {
-        RawPoints(stored: points, densified: nil)
+        RawPoints(stored: points, densified: nil, clock: nil)
     }
 
     static func densified(_ cursor: DensifiedPoints) -> RawPoints {
-        RawPoints(stored: nil, densified: cursor)
+        RawPoints(stored: nil, densified: cursor, clock: nil)
+    }
+
+    static func clock(_ cursor: ClockPoints) -> RawPoints {
+        RawPoints(stored: nil, densified: nil, clock: cursor)
     }
 
     mutating func next() -> TrackPoint? {
-        stored != nil ? stored?.next() : densified?.next()
+        if stored != nil { return stored?.next() }
+        return densified != nil ? densified?.next() : clock?.next()
     }
+
+    /// How the device moves at a point.
+    typealias Motion = (speed: Double, course: Double?)
+
+    /// The motion at the point ``next()`` last made, where the path's timing says it: along a
+    /// path sampled on a clock, the speed it is timed at and the direction of travel there (a
+    /// chord across a corner between two samples is shorter and turned).
+    var motion: Motion? { clock?.motion }
 }
 
 /// An untimed path timed at its speed and cut along each geodesic leg (`legs[i]` runs from point
-/// i to point i + 1) into steps of at most `step` metres; the leg's end is the file's own point.
+/// i to point i + 1) into equal steps no longer than an interval's travel; the leg's end is the
+/// file's own point (``RouteTiming/UntimedSampling/points``).
 private struct DensifiedPoints: Sendable {
     private let path: RouteTimeline.Densified
     /// The file's points after `previous`.
@@ -214,7 +262,7 @@ private struct DensifiedPoints: Sendable {
         }
         if piece == pieces {
             guard leg < path.legs.count else { return nil }
-            pieces = max(1, Int((path.legs[leg].distance / path.step).rounded(.up)))
+            pieces = max(1, Int((path.legs[leg].distance / (path.speed * path.interval)).rounded(.up)))
             piece = 0
             upcoming = points.next()
         }
@@ -241,4 +289,85 @@ private struct DensifiedPoints: Sendable {
         }
         return sample
     }
+}
+
+/// An untimed path timed at its speed and sampled on one clock: at `begin` and every interval
+/// after, wherever along the geodesic legs the device has got to, then at the path's last point
+/// (``RouteTiming/UntimedSampling/clock``).
+private struct ClockPoints: Sendable {
+    /// Seconds: a tick this close to the path's end is the end.
+    static let tolerance = 1e-6
+
+    private let path: RouteTimeline.Densified
+    private var points: SpillColumn<TrackPoint>.Iterator
+    /// The file's points that bound the current leg.
+    private var from: TrackPoint
+    private var to: TrackPoint?
+    private var leg = 0
+    /// Metres along the path where the current leg begins.
+    private var legStart = 0.0
+    private var tick = 0
+    /// Ticks before the end: every sample but the last.
+    private let ticks: Int
+    private var ended = false
+    /// The motion at the last point made.
+    private(set) var motion: RawPoints.Motion?
+
+    init(_ path: RouteTimeline.Densified) {
+        self.path = path
+        points = path.points.makeIterator()
+        from = points.next() ?? TrackPoint(latitude: .nan, longitude: .nan)
+        to = points.next()
+        // Counted, not compared with the end's time: the timeline's size says the same number.
+        ticks =
+            Int(
+                RouteTimeline.Densified.count(
+                    legs: path.legs, speed: path.speed, interval: path.interval, sampling: .clock)) - 1
+    }
+
+    mutating func next() -> TrackPoint? {
+        guard tick < ticks else { return lastPoint() }
+        let along = Double(tick) * path.interval * path.speed
+        while leg + 1 < path.legs.count, along >= legStart + path.legs[leg].distance, let next = points.next() {
+            legStart += path.legs[leg].distance
+            leg += 1
+            if let to { from = to }
+            to = next
+        }
+        var sample = from
+        let into = along - legStart
+        motion = nil
+        if leg < path.legs.count, let to {
+            let line = path.legs[leg]
+            var azimuth = line.initialAzimuth
+            if into > 0 {
+                let at = Geodesic.wgs84.direct(from: from.coordinate, azimuth: line.initialAzimuth, distance: into)
+                sample = TrackPoint(latitude: at.coordinate.latitude, longitude: at.coordinate.longitude)
+                azimuth = at.finalAzimuth
+                if let a = from.altitude, let b = to.altitude, line.distance > 0 {
+                    sample.altitude = a + (b - a) * min(1, into / line.distance)
+                }
+            }
+            motion = (path.speed, line.distance > 0 ? Self.course(azimuth) : nil)
+        }
+        sample.storedTime = path.begin + Double(tick) * path.interval
+        tick += 1
+        return sample
+    }
+
+    /// The path's last point, at the path's end, arriving along the last leg.
+    private mutating func lastPoint() -> TrackPoint? {
+        guard !ended else { return nil }
+        ended = true
+        var last = to ?? from
+        while let next = points.next() { last = next }
+        last.storedTime = path.end
+        // A path that goes nowhere (one point, or one point repeated) is not travelled.
+        motion =
+            ticks > 0 ? path.legs.last.map { (path.speed, $0.distance > 0 ? Self.course($0.finalAzimuth) : nil) } : nil
+        return last
+    }
+
+    /// An azimuth in (−180, 180] as a course in [0, 360).
+    private static func course(_ azimuth: Double) -> Double { azimuth < 0 ? azimuth + 360 : azimuth }
 }

@@ -51,9 +51,10 @@ public struct RouteTimingError: Error, Sendable, Equatable, CustomStringConverti
 /// - Timed points keep their times. Points of a partly timed path get times interpolated by
 ///   distance between their timed neighbours; leading and trailing untimed points are timed at
 ///   ``speed``.
-/// - Untimed geometry is timed at ``speed`` and densified along the geodesic so that no two
-///   samples are more than ``sampleInterval`` apart, as `simctl location` does with `--speed`.
-///   It starts where the previous path ended; untimed geometry before the file's first timed
+/// - Untimed geometry is timed at ``speed`` and sampled along the geodesic every
+///   ``sampleInterval`` on one clock, as a receiver reports fixes and as `simctl location` does
+///   with `--speed` and `--interval` (``UntimedSampling/clock``); or at each of its own points,
+///   long legs cut evenly, for a file handed on (``UntimedSampling/points``). It starts where the previous path ended; untimed geometry before the file's first timed
 ///   point ends just before that point, so a file's own clock wins; a wholly untimed file starts
 ///   at ``start``, or at ``defaultStart`` when that is nil.
 /// - Paths follow one another: a path that begins before the previous one ended is an error
@@ -71,8 +72,10 @@ public struct RouteTiming: Sendable {
 
     /// Travel speed for untimed geometry, m/s.
     public var speed: Double
-    /// Longest gap between densified samples of untimed geometry.
+    /// Time between samples of untimed geometry (with ``UntimedSampling/points``, the longest).
     public var sampleInterval: Seconds
+    /// Where untimed geometry is sampled.
+    public var untimedSampling: UntimedSampling
     /// Time of the first sample of untimed geometry that nothing else anchors; nil anchors it to
     /// the file's own first time, or ``defaultStart`` for a wholly untimed file.
     public var start: EpochInstant?
@@ -83,13 +86,27 @@ public struct RouteTiming: Sendable {
 
     public static let defaultMaximumSamples = 5_000_000
 
+    /// Where the samples of untimed geometry fall.
+    public enum UntimedSampling: Sendable {
+        /// Every ``RouteTiming/sampleInterval`` from the path's start, wherever the device has got
+        /// to along it, and at its last point: a receiver's fixes, one clock for the whole path.
+        /// A stream limited to one fix every N intervals gets every Nth (cut into equal pieces,
+        /// a path's samples came a little under an interval apart, and such a stream skipped one
+        /// more each time).
+        case clock
+        /// At each of the path's own points, legs longer than an interval's travel cut into
+        /// equal pieces: the route's shape kept for a file handed on (`waypost export`).
+        case points
+    }
+
     public init(
-        speed: Double = walkingSpeed, sampleInterval: Seconds = Seconds(1), start: EpochInstant? = nil,
-        maximumSamples: Int = defaultMaximumSamples
+        speed: Double = walkingSpeed, sampleInterval: Seconds = Seconds(1), untimedSampling: UntimedSampling = .clock,
+        start: EpochInstant? = nil, maximumSamples: Int = defaultMaximumSamples
     ) {
         precondition(speed > 0 && sampleInterval > .zero)
         self.speed = speed
         self.sampleInterval = sampleInterval
+        self.untimedSampling = untimedSampling
         self.start = start
         self.maximumSamples = maximumSamples
     }
@@ -185,7 +202,7 @@ public struct RouteTiming: Sendable {
                 let begin = cursor.map { $0 + sampleInterval.seconds } ?? (start ?? Self.defaultStart).secondsSince1970
                 let piece = RouteTimeline.Densified(
                     points: path.points, legs: legs[index] ?? [], begin: begin, speed: speed,
-                    step: speed * sampleInterval.seconds)
+                    interval: sampleInterval.seconds, sampling: untimedSampling)
                 pieces.append(.densified(piece))
                 first = first ?? begin
                 end = piece.end
@@ -197,17 +214,16 @@ public struct RouteTiming: Sendable {
     }
 
     /// Refuses, up front, a timeline of more than ``maximumSamples``: wholly untimed paths (those
-    /// with `legs`) are counted as ``RouteTimeline`` will cut them; the count is the timeline's.
+    /// with `legs`) are counted as ``RouteTimeline`` will sample them; the count is the timeline's.
     private func checkSize(of paths: [TrackPath], legs: [[GeodesicLine]?]) throws(RouteTimingError) -> Int {
-        let step = speed * sampleInterval.seconds
         var count = 0.0
         for (path, legs) in zip(paths, legs) where !path.points.isEmpty {
             guard let legs else {
                 count += Double(path.points.count)
                 continue
             }
-            count += 1
-            for leg in legs { count += max(1, (leg.distance / step).rounded(.up)) }
+            count += RouteTimeline.Densified.count(
+                legs: legs, speed: speed, interval: sampleInterval.seconds, sampling: untimedSampling)
         }
         guard count <= Double(maximumSamples) else {
             throw RouteTimingError(
