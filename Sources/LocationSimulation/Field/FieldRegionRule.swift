@@ -106,17 +106,26 @@ struct FieldRegionRule {
         slots = realigned
     }
 
+    /// An estimate past the threshold by more than its doubt (``RegionMechanism/doubt``) starts
+    /// the timer; one short of it by more than its doubt stops it; one within its doubt of the
+    /// threshold leaves the timer as it is.
     private static func weigh(_ estimate: OSEstimate, in slot: inout Slot, mechanism: RegionMechanism) {
         let radius = slot.region.radius
         let distance = ShortDistance.distance(slot.region.center, estimate.coordinate)
+        let doubt = mechanism.doubt * estimate.horizontalAccuracy
+        // How far past the threshold, toward the other state, the estimate lies.
+        let past: Double
         switch slot.state {
         case .unknown:
             slot.state = distance <= mechanism.effectiveRadius(radius) ? .inside : .outside
-        case .outside where distance <= mechanism.entryThreshold(radius: radius),
-            .inside where distance >= mechanism.exitThreshold(radius: radius):
+            return
+        case .outside: past = mechanism.entryThreshold(radius: radius) - distance
+        case .inside: past = distance - mechanism.exitThreshold(radius: radius)
+        }
+        if past >= doubt {
             let target: RegionState = slot.state == .inside ? .outside : .inside
             if slot.pending == nil { slot.pending = (target, estimate.time, estimate.coordinate) }
-        default:
+        } else if past < -doubt {
             slot.pending = nil
         }
     }

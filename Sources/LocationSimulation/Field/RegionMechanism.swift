@@ -29,6 +29,18 @@ public struct RegionMechanism: Sendable, Equatable {
     /// An entry needs the estimate at most this fraction of the effective radius inside: the
     /// cushion cannot exceed the region. Waypost's choice, as the exact rule's cap.
     public var inwardCapFraction = 0.5
+    /// How sure an estimate must be, in its 68 % radii (`horizontalAccuracy`): it counts as past a
+    /// threshold only when still past it moved this far back, and as short of it only when still
+    /// short moved this far on; between, it neither starts nor stops a transition's timer (and,
+    /// near a boundary, satellite positioning is powered up: ``proximityFactor``). Apple: "To
+    /// prevent spurious notifications, iOS doesn't deliver region notifications until certain
+    /// threshold conditions are met" (Location and Maps Programming Guide); "the system applies
+    /// heuristics to ensure that the boundary crossing represents a deliberate event and is not
+    /// the result of spurious location data" (UNLocationNotificationTrigger). Waypost's choice:
+    /// 1, the accuracy the OS itself reports. Judged on an estimate's centre, a cell estimate put
+    /// a walker in the middle of a fence outside it in most walks with Wi-Fi off; sure of exits
+    /// only, a coarse entry on the way in was undone by the next estimate as often.
+    public var doubt = 1.0
     /// How long the OS's position must stay past the threshold (Apple: "remain at that minimum
     /// distance for at least 20 seconds"). Sourced.
     public var persistence = Seconds(20)
