@@ -121,6 +121,7 @@ public struct ScenarioRunner: Sendable {
         let file = TrialResultsFile(shard: 1, shards: 1, scenarios: [header], units: units)
         do {
             try recordDistributions(of: file)
+            try completeRuns(of: file)
         } catch {
             return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)
         }
@@ -140,6 +141,23 @@ public struct ScenarioRunner: Sendable {
         }
     }
 
+    /// The runs of `file` recorded in ``storePath`` are complete: each replaces the earlier run of
+    /// its name for good. A run whose exact unit stopped with an error (a time budget, a route
+    /// that cannot be read) is not: the earlier run stays the one `waypost report` and `audit`
+    /// read, until the scenario's next run.
+    public func completeRuns(of file: TrialResultsFile) throws(ScenarioError) {
+        guard let storePath else { return }
+        let complete = file.units.filter { $0.record.trial == 0 && $0.record.error == nil }.map {
+            file.scenarios[$0.scenario].name
+        }
+        guard !complete.isEmpty else { return }
+        do {
+            try Store(path: storePath).completeRuns(named: complete)
+        } catch {
+            throw ScenarioError(.unavailable, error.description)
+        }
+    }
+
     /// Records each trials scenario's distributions (``TrialResultsFile/distributions()``) beside
     /// its exact run in ``storePath``, for `waypost report` to draw.
     public func recordDistributions(of file: TrialResultsFile) throws(ScenarioError) {
@@ -148,7 +166,7 @@ public struct ScenarioRunner: Sendable {
         do {
             let store = try Store(path: storePath)
             for (header, expectations) in distributions {
-                guard let run = try store.run(named: header.name) else { continue }
+                guard let run = try store.runBeingRecorded(named: header.name) else { continue }
                 try store.saveTrialDistributions(expectations, run: run.id)
             }
         } catch {

@@ -83,8 +83,12 @@ public struct EmulatorFixtures: Sendable, Equatable {
                 file: directory.path, isMissing: true,
                 reason: "not a directory (a fixtures directory holds twitter-places.json and facebook-pages.json)")
         }
-        let places = try read(PlacesFile.self, directory.appendingPathComponent("twitter-places.json"))
-        let pages = try read(GraphList<GraphPage>.self, directory.appendingPathComponent("facebook-pages.json"))
+        let placesFile = directory.appendingPathComponent("twitter-places.json")
+        let pagesFile = directory.appendingPathComponent("facebook-pages.json")
+        let (places, placesData) = try read(PlacesFile.self, placesFile)
+        let (pages, pagesData) = try read(GraphList<GraphPage>.self, pagesFile)
+        try PlacesCheck(file: placesFile.path, data: placesData).check(places.places)
+        try PlacesCheck(file: pagesFile.path, data: pagesData).check(pages.data)
         return EmulatorFixtures(twitterPlaces: places.places, facebookPages: pages.data)
     }
 
@@ -97,7 +101,7 @@ public struct EmulatorFixtures: Sendable, Equatable {
         return EmulatorFixtures(twitterPlaces: places.places, facebookPages: pages.data)
     }
 
-    private static func read<T: Decodable>(_ type: T.Type, _ file: URL) throws(LoadError) -> T {
+    private static func read<T: Decodable>(_ type: T.Type, _ file: URL) throws(LoadError) -> (T, Data) {
         let data: Data
         do {
             data = try Data(contentsOf: file)
@@ -107,7 +111,7 @@ public struct EmulatorFixtures: Sendable, Equatable {
                 file: file.path, isMissing: missing,
                 reason: missing ? "no such file (is this a fixtures directory like fixtures/places?)" : "unreadable")
         }
-        return try decode(type, data, file: file.path)
+        return (try decode(type, data, file: file.path), data)
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, file: String) throws(LoadError) -> T {
@@ -234,4 +238,86 @@ final class PlaceCache: Equatable, @unchecked Sendable {
     }
 
     static func == (_: PlaceCache, _: PlaceCache) -> Bool { true }
+}
+
+/// What JSON's types do not say of a places file: every position on the Earth, ids unique,
+/// parents that are places, Twitter's own place types — each a ``EmulatorFixtures/LoadError`` at
+/// the value's line and column. Served as they were, a latitude of 137 reached the clients.
+private struct PlacesCheck {
+    let file: String
+    let data: Data
+
+    /// Twitter's place types (Twitter API v1.1, "Geo objects": `place_type`).
+    static let placeTypes: Set = ["poi", "neighborhood", "city", "admin", "country"]
+
+    func check(_ places: [EmulatorFixtures.FixturePlace]) throws(EmulatorFixtures.LoadError) {
+        var first: [String: Int] = [:]
+        for (index, place) in places.enumerated() {
+            let at = [Key("places"), Key(index)]
+            if let other = first[place.id] {
+                throw error(at + [Key("id")], "id '\(place.id)' is also places[\(other)]'s")
+            }
+            first[place.id] = index
+            if !Self.placeTypes.contains(place.placeType) {
+                throw error(
+                    at + [Key("place_type")],
+                    "place_type '\(place.placeType)' is not one of Twitter's (\(Self.placeTypes.sorted().joined(separator: ", ")))"
+                )
+            }
+            for (ring, points) in (place.place.boundingBox?.coordinates ?? []).enumerated() {
+                for (k, point) in points.enumerated() {
+                    let corner = at + [Key("bounding_box"), Key("coordinates"), Key(ring), Key(k)]
+                    guard point.count >= 2 else { throw error(corner, "a position is [longitude, latitude]") }
+                    try position(latitude: nil, longitude: point[0], at: corner + [Key(0)])
+                    try position(latitude: point[1], longitude: nil, at: corner + [Key(1)])
+                }
+            }
+        }
+        for (index, place) in places.enumerated() {
+            if let parent = place.parent, first[parent] == nil {
+                throw error([Key("places"), Key(index), Key("parent")], "parent '\(parent)' is no place's id")
+            }
+        }
+    }
+
+    func check(_ pages: [GraphPage]) throws(EmulatorFixtures.LoadError) {
+        var first: [String: Int] = [:]
+        for (index, page) in pages.enumerated() {
+            let at = [Key("data"), Key(index)]
+            if let other = first[page.id] { throw error(at + [Key("id")], "id '\(page.id)' is also data[\(other)]'s") }
+            first[page.id] = index
+            if let latitude = page.location?.latitude {
+                try position(latitude: latitude, longitude: nil, at: at + [Key("location"), Key("latitude")])
+            }
+            if let longitude = page.location?.longitude {
+                try position(latitude: nil, longitude: longitude, at: at + [Key("location"), Key("longitude")])
+            }
+        }
+    }
+
+    private func position(latitude: Double?, longitude: Double?, at path: [Key]) throws(EmulatorFixtures.LoadError) {
+        if let latitude, !(-90...90).contains(latitude) {
+            throw error(path, "latitude \(latitude) is not in [-90, 90]")
+        }
+        if let longitude, !(-180...180).contains(longitude) {
+            throw error(path, "longitude \(longitude) is not in [-180, 180]")
+        }
+    }
+
+    private func error(_ path: [Key], _ reason: String) -> EmulatorFixtures.LoadError {
+        let position = JSONLocator.position(of: path, in: data)
+        let name = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().dropFirst()
+        return EmulatorFixtures.LoadError(
+            file: file, position: position.map { "\($0.line):\($0.column)" }, reason: "\(name): \(reason)")
+    }
+
+    /// A step of a path into the file, as ``JSONLocator`` follows it.
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int?
+        init(_ name: String) { (stringValue, intValue) = (name, nil) }
+        init(_ index: Int) { (stringValue, intValue) = ("\(index)", index) }
+        init?(stringValue: String) { self.init(stringValue) }
+        init?(intValue: Int) { self.init(intValue) }
+    }
 }

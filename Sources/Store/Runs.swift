@@ -33,21 +33,48 @@ extension Store {
         }
     }
 
-    /// Runs that will be recorded side by side, begun now in this order — each replacing any
+    /// Runs that will be recorded side by side, begun now in this order — each to replace any
     /// earlier run of its name — so that their order among the runs (and which is the latest)
-    /// does not depend on which starts first.
+    /// does not depend on which starts first. The earlier run stays the one ``run(named:)`` gives
+    /// until ``completeRuns(named:)``: a recording cut short (Ctrl-C, a time budget, a kill) never
+    /// takes a complete run's place. A replacement that never completed is dropped here.
     public func reserveRuns(_ runs: [(name: String, track: String, dryRun: Bool)], at time: EpochInstant)
         throws(StoreError)
     {
         try transaction { db throws(StoreError) in
             for run in runs {
-                try db.run("DELETE FROM runs WHERE name = ?", [.text(run.name)])
+                let replaced = Self.replacedName(run.name)
+                if try Self.runs(db, where: "name = ?", [.text(replaced)]).isEmpty {
+                    if let earlier = try Self.runs(db, where: "name = ?", [.text(run.name)]).first {
+                        // Kept aside with its posts' keys, which the new run's posts will have too.
+                        try db.run("UPDATE runs SET name = ? WHERE id = ?", [.text(replaced), .integer(earlier.id)])
+                        for table in ["outbox", "audit"] {
+                            try db.run(
+                                "UPDATE \(table) SET key = key || char(1) || 'replaced' WHERE run = ?",
+                                [.integer(earlier.id)])
+                        }
+                    }
+                } else {
+                    try db.run("DELETE FROM runs WHERE name = ?", [.text(run.name)])
+                }
                 try db.run(
                     "INSERT INTO runs (name, track, started_at, dry_run) VALUES (?, ?, ?, ?)",
                     [.text(run.name), .text(run.track), SQLValue(time), SQLValue(run.dryRun)])
             }
         }
     }
+
+    /// The named runs' recordings are complete: the runs they replace (``reserveRuns(_:at:)``)
+    /// are deleted, with everything recorded under them.
+    public func completeRuns(named names: [String]) throws(StoreError) {
+        try transaction { db throws(StoreError) in
+            for name in names { try db.run("DELETE FROM runs WHERE name = ?", [.text(Self.replacedName(name))]) }
+        }
+    }
+
+    /// Where a run being replaced is kept until its replacement is complete: its name and a
+    /// control character (U+0001) that no sensible run name carries.
+    static func replacedName(_ name: String) -> String { name + "\u{1}replaced" }
 
     /// Deletes everything recorded under the run named `name` (history, outbox, audit), keeping
     /// the run itself and its place among the runs. A scenario starts this way, so running it
@@ -76,17 +103,29 @@ extension Store {
         }
     }
 
-    /// The runs begun (wall clock) at or after `time`, oldest first.
+    /// The runs begun (wall clock) at or after `time`, oldest first, kept ones included.
     public func runsRecorded(since time: EpochInstant) throws(StoreError) -> [RunRecord] {
         try locked { db throws(StoreError) in try Self.runs(db, where: "started_at >= ?", [SQLValue(time)]) }
     }
 
-    /// The run named `name`, or the latest run when `name` is nil.
+    /// The run named `name`, or the latest run when `name` is nil: while a scenario records a
+    /// run anew (``reserveRuns(_:at:)``), the run it replaces.
     public func run(named name: String?) throws(StoreError) -> RunRecord? {
         try locked { db throws(StoreError) in
-            if let name { return try Self.runs(db, where: "name = ?", [.text(name)]).first }
-            return try Self.runs(db, where: "1", []).last
+            let found =
+                if let name {
+                    try Self.runs(db, where: "name = ?", [.text(name)]).first
+                } else {
+                    try Self.runs(db, where: "instr(name, char(1)) = 0", []).last
+                }
+            guard let latest = found else { return nil }
+            return try Self.runs(db, where: "name = ?", [.text(Self.replacedName(latest.name))]).first ?? latest
         }
+    }
+
+    /// The run named `name` as it is being recorded, not the one it replaces.
+    public func runBeingRecorded(named name: String) throws(StoreError) -> RunRecord? {
+        try locked { db throws(StoreError) in try Self.runs(db, where: "name = ?", [.text(name)]).first }
     }
 
     private static func runs(_ db: SQLiteConnection, where condition: String, _ values: [SQLValue]) throws(StoreError)
@@ -95,9 +134,10 @@ extension Store {
         try db.rows(
             "SELECT id, name, track, started_at, finished_at, dry_run FROM runs WHERE \(condition) ORDER BY id", values
         ) {
+            // A kept run is shown under its own name.
             RunRecord(
-                id: Int64($0.int(0)), name: $0.text(1), track: $0.text(2), startedAt: $0.instant(3),
-                finishedAt: $0.optionalInstant(4), dryRun: $0.bool(5))
+                id: Int64($0.int(0)), name: String($0.text(1).prefix { $0 != "\u{1}" }), track: $0.text(2),
+                startedAt: $0.instant(3), finishedAt: $0.optionalInstant(4), dryRun: $0.bool(5))
         }
     }
 }

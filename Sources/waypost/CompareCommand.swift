@@ -90,6 +90,7 @@ struct Compare: AsyncParsableCommand {
     func run() async throws {
         var passed = true
         try await reportingFailures {
+            try OutputDestination.checkCreatable(junit)
             // The log first: a bad one is 65 before anything runs.
             let log = try readLog()
             var scenario: Scenario

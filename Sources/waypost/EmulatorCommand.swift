@@ -65,6 +65,8 @@ struct Emulator: AsyncParsableCommand {
         try OptionRange.check("--port", port, 0...65535)
         // At least a few full entries (16 KiB each); at most what an Int on any platform holds.
         try OptionRange.check("--journal-bytes", journalBytes, (64 << 10)...(1 << 40), " bytes")
+        // An empty token matches no request's header: the control plane would answer 401 to all.
+        if controlToken?.isEmpty == true { throw ValidationError("--control-token must not be empty") }
     }
 
     /// In-flight requests get this long after SIGINT or SIGTERM; then they are cancelled, and

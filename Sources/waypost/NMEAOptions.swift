@@ -43,8 +43,11 @@ struct NMEAOptions: ParsableArguments {
     /// Whether `--nmea -` takes standard output from the event stream.
     var takesStandardOutput: Bool { file == "-" }
 
-    /// The checks that need the replay's other options.
-    func check(realtime: Bool, checkins: Bool, summary: Bool) throws {
+    /// The checks that need the replay's other options (`track`: the route being replayed).
+    func check(track: String, realtime: Bool, checkins: Bool, summary: Bool) throws {
+        if let file, file != "-", isSameFile(file, track) {
+            throw ValidationError("--nmea \(file) is the route being replayed: the sentences would overwrite it")
+        }
         if let port { try OptionRange.check("--nmea-serve", port, 0...65_535) }
         if host != nil && port == nil { throw ValidationError("--nmea-host needs --nmea-serve") }
         if port != nil && !realtime {

@@ -134,6 +134,15 @@ func isSpecialFile(_ path: String) -> Bool {
     return (info.st_mode & S_IFMT) != S_IFREG
 }
 
+/// Whether two paths name one file (its device and inode, links followed); false when either
+/// cannot be looked at.
+func isSameFile(_ a: String, _ b: String) -> Bool {
+    var first = stat()
+    var second = stat()
+    guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+}
+
 /// Where a command's `-o/--output` (or `--junit`) goes: standard output when none is given or
 /// the path is `-` (the convention POSIX utilities follow, Utility Syntax Guideline 13), else a
 /// file written whole or not at all (``AtomicFile``).
@@ -143,6 +152,21 @@ enum OutputDestination: Equatable {
 
     init(_ path: String?) {
         self = path.map { $0 == "-" ? .standardOutput : .file($0) } ?? .standardOutput
+    }
+
+    /// Refuses, before any work, files that could not be written at its end (73, with the
+    /// reason): a folder that is missing or not writable, or a folder where the file would go.
+    static func checkCreatable(_ paths: String?...) throws(CommandFailure) {
+        for case .file(let path) in paths.map(OutputDestination.init) {
+            var info = stat()
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                throw CommandFailure(.cannotCreate, "\(path): cannot create file: it is a directory")
+            }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            guard access(folder, W_OK | X_OK) == 0 else {
+                throw CommandFailure(.cannotCreate, "\(path): cannot create file: \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     func write(_ body: (BufferedOutput) throws -> Void) throws {

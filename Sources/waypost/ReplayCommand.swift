@@ -313,7 +313,7 @@ struct Replay: AsyncParsableCommand {
             throw ValidationError("--privacy, --dry-run and --run need --checkins")
         }
         if realtime && checkins != nil { throw ValidationError("--realtime cannot be combined with --checkins") }
-        try nmea.check(realtime: realtime, checkins: checkins != nil, summary: summary)
+        try nmea.check(track: track, realtime: realtime, checkins: checkins != nil, summary: summary)
     }
 
     func desiredAccuracy() throws -> Double {

@@ -141,6 +141,7 @@ struct Sweep: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
+            try OutputDestination.checkCreatable(output)
             guard let mechanism = realism.mechanism else { return }
             var cells: [FieldSweep.Cell] = []
             for place in try surroundings() {

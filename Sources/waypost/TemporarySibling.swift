@@ -39,10 +39,12 @@ final class TemporarySibling {
         unlink(path)  // a crashed run's leftover of the same pid
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replaced == nil ? 0o666 : 0o600)
         guard descriptor >= 0, replaced.map({ fchmod(descriptor, $0) == 0 }) ?? true else {
+            // Why, as the shell says it ("No such file or directory", "Permission denied").
+            let reason = String(cString: strerror(errno))
             if descriptor >= 0 { close(descriptor) }
             unlink(path)
             interruption.cancel()
-            throw CommandFailure(.cannotCreate, "\(destination): cannot create file")
+            throw CommandFailure(.cannotCreate, "\(destination): cannot create file: \(reason)")
         }
         (self.handle, self.path, self.destination, self.target, self.interruption) =
             (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), path, destination, target, interruption)

@@ -180,6 +180,7 @@ struct Test: AsyncParsableCommand {
     func run() async throws {
         var worst: SysExit = .ok
         try await reportingFailures {
+            try OutputDestination.checkCreatable(output, html, junit)
             let file: TrialResultsFile
             if merge {
                 let files = try scenarios.map { path in
@@ -219,6 +220,7 @@ struct Test: AsyncParsableCommand {
                 file = try await runUnits(runner, shard: shard ?? (1, 1))
                 do {
                     try runner.recordDistributions(of: file)
+                    try runner.completeRuns(of: file)
                 } catch {
                     throw CommandFailure(.unavailable, "\(error)")
                 }

@@ -352,6 +352,39 @@ struct BuiltInPlacesTests {
         #expect(builtIn.facebookPages == files.facebookPages)
         #expect(!builtIn.twitterPlaces.isEmpty && !builtIn.facebookPages.isEmpty)
     }
+
+    /// A places directory is checked beyond JSON's types before anything is served: positions on
+    /// the Earth, unique ids, parents that are places, Twitter's place types — one error at the
+    /// value's line and column. A latitude of 137 was served as it was.
+    @Test(arguments: [
+        (
+            "twitter-places.json", "\"place_type\": \"city\"", "\"place_type\": \"galaxy\"",
+            "place_type 'galaxy' is not one of Twitter's"
+        ),
+        ("twitter-places.json", "-122.0", "-925.0", "longitude -925"),
+        ("twitter-places.json", "\"parent\": null", "\"parent\": \"nowhere\"", "parent 'nowhere' is no place's id"),
+        ("facebook-pages.json", "\"latitude\": 37.", "\"latitude\": 137.", "latitude 137."),
+    ])
+    func placesFilesAreCheckedBeforeTheyAreServed(_ file: String, _ from: String, _ to: String, _ message: String)
+        throws
+    {
+        let source = Corpus.repositoryRoot.appendingPathComponent("fixtures/places")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: source, to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent(file)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let range = try #require(text.range(of: from))
+        try text.replacingCharacters(in: range, with: to).write(to: url, atomically: true, encoding: .utf8)
+        let line = text[..<range.lowerBound].count { $0 == "\n" } + 1
+        do {
+            _ = try EmulatorFixtures.load(from: directory)
+            Issue.record("\(file) with \(to) was loaded")
+        } catch {
+            #expect(error.description.hasPrefix("\(url.path):\(line):"), "\(error)")
+            #expect(error.description.contains(message), "\(error)")
+        }
+    }
 }
 
 extension EmulatorTests {

@@ -41,6 +41,32 @@ struct RunOrderTests {
         }
     }
 
+    @Test("A scenario's run recorded anew takes the earlier one's place only once complete")
+    func aRecordingCutShortLeavesTheEarlierRun() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store(path: directory.appendingPathComponent("w.db").path)
+            let old = try store.beginRun(name: "s", track: "s.gpx", at: 1)
+            try store.appendLocations([Self.fix(1)], run: old.id)
+            try store.finishRun(old.id, at: 2)
+            // Recorded again and cut short (Ctrl-C, a time budget): the earlier run is still read.
+            try store.reserveRuns([("s", "s.gpx", false)], at: 3)
+            let cut = try store.beginRun(name: "s", track: "s.gpx", at: 3)
+            try store.appendLocations([Self.fix(3)], run: cut.id)
+            #expect(try store.run(named: "s")?.id == old.id)
+            #expect(try store.run(named: "s")?.name == "s")
+            #expect(try store.run(named: nil)?.id == old.id)
+            #expect(try store.runBeingRecorded(named: "s")?.id == cut.id)
+            // Recorded again, to the end: it takes the place; what was cut short is gone.
+            try store.reserveRuns([("s", "s.gpx", false)], at: 4)
+            let new = try store.beginRun(name: "s", track: "s.gpx", at: 4)
+            #expect(try store.run(named: "s")?.id == old.id)
+            try store.completeRuns(named: ["s"])
+            #expect(try store.run(named: "s")?.id == new.id)
+            #expect(try store.locations(run: old.id).isEmpty && store.locations(run: cut.id).isEmpty)
+            #expect(try store.runsRecorded(since: 0).map(\.id) == [new.id])
+        }
+    }
+
     @Test("A trials run's distributions come back as saved, in order, with the trials that had nothing")
     func distributionsRoundTrip() throws {
         let store = try Store.temporary()

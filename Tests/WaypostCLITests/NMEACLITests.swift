@@ -104,6 +104,24 @@ struct NMEACLITests {
         }
     }
 
+    /// `--nmea` onto the route being replayed (itself, or through a link) is refused before
+    /// anything is written: the sentences replaced the user's route.
+    @Test func theSentencesNeverOverwriteTheRoute() throws {
+        try withTemporaryDirectory { directory in
+            let route = directory.appendingPathComponent("ride.gpx")
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.ride), to: route)
+            let link = directory.appendingPathComponent("link.gpx")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: route)
+            let before = try Data(contentsOf: route)
+            for output in [route.path, link.path] {
+                let run = try CLITests.waypost("replay", route.path, "--nmea", output)
+                #expect(run.status == 64, "\(run.stderr)")
+                #expect(run.stderr.contains("is the route being replayed"), "\(run.stderr)")
+            }
+            #expect(try Data(contentsOf: route) == before)
+        }
+    }
+
     @Test func optionsThatCannotGoTogetherAreUsageErrors() throws {
         for (arguments, message) in [
             (["--nmea-serve", "0"], "--nmea-serve needs --realtime"),

@@ -5,6 +5,37 @@ import WaypostSupport
 
 /// `waypost test` and `waypost report` as CI and users run them.
 struct ScenarioCLITests {
+    /// A scenario recorded again into a store and cut short — by its time budget here, by Ctrl-C
+    /// or a kill alike — does not take the earlier complete run's place: `audit` and `report` read
+    /// the earlier one until a run of the scenario completes. It used to be replaced by the
+    /// half-run at once, with nothing saying so.
+    @Test func aRunCutShortKeepsTheEarlierRecording() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("runs.db").path
+            let scenario = "fixtures/scenarios/commute-cafe-checkin.yaml"
+            #expect(try CLITests.waypost("test", scenario, "--db", db).status == 0)
+            let audit = try CLITests.waypost("audit", "--db", db)
+            let report = try CLITests.waypost("report", "commute-cafe-checkin", "--db", db)
+            #expect(audit.stdout.contains("posts") && report.status == 0)
+            // The same scenario as a crowd too large for its budget.
+            let text = try String(contentsOfFile: scenario, encoding: .utf8)
+                .replacingOccurrences(
+                    of: "device:\n  route:", with: "devices:\n  - name: crowd\n    count: 5000\n    route:"
+                )
+                .replacingOccurrences(of: "../../", with: Corpus.repositoryRoot.path + "/")
+                .replacingOccurrences(of: "../", with: Corpus.repositoryRoot.path + "/fixtures/")
+            let crowd = directory.appendingPathComponent("crowd.yaml")
+            try text.write(to: crowd, atomically: true, encoding: .utf8)
+            let cut = try CLITests.waypost("test", crowd.path, "--db", db, "--time-budget", "0.2")
+            #expect(cut.status != 0 && cut.stdout.contains("time budget"), "\(cut.stdout)\(cut.stderr)")
+            #expect(try CLITests.waypost("audit", "--db", db).stdout == audit.stdout)
+            #expect(try CLITests.waypost("report", "commute-cafe-checkin", "--db", db).stdout == report.stdout)
+            // Run to the end, it takes the place (the same run again: the same audit).
+            #expect(try CLITests.waypost("test", scenario, "--db", db).status == 0)
+            #expect(try CLITests.waypost("audit", "--db", db).stdout == audit.stdout)
+        }
+    }
+
     @Test func testPassesWritesJUnitAndRecordsARunToReport() throws {
         try withTemporaryDirectory { directory in
             let junit = directory.appendingPathComponent("out.xml").path

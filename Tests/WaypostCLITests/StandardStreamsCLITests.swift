@@ -30,6 +30,31 @@ struct StandardStreamsCLITests {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// An output that cannot be created is refused before the work, with the reason: a trials
+    /// run used to print its whole report and only then find the folder missing; `--output` said
+    /// "cannot create file" and not why.
+    @Test func unwritableOutputsAreRefusedFirstWithTheReason() throws {
+        for arguments in [
+            ["test", "fixtures/scenarios/field-cafe-checkin.yaml", "--junit", "no-such-folder/x.xml"],
+            ["test", "fixtures/scenarios/commute-cafe-checkin.yaml", "--html", "no-such-folder/x.html"],
+            ["sweep", "--radius", "50", "--speed", "1.4", "-o", "no-such-folder/x.json"],
+            ["export", "tracks/cupertino-walk.kml", "--format", "gpx", "--output", "no-such-folder/x.gpx"],
+        ] {
+            let run = try CLITests.waypost(arguments)
+            #expect(run.status == 73, "\(arguments)")
+            #expect(run.stdout.isEmpty, "\(arguments): \(run.stdout)")
+            #expect(run.stderr.contains("no-such-folder/"), "\(run.stderr)")
+            #expect(run.stderr.contains("cannot create file: No such file or directory"), "\(run.stderr)")
+        }
+    }
+
+    /// An empty control token would match no request: the control plane would refuse everyone.
+    @Test func anEmptyControlTokenIsAUsageError() throws {
+        let run = try CLITests.waypost("emulator", "--port", "0", "--control-token", "")
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--control-token must not be empty"), "\(run.stderr)")
+    }
+
     // MARK: Negative numbers
 
     /// `--speed -3` used to say "Missing value for '--speed'": the parser took `-3` for a flag.
