@@ -40,7 +40,9 @@ struct LocationServiceTests {
     /// Apple, `desiredAccuracy`: "if you need the current location only within a kilometer,
     /// specify kCLLocationAccuracyKilometer" — a cheaper source, so fewer and coarser fixes. The
     /// figures are what devices report for Wi-Fi (65 m) and cell fixes (1414 m, Stack Overflow
-    /// 7402503); `hacc` is the 68 % radius of the error actually applied.
+    /// 7402503); `hacc` is the 68 % radius of the error actually applied. Such a fix is a position
+    /// only: "the -1 for verticalAccuracy indicates that the altitude in the CLLocation is not
+    /// valid. You only get altitude with a 3D GPS position" (ibid.), and no speed or course.
     @Test func coarseAccuracyMeansCoarseFixesLessOften() {
         for (desired, accuracy, interval) in [
             (LocationAccuracy.hundredMeters, 65.0, 5.0), (LocationAccuracy.kilometer, 1414, 60),
@@ -53,6 +55,10 @@ struct LocationServiceTests {
             let fixes = run(route(seconds: Int(interval) * 2_000) { _ in 0 }, manager: manager).fixes
             #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $1.time - $0.time == interval })
             #expect(fixes.allSatisfy { $0.location.horizontalAccuracy == accuracy })
+            #expect(
+                fixes.allSatisfy {
+                    $0.location.verticalAccuracy == -1 && $0.location.speed == -1 && $0.location.course == -1
+                })
             let errors = fixes.map { ShortDistance.distance($0.location.coordinate, origin) }.sorted()
             let within = Double(errors.filter { $0 <= accuracy }.count) / Double(errors.count)
             #expect(within > 0.5 && within < 0.85, "\(desired): \(within) of fixes within \(accuracy) m")
@@ -66,6 +72,8 @@ struct LocationServiceTests {
         let fastFixes = run(route(seconds: 1800) { 2 * $0 }, manager: fast).fixes
         #expect(fastFixes.map(\.time) == [0, 300, 600, 900, 1200, 1500, 1800])
         #expect(fastFixes.allSatisfy { $0.service == .significantChange && $0.location.horizontalAccuracy == 500 })
+        // A cell-class position: moving at 2 m/s, it knows no speed or course.
+        #expect(fastFixes.allSatisfy { $0.location.speed == -1 && $0.location.course == -1 })
         // At 1 m/s the 500 m bind → 0, 500, 1000, 1500 s.
         let slow = alwaysManager()
         slow.startMonitoringSignificantLocationChanges()

@@ -373,6 +373,31 @@ struct HostileInputTests {
         }
     }
 
+    /// A bad value on its element's own line is located at its first character: counted from the
+    /// start tag's `>`, where libxml2 leaves its input when it reports the tag, every such error
+    /// was one column early (a black-box hunt). Values on the lines after were right, and are.
+    @Test(arguments: [
+        (
+            "<kml><Placemark><LineString><coordinates>-122,37 foo</coordinates></LineString></Placemark></kml>",
+            "k.kml",
+            1, 50
+        ),
+        (
+            "<kml><Placemark><LineString><coordinates>\n-122,37 -122,95</coordinates></LineString></Placemark></kml>",
+            "k.kml", 2, 9
+        ),
+        (
+            #"<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"><time>noon</time></trkpt></trkseg></trk></gpx>"#,
+            "g.gpx", 1, 104
+        ),
+    ])
+    func aBadValueIsLocatedAtItsFirstCharacter(_ document: String, _ name: String, _ line: Int, _ column: Int) throws {
+        let error = try #require(readError(document, name: name))
+        #expect((error.line, error.column) == (line, column), "\(error)")
+        let text = document.split(separator: "\n", omittingEmptySubsequences: false)[line - 1]
+        #expect(["f", "-", "n"].contains(text.dropFirst(column - 1).first), "\(text.dropFirst(column - 1).prefix(8))")
+    }
+
     /// `--time-order`: strict refuses the file and names the way out; drop keeps the points in
     /// order; sort reorders them, per-point values following their points.
     @Test func timeOrderStrictDropOrSort() throws {

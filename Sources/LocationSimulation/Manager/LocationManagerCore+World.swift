@@ -307,10 +307,8 @@ extension LocationManagerCore {
         let age = realism.unit() * configuration.deviceRealism.cachedFixMaximumAge.seconds
         let sigma = 65 / NoiseModel.radius68
         let offset = (north: sigma * realism.gaussian(), east: sigma * realism.gaussian(), radius: 65.0)
-        var fix = fixes.makeFix(sample, at: FixMaker.shifted(position, by: offset), accuracy: 65)
+        var fix = fixes.coarseFix(sample, at: FixMaker.shifted(position, by: offset), accuracy: 65)
         fix.timestamp = sample.time.advanced(bySeconds: -age)
-        fix.speed = -1
-        fix.course = -1
         emit(.locationUpdated(fix, service: .standard))
     }
 

@@ -47,7 +47,7 @@ final class GPXHandler: XMLEventHandler {
             extensionDepth += 1
             // A leaf's text; replaced if it has children.
             if point != nil {
-                text.begin(at: position, depth: open.count)
+                text.begin(at: position.afterTag, depth: open.count)
                 // Waypost's own `<waypost:value name="…">` for a name that is no XML name.
                 valueName = name.local == "value" ? attributes.string("name") : nil
             }
@@ -72,11 +72,11 @@ final class GPXHandler: XMLEventHandler {
             extensionDepth = 1
         case .ele where point != nil, .time where point != nil, .course where point != nil,
             .speed where point != nil:
-            text.begin(at: position, depth: open.count)
+            text.begin(at: position.afterTag, depth: open.count)
         case .name where [.trk, .rte, .wpt, .metadata, .gpx].contains(parent),
             .desc where feature != nil && point == nil,
             .desc where parent == .wpt:
-            text.begin(at: position, depth: open.count)
+            text.begin(at: position.afterTag, depth: open.count)
         default:
             break
         }

@@ -110,7 +110,7 @@ final class KMLHandler: XMLEventHandler {
                 )
             }
         case .coordinates where !nodes.isEmpty:
-            scanner = CoordinateScanner(line: position.line, column: position.column)
+            scanner = CoordinateScanner(line: position.line, column: position.afterTag.column)
         case .name where [.Placemark, .Document, .Folder].contains(parent),
             .description where parent == .Placemark,
             // A Track's when/coord only while that Track is being read: one outside a Placemark,
@@ -121,7 +121,7 @@ final class KMLHandler: XMLEventHandler {
             .coord where parent == .Track && nodes.last?.tag == .Track,
             .value where parent == .Data || parent == .SimpleArrayData,
             .SimpleData:
-            text.begin(at: position, depth: open.count)
+            text.begin(at: position.afterTag, depth: open.count)
             if name.tag == .SimpleData { dataName = attributes.string("name") }
         case .Data:
             dataName = attributes.string("name")

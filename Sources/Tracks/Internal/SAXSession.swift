@@ -5,6 +5,11 @@ import WaypostSupport
 struct SourcePosition {
     var line: Int
     var column: Int
+
+    /// Where an element's text begins, from its start tag's position: libxml2 calls the start
+    /// handler with its input at the tag's closing `>`, so the text is one column on (counted
+    /// from the `>`, a value on the tag's own line was placed one column early).
+    var afterTag: SourcePosition { SourcePosition(line: line, column: column + 1) }
 }
 
 /// A failure found while reading, before the file name is attached.
