@@ -62,7 +62,9 @@ public enum BeaconFile {
         let minor = try field16(node, "minor")
         let center = Coordinate(latitude: try node.number("latitude"), longitude: try node.number("longitude"))
         guard center.isValid else {
-            throw node.failure("latitude/longitude \(center.latitude), \(center.longitude) is out of range")
+            let field = (-90...90).contains(center.latitude) ? "longitude" : "latitude"
+            throw (node[field] ?? node).failure(
+                "latitude/longitude \(center.latitude), \(center.longitude) is out of range")
         }
         let range = try node.number("range")
         guard range > 0, range <= maximumRange else {

@@ -56,9 +56,12 @@ public enum PrivacyProfileFile {
         }
         let center = Coordinate(
             latitude: try required("latitude").number(), longitude: try required("longitude").number())
-        guard center.isValid else { throw node.failure("latitude/longitude \(center) is out of range") }
+        guard center.isValid else {
+            let field = (-90...90).contains(center.latitude) ? "longitude" : "latitude"
+            throw try required(field).failure("latitude/longitude \(center) is out of range")
+        }
         let radius = try required("radius").number()
-        guard radius > 0 else { throw node.failure("radius must be positive metres") }
+        guard radius > 0 else { throw try required("radius").failure("radius must be positive metres") }
         return PrivacyZone(name: try required("name").string(), center: center, radius: radius)
     }
 }

@@ -29,7 +29,7 @@ public enum RegionFile {
 
     /// What is wrong with a region's values, and which field to point at.
     public struct InvalidRegion: Error, Sendable {
-        /// `latitude` or `radius`.
+        /// `latitude`, `longitude` or `radius`.
         public var field: String
         public var message: String
     }
@@ -43,7 +43,8 @@ public enum RegionFile {
         let center = Coordinate(latitude: latitude, longitude: longitude)
         guard center.isValid else {
             throw InvalidRegion(
-                field: "latitude", message: "latitude/longitude \(latitude), \(longitude) is out of range")
+                field: (-90...90).contains(latitude) ? "longitude" : "latitude",
+                message: "latitude/longitude \(latitude), \(longitude) is out of range")
         }
         guard radius > 0, radius.isFinite else {
             throw InvalidRegion(field: "radius", message: "radius \(radius) must be a positive number of metres")
@@ -163,7 +164,10 @@ extension RegionFile {
                 identifier: identifier, latitude: latitude, longitude: longitude, radius: radius,
                 notifyOnEntry: onEntry, notifyOnExit: onExit)
         } catch {
-            throw (error.field == "radius" ? properties : node).failure(error.message)
+            // At the value itself where the file names it (a GeoJSON feature's position is its
+            // geometry's: the feature then).
+            let holder = error.field == "radius" ? properties : node
+            throw (holder[error.field] ?? holder).failure(error.message)
         }
     }
 }

@@ -49,9 +49,11 @@ struct RegionFileTests {
             "'latitude' must be a number"
         ),
         ("regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n", 2, "missing 'radius'"),
-        ("regions:\n  - identifier: a\n    latitude: 95\n    longitude: 2\n    radius: 10\n", 2, "out of range"),
+        // A value out of range is located at the value (it was the region's first line).
+        ("regions:\n  - identifier: a\n    latitude: 95\n    longitude: 2\n    radius: 10\n", 3, "out of range"),
+        ("regions:\n  - identifier: a\n    latitude: 5\n    longitude: 200\n    radius: 10\n", 4, "out of range"),
         (
-            "regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: -5\n", 2,
+            "regions:\n  - identifier: a\n    latitude: 1\n    longitude: 2\n    radius: -5\n", 5,
             "must be a positive number"
         ),
         (
