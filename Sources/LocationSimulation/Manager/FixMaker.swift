@@ -91,10 +91,12 @@ struct FixMaker {
     // (perf: most of the simulation's memmove).
 
     /// An approximate location (reduced accuracy): the grid cell's centre, with the radius of the
-    /// error that coarsening makes.
+    /// error that coarsening makes, and nothing of the device's own motion or height — a position
+    /// only, as ``coarseFix(_:at:accuracy:)`` is (the route's altitude, heading and speed gave away
+    /// what the cell hides).
     @inline(__always)
     func approximateFix(_ sample: DeviceSample, near position: Coordinate) -> Location {
-        makeFix(sample, at: approximate(position), accuracy: reducedAccuracyRadius(at: position))
+        coarseFix(sample, at: approximate(position), accuracy: reducedAccuracyRadius(at: position))
     }
 
     /// Approximate locations (reduced accuracy): the centre of the grid cell the position lies in,
