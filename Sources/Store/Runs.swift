@@ -109,17 +109,18 @@ extension Store {
     }
 
     /// The run named `name`, or the latest run when `name` is nil: while a scenario records a
-    /// run anew (``reserveRuns(_:at:)``), the run it replaces.
+    /// run anew (``reserveRuns(_:at:)``), the run it replaces, in its own place among the runs.
     public func run(named name: String?) throws(StoreError) -> RunRecord? {
         try locked { db throws(StoreError) in
-            let found =
-                if let name {
-                    try Self.runs(db, where: "name = ?", [.text(name)]).first
-                } else {
-                    try Self.runs(db, where: "instr(name, char(1)) = 0", []).last
-                }
-            guard let latest = found else { return nil }
-            return try Self.runs(db, where: "name = ?", [.text(Self.replacedName(latest.name))]).first ?? latest
+            guard let name else {
+                return try Self.runs(
+                    db,
+                    where: "instr(name, char(1)) > 0 OR name || char(1) || 'replaced' NOT IN (SELECT name FROM runs)",
+                    []
+                ).last
+            }
+            if let kept = try Self.runs(db, where: "name = ?", [.text(Self.replacedName(name))]).first { return kept }
+            return try Self.runs(db, where: "name = ?", [.text(name)]).first
         }
     }
 

@@ -24,6 +24,8 @@ struct RunOrderTests {
             let b = try store.beginRun(name: "b", track: "b.gpx", at: 3, dryRun: true)
             let a = try store.beginRun(name: "a", track: "a.gpx", at: 4)
             #expect(a.id < b.id)
+            // Recorded to the end, the last reserved is the latest.
+            try store.completeRuns(named: ["a", "b"])
             #expect(try store.run(named: nil)?.name == "b")
             #expect(b.track == "b.gpx" && b.dryRun && b.id != old.id)
             #expect(try store.locations(run: b.id).isEmpty, "reserving replaces the earlier run of the name")
@@ -56,6 +58,10 @@ struct RunOrderTests {
             #expect(try store.run(named: "s")?.name == "s")
             #expect(try store.run(named: nil)?.id == old.id)
             #expect(try store.runBeingRecorded(named: "s")?.id == cut.id)
+            // A run recorded in between is the latest: the one cut short is not, nor is its
+            // earlier run (which keeps its own place).
+            let other = try store.beginRun(name: "t", track: "t.gpx", at: 3)
+            #expect(try store.run(named: nil)?.id == other.id)
             // Recorded again, to the end: it takes the place; what was cut short is gone.
             try store.reserveRuns([("s", "s.gpx", false)], at: 4)
             let new = try store.beginRun(name: "s", track: "s.gpx", at: 4)
@@ -63,7 +69,7 @@ struct RunOrderTests {
             try store.completeRuns(named: ["s"])
             #expect(try store.run(named: "s")?.id == new.id)
             #expect(try store.locations(run: old.id).isEmpty && store.locations(run: cut.id).isEmpty)
-            #expect(try store.runsRecorded(since: 0).map(\.id) == [new.id])
+            #expect(try store.runsRecorded(since: 0).map(\.id) == [other.id, new.id])
         }
     }
 
