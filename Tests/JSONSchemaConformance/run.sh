@@ -7,8 +7,8 @@
 #
 # Compares replays of the scenario's device (field realism, resting as the scenario's device does)
 # with fixtures/scenarios/field-cafe-checkin.yaml: one that passes, one whose first café entry comes
-# half an hour late, one with an event no trial produces and one aligned by --start, so every
-# status (observed, unpredicted, missed) and verdict occurs. The schema is first checked as a
+# half an hour late, one without that entry, one with an event no trial produces and one aligned by
+# --start, so every status (observed, unpredicted, missed) and verdict occurs. The schema is first checked as a
 # schema and shown a document it must refuse, so a check that cannot fail is caught.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -38,6 +38,7 @@ late = list(lines)
 i = next(i for i, l in enumerate(late) if '"regionEnter"' in l and '"sunnyvale-coffee-roasters"' in l)
 late[i] = shifted(late[i], 1800)
 open(f"{work}/late.jsonl", "w").write("\n".join(late) + "\n")
+open(f"{work}/missing.jsonl", "w").write("\n".join(l for j, l in enumerate(lines) if j != i) + "\n")
 odd = list(lines)
 odd.append(shifted(json.dumps({"t": json.loads(lines[-1])["t"], "type": "regionExit", "region": "sunnyvale-coffee-roasters"}), 1))
 open(f"{work}/unpredicted.jsonl", "w").write("\n".join(odd) + "\n")
@@ -45,6 +46,8 @@ PY
 "$binary" compare "$work/phone.jsonl" "$scenario" --format json >"$work/pass.json" || fail "the replay at seed 3 did not pass"
 status=0; "$binary" compare "$work/late.jsonl" "$scenario" --format json >"$work/late.json" || status=$?
 [[ $status == 1 ]] || fail "the half-hour-late log exited $status, not 1"
+status=0; "$binary" compare "$work/missing.jsonl" "$scenario" --format json >"$work/missing.json" || status=$?
+[[ $status == 0 || $status == 1 ]] || fail "the log without the first café's entry exited $status"
 status=0; "$binary" compare "$work/unpredicted.jsonl" "$scenario" --format json >"$work/unpredicted.json" || status=$?
 [[ $status == 1 ]] || fail "the log with an unpredicted event exited $status, not 1"
 status=0; "$binary" compare "$work/phone.jsonl" "$scenario" --format json --start 2025-06-03T15:09:00Z \
@@ -58,7 +61,9 @@ schema = json.load(open(sys.argv[1]))
 Draft202012Validator.check_schema(schema)
 validator = Draft202012Validator(schema)
 work = sys.argv[2]
-documents = {name: json.load(open(f"{work}/{name}.json")) for name in ["pass", "late", "unpredicted", "start"]}
+documents = {
+    name: json.load(open(f"{work}/{name}.json")) for name in ["pass", "late", "missing", "unpredicted", "start"]
+}
 statuses = {e["status"] for d in documents.values() for e in d["events"]}
 verdicts = {e["verdict"] for d in documents.values() for e in d["events"]}
 if statuses != {"observed", "unpredicted", "missed"} or verdicts != {"within", "outside"}:
