@@ -120,8 +120,7 @@ public struct ScenarioRunner: Sendable {
         await resources.stop()
         let file = TrialResultsFile(shard: 1, shards: 1, scenarios: [header], units: units)
         do {
-            try recordDistributions(of: file)
-            try completeRuns(of: file)
+            try finishRecording(of: file)
         } catch {
             return ScenarioResult(name: scenario.name, file: scenario.file, expectations: [], error: error)
         }
@@ -141,11 +140,17 @@ public struct ScenarioRunner: Sendable {
         }
     }
 
-    /// The runs of `file` recorded in ``storePath`` are complete: each replaces the earlier run of
-    /// its name for good. A run whose exact unit stopped with an error (a time budget, a route
-    /// that cannot be read) is not: the earlier run stays the one `waypost report` and `audit`
-    /// read, until the scenario's next run.
-    public func completeRuns(of file: TrialResultsFile) throws(ScenarioError) {
+    /// What `file`'s runs leave in ``storePath`` once they are over: each trials scenario's
+    /// distributions beside its exact run, then the runs complete — each replaces the earlier run
+    /// of its name for good. A run whose exact unit stopped with an error (a time budget, a route
+    /// that cannot be read) is not complete: the earlier run stays the one `waypost report` and
+    /// `audit` read, until the scenario's next run.
+    public func finishRecording(of file: TrialResultsFile) throws(ScenarioError) {
+        try recordDistributions(of: file)
+        try completeRuns(of: file)
+    }
+
+    private func completeRuns(of file: TrialResultsFile) throws(ScenarioError) {
         guard let storePath else { return }
         let complete = file.units.filter { $0.record.trial == 0 && $0.record.error == nil }.map {
             file.scenarios[$0.scenario].name
@@ -160,7 +165,7 @@ public struct ScenarioRunner: Sendable {
 
     /// Records each trials scenario's distributions (``TrialResultsFile/distributions()``) beside
     /// its exact run in ``storePath``, for `waypost report` to draw.
-    public func recordDistributions(of file: TrialResultsFile) throws(ScenarioError) {
+    private func recordDistributions(of file: TrialResultsFile) throws(ScenarioError) {
         let distributions = file.distributions()
         guard let storePath, !distributions.isEmpty else { return }
         do {

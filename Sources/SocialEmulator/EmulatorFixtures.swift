@@ -178,8 +178,14 @@ public struct EmulatorFixtures: Sendable, Equatable {
         case .valueNotFound(let type, _): what = "expected \(kind(type)), found null"
         default: what = "invalid" + (context.debugDescription.isEmpty ? "" : " (\(context.debugDescription))")
         }
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return (path.isEmpty ? "" : "\(path.hasPrefix(".") ? String(path.dropFirst()) : path): ") + what
+        let path = describe(context.codingPath)
+        return (path.isEmpty ? "" : "\(path): ") + what
+    }
+
+    /// A path into a file as JSON reads it: `places[3].bounding_box`.
+    fileprivate static func describe(_ path: [any CodingKey]) -> String {
+        let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return text.hasPrefix(".") ? String(text.dropFirst()) : text
     }
 
     /// A Swift type as JSON calls its values.
@@ -268,8 +274,8 @@ private struct PlacesCheck {
                 for (k, point) in points.enumerated() {
                     let corner = at + [Key("bounding_box"), Key("coordinates"), Key(ring), Key(k)]
                     guard point.count >= 2 else { throw error(corner, "a position is [longitude, latitude]") }
-                    try position(latitude: nil, longitude: point[0], at: corner + [Key(0)])
-                    try position(latitude: point[1], longitude: nil, at: corner + [Key(1)])
+                    try degrees(point[0], "longitude", limit: 180, at: corner + [Key(0)])
+                    try degrees(point[1], "latitude", limit: 90, at: corner + [Key(1)])
                 }
             }
         }
@@ -287,28 +293,28 @@ private struct PlacesCheck {
             if let other = first[page.id] { throw error(at + [Key("id")], "id '\(page.id)' is also data[\(other)]'s") }
             first[page.id] = index
             if let latitude = page.location?.latitude {
-                try position(latitude: latitude, longitude: nil, at: at + [Key("location"), Key("latitude")])
+                try degrees(latitude, "latitude", limit: 90, at: at + [Key("location"), Key("latitude")])
             }
             if let longitude = page.location?.longitude {
-                try position(latitude: nil, longitude: longitude, at: at + [Key("location"), Key("longitude")])
+                try degrees(longitude, "longitude", limit: 180, at: at + [Key("location"), Key("longitude")])
             }
         }
     }
 
-    private func position(latitude: Double?, longitude: Double?, at path: [Key]) throws(EmulatorFixtures.LoadError) {
-        if let latitude, !(-90...90).contains(latitude) {
-            throw error(path, "latitude \(latitude) is not in [-90, 90]")
-        }
-        if let longitude, !(-180...180).contains(longitude) {
-            throw error(path, "longitude \(longitude) is not in [-180, 180]")
+    /// A latitude (`limit` 90) or a longitude (180) on the Earth.
+    private func degrees(_ value: Double, _ what: String, limit: Double, at path: [Key])
+        throws(EmulatorFixtures.LoadError)
+    {
+        guard (-limit...limit).contains(value) else {
+            throw error(path, "\(what) \(value) is not in [-\(Int(limit)), \(Int(limit))]")
         }
     }
 
     private func error(_ path: [Key], _ reason: String) -> EmulatorFixtures.LoadError {
         let position = JSONLocator.position(of: path, in: data)
-        let name = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().dropFirst()
         return EmulatorFixtures.LoadError(
-            file: file, position: position.map { "\($0.line):\($0.column)" }, reason: "\(name): \(reason)")
+            file: file, position: position.map { "\($0.line):\($0.column)" },
+            reason: "\(EmulatorFixtures.describe(path)): \(reason)")
     }
 
     /// A step of a path into the file, as ``JSONLocator`` follows it.

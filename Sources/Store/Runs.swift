@@ -50,8 +50,8 @@ extension Store {
                         try db.run("UPDATE runs SET name = ? WHERE id = ?", [.text(replaced), .integer(earlier.id)])
                         for table in ["outbox", "audit"] {
                             try db.run(
-                                "UPDATE \(table) SET key = key || char(1) || 'replaced' WHERE run = ?",
-                                [.integer(earlier.id)])
+                                "UPDATE \(table) SET key = key || ? WHERE run = ?",
+                                [.text(Self.replacedSuffix), .integer(earlier.id)])
                         }
                     }
                 } else {
@@ -72,9 +72,11 @@ extension Store {
         }
     }
 
-    /// Where a run being replaced is kept until its replacement is complete: its name and a
-    /// control character (U+0001) that no sensible run name carries.
-    static func replacedName(_ name: String) -> String { name + "\u{1}replaced" }
+    /// Where a run being replaced is kept until its replacement is complete: its name and this,
+    /// led by a control character (U+0001) that no sensible run name carries.
+    static let replacedSuffix = "\u{1}replaced"
+
+    static func replacedName(_ name: String) -> String { name + replacedSuffix }
 
     /// Deletes everything recorded under the run named `name` (history, outbox, audit), keeping
     /// the run itself and its place among the runs. A scenario starts this way, so running it
@@ -113,10 +115,10 @@ extension Store {
     public func run(named name: String?) throws(StoreError) -> RunRecord? {
         try locked { db throws(StoreError) in
             guard let name else {
+                // Each name's visible run: the kept one where there is one, else the run itself.
+                let suffix = SQLValue.text(Self.replacedSuffix)
                 return try Self.runs(
-                    db,
-                    where: "instr(name, char(1)) > 0 OR name || char(1) || 'replaced' NOT IN (SELECT name FROM runs)",
-                    []
+                    db, where: "instr(name, ?) > 0 OR name || ? NOT IN (SELECT name FROM runs)", [suffix, suffix]
                 ).last
             }
             if let kept = try Self.runs(db, where: "name = ?", [.text(Self.replacedName(name))]).first { return kept }
@@ -136,9 +138,11 @@ extension Store {
             "SELECT id, name, track, started_at, finished_at, dry_run FROM runs WHERE \(condition) ORDER BY id", values
         ) {
             // A kept run is shown under its own name.
-            RunRecord(
-                id: Int64($0.int(0)), name: String($0.text(1).prefix { $0 != "\u{1}" }), track: $0.text(2),
-                startedAt: $0.instant(3), finishedAt: $0.optionalInstant(4), dryRun: $0.bool(5))
+            let name = $0.text(1)
+            return RunRecord(
+                id: Int64($0.int(0)),
+                name: name.hasSuffix(replacedSuffix) ? String(name.dropLast(replacedSuffix.count)) : name,
+                track: $0.text(2), startedAt: $0.instant(3), finishedAt: $0.optionalInstant(4), dryRun: $0.bool(5))
         }
     }
 }

@@ -162,7 +162,8 @@ enum OutputDestination: Equatable {
             if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
                 throw CommandFailure(.cannotCreate, "\(path): cannot create file: it is a directory")
             }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            // The folder the file is written in: its link's target's, as ``TemporarySibling`` writes.
+            let folder = URL(fileURLWithPath: TemporarySibling.followingLink(path)).deletingLastPathComponent().path
             guard access(folder, W_OK | X_OK) == 0 else {
                 throw CommandFailure(.cannotCreate, "\(path): cannot create file: \(String(cString: strerror(errno)))")
             }

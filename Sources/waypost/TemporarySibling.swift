@@ -51,7 +51,7 @@ final class TemporarySibling {
     }
 
     /// `path`, or what the symbolic link at `path` resolves to (a dangling link stays `path`).
-    private static func followingLink(_ path: String) -> String {
+    static func followingLink(_ path: String) -> String {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else {
             return path

@@ -219,8 +219,7 @@ struct Test: AsyncParsableCommand {
                 runner.unrecordedPath = runPath
                 file = try await runUnits(runner, shard: shard ?? (1, 1))
                 do {
-                    try runner.recordDistributions(of: file)
-                    try runner.completeRuns(of: file)
+                    try runner.finishRecording(of: file)
                 } catch {
                     throw CommandFailure(.unavailable, "\(error)")
                 }

@@ -67,8 +67,7 @@ struct FixMaker {
     /// altitude in the CLLocation is not valid. You only get altitude with a 3D GPS position"
     /// (Stack Overflow 7402503, on the 1414 m fixes of cell positioning); no Doppler gives speed
     /// or course either, so they are -1 (Apple, `CLLocation.speed`: "a negative value indicates
-    /// an invalid speed"). A cell fix used to report GPS's altitude, 3 m vertical accuracy, and
-    /// the route's speed and course.
+    /// an invalid speed").
     @inline(__always)
     func coarseFix(_ sample: DeviceSample, at coordinate: Coordinate, accuracy: Double) -> Location {
         Location(

@@ -211,19 +211,6 @@ private struct JournalBudget {
         self.limits = limits
     }
 
-    /// Parameters that are secrets wherever a client sends them: Graph's tokens and app secret
-    /// (`access_token`, `input_token` of debug_token, `fb_exchange_token`, `client_secret`,
-    /// `appsecret_proof`), an OAuth signature in the query or the body (RFC 5849 §3.5.2, §3.5.3),
-    /// xAuth's and OAuth 2's. `oauth_token` and `oauth_consumer_key` stay: RFC 5849 sends them
-    /// in the clear as identifiers, and they say whose request it was.
-    static let secretParameters: Set<String> = [
-        "access_token", "input_token", "fb_exchange_token", "client_secret", "appsecret_proof", "oauth_signature",
-        "oauth_token_secret", "x_auth_password", "password", "refresh_token", "code_verifier",
-    ]
-    /// Headers that carry credentials (`authorization` shows its OAuth parameters, the signature
-    /// redacted), and the emulator's own control token.
-    static let secretHeaders: Set<String> = ["proxy-authorization", "cookie", "x-waypost-control-token"]
-
     /// The path: always kept, cut to the value bound. `original` is its size when cut.
     mutating func keep(_ path: String) -> (value: String, original: Int?) {
         let cut = Self.prefix(path, bytes: limits.valueBytes)
