@@ -16,18 +16,23 @@ struct TweetLengthTests {
         #expect(TweetLength.count(text, legacy: legacy) == expected)
     }
 
-    /// ASCII text is counted bytewise; the same text after a non-ASCII prefix ("é ", weight 2,
-    /// ending in a space so it joins no URL) goes through the Unicode path: the two must agree.
+    /// Text below U+0300 is counted code point by code point; the same text after a prefix
+    /// beyond it ("語 ", weight 3, ending in a space so it joins no URL) goes through the full
+    /// path (NFC, then character by character): the two must agree.
     @Test(
-        "ASCII text counts as the Unicode path counts it",
+        "Latin text counts as the full Unicode path counts it",
         arguments: [
             "", "a", "#*0 digits and keycap bases", "http://", "https://x.co", "xhttp://a b", "http:/x http//y",
             "httphttps://a\tb", "see http://x.co\r\nnext", "two https://a.b/c?d=e#f and http://g.h",
             "url at end http://",
             "\u{0B}http://a\u{0C}b\u{1C}c", "HTTP://upper is not a url",
+            "café at Zürich", "©®#", "http://x.co\u{A0}b", "http://x.co\u{85}b", "http://é.co/ß ok", "ʰʼˀ",
+            "soft\u{AD}hyphen", "\r\n\r\n",
         ], [false, true])
-    func asciiPath(text: String, legacy: Bool) {
-        #expect(TweetLength.count("é " + text, legacy: legacy) == 2 + TweetLength.count(text, legacy: legacy))
+    func latinPath(text: String, legacy: Bool) {
+        #expect(
+            TweetLength.count("語 " + text, legacy: legacy) == (legacy ? 2 : 3) + TweetLength.count(text, legacy: legacy)
+        )
     }
 
     @Test("280 weighted fits; 281 does not; 141 CJK characters are over")

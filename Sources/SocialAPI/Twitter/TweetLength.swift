@@ -1,5 +1,4 @@
 import Foundation
-import WaypostSupport
 
 /// Tweet length as twitter-text (v3) counts it: 280 weighted units, where most Latin, Cyrillic
 /// and punctuation code points weigh 1 and everything else (CJK, emoji) 2; every URL counts 23.
@@ -20,7 +19,7 @@ public enum TweetLength {
 
     /// The length Twitter would count.
     public static func count(_ text: String, legacy: Bool = false) -> Int {
-        if ASCIIText.isASCII(text) { return count(ascii: Array(text.utf8)) }
+        if let latin = latinScalars(text) { return count(latin: latin) }
         var total = 0
         // twitter-text normalises to NFC first: "e" + U+0301 is one code point, "é", of weight 1.
         var rest = Substring(text.precomposedStringWithCanonicalMapping)
@@ -35,16 +34,31 @@ public enum TweetLength {
         count(text, legacy: legacy) <= (legacy ? legacyMaximum : maximum)
     }
 
-    /// An ASCII text's count, by either rule: NFC leaves it as it is, every code point weighs 1
-    /// (none is an emoji by itself), and a URL ends at an ASCII white space (U+0009–U+000D, U+0020).
-    private static func count(ascii bytes: [UInt8]) -> Int {
+    /// The code points of a text written below U+0300 (Basic Latin to the spacing modifier
+    /// letters, "café" and "Zürich" among them); nil for any other. Such a text is its own NFC (no
+    /// combining mark or composing pair lies there), and each of its code points is a character
+    /// of weight 1 (none has Emoji_Presentation; only CR LF joins two): its count needs neither
+    /// normalisation nor a walk by grapheme, which were most of counting a check-in's message.
+    private static func latinScalars(_ text: String) -> [Unicode.Scalar]? {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            guard scalar.value < 0x300 else { return nil }
+            scalars.append(scalar)
+        }
+        return scalars
+    }
+
+    /// ``latinScalars(_:)``'s count, by either rule: every code point weighs 1, and a URL ends at
+    /// a white space (U+0009–U+000D, U+0020, U+0085, U+00A0).
+    private static func count(latin scalars: [Unicode.Scalar]) -> Int {
         var total = 0
         var index = 0
-        while index < bytes.count {
-            let rest = bytes[index...]
-            if rest.starts(with: "http://".utf8) || rest.starts(with: "https://".utf8) {
+        while index < scalars.count {
+            let rest = scalars[index...]
+            if rest.starts(with: "http://".unicodeScalars) || rest.starts(with: "https://".unicodeScalars) {
                 total += urlLength
-                index = rest.firstIndex { (9...13).contains($0) || $0 == 32 } ?? bytes.count
+                index = rest.firstIndex { $0.properties.isWhitespace } ?? scalars.count
             } else {
                 total += 1
                 index += 1
