@@ -55,9 +55,11 @@ public enum AppState: String, Sendable, CaseIterable, CustomStringConvertible {
     }
 }
 
-/// Why iOS launched a terminated app into the background (`UIApplication.LaunchOptionsKey.location`).
+/// Why iOS launched a terminated app into the background (`UIApplication.LaunchOptionsKey.location`):
+/// a region or monitor event, a significant change, a visit, or the next update of the live
+/// updates it was iterating.
 public enum LaunchReason: String, Sendable, CaseIterable {
-    case region, significantChange, visit
+    case region, significantChange, visit, liveUpdate
 }
 
 /// CoreLocation's errors by number and name (`CLError.Code`).

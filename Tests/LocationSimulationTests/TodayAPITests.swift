@@ -285,6 +285,75 @@ import Testing
         #expect(!updates.contains { $0.0 > 200 && $0.1.location != nil })
     }
 
+    /// A terminated app that was iterating live updates is relaunched into the background for
+    /// their next update when that update would reach it there — it held a background activity
+    /// session (While Using), or, from iOS 18, it is authorized Always and holds a service session
+    /// — and, like Apple's sample, starts them again at launch ("If location updates were
+    /// previously active, restart them after the background launch", "Adopting live updates in
+    /// Core Location"; "relaunch the app into the background when new information is ready for
+    /// delivery, provided the app's authorization allows it", WWDC 2024 "What's new in location
+    /// authorization"; a launch "due to a location update", developer forums thread 797319).
+    /// Without either, or on iOS 17 authorized Always alone, nothing comes after the termination.
+    @Test(
+        "Live updates relaunch a terminated app that held what lets them reach it",
+        arguments: [
+            ("While Using, background activity session", 18, true),
+            ("Always, service session", 18, true),
+            ("Always, no session", 18, false),
+            ("Always, no session", 17, false),
+            ("While Using, background activity session", 17, true),
+        ])
+    func liveUpdatesRelaunchATerminatedApp(app kind: String, ios: Int, relaunches: Bool) throws {
+        var configuration = LocationManagerConfiguration()
+        configuration.iosVersion = ios
+        var app = AppScript()
+        app.apis = [.liveUpdates]
+        app.liveConfiguration = .fitness
+        if kind.hasPrefix("While Using") { app.prompt = PromptScript(answer: .allowWhenInUse) }
+        app.backgroundActivitySession = kind.hasSuffix("background activity session")
+        if kind.hasSuffix("service session") { app.serviceSession = .always }
+        app.appStates = [(at: 60, state: .background), (at: 120, state: .terminated)]
+        let manager = app.makeManager(configuration: configuration, startTime: t0)
+        app.launch(manager)
+        let events = run(route(seconds: 300) { $0 }, manager: manager, script: app.script(from: t0))
+        let launches = events.filter { $0.event.type == "appLaunch" }
+        let located = events.compactMap { timed -> Double? in
+            guard case .liveUpdate(let update) = timed.event, update.location != nil else { return nil }
+            return timed.time - t0
+        }
+        #expect(located.filter { $0 < 60 }.count == 60)
+        guard relaunches else {
+            #expect(launches.isEmpty)
+            #expect(!located.contains { $0 >= 120 })
+            return
+        }
+        // Relaunched at the first sample after the termination (the one stamped with it), its
+        // update right after the launch, and one a second from then on.
+        #expect(launches.map { $0.time - t0 } == [120])
+        #expect(launches.first?.event == .appLaunched(.liveUpdate))
+        #expect(located.filter { $0 >= 120 } == (120...300).map(Double.init))
+        #expect(manager.appState == .background && manager.heldSessions.allSatisfy(\.isActive))
+    }
+
+    /// An app whose launch code does not start its updates again gets none after the relaunch,
+    /// and is not relaunched for them again ("If not, you will be considered no longer wanting to
+    /// continue location updates", developer forums thread 797319).
+    @Test func aRelaunchedAppThatDoesNotRestartLiveUpdatesGetsNone() {
+        let manager = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        manager.beginBackgroundActivitySession()
+        manager.startLiveUpdates()
+        var launchCodeRan = 0
+        manager.lifecycleHandler = { manager, previous in
+            if previous == .terminated && manager.appState == .background { launchCodeRan += 1 }
+        }
+        let events = run(
+            route(seconds: 300) { $0 }, manager: manager,
+            script: [(t0 + 60, .appState(.background)), (t0 + 120, .appState(.terminated))])
+        #expect(launchCodeRan == 1)
+        #expect(events.filter { $0.event.type == "appLaunch" }.map { $0.time - t0 } == [120])
+        #expect(!events.contains { $0.time >= t0 + 120 && $0.event.type == "liveUpdate" })
+    }
+
     /// Reduced accuracy: live updates carry approximate locations at most every 15 minutes,
     /// flagged `accuracyLimited` (Apple, `CLLocationUpdate.accuracyLimited`).
     @Test func reducedAccuracyLimitsLiveUpdates() {

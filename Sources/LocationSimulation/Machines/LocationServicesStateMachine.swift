@@ -130,6 +130,9 @@ package struct LocationServicesStateMachine: Sendable {
     package private(set) var visits: VisitDetector
     package private(set) var oneShot = OneShot.idle
     package private(set) var live: Live?
+    /// The live updates the app was iterating when it was terminated: Core Location keeps them
+    /// and relaunches the app for their next update, when that update would reach it.
+    package private(set) var liveAtTermination: LiveConfiguration?
     /// The metric the last stillness was measured with, for the next (``Stillness``).
     private var stillnessMetric: (latitude: Double, metric: LocalMetric)?
 
@@ -256,6 +259,7 @@ package struct LocationServicesStateMachine: Sendable {
 
     package mutating func startLive(_ configuration: LiveConfiguration, pauseDelay: Seconds) {
         live = Live(configuration: configuration, pauseDelay: pauseDelay)
+        liveAtTermination = nil
     }
 
     package mutating func stopLive() {
@@ -298,10 +302,17 @@ package struct LocationServicesStateMachine: Sendable {
     // MARK: The app's end
 
     /// The app was terminated: what runs in its process ends (standard updates, a waiting
-    /// request, live updates); the significant-change service and visits survive it.
+    /// request, the iteration of live updates, whose configuration is kept for a relaunch); the
+    /// significant-change service and visits survive it.
     package mutating func appTerminated() {
         standard = .stopped
         oneShot = .idle
+        liveAtTermination = live?.configuration
         live = nil
+    }
+
+    /// The terminated app was launched again: what it iterates now is what its launch code starts.
+    package mutating func appLaunched() {
+        liveAtTermination = nil
     }
 }

@@ -172,8 +172,12 @@ public struct AppScript: Sendable {
         manager.beacons = beacons.map(\.beacon)
         manager.lifecycleHandler = { manager, previous in
             if previous == .terminated && manager.appState == .background {
-                // Relaunched for an event: the app recreates its sessions at once, as Apple asks.
+                // Relaunched for an event: the app recreates its sessions at once, as Apple asks,
+                // and starts its live updates again (Apple's sample "Adopting live updates in Core
+                // Location": "If location updates were previously active, restart them after the
+                // background launch").
                 beginSessions(manager)
+                if apis.contains(.liveUpdates) { manager.startLiveUpdates(liveConfiguration) }
                 return
             }
             guard manager.appState == .foreground else { return }

@@ -83,7 +83,10 @@ extension LocationManagerCore {
             iterationChanged(iterating: conditions.isMonitoring)
         }
         emit(.appStateChanged(state))
-        if previous == .terminated { sessionsRelaunched(at: now) }
+        if previous == .terminated {
+            services.appLaunched()
+            sessionsRelaunched(at: now)
+        }
         if isInUse {
             authorization.enteredUse()
         } else {
@@ -126,9 +129,15 @@ extension LocationManagerCore {
             settleProvisionalAlways()
         else { return .refused }
         guard appState == .terminated else { return .now }
+        launchIntoBackground(for: reason, at: time)
+        return .afterLaunch
+    }
+
+    /// iOS launches the terminated app into the background for `reason`.
+    mutating func launchIntoBackground(for reason: LaunchReason, at time: EpochInstant? = nil) {
         appState = .background
         emit(.appLaunched(reason), at: time)
+        services.appLaunched()
         sessionsRelaunched(at: time ?? now)
-        return .afterLaunch
     }
 }

@@ -96,6 +96,32 @@ extension LocationManagerCore {
         iterationChanged(iterating: conditions.isMonitoring)
     }
 
+    /// Whether iOS relaunches the terminated app now for the live updates it was iterating. Core
+    /// Location keeps them and "will resume or relaunch the app into the background when new
+    /// information is ready for delivery, provided the app's authorization allows it" (WWDC 2024
+    /// "What's new in location authorization", session lifecycle): a launch "due to a location
+    /// update" (an Apple engineer, developer forums thread 797319), after which the app starts its
+    /// updates again (Apple's sample "Adopting live updates in Core Location": "If location
+    /// updates were previously active, restart them after the background launch"). The update
+    /// must be one that reaches the app in the background: it held an active background activity
+    /// session, or — from iOS 18 — it is authorized Always and holds a service session (the
+    /// implicit session of iterating ended with its process). Provisional Always is settled by
+    /// the upgrade prompt, as at any use of Always.
+    mutating func admitsLiveRelaunch() -> Bool {
+        guard services.liveAtTermination != nil, locationServicesEnabled, authorizationStatus.allowsLocation else {
+            return false
+        }
+        if sessions.values.contains(where: { $0.kind == .backgroundActivity && $0.isActive }) { return true }
+        return authorizationStatus == .authorizedAlways && configuration.iosVersion >= 18 && holdsSessionForBackground
+            && settleProvisionalAlways()
+    }
+
+    /// The app relaunched for its live updates' next update (``admitsLiveRelaunch()``).
+    mutating func relaunchedForLiveUpdates() -> Admission {
+        launchIntoBackground(for: .liveUpdate)
+        return .afterLaunch
+    }
+
     /// What keeps live updates from carrying a precise location now (``Availability``).
     @inline(__always) func liveUpdateDiagnostics(hasSignal: Bool) -> LiveUpdateDiagnostics {
         let reaches =

@@ -114,6 +114,8 @@ extension LocationManagerCore {
             }
             fallthrough
         case .updates:
+            // The phase is left as it is: once the app's launch code has run, it comes again.
+            if appState == .terminated && admitsLiveRelaunch() { return [.liveUpdate] }
             progress.phase = .visits
             let (believed, noiseRadius) = (progress.believed, progress.noiseRadius)
             updateLive(sample, believed: believed, noiseRadius: noiseRadius)
@@ -141,7 +143,7 @@ extension LocationManagerCore {
     /// Delivers what iOS lets reach the app now; true when iOS launched the app for it, the event
     /// itself to follow the app's launch code (``finish(_:)``).
     mutating func deliver(_ delivery: Delivery) -> Bool {
-        let admitted =
+        let admitted: Admission =
             switch delivery {
             // A region's first state never launches the app.
             case .region(.determined): admission(.region, relaunch: false)
@@ -150,6 +152,7 @@ extension LocationManagerCore {
             case .monitor(let event): event.state == .unmonitored ? .now : admission(.region, at: event.date)
             case .significantChange: admission(.significantChange)
             case .visit: admission(.visit)
+            case .liveUpdate: relaunchedForLiveUpdates()
             }
         switch admitted {
         case .refused: return false
@@ -184,6 +187,8 @@ extension LocationManagerCore {
             emit(.locationUpdated(fix, service: .significantChange))
         case .visit(let visit):
             emit(.visited(reducedIfNeeded(visit)))
+        case .liveUpdate:
+            break
         }
     }
 

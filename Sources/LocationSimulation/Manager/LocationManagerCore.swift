@@ -179,6 +179,9 @@ package struct LocationManagerCore {
         case monitor(MonitoringEvent)
         case significantChange(Location)
         case visit(Visit)
+        /// The next update of the live updates a terminated app was iterating: iOS relaunches
+        /// the app, whose launch code starts them again; the update comes from that iteration.
+        case liveUpdate
     }
 
     /// A piece of a stopped step.
