@@ -22,10 +22,14 @@ public struct ConfigNode {
     public var file: String { tree.file }
 
     /// Reads and composes a file: it must be UTF-8 (a BOM is allowed), free of YAML anchors and
-    /// aliases, and well-formed; each failure is one ``ConfigFileError`` with its position.
+    /// aliases, and well-formed; each failure is one ``ConfigFileError`` with its position. A file
+    /// named `.json` or `.geojson` is JSON only (``json(_:name:)``): what YAML would read besides
+    /// — a trailing comma, an unquoted key — is an error there, as every JSON tool makes it.
     public static func load(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> ConfigNode {
         let name = displayName ?? url.path
-        return try parse(try ConfigText.read(url, name: name), name: name)
+        let text = try ConfigText.read(url, name: name)
+        let isJSON = ["json", "geojson"].contains(url.pathExtension.lowercased())
+        return isJSON ? try json(text, name: name) : try parse(text, name: name)
     }
 
     /// Composes `text` (YAML, or JSON, which is YAML) under the name `name`. JSON is read by a

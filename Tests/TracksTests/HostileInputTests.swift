@@ -191,6 +191,13 @@ struct HostileInputTests {
         ("<trk><trkseg><trkpt lat=\"nan\" lon=\"1\"/></trkseg></trk>", "lat=\"nan\" is not a number"),
         ("<trk><trkseg><trkpt lon=\"1\"/></trkseg></trk>", "has no lat attribute"),
         ("<wpt lat=\"1\" lon=\"2\"><ele>high</ele></wpt>", "<ele> 'high' is not a number"),
+        // GPX's degreesType (0 ≤ course < 360): a course out of it went into every fix made.
+        (
+            "<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><course>999</course></trkpt></trkseg></trk>",
+            "<course> 999.0 is out of range"
+        ),
+        ("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><course>360</course></trkpt></trkseg></trk>", "out of range"),
+        ("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><course>-1</course></trkpt></trkseg></trk>", "out of range"),
         (
             "<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:01Z</time></trkpt><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk>",
             "time goes backwards"

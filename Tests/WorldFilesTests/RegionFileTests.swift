@@ -101,6 +101,30 @@ struct RegionFileTests {
                 .count == 1)
     }
 
+    /// A file named `.json` is JSON only: a trailing comma or an unquoted key, which YAML's flow
+    /// style reads, is an error at its place (it was read as YAML); the same text named `.yaml` is
+    /// read as before.
+    @Test(arguments: [
+        ("[\n  {\"identifier\": \"a\", \"latitude\": 1, \"longitude\": 2, \"radius\": 10},\n]\n", 3, 1),
+        ("[{identifier: \"a\", \"latitude\": 1, \"longitude\": 2, \"radius\": 10}]\n", 1, 3),
+    ])
+    func aJSONFileIsReadAsJSONOnly(text: String, line: Int, column: Int) throws {
+        try withTemporaryDirectory { directory in
+            let yaml = directory.appendingPathComponent("cafes.yaml")
+            let json = directory.appendingPathComponent("cafes.JSON")
+            try text.write(to: yaml, atomically: true, encoding: .utf8)
+            try text.write(to: json, atomically: true, encoding: .utf8)
+            #expect(try RegionFile.read(contentsOf: yaml).map(\.identifier) == ["a"])
+            do {
+                _ = try RegionFile.read(contentsOf: json)
+                Issue.record("expected an error")
+            } catch let error as ConfigFileError {
+                #expect(error.line == line && error.column == column, "\(error)")
+                #expect(error.description.hasPrefix(json.path), "\(error)")
+            }
+        }
+    }
+
     @Test func duplicatesAndAliasesAreRefused() throws {
         let duplicate =
             "- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n"

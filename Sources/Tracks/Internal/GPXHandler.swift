@@ -102,7 +102,17 @@ final class GPXHandler: XMLEventHandler {
         switch name.tag {
         case .ele where ownsText:
             point?.storedAltitude = try number(name)
-        case .course where ownsText, .speed where ownsText:
+        case .course where ownsText:
+            let start = text.start
+            let course = try number(name)
+            // GPX's degreesType: 0 ≤ value < 360 (a course of 999 went into every fix made from it).
+            guard course.isNaN || (0..<360).contains(course) else {
+                throw ReadFailure(
+                    kind: .invalid, position: start,
+                    message: "<course> \(course) is out of range: GPX's degreesType is 0 ≤ value < 360")
+            }
+            pointValues.append((name.local, course))
+        case .speed where ownsText:
             pointValues.append((name.local, try number(name)))
         case .time where ownsText:
             let start = text.start
