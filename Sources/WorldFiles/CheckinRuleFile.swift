@@ -47,7 +47,13 @@ public enum CheckinRuleFile {
             return value
         }
         var triggers: Set<Trigger> = []
-        for item in try required("on").listOrOne() { triggers.insert(try item.choice(Trigger.self)) }
+        let on = try required("on")
+        for item in on.listOrOne() { triggers.insert(try item.choice(Trigger.self)) }
+        // An empty list would make a rule that never fires, silently.
+        if triggers.isEmpty {
+            throw on.failure(
+                "'on' needs at least one of \(Trigger.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         var rule = CheckinRule(id: try required("id").string(), triggers: triggers)
         if let regions = fields["regions"] {
             var names: Set<String> = []
@@ -59,6 +65,9 @@ public enum CheckinRuleFile {
                             + (known.isEmpty ? "" : " (regions: \(known.sorted().joined(separator: ", ")))"))
                 }
                 names.insert(name)
+            }
+            if names.isEmpty {
+                throw regions.failure("'regions' needs at least one region (leave it out for every region)")
             }
             rule.regions = names
         }

@@ -56,7 +56,9 @@ import Testing
         Case(
             "regions YAML syntax", "r.yaml", "regions:\n  - [identifier: a\n", replay + ["--regions", "FILE"], 65, "3:1"
         ),
-        Case("regions JSON cut short", "r.json", "{\"regions\": [", replay + ["--regions", "FILE"], 65, "2:1"),
+        // A .json file is JSON only: the JSON reader's error, where the value should be (Yams,
+        // reading it as YAML, said 2:1).
+        Case("regions JSON cut short", "r.json", "{\"regions\": [", replay + ["--regions", "FILE"], 65, "1:14"),
         Case(
             "regions unknown key", "r.yaml",
             "regions:\n  - { identifier: a, latitude: 1, longitude: 2, radius: 50, colour: red }\n",

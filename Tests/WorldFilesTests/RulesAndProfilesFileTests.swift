@@ -38,6 +38,12 @@ struct ConfigurationTests {
         arguments: [
             ("rules:\n  - id: a\n    on: regionEnter\n    colour: red\n", "rules.yaml:4:5: unknown key 'colour'"),
             ("rules:\n  - id: a\n    on: arrive\n", "rules.yaml:3:9: 'arrive' is not one of"),
+            // Empty lists made a rule that never fires, silently.
+            ("rules:\n  - id: a\n    on: []\n", "rules.yaml:3:9: 'on' needs at least one of regionEnter, regionExit"),
+            (
+                "rules:\n  - id: a\n    on: regionEnter\n    regions: []\n",
+                "rules.yaml:4:14: 'regions' needs at least one region"
+            ),
             (
                 "rules:\n  - id: a\n    on: regionEnter\n    cooldown: soon\n",
                 "rules.yaml:4:15: 'soon' is not a duration"
