@@ -88,21 +88,30 @@ struct NetworkOptions: ParsableArguments {
     func validate() throws {
         // Waits are slept in nanoseconds: a day keeps every one far inside what they can count.
         try OptionRange.check("--max-wait", maxWait, 0...86_400, " seconds")
+        // Each is for one side only; given for the other, it would go unread (a dry run too).
+        if credentials != nil && !external {
+            throw ValidationError(
+                "--credentials is for --twitter-base-url or --facebook-base-url; the in-process emulator has its own accounts"
+            )
+        }
+        if fixtures != nil && external {
+            throw ValidationError(
+                "--fixtures is for the in-process emulator; --twitter-base-url and --facebook-base-url post elsewhere")
+        }
+    }
+
+    /// The options that say where posts go, as given: each needs something to post.
+    var given: [String] {
+        [
+            ("--twitter-base-url", twitterBaseURL != nil), ("--facebook-base-url", facebookBaseURL != nil),
+            ("--credentials", credentials != nil), ("--fixtures", fixtures != nil),
+        ].filter(\.1).map(\.0)
     }
 
     /// The credentials for other servers (nil for the in-process emulator): the `--credentials`
     /// file, or the environment. Read before a command prints anything, so a bad file leaves no output.
     func serverCredentials() throws -> Credentials? {
-        guard external else {
-            if credentials != nil {
-                throw CommandFailure(
-                    .usage,
-                    "--credentials is for --twitter-base-url or --facebook-base-url; the in-process emulator has its own accounts"
-                )
-            }
-            return nil
-        }
-        return try fileOrEnvironmentCredentials()
+        external ? try fileOrEnvironmentCredentials() : nil
     }
 
     /// The `--credentials` file, or the WAYPOST_* environment variables.

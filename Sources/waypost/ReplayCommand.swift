@@ -309,8 +309,9 @@ struct Replay: AsyncParsableCommand {
             case .appState(let index): throw ValidationError("--app-state \(appState[index]): \(problem.message)")
             }
         }
-        if checkins == nil && (privacy != nil || dryRun || run != nil) {
-            throw ValidationError("--privacy, --dry-run and --run need --checkins")
+        let forPosts = [("--privacy", privacy != nil), ("--dry-run", dryRun), ("--run", run != nil)]
+        if checkins == nil, let option = (forPosts.filter(\.1).map(\.0) + network.given).first {
+            throw ValidationError("\(option) needs --checkins: nothing is posted without rules")
         }
         if realtime && checkins != nil { throw ValidationError("--realtime cannot be combined with --checkins") }
         try nmea.check(track: track, realtime: realtime, checkins: checkins != nil, summary: summary)

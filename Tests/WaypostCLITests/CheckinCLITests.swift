@@ -166,6 +166,42 @@ struct CheckinCLITests {
         }
     }
 
+    /// Options that say where posts go were read and ignored where they could not apply: without
+    /// `--checkins`, `--credentials` for the in-process emulator on a dry run, `--fixtures` beside
+    /// a server's base URL. Each is a usage error naming it, before anything runs.
+    @Test("Posting options that cannot apply are usage errors")
+    func postingOptionsThatCannotApply() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            let credentials = directory.appendingPathComponent("credentials.yaml")
+            try "twitter:\n  consumerKey: k\n  consumerSecret: s\n".write(
+                to: credentials, atomically: true, encoding: .utf8)
+            chmod(credentials.path, 0o600)
+            let rules = ["--checkins", "fixtures/rules/coffee.yaml"]
+            let cases: [([String], String)] = [
+                (
+                    ["--credentials", credentials.path, "--facebook-base-url", "http://127.0.0.1:9/"],
+                    "--facebook-base-url needs --checkins"
+                ),
+                (["--fixtures", "fixtures/places"], "--fixtures needs --checkins"),
+                (["--twitter-base-url", "http://127.0.0.1:9/1.1/"], "--twitter-base-url needs --checkins"),
+                (
+                    rules + ["--dry-run", "--credentials", credentials.path],
+                    "--credentials is for --twitter-base-url or --facebook-base-url"
+                ),
+                (
+                    rules + ["--fixtures", "fixtures/places", "--facebook-base-url", "http://127.0.0.1:9/"],
+                    "--fixtures is for the in-process emulator"
+                ),
+            ]
+            for (flags, message) in cases {
+                let run = try CLITests.waypost(Self.commute + ["--db", db] + flags)
+                #expect(run.status == 64 && run.stderr.contains(message), "\(flags): \(run.stderr)")
+                #expect(run.stdout.isEmpty)
+            }
+        }
+    }
+
     /// Found at stop 80: `history purge` deleted the fixes, but each post's audit record (and its
     /// outbox payload) still said where the device was, zone-blocked posts included, and SQLite
     /// left every deleted row readable in the file's free pages and the write-ahead log.
