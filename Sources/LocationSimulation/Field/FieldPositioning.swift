@@ -48,7 +48,7 @@ struct FieldPositioning {
             rule.evaluate(estimate)
             // Near a boundary, for what this estimate knows, the OS powers satellite positioning up.
             let margin = mechanism.proximityFactor * estimate.horizontalAccuracy + mechanism.cushion
-            estimator.wantsSatellite(rule.isNearBoundary(estimate.coordinate, margin: margin), at: estimate.time)
+            estimator.wantsSatellite(rule.isNearBoundary(margin: margin), at: estimate.time)
         }
         for confirmation in confirmed {
             let region = confirmation.region

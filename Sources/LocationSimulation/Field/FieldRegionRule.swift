@@ -20,6 +20,8 @@ struct FieldRegionRule {
         var region: CircularRegion
         var state = RegionState.unknown
         var pending: (state: RegionState, since: EpochInstant, believed: Coordinate)?
+        /// The last estimate's distance from the centre, metres (infinite before the first).
+        var distance = Double.infinity
     }
 
     let mechanism: RegionMechanism
@@ -76,13 +78,13 @@ struct FieldRegionRule {
         if !slots.elementsEqual(regions, by: { $0.region == $1 }) { realign(to: regions) }
     }
 
-    /// Whether `coordinate` lies within `margin` of a region's effective boundary (the OS then
-    /// wants satellite positioning).
-    func isNearBoundary(_ coordinate: Coordinate, margin: Double) -> Bool {
+    /// Whether the estimate last weighed (``evaluate(_:)``) lies within `margin` of a region's
+    /// effective boundary (the OS then wants satellite positioning). Its distances are the ones
+    /// weighing it measured: measured again here, they cost a sine and a cosine a region.
+    func isNearBoundary(margin: Double) -> Bool {
         // By index: iterating the slots would copy each one out, its region's identifier retained.
         slots.indices.contains { index in
-            let (center, radius) = (slots[index].region.center, slots[index].region.radius)
-            return abs(ShortDistance.distance(center, coordinate) - mechanism.effectiveRadius(radius)) <= margin
+            abs(slots[index].distance - mechanism.effectiveRadius(slots[index].region.radius)) <= margin
         }
     }
 
@@ -112,6 +114,7 @@ struct FieldRegionRule {
     private static func weigh(_ estimate: OSEstimate, in slot: inout Slot, mechanism: RegionMechanism) {
         let radius = slot.region.radius
         let distance = ShortDistance.distance(slot.region.center, estimate.coordinate)
+        slot.distance = distance
         let doubt = mechanism.doubt * estimate.horizontalAccuracy
         // How far past the threshold, toward the other state, the estimate lies.
         let past: Double
