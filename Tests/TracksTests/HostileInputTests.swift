@@ -211,6 +211,24 @@ struct HostileInputTests {
         #expect(error.line == 2)
     }
 
+    /// A directory was "read error: is a directory", and an empty argument (the working
+    /// directory, as `URL(fileURLWithPath:)` takes it) ": read error: is a directory".
+    @Test func aDirectoryOrAnEmptyPathIsSaidToBeOne() throws {
+        try withTemporaryDirectory { directory in
+            for (url, name, expected) in [
+                (directory, directory.path, "\(directory.path): is a directory, not a KML, KMZ or GPX file"),
+                (URL(fileURLWithPath: ""), "", "'': an empty path names no file"),
+            ] {
+                do {
+                    _ = try TrackReader().read(contentsOf: url, displayName: name)
+                    Issue.record("expected an error")
+                } catch let error as TrackReadError {
+                    #expect(error.kind == .missing && error.description == expected, "\(error)")
+                }
+            }
+        }
+    }
+
     @Test func emptyAndForeignDocuments() throws {
         #expect(readError(Data())?.message == "the file is empty")
         #expect(readError("<html><body/></html>")?.kind == .unsupported)

@@ -125,6 +125,23 @@ struct RegionFileTests {
         }
     }
 
+    /// A directory "cannot be read", and an empty argument named the working directory.
+    @Test func aDirectoryOrAnEmptyPathIsSaidToBeOne() throws {
+        try withTemporaryDirectory { directory in
+            for (url, name, expected) in [
+                (directory, directory.path, "\(directory.path): is a directory, not a file"),
+                (URL(fileURLWithPath: ""), "", "'': an empty path names no file"),
+            ] {
+                do {
+                    _ = try RegionFile.read(contentsOf: url, displayName: name)
+                    Issue.record("expected an error")
+                } catch let error as ConfigFileError {
+                    #expect(error.kind == .unreadable && error.description == expected, "\(error)")
+                }
+            }
+        }
+    }
+
     @Test func duplicatesAndAliasesAreRefused() throws {
         let duplicate =
             "- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n"

@@ -9,6 +9,14 @@ enum ConfigText {
     static func read(
         _ url: URL, name: String, largest: Int = largestFile(physicalMemory: ProcessInfo.processInfo.physicalMemory)
     ) throws(ConfigFileError) -> String {
+        // `URL(fileURLWithPath: "")` is the working directory: an empty argument names no file.
+        guard !name.isEmpty else {
+            throw ConfigFileError(.unreadable, file: "''", message: "an empty path names no file")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ConfigFileError(.unreadable, file: name, message: "is a directory, not a file")
+        }
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > largest {
             throw ConfigFileError(
                 file: name,

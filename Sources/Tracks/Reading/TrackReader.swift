@@ -33,12 +33,18 @@ public struct TrackReader: Sendable {
     /// Reads the file at `url`. Errors name the file as `displayName` (default: the path).
     public func read(contentsOf url: URL, displayName: String? = nil) throws(TrackReadError) -> Track {
         let name = displayName ?? url.path
+        // `URL(fileURLWithPath: "")` is the working directory: an empty argument names no file.
+        guard !name.isEmpty else { throw TrackReadError(.missing, file: "''", "an empty path names no file") }
         let file = open(url.path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw TrackReadError(.missing, file: name, exists ? "cannot be opened for reading" : "no such file")
         }
         defer { close(file) }
+        var status = stat()
+        if fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw TrackReadError(.missing, file: name, "is a directory, not a KML, KMZ or GPX file")
+        }
         return try read(from: file, name: name) { _ throws(TrackReadError) in try readKMZ(url, name: name) }
     }
 
