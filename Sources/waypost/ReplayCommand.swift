@@ -144,7 +144,9 @@ struct Replay: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "With reduced accuracy: the app asks for temporary full accuracy SECONDS from the start (granted).")
+        help:
+            "With reduced accuracy: the app asks for temporary full accuracy SECONDS from the start (granted in the foreground)."
+    )
     var temporaryFullAccuracyAt: Double?
 
     @Option(

@@ -39,6 +39,25 @@ import Testing
         }
     }
 
+    /// Apple, `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`: "The request always
+    /// fails … The app is in the background" — in use there with background updates running too
+    /// (the request was granted then); asked again in the foreground, it is.
+    @Test(arguments: [AppState.background, .foreground])
+    func temporaryFullAccuracyIsAskedForInTheForeground(_ state: AppState) {
+        let manager = SimulatedLocationManager(
+            status: .authorizedAlways, accuracyAuthorization: .reducedAccuracy, startTime: t0)
+        manager.allowsBackgroundLocationUpdates = true
+        manager.startUpdatingLocation()
+        let events = run(
+            route(seconds: 200) { $0 }, manager: manager,
+            script: [
+                (t0 + 60, .appState(.background)), (t0 + 90, .appState(state)),
+                (t0 + 120, .temporaryFullAccuracy(purposeKey: "Nav")),
+            ])
+        let changes = events.filter { $0.event.type == "accuracyAuthorization" }
+        #expect(changes.map { $0.time - t0 } == (state == .foreground ? [120] : []))
+    }
+
     /// Apple, `requestLocation()`: "Only one location fix is reported to the delegate, after which
     /// location services are stopped."
     @Test func requestLocationReportsOneFixThenStops() {

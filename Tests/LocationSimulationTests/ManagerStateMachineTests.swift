@@ -91,12 +91,13 @@ import Testing
     }
 
     /// Apple, `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`: full accuracy for the
-    /// session in use; it ends when the app leaves use.
+    /// session in use; it ends when the app leaves use. Asked from the background, it fails ("The
+    /// request always fails … The app is in the background").
     @Test func temporaryFullAccuracyLastsWhileInUse() {
         var auth = machine(nil, status: .authorizedAlways, accuracy: .reducedAccuracy)
-        let notInUse = auth.requestTemporaryFullAccuracy(isInUse: false)
-        let inUse = auth.requestTemporaryFullAccuracy(isInUse: true)
-        #expect(notInUse.isEmpty && inUse == [.accuracyChanged(.fullAccuracy)])
+        let inBackground = auth.requestTemporaryFullAccuracy(inForeground: false)
+        let inForeground = auth.requestTemporaryFullAccuracy(inForeground: true)
+        #expect(inBackground.isEmpty && inForeground == [.accuracyChanged(.fullAccuracy)])
         #expect(auth.accuracyAuthorization == .fullAccuracy)
         let leaving = auth.leftUse(terminated: false, now: 0)
         #expect(leaving == [.accuracyChanged(.reducedAccuracy)])

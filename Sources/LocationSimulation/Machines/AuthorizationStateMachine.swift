@@ -239,9 +239,11 @@ package struct AuthorizationStateMachine: Sendable, Equatable {
     // MARK: Accuracy
 
     /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)` (iOS 14): granted (by the
-    /// user's scripted answer) only to an authorized app in use with reduced accuracy.
-    package mutating func requestTemporaryFullAccuracy(isInUse: Bool) -> [Action] {
-        guard accuracy == .reduced, status.allowsLocation, isInUse, grantsTemporaryFullAccuracy else { return [] }
+    /// user's scripted answer) only to an authorized app in the foreground with reduced accuracy
+    /// ("The request always fails … The app is in the background", Apple): in use in the
+    /// background, with updates running, it fails as well.
+    package mutating func requestTemporaryFullAccuracy(inForeground: Bool) -> [Action] {
+        guard accuracy == .reduced, status.allowsLocation, inForeground, grantsTemporaryFullAccuracy else { return [] }
         accuracy = .temporaryFull
         return [.accuracyChanged(.fullAccuracy)]
     }

@@ -215,7 +215,7 @@ package struct LocationManagerCore {
         case .requestAuthorization(let always): requestAuthorization(always: always)
         case .requestTemporaryFullAccuracy(let time):
             advanceClock(to: time)
-            perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
+            perform(authorization.requestTemporaryFullAccuracy(inForeground: appState == .foreground))
         case .requestLocation(let time): requestLocation(at: time)
         case .startUpdatingLocation: startUpdatingLocation()
         case .startMonitoring(let region): startMonitoring(region)

@@ -51,7 +51,7 @@ extension LocationManagerCore {
         }
         if fullAccuracyPurposeKey != nil, appState == .foreground, accuracyAuthorization == .reducedAccuracy {
             authorization.noteFullAccuracyRequested()
-            perform(authorization.requestTemporaryFullAccuracy(isInUse: isInUse))
+            perform(authorization.requestTemporaryFullAccuracy(inForeground: true))
         }
         refreshSessions()
     }
