@@ -90,6 +90,24 @@ import Testing
         #expect(kept.state == .always(provisional: false))
     }
 
+    /// `CLLocationManager.h`, requestAlwaysAuthorization: "An application which currently has
+    /// 'when-in-use' authorization and has never before requested 'always' authorization may use
+    /// this method to request 'always' authorization one time only." An app that asked for Always
+    /// at its first launch and was set to While Using in Settings asks in vain (it got Always
+    /// back); one that asked for When In Use first gets its one upgrade.
+    @Test func anAppThatAskedForAlwaysOnceCannotAskAgain() {
+        var asked = machine(.allowAlways)
+        _ = asked.request(wantsAlways: true, locationServicesEnabled: true, now: 0)
+        _ = asked.settleProvisionalAlways()
+        _ = asked.change(to: .authorizedWhenInUse)
+        #expect(asked.request(wantsAlways: true, locationServicesEnabled: true, now: 500).isEmpty)
+        #expect(asked.state.status == .authorizedWhenInUse)
+        var firstWhenInUse = machine(.allowAlways)
+        _ = firstWhenInUse.request(wantsAlways: false, locationServicesEnabled: true, now: 0)
+        let upgraded = firstWhenInUse.request(wantsAlways: true, locationServicesEnabled: true, now: 10)
+        #expect(upgraded == [.authorizationChanged(.authorizedAlways)])
+    }
+
     /// Apple, `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`: full accuracy for the
     /// session in use; it ends when the app leaves use. Asked from the background, it fails ("The
     /// request always fails … The app is in the background").

@@ -89,6 +89,9 @@ package struct AuthorizationStateMachine: Sendable, Equatable {
     package private(set) var prompt: Prompt?
     /// Whether the When In Use → Always prompt has been shown (iOS shows it once).
     package private(set) var upgradeAsked = false
+    /// Whether the app has called `requestAlwaysAuthorization()`, in any state: a When In Use app
+    /// that has may not ask again.
+    package private(set) var alwaysRequested = false
     /// A session asked for temporary full accuracy (the user's answer then decides
     /// `fullAccuracyDenied`).
     package private(set) var fullAccuracyRequested = false
@@ -128,11 +131,17 @@ package struct AuthorizationStateMachine: Sendable, Equatable {
     /// `requestWhenInUseAuthorization()` (`wantsAlways` false) or `requestAlwaysAuthorization()`.
     /// From iOS 13 the prompt offers While Using, not Always: "Allow While Using App" gives
     /// provisional Always (Apple, WWDC 2019 "What's New in Core Location"). An app already When In
-    /// Use gets the upgrade prompt at once, once only ("further calls have no effect"); under Allow
-    /// Once, never. With Location Services off iOS offers to open Settings; the app stays denied.
+    /// Use gets the upgrade prompt at once, once only, and only if it never asked for Always before
+    /// ("An application which currently has 'when-in-use' authorization and has never before
+    /// requested 'always' authorization may use this method to request 'always' authorization one
+    /// time only", `CLLocationManager.h`: an app answered Always, then set to While Using in
+    /// Settings, asks in vain); under Allow Once, never. With Location Services off iOS offers to
+    /// open Settings; the app stays denied.
     package mutating func request(wantsAlways: Bool, locationServicesEnabled: Bool, now: EpochInstant) -> [Action] {
+        let askedForAlwaysBefore = alwaysRequested
+        alwaysRequested = alwaysRequested || wantsAlways
         if wantsAlways, case .whenInUse(let oneTime) = state {
-            guard oneTime == nil, !upgradeAsked, let answer = script.answer else { return [] }
+            guard oneTime == nil, !upgradeAsked, !askedForAlwaysBefore, let answer = script.answer else { return [] }
             upgradeAsked = true
             return answer == .allowAlways ? change(to: .authorizedAlways) : []
         }
