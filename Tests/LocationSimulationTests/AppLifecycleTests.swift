@@ -67,6 +67,22 @@ import Testing
         #expect(!types(whenInUse).contains("appLaunch region"))
     }
 
+    /// A relaunched app creates its manager, which reports the status before the event iOS
+    /// launched it for (`locationManagerDidChangeAuthorization(_:)`: "The system calls this method
+    /// when the app creates the related object's CLLocationManager instance"); the scenario app
+    /// reported it only at a launch by the user.
+    @Test func aRelaunchedAppLearnsItsStatusBeforeTheEvent() throws {
+        var app = AppScript(regions: [CircularRegion(identifier: "r", center: north(500), radius: 100)])
+        app.mode = .none
+        app.appStates = [(at: 10, state: .background), (at: 20, state: .terminated)]
+        let manager = app.makeManager(startTime: t0)
+        app.launch(manager)
+        let events = run(route(seconds: 600) { $0 }, manager: manager, script: app.script(from: t0))
+        let launched = try #require(events.firstIndex { $0.event.type == "appLaunch" })
+        #expect(events[launched...].prefix(3).map(\.event.type) == ["appLaunch", "authorization", "regionEnter"])
+        #expect(events[launched + 1].event == .authorizationChanged(.authorizedAlways))
+    }
+
     /// Apple, `startUpdatingLocation()`: "If your app is terminated, the delivery of new location
     /// events stops altogether"; a suspended or terminated app runs no code. Found at stop 80: a
     /// Settings change, the declined upgrade prompt and a scheduled `requestLocation()` reached a

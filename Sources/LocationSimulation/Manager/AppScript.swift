@@ -172,10 +172,14 @@ public struct AppScript: Sendable {
         manager.beacons = beacons.map(\.beacon)
         manager.lifecycleHandler = { manager, previous in
             if previous == .terminated && manager.appState == .background {
-                // Relaunched for an event: the app recreates its sessions at once, as Apple asks,
-                // and starts its live updates again (Apple's sample "Adopting live updates in Core
-                // Location": "If location updates were previously active, restart them after the
-                // background launch").
+                // Relaunched for an event: the manager the app creates reports the status, as at
+                // any creation ("The system calls this method when the app creates the related
+                // object's CLLocationManager instance", locationManagerDidChangeAuthorization(_:));
+                // the app recreates its sessions at once, as Apple asks, and starts its live
+                // updates again (Apple's sample "Adopting live updates in Core Location": "If
+                // location updates were previously active, restart them after the background
+                // launch").
+                manager.reportInitialAuthorization()
                 beginSessions(manager)
                 if apis.contains(.liveUpdates) { manager.startLiveUpdates(liveConfiguration) }
                 return
