@@ -183,23 +183,54 @@ import Testing
 
     /// iOS keeps a monitor's records by name across the app's termination; the relaunched app
     /// finds its conditions and is relaunched by their events, as a terminated app is for region
-    /// events (WWDC 2023 "Meet Core Location Monitor"; `CLRegion.notifyOnEntry`).
-    @Test func recordsSurviveTerminationAndEventsRelaunchTheApp() {
+    /// events (WWDC 2023 "Meet Core Location Monitor"; `CLRegion.notifyOnEntry`) — on iOS 18 only
+    /// while it holds a service session requiring Always ("An app with Always authorization, but
+    /// which is not holding such a CLServiceSession will not be able to receive … CLMonitor.events()
+    /// when it is not in-use", `CLServiceSession.h`); without one, its conditions turn unknown.
+    @Test(arguments: [ServiceSessionRequirement?.none, .whenInUse, .always])
+    func recordsSurviveTerminationAndEventsRelaunchTheApp(session: ServiceSessionRequirement?) {
         var app = AppScript(regions: [cafe])
         app.apis = [.monitor]
+        app.serviceSession = session
         app.appStates = [(at: 100, state: .terminated), (at: 150, state: .foreground), (at: 200, state: .terminated)]
         let manager = app.makeManager(startTime: t0)
         app.launch(manager)
         let events = run(
             route(seconds: 1_000) { 2 * $0 }, manager: manager, script: app.script(from: t0))
-        let types = events.map(\.event.type).filter { $0 != "authorization" }
+        let types = events.map(\.event.type).filter { $0 != "authorization" && $0 != "sessionDiagnostic" }
+        #expect(manager.identifiers(of: "waypost") == ["cafe"])
+        guard session == .always else {
+            #expect(!types.contains("appLaunch"))
+            #expect(manager.record(for: "cafe", in: "waypost")?.lastEvent.state == .unknown)
+            return
+        }
         // The user's launch at 150 s opens the monitor by name and adds nothing: no new first event.
         #expect(
             types == [
                 "monitorEvent", "appState", "appState", "appState", "appLaunch", "monitorEvent", "monitorEvent",
             ])
-        #expect(manager.identifiers(of: "waypost") == ["cafe"])
         #expect(manager.record(for: "cafe", in: "waypost")?.lastEvent.state == .unsatisfied)
+    }
+
+    /// A When In Use app holding a background activity session stays in use in the background:
+    /// its monitor's events reach it there ("both Updater and Monitor APIs will be available",
+    /// `CLBackgroundActivitySession.h`); they were dropped, as a region event is for an app not in
+    /// use. Without the session, its conditions turn unknown (`insufficientlyInUse`).
+    @Test(arguments: [true, false])
+    func aBackgroundActivitySessionKeepsMonitorEventsComing(session: Bool) {
+        var app = AppScript(regions: [cafe])
+        app.apis = [.monitor]
+        app.prompt = PromptScript(answer: .allowWhenInUse)
+        app.backgroundActivitySession = session
+        app.appStates = [(at: 60, state: .background)]
+        let manager = app.makeManager(startTime: t0)
+        app.launch(manager)
+        let states = run(route(seconds: 1_000) { 2 * $0 }, manager: manager, script: app.script(from: t0))
+            .compactMap { timed -> MonitoringState? in
+                guard case .monitorEvent(let event, _) = timed.event, timed.time >= t0 + 60 else { return nil }
+                return event.state
+            }
+        #expect(states == (session ? [.satisfied, .unsatisfied] : [.unknown]))
     }
 
     /// `CLMonitor.remove(_:)`: a removed condition has no record and no more events.
@@ -288,7 +319,7 @@ import Testing
     /// A terminated app that was iterating live updates is relaunched into the background for
     /// their next update when that update would reach it there — it held a background activity
     /// session (While Using), or, from iOS 18, it is authorized Always and holds a service session
-    /// — and, like Apple's sample, starts them again at launch ("If location updates were
+    /// requiring Always — and, like Apple's sample, starts them again at launch ("If location updates were
     /// previously active, restart them after the background launch", "Adopting live updates in
     /// Core Location"; "relaunch the app into the background when new information is ready for
     /// delivery, provided the app's authorization allows it", WWDC 2024 "What's new in location

@@ -78,10 +78,7 @@ extension LocationManagerCore {
         guard state != appState else { return .done }
         let previous = appState
         appState = state
-        if state == .terminated {
-            services.appTerminated()
-            iterationChanged(iterating: conditions.isMonitoring)
-        }
+        if state == .terminated { services.appTerminated() }
         emit(.appStateChanged(state))
         if previous == .terminated {
             services.appLaunched()

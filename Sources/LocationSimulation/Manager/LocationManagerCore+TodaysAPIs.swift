@@ -11,7 +11,6 @@ extension LocationManagerCore {
     mutating func add(
         _ condition: MonitoringCondition, identifier: String, monitor: String, assuming: MonitoringState
     ) -> [MonitoringEvent] {
-        iterationChanged(iterating: true)
         refreshMonitoringBlockers()
         let position = device.flatMap { $0.hasSignal ? $0 : nil }
         let evaluates = monitoringBlockers.isEmpty && position != nil
@@ -22,14 +21,26 @@ extension LocationManagerCore {
 
     package mutating func remove(_ identifier: String, from monitor: String) {
         conditions.remove(identifier, from: monitor)
-        iterationChanged(iterating: conditions.isMonitoring || services.live != nil)
     }
 
     package mutating func restore(_ records: [(identifier: String, record: MonitoringRecord)], in monitor: String) {
         for (identifier, record) in records {
             conditions.restore(record, identifier: identifier, monitor: monitor)
         }
-        if !records.isEmpty { iterationChanged(iterating: true) }
+    }
+
+    /// Whether a monitor's event reaches the app now. In use as today's APIs count it — in the
+    /// foreground, in the background with background updates, or holding an active background
+    /// activity session ("both Updater and Monitor APIs will be available",
+    /// `CLBackgroundActivitySession.h`) — at once, a terminated app holding such a session
+    /// relaunched for it as for live updates; otherwise as a region event, with Always
+    /// (``monitoringDiagnostics`` held back what an app that may not get it in the background
+    /// could not). A When In Use app holding a session lost its events in the background.
+    mutating func monitorAdmission(at time: EpochInstant) -> Admission {
+        guard isInUseForTodaysAPIs else { return admission(.region, at: time) }
+        guard appState == .terminated else { return .now }
+        launchIntoBackground(for: .region, at: time)
+        return .afterLaunch
     }
 
     /// Why monitors cannot evaluate conditions now: a monitor's events reach an app in use
@@ -37,7 +48,7 @@ extension LocationManagerCore {
     /// the background (from iOS 18 a session).
     @inline(__always) var monitoringDiagnostics: MonitoringDiagnostics {
         let inUse = isInUse || isInUseForTodaysAPIs
-        let reaches = authorizationStatus == .authorizedAlways ? inUse || holdsSessionForBackground : inUse
+        let reaches = authorizationStatus == .authorizedAlways ? inUse || holdsAlwaysSession : inUse
         return availability(reachesApp: reaches, hasSignal: true).monitoringDiagnostics
     }
 
@@ -82,10 +93,10 @@ extension LocationManagerCore {
     // MARK: - Live updates (iOS 17)
 
     /// From iOS 18 iterating holds an implicit service session, which asks for When In Use
-    /// authorization when none was given (see the façade's `startLiveUpdates(_:)`).
+    /// authorization when none was given (see the façade's `startLiveUpdates(_:)`); its goal is
+    /// When In Use, so it lets nothing reach an app not in use (``holdsAlwaysSession``).
     mutating func startLiveUpdates(_ live: LiveConfiguration) {
         services.startLive(live, pauseDelay: configuration.pauseDelay(for: live.activityType))
-        iterationChanged(iterating: true)
         if configuration.iosVersion >= 18 && !configuration.requiresExplicitServiceSession {
             requestAuthorization(always: false)
         }
@@ -93,7 +104,6 @@ extension LocationManagerCore {
 
     package mutating func stopLiveUpdates() {
         services.stopLive()
-        iterationChanged(iterating: conditions.isMonitoring)
     }
 
     /// Whether iOS relaunches the terminated app now for the live updates it was iterating. Core
@@ -104,15 +114,15 @@ extension LocationManagerCore {
     /// updates again (Apple's sample "Adopting live updates in Core Location": "If location
     /// updates were previously active, restart them after the background launch"). The update
     /// must be one that reaches the app in the background: it held an active background activity
-    /// session, or — from iOS 18 — it is authorized Always and holds a service session (the
-    /// implicit session of iterating ended with its process). Provisional Always is settled by
+    /// session, or — from iOS 18 — it is authorized Always and holds a service session requiring
+    /// Always (``holdsAlwaysSession``). Provisional Always is settled by
     /// the upgrade prompt, as at any use of Always.
     mutating func admitsLiveRelaunch() -> Bool {
         guard services.liveAtTermination != nil, locationServicesEnabled, authorizationStatus.allowsLocation else {
             return false
         }
         if sessions.values.contains(where: { $0.kind == .backgroundActivity && $0.isActive }) { return true }
-        return authorizationStatus == .authorizedAlways && configuration.iosVersion >= 18 && holdsSessionForBackground
+        return authorizationStatus == .authorizedAlways && configuration.iosVersion >= 18 && holdsAlwaysSession
             && settleProvisionalAlways()
     }
 
@@ -126,7 +136,7 @@ extension LocationManagerCore {
     @inline(__always) func liveUpdateDiagnostics(hasSignal: Bool) -> LiveUpdateDiagnostics {
         let reaches =
             isInUseForTodaysAPIs
-            || (authorizationStatus == .authorizedAlways && configuration.iosVersion >= 18 && holdsSessionForBackground)
+            || (authorizationStatus == .authorizedAlways && configuration.iosVersion >= 18 && holdsAlwaysSession)
         return availability(reachesApp: reaches, hasSignal: hasSignal).liveUpdateDiagnostics
     }
 }

@@ -149,7 +149,7 @@ extension LocationManagerCore {
             case .region(.determined): admission(.region, relaunch: false)
             case .region(.crossed(let region, let state, let time, _)):
                 admission(.region, relaunch: Self.notifies(region, of: state), at: time)
-            case .monitor(let event): event.state == .unmonitored ? .now : admission(.region, at: event.date)
+            case .monitor(let event): event.state == .unmonitored ? .now : monitorAdmission(at: event.date)
             case .significantChange: admission(.significantChange)
             case .visit: admission(.visit)
             case .liveUpdate: relaunchedForLiveUpdates()
@@ -275,7 +275,7 @@ extension LocationManagerCore {
         guard services.live != nil else { return }
         // An update to an app not in use is a use of Always: provisional Always is settled first.
         if authorizationStatus == .authorizedAlways && !isInUseForTodaysAPIs && configuration.iosVersion >= 18
-            && holdsSessionForBackground
+            && holdsAlwaysSession
         {
             _ = settleProvisionalAlways()
         }

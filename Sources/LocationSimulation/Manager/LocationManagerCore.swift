@@ -85,9 +85,6 @@ package struct LocationManagerCore {
     var sessions: [SessionID: HeldSession] = [:]
     var sessionOrder: [SessionID] = []
     var nextSession = 0
-    /// The implicit session of iterating today's APIs: nil when none is held, else whether it is
-    /// in effect (begun while the app was in use).
-    var implicitSessionActive: Bool?
 
     /// What is left of a step that stopped for the app's launch code (``Input/resume`` takes it
     /// on), the latest last; empty between steps.

@@ -21,8 +21,10 @@ import SimulatedTime
 ///   location updates in the background"); then, without an explicit session requiring
 ///   authorization, updates and monitor events report `serviceSessionRequired`.
 /// - Live updates and monitor events reach an app that is not in use only when it is authorized
-///   Always and holds a session begun in the foreground, or holds an active background activity
-///   session, which keeps it in use ("When a session is active, the app remains in-use, so
+///   Always and holds an active service session requiring Always ("An app with Always
+///   authorization, but which is not holding such a CLServiceSession will not be able to receive
+///   CLLocationUpdate.liveUpdates() or CLMonitor.events() when it is not in-use",
+///   `CLServiceSession.h`), or holds an active background activity session, which keeps it in use ("When a session is active, the app remains in-use, so
 ///   When-In-Use authorization will remain effective, and both Updater and Monitor APIs will be
 ///   available", `CLBackgroundActivitySession.h`).
 extension LocationManagerCore {
@@ -115,12 +117,14 @@ extension LocationManagerCore {
     }
 
     /// Whether an app authorized Always gets live updates and monitor events while not in use:
-    /// from iOS 18 only while it holds a session begun in the foreground (explicit, or the
-    /// implicit one of iterating); before iOS 18 there are no sessions to hold.
-    @inline(__always) var holdsSessionForBackground: Bool {
+    /// from iOS 18 only while it holds an active service session requiring Always ("An app with
+    /// Always authorization, but which is not holding such a CLServiceSession will not be able to
+    /// receive CLLocationUpdate.liveUpdates() or CLMonitor.events() when it is not in-use",
+    /// `CLServiceSession.h`; the implicit session of iterating has a When In Use goal); before
+    /// iOS 18 there are no sessions to hold.
+    @inline(__always) var holdsAlwaysSession: Bool {
         guard configuration.iosVersion >= 18 else { return true }
-        return implicitSessionActive == true
-            || sessions.values.contains { $0.kind == .service && $0.isActive }
+        return sessions.values.contains { $0.kind == .service && $0.requirement == .always && $0.isActive }
     }
 
     /// `serviceSessionRequired`: the app requires explicit sessions (Info.plist) and holds none
@@ -130,18 +134,6 @@ extension LocationManagerCore {
         return !sessions.values.contains {
             $0.kind == .service
                 && ($0.requirement != ServiceSessionRequirement.none || authorizationStatus.allowsLocation)
-        }
-    }
-
-    /// The app starts or stops iterating live updates or monitor events: the implicit session
-    /// (iOS 18, unless explicit sessions are required) is held while it does, in effect when it
-    /// began in use; iterating while not in use keeps one begun earlier.
-    mutating func iterationChanged(iterating: Bool) {
-        guard configuration.iosVersion >= 18, !configuration.requiresExplicitServiceSession else { return }
-        if !iterating {
-            implicitSessionActive = nil
-        } else if implicitSessionActive != true {
-            implicitSessionActive = isInUseForTodaysAPIs
         }
     }
 
