@@ -48,8 +48,10 @@ public enum XMLEscaping {
     /// `text` escaped for XML 1.0 text and attributes. The control characters XML 1.0 cannot
     /// carry (C0 but tab and line breaks) are written as ``DisplayEscaping`` writes them (`\e`,
     /// `\x07`): the document stays valid, and a name that held one shows that it did rather than
-    /// losing a character unseen. U+FFFE and U+FFFF, which no text holds, are dropped. With `attribute`, tab and line breaks become character references, which
-    /// survive attribute-value normalisation (a parser would read them as spaces otherwise).
+    /// losing a character unseen. U+FFFE and U+FFFF, which no text holds, are dropped. A carriage
+    /// return is a character reference everywhere (a parser reads a raw one as a line feed, XML
+    /// 1.0 §2.11); with `attribute`, tab and line feed too, which survive attribute-value
+    /// normalisation as references (a parser would read them as spaces otherwise, §3.3.3).
     public static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -58,7 +60,8 @@ public enum XMLEscaping {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "\t", "\n", "\r":
+            case "\r": out += "&#13;"
+            case "\t", "\n":
                 if attribute { out += "&#\(scalar.value);" } else { out.unicodeScalars.append(scalar) }
             case let c where c.value < 0x20: out += DisplayEscaping.escape(String(c))
             case let c where c.value == 0xFFFE || c.value == 0xFFFF: continue

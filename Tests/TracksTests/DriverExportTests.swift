@@ -69,6 +69,57 @@ struct DriverExportTests {
             commentLines.first?.hasPrefix("# y\\ntouch PWNED\\r\\u{2028}appId: x\\u{85}.gpx for ") == true, "\(out)")
     }
 
+    /// Slow steps that cover ground are a slow leg, not a stop: a steady crawl at 0.185 m/s was one
+    /// leg at Maestro's default 4 m/s, and a kilometre over an hour's gap was folded into the next
+    /// leg at its pace. A stop stays within 25 m of where it began.
+    @Test func aCrawlIsASlowLegAndAStopStaysPut() throws {
+        let crawl = (0...1_200).map { Self.at(0.185 * Double($0), Double($0)) }
+        let legs = DriverExport.legs(crawl)
+        #expect(legs.count == 1)
+        #expect(abs(try #require(legs.first).speed - 0.185) < 0.001)
+        // 1 km in 59 min between two walks at 1.85 m/s: three legs, the middle one at 0.28 m/s.
+        var gap = (0...120).map { Self.at(1.85 * Double($0), Double($0)) }
+        gap += (0...120).map { Self.at(222 + 1_000 + 1.85 * Double($0), 120 + 3_540 + Double($0)) }
+        let speeds = DriverExport.legs(gap).map(\.speed)
+        #expect(speeds.count == 3 && abs(speeds[0] - 1.85) < 0.01 && abs(speeds[2] - 1.85) < 0.01)
+        // The slow leg ends once the last half minute's pace has changed (it takes those 30 s).
+        #expect(speeds[1] > 0.28 && speeds[1] < 0.3)
+        // Jitter while standing is still a stop.
+        var standing = (0...60).map { Self.at(1.4 * Double($0), Double($0)) }
+        standing += (61...600).map { Self.at(84 + ($0 % 2 == 0 ? 0.1 : -0.1), Double($0)) }
+        standing += (601...660).map { Self.at(84 + 1.4 * Double($0 - 600), Double($0)) }
+        #expect(DriverExport.legs(standing).map { ($0.speed * 10).rounded() / 10 } == [1.4, 1.4])
+    }
+
+    /// A slow route's mean speed keeps three significant digits: two decimals printed `0.00`.
+    @Test func aSlowSpeedIsNotZero() {
+        #expect(DriverExport.speedText(1.4) == "1.40")
+        #expect(DriverExport.speedText(0.014) == "0.0140")
+        #expect(DriverExport.speedText(0.00031) == "0.000310")
+        #expect(DriverExport.speedText(0.1) == "0.100")
+        var out = ""
+        DriverExport.write([Self.at(0, 0), Self.at(2.2, 7_200)], as: .simctl, to: &out)
+        #expect(out.hasPrefix("xcrun simctl location booted start --speed=0.000305 "), "\(out)")
+    }
+
+    /// Pauses are steps between times rounded from the start: each rounded on its own, 300 steps
+    /// of 1/30 s slept 9.9 s of a 10 s track.
+    @Test func adbPausesAddUpToTheRoutesTime() {
+        let samples = (0...300).map { Self.at(Double($0) / 30, Double($0) / 30) }
+        var out = ""
+        DriverExport.write(samples, as: .adb, to: &out)
+        let slept = out.split(separator: "\n").compactMap { $0.hasPrefix("sleep ") ? Double($0.dropFirst(6)) : nil }
+        #expect(abs(slept.reduce(0, +) - 10) < 1e-9)
+    }
+
+    /// GPX's `longitudeType` is −180 ≤ lon < 180: a point at 180° (KML's edge) is written −180.
+    @Test func xcodeGPXWritesTheAntimeridianAsMinus180() {
+        let point = RouteSample(point: TrackPoint(latitude: 10, longitude: 180, time: Date(timeIntervalSince1970: 0)))
+        var out = ""
+        DriverExport.write([point], as: .xcodeGPX, to: &out)
+        #expect(out.contains("lon=\"-180.0000000\""), "\(out)")
+    }
+
     @Test func onePlaceIsSimctlSet() {
         var out = ""
         DriverExport.write([Self.at(0, 0)], as: .simctl, device: "booted", to: &out)

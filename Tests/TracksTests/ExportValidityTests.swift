@@ -36,6 +36,20 @@ struct ExportValidityTests {
     /// GPX 1.1's schema (gpx.xsd, `gpxType`) is a sequence: `metadata?, wpt*, rte*, trk*,
     /// extensions?`. A KML document mixes points and lines in any order; the GPX lists every
     /// waypoint first, then routes, then tracks, each kind in document order.
+    /// GPX's `longitudeType` is −180 ≤ lon < 180; KML allows 180, the same meridian: a point and
+    /// a line there were written `lon="180"`, which the GPX 1.1 schema refuses.
+    @Test func theAntimeridianIsMinus180InGPX() throws {
+        let track = try readTrack(
+            kml(
+                """
+                <Placemark><Point><coordinates>180,10</coordinates></Point></Placemark>
+                <Placemark><LineString><coordinates>179.5,10 180,10.5</coordinates></LineString></Placemark>
+                """))
+        let gpx = Self.export(track, as: .gpx)
+        #expect(!gpx.contains("lon=\"180\""), "\(gpx)")
+        #expect(gpx.components(separatedBy: "lon=\"-180\"").count == 3, "\(gpx)")
+    }
+
     @Test func waypointsComeBeforeRoutesAndTracks() throws {
         var track = try readTrack(Self.linesBeforePoints)
         // A route among them (a GPX source's), after the KML's features.

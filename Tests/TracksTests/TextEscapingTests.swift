@@ -91,5 +91,9 @@ struct TextEscapingTests {
         #expect(XMLEscaping.escape("a\u{1B}]0;x\u{07}b") == #"a\e]0;x\x07b"#)
         #expect(XMLEscaping.escape("a\nb", attribute: true) == "a&#10;b")
         #expect(XMLEscaping.escape("a & <b>") == "a &amp; &lt;b&gt;")
+        // A raw carriage return is read as a line feed (XML 1.0 §2.11), in text and attributes;
+        // tab and line feed in an attribute as spaces (§3.3.3).
+        #expect(XMLEscaping.escape("a\r\nb\tc") == "a&#13;\nb\tc")
+        #expect(XMLEscaping.escape("a\r\nb\tc", attribute: true) == "a&#13;&#10;b&#9;c")
     }
 }

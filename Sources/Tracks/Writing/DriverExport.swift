@@ -26,8 +26,13 @@ public enum DriverExport {
         case simctl, maestro, adb
     }
 
-    /// Slower than this between two positions, metres per second, the device is stopped.
+    /// Slower than this between two positions, metres per second, the device may be stopped: it
+    /// is when the slow stretch ends within ``stopRadius`` of where it began (a crawl or a long
+    /// gap that covers ground is a slow leg, not a stop).
     static let stoppedBelow = 0.3
+    /// Metres a slow stretch may end from where it began and still be a stop (the pause radius of
+    /// Core Location's automatic pause, 25 m, as elsewhere in Waypost).
+    static let stopRadius = 25.0
     /// A leg of a Maestro flow ends where the pace changes by more than this fraction of its own.
     static let paceChange = 0.25
 
@@ -40,7 +45,7 @@ public enum DriverExport {
                 + (altitude ? "altitude, " : "")
                 + "speed, course and accuracy are not kept (Xcode's waypoints take none)"
         case .simctl:
-            let speed = meanSpeed(samples).map { number($0, digits: 2) } ?? "0"
+            let speed = meanSpeed(samples).map(speedText) ?? "0"
             return
                 "simctl keeps the positions in order; their times become one speed (the route's mean, \(speed) m/s): "
                 + "stops and changes of pace are not kept" + (altitude ? ", nor altitude" : "")
@@ -115,7 +120,8 @@ public enum DriverExport {
         out.write("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"Waypost\">\n")
         for sample in samples {
             out.write(
-                "    <wpt lat=\"\(degrees(sample.point.latitude))\" lon=\"\(degrees(sample.point.longitude))\">\n")
+                "    <wpt lat=\"\(degrees(sample.point.latitude))\" lon=\"\(degrees(Tracks.Format.gpxLongitude(sample.point.longitude)))\">\n"
+            )
             if let time = sample.point.timeIntervalSince1970 {
                 out.write("        <time>\(XSDDateTime.formatCompact(time))</time>\n")
             }
@@ -133,7 +139,7 @@ public enum DriverExport {
             }
             return
         }
-        out.write("xcrun simctl location \(quoted) start --speed=\(number(speed, digits: 2))")
+        out.write("xcrun simctl location \(quoted) start --speed=\(speedText(speed))")
         for sample in samples { out.write(" \(latitudeFirst(sample))") }
         out.write("\n")
     }
@@ -147,7 +153,7 @@ public enum DriverExport {
             for sample in leg.samples {
                 out.write("      - \"\(degrees(sample.point.latitude)), \(degrees(sample.point.longitude))\"\n")
             }
-            out.write("    speed: \(number(leg.speed, digits: 2))\n")
+            out.write("    speed: \(speedText(leg.speed))\n")
         }
     }
 
@@ -158,11 +164,17 @@ public enum DriverExport {
         )
         out.write("# through `adb emu`, paced by the route's times (ANDROID_SERIAL picks the emulator).\n")
         out.write("set -e\n")
-        var previous: Double?
+        // Each pause is the step between two times rounded from the start, to the millisecond: a
+        // pause rounded on its own lost up to half a millisecond each (a 30 Hz track, 1 % of its time).
+        let start = samples.lazy.compactMap(\.point.timeIntervalSince1970).first ?? 0
+        var previous: Int?
         for sample in samples {
             if let time = sample.point.timeIntervalSince1970 {
-                if let previous, time > previous { out.write("sleep \(number(time - previous, digits: 3))\n") }
-                previous = time
+                let elapsed = Int(((time - start) * 1_000).rounded())
+                if let previous, elapsed > previous {
+                    out.write("sleep \(number(Double(elapsed - previous) / 1_000, digits: 3))\n")
+                }
+                previous = elapsed
             }
             var line = "adb emu geo fix \(degrees(sample.point.longitude)) \(degrees(sample.point.latitude))"
             if let altitude = sample.point.altitude { line += " \(number(altitude, digits: 1))" }
@@ -195,6 +207,7 @@ public enum DriverExport {
     /// own, once the leg has lasted a minute (GPS noise changes the pace from point to point). A
     /// route without times is one leg at Maestro's default pace (4 m/s).
     static func legs(_ samples: [RouteSample]) -> [(samples: ArraySlice<RouteSample>, speed: Double)] {
+        let stopped = stops(samples)
         var legs: [(samples: ArraySlice<RouteSample>, speed: Double)] = []
         var start = samples.startIndex
         var leg = (metres: 0.0, seconds: 0.0)
@@ -207,7 +220,7 @@ public enum DriverExport {
             let (a, b) = (samples[index - 1], samples[index])
             let seconds = (b.point.timeIntervalSince1970 ?? 0) - (a.point.timeIntervalSince1970 ?? 0)
             let metres = distance(a, b)
-            if seconds > 0, metres / seconds < stoppedBelow {
+            if stopped[index] {
                 // Stopped: the leg so far ends here; the next takes the stop's positions on its
                 // way out, and not its time.
                 if leg.seconds > 0 { close(index - 1) }
@@ -236,12 +249,45 @@ public enum DriverExport {
         return legs.isEmpty && !samples.isEmpty ? [(samples[...], 4)] : legs
     }
 
+    /// Per position, whether the step to it from the one before is part of a stop: a run of steps
+    /// slower than ``stoppedBelow`` that ends within ``stopRadius`` of where it began.
+    static func stops(_ samples: [RouteSample]) -> [Bool] {
+        var stopped = Array(repeating: false, count: samples.count)
+        func isSlow(_ index: Int) -> Bool {
+            let seconds =
+                (samples[index].point.timeIntervalSince1970 ?? 0)
+                - (samples[index - 1].point.timeIntervalSince1970 ?? 0)
+            return seconds > 0 && distance(samples[index - 1], samples[index]) / seconds < stoppedBelow
+        }
+        var index = samples.startIndex + 1
+        while index < samples.endIndex {
+            guard isSlow(index) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end + 1 < samples.endIndex, isSlow(end + 1) { end += 1 }
+            if distance(samples[index - 1], samples[end]) < stopRadius {
+                for step in index...end { stopped[step] = true }
+            }
+            index = end + 1
+        }
+        return stopped
+    }
+
     /// Seconds of recent travel whose pace is compared with the leg's, and the shortest leg.
     static let recentWindow = 30.0
     static let shortestLeg = 60.0
 
     static func latitudeFirst(_ sample: RouteSample) -> String {
         "\(degrees(sample.point.latitude)),\(degrees(sample.point.longitude))"
+    }
+
+    /// A speed in metres per second with three significant digits and at least two decimals:
+    /// `1.40`, `0.0140`, `0.000310` (two decimals alone made a slow route's `0.00`).
+    static func speedText(_ value: Double) -> String {
+        guard value > 0, value < 1 else { return number(value, digits: 2) }
+        return number(value, digits: max(2, 2 - Int(log10(value).rounded(.down))))
     }
 
     /// Seven decimals: about a centimetre, as appium's simctl wrapper writes them.

@@ -81,6 +81,12 @@ public enum TrackWriter {
 
 /// Number and text formatting shared by the writers.
 enum Format {
+    /// A longitude as GPX takes it: its `longitudeType` is −180 ≤ lon < 180, so 180 (KML's and
+    /// GeoJSON's edge, the same meridian) is written −180.
+    static func gpxLongitude(_ longitude: Double) -> Double {
+        longitude >= 180 ? longitude - 360 : longitude
+    }
+
     /// Shortest text that reads back as the same Double (`156.0` prints as `156`).
     static func number(_ value: Double) -> String {
         var bytes: [UInt8] = []

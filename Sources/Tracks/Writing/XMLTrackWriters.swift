@@ -60,7 +60,7 @@ enum GPXWriter {
         out.append(literal: " lat=\"")
         Format.appendDecimal(p.latitude, to: &out)
         out.append(literal: "\" lon=\"")
-        Format.appendDecimal(p.longitude, to: &out)
+        Format.appendDecimal(Format.gpxLongitude(p.longitude), to: &out)
         out.append(literal: "\">")
         if let alt = p.altitude {
             out.append(literal: "<ele>")
@@ -122,7 +122,7 @@ enum KMLWriter {
                 out.write("<ExtendedData>")
                 for key in feature.properties.keys.sorted() {
                     out.write(
-                        "<Data name=\"\(XMLEscaping.escape(key))\"><value>\(XMLEscaping.escape(feature.properties[key] ?? ""))</value></Data>"
+                        "<Data name=\"\(XMLEscaping.escape(key, attribute: true))\"><value>\(XMLEscaping.escape(feature.properties[key] ?? ""))</value></Data>"
                     )
                 }
                 out.write("</ExtendedData>\n")
@@ -153,7 +153,7 @@ enum KMLWriter {
         for name in fields.keys.sorted() {
             let (type, displayName) = fields[name].flatMap { $0?.kmlField } ?? ("float", name)
             out.write(
-                "<gx:SimpleArrayField name=\"\(XMLEscaping.escape(name))\" type=\"\(type)\">"
+                "<gx:SimpleArrayField name=\"\(XMLEscaping.escape(name, attribute: true))\" type=\"\(type)\">"
                     + "<displayName>\(XMLEscaping.escape(displayName))</displayName></gx:SimpleArrayField>\n")
         }
         out.write("</Schema>\n")
@@ -167,7 +167,8 @@ enum KMLWriter {
         var chunk = ChunkedText()
         for entry in PointValueLayout(names: path.attributes.keys).kml {
             chunk.bytes.append(
-                contentsOf: Array("<gx:SimpleArrayData name=\"\(XMLEscaping.escape(entry.arrayName))\">\n".utf8))
+                contentsOf: Array(
+                    "<gx:SimpleArrayData name=\"\(XMLEscaping.escape(entry.arrayName, attribute: true))\">\n".utf8))
             var values = path.attributes[entry.name, default: []].makeIterator()
             for _ in 0..<path.points.count {
                 if let value = values.next(), !value.isNaN {
@@ -294,7 +295,10 @@ struct PointValueColumns {
         waypostTags = layout.waypost.map { name in
             PointValue.isXMLName(name)
                 ? (Array("<waypost:\(name)>".utf8), Array("</waypost:\(name)>".utf8))
-                : (Array("<waypost:value name=\"\(XMLEscaping.escape(name))\">".utf8), Array("</waypost:value>".utf8))
+                : (
+                    Array("<waypost:value name=\"\(XMLEscaping.escape(name, attribute: true))\">".utf8),
+                    Array("</waypost:value>".utf8)
+                )
         }
     }
 
