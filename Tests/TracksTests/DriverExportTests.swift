@@ -120,6 +120,22 @@ struct DriverExportTests {
         #expect(out.contains("lon=\"-180.0000000\""), "\(out)")
     }
 
+    /// A long route's one command line was past what exec takes (100,000 points, 2.4 MB: "Argument
+    /// list too long"); past 128 KiB the waypoints go to simctl's standard input, one a line.
+    @Test func aLongRouteGoesToSimctlThroughItsStandardInput() {
+        let samples = (0...10_000).map { Self.at(Double($0), Double($0)) }
+        var out = ""
+        DriverExport.write(samples, as: .simctl, to: &out)
+        let lines = out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("xcrun simctl location booted start --speed=") == true)
+        #expect(lines.first?.hasSuffix(" - <<'WAYPOINTS'") == true)
+        #expect(lines.count == samples.count + 2 && lines.last == "WAYPOINTS")
+        #expect(lines[1] == "37.0000000,-122.0000000")
+        var short = ""
+        DriverExport.write(Array(samples.prefix(100)), as: .simctl, to: &short)
+        #expect(short.split(separator: "\n").count == 1)
+    }
+
     @Test func onePlaceIsSimctlSet() {
         var out = ""
         DriverExport.write([Self.at(0, 0)], as: .simctl, device: "booted", to: &out)

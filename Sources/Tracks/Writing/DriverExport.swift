@@ -139,10 +139,20 @@ public enum DriverExport {
             }
             return
         }
-        out.write("xcrun simctl location \(quoted) start --speed=\(speedText(speed))")
-        for sample in samples { out.write(" \(latitudeFirst(sample))") }
-        out.write("\n")
+        let command = "xcrun simctl location \(quoted) start --speed=\(speedText(speed))"
+        let waypoints = samples.map(latitudeFirst)
+        // A long route's one line is past what exec takes (macOS: 1 MiB with the environment, about
+        // 43,000 waypoints); simctl reads them from its standard input then ("Use '-' to read
+        // waypoints from stdin, one waypoint per line", simctl's help).
+        guard waypoints.reduce(0, { $0 + $1.utf8.count + 1 }) > simctlLineLimit else {
+            out.write(command + " " + waypoints.joined(separator: " ") + "\n")
+            return
+        }
+        out.write(command + " - <<'WAYPOINTS'\n" + waypoints.joined(separator: "\n") + "\nWAYPOINTS\n")
     }
+
+    /// Bytes of waypoints a simctl command line may carry; past it they go through a here-document.
+    static let simctlLineLimit = 128 * 1_024
 
     private static func maestro(_ samples: [RouteSample], name: String, to out: inout some TextOutputStream) {
         out.write(
