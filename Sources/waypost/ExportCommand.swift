@@ -24,8 +24,10 @@ struct Export: ParsableCommand {
             (Xcode's Simulate Location: waypoints with times), simctl (one `xcrun simctl location \
             … start` command), maestro (a flow of `travel` steps) and adb (`adb emu geo fix` \
             lines paced by the route's times) take the route timed as replay times it — untimed \
-            geometry at --speed — one position per route point, or one every --sample-interval \
-            seconds. What a format cannot keep is one warning line on standard error.
+            geometry at --speed — one position per route point (a leg longer than an hour at that \
+            speed is cut into equal pieces along the geodesic, which the tools' straight lines \
+            would leave), or one every --sample-interval seconds. What a format cannot keep is \
+            one warning line on standard error.
 
             Examples:
               waypost export tracks/cupertino-walk.kml --format geojson > walk.geojson
@@ -96,7 +98,8 @@ struct Export: ParsableCommand {
                 return
             }
             guard let driver = format.driver else { return }
-            // One sample per route point: timing densifies only segments longer than an hour.
+            // One sample per route point: timing cuts only legs longer than an hour, into equal
+            // pieces along the geodesic (a tool's straight line between far waypoints leaves it).
             let timing = RouteTiming(
                 speed: speed ?? RouteTiming.walkingSpeed, sampleInterval: Seconds(3_600), untimedSampling: .points)
             var samples: [RouteSample]
