@@ -139,9 +139,12 @@ import Testing
         #expect(
             Availability(Context(authorizationStatus: .notDetermined, needsServiceSession: true)).blocker
                 == .serviceSessionRequired)
+        #expect(Availability(Context(authorizationStatus: .notDetermined)).blocker == .authorizationRequestInProgress)
+        // No prompt shows out of use ("Your app must be in the foreground to show a location
+        // authorization prompt"): a request there is not in progress.
         #expect(
             Availability(Context(authorizationStatus: .notDetermined, reachesApp: false)).blocker
-                == .authorizationRequestInProgress)
+                == .insufficientlyInUse)
         #expect(
             Availability(Context(authorizationStatus: .authorizedWhenInUse, reachesApp: false)).blocker
                 == .insufficientlyInUse)

@@ -366,6 +366,36 @@ import Testing
         #expect(manager.appState == .background && manager.heldSessions.allSatisfy(\.isActive))
     }
 
+    /// A service session re-asks for its authorization when the app is back in the foreground
+    /// after Allow Once lapsed in the background ("including automatically re-asking as needed
+    /// after temporary authorization lapses due to time your app spends in the background", Apple,
+    /// `CLServiceSession`); out of use no prompt can show, so the updates say `insufficientlyInUse`,
+    /// not `authorizationRequestInProgress`. Live updates stopped for good once the app was back.
+    @Test func aSessionAsksAgainAfterAllowOnceLapses() {
+        var configuration = LocationManagerConfiguration()
+        configuration.iosVersion = 18
+        var app = AppScript()
+        app.apis = [.liveUpdates]
+        app.prompt = PromptScript(answer: .allowOnce)
+        app.serviceSession = .whenInUse
+        app.appStates = [(at: 60, state: .background), (at: 200, state: .foreground)]
+        let manager = app.makeManager(configuration: configuration, startTime: t0)
+        app.launch(manager)
+        let events = run(route(seconds: 400) { $0 }, manager: manager, script: app.script(from: t0))
+        let statuses = events.compactMap { timed -> (Double, AuthorizationStatus)? in
+            guard case .authorizationChanged(let status) = timed.event else { return nil }
+            return (timed.time - t0, status)
+        }
+        #expect(statuses.map(\.1) == [.notDetermined, .authorizedWhenInUse, .notDetermined, .authorizedWhenInUse])
+        #expect(statuses.last?.0 == 200)
+        let updates = events.compactMap { timed -> (Double, LocationUpdate)? in
+            guard case .liveUpdate(let update) = timed.event else { return nil }
+            return (timed.time - t0, update)
+        }
+        #expect(!updates.contains { $0.1.diagnostics.contains(.authorizationRequestInProgress) })
+        #expect(updates.filter { $0.0 >= 200 && $0.1.location != nil }.count == 201)
+    }
+
     /// An app whose launch code does not start its updates again gets none after the relaunch,
     /// and is not relaunched for them again ("If not, you will be considered no longer wanting to
     /// continue location updates", developer forums thread 797319).

@@ -19,7 +19,10 @@ import LocationEvents
 ///    and holds no session requiring authorization (iOS 18).
 /// 5. ``Blocker/authorizationRequestInProgress`` — the user has not decided yet: the app's status
 ///    is `notDetermined`, its request (its own, a session's, or the implicit session iterating
-///    holds) waiting on the prompt.
+///    holds) waiting on the prompt. Only for an app in use: a prompt shows only in the foreground
+///    ("Your app must be in the foreground to show a location authorization prompt",
+///    `requestWhenInUseAuthorization()`), so an app out of use whose Allow Once lapsed is
+///    `insufficientlyInUse` until it is back.
 /// 6. ``Blocker/insufficientlyInUse`` — authorized, but the app is not in use and holds nothing
 ///    that lets this API reach it (When In Use without a background activity session; from
 ///    iOS 18, Always without a session).
@@ -113,7 +116,7 @@ package struct Availability: Sendable, Equatable {
         case .denied: return .authorizationDenied
         case .restricted: return .authorizationRestricted
         case _ where context.needsServiceSession: return .serviceSessionRequired
-        case .notDetermined: return .authorizationRequestInProgress
+        case .notDetermined: return context.reachesApp ? .authorizationRequestInProgress : .insufficientlyInUse
         case .authorizedWhenInUse, .authorizedAlways: return context.reachesApp ? nil : .insufficientlyInUse
         }
     }

@@ -89,6 +89,7 @@ extension LocationManagerCore {
         } else {
             perform(authorization.leftUse(terminated: appState == .terminated, now: now))
         }
+        if state == .foreground { sessionsEnteredForeground() }
         refreshMonitoringBlockers()
         return .runLifecycleHandler(previous: previous)
     }

@@ -44,18 +44,35 @@ extension LocationManagerCore {
     /// accuracy, given a purpose key) while the app is in the foreground.
     mutating func beginServiceSession(_ requirement: ServiceSessionRequirement, fullAccuracyPurposeKey: String?) {
         openSession(kind: .service, requirement: requirement, fullAccuracyPurposeKey: fullAccuracyPurposeKey)
-        if requirement != .none && appState == .foreground {
-            if authorizationStatus == .notDetermined {
-                requestAuthorization(always: requirement == .always)
-            } else if requirement == .always && authorizationStatus == .authorizedWhenInUse {
-                requestAuthorization(always: true)
-            }
-        }
+        askForAuthorization(requirement)
         if fullAccuracyPurposeKey != nil, appState == .foreground, accuracyAuthorization == .reducedAccuracy {
             authorization.noteFullAccuracyRequested()
             perform(authorization.requestTemporaryFullAccuracy(inForeground: true))
         }
         refreshSessions()
+    }
+
+    /// A session's requirement asked for, while the app is in the foreground (a prompt shows only
+    /// there): the status when it is not determined, Always from While Using.
+    mutating func askForAuthorization(_ requirement: ServiceSessionRequirement) {
+        guard requirement != .none, appState == .foreground else { return }
+        if authorizationStatus == .notDetermined {
+            requestAuthorization(always: requirement == .always)
+        } else if requirement == .always && authorizationStatus == .authorizedWhenInUse {
+            requestAuthorization(always: true)
+        }
+    }
+
+    /// The app came to the foreground: the active sessions ask again for what they require — a
+    /// session re-asks "as needed after temporary authorization lapses due to time your app spends
+    /// in the background" (Apple, `CLServiceSession`), as Allow Once does after the app left use.
+    mutating func sessionsEnteredForeground() {
+        let required = sessions.values.filter { $0.kind == .service && $0.isActive }.compactMap(\.requirement)
+        if required.contains(.always) {
+            askForAuthorization(.always)
+        } else if required.contains(.whenInUse) {
+            askForAuthorization(.whenInUse)
+        }
     }
 
     /// The identifier the next session opened gets.
