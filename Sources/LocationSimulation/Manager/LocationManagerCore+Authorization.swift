@@ -80,10 +80,7 @@ extension LocationManagerCore {
         appState = state
         if state == .terminated { services.appTerminated() }
         emit(.appStateChanged(state))
-        if previous == .terminated {
-            services.appLaunched()
-            sessionsRelaunched(at: now)
-        }
+        if previous == .terminated { launchedAfterTermination(at: now) }
         if isInUse {
             authorization.enteredUse()
         } else {
@@ -135,7 +132,13 @@ extension LocationManagerCore {
     mutating func launchIntoBackground(for reason: LaunchReason, at time: EpochInstant? = nil) {
         appState = .background
         emit(.appLaunched(reason), at: time)
+        launchedAfterTermination(at: time ?? now)
+    }
+
+    /// The terminated app runs again (launched by the user, or by iOS): its new process iterates
+    /// what its launch code starts, and recreates its sessions within the resume window.
+    private mutating func launchedAfterTermination(at time: EpochInstant) {
         services.appLaunched()
-        sessionsRelaunched(at: time ?? now)
+        sessionsRelaunched(at: time)
     }
 }

@@ -115,8 +115,8 @@ extension LocationManagerCore {
     /// updates were previously active, restart them after the background launch"). The update
     /// must be one that reaches the app in the background: it held an active background activity
     /// session, or — from iOS 18 — it is authorized Always and holds a service session requiring
-    /// Always (``holdsAlwaysSession``). Provisional Always is settled by
-    /// the upgrade prompt, as at any use of Always.
+    /// Always (``holdsAlwaysSession``). Provisional Always is settled by the upgrade prompt, as at
+    /// any use of Always.
     mutating func admitsLiveRelaunch() -> Bool {
         guard services.liveAtTermination != nil, locationServicesEnabled, authorizationStatus.allowsLocation else {
             return false

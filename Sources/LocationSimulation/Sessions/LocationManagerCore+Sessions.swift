@@ -24,9 +24,10 @@ import SimulatedTime
 ///   Always and holds an active service session requiring Always ("An app with Always
 ///   authorization, but which is not holding such a CLServiceSession will not be able to receive
 ///   CLLocationUpdate.liveUpdates() or CLMonitor.events() when it is not in-use",
-///   `CLServiceSession.h`), or holds an active background activity session, which keeps it in use ("When a session is active, the app remains in-use, so
-///   When-In-Use authorization will remain effective, and both Updater and Monitor APIs will be
-///   available", `CLBackgroundActivitySession.h`).
+///   `CLServiceSession.h`), or holds an active background activity session, which keeps it in
+///   use ("When a session is active, the app remains in-use, so When-In-Use authorization will
+///   remain effective, and both Updater and Monitor APIs will be available",
+///   `CLBackgroundActivitySession.h`).
 extension LocationManagerCore {
     /// A session the app holds.
     struct HeldSession {
