@@ -62,8 +62,7 @@ public enum BeaconFile {
         let minor = try field16(node, "minor")
         let center = Coordinate(latitude: try node.number("latitude"), longitude: try node.number("longitude"))
         guard center.isValid else {
-            let field = (-90...90).contains(center.latitude) ? "longitude" : "latitude"
-            throw (node[field] ?? node).failure(
+            throw (node[center.outOfRangeComponent] ?? node).failure(
                 "latitude/longitude \(center.latitude), \(center.longitude) is out of range")
         }
         let range = try node.number("range")

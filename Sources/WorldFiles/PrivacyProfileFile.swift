@@ -57,8 +57,7 @@ public enum PrivacyProfileFile {
         let center = Coordinate(
             latitude: try required("latitude").number(), longitude: try required("longitude").number())
         guard center.isValid else {
-            let field = (-90...90).contains(center.latitude) ? "longitude" : "latitude"
-            throw try required(field).failure("latitude/longitude \(center) is out of range")
+            throw try required(center.outOfRangeComponent).failure("latitude/longitude \(center) is out of range")
         }
         let radius = try required("radius").number()
         guard radius > 0 else { throw try required("radius").failure("radius must be positive metres") }

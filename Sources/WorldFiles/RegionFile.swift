@@ -43,7 +43,7 @@ public enum RegionFile {
         let center = Coordinate(latitude: latitude, longitude: longitude)
         guard center.isValid else {
             throw InvalidRegion(
-                field: (-90...90).contains(latitude) ? "longitude" : "latitude",
+                field: center.outOfRangeComponent,
                 message: "latitude/longitude \(latitude), \(longitude) is out of range")
         }
         guard radius > 0, radius.isFinite else {
@@ -205,4 +205,10 @@ extension RegionFile {
         guard let bool = value.boolValue else { throw value.failure("'\(key)' must be true or false") }
         return bool
     }
+}
+
+extension Coordinate {
+    /// The component an invalid coordinate is wrong in, to locate its error at: the latitude,
+    /// unless that is in range.
+    var outOfRangeComponent: String { (-90...90).contains(latitude) ? "longitude" : "latitude" }
 }

@@ -31,8 +31,8 @@ regions:
 
 JSON has the same structure (a list at the top is accepted too), and a file named `.json` or
 `.geojson` is read as JSON only (RFC 8259: a trailing comma or an unquoted key is an error at its
-place, not read as YAML); GeoJSON is a FeatureCollection
-of Points whose properties carry `identifier` (or `name`), `radius` and the optional flags.
+place, not read as YAML); GeoJSON is a FeatureCollection of Points whose properties carry
+`identifier` (or `name`), `radius` and the optional flags.
 Unknown keys, wrong types, missing fields and duplicate identifiers are errors with line and
 column; YAML anchors and aliases are refused. Up to 20 regions are monitored, as on iOS; the
 21st fails with regionMonitoringFailure (5) unless `--unlimited-regions` is given.

@@ -13,11 +13,12 @@ enum ConfigText {
         guard !name.isEmpty else {
             throw ConfigFileError(.unreadable, file: "''", message: "an empty path names no file")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ConfigFileError(.unreadable, file: name, message: "is a directory, not a file")
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > largest {
+        // One look at the file (through a link): what it is, and how large.
+        var status = stat()
+        let kind = stat(url.path, &status) == 0 ? status.st_mode & S_IFMT : nil
+        if kind == S_IFDIR { throw ConfigFileError(.unreadable, file: name, message: "is a directory, not a file") }
+        if kind == S_IFREG, Int(status.st_size) > largest {
+            let size = Int(status.st_size)
             throw ConfigFileError(
                 file: name,
                 message:
@@ -26,7 +27,9 @@ enum ConfigText {
         }
         let data: Data
         do {
-            data = try isRegularFile(url) ? Data(contentsOf: url) : stream(url, name: name, largest: largest)
+            // A pipe, FIFO or standard input has no size to check first: it is read as a stream.
+            data =
+                try kind == nil || kind == S_IFREG ? Data(contentsOf: url) : stream(url, name: name, largest: largest)
         } catch let error as ConfigFileError {
             throw error
         } catch {
@@ -34,11 +37,6 @@ enum ConfigText {
             throw ConfigFileError(.unreadable, file: name, message: exists ? "cannot be read" : "no such file")
         }
         return try decode(data, name: name)
-    }
-
-    private static func isRegularFile(_ url: URL) -> Bool {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType)
-            .map { $0 == .typeRegular } ?? true
     }
 
     /// A pipe, FIFO or standard input (`--regions -`, `<(…)`), read to its end: no size to check

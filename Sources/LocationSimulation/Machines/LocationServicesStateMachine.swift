@@ -259,7 +259,6 @@ package struct LocationServicesStateMachine: Sendable {
 
     package mutating func startLive(_ configuration: LiveConfiguration, pauseDelay: Seconds) {
         live = Live(configuration: configuration, pauseDelay: pauseDelay)
-        liveAtTermination = nil
     }
 
     package mutating func stopLive() {

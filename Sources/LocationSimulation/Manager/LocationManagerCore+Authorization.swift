@@ -124,15 +124,16 @@ extension LocationManagerCore {
             settleProvisionalAlways()
         else { return .refused }
         guard appState == .terminated else { return .now }
-        launchIntoBackground(for: reason, at: time)
-        return .afterLaunch
+        return launchIntoBackground(for: reason, at: time)
     }
 
-    /// iOS launches the terminated app into the background for `reason`.
-    mutating func launchIntoBackground(for reason: LaunchReason, at time: EpochInstant? = nil) {
+    /// iOS launches the terminated app into the background for `reason`; its launch code runs
+    /// before the event.
+    mutating func launchIntoBackground(for reason: LaunchReason, at time: EpochInstant? = nil) -> Admission {
         appState = .background
         emit(.appLaunched(reason), at: time)
         launchedAfterTermination(at: time ?? now)
+        return .afterLaunch
     }
 
     /// The terminated app runs again (launched by the user, or by iOS): its new process iterates

@@ -39,8 +39,7 @@ extension LocationManagerCore {
     mutating func monitorAdmission(at time: EpochInstant) -> Admission {
         guard isInUseForTodaysAPIs else { return admission(.region, at: time) }
         guard appState == .terminated else { return .now }
-        launchIntoBackground(for: .region, at: time)
-        return .afterLaunch
+        return launchIntoBackground(for: .region, at: time)
     }
 
     /// Why monitors cannot evaluate conditions now: a monitor's events reach an app in use
@@ -114,22 +113,16 @@ extension LocationManagerCore {
     /// updates again (Apple's sample "Adopting live updates in Core Location": "If location
     /// updates were previously active, restart them after the background launch"). The update
     /// must be one that reaches the app in the background: it held an active background activity
-    /// session, or — from iOS 18 — it is authorized Always and holds a service session requiring
-    /// Always (``holdsAlwaysSession``). Provisional Always is settled by the upgrade prompt, as at
-    /// any use of Always.
+    /// session (``isInUseForTodaysAPIs`` of a terminated app), or — from iOS 18 — it is authorized
+    /// Always and holds a service session requiring Always (``holdsAlwaysSession``). Provisional
+    /// Always is settled by the upgrade prompt, as at any use of Always. For a terminated app.
     mutating func admitsLiveRelaunch() -> Bool {
         guard services.liveAtTermination != nil, locationServicesEnabled, authorizationStatus.allowsLocation else {
             return false
         }
-        if sessions.values.contains(where: { $0.kind == .backgroundActivity && $0.isActive }) { return true }
+        if isInUseForTodaysAPIs { return true }
         return authorizationStatus == .authorizedAlways && configuration.iosVersion >= 18 && holdsAlwaysSession
             && settleProvisionalAlways()
-    }
-
-    /// The app relaunched for its live updates' next update (``admitsLiveRelaunch()``).
-    mutating func relaunchedForLiveUpdates() -> Admission {
-        launchIntoBackground(for: .liveUpdate)
-        return .afterLaunch
     }
 
     /// What keeps live updates from carrying a precise location now (``Availability``).

@@ -152,7 +152,7 @@ extension LocationManagerCore {
             case .monitor(let event): event.state == .unmonitored ? .now : monitorAdmission(at: event.date)
             case .significantChange: admission(.significantChange)
             case .visit: admission(.visit)
-            case .liveUpdate: relaunchedForLiveUpdates()
+            case .liveUpdate: launchIntoBackground(for: .liveUpdate)
             }
         switch admitted {
         case .refused: return false

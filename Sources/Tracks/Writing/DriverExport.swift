@@ -217,7 +217,8 @@ public enum DriverExport {
     /// own, once the leg has lasted a minute (GPS noise changes the pace from point to point). A
     /// route without times is one leg at Maestro's default pace (4 m/s).
     static func legs(_ samples: [RouteSample]) -> [(samples: ArraySlice<RouteSample>, speed: Double)] {
-        let stopped = stops(samples)
+        let steps = steps(samples)
+        let stopped = stops(samples, steps: steps)
         var legs: [(samples: ArraySlice<RouteSample>, speed: Double)] = []
         var start = samples.startIndex
         var leg = (metres: 0.0, seconds: 0.0)
@@ -227,9 +228,7 @@ public enum DriverExport {
             (start, leg, recent) = (end, (0, 0), [])
         }
         for index in samples.indices.dropFirst() {
-            let (a, b) = (samples[index - 1], samples[index])
-            let seconds = (b.point.timeIntervalSince1970 ?? 0) - (a.point.timeIntervalSince1970 ?? 0)
-            let metres = distance(a, b)
+            let (metres, seconds) = steps[index]
             if stopped[index] {
                 // Stopped: the leg so far ends here; the next takes the stop's positions on its
                 // way out, and not its time.
@@ -259,15 +258,22 @@ public enum DriverExport {
         return legs.isEmpty && !samples.isEmpty ? [(samples[...], 4)] : legs
     }
 
-    /// Per position, whether the step to it from the one before is part of a stop: a run of steps
-    /// slower than ``stoppedBelow`` that ends within ``stopRadius`` of where it began.
-    static func stops(_ samples: [RouteSample]) -> [Bool] {
+    /// Per position, the step to it from the one before: metres, and seconds (0 untimed); the
+    /// first position's is zero.
+    static func steps(_ samples: [RouteSample]) -> [(metres: Double, seconds: Double)] {
+        samples.indices.map { index in
+            guard index > samples.startIndex else { return (0, 0) }
+            let (a, b) = (samples[index - 1], samples[index])
+            return (distance(a, b), (b.point.timeIntervalSince1970 ?? 0) - (a.point.timeIntervalSince1970 ?? 0))
+        }
+    }
+
+    /// Per position, whether the step to it from the one before (``steps(_:)``) is part of a stop:
+    /// a run of steps slower than ``stoppedBelow`` that ends within ``stopRadius`` of where it began.
+    static func stops(_ samples: [RouteSample], steps: [(metres: Double, seconds: Double)]) -> [Bool] {
         var stopped = Array(repeating: false, count: samples.count)
         func isSlow(_ index: Int) -> Bool {
-            let seconds =
-                (samples[index].point.timeIntervalSince1970 ?? 0)
-                - (samples[index - 1].point.timeIntervalSince1970 ?? 0)
-            return seconds > 0 && distance(samples[index - 1], samples[index]) / seconds < stoppedBelow
+            steps[index].seconds > 0 && steps[index].metres / steps[index].seconds < stoppedBelow
         }
         var index = samples.startIndex + 1
         while index < samples.endIndex {
