@@ -262,7 +262,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `activityType` | other | `other`, `automotiveNavigation`, `fitness`, `otherNavigation`, `airborne` |
 | `accuracyAuthorization` | full | `full`, or `reduced` (iOS 14+) |
 | `temporaryFullAccuracyAt` | — | when the app asks for temporary full accuracy (granted in the foreground; it lasts while the app is in use) |
-| `requestLocation` | — | when the app calls `requestLocation()` — a duration from the start, or a list of them: one fix at the next instant the device has one (then stopped), or `error locationUnknown` when none comes within 10 s (Apple: "in a timely manner"; about 10 s measured) |
+| `requestLocation` | — | when the app calls `requestLocation()` — a duration from the start, or a list of them: one fix at the next instant the device has one (then stopped), or `error locationUnknown` when none comes within 10 s (Apple: "in a timely manner"; about 10 s measured); while standard updates run (`mode: standard`) it adds nothing to them (`CLLocationManager.h`: it "can not be used concurrently with startUpdatingLocation") |
 | `locationServices` | true | false: Location Services off for the whole device |
 | `api` | delegate | `delegate`, `monitor` (`CLMonitor`, iOS 17+: each region a circular condition, each beacon a beacon condition) or `live-updates` (`CLLocationUpdate.liveUpdates`, iOS 17+), or a list of them |
 | `liveConfiguration` | default | `default`, `automotiveNavigation`, `otherNavigation`, `fitness`, `airborne` |

@@ -152,7 +152,7 @@ struct Replay: AsyncParsableCommand {
     @Option(
         parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
-            "The app calls requestLocation() SECONDS from the start: one fix, or locationUnknown after 10 s without one (repeatable).",
+            "The app calls requestLocation() SECONDS from the start: one fix, or locationUnknown after 10 s without one (repeatable); it adds nothing while standard updates run (--mode standard).",
             valueName: "seconds"))
     var requestLocation: [Double] = []
 

@@ -73,6 +73,28 @@ import Testing
         let answered = run(route(seconds: 120) { $0 * 2 }, manager: asking)
         #expect(answered.fixes.map(\.time) == [0])
         #expect(answered.failures.isEmpty)
+        // Asked for a later virtual time (`requestLocation(at:)`): the fix is one from then.
+        let later = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        later.requestLocation(at: t0 + 30)
+        #expect(run(route(seconds: 120) { $0 * 2 }, manager: later).fixes.map(\.time) == [30])
+    }
+
+    /// `CLLocationManager.h`, `requestLocation`: "this method can not be used concurrently with
+    /// startUpdatingLocation"; starting updates "will immediately cancel the location request", and
+    /// stopUpdatingLocation "can be used to explicitly cancel the request". Neither a second copy of
+    /// a fix the updates deliver, nor a late answer or timeout to a cancelled request.
+    @Test func requestLocationYieldsToStandardUpdates() {
+        let updating = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        updating.startUpdatingLocation()
+        updating.requestLocation(at: t0 + 30)
+        let fixes = run(route(seconds: 60) { $0 * 2 }, manager: updating).fixes.map(\.time)
+        #expect(fixes == Array(0...60).map(Double.init), "one fix a second, none twice")
+
+        let cancelled = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        cancelled.requestLocation(at: t0)
+        cancelled.stopUpdatingLocation()
+        let none = run(route(seconds: 60) { $0 }, manager: cancelled, gaps: [t0...(t0 + 60)])
+        #expect(none.fixes.isEmpty && none.failures.isEmpty, "cancelled: no fix, no locationUnknown")
     }
 
     /// Apple, `requestLocation()`: "If a location fix cannot be determined in a timely manner, the

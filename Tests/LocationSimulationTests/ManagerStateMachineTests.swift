@@ -249,6 +249,23 @@ import Testing
         #expect(services.oneShot == .idle)
     }
 
+    /// `CLLocationManager.h`, `requestLocation`: it "can not be used concurrently with
+    /// startUpdatingLocation … Calling either of those methods will immediately cancel the location
+    /// request. The method stopUpdatingLocation can be used to explicitly cancel the request."
+    @Test func startingOrStoppingUpdatesCancelsAOneShotRequest() {
+        var services = LocationServicesStateMachine(configuration: LocationManagerConfiguration())
+        services.requestLocation(at: 100, timeout: 10)
+        _ = services.startUpdating(deviceRealism: false)
+        #expect(services.oneShot == .idle, "startUpdatingLocation cancels it")
+        services.requestLocation(at: 101, timeout: 10)
+        #expect(services.oneShot == .idle, "a request while updates run adds nothing to them")
+        services.stopUpdating()
+        services.requestLocation(at: 102, timeout: 10)
+        #expect(services.oneShot == .waiting(asked: 102, deadline: 112))
+        services.stopUpdating()
+        #expect(services.oneShot == .idle, "stopUpdatingLocation cancels it")
+    }
+
     /// Apple, WWDC 2023 "Discover streamlined location updates": updates stop while the device is
     /// stationary (one says so) and resume when it moves; iOS 18 reports what blocks them once
     /// per change, iOS 17 nothing.

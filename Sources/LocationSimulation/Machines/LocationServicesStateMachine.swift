@@ -150,16 +150,21 @@ package struct LocationServicesStateMachine: Sendable {
 
     /// `startUpdatingLocation()`: true when it resumes paused updates
     /// (`locationManagerDidResumeLocationUpdates`). Under device realism a start from stopped owes
-    /// a cached first fix.
+    /// a cached first fix. A waiting `requestLocation()` ends unanswered: "Calling either of those
+    /// methods will immediately cancel the location request" (`CLLocationManager.h`).
     package mutating func startUpdating(deviceRealism: Bool) -> Bool {
+        oneShot = .idle
         if standard == .stopped && deviceRealism { cachedFixOwed = true }
         let resumed = standard == .paused
         standard = .running(stillness: nil)
         return resumed
     }
 
+    /// Also cancels a waiting `requestLocation()`: "The method stopUpdatingLocation can be used to
+    /// explicitly cancel the request" (`CLLocationManager.h`).
     package mutating func stopUpdating() {
         standard = .stopped
+        oneShot = .idle
     }
 
     /// Automatic pauses: after the device has stayed within `radius` for `delay`, updates pause.
@@ -238,9 +243,12 @@ package struct LocationServicesStateMachine: Sendable {
     // MARK: One-shot
 
     /// `requestLocation()` at `time`; it fails at `time + timeout` without a fix. A request while
-    /// one waits changes nothing (iOS delivers one fix for both).
+    /// one waits changes nothing (iOS delivers one fix for both). Nor does one while standard
+    /// updates run: the method "can not be used concurrently with startUpdatingLocation"
+    /// (`CLLocationManager.h`), which Waypost reads as the running updates' fixes being all the app
+    /// gets — not the same fix twice. Paused updates deliver nothing, so a request then is made.
     package mutating func requestLocation(at time: EpochInstant, timeout: Seconds) {
-        guard oneShot == .idle else { return }
+        guard oneShot == .idle, !isUpdating || isPaused else { return }
         oneShot = .waiting(asked: time, deadline: time.advanced(by: timeout))
     }
 

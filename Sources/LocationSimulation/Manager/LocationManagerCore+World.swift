@@ -124,7 +124,10 @@ extension LocationManagerCore {
                 return []
             }
             if services.isUpdating { updateStandard(sample, believed: believed, noiseRadius: noiseRadius) }
-            if case .waiting = services.oneShot, authorization.status == .authorizedAlways || isInUse {
+            // A request made for a later virtual time is answered from then on, not by a fix before it.
+            if case .waiting(let asked, _) = services.oneShot, asked <= sample.time,
+                authorization.status == .authorizedAlways || isInUse
+            {
                 services.endOneShot()
                 let fix = standardFix(sample, believed: believed, noiseRadius: noiseRadius)
                 location = fix
