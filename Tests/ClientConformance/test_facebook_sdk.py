@@ -147,6 +147,22 @@ def test_put_feed_post(graph):
     assert created["id"].startswith(GRAPH_USER_ID + "_")
 
 
+def test_feed_post_without_message_or_attachment_is_100(graph):
+    # Graph's answer to an empty post, as clients log it: "(#100) Missing message or attachment".
+    error = graph_error(lambda: graph.put_object("me", "feed"))
+    assert error.code == 100 and error.type == "OAuthException"
+    assert error.message == "(#100) Missing message or attachment"
+
+
+def test_checkins_list_only_posts_with_a_place(graph):
+    # Checkin: "represents a single visit to a location"; its `place` is "the Facebook Page that
+    # represents the location of the checkin" — a status without one is not a check-in.
+    status = graph.put_object("me", "feed", message=unique("Just words"))
+    visit = checkin(graph)
+    listed = [c["id"] for c in graph.get_connections("me", "checkins")["data"]]
+    assert visit["id"] in listed and status["id"] not in listed
+
+
 def test_delete_object_checkin(graph, control):
     keep = checkin(graph)
     gone = checkin(graph)
@@ -213,6 +229,19 @@ def test_unknown_token_is_190(base_url):
     graph = facebook.GraphAPI(access_token="not-a-token", timeout=30)
     error = graph_error(lambda: graph.get_object("me"))
     assert error.code == 190 and error.type == "OAuthException"
+
+
+def test_token_errors_say_so_in_www_authenticate(base_url):
+    # Graph answers a refused token with `WWW-Authenticate: OAuth "Facebook Platform"
+    # "invalid_token" "message"` and a missing one with "invalid_request"; fb_graph
+    # (lib/fb_graph/exception.rb) reads it to raise InvalidToken rather than Unauthorized.
+    import requests
+    refused = requests.get(base_url + "/me", params={"access_token": "not-a-token"}, timeout=30)
+    assert refused.headers["WWW-Authenticate"].startswith('OAuth "Facebook Platform" "invalid_token" "')
+    missing = requests.get(base_url + "/me", timeout=30)
+    assert missing.headers["WWW-Authenticate"] == (
+        'OAuth "Facebook Platform" "invalid_request" '
+        + '"' + missing.json()["error"]["message"] + '"')
 
 
 def test_unknown_edge_of_me_is_2500(graph):

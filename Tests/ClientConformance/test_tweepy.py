@@ -126,6 +126,12 @@ def test_reverse_geocode_poi_parses_places(api, twitter_places):
     poi = places[ids.index(TWITTER_POI)]
     assert [p.id for p in poi.contained_within] == [twitter_places[TWITTER_POI]["parent"]]
     assert all(isinstance(p, tweepy.models.Place) for p in poi.contained_within)
+    # Listed places and their parents carry `centroid` ([lon, lat]), as recorded answers of
+    # geo/reverse_geocode do (tweepy's cassettes/testgeoapis.json).
+    for place in places + poi.contained_within:
+        lon, lat = place.centroid
+        (west, south), (east, north) = place.bounding_box.origin(), place.bounding_box.corner()
+        assert west <= lon <= east and south <= lat <= north
 
 
 def test_reverse_geocode_default_granularity_is_neighborhood(api):
@@ -251,6 +257,43 @@ def test_update_status_with_place_id(api, twitter_places):
     assert_place_url(place.url, TWITTER_CITY)
     assert isinstance(place.bounding_box, tweepy.models.BoundingBox)
     assert place.bounding_box.coordinates == twitter_places[TWITTER_CITY]["bounding_box"]["coordinates"]
+    # A tweet's place lists no parents and no centroid (recorded tweets, tweepy's cassettes).
+    assert place.contained_within == [] and not hasattr(place, "centroid")
+
+
+def test_coordinates_without_place_id_get_the_reverse_geocoded_place(api):
+    # statuses/update, "About Geo": "If no place_id was explicitly provided, but latitude and
+    # longitude are, the API attempts to implicitly provide a place by calling
+    # geo/reverse_geocode" — its first answer at its default granularity, neighborhood.
+    status = api.update_status(unique("Pin only"), lat=LAT, long=LONG, display_coordinates=False)
+    assert status.coordinates is None
+    assert status.place.id == TWITTER_NEIGHBORHOOD
+    assert status.place.id == api.reverse_geocode(lat=LAT, long=LONG)[0].id
+
+
+def test_reply_is_recorded_when_the_author_is_mentioned(api):
+    # statuses/update: in_reply_to_status_id "will be ignored unless the author of the Tweet this
+    # parameter references is mentioned within the status text" (or auto_populate_reply_metadata).
+    first = api.update_status(unique("Thread start"))
+    reply = api.update_status(unique(f"@{SCREEN_NAME} and more"), in_reply_to_status_id=first.id)
+    assert reply.in_reply_to_status_id == first.id
+    assert reply.in_reply_to_status_id_str == first.id_str
+    assert reply.in_reply_to_user_id_str == str(USER_ID)
+    assert reply.in_reply_to_screen_name == SCREEN_NAME
+    assert api.get_status(reply.id).in_reply_to_status_id == first.id
+    auto = api.update_status(unique("No mention"), in_reply_to_status_id=first.id,
+                             auto_populate_reply_metadata=True)
+    assert auto.in_reply_to_status_id == first.id
+    ignored = api.update_status(unique("No mention either"), in_reply_to_status_id=first.id)
+    assert ignored.in_reply_to_status_id is None
+
+
+def test_reply_to_a_missing_tweet_is_403_385(api):
+    # v1.1 "Response codes": 385 "You attempted to reply to a Tweet that is deleted or not
+    # visible to you."
+    with pytest.raises(tweepy.errors.Forbidden) as raised:
+        api.update_status(unique(f"@{SCREEN_NAME} hello"), in_reply_to_status_id=999)
+    assert raised.value.api_codes == [385]
 
 
 def test_geo_enabled_off_drops_location_silently(api, control):
@@ -392,6 +435,8 @@ def test_status_over_280_is_403_186(api):
     with pytest.raises(tweepy.errors.Forbidden) as raised:
         api.update_status("x" * 281)
     assert raised.value.api_codes == [186]
+    # The message client code matches on (v1.1 "Response codes").
+    assert raised.value.api_messages == ["Tweet needs to be a bit shorter."]
 
 
 # ---- authentication errors ----

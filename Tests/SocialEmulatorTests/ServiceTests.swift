@@ -45,7 +45,7 @@ struct ServiceTests {
             #expect(answer.status == 403)
             #expect(
                 String(decoding: answer.body, as: UTF8.self)
-                    == #"{"errors":[{"code":186,"message":"Status is over 280 characters."}]}"#)
+                    == #"{"errors":[{"code":186,"message":"Tweet needs to be a bit shorter."}]}"#)
         }
     }
 

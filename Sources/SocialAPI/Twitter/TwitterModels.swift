@@ -246,6 +246,8 @@ public enum TwitterErrorCode: Int, Sendable, CaseIterable {
     case badAuthenticationData = 215
     /// The application has read-only access.
     case applicationCannotWrite = 261
+    /// `in_reply_to_status_id` names a tweet that is deleted or not visible (HTTP 403).
+    case replyToUnavailableTweet = 385
 }
 
 extension TwitterErrorBody.Entry {

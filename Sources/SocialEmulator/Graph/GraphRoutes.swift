@@ -120,7 +120,9 @@ struct GraphRoutes: Sendable {
         case ("GET", "me"):
             return .json(200, ["id": account.userID, "name": account.name])
         case ("GET", "me/checkins"):
-            return page.list(Array((state.checkins[account.userID] ?? []).reversed()), state: &state)
+            // A check-in "represents a single visit to a location": posts without a place are not.
+            let visits = (state.checkins[account.userID] ?? []).filter { $0.place != nil }
+            return page.list(Array(visits.reversed()), state: &state)
         case ("GET", "me/feed"):
             // The feed holds every post, check-ins among them, newest first.
             return page.list(Array((state.checkins[account.userID] ?? []).reversed()), state: &state)
@@ -264,6 +266,9 @@ struct GraphRoutes: Sendable {
             return Self.error(400, .invalidParameter, "(#100) param place must be a valid place ID", state: &state)
         }
         let message = parameters["message"]
+        if feed && page == nil && (message ?? "").isEmpty && (parameters["link"] ?? "").isEmpty {
+            return Self.error(400, .invalidParameter, "(#100) Missing message or attachment", state: &state)
+        }
         if let message, state.lastGraphMessage[account.userID] == message {
             return Self.error(400, .duplicatePost, "(#506) Duplicate status message", state: &state)
         }
@@ -377,15 +382,31 @@ struct GraphRoutes: Sendable {
 
     /// Graph's errors on these endpoints are of type `OAuthException`, but for requests about
     /// objects that do not exist (`GraphMethodException`).
+    /// A token refused or missing is said in `WWW-Authenticate` too (RFC 6750 §3's error codes, in
+    /// Graph's own form), which clients such as fb_graph read to tell an invalid token from a
+    /// missing one: `OAuth "Facebook Platform" "invalid_token" "message"`.
     static func error(
         _ status: Int, code: Int, _ message: String, subcode: Int? = nil, type: String = "OAuthException",
         trace: Int64
     ) -> EmulatorResponse {
-        .json(
+        var response = EmulatorResponse.json(
             status,
             GraphErrorBody(
                 error: .init(message: message, type: type, code: code, errorSubcode: subcode, fbtraceID: "Wp\(trace)")
             ))
+        let challenge: String? =
+            switch GraphErrorCode(rawValue: code) {
+            case .invalidToken: "invalid_token"
+            case .accessTokenRequired: "invalid_request"
+            // `me` without a token (2500) is a missing token too.
+            case .unknownPath where message.contains("access token"): "invalid_request"
+            default: nil
+            }
+        if let challenge {
+            let quoted = message.replacingOccurrences(of: "\"", with: "'")
+            response.headers["www-authenticate"] = #"OAuth "Facebook Platform" "\#(challenge)" "\#(quoted)""#
+        }
+        return response
     }
 
     /// The states a Graph access token can be put in (`/__waypost/facebook/tokens`, scenario

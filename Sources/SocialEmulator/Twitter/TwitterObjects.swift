@@ -259,6 +259,8 @@ struct TweetObject {
     /// The place, already encoded in Twitter's shape.
     var place: Data?
     var includeEntities = true
+    /// The author of the tweet replied to, when it is one.
+    var inReplyToScreenName: String? = nil
 
     func write(to w: inout JSONWriter) {
         w.object { w in
@@ -278,12 +280,21 @@ struct TweetObject {
                 "source",
                 "<a href=\"https://developer.twitter.com\" rel=\"nofollow\">\(XMLEscaping.escape(tweet.application))</a>"
             )
-            for key in [
-                "in_reply_to_status_id", "in_reply_to_status_id_str", "in_reply_to_user_id", "in_reply_to_user_id_str",
-                "in_reply_to_screen_name",
-            ] {
-                w.key(key)
-                w.null()
+            if let reply = tweet.inReplyTo {
+                w.field("in_reply_to_status_id", reply.id)
+                w.field("in_reply_to_status_id_str", String(reply.id))
+                w.key("in_reply_to_user_id")
+                if let id = Int64(reply.userID) { w.number(id) } else { w.null() }
+                w.field("in_reply_to_user_id_str", reply.userID)
+                w.field("in_reply_to_screen_name", inReplyToScreenName)
+            } else {
+                for key in [
+                    "in_reply_to_status_id", "in_reply_to_status_id_str", "in_reply_to_user_id",
+                    "in_reply_to_user_id_str", "in_reply_to_screen_name",
+                ] {
+                    w.key(key)
+                    w.null()
+                }
             }
             if let user {
                 w.key("user")
@@ -320,16 +331,25 @@ struct TweetObject {
     }
 }
 
-/// A Twitter place object: the fixture's fields, an absolute `url`, `attributes`, the box as
-/// Twitter drew it (a closed ring of the four corners, `[longitude, latitude]`) and
-/// `contained_within` holding the direct parent only.
+/// A Twitter place object: the fixture's fields, an absolute `url`, `attributes` and the box as
+/// Twitter drew it (a closed ring of the four corners, `[longitude, latitude]`). What else it
+/// carries depends on where it appears (``Form``), as recorded answers show.
 struct PlaceObject: Encodable {
+    enum Form {
+        /// A tweet's `place`: `contained_within` empty, no centroid (tweets of 2019–2021).
+        case inTweet
+        /// A place `geo/search`, `geo/reverse_geocode` or `geo/similar_places` lists, and each of
+        /// its `contained_within`: with `centroid` (tweepy's recorded `testgeoapis.json`).
+        case listed
+        /// `geo/id`: `centroid`, `geometry` and `polylines` too.
+        case detailed
+    }
+
     var place: TwitterPlace
     var parent: TwitterPlace?
     /// `http://host/1.1/`: where `geo/id/:id.json` answers.
     var apiRoot: String
-    /// `geo/id` answers carry `centroid`, `geometry` and `polylines` too.
-    var detailed = false
+    var form = Form.listed
     var nested = false
 
     enum CodingKeys: String, CodingKey {
@@ -348,18 +368,21 @@ struct PlaceObject: Encodable {
         try c.encode(place.countryCode, forKey: .countryCode)
         try c.encode(place.country, forKey: .country)
         if !nested {
-            let parents = parent.map { [PlaceObject(place: $0, apiRoot: apiRoot, nested: true)] } ?? []
+            let parents =
+                form == .inTweet ? [] : parent.map { [PlaceObject(place: $0, apiRoot: apiRoot, nested: true)] } ?? []
             try c.encode(parents, forKey: .containedWithin)
         }
         try c.encode(place.boundingBox, forKey: .boundingBox)
         try c.encode([String: String](), forKey: .attributes)
-        if detailed {
+        if form != .inTweet {
             let ring = place.boundingBox?.coordinates.first ?? []
             let lons = ring.compactMap(\.first)
             let lats = ring.compactMap { $0.count > 1 ? $0[1] : nil }
             if let west = lons.min(), let east = lons.max(), let south = lats.min(), let north = lats.max() {
                 try c.encode([(west + east) / 2, (south + north) / 2], forKey: .centroid)
             }
+        }
+        if form == .detailed {
             try c.encode(String?.none, forKey: .geometry)
             try c.encode([String](), forKey: .polylines)
         }

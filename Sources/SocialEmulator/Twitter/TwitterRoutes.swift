@@ -130,6 +130,24 @@ struct TwitterRoutes: Sendable {
         case similarPlaces = "similar_places"
     }
 
+    /// The places of granularity `rank` or coarser whose box holds `point` (all such places
+    /// without one), finest first, as `geo/reverse_geocode` and `geo/search` list them.
+    private func places(containing point: (latitude: Double, longitude: Double)?, rank: Int)
+        -> [EmulatorFixtures.FixturePlace]
+    {
+        var places = zip(fixtures.twitterPlaces, extents).filter { place, extent in
+            (TwitterPlace.granularities.firstIndex(of: place.placeType) ?? 0) >= rank
+                && point.map { extent?.contains(latitude: $0.latitude, longitude: $0.longitude) ?? false } ?? true
+        }.map(\.0)
+        places.sort {
+            (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0)
+                < (TwitterPlace.granularities.firstIndex(of: $1.placeType) ?? 0)
+        }
+        return places
+    }
+
+    private var neighborhoodRank: Int { TwitterPlace.granularities.firstIndex(of: "neighborhood") ?? 0 }
+
     /// `geo/reverse_geocode`, `geo/search` and `geo/similar_places`: places containing the point
     /// (or matching the query), at or above the granularity, finest first, with Twitter's
     /// `query` object beside `result`.
@@ -156,10 +174,7 @@ struct TwitterRoutes: Sendable {
         }
         // A hint, as Twitter documented it: out-of-range values are clamped, not refused.
         let maxResults = max(1, min(parameters.integer("max_results", in: Int.min...Int.max).value ?? 20, 100))
-        var places = zip(fixtures.twitterPlaces, extents).filter { place, extent in
-            (TwitterPlace.granularities.firstIndex(of: place.placeType) ?? 0) >= rank
-                && point.map { extent?.contains(latitude: $0.latitude, longitude: $0.longitude) ?? false } ?? true
-        }.map(\.0)
+        var places = places(containing: point, rank: rank)
         let text = parameters[kind == .similarPlaces ? "name" : "query"].flatMap { $0.isEmpty ? nil : $0 }
         if kind == .similarPlaces && text == nil {
             return Self.error(403, .parameterMissing, "name parameter is missing.")
@@ -171,10 +186,6 @@ struct TwitterRoutes: Sendable {
         if let text { places = places.filter { $0.name.localizedCaseInsensitiveContains(text) } }
         let within = parameters["contained_within"].flatMap { $0.isEmpty ? nil : $0 }
         if let within { places = places.filter { ancestors(of: $0).contains(within) } }
-        places.sort {
-            (TwitterPlace.granularities.firstIndex(of: $0.placeType) ?? 0)
-                < (TwitterPlace.granularities.firstIndex(of: $1.placeType) ?? 0)
-        }
         // `{"query":{url,type,params},"result":{"places":[…],"token":…}}`: the query as Twitter
         // echoed it, the places spliced from their encodings, which never change.
         var query = JSONWriter()
@@ -210,7 +221,7 @@ struct TwitterRoutes: Sendable {
         body.append(Data(#","result":{"places":["#.utf8))
         for (index, place) in places.prefix(maxResults).enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(encodedPlace(place.id, apiRoot: context.apiRoot))
+            body.append(encodedPlace(place.id, apiRoot: context.apiRoot, form: .listed))
         }
         body.append(UInt8(ascii: "]"))
         if kind == .similarPlaces {
@@ -270,22 +281,22 @@ struct TwitterRoutes: Sendable {
         return out
     }
 
-    private func placeObject(_ id: String, apiRoot: String, detailed: Bool = false) -> PlaceObject? {
+    private func placeObject(_ id: String, apiRoot: String, form: PlaceObject.Form) -> PlaceObject? {
         guard let fixture = placesByID[id] else { return nil }
         return PlaceObject(
             place: fixture.place, parent: fixture.parent.flatMap { placesByID[$0]?.place }, apiRoot: apiRoot,
-            detailed: detailed)
+            form: form)
     }
 
-    /// A place's encoding, made once per API root for these fixtures: places never change.
-    private func encodedPlace(_ id: String, apiRoot: String) -> Data {
-        fixtures.placeCache.encoding(apiRoot + id) {
-            placeObject(id, apiRoot: apiRoot).map(JSONBody.encode) ?? Data("{}".utf8)
+    /// A place's encoding, made once per API root and form for these fixtures: places never change.
+    private func encodedPlace(_ id: String, apiRoot: String, form: PlaceObject.Form) -> Data {
+        fixtures.placeCache.encoding((form == .inTweet ? "tweet " : "") + apiRoot + id) {
+            placeObject(id, apiRoot: apiRoot, form: form).map(JSONBody.encode) ?? Data("{}".utf8)
         }
     }
 
     private func place(id: String, _ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {
-        guard let place = placeObject(id, apiRoot: context.apiRoot, detailed: true) else {
+        guard let place = placeObject(id, apiRoot: context.apiRoot, form: .detailed) else {
             return Self.error(404, .pageDoesNotExist, "Sorry, that page does not exist.")
         }
         return .json(200, place)
@@ -305,7 +316,25 @@ struct TwitterRoutes: Sendable {
         // twitter-text's weighted count, as Twitter applied it: 141 emoji or CJK characters are
         // over, a long URL counts 23.
         guard TweetLength.fits(status) else {
-            return Self.error(403, .statusTooLong, "Status is over 280 characters.")
+            return Self.error(403, .statusTooLong, "Tweet needs to be a bit shorter.")
+        }
+        // "in_reply_to_status_id: The ID of an existing status that the update is in reply to.
+        // Note: This parameter will be ignored unless the author of the Tweet this parameter
+        // references is mentioned within the status text" — or auto_populate_reply_metadata
+        // mentions them. One that does not exist is error 385 (v1.1 "Response codes").
+        var replyTo: StoredTweet?
+        if let text = parameters["in_reply_to_status_id"], !text.isEmpty {
+            guard let id = Int64(text), let target = state.tweets[id] else {
+                return Self.error(
+                    403, .replyToUnavailableTweet,
+                    "You attempted to reply to a Tweet that is deleted or not visible to you.")
+            }
+            let author = state.twitterAccounts.first { $0.userID == target.userID }?.screenName.lowercased()
+            if parameters.twitterBool("auto_populate_reply_metadata") == true
+                || TweetEntities(text: status).userMentions.contains(where: { $0.text.lowercased() == author })
+            {
+                replyTo = target
+            }
         }
         let dayAgo = context.now - 86_400
         if let first = state.postTimes[account.userID]?.first, first <= dayAgo {
@@ -320,17 +349,25 @@ struct TwitterRoutes: Sendable {
         var tweet = StoredTweet(
             id: Self.tweetIDBase + state.makeID(), text: status, createdAt: context.now, userID: account.userID,
             point: nil, placeID: nil, application: context.consumer)
+        tweet.inReplyTo = replyTo.map { ($0.id, $0.userID) }
         // With geo_enabled off, Twitter dropped location silently. lat and long are "ignored"
         // unless both are given and within range; display_coordinates=false (any spelling but
         // true, t or 1) keeps the exact point off the tweet.
         if state.geoEnabled[account.userID] == true {
-            if let lat = parameters.decimal("lat", in: -90...90).value,
-                let long = parameters.decimal("long", in: -180...180).value,
-                parameters.twitterBool("display_coordinates") ?? true
-            {
+            let lat = parameters.decimal("lat", in: -90...90).value
+            let long = parameters.decimal("long", in: -180...180).value
+            if let lat, let long, parameters.twitterBool("display_coordinates") ?? true {
                 tweet.point = (lat, long)
             }
-            if let id = parameters["place_id"], placesByID[id] != nil { tweet.placeID = id }
+            if let id = parameters["place_id"], placesByID[id] != nil {
+                tweet.placeID = id
+            } else if let lat, let long {
+                // "If no place_id was explicitly provided, but latitude and longitude are, the API
+                // attempts to implicitly provide a place by calling geo/reverse_geocode" — at its
+                // default granularity (neighborhood), its first answer; the place shows whether or
+                // not the exact point does.
+                tweet.placeID = places(containing: (lat, long), rank: neighborhoodRank).first?.id
+            }
         }
         state.tweets[tweet.id] = tweet
         state.timelines[account.userID, default: []].append(tweet.id)
@@ -350,10 +387,13 @@ struct TwitterRoutes: Sendable {
             user = userObject(author, state)
             user?.trimmed = context.parameters.twitterBool("trim_user") ?? false
         }
-        let place = tweet.placeID.map { encodedPlace($0, apiRoot: context.apiRoot) }
+        let place = tweet.placeID.map { encodedPlace($0, apiRoot: context.apiRoot, form: .inTweet) }
         TweetObject(
             tweet: tweet, user: user, place: place,
-            includeEntities: context.parameters.twitterBool("include_entities") ?? true
+            includeEntities: context.parameters.twitterBool("include_entities") ?? true,
+            inReplyToScreenName: tweet.inReplyTo.flatMap { reply in
+                state.twitterAccounts.first { $0.userID == reply.userID }?.screenName
+            }
         ).write(to: &w)
     }
 

@@ -179,7 +179,10 @@ struct XRoutes: Sendable {
         }
         guard TweetLength.fits(text) else {
             return Self.problem(
-                403, title: "Forbidden", detail: "You are not permitted to create a Tweet longer than 280 characters.")
+                403, title: "Forbidden",
+                detail:
+                    "Your Tweet text is too long. For more information on how Twitter determines text length see https://github.com/twitter/twitter-text."
+            )
         }
         var placeID: String?
         if let geo = body["geo"] {
