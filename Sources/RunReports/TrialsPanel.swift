@@ -12,7 +12,7 @@ public enum TrialsPanel {
     static func html(_ distributions: [TrialDistribution]) -> String {
         guard let trials = distributions.map(\.times.count).max() else { return "" }
         let held = distributions.filter(\.passed).count
-        var out = "<details id=\"trials\" class=\"trials\"><summary>\(trials) trials: "
+        var out = "<details id=\"trials\" class=\"trials\"><summary>\(Counted.text(trials, "trial")): "
         out += "\(held) of \(distributions.count) expectations hold</summary>\n"
         for distribution in distributions {
             out += "<div class=\"trial \(distribution.passed ? "pass" : "fail")\">"
@@ -75,8 +75,9 @@ public enum TrialsPanel {
             let to = low + Double(bin + 1) / Double(bins) * (high - low)
             let bar = String(
                 format:
-                    "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%d trials, %@ to %@</title></rect>",
-                left + Double(bin) * step + 1, height - bottom - barHeight, step - 2, barHeight, count,
+                    "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%@, %@ to %@</title></rect>",
+                left + Double(bin) * step + 1, height - bottom - barHeight, step - 2, barHeight,
+                Counted.text(count, "trial"),
                 Offset.text(from),
                 Offset.text(to))
             svg += link(from, bar)

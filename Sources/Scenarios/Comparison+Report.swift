@@ -19,15 +19,27 @@ extension Comparison {
         if event.status == .missed {
             return "never reported"
                 + (event.exactOffset.map { " (the exact run has it at \(Offset.text($0)))" } ?? "")
-                + "; missed in \(Percent.text(event.missRate)) of the trials (\(event.trials - event.produced) of \(event.trials))"
+                + "; missed in \(Proportions.percent(event.missRate)) of the trials (\(event.trials - event.produced) of \(event.trials))"
         }
         var parts: [String] = []
-        if let lateness = event.lateness { parts.append("late by \(Self.signed(lateness)) against the exact run") }
+        // Outside by less than a tenth of a second shown: in milliseconds, as it is compared.
+        var places = 1
+        if let lateness = event.lateness, let central = event.central, let exact = event.exactOffset,
+            event.verdict == .outside,
+            [central.lowerBound - exact, central.upperBound - exact].contains(where: {
+                Self.signed($0) == Self.signed(lateness)
+            })
+        {
+            places = 3
+        }
+        if let lateness = event.lateness {
+            parts.append("late by \(Self.signed(lateness, places: places)) against the exact run")
+        }
         if let percentile = event.percentile { parts.append("percentile \(Self.decimal(percentile))") }
         if let central = event.central {
             if let exact = event.exactOffset {
                 parts.append(
-                    "central 95 % late by \(Self.signed(central.lowerBound - exact)) to \(Self.signed(central.upperBound - exact))"
+                    "central 95 % late by \(Self.signed(central.lowerBound - exact, places: places)) to \(Self.signed(central.upperBound - exact, places: places))"
                 )
             } else {
                 parts.append("central 95 % at \(Offset.text(central.lowerBound)) to \(Offset.text(central.upperBound))")
@@ -185,14 +197,20 @@ extension Comparison {
     }
 
     /// `+6.2 s`, `-33 s` (early), `+7:26` from a minute on.
-    static func signed(_ seconds: Double) -> String {
-        abs(seconds) < 59.95 ? (seconds < 0 ? "-" : "+") + decimal(abs(seconds)) + " s" : Offset.text(seconds)
+    static func signed(_ seconds: Double, places: Int = 1) -> String {
+        abs(seconds) < 59.95
+            ? (seconds < 0 ? "-" : "+") + decimal(abs(seconds), places: places) + " s"
+            : Offset.text(seconds, decimals: places > 1 ? places : 0)
     }
 
-    /// One decimal at most.
-    static func decimal(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    /// One decimal at most (or `places`), trailing zeros dropped.
+    static func decimal(_ value: Double, places: Int = 1) -> String {
+        let scale = (0..<places).reduce(1.0) { product, _ in product * 10 }
+        let rounded = (value * scale).rounded() / scale
+        guard rounded != rounded.rounded() else { return String(Int(rounded)) }
+        var text = String(format: "%.\(places)f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
     }
 
     /// Four decimals: a rate or percentile as JSON shows it.

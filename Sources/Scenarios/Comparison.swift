@@ -197,8 +197,8 @@ package struct Comparison: Sendable, Equatable {
             let outside = event.missRate < Self.tail
             event.verdict = outside ? .outside : .within
             event.reason =
-                "never reported; the trials miss it in \(Percent.text(event.missRate)) (\(event.trials - event.produced) of \(event.trials))"
-                + (outside ? ", below \(Percent.text(Self.tail))" : "")
+                "never reported; the trials miss it in \(Proportions.percent(event.missRate)) (\(event.trials - event.produced) of \(event.trials))"
+                + (outside ? ", below \(Proportions.percent(Self.tail))" : "")
             (event.expectation, event.expectationLocation) = named(key)
             events.append(event)
         }
@@ -234,7 +234,7 @@ package struct Comparison: Sendable, Equatable {
         if event.rate < tail {
             event.verdict = .outside
             reasons.append(
-                "the trials produce it in \(Percent.text(event.rate)) (\(event.produced) of \(event.trials)), below \(Percent.text(tail))"
+                "the trials produce it in \(Proportions.percent(event.rate)) (\(event.produced) of \(event.trials)), below \(Proportions.percent(tail))"
             )
         }
         if !central.contains(offset) {

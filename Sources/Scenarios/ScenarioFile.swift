@@ -598,6 +598,20 @@ private struct Reader {
             guard let rate = RateBound(text) else {
                 throw v.failure("'rate' is a comparison with a fraction from 0 to 1, e.g. \">= 0.8\", not '\(text)'")
             }
+            switch (rate.relation, rate.value) {
+            case (.above, 1), (.below, 0):
+                throw v.failure("'rate: \(text)' can never hold: no rate is above 100 % or below 0 %")
+            case (.atLeast, 1):
+                // Wilson's interval of n of n trials ends below 1 for every n.
+                throw v.failure(
+                    "'rate: \(text)' can never be shown at 95 % confidence, however many trials run; "
+                        + "leave 'rate' out: an expectation without it must hold in every trial")
+            case (.atMost, 0):
+                throw v.failure(
+                    "'rate: \(text)' can never be shown at 95 % confidence, however many trials run; "
+                        + "leave 'rate' out and expect it in no trial (noEvent, noPost, noRequest)")
+            default: break
+            }
             expectation.rate = rate
         }
         if let v = fields["lateBy"] {

@@ -21,11 +21,11 @@ public enum ScenarioReport {
                 continue
             }
             let failed = result.expectations.filter { !$0.passed }.count
-            let over = result.trials.map { " over \($0) trials" } ?? ""
+            let over = result.trials.map { " over \(Counted.text($0, "trial"))" } ?? ""
             out +=
                 (result.passed ? "PASS  " : "FAIL  ") + "\(shown(result.name))  (\(shown(result.file))) — "
                 + (failed == 0
-                    ? "\(result.expectations.count) expectations hold\(over)\n"
+                    ? "\(Counted.text(result.expectations.count, "expectation")) \(result.expectations.count == 1 ? "holds" : "hold")\(over)\n"
                     : "\(failed) of \(result.expectations.count) expectations failed\(over)\n")
             for expectation in result.expectations {
                 if expectation.passed {
@@ -47,7 +47,8 @@ public enum ScenarioReport {
         let errors = results.filter { $0.error != nil }.count
         let passed = results.filter(\.passed).count
         return
-            "\(results.count) scenarios: \(passed) passed, \(results.count - passed - errors) failed, \(errors) errors"
+            "\(Counted.text(results.count, "scenario")): \(passed) passed, \(results.count - passed - errors) failed, "
+            + Counted.text(errors, "error")
     }
 
     /// `{"passed":…, "scenarios":[{"name","file","passed","error","expectations":[…]}]}`.

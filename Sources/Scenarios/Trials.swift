@@ -27,7 +27,7 @@ public struct RateBound: Sendable, Equatable, Codable, CustomStringConvertible {
 
     public var description: String {
         let symbol = ["<=": "≤", ">=": "≥", "<": "<", ">": ">"][relation.rawValue] ?? relation.rawValue
-        return "\(symbol) \(Percent.text(value))"
+        return "\(symbol) \(Proportions.percent(value))"
     }
 
     /// Whether the interval lies wholly on the bound's side (true), wholly off it (false), or
@@ -119,14 +119,6 @@ public struct TrialRecord: Sendable, Codable, Equatable {
     }
 }
 
-enum Percent {
-    /// `82.5 %`, one decimal at most.
-    static func text(_ fraction: Double) -> String {
-        let value = (fraction * 1_000).rounded() / 10
-        return (value == value.rounded() ? String(Int(value)) : String(value)) + " %"
-    }
-}
-
 extension ScenarioResult {
     /// The verdict of a scenario run as trials: each expectation's rate and lateness over
     /// `trials`, against the `exact` run where an expectation bounds lateness.
@@ -148,16 +140,17 @@ extension ScenarioResult {
                 interval: [interval.lowerBound, interval.upperBound], decided: true)
             var passed: Bool
             var expected: String
-            var actual = "held in \(held) of \(trials.count) trials: \(Percent.text(statistics.rate))"
+            var actual = "held in \(held) of \(trials.count) trials: \(Proportions.percent(statistics.rate))"
             if let rate = spec.rate {
                 let decision = rate.decide(interval)
                 statistics.decided = decision != nil
                 passed = decision ?? false
                 expected = "a rate \(rate) at 95 % confidence"
                 actual +=
-                    " (95 % Wilson \(Percent.text(interval.lowerBound))–\(Percent.text(interval.upperBound)))"
+                    " (95 % Wilson \(Proportions.percent(interval.lowerBound))–\(Proportions.percent(interval.upperBound)))"
                 if decision == nil {
-                    actual += "; undecided: \(trials.count) trials cannot tell whether the rate is \(rate)"
+                    actual +=
+                        "; undecided: \(Counted.text(trials.count, "trial")) cannot tell whether the rate is \(rate)"
                 }
             } else {
                 passed = held == trials.count
@@ -194,9 +187,17 @@ extension ScenarioResult {
         let measured = ["p50": lateness.p50, "p95": lateness.p95, "max": lateness.max]
         let holds = bounds.bounds.allSatisfy { bound in (measured[bound.name] ?? nil).map { $0 <= bound.value } ?? false
         }
+        // A figure over its bound by less than the second shown says so in decimals
+        // (`max +0:30.45` against `max ≤ +0:30`).
+        func shown(_ name: String, _ value: Seconds?) -> String {
+            let seconds = value?.seconds ?? 0
+            let bound = bounds.bounds.first { $0.name == name }?.value.seconds
+            let decimals = bound.flatMap { Offset.decimals(showing: seconds, over: $0) } ?? 0
+            return Offset.text(seconds, decimals: decimals)
+        }
         let text =
-            "late by p50 \(Offset.text(lateness.p50?.seconds ?? 0)), p95 \(Offset.text(lateness.p95?.seconds ?? 0)), "
-            + "max \(Offset.text(lateness.max?.seconds ?? 0)) over \(late.count) trials"
+            "late by p50 \(shown("p50", lateness.p50)), p95 \(shown("p95", lateness.p95)), "
+            + "max \(shown("max", lateness.max)) over \(Counted.text(late.count, "trial"))"
             + (lateness.missing > 0 ? " (\(lateness.missing) without it)" : "")
         return (lateness, holds, text)
     }

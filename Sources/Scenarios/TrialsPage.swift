@@ -1,5 +1,6 @@
 import Foundation
 import RunReports
+import WaypostSupport
 
 /// `waypost test --html FILE`: the verdicts as one self-contained page — for a trials run, per
 /// expectation, the rate with its 95 % interval and the distribution of when its event or post
@@ -31,7 +32,7 @@ public enum TrialsPage {
             let verdict = result.error != nil ? "ERROR" : result.passed ? "PASS" : "FAIL"
             out += "<section class=\"scenario\"><h2 class=\"\(result.passed ? "pass" : "fail")\">\(verdict) "
             out += "\(escape(result.name)) <small>(\(escape(result.file)))"
-            out += result.trials.map { " — \($0) trials" } ?? ""
+            out += result.trials.map { " — \(Counted.text($0, "trial"))" } ?? ""
             out += "</small></h2>\n"
             if let error = result.error { out += "<p class=\"fail\">\(escape(error.description))</p>\n" }
             for (number, expectation) in result.expectations.enumerated() {

@@ -11,4 +11,26 @@ public enum Offset {
         let sign = total < 0 ? "-" : "+"
         return h > 0 ? "\(sign)\(h):\(twoDigits(m)):\(twoDigits(sec))" : "\(sign)\(m):\(twoDigits(sec))"
     }
+
+    /// With `decimals` (1 to 3) decimals of a second, `+0:30.45`: for a figure told from a bound
+    /// whose whole seconds it shares.
+    public static func text(_ seconds: Double, decimals: Int) -> String {
+        guard decimals > 0 else { return text(seconds) }
+        let scale = [10, 100, 1_000][min(decimals, 3) - 1]
+        let units = Int((seconds.magnitude * Double(scale)).rounded())
+        var fraction = String(units % scale)
+        while fraction.count < min(decimals, 3) { fraction = "0" + fraction }
+        let sign = seconds < 0 && units > 0 ? "-" : "+"
+        return sign + text(Double(units / scale)).dropFirst() + "." + fraction
+    }
+
+    /// Decimals (1 to 3) enough to show `value` over `bound` when whole seconds show them equal;
+    /// nil when they do not (or it is not over).
+    public static func decimals(showing value: Double, over bound: Double) -> Int? {
+        guard value > bound, text(value) == text(bound) else { return nil }
+        return [1, 2, 3].first { d in
+            let scale = [10.0, 100, 1_000][d - 1]
+            return (value * scale).rounded() > (bound * scale).rounded()
+        } ?? 3
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The statistics trials and sweeps report: how often something happened, and when.
 public enum Proportions {
     /// The Wilson score interval at 95 % (z = 1.96) for `successes` of `trials` (Wilson, JASA 1927).
@@ -14,7 +16,40 @@ public enum Proportions {
         return low...high
     }
 
-    /// The nearest-rank percentile of sorted values (p from 0 to 1).
+    /// How many decimals, from `minimum` on, `value` needs so that a value strictly between 0 and
+    /// `whole` (1 for a fraction, 100 for a percentage) does not read as 0 or `whole`: 1,999
+    /// trials of 2,000 are 99.95 %, not 100 %, which says "every one".
+    public static func decimals(for value: Double, whole: Double, minimum: Int) -> Int {
+        guard value > 0 && value < whole else { return minimum }
+        var decimals = minimum
+        while decimals < 9 {
+            let scale = (0..<decimals).reduce(1.0) { product, _ in product * 10 }
+            let rounded = (value * scale).rounded()
+            if rounded > 0 && rounded < whole * scale { break }
+            decimals += 1
+        }
+        return decimals
+    }
+
+    /// A fraction as a percentage, `82.5 %`: one decimal at most, or as many as keep a rate that
+    /// is neither none nor all from reading 0 % or 100 % (``decimals(for:whole:minimum:)``).
+    public static func percent(_ fraction: Double) -> String { percentage(fraction) + " %" }
+
+    /// ``percent(_:)``'s number alone, `82.5`.
+    public static func percentage(_ fraction: Double) -> String {
+        let value = fraction * 100
+        let decimals = Self.decimals(for: value, whole: 100, minimum: 1)
+        let scale = (0..<decimals).reduce(1.0) { product, _ in product * 10 }
+        let rounded = (value * scale).rounded() / scale
+        guard rounded != rounded.rounded() else { return "\(Int(rounded))" }
+        var text = String(format: "%.\(decimals)f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
+    /// The nearest-rank percentile of sorted values (p from 0 to 1): the value at rank ⌈p·n⌉,
+    /// always one the trials had — so the median of an even count is the lower middle one
+    /// (NumPy's `inverted_cdf`), not the mean of the two.
     public static func percentile<Value>(_ sorted: [Value], _ p: Double) -> Value {
         sorted[Swift.max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocationSimulation
 import SimulatedTime
+import WaypostSupport
 
 /// `waypost calibrate`: fits the field mechanism's parameter sets to their published figures and
 /// reports each figure with the model's value (`make calibrate` writes both into the checkout).
@@ -153,7 +154,7 @@ struct CalibrationReport {
 
             ## What the model predicts, unfitted
 
-            `field`, suburban, Wi-Fi on, 500 trials a cell: the fraction notified, the median lateness
+            `field`, suburban, Wi-Fi on, 500 trials a cell: the fraction notified, the median (nearest rank) lateness
             (seconds after the true crossing) and the median true distance from the centre when notified.
 
             | radius | speed | entry notified | entry late p50 | entry distance p50 | exit notified | exit late p50 | exit distance p50 |
@@ -173,6 +174,8 @@ struct CalibrationReport {
 
     private func format(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "—" }
-        return abs(value) < 1.5 && value != value.rounded() ? String(format: "%.3f", value) : SweepReport.number(value)
+        guard abs(value) < 1.5 && value != value.rounded() else { return SweepReport.number(value) }
+        // A fraction that is neither none nor all never reads 0.000 or 1.000.
+        return String(format: "%.\(Proportions.decimals(for: value, whole: 1, minimum: 3))f", value)
     }
 }

@@ -17,8 +17,9 @@ struct Sweep: AsyncParsableCommand {
             app is suspended. An OFFSET at or beyond the radius is a pass-by: any notification is a \
             false alarm, timed from the closest approach. Per cell and event: the fraction of \
             trials notified (95 % Wilson interval), the lateness against the true crossing \
-            (negative: early) and the true distance from the centre when notified, p5/p50/p95. \
-            Units: m, m/s, s. The same seed gives the same output.
+            (negative: early; `waypost test` measures against the exact run instead) and the true \
+            distance from the centre when notified, p5/p50/p95 (nearest rank: each a trial's own \
+            value). Units: m, m/s, s. The same seed gives the same output.
 
             Each list option may be repeated, its lists joined (--radius 50 --radius 100 is \
             --radius 50,100); a value given twice in an option is a usage error (64).

@@ -41,7 +41,7 @@ struct SweepReport {
             ].joined(separator: "  ")
             let events = [summary.entry, summary.exit].map { event in
                 let rate =
-                    "\(percent(event.fraction)) (\(percent(event.wilson.lowerBound))–\(percent(event.wilson.upperBound)))"
+                    "\(Proportions.percent(event.fraction)) (\(Proportions.percent(event.wilson.lowerBound))–\(Proportions.percent(event.wilson.upperBound)))"
                 return [pad(rate, 22), pad(spread(event.lateSeconds), 18), pad(spread(event.distanceFromCentre), 24)]
                     .joined(separator: "  ")
             }
@@ -53,8 +53,6 @@ struct SweepReport {
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
-
-    private func percent(_ fraction: Double) -> String { "\(Self.number(fraction * 100)) %" }
 
     private func spread(_ spread: FieldSweep.Spread?) -> String {
         spread.map { "\(Self.number($0.p5))/\(Self.number($0.p50))/\(Self.number($0.p95))" } ?? "—"
@@ -79,16 +77,19 @@ struct SweepReport {
 
     private struct EventJSON: Encodable {
         var notified: Double
+        /// The trials notified: `notified` is rounded, and past 20,000 trials one miss would not show.
+        var notifiedTrials: Int
         var wilson: [Double]
         var lateSeconds: SpreadJSON?
         var distanceFromCentre: SpreadJSON?
 
-        enum CodingKeys: String, CodingKey { case notified, wilson, lateSeconds, distanceFromCentre }
+        enum CodingKeys: String, CodingKey { case notified, notifiedTrials, wilson, lateSeconds, distanceFromCentre }
 
         // Statistics are null, not absent, where nothing was notified.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(notified, forKey: .notified)
+            try container.encode(notifiedTrials, forKey: .notifiedTrials)
             try container.encode(wilson, forKey: .wilson)
             try container.encode(lateSeconds, forKey: .lateSeconds)
             try container.encode(distanceFromCentre, forKey: .distanceFromCentre)
@@ -108,7 +109,7 @@ struct SweepReport {
             }
         }
         return EventJSON(
-            notified: Self.rounded(event.fraction, 10_000),
+            notified: Self.rounded(event.fraction, 10_000), notifiedTrials: event.notified,
             wilson: [Self.rounded(event.wilson.lowerBound, 10_000), Self.rounded(event.wilson.upperBound, 10_000)],
             lateSeconds: spread(event.lateSeconds), distanceFromCentre: spread(event.distanceFromCentre))
     }
@@ -170,8 +171,12 @@ struct SweepReport {
                                     continue
                                 }
                                 let shade = Int((min(max(value, 0), statistic.high) / statistic.high * 200).rounded())
+                                // A share notified is never rounded to 0 or 100 unless it is.
+                                let text =
+                                    statistic.unit == "%"
+                                    ? Proportions.percentage(value / 100) : Self.number(value)
                                 body +=
-                                    "<td style=\"background:rgb(\(255 - shade),\(255 - shade / 2),255)\">\(Self.number(value))</td>"
+                                    "<td style=\"background:rgb(\(255 - shade),\(255 - shade / 2),255)\">\(text)</td>"
                             }
                             body += "</tr>\n"
                         }

@@ -58,6 +58,23 @@ struct ComparisonTests {
         #expect(comparison.ignored == 1 && comparison.lines == 2)
     }
 
+    /// A black-box hunt: "late by +3.6 s … central 95 % late by +3.6 s to +30.5 s" was outside —
+    /// 1 ms early. Outside by less than the tenth shown, the figures are in milliseconds.
+    @Test func anEventOutsideByLessThanATenthShowsMilliseconds() throws {
+        let comparison = Comparison(
+            Self.log([("regionEnter", "a", 99.999)]), with: Self.prediction, scenario: Self.scenario, seed: 1)
+        let event = try #require(comparison.events.first)
+        #expect(event.verdict == .outside)
+        #expect(
+            comparison.figures(event).hasPrefix("late by +9.999 s against the exact run"),
+            "\(comparison.figures(event))")
+        let nearer = Comparison(
+            Self.log([("regionEnter", "a", 99.96)]), with: Self.prediction, scenario: Self.scenario, seed: 1)
+        let figures = try nearer.figures(#require(nearer.events.first))
+        #expect(figures.contains("late by +9.96 s against the exact run"), "\(figures)")
+        #expect(figures.contains("central 95 % late by +10 s to +48 s"), "\(figures)")
+    }
+
     @Test(arguments: [99.0, 139.0, 1_910.0])
     func anEventBeyondTheCentral95IsOutside(offset: Double) throws {
         let comparison = Comparison(

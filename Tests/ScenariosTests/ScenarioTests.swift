@@ -173,7 +173,7 @@ struct ScenarioTests {
             let text = ScenarioReport.text([result])
             #expect(text.contains("FAIL  broken"))
             #expect(text.contains("expected: at least 1"))
-            #expect(text.contains("1 scenarios: 0 passed, 1 failed, 0 errors"))
+            #expect(text.contains("1 scenario: 0 passed, 1 failed, 0 errors"))
         }
     }
 
@@ -299,6 +299,20 @@ struct ScenarioTests {
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - { request: any, status: 99999 }\n",
             "scenario.yaml:5:29: expected a whole number from 100 to 599, not 99999"
+        ),
+        // A rate no number of trials can show, or none can have (a black-box hunt: accepted, and
+        // then undecided or failed whatever ran).
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - { event: location, rate: \">= 1\" }\n",
+            "scenario.yaml:5:30: 'rate: >= 1' can never be shown at 95 % confidence, however many trials run"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - { event: location, rate: \"<= 0\" }\n",
+            "scenario.yaml:5:30: 'rate: <= 0' can never be shown at 95 % confidence"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - { event: location, rate: \"> 1\" }\n",
+            "scenario.yaml:5:30: 'rate: > 1' can never hold: no rate is above 100 % or below 0 %"
         ),
         // Faults are read by the emulator's own reader, with the control plane's names and ranges.
         (

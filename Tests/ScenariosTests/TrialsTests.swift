@@ -2,6 +2,7 @@ import Foundation
 import SimulatedTime
 import TestSupport
 import Testing
+import WaypostSupport
 
 @testable import Scenarios
 
@@ -79,5 +80,54 @@ struct TrialsTests {
         #expect(lateness?.count == 3 && lateness?.missing == 1)
         #expect(lateness?.p50 == 60 && lateness?.max == 90)
         #expect(verdict.passed)
+    }
+
+    /// A black-box hunt: "expected max ≤ +0:30 / actual max +0:30" failed — the maximum was
+    /// 30.45 s. A figure over its bound by less than the second shown carries decimals.
+    @Test func aFigureOverItsBoundBySecondsFractionSaysSo() {
+        let header = ScenarioHeader(
+            name: "s", file: "s.yaml", trials: 2, expectations: [.init(rate: nil, lateBy: LateBy(max: 30))])
+        let held = ExpectationResult(description: "d", location: "s.yaml:1:1", passed: true, expected: "", actual: "")
+        let exact = TrialRecord(file: "s.yaml", trial: 0, seed: 0, results: [held], firstMatches: [10])
+        let trials = [Seconds(20), Seconds(40.452)].enumerated().map {
+            TrialRecord(file: "s.yaml", trial: $0.offset + 1, seed: 0, results: [held], firstMatches: [$0.element])
+        }
+        let verdict = ScenarioResult(header, records: [exact] + trials).expectations[0]
+        #expect(!verdict.passed)
+        #expect(verdict.expected.hasSuffix("late by max ≤ +0:30"))
+        #expect(verdict.actual.contains("p50 +0:10, p95 +0:30, max +0:30.5 over 2 trials"), "\(verdict.actual)")
+        #expect(Offset.text(-0.45, decimals: 2) == "-0:00.45" && Offset.text(3_725.5, decimals: 1) == "+1:02:05.5")
+        #expect(Offset.decimals(showing: 30.04, over: 30) == 2 && Offset.decimals(showing: 31.2, over: 30) == nil)
+        #expect(Offset.decimals(showing: 29.9, over: 30) == nil)
+    }
+
+    /// A black-box hunt: 1,999 of 2,000 trials printed "100 %" beside a failed "in every trial".
+    /// A rate neither none nor all never reads 0 % or 100 %.
+    @Test func aRateThatIsNotAllNeverReadsAHundredPercent() {
+        #expect(Proportions.percent(1_999.0 / 2_000) == "99.95 %")
+        #expect(Proportions.percent(99_999.0 / 100_000) == "99.999 %")
+        #expect(Proportions.percent(1.0 / 4_000) == "0.03 %")
+        #expect(Proportions.percent(1) == "100 %" && Proportions.percent(0) == "0 %")
+        #expect(Proportions.percent(37.0 / 40) == "92.5 %" && Proportions.percent(0.25) == "25 %")
+        #expect(Proportions.decimals(for: 0.9995, whole: 1, minimum: 3) == 4)
+        #expect(Proportions.decimals(for: 0.942, whole: 1, minimum: 3) == 3)
+        let header = ScenarioHeader(
+            name: "s", file: "s.yaml", trials: 2_000, expectations: [.init(rate: nil, lateBy: nil)])
+        let held = ExpectationResult(description: "d", location: "s.yaml:1:1", passed: true, expected: "", actual: "")
+        let missed = ExpectationResult(
+            description: "d", location: "s.yaml:1:1", passed: false, expected: "", actual: "")
+        let trials = (1...2_000).map {
+            TrialRecord(file: "s.yaml", trial: $0, seed: 0, results: [$0 == 7 ? missed : held], firstMatches: [nil])
+        }
+        let verdict = ScenarioResult(header, records: trials).expectations[0]
+        #expect(!verdict.passed && verdict.actual == "held in 1999 of 2000 trials: 99.95 %")
+    }
+
+    /// Nearest rank, each percentile a value a trial had: the median of an even count is the
+    /// lower middle one (NumPy's `inverted_cdf`), as docs/scenarios.md says.
+    @Test func percentilesAreNearestRank() {
+        #expect(Proportions.percentile([5.295, 9.881], 0.5) == 5.295)
+        #expect(Proportions.percentile(Array(1...20), 0.95) == 19)
+        #expect(Proportions.percentile(Array(1...40), 0.025) == 1)
     }
 }

@@ -28,6 +28,9 @@ struct SweepCLITests {
                 let notified = try #require(event["notified"] as? Double)
                 let wilson = try #require(event["wilson"] as? [Double])
                 #expect(wilson.count == 2 && wilson[0] <= notified && notified <= wilson[1])
+                // The count beside the rounded fraction: one miss in 40,000 would not show in it.
+                let count = try #require(event["notifiedTrials"] as? Int)
+                #expect(abs(Double(count) / 20 - notified) < 0.000_1)
                 if notified == 0 {
                     // Nothing notified: the statistics are null, not absent.
                     #expect(event["lateSeconds"] is NSNull && event["distanceFromCentre"] is NSNull)

@@ -325,10 +325,17 @@ struct TrialsCLITests {
         #expect(run.stderr.contains("with realism: exact every trial would be the same run"))
     }
 
-    /// The README's failing example: on field phones the check-in goes out after the rider left.
+    /// The README's failing example, as the README shows it: forty field trials cannot show that
+    /// nine in ten check in before an exact run's exit notification.
     @Test func theFieldProfilesFailAnExactExpectation() throws {
         let run = try CLITests.waypost("test", "fixtures/examples/checkin-while-there.yaml")
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("late by max ≤ +1:18"))
+        let readme = try String(
+            contentsOf: Corpus.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let shown = readme.components(separatedBy: "\n")
+            .drop { !$0.hasPrefix("$ waypost test fixtures/examples/checkin-while-there.yaml") }.dropFirst()
+            .prefix { $0 != "…" }
+        #expect(shown.count == 5 && Array(shown) == Array(run.stdout.components(separatedBy: "\n").prefix(5)))
     }
 }
