@@ -14,7 +14,7 @@ public enum Offset {
 
     /// With `decimals` (1 to 3) decimals of a second, `+0:30.45`: for a figure told from a bound
     /// whose whole seconds it shares.
-    public static func text(_ seconds: Double, decimals: Int) -> String {
+    package static func text(_ seconds: Double, decimals: Int) -> String {
         guard decimals > 0 else { return text(seconds) }
         let scale = [10, 100, 1_000][min(decimals, 3) - 1]
         let units = Int((seconds.magnitude * Double(scale)).rounded())
@@ -26,7 +26,7 @@ public enum Offset {
 
     /// Decimals (1 to 3) enough to show `value` over `bound` when whole seconds show them equal;
     /// nil when they do not (or it is not over).
-    public static func decimals(showing value: Double, over bound: Double) -> Int? {
+    package static func decimals(showing value: Double, over bound: Double) -> Int? {
         guard value > bound, text(value) == text(bound) else { return nil }
         return [1, 2, 3].first { d in
             let scale = [10.0, 100, 1_000][d - 1]

@@ -19,7 +19,7 @@ public enum Proportions {
     /// How many decimals, from `minimum` on, `value` needs so that a value strictly between 0 and
     /// `whole` (1 for a fraction, 100 for a percentage) does not read as 0 or `whole`: 1,999
     /// trials of 2,000 are 99.95 %, not 100 %, which says "every one".
-    public static func decimals(for value: Double, whole: Double, minimum: Int) -> Int {
+    package static func decimals(for value: Double, whole: Double, minimum: Int) -> Int {
         guard value > 0 && value < whole else { return minimum }
         var decimals = minimum
         while decimals < 9 {
@@ -33,10 +33,10 @@ public enum Proportions {
 
     /// A fraction as a percentage, `82.5 %`: one decimal at most, or as many as keep a rate that
     /// is neither none nor all from reading 0 % or 100 % (``decimals(for:whole:minimum:)``).
-    public static func percent(_ fraction: Double) -> String { percentage(fraction) + " %" }
+    package static func percent(_ fraction: Double) -> String { percentage(fraction) + " %" }
 
     /// ``percent(_:)``'s number alone, `82.5`.
-    public static func percentage(_ fraction: Double) -> String {
+    package static func percentage(_ fraction: Double) -> String {
         let value = fraction * 100
         let decimals = Self.decimals(for: value, whole: 100, minimum: 1)
         let scale = (0..<decimals).reduce(1.0) { product, _ in product * 10 }

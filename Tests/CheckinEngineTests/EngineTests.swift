@@ -292,13 +292,19 @@ struct EngineTests {
     /// arrived. It is looked for on the network before it is sent again: exactly one tweet and one
     /// check-in, and an audit that says `posted` and how it was learnt. A message with `&`, `<`,
     /// `>` and a link is found too, though the timeline answers its text HTML-escaped and the
-    /// link wrapped in a t.co link (``Tweet/writtenText``).
+    /// link wrapped in a t.co link (``Tweet/writtenText``), and one past 140 characters, which the
+    /// timeline cuts unless asked for `tweet_mode=extended`.
     @Test(
         "Lost answers: looked for before a resend, delivered once, audited posted",
         arguments: [
             Fault(kind: .truncated, remaining: 1),
             Fault(kind: .latency, remaining: 1, milliseconds: 30_000),  // past the 10 s timeout
-        ], ["At {place} {time}", "Coffee & cake <3 at {place} https://example.com/menu?a=1&b=2 {time}"])
+        ],
+        [
+            "At {place} {time}", "Coffee & cake <3 at {place} https://example.com/menu?a=1&b=2 {time}",
+            "At {place} {time}, a long stop: the espresso was fine, the croissant better, and the seat by the "
+                + "window the best of the whole commute this week",
+        ])
     func lostAnswers(_ template: Fault, message: String) async throws {
         var faults: [Fault] = []
         for (id, path) in ["statuses/update", "me/checkins"].enumerated() {

@@ -271,6 +271,27 @@ def test_coordinates_without_place_id_get_the_reverse_geocoded_place(api):
     assert status.place.id == api.reverse_geocode(lat=LAT, long=LONG)[0].id
 
 
+def test_long_tweets_are_cut_in_compatibility_mode_and_whole_in_extended_mode(api):
+    # twitterdev's tweet-updates: by default "text field is truncated to 140, as needed;
+    # truncated field is true"; with tweet_mode=extended "full_text replaces text, truncated is
+    # false, display_text_range delineates the displayable text" (docs.tweepy.org, "Extended
+    # Tweets"). Recorded cut tweets end "… https://t.co/…", the link to the tweet itself.
+    text = unique("A long one: " + "word " * 30)
+    status = api.update_status(text)
+    assert status.truncated is True and len(status.text) <= 140
+    assert re.fullmatch(r".{1,115}… https://t\.co/\w{10}", status.text, re.S)
+    link = status.entities["urls"][-1]
+    assert link["expanded_url"] == f"https://twitter.com/i/web/status/{status.id}"
+    assert status.text[link["indices"][0]:link["indices"][1]] == link["url"]
+    extended = api.get_status(status.id, tweet_mode="extended")
+    assert extended.full_text == text and extended.truncated is False
+    assert extended.display_text_range == [0, len(text)]
+    assert not hasattr(extended, "text")
+    assert api.user_timeline(tweet_mode="extended")[0].full_text == text
+    short = api.get_status(api.update_status(unique("Short")).id)
+    assert short.truncated is False and not hasattr(short, "full_text")
+
+
 def test_reply_is_recorded_when_the_author_is_mentioned(api):
     # statuses/update: in_reply_to_status_id "will be ignored unless the author of the Tweet this
     # parameter references is mentioned within the status text" (or auto_populate_reply_metadata).

@@ -69,7 +69,8 @@ extension Tweet: AnswerReadable {
     init(answer: AnswerJSON) throws {
         let tweet = try AnswerObject(answer)
         self.init(
-            idStr: try tweet.required("id_str").string(), text: try tweet.required("text").string(),
+            idStr: try tweet.required("id_str").string(),
+            text: try tweet.optional("full_text")?.string() ?? tweet.required("text").string(),
             createdAt: try tweet.optional("created_at")?.string(),
             geo: try tweet.optional("geo").map(Point.init(answer:)),
             coordinates: try tweet.optional("coordinates").map(Point.init(answer:)),

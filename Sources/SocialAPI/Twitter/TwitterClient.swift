@@ -88,8 +88,12 @@ public struct TwitterClient: Sendable {
         return try await send("POST", "statuses/update.json", query: [], form: form)
     }
 
+    /// The user's tweets, newest first, each with its whole text (`tweet_mode=extended`: in the
+    /// default mode Twitter cuts a text past 140 characters, and a tweet could not be found again
+    /// by what was written).
     public func userTimeline(count: Int? = nil) async throws(SocialAPIError) -> [Tweet] {
-        try await get("statuses/user_timeline.json", count.map { [("count", "\($0)")] } ?? [])
+        try await get(
+            "statuses/user_timeline.json", (count.map { [("count", "\($0)")] } ?? []) + [("tweet_mode", "extended")])
     }
 
     public func verifyCredentials() async throws(SocialAPIError) -> TwitterUser {

@@ -99,6 +99,7 @@ public struct TwitterPlaceResult: Codable, Sendable, Equatable {
 /// A tweet, with the fields location auditing needs.
 public struct Tweet: Codable, Sendable, Equatable {
     public var idStr: String
+    /// The text, or in an extended answer its `full_text`.
     public var text: String
     public var createdAt: String?
     /// `[latitude, longitude]` (deprecated field, latitude first).
@@ -128,6 +129,26 @@ public struct Tweet: Codable, Sendable, Equatable {
         case text, geo, coordinates, place, user, entities
         case idStr = "id_str"
         case createdAt = "created_at"
+    }
+
+    /// `tweet_mode=extended`: "full_text replaces text" (twitterdev's tweet-updates), the whole
+    /// text where the default compatibility mode cuts one past 140 characters.
+    private enum ExtendedKeys: String, CodingKey {
+        case fullText = "full_text"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        idStr = try fields.decode(String.self, forKey: .idStr)
+        text =
+            try decoder.container(keyedBy: ExtendedKeys.self).decodeIfPresent(String.self, forKey: .fullText)
+            ?? fields.decode(String.self, forKey: .text)
+        createdAt = try fields.decodeIfPresent(String.self, forKey: .createdAt)
+        geo = try fields.decodeIfPresent(Point.self, forKey: .geo)
+        coordinates = try fields.decodeIfPresent(Point.self, forKey: .coordinates)
+        place = try fields.decodeIfPresent(TwitterPlace.self, forKey: .place)
+        user = try fields.decodeIfPresent(TwitterUser.self, forKey: .user)
+        entities = try fields.decodeIfPresent(Entities.self, forKey: .entities)
     }
 
     /// A tweet's entities, as far as reading its text back needs them: its links (none when the

@@ -139,8 +139,14 @@ struct TweetEntities {
 struct AnsweredTweetText {
     var text: String
     var entities: TweetEntities
+    /// Compatibility mode cut the text (`truncated`).
+    var truncated = false
 
-    init(_ written: String, tweetID: Int64) {
+    /// `compatibility`: v1.1's default `tweet_mode`, where a text past 140 characters is cut to
+    /// 115, followed by "… " and a t.co link to the tweet, with the entities of what is kept:
+    /// "text field is truncated to 140, as needed; truncated field is true" (twitterdev's
+    /// tweet-updates); recorded tweets show the form (tweepy's cassettes, `testhometimeline.json`).
+    init(_ written: String, tweetID: Int64, compatibility: Bool = false) {
         entities = TweetEntities(text: written)
         var wrapped = written
         let links = entities.urls
@@ -156,6 +162,26 @@ struct AnsweredTweetText {
             for (number, link) in links.enumerated() where number < entities.urls.count {
                 entities.urls[number].expanded = link.text
             }
+        }
+        if compatibility, wrapped.unicodeScalars.count > 140 {
+            var kept = Array(wrapped.unicodeScalars.prefix(115))
+            // A link is kept whole or not at all; trailing spaces go.
+            if let cut = entities.urls.first(where: { $0.indices.0 < kept.count && $0.indices.1 > kept.count }) {
+                kept.removeSubrange(cut.indices.0...)
+            }
+            while let last = kept.last, last.properties.isWhitespace { kept.removeLast() }
+            let keep = { (token: TweetEntities.Token) in token.indices.1 <= kept.count }
+            entities.hashtags = entities.hashtags.filter(keep)
+            entities.userMentions = entities.userMentions.filter(keep)
+            entities.urls = entities.urls.filter(keep)
+            let permalink = Self.tco(tweetID: tweetID, link: links.count)
+            let start = kept.count + 2
+            entities.urls.append(
+                TweetEntities.Token(
+                    text: permalink, indices: (start, start + permalink.unicodeScalars.count),
+                    expanded: "https://twitter.com/i/web/status/\(tweetID)"))
+            wrapped = String(String.UnicodeScalarView(kept)) + "… " + permalink
+            truncated = true
         }
         // Escaped only where there is something to escape: the offsets say so.
         if let offsets = TweetHTML.escapedOffsets(wrapped) {
@@ -259,6 +285,8 @@ struct TweetObject {
     /// The place, already encoded in Twitter's shape.
     var place: Data?
     var includeEntities = true
+    /// `tweet_mode=extended`: the whole text as `full_text`; otherwise compatibility mode's.
+    var extended = false
     /// The author of the tweet replied to, when it is one.
     var inReplyToScreenName: String? = nil
 
@@ -267,9 +295,18 @@ struct TweetObject {
             w.field("created_at", TwitterDate.text(tweet.createdAt))
             w.field("id", tweet.id)
             w.field("id_str", String(tweet.id))
-            let answered = AnsweredTweetText(tweet.text, tweetID: tweet.id)
-            w.field("text", answered.text)
-            w.field("truncated", false)
+            let answered = AnsweredTweetText(tweet.text, tweetID: tweet.id, compatibility: !extended)
+            // "In extended mode … full_text replaces text, truncated is false, display_text_range
+            // delineates the displayable text" (twitterdev's tweet-updates).
+            w.field(extended ? "full_text" : "text", answered.text)
+            w.field("truncated", answered.truncated)
+            if extended {
+                w.key("display_text_range")
+                w.array { w in
+                    w.number(0)
+                    w.number(answered.text.unicodeScalars.count)
+                }
+            }
             if includeEntities {
                 w.key("entities")
                 answered.entities.write(to: &w)
