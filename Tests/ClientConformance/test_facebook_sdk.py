@@ -113,6 +113,16 @@ def test_search_place_paging(graph):
 def test_search_invalid_center_is_100(graph):
     error = graph_error(lambda: graph.search(type="place", center="north", distance=500))
     assert error.code == 100 and error.type == "OAuthException"
+    error = graph_error(lambda: graph.search(type="place", distance=500))
+    assert error.code == 100, "neither q nor center"
+
+
+def test_search_place_by_name_alone(graph, facebook_pages):
+    # Places Search: "Either the q or center parameter must be included in your query … center:
+    # Required if you omit q."
+    found = graph.search(type="place", q="coffee")["data"]
+    assert found and all("coffee" in p["name"].lower() for p in found)
+    assert {p["id"] for p in found} == {p["id"] for p in facebook_pages.values() if "coffee" in p["name"].lower()}
 
 
 # ---- check-ins and posts ----

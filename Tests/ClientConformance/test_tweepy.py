@@ -206,10 +206,15 @@ def test_update_status_without_location(api):
 
 
 def test_update_status_entities(api):
-    text = unique("Coffee #waypost with @waypost_demo")
+    text = unique("Coffee #waypost with @WAYPOST_demo and @no_such_user_zz")
     status = api.update_status(text)
     assert [h["text"] for h in status.entities["hashtags"]] == ["waypost"]
-    assert [m["screen_name"] for m in status.entities["user_mentions"]] == [SCREEN_NAME]
+    # A user mention object: screen_name, name, id, id_str, indices (recorded in tweepy's
+    # cassettes, testsearchtweets.json); a name no account has is no mention.
+    [mention] = status.entities["user_mentions"]
+    assert mention["screen_name"] == SCREEN_NAME and mention["id"] == USER_ID
+    assert mention["id_str"] == str(USER_ID) and mention["name"] == status.user.name
+    assert text[mention["indices"][0]:mention["indices"][1]] == "@WAYPOST_demo"
 
 
 def test_update_status_display_coordinates_true(api, control):

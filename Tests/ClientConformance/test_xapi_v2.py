@@ -71,6 +71,17 @@ def bearer(base_url):
 
 # ---- tweepy.Client ----
 
+def test_created_tweet_is_located(base_url):
+    # 201 Created with `location: https://api.twitter.com/2/tweets/ID`, as tweepy's recorded
+    # create_tweet answer (cassettes/test_client_create_and_delete_tweet.yaml) has it.
+    client = make_client(
+        base_url, consumer_key=CONSUMER_KEY, consumer_secret=CONSUMER_SECRET, access_token=TOKEN,
+        access_token_secret=TOKEN_SECRET, return_type=requests.Response)
+    response = client.create_tweet(text=unique("Located"))
+    assert response.status_code == 201
+    assert response.headers["Location"] == f"{base_url}/2/tweets/{response.json()['data']['id']}"
+
+
 def test_create_tweet_with_place_and_read_it_back(oauth1, control, twitter_places):
     """create_tweet(text=…, place_id=…) then get_tweet(id, expansions=["geo.place_id"],
     place_fields=[…]): the place comes back in includes.places, and no coordinates anywhere."""

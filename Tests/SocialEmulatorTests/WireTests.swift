@@ -50,7 +50,7 @@ struct WireTests {
         let posted = await core.handle(
             try Self.signed(
                 "POST", "/1.1/statuses/update.json",
-                form: "status=Hello+%23coffee+%40friend+https%3A%2F%2Fexample.com%2Fa"))
+                form: "status=Hello+%23coffee+%40waypost_demo+https%3A%2F%2Fexample.com%2Fa"))
         #expect(posted.status == 200)
         let tweet = try Self.object(posted)
         let id = try #require(tweet["id"] as? NSNumber)
@@ -63,15 +63,18 @@ struct WireTests {
         }
         // Every link comes back wrapped in a t.co link ("t.co link wrapper", all links since 2011).
         let text = try #require(tweet["text"] as? String)
-        #expect(text.wholeMatch(of: /Hello #coffee @friend https:\/\/t\.co\/[0-9A-Za-z]{10}/) != nil, "\(text)")
+        #expect(text.wholeMatch(of: /Hello #coffee @waypost_demo https:\/\/t\.co\/[0-9A-Za-z]{10}/) != nil, "\(text)")
         #expect(tweet["truncated"] as? Bool == false)
         #expect((tweet["source"] as? String)?.contains("waypost-demo-consumer") == true)
         let entities = try #require(tweet["entities"] as? [String: Any])
         #expect((entities["hashtags"] as? [[String: Any]])?.first?["text"] as? String == "coffee")
         #expect((entities["hashtags"] as? [[String: Any]])?.first?["indices"] as? [Int] == [6, 13])
-        #expect((entities["user_mentions"] as? [[String: Any]])?.first?["screen_name"] as? String == "friend")
+        // A user mention object: screen_name, name, id, id_str, indices (Twitter's data dictionary).
+        let mention = try #require((entities["user_mentions"] as? [[String: Any]])?.first)
+        #expect(mention["screen_name"] as? String == "waypost_demo" && mention["id_str"] as? String == "1001")
+        #expect(mention["id"] as? Int == 1001 && mention["name"] as? String == "Waypost Demo")
         let link = try #require((entities["urls"] as? [[String: Any]])?.first)
-        #expect(link["url"] as? String == String(text.suffix(23)) && link["indices"] as? [Int] == [22, 45])
+        #expect(link["url"] as? String == String(text.suffix(23)) && link["indices"] as? [Int] == [28, 51])
         #expect(
             link["expanded_url"] as? String == "https://example.com/a"
                 && link["display_url"] as? String == "example.com/a")
@@ -101,16 +104,17 @@ struct WireTests {
                     "POST", "/1.1/statuses/update.json",
                     form: "status="
                         + PercentEncoding.encode(
-                            "1 < 2 & \"3 > 2\" &lt; #coffee @friend http://www.youtube.com/watch?v=oHg5SJYRHA0&t=1 <3"))
+                            "1 < 2 & \"3 > 2\" &lt; #coffee @waypost_demo http://www.youtube.com/watch?v=oHg5SJYRHA0&t=1 <3"
+                        ))
             ))
         let text = try #require(posted["text"] as? String)
         let entities = try #require(posted["entities"] as? [String: Any])
         let link = try #require((entities["urls"] as? [[String: Any]])?.first)
         let tco = try #require(link["url"] as? String)
         #expect(tco.wholeMatch(of: /https:\/\/t\.co\/[0-9A-Za-z]{10}/) != nil)
-        #expect(text == "1 &lt; 2 &amp; \"3 &gt; 2\" &amp;lt; #coffee @friend \(tco) &lt;3")
+        #expect(text == "1 &lt; 2 &amp; \"3 &gt; 2\" &amp;lt; #coffee @waypost_demo \(tco) &lt;3")
         let scalars = Array(text.unicodeScalars)
-        for (key, token) in [("hashtags", "#coffee"), ("user_mentions", "@friend"), ("urls", tco)] {
+        for (key, token) in [("hashtags", "#coffee"), ("user_mentions", "@waypost_demo"), ("urls", tco)] {
             let indices = try #require((entities[key] as? [[String: Any]])?.first?["indices"] as? [Int])
             #expect(String(String.UnicodeScalarView(scalars[indices[0]..<indices[1]])) == token, "\(key)")
         }
@@ -120,7 +124,7 @@ struct WireTests {
         let tweet = try JSONDecoder().decode(Tweet.self, from: JSONSerialization.data(withJSONObject: posted))
         #expect(
             tweet.writtenText
-                == "1 < 2 & \"3 > 2\" &lt; #coffee @friend http://www.youtube.com/watch?v=oHg5SJYRHA0&t=1 <3")
+                == "1 < 2 & \"3 > 2\" &lt; #coffee @waypost_demo http://www.youtube.com/watch?v=oHg5SJYRHA0&t=1 <3")
     }
 
     @Test func trimUserAndIncludeEntitiesFollowTwittersBooleans() async throws {

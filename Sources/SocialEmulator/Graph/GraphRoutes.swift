@@ -223,27 +223,34 @@ struct GraphRoutes: Sendable {
             return Self.error(
                 400, .invalidParameter, "(#100) Unsupported type: \(parameters["type"] ?? "")", state: &state)
         }
+        // "Either the q or center parameter must be included in your query … center: Required if
+        // you omit q" (Places Search): by name alone, pages anywhere, in the fixtures' order.
+        let q = parameters["q"].flatMap { $0.isEmpty ? nil : $0 }
         let center = parameters["center"]?.split(separator: ",").compactMap { Double($0) } ?? []
-        guard center.count == 2, abs(center[0]) <= 90, abs(center[1]) <= 180 else {
+        guard
+            (q != nil && parameters["center"] == nil)
+                || (center.count == 2 && abs(center[0]) <= 90 && abs(center[1]) <= 180)
+        else {
             return Self.error(400, .invalidParameter, "(#100) Invalid center parameter", state: &state)
         }
         let distance = parameters.decimal("distance", in: 0...Double.greatestFiniteMagnitude)
         if distance.isInvalid {
             return Self.error(400, .invalidParameter, "(#100) Param distance must be a number", state: &state)
         }
-        let here = Coordinate(latitude: center[0], longitude: center[1])
+        let here = center.count == 2 ? Coordinate(latitude: center[0], longitude: center[1]) : nil
         let radius = min(distance.value ?? 1000, 50_000)
         // Pages by their place in the fixtures, whose encoding is made once (ids need not be unique).
         var found: [(index: Int, distance: Double)] = fixtures.facebookPages.indices.compactMap { index in
+            guard let here else { return (index, 0) }
             let page = fixtures.facebookPages[index]
             guard let lat = page.location?.latitude, let lon = page.location?.longitude else { return nil }
             let d = ShortDistance.distance(here, Coordinate(latitude: lat, longitude: lon))
             return d <= radius ? (index, d) : nil
         }
-        if let q = parameters["q"], !q.isEmpty {
+        if let q {
             found = found.filter { fixtures.facebookPages[$0.index].name.localizedCaseInsensitiveContains(q) }
         }
-        found.sort { $0.distance < $1.distance }
+        if here != nil { found.sort { $0.distance < $1.distance } }
         return page.list(found.map(\.index), encodedBy: encodedPage, state: &state)
     }
 

@@ -96,7 +96,11 @@ struct TweetEntities {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
     }
 
-    func write(to w: inout JSONWriter) {
+    /// `mentioned` finds the account a mention names: only accounts that exist are mentions, with
+    /// their `name`, `id` and `id_str` (Twitter's user mention object; tweepy's recorded answers).
+    func write(
+        to w: inout JSONWriter, mentioned: (String) -> EmulatorConfiguration.TwitterAccount? = { _ in nil }
+    ) {
         /// `key: [{…fields, "indices": [start, end]}, …]`, one object per token.
         func entities(
             _ key: String, _ tokens: [Token], _ w: inout JSONWriter, fields: (Token, inout JSONWriter) -> Void
@@ -119,7 +123,13 @@ struct TweetEntities {
             entities("hashtags", hashtags, &w) { tag, w in w.field("text", tag.text) }
             w.key("symbols")
             w.array { _ in }
-            entities("user_mentions", userMentions, &w) { mention, w in w.field("screen_name", mention.text) }
+            entities("user_mentions", userMentions.filter { mentioned($0.text) != nil }, &w) { mention, w in
+                guard let account = mentioned(mention.text) else { return }
+                w.field("screen_name", account.screenName)
+                w.field("name", account.name)
+                w.field("id", Int64(account.userID) ?? 0)
+                w.field("id_str", account.userID)
+            }
             entities("urls", urls, &w) { url, w in
                 let expanded = url.expanded ?? url.text
                 w.field("url", url.text)
@@ -287,6 +297,8 @@ struct TweetObject {
     var includeEntities = true
     /// `tweet_mode=extended`: the whole text as `full_text`; otherwise compatibility mode's.
     var extended = false
+    /// The accounts a mention may name.
+    var accounts: [EmulatorConfiguration.TwitterAccount] = []
     /// The author of the tweet replied to, when it is one.
     var inReplyToScreenName: String? = nil
 
@@ -309,7 +321,9 @@ struct TweetObject {
             }
             if includeEntities {
                 w.key("entities")
-                answered.entities.write(to: &w)
+                answered.entities.write(to: &w) { name in
+                    accounts.first { $0.screenName.caseInsensitiveCompare(name) == .orderedSame }
+                }
             }
             // HTML, as Twitter sent it: the application's name is text inside it, escaped (a
             // consumer registered as `<script>…` must not become markup in a client's page).

@@ -391,7 +391,7 @@ struct TwitterRoutes: Sendable {
         TweetObject(
             tweet: tweet, user: user, place: place,
             includeEntities: context.parameters.twitterBool("include_entities") ?? true,
-            extended: context.parameters["tweet_mode"] == "extended",
+            extended: context.parameters["tweet_mode"] == "extended", accounts: state.twitterAccounts,
             inReplyToScreenName: tweet.inReplyTo.flatMap { reply in
                 state.twitterAccounts.first { $0.userID == reply.userID }?.screenName
             }

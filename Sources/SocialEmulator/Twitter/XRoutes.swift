@@ -236,7 +236,11 @@ struct XRoutes: Sendable {
                 w.field("text", AnsweredTweetText(tweet.text, tweetID: tweet.id).text)
             }
         }
-        return .json(201, encoded: w.data)
+        // 201 Created names what it created (RFC 9110 §15.3.2), as X's answers do
+        // (`location: https://api.twitter.com/2/tweets/ID`, tweepy's recorded create_tweet).
+        var created = EmulatorResponse.json(201, encoded: w.data)
+        created.headers["location"] = "\(request.origin)/2/tweets/\(tweet.id)"
+        return created
     }
 
     // MARK: - GET /2/tweets/:id
