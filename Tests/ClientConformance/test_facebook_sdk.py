@@ -63,6 +63,25 @@ def test_get_object_me_with_fields(graph):
     assert me["id"] == GRAPH_USER_ID and "name" in me
 
 
+def test_fields_answer_what_is_asked_and_refuse_what_does_not_exist(graph, facebook_pages):
+    # "Using the Graph API": GET /me?fields=id,name — the fields asked for, and id; a field the
+    # node type lacks is "(#100) Tried accessing nonexisting field (…) on node type (…)".
+    assert graph.get_object("me", fields="id") == {"id": GRAPH_USER_ID}
+    assert graph.get_object(GRAPH_PAGE, fields="name") == {"id": GRAPH_PAGE, "name": facebook_pages[GRAPH_PAGE]["name"]}
+    found = graph.search(type="place", center=f"{LAT},{LONG}", distance=2000, fields="name,location{city}")["data"]
+    assert found and all(set(p) == {"id", "name", "location"} for p in found)
+    post = checkin(graph)
+    assert set(graph.get_object(post["id"], fields="message")) == {"id", "message"}
+    assert all(set(c) == {"id", "place"} for c in graph.get_connections("me", "checkins", fields="place")["data"])
+    both = graph.get_objects([GRAPH_PAGE, "1002"], fields="category")
+    assert all(set(p) == {"id", "category"} for p in both.values())
+    error = graph_error(lambda: graph.get_object("me", fields="id,bogus_field"))
+    assert error.code == 100 and error.type == "OAuthException"
+    assert error.message == "(#100) Tried accessing nonexisting field (bogus_field) on node type (User)"
+    error = graph_error(lambda: graph.get_object(post["id"], fields="message,nope"))
+    assert error.message == "(#100) Tried accessing nonexisting field (nope) on node type (Post)"
+
+
 def test_get_object_page_by_id(graph, facebook_pages):
     page = graph.get_object(GRAPH_PAGE)
     assert page["id"] == GRAPH_PAGE

@@ -114,18 +114,30 @@ struct GraphRoutes: Sendable {
         if let throttled = throttle(account.userID, state: &state, now: now) { return throttled }
         let granted = state.permissions[account.userID] ?? []
         let page = Paging(request: request, version: version, path: path, parameters: parameters)
+        let fields = GraphFields(parameters["fields"])
+        func nonexisting(_ node: GraphFields.Node) -> EmulatorResponse? {
+            fields.unknown(on: node).map { Self.nonexistingField($0, on: node, state: &state) }
+        }
+        func posts(_ list: [GraphCheckin]) -> EmulatorResponse {
+            if let refused = nonexisting(.post) { return refused }
+            guard fields.names != nil else { return page.list(list, state: &state) }
+            return page.list(list, encodedBy: { fields.select(JSONBody.encode($0), node: .post) }, state: &state)
+        }
         switch (request.routedMethod, path) {
         case ("GET", "search"):
-            return searchPlaces(parameters, page, state: &state)
+            return nonexisting(.page) ?? searchPlaces(parameters, page, fields: fields, state: &state)
         case ("GET", "me"):
-            return .json(200, ["id": account.userID, "name": account.name])
+            return nonexisting(.user)
+                ?? .json(
+                    200,
+                    encoded: fields.select(JSONBody.encode(["id": account.userID, "name": account.name]), node: .user))
         case ("GET", "me/checkins"):
             // A check-in "represents a single visit to a location": posts without a place are not.
             let visits = (state.checkins[account.userID] ?? []).filter { $0.place != nil }
-            return page.list(Array(visits.reversed()), state: &state)
+            return posts(visits.reversed())
         case ("GET", "me/feed"):
             // The feed holds every post, check-ins among them, newest first.
-            return page.list(Array((state.checkins[account.userID] ?? []).reversed()), state: &state)
+            return posts((state.checkins[account.userID] ?? []).reversed())
         case ("POST", "me/checkins"):
             guard granted.contains("publish_checkins") || granted.contains("publish_actions") else {
                 return Self.error(
@@ -145,13 +157,16 @@ struct GraphRoutes: Sendable {
             }
             return .json(200, encoded: GraphAnswers.encode(GraphList(data: list)))
         case ("GET", "") where parameters["ids"] != nil:
-            return objects(ids: parameters["ids"] ?? "", of: account, state: &state)
+            return objects(ids: parameters["ids"] ?? "", of: account, fields: fields, state: &state)
         // An object's id is one path segment: routed by the path's bytes, as a server splits it
         // (Foundation's `String.contains` went through `NSString` at every request, perf).
         case ("GET", let id) where !id.utf8.contains(UInt8(ascii: "/")) && !aboutMe:
-            if let page = fixtures.facebookPages.first(where: { $0.id == id }) { return .json(200, page) }
+            if let page = fixtures.facebookPages.first(where: { $0.id == id }) {
+                return nonexisting(.page) ?? .json(200, encoded: fields.select(JSONBody.encode(page), node: .page))
+            }
             if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) {
-                return .json(200, encoded: GraphAnswers.encode(checkin, place: encoded))
+                return nonexisting(.post)
+                    ?? .json(200, encoded: fields.select(GraphAnswers.encode(checkin, place: encoded), node: .post))
             }
         case ("DELETE", let id) where !id.utf8.contains(UInt8(ascii: "/")) && !aboutMe:
             if state.checkins[account.userID]?.contains(where: { $0.id == id }) == true {
@@ -167,9 +182,7 @@ struct GraphRoutes: Sendable {
         }
         let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
         if parts.count == 2, fixtures.facebookPages.contains(where: { $0.id == parts[0] }) {
-            return Self.error(
-                400, .invalidParameter, "(#100) Tried accessing nonexisting field (\(parts[1])) on node type (Page)",
-                state: &state)
+            return Self.nonexistingField(parts[1], on: .page, state: &state)
         }
         // An id that could name an object (digits, or a post's user_post) is Graph's
         // "Unsupported get request" (100/33); anything else is an alias that does not exist.
@@ -190,35 +203,37 @@ struct GraphRoutes: Sendable {
     /// `GET /?ids=a,b`: several objects at once, as a map from id to object ("Multiple ID Read
     /// Requests"); any unknown id fails the whole request, as Graph did. An id asked for twice is
     /// answered once: an object's names are unique (RFC 8259 §4), and a reader keeps one of them.
-    private func objects(ids: String, of account: EmulatorConfiguration.FacebookAccount, state: inout EmulatorState)
-        -> EmulatorResponse
-    {
+    private func objects(
+        ids: String, of account: EmulatorConfiguration.FacebookAccount, fields: GraphFields,
+        state: inout EmulatorState
+    ) -> EmulatorResponse {
         var body = Data("{".utf8)
         var seen: Set<String> = []
         for (index, id) in ids.split(separator: ",").map(String.init).filter({ seen.insert($0).inserted })
             .enumerated()
         {
-            let object: Data
+            let (object, node): (Data, GraphFields.Node)
             if let page = fixtures.facebookPages.first(where: { $0.id == id }) {
-                object = JSONBody.encode(page)
+                (object, node) = (JSONBody.encode(page), .page)
             } else if let checkin = state.checkins[account.userID]?.first(where: { $0.id == id }) {
-                object = GraphAnswers.encode(checkin, place: encoded)
+                (object, node) = (GraphAnswers.encode(checkin, place: encoded), .post)
             } else {
                 return Self.error(
                     404, .unknownAlias, "(#803) Some of the aliases you requested do not exist: \(id)", state: &state)
             }
+            if let name = fields.unknown(on: node) { return Self.nonexistingField(name, on: node, state: &state) }
             if index > 0 { body.append(UInt8(ascii: ",")) }
             body.append(JSONBody.encode(id))
             body.append(UInt8(ascii: ":"))
-            body.append(object)
+            body.append(fields.select(object, node: node))
         }
         body.append(UInt8(ascii: "}"))
         return .json(200, encoded: body)
     }
 
-    private func searchPlaces(_ parameters: RequestParameters, _ page: Paging, state: inout EmulatorState)
-        -> EmulatorResponse
-    {
+    private func searchPlaces(
+        _ parameters: RequestParameters, _ page: Paging, fields: GraphFields, state: inout EmulatorState
+    ) -> EmulatorResponse {
         guard parameters["type"] == "place" else {
             return Self.error(
                 400, .invalidParameter, "(#100) Unsupported type: \(parameters["type"] ?? "")", state: &state)
@@ -251,7 +266,8 @@ struct GraphRoutes: Sendable {
             found = found.filter { fixtures.facebookPages[$0.index].name.localizedCaseInsensitiveContains(q) }
         }
         if here != nil { found.sort { $0.distance < $1.distance } }
-        return page.list(found.map(\.index), encodedBy: encodedPage, state: &state)
+        return page.list(
+            found.map(\.index), encodedBy: { fields.select(encodedPage($0), node: .page) }, state: &state)
     }
 
     /// The fixtures' page at `index` as `JSONBody` writes it, made once for these fixtures.
@@ -385,6 +401,16 @@ struct GraphRoutes: Sendable {
         state: inout EmulatorState
     ) -> EmulatorResponse {
         error(status, code: code.rawValue, message, subcode: subcode?.rawValue, trace: state.makeID())
+    }
+
+    /// A field (or edge) the node type does not have.
+    static func nonexistingField(_ name: String, on node: GraphFields.Node, state: inout EmulatorState)
+        -> EmulatorResponse
+    {
+        error(
+            400, .invalidParameter,
+            "(#100) Tried accessing nonexisting field (\(name)) on node type (\(node.rawValue))",
+            state: &state)
     }
 
     /// Graph's errors on these endpoints are of type `OAuthException`, but for requests about
