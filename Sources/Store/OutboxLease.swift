@@ -38,6 +38,9 @@ public struct OutboxLease: Sendable {
         ProcessIdentity.fields(of: owner)["pid"].map(String.init)
     }
 
+    /// Whether `owner` is a claim of this process (any of its senders or recorders).
+    package func isThisProcess(_ owner: String) -> Bool { owner.hasPrefix("\(process) token=") }
+
     /// When a claim made or renewed now runs out.
     package var expiry: EpochInstant { clock.now.advanced(by: duration) }
 

@@ -37,12 +37,31 @@ extension Store {
     /// earlier run of its name — so that their order among the runs (and which is the latest)
     /// does not depend on which starts first. The earlier run stays the one ``run(named:)`` gives
     /// until ``completeRuns(named:)``: a recording cut short (Ctrl-C, a time budget, a kill) never
-    /// takes a complete run's place. A replacement that never completed is dropped here.
-    public func reserveRuns(_ runs: [(name: String, track: String, dryRun: Bool)], at time: EpochInstant)
-        throws(StoreError)
-    {
+    /// takes a complete run's place. A replacement that never completed is dropped here — unless
+    /// another recorder's claim on it holds (`recorder`: another process still recording it, as
+    /// ``OutboxLease`` tells a live sender), which makes this an error and leaves the store as it
+    /// was: two recordings of one name at once would each delete what the other wrote.
+    public func reserveRuns(
+        _ runs: [(name: String, track: String, dryRun: Bool)], at time: EpochInstant,
+        recorder: OutboxLease = OutboxLease(duration: .seconds(86_400))
+    ) throws(StoreError) {
         try transaction { db throws(StoreError) in
             for run in runs {
+                let claims = try db.rows(
+                    "SELECT recorder, recording_until FROM runs WHERE name = ? AND recorder IS NOT NULL",
+                    [.text(run.name)]
+                ) { (owner: $0.text(0), until: $0.optionalInstant(1)) }
+                // This process's own recording that ended without completing may be replaced.
+                if let claim = claims.first, !recorder.isThisProcess(claim.owner),
+                    !recorder.hasLapsed(owner: claim.owner, leaseUntil: claim.until)
+                {
+                    let pid = OutboxLease.processID(of: claim.owner).map { " (pid \($0))" } ?? ""
+                    throw StoreError(
+                        path: path,
+                        message:
+                            "the run '\(run.name)' is being recorded by another waypost\(pid); it is left as it is: "
+                            + "run again when that one ends, or give this one another --db")
+                }
                 let replaced = Self.replacedName(run.name)
                 if try Self.runs(db, where: "name = ?", [.text(replaced)]).isEmpty {
                     if let earlier = try Self.runs(db, where: "name = ?", [.text(run.name)]).first {
@@ -58,8 +77,12 @@ extension Store {
                     try db.run("DELETE FROM runs WHERE name = ?", [.text(run.name)])
                 }
                 try db.run(
-                    "INSERT INTO runs (name, track, started_at, dry_run) VALUES (?, ?, ?, ?)",
-                    [.text(run.name), .text(run.track), SQLValue(time), SQLValue(run.dryRun)])
+                    "INSERT INTO runs (name, track, started_at, dry_run, recorder, recording_until) "
+                        + "VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        .text(run.name), .text(run.track), SQLValue(time), SQLValue(run.dryRun),
+                        .text(recorder.owner), SQLValue(recorder.expiry),
+                    ])
             }
         }
     }
@@ -68,7 +91,10 @@ extension Store {
     /// are deleted, with everything recorded under them.
     public func completeRuns(named names: [String]) throws(StoreError) {
         try transaction { db throws(StoreError) in
-            for name in names { try db.run("DELETE FROM runs WHERE name = ?", [.text(Self.replacedName(name))]) }
+            for name in names {
+                try db.run("DELETE FROM runs WHERE name = ?", [.text(Self.replacedName(name))])
+                try db.run("UPDATE runs SET recorder = NULL, recording_until = NULL WHERE name = ?", [.text(name)])
+            }
         }
     }
 
@@ -84,10 +110,18 @@ extension Store {
     public func resetRun(named name: String) throws(StoreError) {
         try transaction { db throws(StoreError) in
             guard let run = try Self.runs(db, where: "name = ?", [.text(name)]).first else { return }
+            // Its recorder's claim stays with it (``reserveRuns(_:at:recorder:)``).
+            let claim = try db.rows("SELECT recorder, recording_until FROM runs WHERE id = ?", [.integer(run.id)]) {
+                (owner: $0.optionalText(0), until: $0.optionalInstant(1))
+            }.first
             try db.run("DELETE FROM runs WHERE id = ?", [.integer(run.id)])
             try db.run(
-                "INSERT INTO runs (id, name, track, started_at, dry_run) VALUES (?, ?, ?, ?, ?)",
-                [.integer(run.id), .text(run.name), .text(run.track), SQLValue(run.startedAt), SQLValue(run.dryRun)])
+                "INSERT INTO runs (id, name, track, started_at, dry_run, recorder, recording_until) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .integer(run.id), .text(run.name), .text(run.track), SQLValue(run.startedAt), SQLValue(run.dryRun),
+                    SQLValue(claim?.owner), SQLValue(claim?.until),
+                ])
         }
     }
 

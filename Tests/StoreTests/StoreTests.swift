@@ -89,6 +89,45 @@ struct StoreTests {
         }
     }
 
+    /// Two recordings of one scenario into one store (`waypost test --db` in two terminals, two
+    /// CI jobs) each deleted what the other wrote: one failed, the store held a mix. A run another
+    /// live process is recording is not replaced; one whose recorder exited, or whose claim ran
+    /// out, is; this process's own (an earlier recording that never completed) is too.
+    @Test func aRunAnotherProcessIsRecordingIsNotReplaced() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("w.db").path
+            let store = try Store(path: path)
+            try store.reserveRuns([("s", "s.gpx", false)], at: 1)
+            let run = try store.beginRun(name: "s", track: "s.gpx", at: 1)
+            try store.resetRun(named: "s")  // a scenario starts this way: the claim stays
+            try store.appendLocations(
+                [
+                    LocationRecord(
+                        time: 1, latitude: 37.33, longitude: -122.03, horizontalAccuracy: 5, service: "standard")
+                ],
+                run: run.id)
+            try store.reserveRuns([("s", "s.gpx", false)], at: 2, recorder: OutboxLease())
+            // Another machine's recorder, its claim good for an hour: left alone.
+            let later = Date().timeIntervalSince1970 + 3_600
+            try sqlite(
+                path, "UPDATE runs SET recorder = 'host=elsewhere pid=4242 start=1 token=x', recording_until = \(later)"
+            )
+            let recording = try store.runBeingRecorded(named: "s")?.id
+            let busy = #expect(throws: StoreError.self) {
+                try store.reserveRuns([("s", "s.gpx", false)], at: 3, recorder: OutboxLease())
+            }
+            #expect(busy?.message.hasPrefix("the run 's' is being recorded by another waypost (pid 4242)") == true)
+            #expect(try store.runBeingRecorded(named: "s")?.id == recording, "the store as it was")
+            #expect(try store.locations(run: run.id).count == 1)
+            // Its claim run out: replaced.
+            try sqlite(path, "UPDATE runs SET recording_until = 1 WHERE recorder IS NOT NULL")
+            try store.reserveRuns([("s", "s.gpx", false)], at: 4, recorder: OutboxLease())
+            try store.completeRuns(named: ["s"])
+            let replaced = try #require(try store.run(named: "s"))
+            #expect(try replaced.id != run.id && store.locations(run: run.id).isEmpty)
+        }
+    }
+
     /// Runs SQL on the file through Python's sqlite3: another program, as a user's would be.
     private func sqlite(_ path: String, _ sql: String) throws {
         let process = Process()
@@ -241,7 +280,8 @@ struct StoreTests {
             try sqlite(
                 path,
                 "PRAGMA application_id = 0; PRAGMA user_version = 4; ALTER TABLE outbox DROP COLUMN claimed_by; "
-                    + "ALTER TABLE outbox DROP COLUMN lease_until; DROP TABLE trial_times; DROP TABLE trial_expectations"
+                    + "ALTER TABLE outbox DROP COLUMN lease_until; DROP TABLE trial_times; DROP TABLE trial_expectations; "
+                    + "ALTER TABLE runs DROP COLUMN recorder; ALTER TABLE runs DROP COLUMN recording_until"
             )
             let store = try Store(path: path)
             #expect(try store.run(named: "r") != nil)

@@ -122,5 +122,11 @@ enum Schema {
             FOREIGN KEY (run, position) REFERENCES trial_expectations(run, position) ON DELETE CASCADE
         );
         """,
+        // 7: a run being recorded names its recorder and how long its claim holds (wall clock),
+        // so a second recording of the same name never replaces one still going.
+        """
+        ALTER TABLE runs ADD COLUMN recorder TEXT;
+        ALTER TABLE runs ADD COLUMN recording_until REAL;
+        """,
     ]
 }
