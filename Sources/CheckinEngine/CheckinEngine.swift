@@ -240,6 +240,12 @@ public final class CheckinEngine {
             // earlier pass queued: still pending, it is withdrawn; sent or on its way, it keeps its
             // record. A dry run changes nothing that is queued.
             let withdrawing = blocked == nil ? nil : delivery?.clock.now
+            if withdrawing != nil, let pending = try store.pendingPost(key: key),
+                let earlier = try? written.intent(stored: pending.payload, key: key),
+                let previous = try? AuditRecord(stored: pending.audit)
+            {
+                record = record.withdrawing(earlier, previous: previous)
+            }
             // A value JSON cannot write takes the bytes' path, which refuses it.
             if let values, record.numbersAreFinite {
                 return try values.saveAudit(record, run: run.id, withdrawingAt: withdrawing) ? record : nil

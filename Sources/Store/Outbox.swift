@@ -218,6 +218,16 @@ extension Store {
         }
     }
 
+    /// The post pending under `key` and its audit record, as written; nil when none is.
+    public func pendingPost(key: String) throws(StoreError) -> (payload: Data, audit: Data)? {
+        try locked { db throws(StoreError) in
+            try db.rows(
+                "SELECT o.payload, a.record FROM outbox o JOIN audit a ON a.key = o.key "
+                    + "WHERE o.key = ? AND o.state = 'pending'", [.text(key)]
+            ) { (payload: Data($0.text(0).utf8), audit: Data($0.text(1).utf8)) }.first
+        }
+    }
+
     /// The audit records of a run, in the order the posts were first recorded.
     public func auditRecords(run: Int64) throws(StoreError) -> [Data] {
         try locked { db throws(StoreError) in

@@ -95,7 +95,7 @@ rules:
 | `on` | the triggers: `regionEnter`, `regionExit`, `significantChange`, `visit` (required); with `--api monitor` a condition's satisfied/unsatisfied counts as entry/exit |
 | `regions` | only events of these regions (default: every region); where the run has regions or beacons, a name none of them has is an error in a scenario, a warning in `replay` |
 | `networks` | `twitter`, `facebook` (default: both) |
-| `message` | the post's text; `{place}`, `{region}`, `{time}` (HH:mm UTC of the event) and `{network}` are filled in (default `At {place}`); a post that goes without location (precision `none`, the audience gate, `geo_enabled` off) leaves `{place}` and `{region}` blank, since a region's name locates the user as a place's does |
+| `message` | the post's text; `{place}`, `{region}`, `{time}` (HH:mm UTC of the event) and `{network}` are filled in (default `At {place}`); a post that goes without location (precision `none`, the audience gate, `geo_enabled` off) leaves `{place}` and `{region}` blank, since a region's name locates the user as a place's does; at precision `city` `{place}` is the city and `{region}` is blank, as it would name the venue |
 | `place` | which place to check in at: `first`, `nearest`, `{ name: NAME }` or `{ category: CATEGORY }` (default `first`) |
 | `precision` | the most location the post may carry: `exact`, `place`, `city`, `none`; (default `place`); the privacy profile's maximum wins when lower |
 | `consent` | `auto`, `ask` or `never` (default `auto`); the profile's mode wins when stricter |

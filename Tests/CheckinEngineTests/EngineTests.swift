@@ -265,6 +265,30 @@ struct EngineTests {
             #expect(resumed.outbox.first?.lastError == OutboxState.withdrawal)
             #expect(resumed.outbox.first?.payload == Data("{}".utf8), "the withdrawn post's position is not kept")
             #expect(resumed.posts(.twitter).isEmpty, "\(resumed.journal.map(\.path))")
+            // A black-box hunt: the withdrawal erased what the refused attempt and the place lookup
+            // had sent. What went out on the wire stays in the audit.
+            let attempt = try #require(queued.audit.first)
+            #expect(!attempt.wireFields.isEmpty && !attempt.lookupFields.isEmpty)
+            #expect(resumed.audit.first?.wireFields == attempt.wireFields)
+            #expect(resumed.audit.first?.lookupFields == attempt.lookupFields)
+            #expect(resumed.audit.first?.attempts == attempt.attempts)
+
+            // An attempt whose answer was lost may have landed: withdrawn, it is in doubt with the
+            // fields it sent — never "blocked, carried nothing" — and it is not sent again.
+            let lostDatabase = directory.appendingPathComponent("lost.db").path
+            let lost = try await runEngine(
+                rules: [rule([.twitter])], profile: .permissive, events: enters([(2, 1)]),
+                faults: [
+                    Fault(kind: .truncated, pathContains: "statuses/update"),
+                    Fault(kind: .status, pathContains: "user_timeline", status: 503),
+                ], database: lostDatabase, maxWait: .zero)
+            #expect(lost.outbox.map(\.state) == [.pending] && lost.posts(.twitter).count == 1)
+            let withdrawn = try await runEngine(
+                rules: [rule([.twitter])], profile: optedOut, events: enters([(2, 1)]), database: lostDatabase)
+            let doubt = try #require(withdrawn.audit.first)
+            #expect(doubt.decision == .inDoubt && doubt.carriesLocation && doubt.wireFields["place_id"] != nil)
+            #expect(doubt.detail?.contains("may have arrived") == true, "\(doubt.detail ?? "")")
+            #expect(withdrawn.outbox.map(\.state) == [.failed] && withdrawn.posts(.twitter).isEmpty)
 
             let sentDatabase = directory.appendingPathComponent("sent.db").path
             let sent = try await runEngine(

@@ -55,6 +55,18 @@ struct WireFieldsTests {
         }
     }
 
+    /// A black-box hunt: a `city` tweet read "At Sunnyvale / sunnyvale-coffee-roasters" — the
+    /// region's name said the venue the city place stands for. It is named from `place` up.
+    @Test("The text names the region only at place precision and finer", arguments: [Precision.city, .place])
+    func regionNamedFromPlacePrecision(_ precision: Precision) async throws {
+        let run = try await runEngine(
+            rules: [rule([.twitter], precision: precision, message: "At {place} / {region}")], profile: .permissive,
+            events: enters([(2, 1)]))
+        let text = try #require(run.audit.first?.message)
+        #expect(text.contains("/ ") == (precision == .place), "\(text)")
+        #expect(text.hasPrefix("At ") && text.count > 4, "\(text)")
+    }
+
     @Test("X API v2: the audit's wire fields are the /2/tweets body's location fields")
     func xAPIv2() async throws {
         let run = try await runEngine(

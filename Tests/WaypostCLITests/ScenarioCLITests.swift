@@ -244,4 +244,35 @@ struct ScenarioCLITests {
             }
         }
     }
+
+    /// A black-box hunt: the account's `protected` flag was read once a run, so tweets sent after
+    /// it was made public carried their place and were audited as seen by followers only. The
+    /// tweet's answer says who sees it now: that tweet is audited public, and the ones after it
+    /// go without location, as the profile (followers only) wants.
+    @Test func anAccountMadePublicMidRunIsSeenInTheTweetsAnswer() throws {
+        try withTemporaryDirectory { directory in
+            let root = Corpus.repositoryRoot.path
+            let scenario = """
+                name: made-public
+                seed: 1
+                device: { route: \(root)/tracks/sunnyvale-commute.kml }
+                regions: \(root)/fixtures/regions/commute-cafes.yaml
+                privacy: { optIn: true, disclosureAcknowledged: true, precision: place, consent: auto, audience: followers }
+                rules:
+                  - { id: coffee, on: regionEnter, networks: [twitter], message: "At {place}", place: nearest, cooldown: 0s }
+                emulator:
+                  protected: true
+                  changes: [{ at: 10m, protected: false }]
+                expect:
+                  - { post: twitter, carriesLocation: true, audience: followers, before: 10m, atLeast: 1 }
+                  - { post: twitter, carriesLocation: true, audience: public, after: 10m, count: 1 }
+                  - { post: twitter, carriesLocation: false, audience: public, after: 10m, atLeast: 1 }
+                  - { noPost: twitter, carriesLocation: true, audience: followers, after: 10m }
+
+                """
+            try scenario.write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost(["test", "s.yaml"], in: directory)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        }
+    }
 }

@@ -106,3 +106,27 @@ extension AuditRecord {
         self = try JSONDecoder().decode(AuditRecord.self, from: data)
     }
 }
+
+extension AuditRecord {
+    /// This record of a post withdrawn unsent under stricter choices (its gates and reason),
+    /// keeping what its earlier attempts already sent: "What went out on the wire stays in the
+    /// audit" (docs/checkins-and-privacy.md) — the lookups' and the attempts' fields. A post one
+    /// of whose answers was lost may have landed: it is in doubt, as a post that ends unsent after
+    /// a lost answer is (``OutboxDelivery``), with the fields of the request that may have landed.
+    func withdrawing(_ post: PostIntent, previous: AuditRecord) -> AuditRecord {
+        var record = self
+        if let lost = post.lostAnswer {
+            record = post.audit(
+                key: key, decision: .inDoubt, wireFields: post.sentWireFields ?? previous.wireFields,
+                detail: "\(detail ?? "withdrawn"); \(lost): it may have arrived, and is not sent again",
+                attempts: previous.attempts)
+            record.gates = gates
+        } else {
+            record.wireFields = previous.wireFields
+            record.carriesLocation = previous.carriesLocation
+        }
+        record.lookupFields = previous.lookupFields
+        record.attempts = previous.attempts
+        return record
+    }
+}

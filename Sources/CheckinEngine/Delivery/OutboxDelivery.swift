@@ -394,6 +394,7 @@ public final class OutboxDelivery {
         let placeID = precision > .none ? intent.resolved?.id : nil
         let base: any HTTPTransport
         let request: PostRequest
+        let answered = AnsweredUser()
         if clients.twitterAPI == .v2, let x = clients.x {
             // X API v2: the place id is the only location field (`geo.place_id`).
             base = x.transport
@@ -409,10 +410,11 @@ public final class OutboxDelivery {
             request = { transport async throws(SocialAPIError) in
                 var client = twitter
                 client.transport = transport
-                return try await client.updateStatus(
+                let tweet = try await client.updateStatus(
                     message, latitude: exact ? latitude : nil, longitude: exact ? longitude : nil, placeID: placeID,
-                    displayCoordinates: precision > .none ? exact : nil
-                ).idStr
+                    displayCoordinates: precision > .none ? exact : nil)
+                answered.user = tweet.user
+                return tweet.idStr
             }
         }
         if let lost = intent.lostAnswer,
@@ -420,7 +422,28 @@ public final class OutboxDelivery {
         {
             return await found(tweet.idStr, on: "the user's timeline", because: lost, intent: intent, request)
         }
-        return await post(over: base, entry: entry, intent: intent, request)
+        let outcome = await post(over: base, entry: entry, intent: intent, request)
+        if let user = answered.user { learn(user, posting: &intent) }
+        return outcome
+    }
+
+    /// What a tweet's answer says of its author now, for ``learn(_:posting:)``.
+    private final class AnsweredUser {
+        var user: TwitterUser?
+    }
+
+    /// The account as the tweet's answer shows it: asked once a session (`verify_credentials`),
+    /// it may have changed since — made public, geo turned off. Who could see the tweet is what
+    /// the answer says (the audit never says followers of a tweet the public saw), and the posts
+    /// after it are gated on the account as it now is.
+    private func learn(_ user: TwitterUser, posting intent: inout PostIntent) {
+        if let geoEnabled = user.geoEnabled { twitterGeoEnabled = geoEnabled }
+        guard let protected = user.protected, protected != twitterProtected else { return }
+        twitterProtected = protected
+        let seen: Audience = protected ? .followers : .public
+        intent.audience = seen
+        intent.gates.record(
+            PrivacyGate.audienceVerdict(cap: intent.audienceCap ?? .public, actual: seen, network: .twitter))
     }
 
     // MARK: - Facebook

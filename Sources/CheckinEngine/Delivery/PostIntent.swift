@@ -74,12 +74,12 @@ extension PostIntent {
 
     /// The post's text at `precision`. A post without location names neither its place nor its
     /// region: a region's identifier (`home`, `stevens-creek-coffee-house`) locates the user as
-    /// a place name does, and the audit counts such a post as carrying none.
+    /// a place name does, and the audit counts such a post as carrying none. At `city` the region
+    /// is not named either: it would name the venue the city place stands for.
     func message(at precision: Precision) -> String {
-        let located = precision > .none
-        return MessageTemplate.render(
-            template, place: located ? resolved?.name : nil, region: located ? region : nil, time: time,
-            network: network)
+        MessageTemplate.render(
+            template, place: precision > .none ? resolved?.name : nil, region: precision >= .place ? region : nil,
+            time: time, network: network)
     }
 
     /// The audit record of this post as it now stands.

@@ -76,6 +76,15 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     }
 
     /// The run's audit records, in the order they were first written.
+    public func pendingPost(key: String) -> (payload: Data, audit: Data)? {
+        lock.withLock {
+            guard let index = entryIndex[key], entries[index].state == .pending, let kept = auditIndex[key] else {
+                return nil
+            }
+            return (written(index).payload, audit[kept].record.bytes)
+        }
+    }
+
     public func auditRecords(run: Int64) -> [Data] {
         lock.withLock { audit.filter { $0.run == run }.map(\.record.bytes) }
     }

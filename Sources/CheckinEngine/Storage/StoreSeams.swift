@@ -26,6 +26,8 @@ public protocol CheckinStore: AnyObject, Sendable {
     ) throws(StoreError) -> Bool
     /// The run's audit records, in the order the posts were first recorded.
     func auditRecords(run: Int64) throws(StoreError) -> [Data]
+    /// The post pending under `key` and its audit record, as written; nil when none is.
+    func pendingPost(key: String) throws(StoreError) -> (payload: Data, audit: Data)?
 }
 
 /// A store that keeps the engine's posts and audit records as the values they are — a run
