@@ -422,6 +422,39 @@ struct CheckinCLITests {
         }
     }
 
+    /// A black-box hunt: a tweet from a protected account landed but its answer was lost; the
+    /// account was made public; `outbox flush` judged the audience again, blanked the place from
+    /// the text, looked for that new text, did not find the tweet and sent a second — and the audit
+    /// said "no location, nobody". The post is looked for as it was sent: found, it is not sent
+    /// again, and the audit says the public saw its place.
+    @Test func aLostAnswerIsLookedForAsItWasSent() async throws {
+        try await withTemporaryDirectory { directory in
+            let emulator = try EmulatorProcess()
+            defer { emulator.stop() }
+            try await emulator.control("twitter/protected", "user_id=1001&protected=true")
+            try await emulator.control("faults", "kind=truncated&path=statuses/update&count=1")
+            let (replay, network) = try Self.externalCheckins(in: directory, emulator: emulator)
+            try "rules:\n  - {id: in, on: regionEnter, networks: [twitter], message: \"At {place}\", cooldown: 0}\n"
+                .write(to: directory.appendingPathComponent("rules.yaml"), atomically: true, encoding: .utf8)
+            try
+                "optIn: true\ndisclosureAcknowledged: true\nconsent: auto\nprecision: place\naudience: followers\nmaxAge: 30d\n"
+                .write(to: directory.appendingPathComponent("profile.yaml"), atomically: true, encoding: .utf8)
+            let database = directory.appendingPathComponent("w.db").path
+            #expect(try CLITests.waypost(replay + ["--max-wait", "0"]).status == 0)
+            try await emulator.control("twitter/protected", "user_id=1001&protected=false")
+            let flush = try CLITests.waypost(["outbox", "flush", "--db", database] + network)
+            #expect(flush.status == 0, "\(flush.stderr)")
+            let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
+            let tweets = journal.filter { $0.method == "POST" && $0.path.hasSuffix("statuses/update.json") }
+            #expect(tweets.count == 4, "one tweet a café, none twice: \(tweets.map { $0.parameters["status"] ?? "" })")
+            let audit = try CLITests.waypost(["audit", "--db", database, "--format", "json"])
+            let document = try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any]
+            let first = try #require((document?["posts"] as? [[String: Any]])?.first)
+            #expect(first["decision"] as? String == "posted" && first["carriesLocation"] as? Bool == true)
+            #expect(first["audience"] as? String == "public" && first["precision"] as? String == "place", "\(first)")
+        }
+    }
+
     /// Issue 27: three replays, `outbox flush` and `history purge` on one store, against one
     /// emulator that is slow, resets connections and loses answers, with some of the processes
     /// killed mid-run: every post lands once, no second request for a post reaches the network

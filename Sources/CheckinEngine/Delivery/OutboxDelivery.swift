@@ -186,6 +186,11 @@ public final class OutboxDelivery {
     }
 
     private func send(_ intent: inout PostIntent, entry: OutboxEntry) async -> Outcome {
+        // A post in doubt is looked for as it was sent: the gates checked again below may change
+        // its text (an account made public meanwhile blanks its place), and it would not be found.
+        let sent =
+            intent.lostAnswer == nil
+            ? nil : Sent(text: intent.message(at: intent.precision), precision: intent.precision)
         let age = entry.createdAt.seconds(to: clock.now)
         let staleness = PrivacyGate.stalenessVerdict(age: age, maxAge: intent.maxAge)
         intent.gates.record(staleness)
@@ -223,7 +228,7 @@ public final class OutboxDelivery {
                 intent.gates.record(verdict)
                 intent.audience = audience
                 if !verdict.passed { intent.precision = .none }
-                return try await postTweet(&intent, twitter, entry: entry)
+                return try await postTweet(&intent, twitter, entry: entry, sent: sent)
             case .facebook:
                 guard let facebook = clients.facebook else {
                     return permanent("no Facebook server to post to (no base URL or no access token)")
@@ -243,7 +248,7 @@ public final class OutboxDelivery {
                 let audience = Audience(graphPrivacy: cap.graphPrivacy) ?? cap
                 intent.gates.record(PrivacyGate.audienceVerdict(cap: cap, actual: audience, network: .facebook))
                 intent.audience = audience
-                let outcome = try await postCheckin(&intent, facebook, entry: entry)
+                let outcome = try await postCheckin(&intent, facebook, entry: entry, sent: sent)
                 // Graph never makes a post more public than the app's default audience the user
                 // chose: the created object says who can see it, and the audit takes that.
                 if outcome.state == .sent, let id = outcome.remoteID,
@@ -355,7 +360,14 @@ public final class OutboxDelivery {
         }
     }
 
-    private func postTweet(_ intent: inout PostIntent, _ twitter: TwitterClient, entry: OutboxEntry)
+    /// What an earlier request whose answer was lost sent: it is looked for by that text, and when
+    /// found the post carries what that request did.
+    private struct Sent {
+        var text: String
+        var precision: Precision
+    }
+
+    private func postTweet(_ intent: inout PostIntent, _ twitter: TwitterClient, entry: OutboxEntry, sent: Sent?)
         async throws(SocialAPIError) -> Outcome
     {
         if intent.precision > .none, intent.resolved == nil {
@@ -418,8 +430,11 @@ public final class OutboxDelivery {
             }
         }
         if let lost = intent.lostAnswer,
-            let tweet = try await twitter.userTimeline(count: 200).first(where: { $0.writtenText == message })
+            let tweet = try await twitter.userTimeline(count: 200).first(where: {
+                $0.writtenText == sent?.text ?? message
+            })
         {
+            intent.precision = sent?.precision ?? intent.precision
             return await found(tweet.idStr, on: "the user's timeline", because: lost, intent: intent, request)
         }
         let outcome = await post(over: base, entry: entry, intent: intent, request)
@@ -454,7 +469,7 @@ public final class OutboxDelivery {
         Int(min(intent.searchRadius, CheckinRule.maximumSearchRadius))
     }
 
-    private func postCheckin(_ intent: inout PostIntent, _ facebook: FacebookClient, entry: OutboxEntry)
+    private func postCheckin(_ intent: inout PostIntent, _ facebook: FacebookClient, entry: OutboxEntry, sent: Sent?)
         async throws(SocialAPIError) -> Outcome
     {
         if intent.precision > .none, intent.resolved == nil {
@@ -494,8 +509,11 @@ public final class OutboxDelivery {
                 return try await client.postToFeed(message: message, privacy: privacy)
             }
             if let lost = intent.lostAnswer,
-                let earlier = try await facebook.feed().data.first(where: { $0.message == message && $0.place == nil })
+                let earlier = try await facebook.feed().data.first(where: {
+                    $0.message == sent?.text ?? message && $0.place == nil
+                })
             {
+                intent.precision = sent?.precision ?? intent.precision
                 return await found(earlier.id, on: "the user's feed", because: lost, intent: intent, request)
             }
             return await post(over: facebook.transport, entry: entry, intent: intent, request)
@@ -511,9 +529,10 @@ public final class OutboxDelivery {
         }
         if let lost = intent.lostAnswer,
             let checkin = try await facebook.checkins().data.first(where: {
-                $0.message == message && $0.place?.id == place
+                $0.message == sent?.text ?? message && $0.place?.id == place
             })
         {
+            intent.precision = sent?.precision ?? intent.precision
             return await found(checkin.id, on: "the user's check-ins", because: lost, intent: intent, request)
         }
         return await post(over: facebook.transport, entry: entry, intent: intent, request)
