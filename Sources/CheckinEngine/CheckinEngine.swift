@@ -34,6 +34,8 @@ public final class CheckinEngine {
     /// Each device's app state; an app is in the foreground until an event says otherwise.
     private var appState: [String?: AppState] = [:]
     private var lastAccuracy = 65.0
+    /// Each device's latest fix delivered to the app: where the app itself believes it is.
+    private var lastFix: [String?: Coordinate] = [:]
     private var gates: GateEvaluator
     /// The profile's privacy zones as each post carries them, for its place lookup (nil: none).
     private let zones: [PrivacyZone]?
@@ -155,6 +157,7 @@ public final class CheckinEngine {
     /// Keeps a delivered fix: its accuracy for the next post, and the run's location history.
     private func remember(_ fix: Location, service: String, _ timed: TimedEvent) throws(StoreError) {
         lastAccuracy = fix.horizontalAccuracy
+        lastFix[timed.device] = fix.coordinate
         guard keepsHistory else { return }
         history.append(
             LocationRecord(
@@ -223,7 +226,8 @@ public final class CheckinEngine {
             FixedPoint.printf(timed.time.secondsSince1970, digits: 3),
         ].joined(separator: "|")
         let (gates, precision, audience) = self.gates.evaluate(
-            rule, network, trigger: trigger, region: region, position: position, time: timed.time,
+            rule, network, trigger: trigger, region: region, position: position, fix: lastFix[timed.device],
+            time: timed.time,
             authorization: authorization[timed.device] ?? .notDetermined,
             appState: appState[timed.device] ?? .foreground)
         let intent = PostIntent(

@@ -275,4 +275,43 @@ struct ScenarioCLITests {
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         }
     }
+
+    /// A black-box hunt: under `realism: field` a region exit came with the OS's estimate, 167 m
+    /// from a privacy zone's centre, while the device — the route and the app's own latest fix —
+    /// was inside the zone (radius 90 m): the gate passed and an exact tweet went out. The app's
+    /// own fix inside a zone blocks too.
+    @Test func aFieldEstimateOutsideAZoneTheDeviceIsInLocatesNobody() throws {
+        try withTemporaryDirectory { directory in
+            try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="37.3743" lon="-122.0305"><time>2025-06-03T15:00:00Z</time></trkpt>
+            <trkpt lat="37.3805882" lon="-122.0305"><time>2025-06-03T15:08:20Z</time></trkpt>
+            <trkpt lat="37.3805882" lon="-122.0305"><time>2025-06-03T15:13:20Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.write(to: directory.appendingPathComponent("walk.gpx"), atomically: true, encoding: .utf8)
+            try """
+            name: field-zone
+            seed: 8
+            realism: field
+            device: { route: walk.gpx, noise: urban }
+            regions:
+              - { identifier: roasters, latitude: 37.377, longitude: -122.0305, radius: 100 }
+            privacy:
+              optIn: true
+              disclosureAcknowledged: true
+              precision: exact
+              consent: auto
+              zones: [{ name: entry, latitude: 37.3770, longitude: -122.0305, radius: 90 }]
+            rules:
+              - { id: leave, on: [regionExit, regionEnter], regions: [roasters], networks: [twitter], message: "Left {place}", precision: exact, cooldown: 0s }
+            expect:
+              - noLocationInZone: entry
+              - { name: inside the zone (+2:30 to +4:39), noPost: twitter, carriesLocation: true, after: 2m30s, before: 4m39s }
+
+            """.write(to: directory.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost(["test", "s.yaml"], in: directory)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        }
+    }
 }

@@ -26,13 +26,13 @@ struct GateEvaluator {
     /// The verdicts of the gates at intent, and the precision gate 6 allows.
     mutating func evaluate(
         _ rule: CheckinRule, _ network: Network, trigger: Trigger, region: String?, position: Coordinate,
-        time: EpochInstant, authorization: AuthorizationStatus, appState: AppState
+        fix: Coordinate? = nil, time: EpochInstant, authorization: AuthorizationStatus, appState: AppState
     ) -> (gates: [GateVerdict], precision: Precision, audience: Audience) {
         var gates: [GateVerdict] = []
         gates.record(PrivacyGate.authorizationVerdict(trigger, authorization, appState))
         gates.record(PrivacyGate.optInVerdict(profile))
         gates.record(consent(rule, askable: gates.allSatisfy(\.passed)))
-        gates.record(PrivacyGate.privacyZoneVerdict(position, zones: profile.zones))
+        gates.record(PrivacyGate.privacyZoneVerdict(position, fix: fix, zones: profile.zones))
         let (verdict, precision) = PrivacyGate.precisionVerdict(
             rule: rule.precision, profile: profile.maximumPrecision, network: network, twitterAPI: twitterAPI)
         gates.record(verdict)

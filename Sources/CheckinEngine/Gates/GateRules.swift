@@ -70,8 +70,14 @@ extension PrivacyGate {
     }
 
     /// Gate 5: within a zone's radius nothing locates the user — no coordinates, no place.
-    static func privacyZoneVerdict(_ position: Coordinate, zones: [PrivacyZone]) -> GateVerdict {
-        guard let zone = zones.first(where: { $0.contains(position) }) else {
+    /// `fix`: the app's own latest fix, when it has one. The trigger's position (a region
+    /// event's: the OS's estimate, under a non-exact realism) may lie outside a zone the device
+    /// is in, and the app's fix inside it: either inside blocks, as nothing may locate the user
+    /// there.
+    static func privacyZoneVerdict(_ position: Coordinate, fix: Coordinate? = nil, zones: [PrivacyZone])
+        -> GateVerdict
+    {
+        guard let zone = zones.first(where: { $0.contains(position) || fix.map($0.contains) == true }) else {
             return GateVerdict(.privacyZone, passed: true, "outside every privacy zone")
         }
         return GateVerdict(.privacyZone, passed: false, PrivacyZone.blockedReason(zone: zone.name))
