@@ -77,6 +77,27 @@ struct WireFieldsTests {
         #expect(tweets.count == 2 && tweets.allSatisfy { $0.wireFields.keys.sorted() == ["geo.place_id"] })
     }
 
+    /// A black-box hunt: queued under v1.1 at `exact` and flushed through v2, a tweet carried its
+    /// place id only, and the audit still said `exact`.
+    @Test("Queued under v1.1 at exact and sent through v2: audited at place, as it went")
+    func queuedUnderV1SentThroughV2() async throws {
+        try await withTemporaryDirectory { directory in
+            let database = directory.appendingPathComponent("w.db").path
+            let events = enters([(2, 1)])
+            let queued = try await runEngine(
+                rules: [rule([.twitter], precision: .exact)], profile: .permissive, events: events,
+                faults: [Fault(kind: .status, pathContains: "statuses/update", status: 503)], database: database,
+                maxWait: .zero)
+            #expect(queued.outbox.map(\.state) == [.pending])
+            let flushed = try await runEngine(
+                rules: [rule([.twitter], precision: .exact)], profile: .permissive, events: events, twitterAPI: .v2,
+                database: database)
+            let tweet = try #require(flushed.audit.first)
+            #expect(tweet.decision == .posted && tweet.wireFields.keys.sorted() == ["geo.place_id"])
+            #expect(tweet.precision == .place, "\(tweet.precision)")
+        }
+    }
+
     @Test("A post whose answer was lost and that is found on the network: the fields of the request that landed")
     func foundAfterALostAnswer() async throws {
         let run = try await runEngine(

@@ -395,7 +395,10 @@ public final class OutboxDelivery {
                     lookupFields: fields)
             }
         }
-        let precision = intent.precision == .none ? .none : intent.resolved?.precision ?? .none
+        var precision = intent.precision == .none ? .none : min(intent.precision, intent.resolved?.precision ?? .none)
+        // Narrowed since its place was resolved (queued under v1.1 at `exact`, sent through v2):
+        // below exact a post carries its place, or nothing.
+        if precision < .exact && intent.resolved?.id == nil { precision = .none }
         intent.precision = precision
         let message = intent.message(at: precision)
         guard TweetLength.fits(message, legacy: intent.legacyLength) else {
