@@ -353,6 +353,11 @@ public final class OutboxDelivery {
         "every place found here lies in privacy zone '\(zone)': none is named"
     }
 
+    /// The detail of a place named while places the lookup found lie in a zone.
+    private static func leftOut(_ zone: String) -> String {
+        "places in privacy zone '\(zone)' are never named: the nearest one outside it is"
+    }
+
     /// A transport that sends nothing: for building a request only to read it.
     private struct NotSent: HTTPTransport {
         func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
@@ -386,7 +391,8 @@ public final class OutboxDelivery {
                 location: PlaceSelection.center)
             {
                 intent.resolved = .init(
-                    id: place.id, name: place.name, precision: intent.precision, lookupFields: fields)
+                    id: place.id, name: place.name, precision: intent.precision, detail: zone.map(Self.leftOut),
+                    lookupFields: fields)
             } else {
                 // Exact coordinates need no place; a place-only post without a place carries nothing.
                 intent.resolved = .init(
@@ -492,7 +498,8 @@ public final class OutboxDelivery {
                     location: PlaceSelection.location)
                 {
                     intent.resolved = .init(
-                        id: page.id, name: page.name, precision: intent.precision, lookupFields: fields)
+                        id: page.id, name: page.name, precision: intent.precision, detail: zone.map(Self.leftOut),
+                        lookupFields: fields)
                 } else {
                     intent.resolved = .init(
                         precision: .none,
