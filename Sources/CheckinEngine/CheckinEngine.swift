@@ -34,8 +34,12 @@ public final class CheckinEngine {
     /// Each device's app state; an app is in the foreground until an event says otherwise.
     private var appState: [String?: AppState] = [:]
     private var lastAccuracy = 65.0
-    /// Each device's latest fix delivered to the app: where the app itself believes it is.
-    private var lastFix: [String?: Coordinate] = [:]
+    /// Each device's latest fix inside a privacy zone, and when: where the app itself believed it
+    /// was, which keeps a post from locating it there for ``fixWindow`` after.
+    private var fixInZone: [String?: (coordinate: Coordinate, time: EpochInstant)] = [:]
+    /// How long the app's fix inside a zone holds its posts back: a minute (a phone's fixes come
+    /// every second or few while it moves; a post a minute after it left the zone may wait).
+    static let fixWindow = 60.0
     private var gates: GateEvaluator
     /// The profile's privacy zones as each post carries them, for its place lookup (nil: none).
     private let zones: [PrivacyZone]?
@@ -157,7 +161,11 @@ public final class CheckinEngine {
     /// Keeps a delivered fix: its accuracy for the next post, and the run's location history.
     private func remember(_ fix: Location, service: String, _ timed: TimedEvent) throws(StoreError) {
         lastAccuracy = fix.horizontalAccuracy
-        lastFix[timed.device] = fix.coordinate
+        // Only a fix inside a zone is kept: keeping every device's latest fix was a fifth of a
+        // 10,000-device crowd's time.
+        if let zones, zones.contains(where: { $0.mayContain(fix.coordinate) && $0.contains(fix.coordinate) }) {
+            fixInZone[timed.device] = (fix.coordinate, timed.time)
+        }
         guard keepsHistory else { return }
         history.append(
             LocationRecord(
@@ -226,7 +234,10 @@ public final class CheckinEngine {
             FixedPoint.printf(timed.time.secondsSince1970, digits: 3),
         ].joined(separator: "|")
         let (gates, precision, audience) = self.gates.evaluate(
-            rule, network, trigger: trigger, region: region, position: position, fix: lastFix[timed.device],
+            rule, network, trigger: trigger, region: region, position: position,
+            fix: fixInZone[timed.device].flatMap {
+                $0.time.seconds(to: timed.time) <= Self.fixWindow ? $0.coordinate : nil
+            },
             time: timed.time,
             authorization: authorization[timed.device] ?? .notDetermined,
             appState: appState[timed.device] ?? .foreground)
