@@ -70,10 +70,10 @@ extension PrivacyGate {
     }
 
     /// Gate 5: within a zone's radius nothing locates the user — no coordinates, no place.
-    /// `fix`: the app's own latest fix, when it has one. The trigger's position (a region
-    /// event's: the OS's estimate, under a non-exact realism) may lie outside a zone the device
-    /// is in, and the app's fix inside it: either inside blocks, as nothing may locate the user
-    /// there.
+    /// `fix`: a fix the app got inside a zone in the last minute, if any. The trigger's position
+    /// (a region event's: the OS's estimate, under a non-exact realism) may lie outside a zone the
+    /// device is in, and the app's fix inside it: either inside blocks, as nothing may locate the
+    /// user there.
     static func privacyZoneVerdict(_ position: Coordinate, fix: Coordinate? = nil, zones: [PrivacyZone])
         -> GateVerdict
     {
