@@ -99,3 +99,15 @@ public struct EmulatorConfiguration: Sendable {
                 permissions: ["public_profile", "publish_checkins", "publish_actions"])
         ])
 }
+
+extension [EmulatorConfiguration.TwitterAccount] {
+    /// The account with this user id.
+    func account(id: String) -> Element? { first { $0.userID == id } }
+
+    /// The account with this screen name, in any case: Twitter's screen names are not
+    /// case-sensitive (`@WAYPOST_demo` is @waypost_demo).
+    func account(screenName: String) -> Element? {
+        let name = screenName.lowercased()
+        return first { $0.screenName.lowercased() == name }
+    }
+}

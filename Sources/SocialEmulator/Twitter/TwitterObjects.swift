@@ -297,10 +297,8 @@ struct TweetObject {
     var includeEntities = true
     /// `tweet_mode=extended`: the whole text as `full_text`; otherwise compatibility mode's.
     var extended = false
-    /// The accounts a mention may name.
+    /// The accounts a mention may name, and the tweet replied to.
     var accounts: [EmulatorConfiguration.TwitterAccount] = []
-    /// The author of the tweet replied to, when it is one.
-    var inReplyToScreenName: String? = nil
 
     func write(to w: inout JSONWriter) {
         w.object { w in
@@ -321,9 +319,7 @@ struct TweetObject {
             }
             if includeEntities {
                 w.key("entities")
-                answered.entities.write(to: &w) { name in
-                    accounts.first { $0.screenName.caseInsensitiveCompare(name) == .orderedSame }
-                }
+                answered.entities.write(to: &w) { accounts.account(screenName: $0) }
             }
             // HTML, as Twitter sent it: the application's name is text inside it, escaped (a
             // consumer registered as `<script>…` must not become markup in a client's page).
@@ -337,7 +333,7 @@ struct TweetObject {
                 w.key("in_reply_to_user_id")
                 if let id = Int64(reply.userID) { w.number(id) } else { w.null() }
                 w.field("in_reply_to_user_id_str", reply.userID)
-                w.field("in_reply_to_screen_name", inReplyToScreenName)
+                w.field("in_reply_to_screen_name", accounts.account(id: reply.userID)?.screenName)
             } else {
                 for key in [
                     "in_reply_to_status_id", "in_reply_to_status_id_str", "in_reply_to_user_id",

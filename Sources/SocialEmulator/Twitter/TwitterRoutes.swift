@@ -329,9 +329,10 @@ struct TwitterRoutes: Sendable {
                     403, .replyToUnavailableTweet,
                     "You attempted to reply to a Tweet that is deleted or not visible to you.")
             }
-            let author = state.twitterAccounts.first { $0.userID == target.userID }?.screenName.lowercased()
             if parameters.twitterBool("auto_populate_reply_metadata") == true
-                || TweetEntities(text: status).userMentions.contains(where: { $0.text.lowercased() == author })
+                || TweetEntities(text: status).userMentions.contains(where: {
+                    state.twitterAccounts.account(screenName: $0.text)?.userID == target.userID
+                })
             {
                 replyTo = target
             }
@@ -383,7 +384,7 @@ struct TwitterRoutes: Sendable {
         embedded: Bool = false
     ) {
         var user: UserObject?
-        if !embedded, let author = state.twitterAccounts.first(where: { $0.userID == tweet.userID }) {
+        if !embedded, let author = state.twitterAccounts.account(id: tweet.userID) {
             user = userObject(author, state)
             user?.trimmed = context.parameters.twitterBool("trim_user") ?? false
         }
@@ -391,10 +392,7 @@ struct TwitterRoutes: Sendable {
         TweetObject(
             tweet: tweet, user: user, place: place,
             includeEntities: context.parameters.twitterBool("include_entities") ?? true,
-            extended: context.parameters["tweet_mode"] == "extended", accounts: state.twitterAccounts,
-            inReplyToScreenName: tweet.inReplyTo.flatMap { reply in
-                state.twitterAccounts.first { $0.userID == reply.userID }?.screenName
-            }
+            extended: context.parameters["tweet_mode"] == "extended", accounts: state.twitterAccounts
         ).write(to: &w)
     }
 
@@ -491,9 +489,8 @@ struct TwitterRoutes: Sendable {
     private func findUser(_ parameters: RequestParameters, _ state: EmulatorState)
         -> EmulatorConfiguration.TwitterAccount?
     {
-        if let id = parameters["user_id"] { return state.twitterAccounts.first { $0.userID == id } }
-        let name = (parameters["screen_name"] ?? "").lowercased()
-        return state.twitterAccounts.first { $0.screenName.lowercased() == name }
+        if let id = parameters["user_id"] { return state.twitterAccounts.account(id: id) }
+        return state.twitterAccounts.account(screenName: parameters["screen_name"] ?? "")
     }
 
     private func showUser(_ context: Context, _ state: inout EmulatorState) -> EmulatorResponse {

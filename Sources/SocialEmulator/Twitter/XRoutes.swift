@@ -301,7 +301,7 @@ struct XRoutes: Sendable {
                 detail: "Sorry, you are not authorized to see the Tweet with id: [\(id)].",
                 type: "https://api.twitter.com/2/problems/not-authorized-for-resource")
         }
-        let author = state.twitterAccounts.first { $0.userID == tweet.userID }
+        let author = state.twitterAccounts.account(id: tweet.userID)
         let place = tweet.placeID.flatMap { placesByID[$0] }
         let wantsGeo = expansions.contains("geo.place_id") || tweetFields.contains("geo")
         var w = JSONWriter()
