@@ -74,7 +74,7 @@ struct GraphFields {
         self.names = names
     }
 
-    /// The first name asked for that the node type does not have, in the order of the names.
+    /// A name asked for that the node type does not have (the first in alphabetical order).
     func unknown(on node: Node) -> String? {
         names.flatMap { $0.subtracting(node.known).sorted().first }
     }

@@ -119,9 +119,8 @@ struct GraphRoutes: Sendable {
             fields.unknown(on: node).map { Self.nonexistingField($0, on: node, state: &state) }
         }
         func posts(_ list: [GraphCheckin]) -> EmulatorResponse {
-            if let refused = nonexisting(.post) { return refused }
-            guard fields.names != nil else { return page.list(list, state: &state) }
-            return page.list(list, encodedBy: { fields.select(JSONBody.encode($0), node: .post) }, state: &state)
+            nonexisting(.post)
+                ?? page.list(list, encodedBy: { fields.select(JSONBody.encode($0), node: .post) }, state: &state)
         }
         switch (request.routedMethod, path) {
         case ("GET", "search"):
