@@ -204,14 +204,7 @@ extension Comparison {
     }
 
     /// One decimal at most (or `places`), trailing zeros dropped.
-    static func decimal(_ value: Double, places: Int = 1) -> String {
-        let scale = (0..<places).reduce(1.0) { product, _ in product * 10 }
-        let rounded = (value * scale).rounded() / scale
-        guard rounded != rounded.rounded() else { return String(Int(rounded)) }
-        var text = String(format: "%.\(places)f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
-    }
+    static func decimal(_ value: Double, places: Int = 1) -> String { FixedPoint.trimmed(value, digits: places) }
 
     /// Four decimals: a rate or percentile as JSON shows it.
     static func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }

@@ -82,6 +82,17 @@ public enum FixedPoint {
         write(units, places: digits, negative: value.sign == .minus, to: &line)
     }
 
+    /// `value` rounded half away from zero to at most `digits` decimals (at most 9), trailing
+    /// zeros and a bare point dropped: `82.5`, `99.95`, `30`.
+    package static func trimmed(_ value: Double, digits: Int) -> String {
+        let scale = ExactPowers.ofTen(digits)
+        let rounded = (value * scale).rounded() / scale
+        guard rounded != rounded.rounded() else { return String(Int(rounded)) }
+        var text = printf(rounded, digits: digits)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
     /// `value` as `String(format: "%.<digits>f", value)` gives it; see ``writePrintf(_:digits:to:)``.
     package static func printf(_ value: Double, digits: Int) -> String {
         var out: [UInt8] = []

@@ -16,7 +16,7 @@ public enum Offset {
     /// whose whole seconds it shares.
     package static func text(_ seconds: Double, decimals: Int) -> String {
         guard decimals > 0 else { return text(seconds) }
-        let scale = [10, 100, 1_000][min(decimals, 3) - 1]
+        let scale = Int(ExactPowers.ofTen(min(decimals, 3)))
         let units = Int((seconds.magnitude * Double(scale)).rounded())
         var fraction = String(units % scale)
         while fraction.count < min(decimals, 3) { fraction = "0" + fraction }
@@ -28,9 +28,7 @@ public enum Offset {
     /// nil when they do not (or it is not over).
     package static func decimals(showing value: Double, over bound: Double) -> Int? {
         guard value > bound, text(value) == text(bound) else { return nil }
-        return [1, 2, 3].first { d in
-            let scale = [10.0, 100, 1_000][d - 1]
-            return (value * scale).rounded() > (bound * scale).rounded()
-        } ?? 3
+        return [1, 2, 3].first { (value * ExactPowers.ofTen($0)).rounded() > (bound * ExactPowers.ofTen($0)).rounded() }
+            ?? 3
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The statistics trials and sweeps report: how often something happened, and when.
 public enum Proportions {
     /// The Wilson score interval at 95 % (z = 1.96) for `successes` of `trials` (Wilson, JASA 1927).
@@ -23,7 +21,7 @@ public enum Proportions {
         guard value > 0 && value < whole else { return minimum }
         var decimals = minimum
         while decimals < 9 {
-            let scale = (0..<decimals).reduce(1.0) { product, _ in product * 10 }
+            let scale = ExactPowers.ofTen(decimals)
             let rounded = (value * scale).rounded()
             if rounded > 0 && rounded < whole * scale { break }
             decimals += 1
@@ -38,13 +36,7 @@ public enum Proportions {
     /// ``percent(_:)``'s number alone, `82.5`.
     package static func percentage(_ fraction: Double) -> String {
         let value = fraction * 100
-        let decimals = Self.decimals(for: value, whole: 100, minimum: 1)
-        let scale = (0..<decimals).reduce(1.0) { product, _ in product * 10 }
-        let rounded = (value * scale).rounded() / scale
-        guard rounded != rounded.rounded() else { return "\(Int(rounded))" }
-        var text = String(format: "%.\(decimals)f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
+        return FixedPoint.trimmed(value, digits: decimals(for: value, whole: 100, minimum: 1))
     }
 
     /// The nearest-rank percentile of sorted values (p from 0 to 1): the value at rank ⌈p·n⌉,

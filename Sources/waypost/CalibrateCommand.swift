@@ -176,6 +176,6 @@ struct CalibrationReport {
         guard let value, value.isFinite else { return "—" }
         guard abs(value) < 1.5 && value != value.rounded() else { return SweepReport.number(value) }
         // A fraction that is neither none nor all never reads 0.000 or 1.000.
-        return String(format: "%.\(Proportions.decimals(for: value, whole: 1, minimum: 3))f", value)
+        return FixedPoint.printf(value, digits: Proportions.decimals(for: value, whole: 1, minimum: 3))
     }
 }
