@@ -163,7 +163,7 @@ public final class CheckinEngine {
         lastAccuracy = fix.horizontalAccuracy
         // Only a fix inside a zone is kept: keeping every device's latest fix was a fifth of a
         // 10,000-device crowd's time.
-        if let zones, zones.contains(where: { $0.mayContain(fix.coordinate) && $0.contains(fix.coordinate) }) {
+        if let zones, zones.contains(where: { $0.contains(fix.coordinate) }) {
             fixInZone[timed.device] = (fix.coordinate, timed.time)
         }
         guard keepsHistory else { return }

@@ -13,11 +13,12 @@ public struct PrivacyZone: Sendable, Equatable, Codable {
         self.radius = radius
     }
 
-    public func contains(_ point: Coordinate) -> Bool { ShortDistance.distance(center, point) <= radius }
-
-    /// False only for a point whose latitude alone puts it beyond the radius (a degree of
-    /// latitude is at least 110.5 km): the cheap test before ``contains(_:)``, at every fix.
-    func mayContain(_ point: Coordinate) -> Bool { abs(point.latitude - center.latitude) * 110_500 <= radius }
+    /// A point whose latitude alone puts it beyond the radius is outside without the distance (a
+    /// degree of latitude is at least 110.5 km, and the distance at least its north part): the
+    /// engine asks at every fix.
+    public func contains(_ point: Coordinate) -> Bool {
+        abs(point.latitude - center.latitude) * 110_500 <= radius && ShortDistance.distance(center, point) <= radius
+    }
 
     /// The privacy gate's reason for a post the zone named `name` blocked, as the audit records it.
     public static func blockedReason(zone name: String) -> String { "inside privacy zone '\(name)'" }
