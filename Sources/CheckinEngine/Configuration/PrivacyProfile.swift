@@ -13,11 +13,11 @@ public struct PrivacyZone: Sendable, Equatable, Codable {
         self.radius = radius
     }
 
-    /// A point whose latitude alone puts it beyond the radius is outside without the distance (a
-    /// degree of latitude is at least 110.5 km, and the distance at least its north part): the
-    /// engine asks at every fix.
+    /// Whether `point` lies in the zone, as `ShortDistance.distance` measures it: the engine asks
+    /// at every fix, so the cheap bounds of ``ShortDistance/isWithin(_:of:_:)`` answer for the
+    /// fixes far outside or well inside.
     public func contains(_ point: Coordinate) -> Bool {
-        abs(point.latitude - center.latitude) * 110_500 <= radius && ShortDistance.distance(center, point) <= radius
+        ShortDistance.isWithin(radius, of: center, point)
     }
 
     /// The privacy gate's reason for a post the zone named `name` blocked, as the audit records it.
