@@ -89,6 +89,8 @@ public final class CheckinEngine {
         let trigger: Trigger
         let position: Coordinate
         var region: String?
+        // Where the region lies, when the event says (a beacon's condition does not).
+        var regionCenter: Coordinate?
         if keepsHistory, !["location", "liveUpdate", "regionState"].contains(timed.event.type) {
             events.append(
                 EventRecord(
@@ -115,9 +117,9 @@ public final class CheckinEngine {
             trigger = .significantChange
             position = fix.coordinate
         case .enteredRegion(let circle, let at):
-            (trigger, position, region) = (.regionEnter, at, circle.identifier)
+            (trigger, position, region, regionCenter) = (.regionEnter, at, circle.identifier, circle.center)
         case .exitedRegion(let circle, let at):
-            (trigger, position, region) = (.regionExit, at, circle.identifier)
+            (trigger, position, region, regionCenter) = (.regionExit, at, circle.identifier, circle.center)
         case .visited(let visit):
             // A check-in belongs to the arrival; the departure of the same visit is not a new place.
             guard visit.isInProgress else { return nil }
@@ -127,6 +129,7 @@ public final class CheckinEngine {
             // the app uses.
             guard let at, event.state == .satisfied || event.state == .unsatisfied else { return nil }
             (trigger, position, region) = (event.state == .satisfied ? .regionEnter : .regionExit, at, event.identifier)
+            if case .circularGeographic(let circle) = event.condition { regionCenter = circle.center }
         case .accuracyAuthorizationChanged, .failed, .startedMonitoring, .determinedState, .monitoringFailed,
             .locationUpdatesPaused, .locationUpdatesResumed, .sessionDiagnostic:
             return nil
@@ -135,7 +138,8 @@ public final class CheckinEngine {
         for rule in rules where rule.applies(to: trigger, region: region) {
             for network in rule.networks {
                 if let record = try intend(
-                    rule, network, trigger: trigger, region: region, position: position, timed: timed)
+                    rule, network, trigger: trigger, region: region, regionCenter: regionCenter, position: position,
+                    timed: timed)
                 {
                     changed.append(record)
                 }
@@ -226,8 +230,8 @@ public final class CheckinEngine {
 
     /// Makes one post: gates, then the outbox (or, when blocked or dry, only the audit).
     private func intend(
-        _ rule: CheckinRule, _ network: Network, trigger: Trigger, region: String?, position: Coordinate,
-        timed: TimedEvent
+        _ rule: CheckinRule, _ network: Network, trigger: Trigger, region: String?, regionCenter: Coordinate?,
+        position: Coordinate, timed: TimedEvent
     ) throws(StoreError) -> AuditRecord? {
         let key = [
             run.name, rule.id, network.rawValue, trigger.rawValue, region ?? "-", timed.device ?? "-",
@@ -241,12 +245,13 @@ public final class CheckinEngine {
             time: timed.time,
             authorization: authorization[timed.device] ?? .notDetermined,
             appState: appState[timed.device] ?? .foreground)
-        let intent = PostIntent(
+        var intent = PostIntent(
             network: network, rule: rule.id, trigger: trigger, region: region, device: timed.device, time: timed.time,
             latitude: position.latitude, longitude: position.longitude, horizontalAccuracy: lastAccuracy,
             precision: precision, place: rule.place, searchRadius: rule.searchRadius, template: rule.message,
             legacyLength: rule.legacyLength, maxAge: min(rule.maxAge, profile.maxAge).inSeconds, gates: gates,
             audienceCap: audience, zones: zones)
+        intent.regionZone = intent.zone(containing: regionCenter)
         let blocked = gates.first { !$0.passed }
         guard let delivery, blocked == nil else {
             var record = intent.audit(key: key, decision: blocked == nil ? .dryRun : .blocked, detail: blocked?.reason)

@@ -143,6 +143,33 @@ struct EngineTests {
         #expect(open.audit.contains { !hidden.isDisjoint(with: $0.wireFields.values) })
     }
 
+    /// As a place inside a zone is never named, nor is a region whose centre lies in one: its
+    /// identifier (`home-gym`) locates the user as a page's name does. Found at stop 84's privacy
+    /// hunt: entering the region from outside the zone posted "At homestead-road-cafe".
+    @Test("A region inside a privacy zone is not named in the text, though the device stands outside the zone")
+    func regionInsideZone() async throws {
+        var profile = PrivacyProfile.permissive
+        profile.zones = [PrivacyZone(name: "home", center: cafes[1].center, radius: 25)]
+        let outside = Coordinate(latitude: cafes[1].center.latitude + 0.000_36, longitude: cafes[1].center.longitude)
+        let events = [
+            TimedEvent(time: start, event: .authorizationChanged(.authorizedAlways)),
+            TimedEvent(time: start + 60, event: .enteredRegion(cafes[1], at: outside)),
+        ]
+        let named = rule(precision: .place, message: "At {region}")
+        let run = try await runEngine(rules: [named], profile: profile, events: events)
+        let texts = run.journal.compactMap { $0.parameters["status"] ?? $0.parameters["message"] }
+        #expect(texts.count == 2 && texts.allSatisfy { !$0.contains(cafes[1].identifier) }, "\(texts)")
+        #expect(run.audit.count == 2 && run.audit.allSatisfy { $0.message?.contains(cafes[1].identifier) == false })
+        for record in run.audit {
+            #expect(
+                record.detail?.contains("region '\(cafes[1].identifier)' lies in privacy zone 'home'") == true,
+                "\(record.detail ?? "-")")
+        }
+        // Without the zone the text names it: the test sees what it guards.
+        let open = try await runEngine(rules: [named], profile: .permissive, events: events)
+        #expect(open.journal.contains { $0.parameters["status"] == "At \(cafes[1].identifier)" })
+    }
+
     @Test("Consent asks in order; a no or a missing answer blocks the post before anything is sent")
     func scriptedConsent() async throws {
         var profile = PrivacyProfile.permissive

@@ -49,6 +49,7 @@ struct StoredJSONTests {
                 intent.zones = [
                     PrivacyZone(name: text, center: Coordinate(latitude: number, longitude: -number), radius: number)
                 ]
+                intent.regionZone = text
             } else if index.isMultiple(of: 3) {
                 intent.resolved = .init(id: nil, name: nil, precision: .none, detail: nil, lookupFields: [:])
                 intent.sentWireFields = [:]

@@ -297,9 +297,10 @@ public final class OutboxDelivery {
         let recorder = RecordingTransport(wrapping: base)
         do {
             let id = try await request(recorder)
+            let details = [intent.resolved?.detail, intent.regionLeftOut].compactMap { $0 }
             return Outcome(
-                state: .sent, decision: .posted, detail: intent.resolved?.detail, remoteID: id,
-                wireFields: Self.wireFields(recorder))
+                state: .sent, decision: .posted, detail: details.isEmpty ? nil : details.joined(separator: "; "),
+                remoteID: id, wireFields: Self.wireFields(recorder))
         } catch let error where error.isDuplicate && intent.lostAnswer != nil {
             // The duplicate answer says an earlier request landed: its fields are what the post carries.
             return Outcome(

@@ -39,6 +39,9 @@ struct PostIntent: Codable, Equatable {
     /// The profile's privacy zones when it was queued (nil: none): a place found inside one is
     /// not named, though the device stood outside — an apartment building's page names a home.
     var zones: [PrivacyZone]?
+    /// The privacy zone the post's region lies in (its centre), when it was queued; nil when none
+    /// does. Such a region is not named, as a place there is not: `home-gym` names a home.
+    var regionZone: String?
 
     struct ResolvedPlace: Codable, Equatable {
         var id: String?
@@ -75,11 +78,18 @@ extension PostIntent {
     /// The post's text at `precision`. A post without location names neither its place nor its
     /// region: a region's identifier (`home`, `stevens-creek-coffee-house`) locates the user as
     /// a place name does, and the audit counts such a post as carrying none. At `city` the region
-    /// is not named either: it would name the venue the city place stands for.
+    /// is not named either: it would name the venue the city place stands for; nor is a region
+    /// in a privacy zone.
     func message(at precision: Precision) -> String {
         MessageTemplate.render(
-            template, place: precision > .none ? resolved?.name : nil, region: precision >= .place ? region : nil,
-            time: time, network: network)
+            template, place: precision > .none ? resolved?.name : nil,
+            region: precision >= .place && regionZone == nil ? region : nil, time: time, network: network)
+    }
+
+    /// What the audit says of a post whose text would have named a region in a privacy zone.
+    var regionLeftOut: String? {
+        guard let regionZone, let region, template.contains("{region}") else { return nil }
+        return "region '\(region)' lies in privacy zone '\(regionZone)': the text does not name it"
     }
 
     /// The audit record of this post as it now stands.

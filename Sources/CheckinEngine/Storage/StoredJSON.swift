@@ -56,6 +56,7 @@ extension PostIntent: StoredJSON {
             place.write(to: &json)
             json.field("precision", precision.rawValue)
             json.field("region", ifPresent: region)
+            json.field("regionZone", ifPresent: regionZone)
             if let resolved {
                 json.key("resolved")
                 resolved.write(to: &json)
