@@ -32,6 +32,12 @@ done
 db="$out/demo.db"
 "$waypost" replay tracks/sunnyvale-commute.kml --regions fixtures/regions/commute-cafes.yaml \
   --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --db "$db" >"$out/demo.text" 2>&1
+# The same run's event stream as JSON lines, post lines included (their keys once came out in a
+# new order at every run, and no golden output held them).
+"$waypost" replay tracks/sunnyvale-commute.kml --regions fixtures/regions/commute-cafes.yaml \
+  --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --db "$out/demo-jsonl.db" \
+  --format jsonl >"$out/demo.jsonl" 2>&1
+rm -f "$out/demo-jsonl.db" "$out/demo-jsonl.db-wal" "$out/demo-jsonl.db-shm"
 for format in table csv json; do "$waypost" audit --db "$db" --format $format | mask >"$out/demo.audit.$format"; done
 for format in text svg html geojson; do "$waypost" report --db "$db" --format $format | mask >"$out/demo.report.$format"; done
 

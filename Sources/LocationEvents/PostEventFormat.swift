@@ -7,7 +7,7 @@ import WaypostSupport
 /// so the output contract does not depend on the engine.
 public struct PostEvent: Sendable, Equatable {
     /// A gate's verdict as the line shows it.
-    public struct Gate: Sendable, Equatable, Encodable {
+    public struct Gate: Sendable, Equatable {
         public var gate: String
         public var passed: Bool
         public var reason: String
@@ -71,35 +71,39 @@ public struct PostEvent: Sendable, Equatable {
 
 /// `post` events in the replay's event stream (DESIGN.md's contract), as JSON lines or text.
 public enum PostEventFormat {
-    /// The JSON line's fields in the contract's order (the encoder keeps declaration order).
-    private struct Line: Encodable {
-        var t: String
-        var type = "post"
-        var device: String?
-        var network: String
-        var decision: String
-        var carriesLocation: Bool
-        var precision: String
-        var placeId: String?
-        var lat: Double?
-        var lon: Double?
-        var rule: String?
-        var trigger: String?
-        var region: String?
-        var detail: String?
-        var gates: [PostEvent.Gate]
-    }
-
-    /// `{"t":…,"type":"post",…}`; `lat`/`lon` only when coordinates went out.
+    /// `{"t":…,"type":"post",…}`, the fields in the contract's order; `lat`/`lon` only when
+    /// coordinates went out. Written field by field: `JSONEncoder` on Linux does not keep a
+    /// type's declaration order, and the same run printed its post lines' keys in a different
+    /// order each time (DESIGN.md: the same inputs give the same output, byte for byte).
     public static func json(_ post: PostEvent) -> String {
-        let line = Line(
-            t: post.time.iso8601, device: post.device, network: post.network,
-            decision: post.decision, carriesLocation: post.carriesLocation, precision: post.precision,
-            placeId: post.placeId, lat: post.latitude, lon: post.longitude, rule: post.rule, trigger: post.trigger,
-            region: post.region, detail: post.detail, gates: post.gates)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self)
+        var json = JSONWriter()
+        json.object { json in
+            json.field("t", post.time.iso8601)
+            json.field("type", "post")
+            json.field("device", ifPresent: post.device)
+            json.field("network", post.network)
+            json.field("decision", post.decision)
+            json.field("carriesLocation", post.carriesLocation)
+            json.field("precision", post.precision)
+            json.field("placeId", ifPresent: post.placeId)
+            if let latitude = post.latitude { json.field("lat", latitude) }
+            if let longitude = post.longitude { json.field("lon", longitude) }
+            json.field("rule", ifPresent: post.rule)
+            json.field("trigger", ifPresent: post.trigger)
+            json.field("region", ifPresent: post.region)
+            json.field("detail", ifPresent: post.detail)
+            json.key("gates")
+            json.array { json in
+                for gate in post.gates {
+                    json.object { json in
+                        json.field("gate", gate.gate)
+                        json.field("passed", gate.passed)
+                        json.field("reason", gate.reason)
+                    }
+                }
+            }
+        }
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     /// `2025-06-02T08:14:05.000Z  post            twitter posted place "Philz Coffee" (rule coffee)`

@@ -27,6 +27,16 @@ struct CheckinCLITests {
             let posts = replay.stdout.split(separator: "\n").filter { $0.contains(#""type":"post""#) }
             #expect(posts.filter { $0.contains(#""decision":"posted""#) }.count == 6)
             #expect(posts.filter { $0.contains(#""decision":"blocked""#) }.count == 2)
+            // DESIGN.md: "same inputs and seed, same output" — byte for byte, in another process
+            // too, each post line's keys in the contract's order (JSONEncoder on Linux kept no
+            // order: the post lines differed at every run).
+            #expect(posts.allSatisfy { $0.hasPrefix(#"{"t":""#) && $0.contains(#"Z","type":"post","network":""#) })
+            let again = try CLITests.waypost(
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db",
+                    directory.appendingPathComponent("again.db").path, "--format", "jsonl",
+                ])
+            #expect(again.stdout == replay.stdout)
             let audit = try CLITests.waypost("audit", "--db", db, "--format", "csv")
             #expect(audit.status == 0)
             let rows = audit.stdout.split(separator: "\n").dropFirst()
