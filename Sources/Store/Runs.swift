@@ -20,17 +20,66 @@ public struct RunRecord: Sendable, Equatable {
 }
 
 extension Store {
-    /// The run named `name`, created when new; an existing one is resumed (its `finishedAt` cleared).
+    /// The run named `name`, created when new, recorded by this process (`recorder`). An existing
+    /// one is resumed — replayed again after Ctrl-C or a crash, or simply again: its `finishedAt`
+    /// is cleared and its history (fixes and events) deleted, for the replay records it afresh
+    /// from the start (appended, a second replay doubled it); its outbox and audit stay, so what
+    /// was sent is not sent again. Another process's recording of the name that still lives is
+    /// an error (``StoreError/inUse``), the store left as it was: two recordings at once each
+    /// appended the whole history. The claim holds while this process lives (at most a day), or
+    /// until ``completeRuns(named:)``.
     public func beginRun(name: String, track: String, at time: EpochInstant, dryRun: Bool = false) throws(StoreError)
         -> RunRecord
     {
+        try beginRun(name: name, track: track, at: time, dryRun: dryRun, recorder: Self.recording)
+    }
+
+    /// ``beginRun(name:track:at:dryRun:)`` recorded by `recorder` (tests give one on a simulated clock).
+    public func beginRun(
+        name: String, track: String, at time: EpochInstant, dryRun: Bool, recorder: OutboxLease
+    ) throws(StoreError) -> RunRecord {
         try transaction { db throws(StoreError) in
-            try db.run(
-                "INSERT INTO runs (name, track, started_at, dry_run) VALUES (?, ?, ?, ?) "
-                    + "ON CONFLICT(name) DO UPDATE SET finished_at = NULL",
-                [.text(name), .text(track), SQLValue(time), SQLValue(dryRun)])
+            if let earlier = try Self.runs(db, where: "name = ?", [.text(name)]).first {
+                try refuseAnotherRecording(of: name, db, recorder: recorder)
+                for table in ["locations", "events"] {
+                    try db.run("DELETE FROM \(table) WHERE run = ?", [.integer(earlier.id)])
+                }
+                try db.run(
+                    "UPDATE runs SET finished_at = NULL, recorder = ?, recording_until = ? WHERE id = ?",
+                    [.text(recorder.owner), SQLValue(recorder.expiry), .integer(earlier.id)])
+            } else {
+                try db.run(
+                    "INSERT INTO runs (name, track, started_at, dry_run, recorder, recording_until) "
+                        + "VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        .text(name), .text(track), SQLValue(time), SQLValue(dryRun), .text(recorder.owner),
+                        SQLValue(recorder.expiry),
+                    ])
+            }
             return try Self.runs(db, where: "name = ?", [.text(name)])[0]
         }
+    }
+
+    /// A recording's claim: this process's, for as long as a day.
+    public static var recording: OutboxLease { OutboxLease(duration: .seconds(86_400)) }
+
+    /// Throws when another process that still lives is recording the run `name` (its claim has
+    /// not lapsed); this process's own recordings may go on.
+    private func refuseAnotherRecording(of name: String, _ db: SQLiteConnection, recorder: OutboxLease)
+        throws(StoreError)
+    {
+        let claims = try db.rows(
+            "SELECT recorder, recording_until FROM runs WHERE name = ? AND recorder IS NOT NULL", [.text(name)]
+        ) { (owner: $0.text(0), until: $0.optionalInstant(1)) }
+        guard let claim = claims.first, !recorder.isThisProcess(claim.owner),
+            !recorder.hasLapsed(owner: claim.owner, leaseUntil: claim.until)
+        else { return }
+        let pid = OutboxLease.processID(of: claim.owner).map { " (pid \($0))" } ?? ""
+        throw StoreError(
+            path: path,
+            message: "the run '\(name)' is being recorded by another waypost\(pid); it is left as it is: "
+                + "run again when that one ends, or give this one another --db",
+            inUse: true)
     }
 
     /// Runs that will be recorded side by side, begun now in this order — each to replace any
@@ -43,25 +92,12 @@ extension Store {
     /// was: two recordings of one name at once would each delete what the other wrote.
     public func reserveRuns(
         _ runs: [(name: String, track: String, dryRun: Bool)], at time: EpochInstant,
-        recorder: OutboxLease = OutboxLease(duration: .seconds(86_400))
+        recorder: OutboxLease = Store.recording
     ) throws(StoreError) {
         try transaction { db throws(StoreError) in
             for run in runs {
-                let claims = try db.rows(
-                    "SELECT recorder, recording_until FROM runs WHERE name = ? AND recorder IS NOT NULL",
-                    [.text(run.name)]
-                ) { (owner: $0.text(0), until: $0.optionalInstant(1)) }
                 // This process's own recording that ended without completing may be replaced.
-                if let claim = claims.first, !recorder.isThisProcess(claim.owner),
-                    !recorder.hasLapsed(owner: claim.owner, leaseUntil: claim.until)
-                {
-                    let pid = OutboxLease.processID(of: claim.owner).map { " (pid \($0))" } ?? ""
-                    throw StoreError(
-                        path: path,
-                        message:
-                            "the run '\(run.name)' is being recorded by another waypost\(pid); it is left as it is: "
-                            + "run again when that one ends, or give this one another --db")
-                }
+                try refuseAnotherRecording(of: run.name, db, recorder: recorder)
                 let replaced = Self.replacedName(run.name)
                 if try Self.runs(db, where: "name = ?", [.text(replaced)]).isEmpty {
                     if let earlier = try Self.runs(db, where: "name = ?", [.text(run.name)]).first {

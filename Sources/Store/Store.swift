@@ -5,10 +5,14 @@ import Foundation
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var message: String
+    /// Another process holds what was asked for (a run it is recording): the store is fine, and
+    /// the same call may succeed once that process ends (sysexits' "service unavailable").
+    public var inUse: Bool
 
-    public init(path: String, message: String) {
+    public init(path: String, message: String, inUse: Bool = false) {
         self.path = path
         self.message = message
+        self.inUse = inUse
     }
 
     public var description: String { "\(path): \(message)" }

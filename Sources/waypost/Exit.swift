@@ -68,7 +68,7 @@ extension ParsableCommand {
         } catch let error as ConfigFileError {
             try reportingFailures { throw CommandFailure(error) }
         } catch let error as StoreError {
-            try reportingFailures { throw CommandFailure(.ioError, error.description) }
+            try reportingFailures { throw CommandFailure(error.inUse ? .unavailable : .ioError, error.description) }
         } catch let error as ExitCode {
             throw error
         } catch {

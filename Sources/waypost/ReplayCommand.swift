@@ -249,7 +249,9 @@ struct Replay: AsyncParsableCommand {
     var dryRun = false
 
     @Option(
-        help: "With --checkins: the run's name in the store (default: the track's file name); the same name resumes it."
+        help: ArgumentHelp(
+            "With --checkins: the run's name in the store (default: the track's file name); the same name resumes it "
+                + "(posts already made are not made again; fixes and events are recorded afresh).")
     )
     var run: String?
 

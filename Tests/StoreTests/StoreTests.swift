@@ -128,6 +128,46 @@ struct StoreTests {
         }
     }
 
+    /// `waypost replay --db` run again under a run's name (resumed after Ctrl-C or a crash, or
+    /// repeated) appended its whole history to the first: `waypost report` counted 3,240 fixes
+    /// for a run of 1,620, every event twice (found by a black-box hunt of the CLI contract). Two
+    /// replays at once both recorded, each the whole history. Begun again, a run's history is
+    /// recorded afresh and its outbox kept; another live process's recording is refused.
+    @Test func aRunBegunAgainRecordsItsHistoryAfresh() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("w.db").path
+            let store = try Store(path: path)
+            let run = try store.beginRun(name: "r", track: "r.kml", at: 1)
+            let fix = LocationRecord(
+                time: 1, latitude: 37.33, longitude: -122.03, horizontalAccuracy: 5, service: "standard")
+            try store.appendLocations([fix], run: run.id)
+            try store.appendEvents([EventRecord(time: 1, type: "regionEnter", region: "cafe")], run: run.id)
+            #expect(
+                try store.enqueue(
+                    key: "k", run: run.id, network: "twitter", createdAt: 1, payload: Data("{}".utf8),
+                    audit: Data("{}".utf8)))
+            try store.finishRun(run.id, at: 2)
+            let again = try store.beginRun(name: "r", track: "r.kml", at: 3)
+            #expect(again.id == run.id && again.finishedAt == nil)
+            #expect(try store.locations(run: run.id).isEmpty && store.events(run: run.id).isEmpty)
+            #expect(try store.outbox().map(\.key) == ["k"], "what was sent or queued stays")
+            // Another machine's recorder, its claim good for an hour: refused, the store as it was.
+            try store.appendLocations([fix], run: run.id)
+            let later = Date().timeIntervalSince1970 + 3_600
+            try sqlite(
+                path, "UPDATE runs SET recorder = 'host=elsewhere pid=4242 start=1 token=x', recording_until = \(later)"
+            )
+            let busy = #expect(throws: StoreError.self) { try store.beginRun(name: "r", track: "r.kml", at: 4) }
+            #expect(busy?.inUse == true)
+            #expect(busy?.message.hasPrefix("the run 'r' is being recorded by another waypost (pid 4242)") == true)
+            #expect(try store.locations(run: run.id).count == 1)
+            // Its claim run out: begun again.
+            try sqlite(path, "UPDATE runs SET recording_until = 1 WHERE recorder IS NOT NULL")
+            #expect(try store.beginRun(name: "r", track: "r.kml", at: 5).id == run.id)
+            #expect(try store.locations(run: run.id).isEmpty)
+        }
+    }
+
     /// Runs SQL on the file through Python's sqlite3: another program, as a user's would be.
     private func sqlite(_ path: String, _ sql: String) throws {
         let process = Process()

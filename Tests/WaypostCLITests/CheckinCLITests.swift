@@ -309,6 +309,42 @@ struct CheckinCLITests {
         }
     }
 
+    /// `replay --help`: "the same name resumes it". Replayed again, the run's history was appended
+    /// to the first (`waypost report`: "device: 3240 fixes" for a run of 1,620); two replays at
+    /// once both recorded, exit 0. Again, it is the one run's history; while another live
+    /// process records it, the replay is refused with exit 69 and the store left as it was.
+    @Test("A run replayed again keeps one history; another process's recording of it is refused")
+    func replayedAgainKeepsOneHistory() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            let replay =
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                ]
+            for _ in 0..<2 { #expect(try CLITests.waypost(replay).status == 0) }
+            let report = try CLITests.waypost("report", "--db", db)
+            #expect(report.stdout.contains("device: 1620 fixes"), "\(report.stdout)")
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            python.arguments = [
+                "python3", "-c",
+                "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE runs SET "
+                    + "recorder = 'host=elsewhere pid=4242 start=1 token=x', recording_until = ?\", "
+                    + "(time.time() + 3600,)); c.commit()",
+                db,
+            ]
+            try python.run()
+            python.waitUntilExit()
+            let busy = try CLITests.waypost(replay)
+            #expect(busy.status == 69)
+            #expect(
+                busy.stderr.hasPrefix(
+                    "waypost: error: \(db): the run 'sunnyvale-commute.kml' is being recorded by another waypost "
+                        + "(pid 4242)"), "\(busy.stderr)")
+            #expect(try CLITests.waypost("report", "--db", db).stdout == report.stdout)
+        }
+    }
+
     /// Issue 27: "a SQLite file that is not Waypost's gets nine tables added … even `audit`,
     /// which only reads". Every command that opens a store refuses it with one line, exit 73,
     /// and leaves it byte for byte as it was.
