@@ -13,7 +13,9 @@ import WaypostSupport
 public enum RunSummary {
     public static func render(_ run: RunSnapshot) -> String {
         func shown(_ text: String) -> String { DisplayEscaping.escape(text) }
-        var out = "Run '\(shown(run.run.name))' (\(shown(run.run.track)))\(run.run.dryRun ? ", dry run" : "")\n"
+        var out = "Run '\(shown(run.run.name))' (\(shown(run.run.track)))\(run.run.dryRun ? ", dry run" : "")"
+        // A run cut short (Ctrl-C, a crash) or still being recorded: what follows is partial.
+        out += (run.run.finishedAt == nil ? "; not finished (cut short, or still being recorded)" : "") + "\n"
         guard let span = run.span else { return out + "nothing recorded (the history may have been purged)\n" }
         let start = span.lowerBound
         func offset(_ t: EpochInstant) -> String {

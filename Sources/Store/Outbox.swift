@@ -199,6 +199,7 @@ extension Store {
     /// same run queued it — that post's own record stands (false, nothing written), except that a
     /// post still pending is withdrawn when `withdrawingAt` is given, because the user's choices
     /// now stop it: it fails unsent at that time, its payload emptied, and takes this record.
+    /// The record a key already has, the same bytes, is not news: false.
     @discardableResult
     public func saveAudit(
         key: String, run: Int64, record: Data, withdrawingAt time: EpochInstant? = nil
@@ -212,6 +213,12 @@ extension Store {
                     "UPDATE outbox SET state = 'failed', payload = '{}', finished_at = ?, last_error = ? "
                         + "WHERE key = ? AND state = 'pending'",
                     [SQLValue(time), .text(OutboxState.withdrawal), .text(key)])
+            } else {
+                // The same post decided the same way again (the event delivered by both the
+                // delegate and CLMonitor, a run replayed again) is no news.
+                var earlier: String?
+                try db.query("SELECT record FROM audit WHERE key = ?", [.text(key)]) { earlier = $0.text(0) }
+                if let earlier, earlier.utf8.elementsEqual(record) { return false }
             }
             try Self.saveAudit(db, key: key, run: run, record: record)
             return true

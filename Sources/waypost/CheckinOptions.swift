@@ -10,11 +10,14 @@ import Store
 import WorldFiles
 
 /// `--db` for a command that records runs (`replay --checkins`): the store is created when missing.
+/// Optional, so that a `--db` given where nothing is recorded is refused, not silently unused.
 struct StoreOptions: ParsableArguments {
-    @Option(help: "The SQLite database (created when missing).", completion: .file())
-    var db: String = ".waypost/waypost.db"
+    @Option(
+        help: "The SQLite database (created when missing), with --checkins (default: .waypost/waypost.db).",
+        completion: .file())
+    var db: String?
 
-    func open() throws -> Store { try openStore(db) }
+    func open() throws -> Store { try openStore(db ?? ".waypost/waypost.db") }
 }
 
 /// `--db` for the commands that work on what runs stored (audit, report, outbox, history): a
@@ -26,6 +29,11 @@ struct ExistingStoreOptions: ParsableArguments {
     func open() throws -> Store {
         guard FileManager.default.fileExists(atPath: db) else {
             throw CommandFailure(.noInput, "\(db): no such database")
+        }
+        // An input that cannot be read, as an unreadable track is (SQLite said only "unable to
+        // open database file", exit 73).
+        guard FileManager.default.isReadableFile(atPath: db) else {
+            throw CommandFailure(.noInput, "\(db): cannot be opened for reading (permission denied)")
         }
         return try openStore(db)
     }
@@ -61,10 +69,13 @@ struct NetworkOptions: ParsableArguments {
     var facebookBaseURL: String?
 
     @Option(
+        name: .customLong("twitter-api"),
         help: ArgumentHelp(
             "Post tweets through Twitter v1.1 (statuses/update, the default) or X API v2 (POST /2/tweets: a place id, never coordinates); with --twitter-base-url, v2 is its sibling ../2/.",
             valueName: "v1.1|v2"))
-    var twitterAPI: TwitterAPIVersion = .v1_1
+    var chosenTwitterAPI: TwitterAPIVersion?
+
+    var twitterAPI: TwitterAPIVersion { chosenTwitterAPI ?? .v1_1 }
 
     @Option(
         help: "Credentials file (YAML/JSON, mode 0600); otherwise WAYPOST_* environment variables.",
@@ -79,9 +90,11 @@ struct NetworkOptions: ParsableArguments {
     var fixtures: String?
 
     @Option(
-        parsing: .unconditional,
-        help: "Against real servers: longest wait for a retry before leaving posts queued, seconds.")
-    var maxWait: Double = 30
+        name: .customLong("max-wait"), parsing: .unconditional,
+        help: "Against real servers: longest wait for a retry before leaving posts queued, seconds (default: 30).")
+    var chosenMaxWait: Double?
+
+    var maxWait: Double { chosenMaxWait ?? 30 }
 
     var external: Bool { twitterBaseURL != nil || facebookBaseURL != nil }
 
@@ -105,6 +118,7 @@ struct NetworkOptions: ParsableArguments {
         [
             ("--twitter-base-url", twitterBaseURL != nil), ("--facebook-base-url", facebookBaseURL != nil),
             ("--credentials", credentials != nil), ("--fixtures", fixtures != nil),
+            ("--twitter-api", chosenTwitterAPI != nil), ("--max-wait", chosenMaxWait != nil),
         ].filter(\.1).map(\.0)
     }
 

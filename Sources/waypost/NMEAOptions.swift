@@ -27,7 +27,7 @@ struct NMEAOptions: ParsableArguments {
     var file: String?
 
     @Option(
-        name: .customLong("nmea-serve"),
+        name: .customLong("nmea-serve"), parsing: .unconditional,
         help: ArgumentHelp(
             "Serve the sentences to TCP clients on PORT (0: a free port, named on standard error), as gpsd's tcp:// sources read them. Needs --realtime; the replay starts when the first client connects.",
             valueName: "port"))

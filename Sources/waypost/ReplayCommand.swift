@@ -212,6 +212,9 @@ struct Replay: AsyncParsableCommand {
     @Option(help: "Start time for untimed geometry, e.g. 2025-06-01T08:00:00Z.")
     var start: String?
 
+    /// 9900-01-01T00:00:00Z: a century before the last time the event stream's four-digit years write.
+    static let latestStart = 250_246_627_200.0
+
     @Option(help: "A track point earlier than the one before it: strict (refuse the file), drop it, or sort the track.")
     var timeOrder: TimeOrder = .strict
 
@@ -225,7 +228,10 @@ struct Replay: AsyncParsableCommand {
         parsing: .unconditional, help: "Replay only the N-th path (track, line or route) of the file, counting from 1.")
     var path: Int?
 
-    @Flag(help: "Pace the run on the wall clock instead of as fast as possible.")
+    @Flag(
+        help: ArgumentHelp(
+            "Pace the run on the wall clock instead of as fast as possible (not with --checkins: a check-in run's "
+                + "delivery, retries and emulator keep virtual time)."))
     var realtime = false
 
     @Option(parsing: .unconditional, help: "With --realtime: how many times faster than real time.")
@@ -278,8 +284,15 @@ struct Replay: AsyncParsableCommand {
             try OptionRange.check(
                 "--distance-filter", distanceFilter, 0...40_075_017, " metres", or: "-1 (every fix)")
         }
-        if let start, XSDDateTime.parse(start) == nil {
-            throw ValidationError("--start '\(start)' is not an ISO-8601 time such as 2025-06-01T08:00:00Z")
+        if let start {
+            guard let seconds = XSDDateTime.parse(start) else {
+                throw ValidationError("--start '\(start)' is not an ISO-8601 time such as 2025-06-01T08:00:00Z")
+            }
+            // Times are written with four-digit years, and a run's scripted times reach a century
+            // past its start: 9999-12-31T23:59Z gave events at "10000-01-01T00:08:57.517Z".
+            if seconds >= Self.latestStart {
+                throw ValidationError("--start '\(start)' is out of range: it must be before 9900-01-01T00:00:00Z")
+            }
         }
         if let path { try OptionRange.check("--path", path, 1...Int.max) }
         // Each event's wait is virtual seconds over the rate: a tiny rate made waits past what
@@ -314,7 +327,8 @@ struct Replay: AsyncParsableCommand {
             }
         }
         let forPosts = [("--privacy", privacy != nil), ("--dry-run", dryRun), ("--run", run != nil)]
-        if checkins == nil, let option = (forPosts.filter(\.1).map(\.0) + network.given).first {
+        let given = forPosts.filter(\.1).map(\.0) + network.given + (storage.db != nil ? ["--db"] : [])
+        if checkins == nil, let option = given.first {
             throw ValidationError("\(option) needs --checkins: nothing is posted without rules")
         }
         if realtime && checkins != nil { throw ValidationError("--realtime cannot be combined with --checkins") }
@@ -323,6 +337,11 @@ struct Replay: AsyncParsableCommand {
 
     func desiredAccuracy() throws -> Double {
         guard let value = LocationAccuracy.named(accuracy) else {
+            // A number that is no accuracy is a range error, as other numeric options' are.
+            if Double(accuracy) != nil {
+                throw ValidationError(
+                    "--accuracy \(accuracy) is out of range: more than 0 metres, or a name (best, ten-meters, …)")
+            }
             throw ValidationError("--accuracy '\(accuracy)' is not a CoreLocation accuracy name or a number of metres")
         }
         return value

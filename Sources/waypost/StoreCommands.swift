@@ -42,7 +42,9 @@ struct Audit: ParsableCommand {
                 }
             }
             if carriesLocation { records = records.filter(\.carriesLocation) }
-            print(AuditReport(run: record.name, records: records).render(format), terminator: "")
+            print(
+                AuditReport(run: record.name, records: records, finished: record.finishedAt != nil).render(format),
+                terminator: "")
         }
     }
 }

@@ -31,13 +31,15 @@ struct CLITests {
     }
 
     /// Runs the tool in `directory` (the checkout by default).
-    /// `standardOutput` replaces the pipe its output is read from (`stdout` is then empty).
+    /// `standardOutput` replaces the pipe its output is read from (`stdout` is then empty);
+    /// `through` runs another program instead, the arguments given to it (`setpriv`, to run the
+    /// tool as another user).
     static func waypost(
         _ arguments: [String], in directory: URL = Corpus.repositoryRoot, standardOutput: FileHandle? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], through program: URL? = nil
     ) throws -> Run {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program ?? executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -328,6 +330,11 @@ struct CLITests {
             "--rate 1e-12 is out of range: 0.001…1000000 times real time"
         ),
         (["replay", "tracks/cupertino-walk.kml", "--realtime", "--rate", "nan"], "--rate nan is out of range"),
+        // Events at "10000-01-01T00:08:57.517Z": not an ISO-8601 time (a black-box hunt of the CLI).
+        (
+            ["replay", "tracks/i280-drive.kml", "--speed", "29", "--start", "9999-12-31T23:59:00Z"],
+            "--start '9999-12-31T23:59:00Z' is out of range: it must be before 9900-01-01T00:00:00Z"
+        ),
         (
             ["replay", "tracks/cupertino-walk.kml", "--speed", "1e-300"],
             "--speed 1e-300 is out of range: 0.01…1000 m/s"

@@ -195,6 +195,11 @@ struct CheckinCLITests {
                 ),
                 (["--fixtures", "fixtures/places"], "--fixtures needs --checkins"),
                 (["--twitter-base-url", "http://127.0.0.1:9/1.1/"], "--twitter-base-url needs --checkins"),
+                // Options with a default were given unnoticed: a replay without rules ignored them,
+                // exit 0, no database made (found by a black-box hunt of the CLI contract).
+                (["--twitter-api", "v2"], "--twitter-api needs --checkins"),
+                (["--max-wait", "5"], "--max-wait needs --checkins"),
+                ([], "--db needs --checkins"),
                 (
                     rules + ["--dry-run", "--credentials", credentials.path],
                     "--credentials is for --twitter-base-url or --facebook-base-url"
@@ -342,6 +347,126 @@ struct CheckinCLITests {
                     "waypost: error: \(db): the run 'sunnyvale-commute.kml' is being recorded by another waypost "
                         + "(pid 4242)"), "\(busy.stderr)")
             #expect(try CLITests.waypost("report", "--db", db).stdout == report.stdout)
+        }
+    }
+
+    /// A run cut short (Ctrl-C: the store leaves its `finished_at` empty) was reported and audited
+    /// as if whole — "819200 fixes", "2 posts" — with nothing saying it stopped (a black-box hunt
+    /// of the CLI contract). The report, the audit and its JSON say so; a finished run's do not.
+    @Test("A run that did not finish is reported and audited as such")
+    func anUnfinishedRunSaysSo() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            let replay = try CLITests.waypost(
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                ])
+            #expect(replay.status == 0)
+            func outputs() throws -> (report: String, audit: String, json: String) {
+                (
+                    try CLITests.waypost("report", "--db", db).stdout, try CLITests.waypost("audit", "--db", db).stdout,
+                    try CLITests.waypost("audit", "--db", db, "--format", "json").stdout
+                )
+            }
+            let finished = try outputs()
+            #expect(!finished.report.contains("not finished") && !finished.audit.contains("did not finish"))
+            #expect(!finished.json.contains("unfinished"))
+            let python = Process()
+            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            python.arguments = [
+                "python3", "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('UPDATE runs SET finished_at = NULL'); "
+                    + "c.commit()",
+                db,
+            ]
+            try python.run()
+            python.waitUntilExit()
+            let cut = try outputs()
+            #expect(
+                cut.report.hasPrefix(
+                    "Run 'sunnyvale-commute.kml' (tracks/sunnyvale-commute.kml); not finished (cut short, or still being "
+                        + "recorded)\n"), "\(cut.report)")
+            #expect(
+                cut.audit.hasPrefix(
+                    "Audit of run sunnyvale-commute.kml: 8 posts; the run did not finish (cut short, or still being "
+                        + "recorded): posts so far\n"), "\(cut.audit)")
+            #expect(cut.json.contains(#""unfinished" : true"#))
+        }
+    }
+
+    /// A store the user cannot write or read (a black-box hunt of the CLI, as `nobody`): `audit`
+    /// of one in a read-only directory said only "preparing SELECT 0, application_id FROM …:
+    /// attempt to write a readonly database", and an unreadable one "unable to open database file",
+    /// exit 73 where an unreadable track is 66. Run as `nobody` when the tests run as root (who may
+    /// write anywhere).
+    @Test("A read-only or unreadable store: an error that says what to change")
+    func readOnlyAndUnreadableStores() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            #expect(
+                try CLITests.waypost(
+                    Self.commute + ["--checkins", "fixtures/rules/coffee.yaml", "--db", db]
+                ).status == 0)
+            let locked = directory.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+            let readOnly = locked.appendingPathComponent("w.db").path
+            let unreadable = directory.appendingPathComponent("unreadable.db").path
+            for copy in [readOnly, unreadable] { try FileManager.default.copyItem(atPath: db, toPath: copy) }
+            let asRoot = getuid() == 0
+            for path in [directory.path, locked.path, readOnly, unreadable] where asRoot {
+                #expect(chown(path, 65_534, 65_534) == 0)
+            }
+            chmod(directory.path, 0o755)
+            chmod(readOnly, 0o444)
+            chmod(locked.path, 0o555)
+            chmod(unreadable, 0o000)
+            defer { chmod(locked.path, 0o755) }
+            // The tool where `nobody` may run it: the checkout may lie in a directory only root enters.
+            let tool = directory.appendingPathComponent("waypost")
+            if asRoot { try FileManager.default.copyItem(at: CLITests.executable, to: tool) }
+            func waypost(_ arguments: String...) throws -> CLITests.Run {
+                guard asRoot else { return try CLITests.waypost(arguments) }
+                return try CLITests.waypost(
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", tool.path] + arguments,
+                    in: directory, through: URL(fileURLWithPath: "/usr/bin/setpriv"))
+            }
+            let audit = try waypost("audit", "--db", readOnly)
+            #expect(audit.status == 73)
+            #expect(
+                audit.stderr.hasPrefix(
+                    "waypost: error: \(readOnly): cannot write to the database: the file, or the directory that holds "
+                        + "it and its -wal and -shm files, is read-only"), "\(audit.stderr)")
+            let closed = try waypost("audit", "--db", unreadable)
+            #expect(closed.status == 66)
+            #expect(
+                closed.stderr == "waypost: error: \(unreadable): cannot be opened for reading (permission denied)\n")
+        }
+    }
+
+    /// The stream's `post` lines say what `waypost audit` says (found by a black-box hunt of the
+    /// CLI contract): a dry run's posts carried nothing yet read `"precision":"place"` where the
+    /// audit says none, and with `--api delegate,monitor` each blocked post — its entry reported by
+    /// both APIs — was printed twice, four lines for the audit's two records.
+    @Test("The stream's post lines match the audit: no precision without location, a post decided once")
+    func streamPostsMatchTheAudit() throws {
+        try withTemporaryDirectory { directory in
+            func posts(_ extra: [String], db: String) throws -> [String] {
+                let run = try CLITests.waypost(
+                    Self.commute + [
+                        "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml",
+                        "--db", db, "--format", "jsonl",
+                    ] + extra)
+                #expect(run.status == 0, "\(run.stderr)")
+                return run.stdout.split(separator: "\n").map(String.init).filter { $0.contains(#""type":"post""#) }
+            }
+            let dry = try posts(["--dry-run"], db: directory.appendingPathComponent("dry.db").path)
+            #expect(!dry.isEmpty && dry.allSatisfy { $0.contains(#""carriesLocation":false,"precision":"none""#) })
+            let both = directory.appendingPathComponent("both.db").path
+            let blocked = try posts(["--api", "delegate,monitor"], db: both).filter {
+                $0.contains(#""decision":"blocked""#)
+            }
+            let audit = try CLITests.waypost("audit", "--db", both, "--format", "csv").stdout
+            #expect(blocked.count == 2 && audit.components(separatedBy: ",blocked,").count - 1 == 2, "\(blocked)")
         }
     }
 

@@ -103,6 +103,19 @@ struct ReadmeExampleTests {
         #expect(Self.documentsWithCommands.first == "README.md")
     }
 
+    /// The README's sample of `waypost test` output is what the tool prints: each line it shows
+    /// of privacy-zone-home is a line of that scenario's verdict (it said "14 requests checked"
+    /// where the tool counts 17; found by a black-box hunt of the CLI).
+    @Test func theReadmeScenarioSampleIsTheToolsOutput() throws {
+        let shown = Self.text("README.md").components(separatedBy: "\n")
+            .drop { $0 != "$ waypost test fixtures/scenarios/*.yaml --junit out.xml" }.dropFirst()
+            .prefix { $0 != "…" }
+        let run = try CLITests.waypost("test", "fixtures/scenarios/privacy-zone-home.yaml")
+        #expect(run.status == 0, "\(run.stderr)")
+        let printed = Set(run.stdout.components(separatedBy: "\n"))
+        #expect(shown.count == 3 && shown.allSatisfy(printed.contains), "\(Array(shown))\n\(run.stdout)")
+    }
+
     @Test(arguments: ReadmeExampleTests.documentsWithCommands)
     func consoleExamplesRun(document: String) throws {
         let commands = Self.consoleCommands(Self.text(document))

@@ -83,7 +83,7 @@ struct StandardStreamsCLITests {
         (["replay", "tracks/cupertino-walk.kml", "--signal-loss", "-5-10"], "--signal-loss '-5-10' is not FROM-TO"),
         (
             ["replay", "tracks/cupertino-walk.kml", "--accuracy", "-7"],
-            "--accuracy '-7' is not a CoreLocation accuracy name or a number of metres"
+            "--accuracy -7 is out of range: more than 0 metres, or a name (best, ten-meters, …)"
         ),
         (
             ["replay", "tracks/cupertino-walk.kml", "--seed", "-1"],

@@ -10,11 +10,18 @@ public struct AuditReport {
 
     public var run: String
     public var records: [AuditRecord]
+    /// Whether the run finished: one cut short (Ctrl-C, a crash) or still being recorded holds
+    /// only the posts made so far, and the audit says so.
+    public var finished: Bool
 
-    public init(run: String, records: [AuditRecord]) {
+    public init(run: String, records: [AuditRecord], finished: Bool = true) {
         self.run = run
         self.records = records
+        self.finished = finished
     }
+
+    /// What the header says of a run that did not finish.
+    public static let unfinished = "the run did not finish (cut short, or still being recorded): posts so far"
 
     /// Posts that went out with location, per network and precision.
     public var summary: [(network: Network, precision: Precision, count: Int)] {
@@ -74,7 +81,8 @@ public struct AuditReport {
     private func table() -> String {
         let rows = [Self.columns] + records.map { row($0).map { DisplayEscaping.escape($0) } }
         let widths = Self.columns.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
-        var out = "Audit of run \(DisplayEscaping.escape(run)): \(records.count) posts\n\n"
+        var out = "Audit of run \(DisplayEscaping.escape(run)): \(records.count) posts"
+        out += (finished ? "" : "; " + Self.unfinished) + "\n\n"
         for (index, row) in rows.enumerated() {
             out +=
                 row.enumerated().map { c, cell in
@@ -111,6 +119,8 @@ public struct AuditReport {
     private func json() -> String {
         struct Document: Encodable {
             var run: String
+            /// Present, true, only for a run that did not finish.
+            var unfinished: Bool?
             var posts: [AuditRecord]
             var summary: [Entry]
             /// Posts that carried location, per audience.
@@ -126,7 +136,7 @@ public struct AuditReport {
             }
         }
         let document = Document(
-            run: run, posts: records,
+            run: run, unfinished: finished ? nil : true, posts: records,
             summary: summary.map { .init(network: $0.network, precision: $0.precision, posts: $0.count) },
             audiences: audiences.map { .init(audience: $0.audience, posts: $0.count) })
         let encoder = JSONEncoder()

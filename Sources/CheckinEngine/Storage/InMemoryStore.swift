@@ -165,6 +165,8 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
             entries[index].lastError = OutboxState.withdrawal
             intents[index] = nil
             unwritten.remove(index)
+        } else if let kept = auditIndex[key], audit[kept].record.bytes == record.bytes {
+            return false
         }
         writeAudit(key: key, run: run, record: record)
         return true

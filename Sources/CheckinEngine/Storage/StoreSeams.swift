@@ -16,7 +16,8 @@ public protocol CheckinStore: AnyObject, Sendable {
     func appendEvents(_ events: [EventRecord], run: Int64) throws(StoreError)
     /// Writes (or replaces) the audit record of a post that never reaches the outbox; false,
     /// nothing written, when its key is in the outbox — unless it is pending and `withdrawingAt`
-    /// is given: then it is withdrawn unsent (see ``Store/Store/saveAudit(key:run:record:withdrawingAt:)``).
+    /// is given: then it is withdrawn unsent (see ``Store/Store/saveAudit(key:run:record:withdrawingAt:)``);
+    /// false too when the key has this record already.
     @discardableResult
     func saveAudit(key: String, run: Int64, record: Data, withdrawingAt time: EpochInstant?) throws(StoreError) -> Bool
     /// Writes a pending post and its audit record; false, and nothing written, when `key` exists.

@@ -79,7 +79,16 @@ final class SQLiteConnection {
     private func failure(_ what: String) -> StoreError {
         let words = what.split(whereSeparator: \.isWhitespace)
         let statement = words.prefix(8).joined(separator: " ") + (words.count > 8 ? " …" : "")
-        return StoreError(path: path, message: "\(statement): \(String(cString: sqlite3_errmsg(handle)))")
+        let reason = String(cString: sqlite3_errmsg(handle))
+        // What the user can act on, before SQLite's words: even a read needs the -shm file beside
+        // a database in WAL mode, so a read-only directory stops `audit` too.
+        if lastErrorCode == SQLITE_READONLY {
+            return StoreError(
+                path: path,
+                message: "cannot write to the database: the file, or the directory that holds it and its -wal and "
+                    + "-shm files, is read-only (\(statement): \(reason))")
+        }
+        return StoreError(path: path, message: "\(statement): \(reason)")
     }
 
     /// SQLite's primary result code of the last call on this connection.
