@@ -42,12 +42,11 @@ package struct ObservedLog: Sendable, Equatable {
     /// The types a line may have: the event stream's (``LocationEvent/Kind``) and `post`.
     package static let types = Set(LocationEvent.Kind.allCases.map(\.rawValue) + ["post"])
 
-    /// Reads a log file; a missing file is an `.unreadable` error, a bad line `.invalid`.
+    /// Reads a log file, or a pipe (`<(…)`, `/dev/stdin`: a log `tee`'d from a device, read as
+    /// configuration files are — it said "no such file" of them, exit 66); a missing file is an
+    /// `.unreadable` error, a bad line `.invalid`.
     package static func read(contentsOf url: URL, displayName: String) throws(ConfigFileError) -> ObservedLog {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ConfigFileError(.unreadable, file: displayName, message: "no such file, or it cannot be read")
-        }
-        return try parse(data, name: displayName)
+        try parse(ConfigText.bytes(url, name: displayName), name: displayName)
     }
 
     /// Reads the log's bytes, named `name` in errors.

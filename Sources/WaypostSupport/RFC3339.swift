@@ -43,7 +43,17 @@ package enum RFC3339 {
         if bytes[bytes.count - 1] == UInt8(ascii: "z") { bytes[bytes.count - 1] = UInt8(ascii: "Z") }
         let leap = bytes[17] == UInt8(ascii: "6")
         if leap { bytes[17] = UInt8(ascii: "5"); bytes[18] = UInt8(ascii: "9") }
-        guard let seconds = XSDDateTime.parse(String(decoding: bytes, as: UTF8.self)) else { throw .form }
+        // The offset is taken off here: xsd:dateTime allows ±14:00 at most, RFC 3339 any hour to
+        // 23 (`+15:00` was refused as no date-time).
+        var offset = 0.0
+        if bytes[bytes.count - 1] != UInt8(ascii: "Z") {
+            let at = bytes.count - 6
+            func number(_ i: Int) -> Double { Double(Int(bytes[i] - 48) * 10 + Int(bytes[i + 1] - 48)) }
+            offset = (bytes[at] == UInt8(ascii: "-") ? -1 : 1) * (number(at + 1) * 3_600 + number(at + 4) * 60)
+            bytes.replaceSubrange(at..., with: [UInt8(ascii: "Z")])
+        }
+        guard let local = XSDDateTime.parse(String(decoding: bytes, as: UTF8.self)) else { throw .form }
+        let seconds = local - offset
         guard leap else { return seconds }
         // 23:59:59 UTC of a leap second day, read with 59 for 60: one second on.
         let utc = XSDDateTime.format(seconds.rounded(.down), fractionDigits: 0)

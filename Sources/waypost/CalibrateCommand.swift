@@ -18,7 +18,8 @@ struct Calibrate: AsyncParsableCommand {
             least 2,000 simulated crossings with its 95 % interval, and what the model predicts, \
             unfitted, for radii it was not fitted to. With --write (run in the checkout, as `make \
             calibrate` does) the parameters go to Sources/LocationSimulation/Field/FittedParameters.swift \
-            and the report to docs/field-calibration.md.
+            and the report to docs/field-calibration.md. When no combination meets every figure of a \
+            set, the report is printed with its misses, nothing is written, and the exit status is 1.
 
             Examples:
               waypost calibrate --fit-trials 40
@@ -49,20 +50,33 @@ struct Calibrate: AsyncParsableCommand {
                 throw CommandFailure(.noInput, "--write runs in Waypost's checkout: \(Self.parametersFile) is not here")
             }
             let (fitTrials, crossings) = (self.fitTrials, self.reportCrossings)
-            let fitted = await withTaskGroup(of: (FieldCalibration.Set, RegionMechanism).self) { group in
+            let fitted = await withTaskGroup(of: (FieldCalibration.Set, RegionMechanism, Bool).self) { group in
                 for set in FieldCalibration.Set.allCases {
                     group.addTask {
-                        (set, FieldCalibration.fit(set, trials: fitTrials, crossings: crossings).mechanism)
+                        let fit = FieldCalibration.fit(set, trials: fitTrials, crossings: crossings)
+                        return (set, fit.mechanism, !fit.results.isEmpty && fit.results.allSatisfy(\.met))
                     }
                 }
-                var fitted: [FieldCalibration.Set: RegionMechanism] = [:]
-                for await (set, mechanism) in group { fitted[set] = mechanism }
+                var fitted: [FieldCalibration.Set: (mechanism: RegionMechanism, meetsAll: Bool)] = [:]
+                for await (set, mechanism, meetsAll) in group { fitted[set] = (mechanism, meetsAll) }
                 return fitted
             }
-            let field = fitted[.field] ?? .field
-            let device = fitted[.device] ?? .device
+            let field = fitted[.field]?.mechanism ?? .field
+            let device = fitted[.device]?.mechanism ?? .device
             let report = CalibrationReport(field: field, device: device, crossings: crossings, fitTrials: fitTrials)
                 .markdown()
+            // A set that meets no figure set is no calibration: the report shows what was missed,
+            // and nothing is written over the parameters that do (the help says the kept set
+            // "meets every figure"; it exited 0 and wrote one that did not).
+            let unmet = FieldCalibration.Set.allCases.filter { fitted[$0]?.meetsAll != true }
+            if !unmet.isEmpty {
+                try BufferedOutput.writeToStandardOutput(report)
+                let names = unmet.map(\.rawValue).joined(separator: " and ")
+                throw CommandFailure(
+                    .expectationFailed,
+                    "no parameter set of the grid meets every \(names) figure over \(Counted.text(crossings, "crossing")) "
+                        + "(the report marks the misses)\(write ? "; nothing was written" : "")")
+            }
             if write {
                 try OutputDestination(Self.parametersFile).write {
                     $0.write(Self.parametersSource(field: field, device: device))

@@ -36,10 +36,11 @@ struct CLITests {
     /// tool as another user).
     static func waypost(
         _ arguments: [String], in directory: URL = Corpus.repositoryRoot, standardOutput: FileHandle? = nil,
-        environment: [String: String] = [:], through program: URL? = nil
+        environment: [String: String] = [:], through program: URL? = nil, standardInput: FileHandle? = nil
     ) throws -> Run {
         let process = Process()
         process.executableURL = program ?? executable
+        if let standardInput { process.standardInput = standardInput }
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

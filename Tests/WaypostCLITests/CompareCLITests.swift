@@ -45,6 +45,18 @@ struct CompareCLITests {
             #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
             #expect(passing.stdout.hasPrefix("PASS "), "\(passing.stdout)")
             #expect(passing.stdout.contains("✓ "), "\(passing.stdout)")
+            // A log through a pipe, as `/dev/stdin` or `<(…)` hands it over: it said "no such
+            // file, or it cannot be read", exit 66 (a black-box hunt of `compare`).
+            let pipe = Pipe()
+            let writer = Thread {
+                pipe.fileHandleForWriting.write(Data(log.utf8))
+                try? pipe.fileHandleForWriting.close()
+            }
+            writer.start()
+            let piped = try CLITests.waypost(
+                ["compare", "/dev/stdin", Self.scenario], standardInput: pipe.fileHandleForReading)
+            #expect(piped.status == 0, "\(piped.stderr)")
+            #expect(piped.stdout == passing.stdout.replacingOccurrences(of: observed.path, with: "/dev/stdin"))
 
             let late = directory.appendingPathComponent("late.jsonl")
             try Self.moving("sunnyvale-coffee-roasters", by: 1_800, in: log).write(
@@ -140,6 +152,31 @@ struct CompareCLITests {
             let run = try CLITests.waypost("compare", observed.path, one.path)
             #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
             #expect(run.stderr.contains("trials: 1 is one run"), "\(run.stderr)")
+        }
+    }
+}
+
+/// `waypost calibrate` keeps a parameter set only when it meets every figure (its help: "the best
+/// there that meets every figure is kept"). Over one crossing a figure no set meets, it exited 0,
+/// and `--write` replaced the checked-in parameters and report with a set marked **no** (a
+/// black-box hunt of `calibrate`). Now: the report with its misses, exit 1, nothing written.
+struct CalibrateCLITests {
+    @Test func aSetThatMissesAFigureIsNotKept() throws {
+        try withTemporaryDirectory { checkout in
+            let parameters = checkout.appendingPathComponent("Sources/LocationSimulation/Field/FittedParameters.swift")
+            try FileManager.default.createDirectory(
+                at: parameters.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "// the checked-in parameters\n".write(to: parameters, atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost(
+                ["calibrate", "--write", "--fit-trials", "1", "--report-crossings", "1"], in: checkout)
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix(
+                    "waypost: error: no parameter set of the grid meets every field figure over 1 crossing"),
+                "\(run.stderr)")
+            #expect(run.stdout.contains("**no**"))
+            #expect(try String(contentsOf: parameters, encoding: .utf8) == "// the checked-in parameters\n")
+            #expect(!FileManager.default.fileExists(atPath: checkout.appendingPathComponent("docs").path))
         }
     }
 }

@@ -9,6 +9,8 @@ struct RFC3339Tests {
     @Test(arguments: [
         ("2025-06-03T12:00:00Z", 0.0), ("2025-06-03t12:00:00z", 0), ("2025-06-03T12:00:00.250Z", 0.25),
         ("2025-06-03T14:00:00+02:00", 0), ("2025-06-03T05:00:00-07:00", 0), ("2025-06-03T12:00:00-00:00", 0),
+        // §5.6: time-numoffset's hour is any of 00–23, not xsd:dateTime's ±14:00 (these were refused).
+        ("2025-06-04T03:00:00+15:00", 0), ("2025-06-02T18:00:00-18:00", 0), ("2025-06-04T11:59:00+23:59", 0),
     ])
     func readsTheForms(_ text: String, _ offset: Double) throws {
         #expect(try RFC3339.parse(text) == Self.noon + offset)

@@ -3,12 +3,21 @@ import WaypostSupport
 internal import Yams
 
 /// The text of a configuration file, checked before any YAML is composed.
-enum ConfigText {
+package enum ConfigText {
     /// The file as UTF-8 text (a leading BOM dropped). A missing or unreadable file is
     /// `unreadable`; bytes that are not UTF-8 are `invalid` at the line and column of the first.
     static func read(
         _ url: URL, name: String, largest: Int = largestFile(physicalMemory: ProcessInfo.processInfo.physicalMemory)
     ) throws(ConfigFileError) -> String {
+        try decode(bytes(url, name: name, largest: largest), name: name)
+    }
+
+    /// The file's bytes: a regular file, or a pipe, FIFO or standard input read as a stream
+    /// (`<(…)`, `/dev/stdin`), no larger than a configuration file may be. A missing or
+    /// unreadable file, or a directory, is `unreadable`.
+    package static func bytes(
+        _ url: URL, name: String, largest: Int = largestFile(physicalMemory: ProcessInfo.processInfo.physicalMemory)
+    ) throws(ConfigFileError) -> Data {
         // `URL(fileURLWithPath: "")` is the working directory: an empty argument names no file.
         guard !name.isEmpty else {
             throw ConfigFileError(.unreadable, file: "''", message: "an empty path names no file")
@@ -36,7 +45,7 @@ enum ConfigText {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw ConfigFileError(.unreadable, file: name, message: exists ? "cannot be read" : "no such file")
         }
-        return try decode(data, name: name)
+        return data
     }
 
     /// A pipe, FIFO or standard input (`--regions -`, `<(…)`), read to its end: no size to check
