@@ -39,6 +39,9 @@ package struct ObservedLog: Sendable, Equatable {
 
     package init(file: String, events: [Event]) { (self.file, self.events) = (file, events) }
 
+    /// 0001-01-01T00:00:00Z up to 10000-01-01T00:00:00Z, in seconds since 1970.
+    static let years = -62_135_596_800.0..<253_402_300_800.0
+
     /// The types a line may have: the event stream's (``LocationEvent/Kind``) and `post`.
     package static let types = Set(LocationEvent.Kind.allCases.map(\.rawValue) + ["post"])
 
@@ -101,6 +104,11 @@ package struct ObservedLog: Sendable, Equatable {
                 time = try RFC3339.parse(stamp)
             } catch {
                 throw t.failure("t '\(stamp)' \(error.description)")
+            }
+            // Times are written back with four-digit years (compare's JSON: its schema's pattern);
+            // 9999-12-31T23:59:00-10:00 came back as "10000-01-01T09:59:00.000Z".
+            guard Self.years.contains(time) else {
+                throw t.failure("t '\(stamp)' is out of range: in UTC it must fall in the years 0001 to 9999")
             }
             let typeNode = try node.required("type")
             let type = try jsonString(typeNode, "type", "an event stream type such as \"regionEnter\"")

@@ -185,6 +185,16 @@ struct ComparisonTests {
         #expect(comparison.events.map(\.key.occurrence) == [1, 2])
     }
 
+    /// RFC 3339 reads a time whose UTC year is 10000 or 0 (an offset across the year's edge), which
+    /// compare's JSON then wrote as "10000-01-01T09:59:00.000Z", off its schema's four-digit
+    /// pattern (a black-box hunt of `compare`): such a line is refused where it stands.
+    @Test(arguments: ["9999-12-31T23:59:00-10:00", "0000-01-01T00:00:00+01:00"])
+    func aTimeOutsideTheYearsWrittenIsRefusedAtItsLine(_ stamp: String) {
+        let text = #"{"t":"\#(stamp)","type":"authorization","status":"authorizedAlways"}"#
+        let error = #expect(throws: ConfigFileError.self) { try ObservedLog.parse(Data(text.utf8), name: "x.jsonl") }
+        #expect(error?.line == 1 && error?.message.contains("must fall in the years 0001 to 9999") == true)
+    }
+
     /// A log written from several threads: its first line is stamped 30 s after the rest.
     /// Offsets count from the earliest `t`, not the first line's.
     @Test func offsetsCountFromTheEarliestLineWhereverItIs() throws {

@@ -14,6 +14,21 @@ struct CheckinCLITests {
         "replay", "tracks/sunnyvale-commute.kml", "--regions", "fixtures/regions/commute-cafes.yaml",
     ]
 
+    /// Runs one SQL statement on the file through Python's sqlite3: another program, as a user's
+    /// would be.
+    static func sqlite(_ path: String, _ sql: String) throws {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = [
+            "python3", "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
+            path, sql,
+        ]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0, "\(sql)")
+    }
+
     @Test("The demo replay posts at the cafés and the audit says how each carried location")
     func demoRunAndAudit() throws {
         try withTemporaryDirectory { directory in
@@ -329,17 +344,10 @@ struct CheckinCLITests {
             for _ in 0..<2 { #expect(try CLITests.waypost(replay).status == 0) }
             let report = try CLITests.waypost("report", "--db", db)
             #expect(report.stdout.contains("device: 1620 fixes"), "\(report.stdout)")
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = [
-                "python3", "-c",
-                "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE runs SET "
-                    + "recorder = 'host=elsewhere pid=4242 start=1 token=x', recording_until = ?\", "
-                    + "(time.time() + 3600,)); c.commit()",
+            try Self.sqlite(
                 db,
-            ]
-            try python.run()
-            python.waitUntilExit()
+                "UPDATE runs SET recorder = 'host=elsewhere pid=4242 start=1 token=x', "
+                    + "recording_until = \(Date().timeIntervalSince1970 + 3_600)")
             let busy = try CLITests.waypost(replay)
             #expect(busy.status == 69)
             #expect(
@@ -371,16 +379,7 @@ struct CheckinCLITests {
             let finished = try outputs()
             #expect(!finished.report.contains("not finished") && !finished.audit.contains("did not finish"))
             #expect(!finished.json.contains("unfinished"))
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = [
-                "python3", "-c",
-                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('UPDATE runs SET finished_at = NULL'); "
-                    + "c.commit()",
-                db,
-            ]
-            try python.run()
-            python.waitUntilExit()
+            try Self.sqlite(db, "UPDATE runs SET finished_at = NULL")
             let cut = try outputs()
             #expect(
                 cut.report.hasPrefix(
@@ -477,15 +476,7 @@ struct CheckinCLITests {
     func foreignDatabaseIsLeftAlone() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("contacts.db").path
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = [
-                "python3", "-c",
-                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE contacts (name)'); c.commit()",
-                path,
-            ]
-            try python.run()
-            python.waitUntilExit()
+            try Self.sqlite(path, "CREATE TABLE contacts (name)")
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             for arguments in [
                 ["audit", "--db", path], ["outbox", "list", "--db", path], ["history", "purge", "--db", path],
@@ -513,18 +504,10 @@ struct CheckinCLITests {
                     "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
                 ])
             #expect(replay.status == 0, "\(replay.stderr)")
-            let python = Process()
-            python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            python.arguments = [
-                "python3", "-c",
-                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO outbox (key, run, "
-                    + "network, state, created_at, not_before, payload) SELECT 'from-later', MAX(id), 'facebook', "
-                    + "'pending', 1748960060, 1748960060, '{\\\"version\\\":99}' FROM runs\"); c.commit()",
+            try Self.sqlite(
                 db,
-            ]
-            try python.run()
-            python.waitUntilExit()
-            #expect(python.terminationStatus == 0)
+                "INSERT INTO outbox (key, run, network, state, created_at, not_before, payload) SELECT 'from-later', "
+                    + "MAX(id), 'facebook', 'pending', 1748960060, 1748960060, '{\"version\":99}' FROM runs")
             let flush = try CLITests.waypost("outbox", "flush", "--db", db)
             #expect(flush.status == 0, "\(flush.stderr)")
             #expect(

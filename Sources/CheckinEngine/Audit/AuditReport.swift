@@ -21,7 +21,7 @@ public struct AuditReport {
     }
 
     /// What the header says of a run that did not finish.
-    public static let unfinished = "the run did not finish (cut short, or still being recorded): posts so far"
+    private static let unfinished = "the run did not finish (cut short, or still being recorded): posts so far"
 
     /// Posts that went out with location, per network and precision.
     public var summary: [(network: Network, precision: Precision, count: Int)] {
