@@ -14,6 +14,12 @@ struct CheckinCLITests {
         "replay", "tracks/sunnyvale-commute.kml", "--regions", "fixtures/regions/commute-cafes.yaml",
     ]
 
+    /// The demo's replay (`make demo`): the commute through the cafés, the coffee rules and the
+    /// demo's privacy profile, recorded in `db`.
+    static func demo(into db: String) -> [String] {
+        commute + ["--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db]
+    }
+
     /// Runs one SQL statement on the file through Python's sqlite3: another program, as a user's
     /// would be.
     static func sqlite(_ path: String, _ sql: String) throws {
@@ -34,10 +40,7 @@ struct CheckinCLITests {
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("w.db").path
             let replay = try CLITests.waypost(
-                Self.commute + [
-                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
-                    "--format", "jsonl",
-                ])
+                Self.demo(into: db) + ["--format", "jsonl"])
             #expect(replay.status == 0, "\(replay.stderr)")
             let posts = replay.stdout.split(separator: "\n").filter { $0.contains(#""type":"post""#) }
             #expect(posts.filter { $0.contains(#""decision":"posted""#) }.count == 6)
@@ -47,10 +50,7 @@ struct CheckinCLITests {
             // order: the post lines differed at every run).
             #expect(posts.allSatisfy { $0.hasPrefix(#"{"t":""#) && $0.contains(#"Z","type":"post","network":""#) })
             let again = try CLITests.waypost(
-                Self.commute + [
-                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db",
-                    directory.appendingPathComponent("again.db").path, "--format", "jsonl",
-                ])
+                Self.demo(into: directory.appendingPathComponent("again.db").path) + ["--format", "jsonl"])
             #expect(again.stdout == replay.stdout)
             let audit = try CLITests.waypost("audit", "--db", db, "--format", "csv")
             #expect(audit.status == 0)
@@ -77,8 +77,7 @@ struct CheckinCLITests {
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("q.db").path
             let run = try CLITests.waypost(
-                Self.commute + [
-                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                Self.demo(into: db) + [
                     "--twitter-base-url", "http://127.0.0.1:9/1.1/", "--facebook-base-url", "http://127.0.0.1:9/",
                     "--max-wait", "0", "--summary",
                 ],
@@ -240,10 +239,7 @@ struct CheckinCLITests {
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("w.db").path
             let replay = try CLITests.waypost(
-                Self.commute + [
-                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
-                    "--format", "jsonl",
-                ])
+                Self.demo(into: db) + ["--format", "jsonl"])
             #expect(replay.status == 0, "\(replay.stderr)")
             // Interpolated fixes, whose many digits no region or zone shares.
             let fixes = replay.stdout.split(separator: "\n").compactMap { line -> Double? in
@@ -337,10 +333,7 @@ struct CheckinCLITests {
     func replayedAgainKeepsOneHistory() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("w.db").path
-            let replay =
-                Self.commute + [
-                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
-                ]
+            let replay = Self.demo(into: db)
             for _ in 0..<2 { #expect(try CLITests.waypost(replay).status == 0) }
             let report = try CLITests.waypost("report", "--db", db)
             #expect(report.stdout.contains("device: 1620 fixes"), "\(report.stdout)")
@@ -365,10 +358,7 @@ struct CheckinCLITests {
     func anUnfinishedRunSaysSo() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("w.db").path
-            let replay = try CLITests.waypost(
-                Self.commute + [
-                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
-                ])
+            let replay = try CLITests.waypost(Self.demo(into: db))
             #expect(replay.status == 0)
             func outputs() throws -> (report: String, audit: String, json: String) {
                 (
@@ -450,11 +440,7 @@ struct CheckinCLITests {
     func streamPostsMatchTheAudit() throws {
         try withTemporaryDirectory { directory in
             func posts(_ extra: [String], db: String) throws -> [String] {
-                let run = try CLITests.waypost(
-                    Self.commute + [
-                        "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml",
-                        "--db", db, "--format", "jsonl",
-                    ] + extra)
+                let run = try CLITests.waypost(Self.demo(into: db) + ["--format", "jsonl"] + extra)
                 #expect(run.status == 0, "\(run.stderr)")
                 return run.stdout.split(separator: "\n").map(String.init).filter { $0.contains(#""type":"post""#) }
             }
@@ -499,10 +485,7 @@ struct CheckinCLITests {
     func unreadableOutboxEntry() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("w.db").path
-            let replay = try CLITests.waypost(
-                Self.commute + [
-                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
-                ])
+            let replay = try CLITests.waypost(Self.demo(into: db))
             #expect(replay.status == 0, "\(replay.stderr)")
             try Self.sqlite(
                 db,
