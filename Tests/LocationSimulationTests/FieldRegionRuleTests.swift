@@ -118,3 +118,42 @@ struct FieldSweepGeometryTests {
         }
     }
 }
+
+/// The satellite receiver the OS powers near a boundary: its first fix comes after the
+/// acquisition time, which varies from one power-up to the next (Wikipedia, *Time to first fix*:
+/// a hot start "22 seconds (or only a few seconds)"). With a fixed delay, a route that powered it
+/// at its first estimate had every trial's fixes at the same instants (a black-box hunt of
+/// `sweep`: a 50 m fence at 28 m/s notified 4.8 %, at 29 m/s 47 %).
+struct SatelliteAcquisitionTests {
+    static let mechanism = RegionMechanism(
+        cushion: 0, minimumInterval: Seconds(10), cadenceScale: 1, satelliteAcquisition: Seconds(30))
+
+    /// Seconds from powering satellites up to the first fix, sampling once a second at rest.
+    static func firstFixDelay(seed: UInt64, mechanism: RegionMechanism = mechanism) -> Int? {
+        var estimator = OSEstimator(surroundings: .standard, mechanism: mechanism, seed: seed)
+        estimator.wantsSatellite(true, at: FieldRegionRuleTests.start)
+        for second in 0...120 {
+            let time = FieldRegionRuleTests.start.advanced(by: Seconds(Double(second)))
+            if estimator.observe(FieldRegionRuleTests.centre, at: time) != nil { return second }
+        }
+        return nil
+    }
+
+    @Test func theFirstFixComesWithinHalfAScanIntervalOfTheAcquisitionTime() throws {
+        let delays = try (1...400).map { try #require(Self.firstFixDelay(seed: $0)) }
+        #expect(delays.allSatisfy { (25...35).contains($0) }, "\(Set(delays).sorted())")
+        // Every second of the interval is a phase some power-up has: the fixes after it fall anywhere.
+        #expect(Set(delays.map { $0 % 10 }).count == 10, "\(Set(delays).sorted())")
+        let mean = Double(delays.reduce(0, +)) / Double(delays.count)
+        #expect(abs(mean - 30.5) < 1, "mean \(mean) s: the fitted acquisition time, on whole seconds")
+    }
+
+    /// An acquisition shorter than half the interval varies by as much as it lasts, never less
+    /// than nothing.
+    @Test func theFirstFixNeverComesBeforeSatellitesArePowered() throws {
+        let quick = RegionMechanism(
+            cushion: 0, minimumInterval: Seconds(60), cadenceScale: 1, satelliteAcquisition: Seconds(5))
+        let delays = try (1...200).map { try #require(Self.firstFixDelay(seed: $0, mechanism: quick)) }
+        #expect(delays.allSatisfy { (0...10).contains($0) }, "\(Set(delays).sorted())")
+    }
+}

@@ -4,8 +4,8 @@ import SimulatedTime
 extension RegionMechanism {
     /// Fitted to what phones were measured doing.
     public static let field = RegionMechanism(
-        cushion: 0, minimumInterval: Seconds(10), cadenceScale: 0.5, satelliteAcquisition: Seconds(30))
+        cushion: 0, minimumInterval: Seconds(10), cadenceScale: 0.5, satelliteAcquisition: Seconds(20))
     /// Fitted to what Apple documents.
     public static let device = RegionMechanism(
-        cushion: 150, minimumInterval: Seconds(20), cadenceScale: 4, satelliteAcquisition: Seconds(30))
+        cushion: 150, minimumInterval: Seconds(30), cadenceScale: 4, satelliteAcquisition: Seconds(30))
 }

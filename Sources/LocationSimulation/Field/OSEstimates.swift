@@ -26,10 +26,14 @@ struct OSEstimator {
     let positioning: Surroundings.Positioning
     let mechanism: RegionMechanism
     private var random: SplitMix64
+    /// The satellite receiver's first-fix times, a stream of their own: a device that never
+    /// comes near a boundary draws what it drew before they varied.
+    private var acquisitionRandom: SplitMix64
     private var error: NoiseProcess
     private var satelliteError: NoiseProcess
-    /// Since when satellite positioning is powered (a coarse estimate came near a boundary).
-    private var satelliteSince: EpochInstant?
+    /// While satellite positioning is powered (a coarse estimate came near a boundary): when
+    /// its first fix comes.
+    private var satelliteFirstFix: EpochInstant?
     /// Recent true positions, oldest first, back to the oldest a stale measurement may come from.
     /// A ring: as an array, dropping the oldest moved the whole minute of them at every sample
     /// (perf: ~1 % of a field trial in `memmove`).
@@ -43,6 +47,7 @@ struct OSEstimator {
         self.positioning = surroundings.positioning
         self.mechanism = mechanism
         self.random = SplitMix64(seed: seed)
+        self.acquisitionRandom = SplitMix64(seed: seed ^ 0x3C6E_F372_FE94_F82B)
         // Still, an estimate keeps its error for about an idle interval's worth of re-scans.
         let model = NoiseModel(sigma: positioning.sigma, correlationTime: mechanism.idleInterval * 4)
         self.error = NoiseProcess(model: model, seed: seed ^ 0x5DEE_CE66_D1CE_4E5B)
@@ -53,11 +58,20 @@ struct OSEstimator {
 
     /// Whether the OS wants precise estimates now: set after each estimate from how near it came
     /// to a monitored boundary.
+    ///
+    /// The first fix comes the acquisition time later, give or take half a scan interval (uniform;
+    /// never before satellites are powered): a receiver's time to first fix varies, and the fixes
+    /// after it keep its phase. At a fixed
+    /// acquisition time a route that powered satellites at its first estimate put every trial's
+    /// fixes at the same instants — the same places along it, whatever the seed.
     mutating func wantsSatellite(_ wanted: Bool, at time: EpochInstant) {
         if !wanted {
-            satelliteSince = nil
-        } else if satelliteSince == nil {
-            satelliteSince = time
+            satelliteFirstFix = nil
+        } else if satelliteFirstFix == nil {
+            let acquisition = mechanism.satelliteAcquisition.seconds
+            let halfWidth = min(mechanism.minimumInterval.seconds / 2, acquisition)
+            let jitter = (2 * acquisitionRandom.unit() - 1) * halfWidth
+            satelliteFirstFix = time.advanced(bySeconds: acquisition + jitter)
         }
     }
 
@@ -72,9 +86,9 @@ struct OSEstimator {
         if history.count > 1, history[1].time <= oldest {
             history.removeFirst(max(0, history.prefix { $0.time < oldest }.count - 1))
         }
-        if let since = satelliteSince {
+        if let firstFix = satelliteFirstFix {
             // Satellite positioning: a fresh fix at the scan rate, once acquired.
-            guard time >= since.advanced(by: mechanism.satelliteAcquisition), time >= next?.earliest ?? time else {
+            guard time >= firstFix, time >= next?.earliest ?? time else {
                 return nil
             }
             next = (time.advanced(by: mechanism.minimumInterval), time, 0)
