@@ -98,8 +98,12 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
         let rowCount = Int(rowHigh - rowLow) + 1
         // Within the limit a circle's columns never wrap onto one another (the world has more),
         // so each of its cells is filed once.
+        // A reach over a pole (or within a cell of it) holds every longitude there: a circle
+        // centred on the pole was filed by the longitude it was written with (a black-box hunt:
+        // a region at (90, 0) was never entered from longitude 10, one at (90, 10) was).
         let extent =
-            longitudeSpan >= 180 || rowCount * columnCount > Self.maximumCellsPerCircle
+            longitudeSpan >= 180 || abs(circle.center.latitude) + latitudeSpan >= 89.9
+                || rowCount * columnCount > Self.maximumCellsPerCircle
                 || columnCount > Int(worldColumns)
             ? nil
             : Extent(

@@ -120,7 +120,7 @@ public enum EventStreamEncoder {
         out.append(literal: #","speed":"#)
         appendFixed(fix.speed, 3, to: &out)
         out.append(literal: #","course":"#)
-        appendFixed(fix.course, 2, to: &out)
+        appendFixed(shownCourse(fix.course, digits: 2), 2, to: &out)
         if fix.timestamp < time {
             out.append(literal: #","age":"#)
             appendFixed(fix.timestamp.seconds(to: time), 3, to: &out)
@@ -252,6 +252,13 @@ public enum EventStreamEncoder {
         }
     }
 
+    /// A course as written to `digits` decimals: one that would round to 360 is north, 0 (a
+    /// course runs from 0 up to, not including, 360; the NMEA output of the same fix said 0.00
+    /// where this said 360.0 — a black-box hunt).
+    private static func shownCourse(_ course: Double, digits: Int) -> Double {
+        course >= 360 - 0.5 / pow(10, Double(digits)) ? 0 : course
+    }
+
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`
     private static func writeText(_ fix: Location, at time: EpochInstant, to line: inout ByteCursor) {
         func field(_ prefix: StaticString, _ value: Double, _ digits: Int, _ suffix: StaticString) {
@@ -264,7 +271,7 @@ public enum EventStreamEncoder {
         field("", fix.horizontalAccuracy, 0, " m")
         if fix.verticalAccuracy >= 0 { field("  alt ", fix.altitude, 1, " m") }
         if fix.speed >= 0 { field("  ", fix.speed, 2, " m/s") }
-        if fix.course >= 0 { field("  ", fix.course, 1, "°") }
+        if fix.course >= 0 { field("  ", shownCourse(fix.course, digits: 1), 1, "°") }
         if fix.timestamp < time { field("  cached, ", fix.timestamp.seconds(to: time), 0, " s old") }
     }
 

@@ -53,6 +53,8 @@ public enum RunSummary {
             if let place = p.placeName { text += " at \(shown(place))" }
             text += p.carriesLocation ? ", location: \(p.precision.rawValue)" : ", no location"
             if let gate = p.gates.first(where: { !$0.passed }) { text += ", blocked by \(gate.gate.rawValue)" }
+            // Which device posted, as its events say (a run of one device names none).
+            if let device = p.device { text += " on \(shown(device))" }
             return (p.time, run.events.count + index, text)
         }
         out += "Timeline\n"

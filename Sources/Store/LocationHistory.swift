@@ -72,7 +72,9 @@ extension Store {
 
     /// Deletes fixes, events and monitor records older than `time` (all of them when nil), and the
     /// privacy zones of runs left with no history; and makes the posts of that time forget where
-    /// the device was, keeping what went out on the wire.
+    /// the device was, keeping what went out on the wire. With `recorded`, only the fixes, events,
+    /// zones and posts of runs recorded before it (a retention period's own runs are kept for it,
+    /// whatever their route's times).
     ///
     /// A post's audit record is the engine's JSON, which the store cannot read: `forgetPosition`
     /// is given each record with the cut and returns it without the device's position, or nil to
@@ -85,14 +87,19 @@ extension Store {
     /// last connection closes).
     @discardableResult
     public func purgeLocations(
-        before instant: EpochInstant?, forgettingPostPositions forgetPosition: (Data, EpochInstant?) -> Data?
+        before instant: EpochInstant?, ofRunsRecordedBefore recorded: EpochInstant? = nil,
+        forgettingPostPositions forgetPosition: (Data, EpochInstant?) -> Data?
     ) throws(StoreError) -> PurgeCount {
+        // Every run when `recorded` is nil (NULL compares false, so nothing is spared).
+        let spared = "run NOT IN (SELECT id FROM runs WHERE started_at >= ?)"
+        let recordedAt = SQLValue(recorded)
         let count = try transaction { db throws(StoreError) in
             var count = PurgeCount()
             if let time = instant?.secondsSince1970 {
                 count.records =
-                    try db.run("DELETE FROM locations WHERE time < ?", [.real(time)])
-                    + db.run("DELETE FROM events WHERE time < ?", [.real(time)])
+                    try db.run("DELETE FROM locations WHERE time < ? AND \(spared)", [.real(time), recordedAt])
+                    + db.run("DELETE FROM events WHERE time < ? AND \(spared)", [.real(time), recordedAt])
+                    // The app's records, which belong to no run, by their own time.
                     + db.run("DELETE FROM monitor_records WHERE time < ?", [.real(time)])
                     // A run's zones go with the last of its history.
                     + db.run(
@@ -102,7 +109,9 @@ extension Store {
                     try db.run("DELETE FROM locations") + db.run("DELETE FROM events")
                     + db.run("DELETE FROM monitor_records") + db.run("DELETE FROM zones")
             }
-            let records = try db.rows("SELECT key, record FROM audit ORDER BY run, sequence") {
+            let records = try db.rows(
+                "SELECT key, record FROM audit WHERE \(spared) ORDER BY run, sequence", [recordedAt]
+            ) {
                 ($0.text(0), Data($0.text(1).utf8))
             }
             for (key, record) in records {
@@ -113,8 +122,8 @@ extension Store {
             }
             try db.run(
                 "UPDATE outbox SET payload = '{}' WHERE state IN ('sent', 'failed', 'expired') AND payload != '{}' "
-                    + "AND (? IS NULL OR created_at < ?)",
-                [SQLValue(instant), SQLValue(instant)])
+                    + "AND (? IS NULL OR created_at < ?) AND \(spared)",
+                [SQLValue(instant), SQLValue(instant), recordedAt])
             return count
         }
         try locked { db throws(StoreError) in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
@@ -161,12 +170,18 @@ extension Store {
     }
 
     /// Applies the retention period at `now`: purges what is older (see
-    /// ``purgeLocations(before:forgettingPostPositions:)``); returns how much went.
+    /// ``purgeLocations(before:ofRunsRecordedBefore:forgettingPostPositions:)``) of runs recorded
+    /// longer ago than the period — a route from last year replayed a minute ago is kept for the
+    /// period, as setting it refuses to delete it without `--force` — or of every run when
+    /// `sparingNone` (that `--force`); returns how much went.
     @discardableResult
     public func applyRetention(
-        now: EpochInstant, forgettingPostPositions forgetPosition: (Data, EpochInstant?) -> Data?
+        now: EpochInstant, sparingNone: Bool = false,
+        forgettingPostPositions forgetPosition: (Data, EpochInstant?) -> Data?
     ) throws(StoreError) -> PurgeCount {
         guard let keep = try retentionSeconds() else { return PurgeCount() }
-        return try purgeLocations(before: now.advanced(bySeconds: -keep), forgettingPostPositions: forgetPosition)
+        let cutoff = now.advanced(bySeconds: -keep)
+        return try purgeLocations(
+            before: cutoff, ofRunsRecordedBefore: sparingNone ? nil : cutoff, forgettingPostPositions: forgetPosition)
     }
 }

@@ -44,9 +44,19 @@ extension Store {
                 for table in ["locations", "events"] {
                     try db.run("DELETE FROM \(table) WHERE run = ?", [.integer(earlier.id)])
                 }
+                // Recorded afresh now: the latest run, and a retention period's own — unless this
+                // process reserved it (``reserveRuns(_:at:)``), which set its time and its place.
+                let owner =
+                    try db.rows("SELECT recorder FROM runs WHERE id = ?", [.integer(earlier.id)]) {
+                        $0.optionalText(0)
+                    }.first ?? nil
+                let reserved = owner.map(recorder.isThisProcess) ?? false
                 try db.run(
-                    "UPDATE runs SET finished_at = NULL, recorder = ?, recording_until = ? WHERE id = ?",
-                    [.text(recorder.owner), SQLValue(recorder.expiry), .integer(earlier.id)])
+                    "UPDATE runs SET started_at = ?, finished_at = NULL, recorder = ?, recording_until = ? WHERE id = ?",
+                    [
+                        SQLValue(reserved ? earlier.startedAt : time), .text(recorder.owner), SQLValue(recorder.expiry),
+                        .integer(earlier.id),
+                    ])
             } else {
                 try db.run(
                     "INSERT INTO runs (name, track, started_at, dry_run, recorder, recording_until) "
@@ -187,9 +197,10 @@ extension Store {
             guard let name else {
                 // Each name's visible run: the kept one where there is one, else the run itself.
                 let suffix = SQLValue.text(Self.replacedSuffix)
+                // The one recorded last (a run replayed again is recorded anew, under its first id).
                 return try Self.runs(
                     db, where: "instr(name, ?) > 0 OR name || ? NOT IN (SELECT name FROM runs)", [suffix, suffix]
-                ).last
+                ).max { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }
             }
             if let kept = try Self.runs(db, where: "name = ?", [.text(Self.replacedName(name))]).first { return kept }
             return try Self.runs(db, where: "name = ?", [.text(name)]).first

@@ -122,6 +122,46 @@ struct NetworkOptions: ParsableArguments {
         ].filter(\.1).map(\.0)
     }
 
+    /// Refuses, before anything is sent, a base URL given without the credentials its server
+    /// needs: every request would be refused (401) for want of them.
+    func requireCredentials(_ credentials: Credentials) throws {
+        let source = self.credentials.map { "in \($0)" } ?? "in the environment"
+        if twitterBaseURL != nil {
+            guard let oauth = credentials.twitter else {
+                throw CommandFailure(
+                    .usage,
+                    "--twitter-base-url needs Twitter credentials: WAYPOST_TWITTER_CONSUMER_KEY and "
+                        + "WAYPOST_TWITTER_CONSUMER_SECRET (with WAYPOST_TWITTER_TOKEN and _TOKEN_SECRET), or --credentials"
+                )
+            }
+            if (oauth.token == nil) != (oauth.tokenSecret == nil) {
+                throw CommandFailure(.usage, "the Twitter token and its secret go together; \(source) one is missing")
+            }
+        }
+        if facebookBaseURL != nil && credentials.facebookAccessToken == nil {
+            throw CommandFailure(
+                .usage,
+                "--facebook-base-url needs a Graph access token: WAYPOST_FACEBOOK_ACCESS_TOKEN, or --credentials")
+        }
+    }
+
+    /// Refuses, before anything is sent or stored, a base URL given for one network while `what`
+    /// also posts to the other: with no server for it, those posts failed for good ("no Facebook
+    /// server to post to"), exit 0 (a black-box hunt). The in-process emulator serves a run given
+    /// neither base URL.
+    func requireServer(for network: Network, _ what: String) throws {
+        guard external else { return }
+        let (flag, given) =
+            network == .twitter
+            ? ("--twitter-base-url", twitterBaseURL != nil) : ("--facebook-base-url", facebookBaseURL != nil)
+        guard given else {
+            throw CommandFailure(
+                .usage,
+                "\(what) to \(network == .twitter ? "Twitter" : "Facebook"), and no \(flag) was given: give it "
+                    + "too (or neither base URL, for the in-process emulator)")
+        }
+    }
+
     /// The credentials for other servers (nil for the in-process emulator): the `--credentials`
     /// file, or the environment. Read before a command prints anything, so a bad file leaves no output.
     func serverCredentials() throws -> Credentials? {
@@ -182,25 +222,7 @@ struct NetworkOptions: ParsableArguments {
         let (twitter, facebook) = (
             try url(twitterBaseURL, "--twitter-base-url"), try url(facebookBaseURL, "--facebook-base-url")
         )
-        // Refused before anything is sent: every request would be refused (401) for want of them.
-        let source = self.credentials.map { "in \($0)" } ?? "in the environment"
-        if twitter != nil {
-            guard let oauth = credentials.twitter else {
-                throw CommandFailure(
-                    .usage,
-                    "--twitter-base-url needs Twitter credentials: WAYPOST_TWITTER_CONSUMER_KEY and "
-                        + "WAYPOST_TWITTER_CONSUMER_SECRET (with WAYPOST_TWITTER_TOKEN and _TOKEN_SECRET), or --credentials"
-                )
-            }
-            if (oauth.token == nil) != (oauth.tokenSecret == nil) {
-                throw CommandFailure(.usage, "the Twitter token and its secret go together; \(source) one is missing")
-            }
-        }
-        if facebook != nil && credentials.facebookAccessToken == nil {
-            throw CommandFailure(
-                .usage,
-                "--facebook-base-url needs a Graph access token: WAYPOST_FACEBOOK_ACCESS_TOKEN, or --credentials")
-        }
+        try requireCredentials(credentials)
         // X API v2 lives beside v1.1: `…/1.1/` → `…/2/`, signed with the same OAuth 1.0a user context.
         let x =
             twitterAPI == .v2

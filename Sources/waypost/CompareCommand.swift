@@ -28,7 +28,7 @@ struct Compare: AsyncParsableCommand {
 
             Examples:
               waypost replay tracks/sunnyvale-commute.kml --realism field --rest 840 \\
-                --regions fixtures/regions/commute-cafes.yaml --seed 3 \\
+                --regions fixtures/regions/commute-cafes.yaml --seed 5 \\
                 --format jsonl | tee phone.jsonl \\
                 | waypost compare - fixtures/scenarios/field-cafe-checkin.yaml
               waypost compare phone.jsonl fixtures/scenarios/field-cafe-checkin.yaml

@@ -20,7 +20,7 @@ struct NMEAOptions: ParsableArguments {
     @Option(
         name: .customLong("nmea"),
         help: ArgumentHelp(
-            "Write the delivered fixes as NMEA 0183 (RMC, VTG, GGA, GSA) to FILE, or - for standard output.",
+            "Write the delivered fixes as NMEA 0183 (GGA, GSA, RMC, VTG) to FILE, or - for standard output.",
             discussion:
                 "With -, standard output carries only the sentences (the events are not printed). A file is written whole on success.",
             valueName: "file"))

@@ -11,7 +11,8 @@ struct OAuthSign: ParsableCommand {
         abstract:
             "Print the OAuth 1.0a base string, signature and the signed Authorization header, URL or body of a request.",
         discussion: """
-            --param values go in the form body for POST and PUT, in the query otherwise. Secrets \
+            --param values go in the form body for POST and PUT, in the query otherwise (printed \
+            as the "URL: …" to send). Secrets \
             are used for signing and never printed. Without --nonce and --timestamp a fresh random \
             nonce and the current time are used.
 
@@ -107,8 +108,19 @@ struct OAuthSign: ParsableCommand {
     }
 
     func validate() throws {
-        guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil
+        // A scheme is case-insensitive (RFC 3986 §3.1): `HTTPS://` is https.
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
+            parsed.host != nil
         else { throw ValidationError("--url '\(url)' is not an http(s) URL") }
+        // The base string names the host as the Host header carries it (RFC 5849 §3.4.1.2): user
+        // info was signed, and printed, and no server computes that signature (a black-box hunt).
+        guard parsed.user == nil && parsed.password == nil else {
+            throw ValidationError(
+                "--url has user info (user:password@): no request carries it to be signed; leave it out")
+        }
+        if let timestamp, timestamp <= 0 {
+            throw ValidationError("--timestamp \(timestamp) is not a positive integer (RFC 5849 §3.3)")
+        }
         _ = try credentials()
         _ = try parsedParameters()
         if transport == .body && !Self.bodyMethods.contains(method.uppercased()) {
@@ -138,6 +150,9 @@ struct OAuthSign: ParsableCommand {
         switch transport {
         case .header:
             print("Authorization: \(signed.authorizationHeader)")
+            // The --param values went into the query: the URL to send is that one (a black-box
+            // hunt: without it, the printed header went with the URL as given, and failed).
+            if !parameters.isEmpty && form.isEmpty { print("URL: \(target.absoluteString)") }
             if !form.isEmpty { print("body: \(PercentEncoding.form(form))") }
         case .query:
             print("URL: \(signed.url(addingProtocolParametersTo: target).absoluteString)")

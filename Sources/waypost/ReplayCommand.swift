@@ -487,6 +487,12 @@ struct Replay: AsyncParsableCommand {
             device.signalLoss = try gaps()
             device.rest = Seconds(rest)
             var plan = RunPlan(devices: [device], regions: monitored, beacons: placedBeacons)
+            if let credentials { try network.requireCredentials(credentials) }
+            for network in Network.allCases where !dryRun {
+                if let rule = rules?.first(where: { $0.networks.contains(network) }) {
+                    try self.network.requireServer(for: network, "rule '\(DisplayEscaping.escape(rule.id))' posts")
+                }
+            }
             if let rules {
                 let store = try storage.open()
                 try store.applyRetention(now: WallClock().now, forgettingPostPositions: AuditRecord.forgettingPosition)

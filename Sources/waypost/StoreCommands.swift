@@ -104,6 +104,10 @@ struct Outbox: AsyncParsableCommand {
                 ran out, or its process is gone) is looked for on the network first and sent again only \
                 if it is not there, so nothing is posted twice.
 
+                Exit codes: 0 nothing is left pending, 64 the outbox holds posts for a network whose \
+                base URL was not given beside the other's, 69 posts are still pending at the end (the \
+                server was unreachable, or kept failing past --max-wait).
+
                 Examples:
                   waypost outbox flush                # to the in-process emulator
                   waypost outbox flush --max-wait 5
@@ -119,6 +123,15 @@ struct Outbox: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try storage.open()
+                if let credentials = try network.serverCredentials() { try network.requireCredentials(credentials) }
+                let unsent = try store.outbox(states: [.pending, .sending])
+                for network in Network.allCases {
+                    let count = unsent.filter { $0.network == network.rawValue }.count
+                    if count > 0 {
+                        try self.network.requireServer(
+                            for: network, "the outbox holds \(count) \(count == 1 ? "post" : "posts") to send")
+                    }
+                }
                 let clock = WallClock()
                 let (clients, emulator) = try await network.connect(clock: clock, seed: seed, credentials: nil)
                 let delivery = OutboxDelivery(
@@ -142,6 +155,14 @@ struct Outbox: AsyncParsableCommand {
                     "\(records.isEmpty ? "Nothing was due." : "Done.") \(waiting) posts still pending."
                         + (elsewhere == 0
                             ? "" : " \(elsewhere) being sent by another process (`waypost outbox list` shows whose)."))
+                // A flush that leaves posts unsent did not do its job: a cron job or CI step must
+                // tell "delivered" from "the server is down" (a black-box hunt: both were 0).
+                if waiting > 0 {
+                    throw CommandFailure(
+                        .unavailable,
+                        "\(waiting) \(waiting == 1 ? "post" : "posts") could not be sent within --max-wait: "
+                            + "queued for the next flush (`waypost outbox list` says why)")
+                }
             }
         }
     }
@@ -153,6 +174,17 @@ struct History: AsyncParsableCommand {
         abstract: "Destroy stored location history, or set how long it is kept.",
         subcommands: [Purge.self, Retention.self]
     )
+
+    /// Whether `text` is an age with its unit (7d, 12h, 30m, 45s). A bare number — seconds in a
+    /// rules file — is refused: `retention 7`, read as 7 s, deleted every fix (a black-box hunt).
+    static func isAge(_ text: String, of option: String) throws -> Bool {
+        guard ConfigNode.duration(text) != nil else { return false }
+        guard let unit = text.trimmingCharacters(in: .whitespaces).last, unit.isLetter else {
+            throw CommandFailure(
+                .usage, "\(option) '\(text)' has no unit: write \(text)d, \(text)h, \(text)m or \(text)s")
+        }
+        return true
+    }
 
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -180,7 +212,7 @@ struct History: AsyncParsableCommand {
                 if let before {
                     if let time = XSDDateTime.parse(before) {
                         cutoff = time
-                    } else if ConfigNode.duration(before) != nil {
+                    } else if try History.isAge(before, of: "--before") {
                         cutoff = Date().timeIntervalSince1970 - (try OptionRange.duration("--before", before)).seconds
                     } else {
                         throw CommandFailure(
@@ -200,9 +232,10 @@ struct History: AsyncParsableCommand {
             abstract: "Show or set how long location fixes are kept (applied now and at every replay).",
             discussion: """
                 A fix's age is measured from its own time on the route, not from when it was \
-                recorded: a route from last year replayed a minute ago is a year old. Setting a \
-                period that would delete fixes of a run recorded within that period is refused \
-                unless --force is given.
+                recorded: a route from last year replayed a minute ago is a year old. A run recorded \
+                within the period is kept until the period has passed since it was recorded; setting \
+                a period its route times are older than is refused unless --force is given, which \
+                deletes its older fixes at once.
 
                 Examples:
                   waypost history retention           # show
@@ -223,7 +256,7 @@ struct History: AsyncParsableCommand {
             try reportingFailures {
                 var maximumAge: Seconds?
                 if let period, period != "off" {
-                    guard ConfigNode.duration(period) != nil else {
+                    guard try History.isAge(period, of: "retention") else {
                         throw CommandFailure(.usage, "'\(period)' is not an age such as 7d, 12h or 30m, nor off")
                     }
                     maximumAge = try OptionRange.duration("retention", period, allowingZero: false)
@@ -246,7 +279,9 @@ struct History: AsyncParsableCommand {
                     }
                 }
                 if let period { try store.setRetention(period == "off" ? nil : maximumAge?.duration) }
-                let purged = try store.applyRetention(now: now, forgettingPostPositions: AuditRecord.forgettingPosition)
+                let purged = try store.applyRetention(
+                    now: now, sparingNone: force && period != nil,
+                    forgettingPostPositions: AuditRecord.forgettingPosition)
                 if let kept = try store.retention() {
                     print(
                         // The count is of every record deleted (fixes, events, monitor records), as

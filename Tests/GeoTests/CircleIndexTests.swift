@@ -71,4 +71,17 @@ struct CircleIndexTests {
         }
         #expect(index.count == 4)
     }
+
+    /// A circle over a pole holds every longitude there, whatever longitude its centre was
+    /// written with (a black-box hunt: a region at (90, 0) was never entered from longitude 10).
+    @Test(arguments: [0.0, 10, -170])
+    func aCircleOverAPoleIsACandidateAtEveryLongitude(_ written: Double) {
+        var index = CircleIndex<String>(margin: 0)
+        index.insert(Circle(center: Coordinate(latitude: 90, longitude: written), radius: 300), for: "north")
+        index.insert(Circle(center: Coordinate(latitude: -89.999, longitude: written), radius: 300), for: "south")
+        for longitude in stride(from: -180.0, through: 179, by: 15) {
+            #expect(index.candidates(near: Coordinate(latitude: 89.998, longitude: longitude)).contains("north"))
+            #expect(index.candidates(near: Coordinate(latitude: -89.9995, longitude: longitude)).contains("south"))
+        }
+    }
 }

@@ -71,6 +71,22 @@ struct EventStreamTests {
                 + String(format: "%.1f", 1e300) + " m")
     }
 
+    /// A course runs from 0 up to, not including, 360 (CLLocation's `course`): one just west of
+    /// north that rounds to 360 is written 0, as the NMEA output of the same fix says it (a
+    /// black-box hunt: the stream said 360.0 where NMEA said 0.00).
+    @Test func aCourseThatRoundsTo360IsNorth() {
+        func fix(_ course: Double) -> LocationEvent {
+            .locationUpdated(
+                Location(
+                    coordinate: Self.fix.coordinate, altitude: 0, horizontalAccuracy: 5, verticalAccuracy: 3,
+                    speed: 1, course: course, timestamp: t0), service: .standard)
+        }
+        #expect(EventStreamEncoder.json(TimedEvent(time: t0, event: fix(359.996))).contains(#""course":0.0,"#))
+        #expect(EventStreamEncoder.json(TimedEvent(time: t0, event: fix(359.994))).contains(#""course":359.99,"#))
+        #expect(EventStreamEncoder.text(TimedEvent(time: t0, event: fix(359.96))).hasSuffix("  0.0°"))
+        #expect(EventStreamEncoder.text(TimedEvent(time: t0, event: fix(359.94))).hasSuffix("  359.9°"))
+    }
+
     @Test func fixedDecimalsReadLikeSwiftDoubles() {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<10_000 {

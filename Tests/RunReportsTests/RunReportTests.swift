@@ -39,7 +39,7 @@ struct RunReportTests {
             ], run: run.id)
         for (network, carries) in [("twitter", true), ("facebook", false)] {
             let record = """
-                {"key":"\(network)","time":\((start + 150).secondsSince1970),"trigger":"regionEnter","region":"cafe","latitude":37.335,\
+                {"key":"\(network)",\(carries ? "\"device\":\"walker\"," : "")"time":\((start + 150).secondsSince1970),"trigger":"regionEnter","region":"cafe","latitude":37.335,\
                 "longitude":-122.03,"rule":"coffee","network":"\(network)","placeName":"Café","decision":"\(carries ? "posted" : "blocked")",\
                 "carriesLocation":\(carries),"precision":"place","wireFields":{},"lookupFields":{},\
                 "gates":[{"gate":"network","passed":\(carries),"reason":"r"}],"attempts":1}
@@ -248,7 +248,9 @@ struct RunReportTests {
         try withTemporaryDirectory { directory in
             let text = RunSummary.render(try Self.snapshot(in: directory))
             #expect(text.contains("+0:02:30  regionEnter cafe"))
-            #expect(text.contains("post facebook blocked at Café, no location, blocked by network"))
+            #expect(text.contains("post facebook blocked at Café, no location, blocked by network\n"))
+            // A black-box hunt: a post did not say which device made it, as its events do.
+            #expect(text.contains("post twitter posted at Café, location: place on walker\n"), "\(text)")
             #expect(text.contains("Posts: 2, 1 posted, 1 carried location (1 place)"))
         }
     }

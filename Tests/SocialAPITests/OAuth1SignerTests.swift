@@ -211,6 +211,9 @@ struct OAuth1TransportTests {
             }
         }
         #expect(compared > 2_000)
+        // User info is no part of the base string URI: the Host header never carries it.
+        let withUser = try #require(URL(string: "https://user:pw@API.example.com/1.1/x.json?a=1"))
+        #expect(OAuth1Signer.baseURL(withUser) == ("https://api.example.com/1.1/x.json", "a=1"))
         // What the plain reading declines, URLComponents reads.
         for declined in ["http://user@h/x", "http://[::1]/x", "http://h:080/x", "http://h:/x", "http://h%41/x"] {
             #expect(OAuth1Signer.plainBaseURL(declined) == nil, "\(declined)")

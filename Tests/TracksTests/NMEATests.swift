@@ -49,24 +49,24 @@ struct NMEATests {
             time: Self.publishedTime, latitude: 48 + 7.038 / 60, longitude: 11 + 31.0 / 60, altitude: 545.4,
             horizontalAccuracy: 4.5, speed: 22.4 * 1852 / 3600, course: 84.4)
         let epoch = writer.sentences(for: fix)
-        #expect(epoch.map { String($0.prefix(6)) } == ["$GPRMC", "$GPVTG", "$GPGGA", "$GPGSA"])
+        #expect(epoch.map { String($0.prefix(6)) } == ["$GPGGA", "$GPGSA", "$GPRMC", "$GPVTG"])
         for sentence in epoch {
             #expect(Self.checksumHolds(sentence), "\(sentence)")
             #expect(sentence.utf8.count + 2 <= 82, "\(sentence)")
         }
-        let rmc = Self.fields(epoch[0])
+        let rmc = Self.fields(epoch[2])
         let publishedRMC = Self.fields(Self.published[1])
         // time, status, latitude, N, longitude, E, speed (knots), course, date
         for i in [1, 2, 3, 4, 5, 6, 9] { #expect(rmc[i] == publishedRMC[i], "RMC field \(i)") }
         #expect(Double(rmc[7]) == 22.4 && Double(rmc[8]) == 84.4)
-        let gga = Self.fields(epoch[2])
+        let gga = Self.fields(epoch[0])
         let publishedGGA = Self.fields(Self.published[0])
         // time, latitude, N, longitude, E, quality, satellites, HDOP, altitude, M
         for i in 1...10 { #expect(gga[i] == publishedGGA[i], "GGA field \(i)") }
-        #expect(epoch[0] == "$GPRMC,123519,A,4807.038,N,01131.000,E,22.40,84.40,230394,,,A*7C")
-        #expect(epoch[1] == "$GPVTG,84.40,T,,M,22.40,N,41.48,K,A*08")
-        #expect(epoch[2] == "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,,M,,*52")
-        #expect(epoch[3] == "$GPGSA,A,3,,,,,,,,,,,,,0.9,0.9,*1C")
+        #expect(epoch[0] == "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,,M,,*52")
+        #expect(epoch[1] == "$GPGSA,A,3,,,,,,,,,,,,,0.9,0.9,*1C")
+        #expect(epoch[2] == "$GPRMC,123519,A,4807.038,N,01131.000,E,22.40,84.40,230394,,,A*7C")
+        #expect(epoch[3] == "$GPVTG,84.40,T,,M,22.40,N,41.48,K,A*08")
     }
 
     /// Signal loss: a receiver without a fix says so and gives no position.
@@ -74,13 +74,13 @@ struct NMEATests {
         let epoch = NMEASentences().noFix(at: Self.publishedTime)
         #expect(
             epoch == [
-                "$GPRMC,123519.00,V,,,,,,,230394,,,N*7F",
-                "$GPVTG,,T,,M,,N,,K,N*2C",
                 "$GPGGA,123519.00,,,,,0,00,,,M,,M,,*45",
                 "$GPGSA,A,1,,,,,,,,,,,,,,,*1E",
+                "$GPRMC,123519.00,V,,,,,,,230394,,,N*7F",
+                "$GPVTG,,T,,M,,N,,K,N*2C",
             ])
         for sentence in epoch { #expect(Self.checksumHolds(sentence)) }
-        #expect(Self.fields(epoch[3]).count == 18)  // GSA: id, mode, fix, 12 satellites, 3 dilutions
+        #expect(Self.fields(epoch[1]).count == 18)  // GSA: id, mode, fix, 12 satellites, 3 dilutions
     }
 
     @Test func roundingCarriesIntoTheNextDayAndDegree() {
@@ -97,7 +97,7 @@ struct NMEATests {
             time: EpochInstant(secondsSince1970: newYear - 0.001), latitude: -89.999_999, longitude: -179.999_999,
             altitude: -12_345.6,
             horizontalAccuracy: 1e6, verticalAccuracy: 1e6, speed: 999, course: 359.999)
-        #expect(Self.fields(writer.sentences(for: extreme)[0])[8] == "0.00")  // course 359.999° → 0.00
+        #expect(Self.fields(writer.sentences(for: extreme)[2])[8] == "0.00")  // course 359.999° → 0.00
         for sentence in writer.sentences(for: extreme) {
             #expect(sentence.utf8.count + 2 <= 82, "\(sentence)")
             #expect(Self.checksumHolds(sentence))

@@ -190,6 +190,50 @@ struct CheckinCLITests {
         }
     }
 
+    /// A black-box hunt: a base URL given for one network only failed the other network's posts
+    /// for good ("no Facebook server to post to"), though its token was set and `--help` says the
+    /// default is the emulator — in a replay and in `outbox flush`, exit 0; and a flush whose
+    /// server was down left every post pending, exit 0. Refused up front (64) now, nothing stored
+    /// or sent; a flush that leaves posts pending is 69.
+    @Test func postsForANetworkWithoutItsServerAreRefusedAndAFlushThatSendsNothingIs69() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            let environment = [
+                "WAYPOST_TWITTER_CONSUMER_KEY": "waypost-demo-consumer",
+                "WAYPOST_TWITTER_CONSUMER_SECRET": "waypost-demo-consumer-secret",
+                "WAYPOST_TWITTER_TOKEN": "1001-waypost-demo-token",
+                "WAYPOST_TWITTER_TOKEN_SECRET": "waypost-demo-token-secret",
+                "WAYPOST_FACEBOOK_ACCESS_TOKEN": "waypost-demo-graph-token",
+            ]
+            let replay =
+                Self.commute + [
+                    "--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db,
+                    "--max-wait", "0",
+                ]
+            let twitterOnly = ["--twitter-base-url", "http://127.0.0.1:1/1.1/"]
+            let refused = try CLITests.waypost(replay + twitterOnly, environment: environment)
+            #expect(refused.status == 64, "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains(
+                    "rule 'coffee-stop' posts to Facebook, and no --facebook-base-url was given: give it too"),
+                "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: db))
+            // Queued for servers that are down: the replay keeps them for later (exit 0).
+            let both = twitterOnly + ["--facebook-base-url", "http://127.0.0.1:1/"]
+            #expect(try CLITests.waypost(replay + both, environment: environment).status == 0)
+            let flush = ["outbox", "flush", "--db", db, "--max-wait", "0"]
+            let partial = try CLITests.waypost(flush + twitterOnly, environment: environment)
+            #expect(partial.status == 64, "\(partial.stderr)")
+            #expect(partial.stderr.contains("the outbox holds 3 posts to send to Facebook"), "\(partial.stderr)")
+            let down = try CLITests.waypost(flush + both, environment: environment)
+            #expect(down.status == 69, "\(down.stderr)")
+            #expect(down.stdout.contains("6 posts still pending"), "\(down.stdout)")
+            #expect(down.stderr.contains("6 posts could not be sent within --max-wait"), "\(down.stderr)")
+            let listed = try CLITests.waypost("outbox", "list", "--db", db, "--state", "failed")
+            #expect(listed.stdout.contains("The outbox is empty."), "nothing failed for good: \(listed.stdout)")
+        }
+    }
+
     /// Options that say where posts go were read and ignored where they could not apply: without
     /// `--checkins`, `--credentials` for the in-process emulator on a dry run, `--fixtures` beside
     /// a server's base URL. Each is a usage error naming it, before anything runs.
@@ -589,6 +633,45 @@ struct CheckinCLITests {
             let first = try #require((document?["posts"] as? [[String: Any]])?.first)
             #expect(first["decision"] as? String == "posted" && first["carriesLocation"] as? Bool == true)
             #expect(first["audience"] as? String == "public" && first["precision"] as? String == "place", "\(first)")
+        }
+    }
+
+    /// A black-box hunt: `outbox flush` killed while a post was on its way (it landed); the next
+    /// flush looked for it by its text as queued — without the place, which is found only when the
+    /// post is sent — did not find it, and sent it again (the emulator refused the duplicate; a
+    /// server without that check gets two). The text looked for is made with the place found again.
+    @Test(arguments: ["statuses/update", "me/checkins"])
+    func aPostWhoseSenderDiedMidRequestIsFoundAsItWasSent(_ path: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let emulator = try EmulatorProcess()
+            defer { emulator.stop() }
+            let (replay, network) = try Self.externalCheckins(in: directory, emulator: emulator)
+            try "rules:\n  - {id: in, on: regionEnter, message: \"At {place} {time}\", precision: place, cooldown: 0}\n"
+                .write(to: directory.appendingPathComponent("rules.yaml"), atomically: true, encoding: .utf8)
+            let database = directory.appendingPathComponent("w.db").path
+            // Queued against a server that is not there: nothing is sent, no place is looked up.
+            let unreachable = replay.map { $0.replacingOccurrences(of: emulator.base, with: "http://127.0.0.1:1/") }
+            #expect(try CLITests.waypost(unreachable + ["--max-wait", "0"]).status == 0)
+            try await emulator.control("faults", "kind=latency&path=\(path)&ms=4000&count=1")
+            let flush = ["outbox", "flush", "--db", database] + network
+            let victim = try Self.start(flush)
+            var sending = false
+            for _ in 0..<150 where !sending {
+                Self.blockingSleep(0.1)
+                sending = try CLITests.waypost(["outbox", "list", "--db", database]).stdout.contains("sending")
+            }
+            Self.blockingSleep(1.5)  // its request is at the server, whose answer takes 4 s
+            kill(victim.processIdentifier, SIGKILL)
+            victim.waitUntilExit()
+            #expect(sending, "the flush never had a post on its way")
+            Self.blockingSleep(3)  // the request lands meanwhile
+            let again = try CLITests.waypost(flush)
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.contains("interrupted by a restart mid-request; found on"), "\(again.stdout)")
+            let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
+            let posts = journal.filter { $0.method == "POST" && $0.path.contains(path) }
+            let sent = posts.map { "\($0.status) \($0.parameters)" }
+            #expect(!posts.isEmpty && posts.allSatisfy { $0.status == 200 }, "sent twice: \(sent)")
         }
     }
 

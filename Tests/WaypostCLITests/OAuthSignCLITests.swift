@@ -57,6 +57,32 @@ struct OAuthSignCLITests {
         #expect(none.status == 64 && none.stderr.contains("WAYPOST_TWITTER_CONSUMER_KEY"), "\(none.stderr)")
     }
 
+    /// A black-box hunt against oauthlib and RFC 5849: user info in the URL was signed (and
+    /// printed); `HTTPS://` was "not an http(s) URL" (schemes are case-insensitive, RFC 3986
+    /// §3.1); a timestamp of 0 or -5 was signed (§3.3: "a positive integer"); a GET's --param
+    /// values were signed into a query no printed line showed, so the request sent failed.
+    @Test func urlsAndTimestampsAsTheRFCsHaveThem() throws {
+        func sign(_ url: String, _ extra: String...) throws -> CLITests.Run {
+            try CLITests.waypost(
+                ["oauth-sign", "--url", url, "--consumer-key", "k", "--consumer-secret", "s", "--nonce", "n"]
+                    + (extra.isEmpty ? ["--timestamp", "1318622958"] : extra))
+        }
+        let upper = try sign("HTTPS://API.example.com/1.1/x.json")
+        #expect(upper.status == 0, "\(upper.stderr)")
+        #expect(upper.stdout.contains("signature base string: GET&https%3A%2F%2Fapi.example.com%2F1.1%2Fx.json&"))
+        let userInfo = try sign("https://user:pw@api.example.com/1.1/x.json")
+        #expect(userInfo.status == 64 && userInfo.stderr.contains("--url has user info"), "\(userInfo.stderr)")
+        #expect(!userInfo.stdout.contains("pw") && !userInfo.stderr.contains(":pw@"))
+        for timestamp in ["0", "-5"] {
+            let refused = try sign("https://api.example.com/x", "--timestamp", timestamp)
+            #expect(refused.status == 64 && refused.stderr.contains("is not a positive integer"), "\(refused.stderr)")
+        }
+        let get = try CLITests.waypost(
+            "oauth-sign", "--url", "https://api.example.com/1.1/search.json", "--param", "q=a b", "--consumer-key",
+            "k", "--consumer-secret", "s", "--nonce", "n", "--timestamp", "1")
+        #expect(get.stdout.contains("\nURL: https://api.example.com/1.1/search.json?q=a%20b\n"), "\(get.stdout)")
+    }
+
     @Test func eachTransportPrintsTheSameSignatureInItsPlace() throws {
         let header = try Self.twitterExample("header")
         let query = try Self.twitterExample("query")

@@ -78,14 +78,16 @@ struct WordsMatchBehaviourTests {
         }
     }
 
-    /// `history retention` says that a fix's age is measured from its time on the route, and
-    /// that a period deleting fixes of a run just recorded is refused without --force; and so it
-    /// behaves: the 2025 commute replayed now survives `retention 7d`, and --force deletes it.
+    /// `history retention` says that a fix's age is measured from its time on the route, that a
+    /// run recorded within the period is kept for it, and that a period deleting fixes of a run
+    /// just recorded is refused without --force; and so it behaves: the 2025 commute replayed now
+    /// survives `retention 7d`, --force deletes it, and a run recorded afterwards is kept.
     @Test func retentionHelpSaysHowAgeIsMeasuredAndThatItRefuses() throws {
         let help = try CLITests.waypost("history", "retention", "--help")
         let text = help.stdout.replacingOccurrences(of: "\n", with: " ")
         #expect(text.contains("measured from its own time on the route"), "\(help.stdout)")
         #expect(text.contains("refused unless --force"), "\(help.stdout)")
+        #expect(text.contains("A run recorded within the period is kept until"), "\(help.stdout)")
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("runs.db").path
             let replay = try CLITests.waypost(
@@ -103,6 +105,26 @@ struct WordsMatchBehaviourTests {
             #expect(forced.stdout.contains("Location fixes are kept for"), "\(forced.stdout)")
             #expect(forced.stdout.contains(" older location records deleted; "), "\(forced.stdout)")
             #expect(!forced.stdout.contains("; 0 older"), "\(forced.stdout)")
+            // A black-box hunt: a run recorded while the period is set was kept by its replay and
+            // deleted, unasked, by the next `retention` (documented as "show") or another run's
+            // replay. A run recorded within the period is kept for it.
+            let walk = try CLITests.waypost(
+                "replay", "tracks/cupertino-walk.kml", "--regions", "fixtures/regions/commute-cafes.yaml",
+                "--checkins", "fixtures/rules/coffee.yaml", "--db", db)
+            #expect(walk.status == 0, "\(walk.stderr)")
+            let shown = try CLITests.waypost("history", "retention", "--db", db)
+            #expect(shown.stdout.contains("; 0 older location records deleted"), "\(shown.stdout)")
+            #expect(
+                try CLITests.waypost(
+                    "replay", "tracks/sunnyvale-commute.kml", "--regions", "fixtures/regions/commute-cafes.yaml",
+                    "--checkins", "fixtures/rules/coffee.yaml", "--db", db
+                ).status == 0)
+            let walked = try CLITests.waypost("report", "cupertino-walk.kml", "--db", db)
+            #expect(walked.status == 0 && !walked.stdout.contains(" 0 fixes"), "\(walked.stdout)")
+            // A bare number is not an age here (7 s was read, and every fix went).
+            let bare = try CLITests.waypost("history", "retention", "7", "--db", db)
+            #expect(
+                bare.status == 64 && bare.stderr.contains("'7' has no unit: write 7d, 7h, 7m or 7s"), "\(bare.stderr)")
         }
     }
 

@@ -86,7 +86,7 @@ extension AuditRecord {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    /// For `waypost history purge` and retention (``Store/purgeLocations(before:forgettingPostPositions:)``):
+    /// For `waypost history purge` and retention (``Store/purgeLocations(before:ofRunsRecordedBefore:forgettingPostPositions:)``):
     /// the stored record `data` without where the device was, when its post is settled and its
     /// time before `cut` (any time when nil); nil when it keeps its position — a queued post's
     /// record is written again from its outbox entry when it is sent, and an unreadable record has

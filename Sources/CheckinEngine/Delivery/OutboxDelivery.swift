@@ -190,7 +190,9 @@ public final class OutboxDelivery {
         // its text (an account made public meanwhile blanks its place), and it would not be found.
         let sent =
             intent.lostAnswer == nil
-            ? nil : Sent(text: intent.message(at: intent.precision), precision: intent.precision)
+            ? nil
+            : Sent(
+                text: intent.resolved == nil ? nil : intent.message(at: intent.precision), precision: intent.precision)
         let age = entry.createdAt.seconds(to: clock.now)
         let staleness = PrivacyGate.stalenessVerdict(age: age, maxAge: intent.maxAge)
         intent.gates.record(staleness)
@@ -369,8 +371,13 @@ public final class OutboxDelivery {
     /// What an earlier request whose answer was lost sent: it is looked for by that text, and when
     /// found the post carries what that request did.
     private struct Sent {
-        var text: String
+        /// nil when the post's place was not yet kept with it (a sender stopped mid-request keeps
+        /// the post as it was queued): its text is the one made with the place found again.
+        var text: String?
         var precision: Precision
+
+        /// The text to look for, once `intent`'s place is resolved.
+        func text(_ intent: PostIntent) -> String { text ?? intent.message(at: precision) }
     }
 
     private func postTweet(_ intent: inout PostIntent, _ twitter: TwitterClient, entry: OutboxEntry, sent: Sent?)
@@ -441,7 +448,7 @@ public final class OutboxDelivery {
         }
         if let lost = intent.lostAnswer,
             let tweet = try await twitter.userTimeline(count: 200).first(where: {
-                $0.writtenText == sent?.text ?? message
+                $0.writtenText == sent?.text(intent) ?? message
             })
         {
             intent.precision = sent?.precision ?? intent.precision
@@ -521,7 +528,7 @@ public final class OutboxDelivery {
             }
             if let lost = intent.lostAnswer,
                 let earlier = try await facebook.feed().data.first(where: {
-                    $0.message == sent?.text ?? message && $0.place == nil
+                    $0.message == sent?.text(intent) ?? message && $0.place == nil
                 })
             {
                 intent.precision = sent?.precision ?? intent.precision
@@ -540,7 +547,7 @@ public final class OutboxDelivery {
         }
         if let lost = intent.lostAnswer,
             let checkin = try await facebook.checkins().data.first(where: {
-                $0.message == sent?.text ?? message && $0.place?.id == place
+                $0.message == sent?.text(intent) ?? message && $0.place?.id == place
             })
         {
             intent.precision = sent?.precision ?? intent.precision

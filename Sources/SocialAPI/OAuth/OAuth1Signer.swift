@@ -208,6 +208,9 @@ public struct OAuth1Signer: Sendable {
         let query = components.percentEncodedQuery ?? ""
         components.query = nil
         components.fragment = nil
+        // The host as the Host header carries it: no user info (RFC 5849 §3.4.1.2).
+        components.user = nil
+        components.password = nil
         let scheme = components.scheme?.lowercased()
         components.scheme = scheme
         components.host = components.host?.lowercased()

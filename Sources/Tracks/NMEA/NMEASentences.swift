@@ -38,8 +38,11 @@ public struct NMEAFix: Sendable, Equatable {
     }
 }
 
-/// NMEA 0183 sentences for a fix — RMC, VTG, GGA, GSA, in the order u-blox receivers send an
-/// epoch — as gpsd, `gpsfake`, the Android emulator's `geo nmea` and receiver test rigs read them.
+/// NMEA 0183 sentences for a fix — GGA, GSA, RMC, VTG, in the order SiRF and MediaTek receivers
+/// send an epoch — as gpsd, `gpsfake`, gpsbabel, the Android emulator's `geo nmea` and receiver
+/// test rigs read them. GGA comes first: gpsbabel's reader makes a point of each GGA and dates it
+/// by the RMC that follows, so an epoch begun by RMC (u-blox's order, used before) put every point
+/// one fix late (a black-box hunt; gpsd reads either order).
 ///
 /// Pure functions of their input, so they are tested against published sentences and a replay's
 /// stream is reproducible byte for byte. A sentence is `$` + body + `*` + checksum (two upper-case
@@ -77,7 +80,7 @@ public struct NMEASentences: Sendable, Equatable {
         self.timeDecimals = timeDecimals
     }
 
-    /// The epoch of a fix: RMC, VTG, GGA, GSA (each without its line ending).
+    /// The epoch of a fix: GGA, GSA, RMC, VTG (each without its line ending).
     public func sentences(for fix: NMEAFix) -> [String] {
         let (time, date) = timeAndDate(fix.time.secondsSince1970)
         let position = latitude(fix.latitude) + "," + longitude(fix.longitude)
@@ -90,24 +93,24 @@ public struct NMEASentences: Sendable, Equatable {
         let altitude = fix.altitude.map { Self.signedFixed($0, decimals: 1) } ?? ""
         let satellites = Self.digits(min(max(satellitesInUse, 0), 99), width: 2)
         return [
-            sentence("RMC,\(time),A,\(position),\(knots),\(course),\(date),,,A"),
-            sentence("VTG,\(course),T,,M,\(knots),N,\(kmh),K,A"),
             sentence("GGA,\(time),\(position),1,\(satellites),\(Self.fixed(hdop, decimals: 1)),\(altitude),M,,M,,"),
             sentence(
                 Self.gsa(
                     mode: fix.altitude == nil ? 2 : 3, pdop: Self.fixed(min(pdop, 99.9), decimals: 1),
                     hdop: Self.fixed(hdop, decimals: 1), vdop: vdop.map { Self.fixed($0, decimals: 1) } ?? "")),
+            sentence("RMC,\(time),A,\(position),\(knots),\(course),\(date),,,A"),
+            sentence("VTG,\(course),T,,M,\(knots),N,\(kmh),K,A"),
         ]
     }
 
-    /// The epoch of a receiver without a fix at `time` (signal loss): RMC, VTG, GGA, GSA.
+    /// The epoch of a receiver without a fix at `time` (signal loss): GGA, GSA, RMC, VTG.
     public func noFix(at time: EpochInstant) -> [String] {
         let (time, date) = timeAndDate(time.secondsSince1970)
         return [
-            sentence("RMC,\(time),V,,,,,,,\(date),,,N"),
-            sentence("VTG,,T,,M,,N,,K,N"),
             sentence("GGA,\(time),,,,,0,00,,,M,,M,,"),
             sentence(Self.gsa(mode: 1, pdop: "", hdop: "", vdop: "")),
+            sentence("RMC,\(time),V,,,,,,,\(date),,,N"),
+            sentence("VTG,,T,,M,,N,,K,N"),
         ]
     }
 
