@@ -1,9 +1,10 @@
 import Foundation
-import RunReports
 import SimulatedTime
 import Store
 import TestSupport
 import Testing
+
+@testable import RunReports
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -68,5 +69,27 @@ struct SVGLabelTests {
                 #expect(!crossing, "a label's box (\(left), \(top))–(\(right), \(bottom)) is crossed by the route")
             }
         }
+    }
+
+    /// A circle whose eight places are all crowded — the route across it both ways, post markers
+    /// on its diagonals (a black-box hunt: the two-devices map drew a label across two post
+    /// markers) — has its label on a ring farther out, clear of every marker and of the route.
+    @Test func aCrowdedCircleIsLabelledFartherOutNotOverAMarker() {
+        var layout = LabelLayout()
+        let (x, y, radius) = (300.0, 300.0, 10.0)
+        layout.reserveLine(from: (x, 0), to: (x, 600))
+        layout.reserveLine(from: (0, y), to: (600, y))
+        let diagonal = radius * 0.7071
+        let markers = [
+            (x + diagonal + 10, y - diagonal - 9), (x - diagonal - 10, y - diagonal - 9),
+            (x + diagonal + 10, y + diagonal + 7), (x - diagonal - 10, y + diagonal + 7),
+        ]
+        for (mx, my) in markers { layout.reserve(x: mx, y: my, radius: 7) }
+        let box = layout.box("cafe", at: layout.place("cafe", aroundCircleAt: x, y, radius: radius))
+        for (mx, my) in markers {
+            let marker = LabelLayout.Box(left: mx - 7, top: my - 7, right: mx + 7, bottom: my + 7)
+            #expect(box.overlap(marker) == 0, "the label \(box) covers the marker at \(mx), \(my)")
+        }
+        #expect(!box.isCrossed(from: (x, 0), to: (x, 600)) && !box.isCrossed(from: (0, y), to: (600, y)), "\(box)")
     }
 }

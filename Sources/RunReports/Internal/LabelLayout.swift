@@ -1,6 +1,7 @@
 /// Places map labels so that they overlap neither the markers, nor each other, nor the route
-/// line: each label takes the first of its candidate positions that is free, or the least
-/// crowded one when none is (a route crossing counting as much as a large overlap).
+/// line: each label takes the first of its candidate positions that is free — around its circle,
+/// then on rings farther out — or the least crowded one when none is, where covering a marker
+/// costs more than crossing the route, and that more than touching another label.
 struct LabelLayout {
     /// A label's place: its text's anchor point and SVG `text-anchor`.
     struct Placement: Equatable {
@@ -36,7 +37,8 @@ struct LabelLayout {
         }
     }
 
-    private var taken: [Box] = []
+    private var markers: [Box] = []
+    private var labels: [Box] = []
     /// Route segments, bucketed by the grid cells their bounding boxes cover, so that a label
     /// is tested only against the segments near it.
     private var segments: [(a: (x: Double, y: Double), b: (x: Double, y: Double))] = []
@@ -50,7 +52,7 @@ struct LabelLayout {
 
     /// Keeps the square of half-side `radius` around a marker at (x, y) free of labels.
     mutating func reserve(x: Double, y: Double, radius: Double) {
-        taken.append(Box(left: x - radius, top: y - radius, right: x + radius, bottom: y + radius))
+        markers.append(Box(left: x - radius, top: y - radius, right: x + radius, bottom: y + radius))
     }
 
     /// Keeps the line from a to b (a piece of the route) free of labels.
@@ -65,26 +67,41 @@ struct LabelLayout {
     }
 
     /// Places `text` (12 px type) around a circle of `radius` pixels at (x, y): above it, below,
-    /// right, left, then at the four diagonals; then reserves its box.
+    /// right, left, then at the four diagonals; when none of those is free, the same eight places
+    /// one and two rings (14 px each) farther out (a black-box hunt: in a crowded corner a label
+    /// was drawn across two post markers); then reserves its box.
     mutating func place(_ text: String, aroundCircleAt x: Double, _ y: Double, radius: Double) -> Placement {
-        let diagonal = radius * 0.7071
-        let candidates = [
-            Placement(x: x, y: y - radius - 4, anchor: "middle"),
-            Placement(x: x, y: y + radius + 14, anchor: "middle"),
-            Placement(x: x + radius + 4, y: y + 4, anchor: "start"),
-            Placement(x: x - radius - 4, y: y + 4, anchor: "end"),
-            Placement(x: x + diagonal + 3, y: y - diagonal - 3, anchor: "start"),
-            Placement(x: x - diagonal - 3, y: y - diagonal - 3, anchor: "end"),
-            Placement(x: x + diagonal + 3, y: y + diagonal + 13, anchor: "start"),
-            Placement(x: x - diagonal - 3, y: y + diagonal + 13, anchor: "end"),
-        ]
-        let boxes = candidates.map { box(text, at: $0) }
-        let crowding = boxes.map { box in
-            taken.reduce(0) { $0 + box.overlap($1) } + Double(crossings(of: box)) * 10_000
+        var best: (crowding: Double, placement: Placement, box: Box)?
+        for ring in 0..<3 {
+            let reach = radius + Double(ring) * 14
+            let diagonal = reach * 0.7071
+            let candidates = [
+                Placement(x: x, y: y - reach - 4, anchor: "middle"),
+                Placement(x: x, y: y + reach + 14, anchor: "middle"),
+                Placement(x: x + reach + 4, y: y + 4, anchor: "start"),
+                Placement(x: x - reach - 4, y: y + 4, anchor: "end"),
+                Placement(x: x + diagonal + 3, y: y - diagonal - 3, anchor: "start"),
+                Placement(x: x - diagonal - 3, y: y - diagonal - 3, anchor: "end"),
+                Placement(x: x + diagonal + 3, y: y + diagonal + 13, anchor: "start"),
+                Placement(x: x - diagonal - 3, y: y + diagonal + 13, anchor: "end"),
+            ]
+            for placement in candidates {
+                let box = box(text, at: placement)
+                // A covered marker hides what happened; a crossed route or a touched label only
+                // crowds the map. The nearest of equally crowded places wins.
+                let crowding =
+                    markers.reduce(0) { $0 + box.overlap($1) } * 100 + Double(crossings(of: box)) * 2_000
+                    + labels.reduce(0) { $0 + box.overlap($1) }
+                if crowding == 0 {
+                    labels.append(box)
+                    return placement
+                }
+                if best.map({ crowding < $0.crowding }) ?? true { best = (crowding, placement, box) }
+            }
         }
-        let best = crowding.firstIndex(of: 0) ?? crowding.indices.min { crowding[$0] < crowding[$1] } ?? 0
-        taken.append(boxes[best])
-        return candidates[best]
+        guard let best else { return Placement(x: x, y: y - radius - 4, anchor: "middle") }
+        labels.append(best.box)
+        return best.placement
     }
 
     /// How many route segments pass through `box`.
