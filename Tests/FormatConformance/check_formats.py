@@ -179,23 +179,24 @@ def check_nmea(path, events_path):
             fail(f"{path}:{number}: pynmea2: {error}")
             continue
         kind = sentence.sentence_type
-        if kind == "RMC":
-            date = sentence.datestamp
-            epoch = {"rmc": sentence}
-        elif kind == "GGA":
-            epoch["gga"] = sentence
-        elif kind == "VTG":
-            epoch["vtg"] = sentence
+        # An epoch is GGA, GSA, RMC, VTG (GGA first, as gpsbabel reads it: docs/nmea.md).
+        if kind == "GGA":
+            epoch = {"gga": sentence}
         elif kind == "GSA":
             epoch["gsa"] = sentence
-            rmc, gga = epoch.get("rmc"), epoch.get("gga")
-            if rmc is None or gga is None:
-                fail(f"{path}:{number}: an epoch without RMC or GGA")
+        elif kind == "RMC":
+            date = sentence.datestamp
+            epoch["rmc"] = sentence
+        elif kind == "VTG":
+            epoch["vtg"] = sentence
+            rmc, gga, gsa = epoch.get("rmc"), epoch.get("gga"), epoch.get("gsa")
+            if rmc is None or gga is None or gsa is None:
+                fail(f"{path}:{number}: an epoch without GGA, GSA or RMC before its VTG")
                 continue
             t = stamp(date, rmc.timestamp)
             if rmc.status == "V":
                 no_fix += 1
-                if gga.gps_qual != 0 or sentence.mode_fix_type != "1" or rmc.lat or gga.lat:
+                if gga.gps_qual != 0 or gsa.mode_fix_type != "1" or rmc.lat or gga.lat:
                     fail(f"{path}:{number}: no-fix epoch with a fix in it")
                 continue
             event = fixes.get(t)
