@@ -256,7 +256,8 @@ public enum EventStreamEncoder {
     /// course runs from 0 up to, not including, 360; the NMEA output of the same fix said 0.00
     /// where this said 360.0 — a black-box hunt).
     private static func shownCourse(_ course: Double, digits: Int) -> Double {
-        course >= 360 - 0.5 / pow(10, Double(digits)) ? 0 : course
+        // Half a unit of the last digit, for the stream's 1 and 2 decimals (no `pow` per fix).
+        course >= 360 - (digits == 1 ? 0.05 : 0.005) ? 0 : course
     }
 
     /// `37.331817,-122.031175  ±0 m  alt 29.8 m  1.38 m/s  198.7°`

@@ -213,15 +213,12 @@ extension Store {
                     "UPDATE outbox SET state = 'failed', payload = '{}', finished_at = ?, last_error = ? "
                         + "WHERE key = ? AND state = 'pending'",
                     [SQLValue(time), .text(OutboxState.withdrawal), .text(key)])
-            } else {
-                // The same post decided the same way again (the event delivered by both the
-                // delegate and CLMonitor, a run replayed again) is no news.
-                var earlier: String?
-                try db.query("SELECT record FROM audit WHERE key = ?", [.text(key)]) { earlier = $0.text(0) }
-                if let earlier, earlier.utf8.elementsEqual(record) { return false }
+                try Self.saveAudit(db, key: key, run: run, record: record)
+                return true
             }
-            try Self.saveAudit(db, key: key, run: run, record: record)
-            return true
+            // The same post decided the same way again (the event delivered by both the delegate
+            // and CLMonitor, a run replayed again) is no news: the write changes no row.
+            return try Self.saveAudit(db, key: key, run: run, record: record)
         }
     }
 
@@ -244,12 +241,16 @@ extension Store {
         }
     }
 
-    private static func saveAudit(_ db: SQLiteConnection, key: String, run: Int64, record: Data) throws(StoreError) {
+    /// Writes `record` under `key`; false when the key already holds these bytes (no row changed).
+    @discardableResult
+    private static func saveAudit(_ db: SQLiteConnection, key: String, run: Int64, record: Data) throws(StoreError)
+        -> Bool
+    {
         try db.run(
             "INSERT INTO audit (key, run, sequence, record) "
                 + "VALUES (?, ?, (SELECT COALESCE(MAX(sequence), 0) + 1 FROM audit WHERE run = ?), ?) "
-                + "ON CONFLICT(key) DO UPDATE SET record = excluded.record",
-            [.text(key), .integer(run), .integer(run), .text(String(decoding: record, as: UTF8.self))])
+                + "ON CONFLICT(key) DO UPDATE SET record = excluded.record WHERE record IS NOT excluded.record",
+            [.text(key), .integer(run), .integer(run), .text(String(decoding: record, as: UTF8.self))]) > 0
     }
 
     private func entries(where condition: String, _ values: [SQLValue]) throws(StoreError) -> [OutboxEntry] {

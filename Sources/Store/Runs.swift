@@ -40,17 +40,12 @@ extension Store {
     ) throws(StoreError) -> RunRecord {
         try transaction { db throws(StoreError) in
             if let earlier = try Self.runs(db, where: "name = ?", [.text(name)]).first {
-                try refuseAnotherRecording(of: name, db, recorder: recorder)
+                let reserved = try refuseAnotherRecording(of: name, db, recorder: recorder)
                 for table in ["locations", "events"] {
                     try db.run("DELETE FROM \(table) WHERE run = ?", [.integer(earlier.id)])
                 }
                 // Recorded afresh now: the latest run, and a retention period's own — unless this
                 // process reserved it (``reserveRuns(_:at:)``), which set its time and its place.
-                let owner =
-                    try db.rows("SELECT recorder FROM runs WHERE id = ?", [.integer(earlier.id)]) {
-                        $0.optionalText(0)
-                    }.first ?? nil
-                let reserved = owner.map(recorder.isThisProcess) ?? false
                 try db.run(
                     "UPDATE runs SET started_at = ?, finished_at = NULL, recorder = ?, recording_until = ? WHERE id = ?",
                     [
@@ -74,16 +69,18 @@ extension Store {
     public static var recording: OutboxLease { OutboxLease(duration: .seconds(86_400)) }
 
     /// Throws when another process that still lives is recording the run `name` (its claim has
-    /// not lapsed); this process's own recordings may go on.
+    /// not lapsed); this process's own recordings may go on. Returns whether this process holds
+    /// the claim (it reserved the run).
+    @discardableResult
     private func refuseAnotherRecording(of name: String, _ db: SQLiteConnection, recorder: OutboxLease)
-        throws(StoreError)
+        throws(StoreError) -> Bool
     {
         let claims = try db.rows(
             "SELECT recorder, recording_until FROM runs WHERE name = ? AND recorder IS NOT NULL", [.text(name)]
         ) { (owner: $0.text(0), until: $0.optionalInstant(1)) }
-        guard let claim = claims.first, !recorder.isThisProcess(claim.owner),
-            !recorder.hasLapsed(owner: claim.owner, leaseUntil: claim.until)
-        else { return }
+        guard let claim = claims.first else { return false }
+        if recorder.isThisProcess(claim.owner) { return true }
+        guard !recorder.hasLapsed(owner: claim.owner, leaseUntil: claim.until) else { return false }
         let pid = OutboxLease.processID(of: claim.owner).map { " (pid \($0))" } ?? ""
         throw StoreError(
             path: path,

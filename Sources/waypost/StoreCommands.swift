@@ -123,7 +123,8 @@ struct Outbox: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try storage.open()
-                if let credentials = try network.serverCredentials() { try network.requireCredentials(credentials) }
+                let credentials = try network.serverCredentials()
+                if let credentials { try network.requireCredentials(credentials) }
                 let unsent = try store.outbox(states: [.pending, .sending])
                 for network in Network.allCases {
                     let count = unsent.filter { $0.network == network.rawValue }.count
@@ -133,7 +134,7 @@ struct Outbox: AsyncParsableCommand {
                     }
                 }
                 let clock = WallClock()
-                let (clients, emulator) = try await network.connect(clock: clock, seed: seed, credentials: nil)
+                let (clients, emulator) = try await network.connect(clock: clock, seed: seed, credentials: credentials)
                 let delivery = OutboxDelivery(
                     store: store, clients: clients, clock: clock, retry: RetryPolicy(seed: seed))
                 let records: [AuditRecord]
