@@ -278,16 +278,18 @@ public final class CheckinEngine {
             return record
         }
         let record = intent.audit(key: key, decision: .queued)
+        // Addressed to the server it is to go to: delivered there, and by no sender of another.
+        let server = delivery.servers[network.rawValue]
         if let values, intent.numbersAreFinite && record.numbersAreFinite {
-            return try values.enqueue(intent, key: key, run: run.id, createdAt: delivery.clock.now, audit: record)
+            return try values.enqueue(
+                intent, key: key, run: run.id, server: server, createdAt: delivery.clock.now, audit: record)
                 ? record : nil
         }
         let (payload, audit) = (try stored(intent), try stored(record))
         guard
             try store.enqueue(
-                key: key, run: run.id, network: network.rawValue, createdAt: delivery.clock.now,
-                payload: payload,
-                audit: audit)
+                key: key, run: run.id, network: network.rawValue, server: server, createdAt: delivery.clock.now,
+                payload: payload, audit: audit)
         else { return nil }
         written.wrote(intent, as: payload, key: key)
         written.wrote(record, as: audit)

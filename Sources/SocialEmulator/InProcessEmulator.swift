@@ -101,7 +101,8 @@ public struct InProcessEmulator: Sendable {
         let facebook = configuration.facebookAccounts.first.map {
             FacebookClient(baseURL: base, accessToken: $0.accessToken, transport: transport)
         }
-        return SocialClients(twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI)
+        return SocialClients(
+            twitter: twitter, facebook: facebook, x: x, twitterAPI: twitterAPI, servers: .inProcessEmulator)
     }
 
     public func stop() async {

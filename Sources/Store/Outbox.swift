@@ -40,34 +40,52 @@ public struct OutboxEntry: Sendable, Equatable {
     /// While `sending`: the lease holder (``OutboxLease/owner``) and when its claim runs out (wall clock).
     public var claimedBy: String?
     public var leaseUntil: EpochInstant?
+    /// The server the post is addressed to: its network's base URL as its run was given it; nil
+    /// for the in-process emulator. A sender delivers only the posts addressed to its servers
+    /// (``OutboxServers``).
+    public var server: String?
 }
+
+/// The servers a sender delivers to, by network name (`twitter`, `facebook`): a network not named
+/// is the in-process emulator's. The outbox hands a sender only the posts addressed to these
+/// (``OutboxEntry/server``): a post queued for one server is never sent to another.
+public typealias OutboxServers = [String: String]
 
 extension OutboxEntry {
     /// A new pending post, as a store other than SQLite's (``CheckinEngine/InMemoryStore``) writes it.
     package init(
         id: Int64, key: String, run: Int64, network: String, state: OutboxState, createdAt: EpochInstant,
-        notBefore: EpochInstant, attempts: Int, payload: Data
+        notBefore: EpochInstant, attempts: Int, payload: Data, server: String?
     ) {
         (self.id, self.key, self.run, self.network, self.state) = (id, key, run, network, state)
         (self.createdAt, self.notBefore, self.attempts, self.payload) = (createdAt, notBefore, attempts, payload)
+        self.server = server
+    }
+
+    /// Whether a sender delivering to `servers` may send this post (nil: any sender).
+    package func isAddressed(to servers: OutboxServers?) -> Bool {
+        guard let servers else { return true }
+        return server == servers[network]
     }
 }
 
 /// The outbox and the audit: a post is written (with its audit record) before it is sent, and
 /// its outcome is written with its audit record in one transaction.
 extension Store {
-    /// Writes a new pending post and its audit record; false (and nothing written) when the key exists.
+    /// Writes a new pending post, addressed to `server` (nil: the in-process emulator), and its
+    /// audit record; false (and nothing written) when the key exists.
     @discardableResult
     public func enqueue(
-        key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
+        key: String, run: Int64, network: String, server: String? = nil, createdAt: EpochInstant, payload: Data,
+        audit: Data
     ) throws(StoreError) -> Bool {
         try transaction { db throws(StoreError) in
             let inserted = try db.run(
-                "INSERT OR IGNORE INTO outbox (key, run, network, state, created_at, not_before, payload) "
-                    + "VALUES (?, ?, ?, 'pending', ?, ?, ?)",
+                "INSERT OR IGNORE INTO outbox (key, run, network, server, state, created_at, not_before, payload) "
+                    + "VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)",
                 [
-                    .text(key), .integer(run), .text(network), SQLValue(createdAt), SQLValue(createdAt),
-                    .text(String(decoding: payload, as: UTF8.self)),
+                    .text(key), .integer(run), .text(network), SQLValue(server), SQLValue(createdAt),
+                    SQLValue(createdAt), .text(String(decoding: payload, as: UTF8.self)),
                 ])
             guard inserted == 1 else { return false }
             try Self.saveAudit(db, key: key, run: run, record: audit)
@@ -75,11 +93,28 @@ extension Store {
         }
     }
 
-    /// Pending posts due at `now`, oldest first; only `run`'s when one is given.
-    public func duePosts(now: EpochInstant, limit: Int = 100, run: Int64? = nil) throws(StoreError) -> [OutboxEntry] {
-        try entries(
-            where: "state = 'pending' AND not_before <= ? AND (? IS NULL OR run = ?) ORDER BY not_before, id LIMIT ?",
-            [SQLValue(now), SQLValue(run), SQLValue(run), .integer(Int64(limit))])
+    /// Pending posts due at `now`, oldest first; only `run`'s when one is given, and only those
+    /// addressed to `servers` when they are given.
+    public func duePosts(
+        now: EpochInstant, limit: Int = 100, run: Int64? = nil, servers: OutboxServers? = nil
+    ) throws(StoreError) -> [OutboxEntry] {
+        let (addressed, values) = Self.addressed(to: servers)
+        return try entries(
+            where: "state = 'pending' AND not_before <= ? AND (? IS NULL OR run = ?)\(addressed) "
+                + "ORDER BY not_before, id LIMIT ?",
+            [SQLValue(now), SQLValue(run), SQLValue(run)] + values + [.integer(Int64(limit))])
+    }
+
+    /// The condition (from ` AND` on, empty for nil) that a post is addressed to `servers`: its
+    /// server the one named for its network, NULL for a network not named.
+    private static func addressed(to servers: OutboxServers?) -> (condition: String, values: [SQLValue]) {
+        guard let servers else { return ("", []) }
+        let named = servers.sorted { $0.key < $1.key }
+        let cases = named.map { _ in " WHEN ? THEN ?" }.joined()
+        return (
+            named.isEmpty ? " AND server IS NULL" : " AND server IS (CASE network\(cases) END)",
+            named.flatMap { [SQLValue.text($0.key), .text($0.value)] }
+        )
     }
 
     /// Rows this store has written since it opened: while it stays the same, what this process
@@ -88,13 +123,14 @@ extension Store {
         (try? locked { $0.totalChanges }) ?? 0
     }
 
-    /// When the next pending post falls due, if any is pending.
-    public func nextDueTime(run: Int64? = nil) throws(StoreError) -> EpochInstant? {
-        try locked { db throws(StoreError) in
+    /// When the next pending post (of `run`, addressed to `servers`, when given) falls due, if any is pending.
+    public func nextDueTime(run: Int64? = nil, servers: OutboxServers? = nil) throws(StoreError) -> EpochInstant? {
+        let (addressed, values) = Self.addressed(to: servers)
+        return try locked { db throws(StoreError) in
             var time: EpochInstant?
             try db.query(
-                "SELECT MIN(not_before) FROM outbox WHERE state = 'pending' AND (? IS NULL OR run = ?)",
-                [SQLValue(run), SQLValue(run)]
+                "SELECT MIN(not_before) FROM outbox WHERE state = 'pending' AND (? IS NULL OR run = ?)\(addressed)",
+                [SQLValue(run), SQLValue(run)] + values
             ) { time = $0.optionalInstant(0) }
             return time
         }
@@ -115,10 +151,14 @@ extension Store {
 
     /// Takes over the posts whose sender's claim has lapsed (``OutboxLease/hasLapsed(owner:leaseUntil:)``):
     /// each is now in doubt, and this lease's to settle. A live sender's claim is never taken.
-    public func reclaimLapsed(lease: OutboxLease, run: Int64? = nil) throws(StoreError) -> [OutboxEntry] {
+    public func reclaimLapsed(
+        lease: OutboxLease, run: Int64? = nil, servers: OutboxServers? = nil
+    ) throws(StoreError) -> [OutboxEntry] {
         var taken: [OutboxEntry] = []
+        let (addressed, values) = Self.addressed(to: servers)
         for entry in try entries(
-            where: "state = 'sending' AND (? IS NULL OR run = ?) ORDER BY id", [SQLValue(run), SQLValue(run)])
+            where: "state = 'sending' AND (? IS NULL OR run = ?)\(addressed) ORDER BY id",
+            [SQLValue(run), SQLValue(run)] + values)
         where lease.hasLapsed(owner: entry.claimedBy, leaseUntil: entry.leaseUntil) {
             let claimed = try transaction { db throws(StoreError) in
                 // Compare-and-set: another process may take the same lapsed claim at the same time.
@@ -262,14 +302,14 @@ extension Store {
     {
         try db.rows(
             "SELECT id, key, run, network, state, created_at, not_before, attempts, payload, last_error, remote_id, "
-                + "finished_at, claimed_by, lease_until FROM outbox WHERE \(condition)", values
+                + "finished_at, claimed_by, lease_until, server FROM outbox WHERE \(condition)", values
         ) {
             OutboxEntry(
                 id: Int64($0.int(0)), key: $0.text(1), run: Int64($0.int(2)), network: $0.text(3),
                 state: OutboxState(rawValue: $0.text(4)) ?? .failed, createdAt: $0.instant(5),
                 notBefore: $0.instant(6), attempts: $0.int(7), payload: Data($0.text(8).utf8),
                 lastError: $0.optionalText(9), remoteID: $0.optionalText(10), finishedAt: $0.optionalInstant(11),
-                claimedBy: $0.optionalText(12), leaseUntil: $0.optionalInstant(13))
+                claimedBy: $0.optionalText(12), leaseUntil: $0.optionalInstant(13), server: $0.optionalText(14))
         }
     }
 }

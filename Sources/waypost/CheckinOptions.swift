@@ -7,6 +7,7 @@ import SimulatedTime
 import SocialAPI
 import SocialEmulator
 import Store
+import WaypostSupport
 import WorldFiles
 
 /// `--db` for a command that records runs (`replay --checkins`): the store is created when missing.
@@ -120,6 +121,15 @@ struct NetworkOptions: ParsableArguments {
             ("--credentials", credentials != nil), ("--fixtures", fixtures != nil),
             ("--twitter-api", chosenTwitterAPI != nil), ("--max-wait", chosenMaxWait != nil),
         ].filter(\.1).map(\.0)
+    }
+
+    /// The flush that sends what these options queued: posts go only to the servers they were
+    /// queued for, so the base URLs go with it.
+    var flushCommand: String {
+        var words = ["waypost", "outbox", "flush"]
+        if let twitterBaseURL { words += ["--twitter-base-url", twitterBaseURL] }
+        if let facebookBaseURL { words += ["--facebook-base-url", facebookBaseURL] }
+        return words.map { DisplayEscaping.escape($0) }.joined(separator: " ")
     }
 
     /// Refuses, before anything is sent, a base URL given without the credentials its server

@@ -546,7 +546,9 @@ struct Replay: AsyncParsableCommand {
             try out.finish()
             if outcome.stillQueued > 0 {
                 FileHandle.standardError.write(
-                    Data("waypost: \(outcome.stillQueued) posts still queued; `waypost outbox flush` sends them\n".utf8)
+                    Data(
+                        "waypost: \(outcome.stillQueued) posts still queued; `\(network.flushCommand)` sends them\n"
+                            .utf8)
                 )
             }
             if summary {

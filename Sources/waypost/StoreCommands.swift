@@ -76,6 +76,7 @@ struct Outbox: AsyncParsableCommand {
                 for e in entries {
                     var line = "\(e.id)  \(e.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
                     line += "  \(DisplayEscaping.escape(e.network).padding(toLength: 8, withPad: " ", startingAt: 0))"
+                    if let server = e.server { line += "  to \(DisplayEscaping.escape(server))" }
                     line +=
                         "  created \(XSDDateTime.format(e.createdAt.secondsSince1970, fractionDigits: 0))  attempts \(e.attempts)"
                     if e.state == .pending {
@@ -104,9 +105,14 @@ struct Outbox: AsyncParsableCommand {
                 ran out, or its process is gone) is looked for on the network first and sent again only \
                 if it is not there, so nothing is posted twice.
 
+                A post goes to the server it was queued for — the base URL its run was given, or the \
+                in-process emulator — and to no other: posts queued for other servers stay queued, \
+                and the flush names the base URL that sends them.
+
                 Exit codes: 0 nothing is left pending, 64 the outbox holds posts for a network whose \
                 base URL was not given beside the other's, 69 posts are still pending at the end (the \
-                server was unreachable, or kept failing past --max-wait).
+                server was unreachable, kept failing past --max-wait, or they are queued for another \
+                server).
 
                 Examples:
                   waypost outbox flush                # to the in-process emulator
@@ -119,6 +125,24 @@ struct Outbox: AsyncParsableCommand {
 
         @Option(parsing: .unconditional, help: "Seed for the retry jitter.", transform: OptionRange.seed)
         var seed: UInt64 = 0
+
+        /// One line per server that pending posts not sent here are queued for, with the options
+        /// that send them: a post queued for a real server is never sent to the emulator, nor the
+        /// other way round.
+        static func otherServers(_ entries: [OutboxEntry]) -> [String] {
+            let groups = Dictionary(grouping: entries) { [$0.network, $0.server ?? ""] }
+            return groups.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { key in
+                let (network, server, count) = (key[0], key[1], groups[key]?.count ?? 0)
+                let posts = "\(count) \(DisplayEscaping.escape(network)) \(count == 1 ? "post is" : "posts are")"
+                guard !server.isEmpty else {
+                    return "\(posts) queued for the in-process emulator: `waypost outbox flush` without "
+                        + "base URLs sends \(count == 1 ? "it" : "them")"
+                }
+                let flag = network == Network.facebook.rawValue ? "--facebook-base-url" : "--twitter-base-url"
+                return "\(posts) queued for \(DisplayEscaping.escape(server)): \(flag) "
+                    + "\(DisplayEscaping.escape(server)) sends \(count == 1 ? "it" : "them")"
+            }
+        }
 
         func run() async throws {
             try await reportingFailures {
@@ -148,21 +172,30 @@ struct Outbox: AsyncParsableCommand {
                 for record in CheckinEngine.latest(records) {
                     print(PostEventFormat.text(record.postEvent(at: clock.now)))
                 }
-                let waiting = try store.outbox(states: [.pending]).count
+                let pending = try store.outbox(states: [.pending])
                 // A post another live process is sending is neither pending nor done: said, so
                 // "0 pending" does not read as "all sent".
                 let elsewhere = try store.outbox(states: [.sending]).count
                 print(
-                    "\(records.isEmpty ? "Nothing was due." : "Done.") \(waiting) posts still pending."
+                    "\(records.isEmpty ? "Nothing was due." : "Done.") \(pending.count) posts still pending."
                         + (elsewhere == 0
                             ? "" : " \(elsewhere) being sent by another process (`waypost outbox list` shows whose)."))
+                let waiting = pending.filter { $0.isAddressed(to: delivery.servers) }
+                let addressedElsewhere = pending.filter { !$0.isAddressed(to: delivery.servers) }
+                for line in Self.otherServers(addressedElsewhere) { print(line) }
                 // A flush that leaves posts unsent did not do its job: a cron job or CI step must
                 // tell "delivered" from "the server is down" (a black-box hunt: both were 0).
-                if waiting > 0 {
+                if !waiting.isEmpty {
                     throw CommandFailure(
                         .unavailable,
-                        "\(waiting) \(waiting == 1 ? "post" : "posts") could not be sent within --max-wait: "
-                            + "queued for the next flush (`waypost outbox list` says why)")
+                        "\(waiting.count) \(waiting.count == 1 ? "post" : "posts") could not be sent within "
+                            + "--max-wait: queued for the next flush (`waypost outbox list` says why)")
+                }
+                if !addressedElsewhere.isEmpty {
+                    throw CommandFailure(
+                        .unavailable,
+                        "\(addressedElsewhere.count) \(addressedElsewhere.count == 1 ? "post is" : "posts are") "
+                            + "queued for other servers (above) and stay queued for a flush to them")
                 }
             }
         }

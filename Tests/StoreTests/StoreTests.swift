@@ -44,6 +44,46 @@ struct StoreTests {
         }
     }
 
+    /// A post is addressed to the server its run posted to (NULL: the in-process emulator), and a
+    /// sender is handed only the posts addressed to its servers — due, next due, lapsed alike — so
+    /// a flush without base URLs never sends a post queued for a real server to the emulator (a
+    /// black-box hunt: marked sent, it never reached the server), nor one to another.
+    @Test("A sender is handed only the posts addressed to its servers")
+    func postsGoOnlyWhereTheyWereAddressed() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store(path: directory.appendingPathComponent("w.db").path)
+            let run = try store.beginRun(name: "r", track: "t", at: 1)
+            let real = "https://api.example.com/1.1/"
+            for (key, network, server) in [
+                ("emulated", "twitter", nil), ("real", "twitter", real),
+                ("graph", "facebook", "https://graph.example/"),
+            ] {
+                try store.enqueue(
+                    key: key, run: run.id, network: network, server: server, createdAt: 5, payload: Data("{}".utf8),
+                    audit: Data("{}".utf8))
+            }
+            #expect(try store.outbox().map(\.server) == [nil, real, "https://graph.example/"])
+            #expect(try store.duePosts(now: 10).map(\.key) == ["emulated", "real", "graph"], "no servers: every post")
+            #expect(try store.duePosts(now: 10, servers: [:]).map(\.key) == ["emulated"], "the emulator's own")
+            #expect(try store.duePosts(now: 10, servers: ["twitter": real]).map(\.key) == ["real"])
+            #expect(
+                try store.duePosts(now: 10, servers: ["twitter": real, "facebook": "https://graph.example/"])
+                    .map(\.key) == ["real", "graph"])
+            #expect(try store.duePosts(now: 10, servers: ["twitter": "https://other.example/1.1/"]).isEmpty)
+            #expect(try store.nextDueTime(servers: ["twitter": "https://other.example/1.1/"]) == nil)
+            #expect(try store.nextDueTime(servers: [:]) == 5)
+            // A claim that lapsed is taken over only by a sender to the same server.
+            let clock = SimulatedClock(start: EpochInstant(secondsSince1970: 1_000))
+            let first = OutboxLease(duration: .seconds(60), clock: clock)
+            let real1 = try #require(try store.duePosts(now: 10, servers: ["twitter": real]).first)
+            _ = try #require(try store.claim(real1.id, lease: first))
+            clock.advance(to: EpochInstant(secondsSince1970: 1_100))
+            let later = OutboxLease(duration: .seconds(60), clock: clock)
+            #expect(try store.reclaimLapsed(lease: later, servers: [:]).isEmpty)
+            #expect(try store.reclaimLapsed(lease: later, servers: ["twitter": real]).map(\.key) == ["real"])
+        }
+    }
+
     /// Processes sharing a store (DESIGN.md: "claimed under a lease that names its owner"): a
     /// claim is taken over only once it lapses — its lease runs out unrenewed, or its owner is a
     /// process of this machine that has exited — and then by one sender only.
@@ -321,7 +361,8 @@ struct StoreTests {
                 path,
                 "PRAGMA application_id = 0; PRAGMA user_version = 4; ALTER TABLE outbox DROP COLUMN claimed_by; "
                     + "ALTER TABLE outbox DROP COLUMN lease_until; DROP TABLE trial_times; DROP TABLE trial_expectations; "
-                    + "ALTER TABLE runs DROP COLUMN recorder; ALTER TABLE runs DROP COLUMN recording_until"
+                    + "ALTER TABLE runs DROP COLUMN recorder; ALTER TABLE runs DROP COLUMN recording_until; "
+                    + "ALTER TABLE outbox DROP COLUMN server"
             )
             let store = try Store(path: path)
             #expect(try store.run(named: "r") != nil)

@@ -87,7 +87,11 @@ struct CheckinCLITests {
                     "WAYPOST_FACEBOOK_ACCESS_TOKEN": "f",
                 ])
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stderr.contains("6 posts still queued"), "\(run.stderr)")
+            // The flush that sends them goes to the same servers: posts go nowhere else.
+            #expect(
+                run.stderr.contains(
+                    "6 posts still queued; `waypost outbox flush --twitter-base-url http://127.0.0.1:9/1.1/ "
+                        + "--facebook-base-url http://127.0.0.1:9/` sends them"), "\(run.stderr)")
             let entries = try CLITests.waypost(["outbox", "list", "--db", db]).stdout.split(separator: "\n")
             #expect(entries.count == 6 && entries.allSatisfy { $0.contains("pending") && $0.contains("attempts 1") })
         }
@@ -229,6 +233,25 @@ struct CheckinCLITests {
             #expect(down.status == 69, "\(down.stderr)")
             #expect(down.stdout.contains("6 posts still pending"), "\(down.stdout)")
             #expect(down.stderr.contains("6 posts could not be sent within --max-wait"), "\(down.stderr)")
+            // Queued for those servers, they go to no other: a flush without base URLs (to the
+            // in-process emulator) sent them there and marked them sent — they never reached the
+            // servers they were for. Now it sends none and says which base URLs do.
+            let emulated = try CLITests.waypost(flush, environment: environment)
+            #expect(emulated.status == 69, "\(emulated.stderr)")
+            for (network, flag, server) in [
+                ("twitter", "--twitter-base-url", "http://127.0.0.1:1/1.1/"),
+                ("facebook", "--facebook-base-url", "http://127.0.0.1:1/"),
+            ] {
+                #expect(
+                    emulated.stdout.contains(
+                        "3 \(network) posts are queued for \(server): \(flag) \(server) sends them"),
+                    "\(emulated.stdout)")
+            }
+            #expect(emulated.stderr.contains("6 posts are queued for other servers (above)"), "\(emulated.stderr)")
+            let queued = try CLITests.waypost("outbox", "list", "--db", db, "--state", "pending").stdout
+            #expect(
+                queued.split(separator: "\n").filter { $0.contains("  to http://127.0.0.1:1/") }.count == 6, "\(queued)"
+            )
             let listed = try CLITests.waypost("outbox", "list", "--db", db, "--state", "failed")
             #expect(listed.stdout.contains("The outbox is empty."), "nothing failed for good: \(listed.stdout)")
         }
@@ -643,15 +666,18 @@ struct CheckinCLITests {
     @Test(arguments: ["statuses/update", "me/checkins"])
     func aPostWhoseSenderDiedMidRequestIsFoundAsItWasSent(_ path: String) async throws {
         try await withTemporaryDirectory { directory in
-            let emulator = try EmulatorProcess()
-            defer { emulator.stop() }
-            let (replay, network) = try Self.externalCheckins(in: directory, emulator: emulator)
+            // Queued while the server is down: nothing is sent, no place is looked up. Then it
+            // comes up on the same address (posts go only to the server they were queued for).
+            let port = try EmulatorProcess.unusedPort()
+            let down = "http://127.0.0.1:\(port)/"
+            let (replay, _) = try Self.externalCheckins(in: directory, base: down)
             try "rules:\n  - {id: in, on: regionEnter, message: \"At {place} {time}\", precision: place, cooldown: 0}\n"
                 .write(to: directory.appendingPathComponent("rules.yaml"), atomically: true, encoding: .utf8)
             let database = directory.appendingPathComponent("w.db").path
-            // Queued against a server that is not there: nothing is sent, no place is looked up.
-            let unreachable = replay.map { $0.replacingOccurrences(of: emulator.base, with: "http://127.0.0.1:1/") }
-            #expect(try CLITests.waypost(unreachable + ["--max-wait", "0"]).status == 0)
+            #expect(try CLITests.waypost(replay + ["--max-wait", "0"]).status == 0)
+            let emulator = try EmulatorProcess(port: port)
+            defer { emulator.stop() }
+            let (_, network) = try Self.externalCheckins(in: directory, emulator: emulator)
             try await emulator.control("faults", "kind=latency&path=\(path)&ms=4000&count=1")
             let flush = ["outbox", "flush", "--db", database] + network
             let victim = try Self.start(flush)
@@ -743,6 +769,11 @@ struct CheckinCLITests {
     /// The commute's check-ins sent to an external emulator: the replay's arguments, and the
     /// network options other commands (`outbox flush`) need to reach the same servers.
     static func externalCheckins(in directory: URL, emulator: EmulatorProcess) throws -> ([String], [String]) {
+        try externalCheckins(in: directory, base: emulator.base)
+    }
+
+    /// The same for the servers at `base` (`http://127.0.0.1:PORT/`), listening or not.
+    static func externalCheckins(in directory: URL, base: String) throws -> ([String], [String]) {
         let rules = directory.appendingPathComponent("rules.yaml")
         try """
         rules:
@@ -759,8 +790,7 @@ struct CheckinCLITests {
         """.write(to: credentials, atomically: true, encoding: .utf8)
         chmod(credentials.path, 0o600)
         let network = [
-            "--twitter-base-url", emulator.base + "1.1/", "--facebook-base-url", emulator.base, "--credentials",
-            credentials.path,
+            "--twitter-base-url", base + "1.1/", "--facebook-base-url", base, "--credentials", credentials.path,
         ]
         let replay =
             Self.commute + [

@@ -14,10 +14,10 @@ final class EmulatorProcess {
     /// `http://127.0.0.1:PORT/`.
     let base: String
 
-    /// `arguments` follow `emulator --port 0`.
-    init(in directory: URL = Corpus.repositoryRoot, arguments: [String] = []) throws {
+    /// `arguments` follow `emulator --port PORT` (0: any free port).
+    init(in directory: URL = Corpus.repositoryRoot, port: Int = 0, arguments: [String] = []) throws {
         process.executableURL = CLITests.executable
-        process.arguments = ["emulator", "--port", "0"] + arguments
+        process.arguments = ["emulator", "--port", "\(port)"] + arguments
         process.currentDirectoryURL = directory
         let out = Pipe()
         process.standardOutput = out
@@ -33,6 +33,29 @@ final class EmulatorProcess {
         self.banner = text.split(separator: "\n").first.map(String.init) ?? ""
         base = self.banner.split(separator: " ").last.map(String.init) ?? ""
         guard base.hasPrefix("http://127.0.0.1:") else { throw CocoaError(.fileReadUnknown) }
+    }
+
+    /// A loopback port nothing listens on now (the system's pick, released at once): for a server
+    /// that is down, to be started there later.
+    static func unusedPort() throws -> Int {
+        #if canImport(Glibc)
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let listener = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard listener >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard bound else { throw CocoaError(.fileWriteUnknown) }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// The port it listens on.

@@ -27,6 +27,9 @@ public final class OutboxDelivery {
     /// The one run whose posts this delivery sends; nil: every run's. A run on virtual time sets
     /// it: another run's posts are due on another clock and belong to another emulator.
     let run: Int64?
+    /// The servers this delivery sends to (its clients' ``SocialAPI/SocialClients/servers``): the
+    /// outbox hands it only the posts addressed to them, and the engine addresses its posts so.
+    package let servers: OutboxServers
     /// Each network's settings, asked once per delivery session.
     private var twitterGeoEnabled: Bool?
     /// The Twitter account's `protected` flag: who sees its tweets.
@@ -60,6 +63,10 @@ public final class OutboxDelivery {
         self.retry = retry
         self.lease = lease
         self.run = run
+        var servers = OutboxServers()
+        servers[Network.twitter.rawValue] = clients.servers.twitter
+        servers[Network.facebook.rawValue] = clients.servers.facebook
+        self.servers = servers
     }
 
     /// Sends every post due now, and those whose sender stopped mid-request; returns their new
@@ -72,7 +79,7 @@ public final class OutboxDelivery {
         let heartbeat = store.sharesClaims ? ClaimHeartbeat(store: store, lease: lease) : nil
         defer { heartbeat?.stop() }
         var changed: [AuditRecord] = []
-        for entry in try store.reclaimLapsed(lease: lease, run: run) {
+        for entry in try store.reclaimLapsed(lease: lease, run: run, servers: servers) {
             if let record = try await attempt(entry, inDoubt: true) { changed.append(record) }
         }
         while true {
@@ -83,15 +90,15 @@ public final class OutboxDelivery {
                 if let record = try await attempt(claimed, inDoubt: false) { changed.append(record) }
             }
         }
-        quiet = (try store.nextDueTime(run: run) ?? .distantFuture, store.changeCount)
+        quiet = (try store.nextDueTime(run: run, servers: servers) ?? .distantFuture, store.changeCount)
         return changed
     }
 
     /// The posts due now; a store of values leaves them unwritten (``attempt(_:inDoubt:)``
     /// reads each as the value it holds).
     private func duePosts() throws(StoreError) -> [OutboxEntry] {
-        if let values { return try values.duePostsAsHeld(now: clock.now, limit: 50, run: run) }
-        return try store.duePosts(now: clock.now, limit: 50, run: run)
+        if let values { return try values.duePostsAsHeld(now: clock.now, limit: 50, run: run, servers: servers) }
+        return try store.duePosts(now: clock.now, limit: 50, run: run, servers: servers)
     }
 
     private func claim(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry? {
@@ -104,7 +111,7 @@ public final class OutboxDelivery {
     public func drain(maxWait: Duration?) async throws(StoreError) -> [AuditRecord] {
         var changed = try await deliverDue()
         let limit = maxWait?.inSeconds ?? .infinity
-        while let next = try store.nextDueTime(run: run), clock.now.seconds(to: next) <= limit {
+        while let next = try store.nextDueTime(run: run, servers: servers), clock.now.seconds(to: next) <= limit {
             do { try await clock.sleep(until: next, tolerance: nil) } catch { break }
             changed += try await deliverDue()
         }

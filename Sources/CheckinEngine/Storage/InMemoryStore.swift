@@ -173,23 +173,27 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
     }
 
     public func enqueue(
-        key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
+        key: String, run: Int64, network: String, server: String? = nil, createdAt: EpochInstant, payload: Data,
+        audit: Data
     ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
-            append(key: key, run: run, network: network, createdAt: createdAt, payload: payload, audit: .bytes(audit))
+            append(
+                key: key, run: run, network: network, server: server, createdAt: createdAt, payload: payload,
+                audit: .bytes(audit))
         }
     }
 
     /// A new post, unless `key` exists (nothing written then).
     private func append(
-        key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Kept<AuditRecord>
+        key: String, run: Int64, network: String, server: String?, createdAt: EpochInstant, payload: Data,
+        audit: Kept<AuditRecord>
     ) -> Bool {
         guard entryIndex[key] == nil else { return false }
         entryIndex[key] = entries.count
         entries.append(
             OutboxEntry(
                 id: Int64(entries.count + 1), key: key, run: run, network: network, state: .pending,
-                createdAt: createdAt, notBefore: createdAt, attempts: 0, payload: payload))
+                createdAt: createdAt, notBefore: createdAt, attempts: 0, payload: payload, server: server))
         writeAudit(key: key, run: run, record: audit)
         return true
     }
@@ -223,21 +227,25 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
 
     public var changeCount: Int { changes.load(ordering: .acquiring) }
 
-    public func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
-        try locked { () throws(StoreError) in due(now: now, limit: limit, run: run).map(written) }
+    public func duePosts(now: EpochInstant, limit: Int, run: Int64?, servers: OutboxServers? = nil) throws(StoreError)
+        -> [OutboxEntry]
+    {
+        try locked { () throws(StoreError) in due(now: now, limit: limit, run: run, servers: servers).map(written) }
     }
 
     /// The places in `entries` of the pending posts due by `now`, oldest first.
-    private func due(now: EpochInstant, limit: Int, run: Int64?) -> ArraySlice<Int> {
+    private func due(now: EpochInstant, limit: Int, run: Int64?, servers: OutboxServers?) -> ArraySlice<Int> {
         entries.indices.filter {
             entries[$0].state == .pending && entries[$0].notBefore <= now && (run == nil || entries[$0].run == run)
+                && entries[$0].isAddressed(to: servers)
         }
         .sorted { (entries[$0].notBefore, $0) < (entries[$1].notBefore, $1) }.prefix(limit)
     }
 
-    public func nextDueTime(run: Int64?) throws(StoreError) -> EpochInstant? {
+    public func nextDueTime(run: Int64?, servers: OutboxServers? = nil) throws(StoreError) -> EpochInstant? {
         try locked { () throws(StoreError) in
-            entries.filter { $0.state == .pending && (run == nil || $0.run == run) }.map(\.notBefore).min()
+            entries.filter { $0.state == .pending && (run == nil || $0.run == run) && $0.isAddressed(to: servers) }
+                .map(\.notBefore).min()
         }
     }
 
@@ -256,11 +264,14 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         return index
     }
 
-    public func reclaimLapsed(lease: OutboxLease, run: Int64?) throws(StoreError) -> [OutboxEntry] {
+    public func reclaimLapsed(lease: OutboxLease, run: Int64?, servers: OutboxServers? = nil) throws(StoreError)
+        -> [OutboxEntry]
+    {
         try locked { () throws(StoreError) -> [OutboxEntry] in
             var taken: [OutboxEntry] = []
             for index in entries.indices
             where entries[index].state == .sending && (run == nil || entries[index].run == run)
+                && entries[index].isAddressed(to: servers)
                 && lease.hasLapsed(owner: entries[index].claimedBy, leaseUntil: entries[index].leaseUntil)
             {
                 entries[index].claimedBy = lease.owner
@@ -337,14 +348,15 @@ extension InMemoryStore: PostValueStore {
         }
     }
 
-    func enqueue(_ intent: PostIntent, key: String, run: Int64, createdAt: EpochInstant, audit: AuditRecord)
-        throws(StoreError) -> Bool
-    {
+    func enqueue(
+        _ intent: PostIntent, key: String, run: Int64, server: String? = nil, createdAt: EpochInstant,
+        audit: AuditRecord
+    ) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
             guard
                 append(
-                    key: key, run: run, network: intent.network.rawValue, createdAt: createdAt, payload: Data(),
-                    audit: .value(audit))
+                    key: key, run: run, network: intent.network.rawValue, server: server, createdAt: createdAt,
+                    payload: Data(), audit: .value(audit))
             else { return false }
             intents[entries.count - 1] = intent
             unwritten.insert(entries.count - 1)
@@ -363,8 +375,12 @@ extension InMemoryStore: PostValueStore {
         }
     }
 
-    func duePostsAsHeld(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry] {
-        try locked { () throws(StoreError) in due(now: now, limit: limit, run: run).map { entries[$0] } }
+    func duePostsAsHeld(now: EpochInstant, limit: Int, run: Int64?, servers: OutboxServers? = nil) throws(StoreError)
+        -> [OutboxEntry]
+    {
+        try locked { () throws(StoreError) in
+            due(now: now, limit: limit, run: run, servers: servers).map { entries[$0] }
+        }
     }
 
     func claimAsHeld(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {

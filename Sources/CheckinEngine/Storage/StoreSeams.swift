@@ -20,10 +20,12 @@ public protocol CheckinStore: AnyObject, Sendable {
     /// false too when the key has this record already.
     @discardableResult
     func saveAudit(key: String, run: Int64, record: Data, withdrawingAt time: EpochInstant?) throws(StoreError) -> Bool
-    /// Writes a pending post and its audit record; false, and nothing written, when `key` exists.
+    /// Writes a pending post, addressed to `server` (nil: the in-process emulator), and its audit
+    /// record; false, and nothing written, when `key` exists.
     @discardableResult
     func enqueue(
-        key: String, run: Int64, network: String, createdAt: EpochInstant, payload: Data, audit: Data
+        key: String, run: Int64, network: String, server: String?, createdAt: EpochInstant, payload: Data,
+        audit: Data
     ) throws(StoreError) -> Bool
     /// The run's audit records, in the order the posts were first recorded.
     func auditRecords(run: Int64) throws(StoreError) -> [Data]
@@ -39,19 +41,21 @@ public protocol CheckinStore: AnyObject, Sendable {
 protocol PostValueStore: AnyObject {
     /// ``CheckinStore/saveAudit(key:run:record:withdrawingAt:)`` of a record.
     func saveAudit(_ record: AuditRecord, run: Int64, withdrawingAt time: EpochInstant?) throws(StoreError) -> Bool
-    /// ``CheckinStore/enqueue(key:run:network:createdAt:payload:audit:)`` of a post and its record.
-    func enqueue(_ intent: PostIntent, key: String, run: Int64, createdAt: EpochInstant, audit: AuditRecord)
-        throws(StoreError) -> Bool
+    /// ``CheckinStore/enqueue(key:run:network:server:createdAt:payload:audit:)`` of a post and its record.
+    func enqueue(
+        _ intent: PostIntent, key: String, run: Int64, server: String?, createdAt: EpochInstant, audit: AuditRecord
+    ) throws(StoreError) -> Bool
     /// ``OutboxStore/settle(_:lease:state:notBefore:payload:lastError:remoteID:at:audit:)`` with
     /// the post (nil: as it stands) and its record.
     func settle(
         _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, intent: PostIntent?,
         lastError: String?, remoteID: String?, at time: EpochInstant, audit: AuditRecord
     ) throws(StoreError) -> Bool
-    /// ``OutboxStore/duePosts(now:limit:run:)`` and ``OutboxStore/claim(_:lease:)`` for a reader
-    /// of each post through ``intent(of:)``: a post handed over as a value is not written out
-    /// for it (its payload left empty until another reader asks).
-    func duePostsAsHeld(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry]
+    /// ``OutboxStore/duePosts(now:limit:run:servers:)`` and ``OutboxStore/claim(_:lease:)`` for a
+    /// reader of each post through ``intent(of:)``: a post handed over as a value is not written
+    /// out for it (its payload left empty until another reader asks).
+    func duePostsAsHeld(now: EpochInstant, limit: Int, run: Int64?, servers: OutboxServers?) throws(StoreError)
+        -> [OutboxEntry]
     func claimAsHeld(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
     /// The post `entry` holds; decoded when it was written as bytes.
     func intent(of entry: OutboxEntry) throws -> PostIntent
@@ -64,15 +68,18 @@ protocol PostValueStore: AnyObject {
 public protocol OutboxStore: AnyObject, Sendable {
     /// A number that moves whenever anything is written: delivery skips a pass while it stands still.
     var changeCount: Int { get }
-    /// Pending posts whose time has come, oldest first; only `run`'s when one is given.
-    func duePosts(now: EpochInstant, limit: Int, run: Int64?) throws(StoreError) -> [OutboxEntry]
-    /// When the earliest pending post (of `run`, when given) falls due; nil when none is pending.
-    func nextDueTime(run: Int64?) throws(StoreError) -> EpochInstant?
+    /// Pending posts whose time has come, oldest first; only `run`'s when one is given, and only
+    /// those addressed to `servers` when they are given (a sender's: ``OutboxServers``).
+    func duePosts(now: EpochInstant, limit: Int, run: Int64?, servers: OutboxServers?) throws(StoreError)
+        -> [OutboxEntry]
+    /// When the earliest pending post (of `run`, addressed to `servers`, when given) falls due;
+    /// nil when none is pending.
+    func nextDueTime(run: Int64?, servers: OutboxServers?) throws(StoreError) -> EpochInstant?
     /// Takes a pending post for `lease`; nil when another sender took it first.
     func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
-    /// Takes over the claims (of `run`, when given) whose lease lapsed (their sender stalled or
-    /// stopped): each is in doubt.
-    func reclaimLapsed(lease: OutboxLease, run: Int64?) throws(StoreError) -> [OutboxEntry]
+    /// Takes over the claims (of `run`, addressed to `servers`, when given) whose lease lapsed
+    /// (their sender stalled or stopped): each is in doubt.
+    func reclaimLapsed(lease: OutboxLease, run: Int64?, servers: OutboxServers?) throws(StoreError) -> [OutboxEntry]
     /// Extends every claim `lease` holds.
     func renewClaims(_ lease: OutboxLease) throws(StoreError)
     /// Whether another sender may take this store's claims once they lapse (another process on

@@ -128,5 +128,11 @@ enum Schema {
         ALTER TABLE runs ADD COLUMN recorder TEXT;
         ALTER TABLE runs ADD COLUMN recording_until REAL;
         """,
+        // 8: the server a post is addressed to (its network's base URL as the run was given it;
+        // NULL: the in-process emulator), so it is delivered there and nowhere else — a flush
+        // given no base URL sent posts queued for a real server to the emulator, marked sent.
+        """
+        ALTER TABLE outbox ADD COLUMN server TEXT;
+        """,
     ]
 }
