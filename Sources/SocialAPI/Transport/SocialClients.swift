@@ -13,7 +13,7 @@ public struct SocialClients: Sendable {
     /// The servers these clients post to, as an outbox addresses its posts.
     public var servers: PostServers
 
-    /// - Parameter servers: nil: the clients' base URLs (``PostServers/init(twitter:facebook:)``);
+    /// - Parameter servers: nil: the clients' base URLs (``PostServers/init(twitterClient:facebookClient:)``);
     ///   the in-process emulator passes ``PostServers/inProcessEmulator``.
     public init(
         twitter: TwitterClient?, facebook: FacebookClient?, x: XClient? = nil,
@@ -23,7 +23,7 @@ public struct SocialClients: Sendable {
         self.facebook = facebook
         self.x = x
         self.twitterAPI = twitterAPI
-        self.servers = servers ?? PostServers(twitter: twitter, facebook: facebook)
+        self.servers = servers ?? PostServers(twitterClient: twitter, facebookClient: facebook)
     }
 }
 
@@ -36,7 +36,7 @@ public struct PostServers: Sendable, Equatable {
     public var facebook: String?
 
     /// Posts to the emulator in this process.
-    public static let inProcessEmulator = PostServers(twitter: nil as String?, facebook: nil)
+    public static let inProcessEmulator = PostServers(twitter: nil, facebook: nil)
 
     public init(twitter: String?, facebook: String?) {
         self.twitter = twitter
@@ -44,7 +44,7 @@ public struct PostServers: Sendable, Equatable {
     }
 
     /// The servers the clients' base URLs name (``address(of:)``).
-    public init(twitter: TwitterClient?, facebook: FacebookClient?) {
+    public init(twitterClient twitter: TwitterClient?, facebookClient facebook: FacebookClient?) {
         self.init(
             twitter: twitter.map { Self.address(of: $0.baseURL) },
             facebook: facebook.map { Self.address(of: $0.baseURL) })
