@@ -252,6 +252,24 @@ struct NMEATests {
         #expect(error.description.contains("no valid sentence: 2 dropped"), "\(error)")
     }
 
+    /// A black-box hunt: an RMC whose hemisphere was garbage was read — its date, speed and course
+    /// used — when its epoch's GGA had given the position already (the RMC's was not looked at).
+    /// Its field is as bad either way: the sentence is dropped, at that field's column.
+    @Test func anRMCWithABadHemisphereIsDroppedThoughItsGGAGaveThePosition() throws {
+        let gga = NMEASentences.sentence("GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,,M,,")
+        let rmc = NMEASentences.sentence("GPRMC,123519,A,4807.038,X,01131.000,E,022.4,084.4,230394,003.1,W")
+        let next = NMEASentences.sentence("GPRMC,123520,A,4807.040,N,01131.000,E,000.0,000.0,230394,003.1,W")
+        let track = try readTrack(Self.log([gga, rmc, next]), name: "hemisphere.nmea")
+        let warning = try #require(track.warnings.first)
+        #expect(warning.hasPrefix("2:26: 1 sentence dropped"), "\(warning)")
+        let path = try #require(track.paths.first)
+        #expect(path.points.count == 2)
+        // Nothing of the dropped RMC: no speed or course at the first fix (NaN: none), only the next one's.
+        for name in ["speed", "course"] {
+            #expect(path.attributes[name].map { [$0[0].isNaN, $0[1] == 0] } == [true, true], "\(name)")
+        }
+    }
+
     @Test func aLineOfKilobytesIsNotNMEA() throws {
         let long = "$GPTXT," + String(repeating: "A", count: 5000) + "*00"
         let error = try #require(readError(Self.log([Self.published[1], long]), name: "long.nmea"))

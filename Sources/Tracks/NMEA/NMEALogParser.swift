@@ -238,7 +238,9 @@ struct NMEALogParser {
         epoch.date = try s.date(9) ?? epoch.date
         if valid {
             epoch.rmcFix = true
-            if epoch.latitude == nil || !epoch.ggaFix, let position = try s.position(3) {
+            // Read even where the epoch's GGA gave the position: a bad field drops this sentence
+            // (its date, speed and course too), as gpsd does, not only when its position is used.
+            if let position = try s.position(3), epoch.latitude == nil || !epoch.ggaFix {
                 (epoch.latitude, epoch.longitude) = position
             }
             if let knots = try s.number(7) { epoch.speed = knots * 1852 / 3600 }
