@@ -127,9 +127,20 @@ struct NetworkOptions: ParsableArguments {
     /// queued for, so the base URLs go with it.
     var flushCommand: String {
         var words = ["waypost", "outbox", "flush"]
-        if let twitterBaseURL { words += ["--twitter-base-url", twitterBaseURL] }
-        if let facebookBaseURL { words += ["--facebook-base-url", facebookBaseURL] }
+        for network in Network.allCases {
+            if let url = baseURL(for: network) { words += [Self.baseURLFlag(for: network), url] }
+        }
         return words.map { DisplayEscaping.escape($0) }.joined(separator: " ")
+    }
+
+    /// The base URL given for `network`'s server, if any.
+    func baseURL(for network: Network) -> String? {
+        network == .twitter ? twitterBaseURL : facebookBaseURL
+    }
+
+    /// The option that names `network`'s server.
+    static func baseURLFlag(for network: Network) -> String {
+        network == .twitter ? "--twitter-base-url" : "--facebook-base-url"
     }
 
     /// Refuses, before anything is sent, a base URL given without the credentials its server
@@ -160,16 +171,11 @@ struct NetworkOptions: ParsableArguments {
     /// server to post to"), exit 0 (a black-box hunt). The in-process emulator serves a run given
     /// neither base URL.
     func requireServer(for network: Network, _ what: String) throws {
-        guard external else { return }
-        let (flag, given) =
-            network == .twitter
-            ? ("--twitter-base-url", twitterBaseURL != nil) : ("--facebook-base-url", facebookBaseURL != nil)
-        guard given else {
-            throw CommandFailure(
-                .usage,
-                "\(what) to \(network == .twitter ? "Twitter" : "Facebook"), and no \(flag) was given: give it "
-                    + "too (or neither base URL, for the in-process emulator)")
-        }
+        guard external, baseURL(for: network) == nil else { return }
+        throw CommandFailure(
+            .usage,
+            "\(what) to \(network == .twitter ? "Twitter" : "Facebook"), and no \(Self.baseURLFlag(for: network)) "
+                + "was given: give it too (or neither base URL, for the in-process emulator)")
     }
 
     /// The credentials for other servers (nil for the in-process emulator): the `--credentials`

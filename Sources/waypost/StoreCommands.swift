@@ -138,7 +138,7 @@ struct Outbox: AsyncParsableCommand {
                     return "\(posts) queued for the in-process emulator: `waypost outbox flush` without "
                         + "base URLs sends \(count == 1 ? "it" : "them")"
                 }
-                let flag = network == Network.facebook.rawValue ? "--facebook-base-url" : "--twitter-base-url"
+                let flag = NetworkOptions.baseURLFlag(for: Network(rawValue: network) ?? .twitter)
                 return "\(posts) queued for \(DisplayEscaping.escape(server)): \(flag) "
                     + "\(DisplayEscaping.escape(server)) sends \(count == 1 ? "it" : "them")"
             }
