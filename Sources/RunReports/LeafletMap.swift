@@ -119,13 +119,17 @@ public enum LeafletMap {
         func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
         func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
         let start = run.span?.lowerBound ?? EpochInstant(secondsSince1970: 0)
+        let framing = SVGMap.Framing(run)
+        // Where each item is drawn: east of 180° where the run crosses it. Details show positions as they are.
+        let drawn = framing.longitudes.unwrapped
         let routes = run.devices.enumerated().map { index, device in
             let stretches = run.stretches(of: device)
             let gaps = zip(stretches, stretches.dropFirst()).compactMap { a, b -> Gap? in
                 guard let from = a.last, let to = b.first else { return nil }
                 return Gap(
-                    t: round1(start.seconds(to: from.time)), from: [round6(from.latitude), round6(from.longitude)],
-                    to: [round6(to.latitude), round6(to.longitude)],
+                    t: round1(start.seconds(to: from.time)),
+                    from: [round6(from.latitude), round6(drawn(from.longitude))],
+                    to: [round6(to.latitude), round6(drawn(to.longitude))],
                     title: "no fixes for \(Int(from.time.seconds(to: to.time))) s"
                         + (device.map { " on \(shown($0))" } ?? ""))
             }
@@ -133,14 +137,15 @@ public enum LeafletMap {
                 device: shown(device ?? ""), color: SVGMap.routeColors[index % SVGMap.routeColors.count],
                 stretches: stretches.map { stretch in
                     SVGMap.thinned(stretch).map {
-                        [round6($0.latitude), round6($0.longitude), round1(start.seconds(to: $0.time))]
+                        [round6($0.latitude), round6(drawn($0.longitude)), round1(start.seconds(to: $0.time))]
                     }
                 }, gaps: gaps)
         }
         let zones = run.zones.map { zone in
             let kept = run.posts(blockedBy: zone.name).count
             return Item(
-                kind: "zone", name: shown(zone.name), lat: zone.latitude, lon: zone.longitude, radius: zone.radius,
+                kind: "zone", name: shown(zone.name), lat: zone.latitude, lon: drawn(zone.longitude),
+                radius: zone.radius,
                 title: "privacy zone \(shown(zone.name))",
                 details: [
                     ["radius", "\(Int(zone.radius)) m"], ["meaning", "nothing sent from here locates the user"],
@@ -149,7 +154,7 @@ public enum LeafletMap {
         }
         let regions = run.regions.map { region in
             Item(
-                kind: "region", name: shown(region.identifier), lat: region.latitude, lon: region.longitude,
+                kind: "region", name: shown(region.identifier), lat: region.latitude, lon: drawn(region.longitude),
                 radius: region.radius, title: "region \(shown(region.identifier))",
                 details: [
                     ["radius", "\(Int(region.radius)) m"],
@@ -164,7 +169,7 @@ public enum LeafletMap {
             if let detail = event.detail { details.append(["detail", shown(detail)]) }
             details.append(["position", "\(round6(lat)), \(round6(lon))"])
             return Item(
-                t: round1(start.seconds(to: event.time)), kind: "event", name: event.type, lat: lat, lon: lon,
+                t: round1(start.seconds(to: event.time)), kind: "event", name: event.type, lat: lat, lon: drawn(lon),
                 title: event.type + (event.region.map { " \(shown($0))" } ?? ""), details: details)
         }
         // A post with no position (an outbox entry that could not be read) has no marker.
@@ -191,7 +196,7 @@ public enum LeafletMap {
             }
             return Item(
                 t: round1(start.seconds(to: post.time)), kind: "post", name: post.network.rawValue, lat: lat,
-                lon: lon,
+                lon: drawn(lon),
                 title: "\(post.network.rawValue) \(post.decision.rawValue)"
                     + (post.placeName.map { " at \(shown($0))" } ?? ""),
                 details: details, network: post.network.rawValue, precision: carried,
@@ -200,7 +205,7 @@ public enum LeafletMap {
         let document = Document(
             title: "Waypost run '\(shown(run.run.name))'", subtitle: shown(SVGMap.subtitle(run)),
             duration: (run.span.map { $0.lowerBound.seconds(to: $0.upperBound) } ?? 0).rounded(.up),
-            frame: frame(run), routes: routes, zones: zones, regions: regions, markers: markers,
+            frame: frame(framing), routes: routes, zones: zones, regions: regions, markers: markers,
             tiles: tiles.map {
                 Tiles(url: $0.urlTemplate, attribution: XMLEscaping.escape(DisplayEscaping.escape($0.attribution)))
             },
@@ -215,27 +220,23 @@ public enum LeafletMap {
     }
 
     /// South-west and north-east corners of what the map opens on: the route, the events and
-    /// posts, and the circles near them (as the SVG map frames it); nil for an empty run.
-    static func frame(_ run: RunSnapshot) -> [[Double]]? {
-        var points = run.fixes.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
-        points += run.events.compactMap { e in
-            e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
-        }
-        points += run.posts.compactMap(\.coordinate)
-        let circles =
-            run.regions.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
-            + run.zones.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
+    /// posts, and the circles near them (as the SVG map frames it); nil for an empty run. East of
+    /// 180° where the run crosses it, as Leaflet draws it there.
+    static func frame(_ framing: SVGMap.Framing) -> [[Double]]? {
+        let points = framing.points
+        let longitudes = framing.longitudes
         var south = points.map(\.latitude).min()
         var north = points.map(\.latitude).max()
-        var west = points.map(\.longitude).min()
-        var east = points.map(\.longitude).max()
-        for (center, radius) in SVGMap.framed(circles, around: points) {
+        var west = points.map { longitudes.unwrapped($0.longitude) }.min()
+        var east = points.map { longitudes.unwrapped($0.longitude) }.max()
+        for (center, radius) in framing.circles {
             let dLat = radius / 111_320
             let dLon = dLat / max(cos(center.latitude * .pi / 180), 1e-6)
+            let longitude = longitudes.unwrapped(center.longitude)
             south = min(south ?? .infinity, center.latitude - dLat)
             north = max(north ?? -.infinity, center.latitude + dLat)
-            west = min(west ?? .infinity, center.longitude - dLon)
-            east = max(east ?? -.infinity, center.longitude + dLon)
+            west = min(west ?? .infinity, longitude - dLon)
+            east = max(east ?? -.infinity, longitude + dLon)
         }
         guard let south, let north, let west, let east else { return nil }
         return [[south, west], [north, east]]

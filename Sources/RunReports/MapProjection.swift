@@ -2,7 +2,8 @@ import Foundation
 import Geo
 
 /// Web Mercator (EPSG:3857), scaled to fit a set of points and circles in a frame: what web
-/// maps use, so a report lines up with the map a user knows.
+/// maps use, so a report lines up with the map a user knows. Points across the antimeridian are
+/// drawn side by side (``LongitudeSpan``), as a web map drawn there does.
 public struct MapProjection: Sendable {
     /// WGS-84 semi-major axis: Web Mercator's sphere, metres.
     static let radius = 6_378_137.0
@@ -15,6 +16,7 @@ public struct MapProjection: Sendable {
     private let maxY: Double
     private let left: Double
     private let top: Double
+    private let longitudes: LongitudeSpan
 
     /// Fits `points` and `circles` (centre, radius in metres) into the frame at (`left`, `top`)
     /// of `width` × `height` pixels, keeping the aspect ratio, with `padding` pixels spare.
@@ -22,15 +24,17 @@ public struct MapProjection: Sendable {
         fitting points: [Coordinate], circles: [(Coordinate, Double)] = [], left: Double = 0, top: Double = 0,
         width: Double, height: Double, padding: Double = 24
     ) {
+        let longitudes = LongitudeSpan(points.map(\.longitude) + circles.map(\.0.longitude))
         var xs: [Double] = []
         var ys: [Double] = []
         for p in points {
-            xs.append(Self.x(p.longitude))
+            xs.append(Self.x(longitudes.unwrapped(p.longitude)))
             ys.append(Self.y(p.latitude))
         }
         for (center, r) in circles {
             let projected = r / max(cos(center.latitude * .pi / 180), 1e-6)
-            xs += [Self.x(center.longitude) - projected, Self.x(center.longitude) + projected]
+            let x = Self.x(longitudes.unwrapped(center.longitude))
+            xs += [x - projected, x + projected]
             ys += [Self.y(center.latitude) - projected, Self.y(center.latitude) + projected]
         }
         var (x0, x1) = (xs.min() ?? 0, xs.max() ?? 0)
@@ -49,6 +53,7 @@ public struct MapProjection: Sendable {
         self.height = height
         minX = x0
         maxY = y1
+        self.longitudes = longitudes
     }
 
     static func x(_ longitude: Double) -> Double { radius * longitude * .pi / 180 }
@@ -60,7 +65,7 @@ public struct MapProjection: Sendable {
 
     /// The pixel position of a coordinate.
     public func point(_ c: Coordinate) -> (x: Double, y: Double) {
-        (left + (Self.x(c.longitude) - minX) * scale, top + (maxY - Self.y(c.latitude)) * scale)
+        (left + (Self.x(longitudes.unwrapped(c.longitude)) - minX) * scale, top + (maxY - Self.y(c.latitude)) * scale)
     }
 
     /// Pixels for `metres` on the ground at `latitude`: Mercator stretches by 1/cos(latitude).

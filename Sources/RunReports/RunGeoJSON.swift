@@ -5,14 +5,17 @@ import WaypostSupport
 
 /// A run as a GeoJSON FeatureCollection (RFC 7946) for geojson.io, QGIS and friends: the route
 /// per device (a MultiLineString where the signal was lost), privacy zones and regions as circle
-/// polygons wound counter-clockwise (§3.1.6), events and posts as points. Every feature has
+/// polygons wound counter-clockwise (§3.1.6), events and posts as points; lines and circles that
+/// cross the antimeridian cut there in two (§3.1.9). Every feature has
 /// `kind` (route, privacyZone, region, event, post); zones and regions carry simplestyle
 /// `stroke`/`fill` and posts `marker-color` in the SVG and HTML maps' colours.
 public enum RunGeoJSON {
     public static func render(_ run: RunSnapshot) -> String {
         var features: [Feature] = []
         for device in run.devices {
-            let lines = run.stretches(of: device).map { $0.map { [$0.longitude, $0.latitude] } }.filter { $0.count > 1 }
+            let lines = run.stretches(of: device).flatMap {
+                Antimeridian.cut($0.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
+            }.map { $0.map { [$0.longitude, $0.latitude] } }
             guard !lines.isEmpty else { continue }
             let fixes = run.fixes(of: device)
             var properties: [String: JSONValue] = ["kind": "route", "fixes": .number(Double(fixes.count))]
@@ -31,8 +34,7 @@ public enum RunGeoJSON {
             let kept = run.posts(blockedBy: zone.name).count
             features.append(
                 Feature(
-                    geometry: .polygon([circle(latitude: zone.latitude, longitude: zone.longitude, radius: zone.radius)]
-                    ),
+                    geometry: circle(latitude: zone.latitude, longitude: zone.longitude, radius: zone.radius),
                     properties: [
                         "kind": "privacyZone", "name": .string(zone.name), "radius": .number(zone.radius),
                         "center": .array([.number(zone.longitude), .number(zone.latitude)]),
@@ -43,9 +45,7 @@ public enum RunGeoJSON {
         for region in run.regions {
             features.append(
                 Feature(
-                    geometry: .polygon([
-                        circle(latitude: region.latitude, longitude: region.longitude, radius: region.radius)
-                    ]),
+                    geometry: circle(latitude: region.latitude, longitude: region.longitude, radius: region.radius),
                     properties: [
                         "kind": "region", "identifier": .string(region.identifier), "radius": .number(region.radius),
                         "center": .array([.number(region.longitude), .number(region.latitude)]),
@@ -92,9 +92,15 @@ public enum RunGeoJSON {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// A circle of `radius` metres as a closed ring of 64 geodesic points, counter-clockwise:
-    /// RFC 7946 §3.1.6 winds exterior rings so. (Azimuths grow clockwise, so they are reversed.)
-    static func circle(latitude: Double, longitude: Double, radius: Double) -> [[Double]] {
+    /// A circle of `radius` metres as a polygon: a closed ring of 64 geodesic points,
+    /// counter-clockwise as RFC 7946 §3.1.6 winds exterior rings (azimuths grow clockwise, so they
+    /// are reversed); two polygons where it crosses the antimeridian.
+    private static func circle(latitude: Double, longitude: Double, radius: Double) -> Geometry {
+        let rings = AntimeridianCut.ring(ring(latitude: latitude, longitude: longitude, radius: radius))
+        return rings.count == 1 ? .polygon(rings) : .multiPolygon(rings.map { [$0] })
+    }
+
+    private static func ring(latitude: Double, longitude: Double, radius: Double) -> [[Double]] {
         let center = Coordinate(latitude: latitude, longitude: longitude)
         var ring: [[Double]] = stride(from: 0.0, to: 360, by: 360.0 / 64).map { azimuth in
             let p = Geodesic.wgs84.direct(from: center, azimuth: azimuth, distance: radius).coordinate
@@ -139,6 +145,7 @@ private enum Geometry: Encodable {
     case lineString([[Double]])
     case multiLineString([[[Double]]])
     case polygon([[[Double]]])
+    case multiPolygon([[[[Double]]]])
 
     private enum Keys: String, CodingKey { case type, coordinates }
 
@@ -157,6 +164,9 @@ private enum Geometry: Encodable {
         case .polygon(let rings):
             try c.encode("Polygon", forKey: .type)
             try c.encode(rings.map { $0.map { $0.map(Self.rounded) } }, forKey: .coordinates)
+        case .multiPolygon(let polygons):
+            try c.encode("MultiPolygon", forKey: .type)
+            try c.encode(polygons.map { $0.map { $0.map { $0.map(Self.rounded) } } }, forKey: .coordinates)
         }
     }
 

@@ -36,17 +36,9 @@ public enum SVGMap {
 
     public static func render(_ run: RunSnapshot) -> String {
         let start = run.span?.lowerBound ?? EpochInstant(secondsSince1970: 0)
-        var points = run.fixes.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
-        points += run.events.compactMap { e in
-            e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
-        }
-        points += run.posts.compactMap(\.coordinate)
-        let places =
-            run.regions.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
-            + run.zones.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
+        let framing = Framing(run)
         let projection = MapProjection(
-            fitting: points, circles: framed(places, around: points), top: header, width: width,
-            height: height - header)
+            fitting: framing.points, circles: framing.circles, top: header, width: width, height: height - header)
         // Labels keep clear of every marker and of each other.
         var labels = LabelLayout()
         for event in run.events {
@@ -256,7 +248,9 @@ public enum SVGMap {
         svg.close("g")
 
         legend(into: &svg)
-        scaleBar(projection, latitude: points.map(\.latitude).reduce(0, +) / Double(max(points.count, 1)), into: &svg)
+        scaleBar(
+            projection, latitude: framing.points.map(\.latitude).reduce(0, +) / Double(max(framing.points.count, 1)),
+            into: &svg)
         svg.close("svg")
         return svg.text
     }
@@ -400,18 +394,44 @@ public enum SVGMap {
         return (x + (post.network == .twitter ? -7 : 7), y - 14)
     }
 
-    /// The circles (regions, privacy zones) the frame must show: all of them when nothing moved, otherwise those near
-    /// the route (within a kilometre of its bounding box) — a far-away region would shrink the
-    /// route to a dot; it is clipped instead.
-    static func framed(_ circles: [(Coordinate, Double)], around points: [Coordinate]) -> [(Coordinate, Double)] {
-        guard let south = points.map(\.latitude).min(), let north = points.map(\.latitude).max(),
-            let west = points.map(\.longitude).min(), let east = points.map(\.longitude).max()
-        else { return circles }
-        return circles.filter { center, radius in
-            let margin = (radius + 1_000) / 111_320
-            let lonMargin = margin / max(cos(center.latitude * .pi / 180), 1e-6)
-            return center.latitude >= south - margin && center.latitude <= north + margin
-                && center.longitude >= west - lonMargin && center.longitude <= east + lonMargin
+    /// What a map of a run frames — the SVG map's projection and the HTML map's opening view
+    /// alike — and the longitudes it draws at.
+    struct Framing {
+        /// Every position drawn: fixes, events and posts.
+        var points: [Coordinate]
+        /// The circles (regions, privacy zones) the frame must show: all of them when nothing
+        /// moved, otherwise those near the route (within a kilometre of its bounding box) — a
+        /// far-away region would shrink the route to a dot; it is clipped instead.
+        var circles: [(Coordinate, Double)]
+        /// Where the points and circles are drawn side by side, across the antimeridian too.
+        var longitudes: LongitudeSpan
+
+        init(_ run: RunSnapshot) {
+            points = run.fixes.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+            points += run.events.compactMap { e in
+                e.latitude.flatMap { lat in e.longitude.map { Coordinate(latitude: lat, longitude: $0) } }
+            }
+            points += run.posts.compactMap(\.coordinate)
+            let places =
+                run.regions.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
+                + run.zones.map { (Coordinate(latitude: $0.latitude, longitude: $0.longitude), $0.radius) }
+            circles = Self.near(places, points)
+            longitudes = LongitudeSpan(points.map(\.longitude) + circles.map(\.0.longitude))
+        }
+
+        private static func near(_ circles: [(Coordinate, Double)], _ points: [Coordinate]) -> [(Coordinate, Double)] {
+            let longitudes = LongitudeSpan(points.map(\.longitude))
+            guard let south = points.map(\.latitude).min(), let north = points.map(\.latitude).max(),
+                let west = points.map({ longitudes.unwrapped($0.longitude) }).min(),
+                let east = points.map({ longitudes.unwrapped($0.longitude) }).max()
+            else { return circles }
+            return circles.filter { center, radius in
+                let margin = (radius + 1_000) / 111_320
+                let lonMargin = margin / max(cos(center.latitude * .pi / 180), 1e-6)
+                let longitude = longitudes.unwrapped(center.longitude)
+                return center.latitude >= south - margin && center.latitude <= north + margin
+                    && longitude >= west - lonMargin && longitude <= east + lonMargin
+            }
         }
     }
 

@@ -9,6 +9,8 @@
 - `shapely`: each exterior ring `is_ccw`, each hole not.
 - One geometry's positions all have the same dimension (Waypost's rule; RFC 7946 §3.1.1
   allows two or three elements, and readers take a geometry's positions as one kind).
+- `antimeridian` (PyPI): no line or polygon crosses the antimeridian (§3.1.9 — cut in two) — what
+  the package would cut is already cut, to a micrometre.
 
 Prints one line per problem and exits 1 if there is any.
 """
@@ -16,9 +18,10 @@ import copy
 import json
 import sys
 
+import antimeridian
 import geojson
 from geojson_rewind import rewind
-from shapely.geometry import LinearRing
+from shapely.geometry import LinearRing, shape
 
 
 def positions(coordinates):
@@ -40,6 +43,23 @@ def geometries(geometry):
         yield geometry
 
 
+def flat(coordinates):
+    """The coordinates with positions of two numbers: the antimeridian is a matter of longitude."""
+    if coordinates and isinstance(coordinates[0], (int, float)):
+        return coordinates[:2]
+    return [flat(part) for part in coordinates]
+
+
+def crosses_antimeridian(geometry):
+    """Whether `antimeridian` would cut the geometry (a line or polygon) where it crosses 180°."""
+    if geometry["type"] not in ("LineString", "MultiLineString", "Polygon", "MultiPolygon"):
+        return False
+    written = {"type": geometry["type"], "coordinates": flat(geometry["coordinates"])}
+    fixed = shape(antimeridian.fix_geojson(copy.deepcopy(written))).normalize()
+    written = shape(written).normalize()
+    return fixed.geom_type != written.geom_type or not fixed.equals_exact(written, tolerance=1e-5)
+
+
 def check(path):
     problems = []
     with open(path, encoding="utf-8") as handle:
@@ -57,6 +77,8 @@ def check(path):
     polygons = 0
     for index, feature in enumerate(features):
         for geometry in geometries(feature.get("geometry")):
+            if crosses_antimeridian(geometry):
+                problems.append(f"feature {index}: antimeridian: the {geometry['type']} crosses 180° uncut (§3.1.9)")
             dimensions = {len(p) for p in positions(geometry["coordinates"])}
             if len(dimensions) > 1:
                 problems.append(f"feature {index}: {geometry['type']} mixes positions of {sorted(dimensions)} numbers")

@@ -4,11 +4,13 @@
 #   Tests/GeoJSONConformance/run.sh WAYPOST_BINARY
 #
 # Creates (or reuses, while requirements.txt is unchanged) a venv at .build/geojson-venv with
-# the PyPI packages geojson, geojson-rewind and shapely; writes with WAYPOST_BINARY the GeoJSON
-# exports of the shipped tracks, of wound-backwards.kml (rings wound the wrong way, positions
-# of mixed dimension), of the polygons and GPX tracks in ../shared/corpus where it is beside the checkout,
-# and the report of a check-in run with a privacy zone; and validates every file with
-# check_geojson.py (structure, §3.1.6 winding, one dimension per geometry). Works from any directory.
+# the PyPI packages geojson, geojson-rewind, shapely and antimeridian; writes with WAYPOST_BINARY
+# the GeoJSON exports of the shipped tracks, of wound-backwards.kml (rings wound the wrong way,
+# positions of mixed dimension), of date-line-walk.gpx (across the 180th meridian), of the polygons
+# and GPX tracks in ../shared/corpus where it is beside the checkout, and the reports of a check-in
+# run with a privacy zone and of the walk across the meridian (date-line-*.yaml); and validates
+# every file with check_geojson.py (structure, §3.1.6 winding, one dimension per geometry, §3.1.9
+# cuts at the antimeridian). Works from any directory.
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -26,7 +28,7 @@ fi
 
 # ---- the venv, rebuilt when requirements.txt (or the Python) changes ----
 source "$repo/scripts/python-venv.sh"
-python_venv "$repo/.build/geojson-venv" "$here/requirements.txt" "geojson, geojson-rewind and shapely"
+python_venv "$repo/.build/geojson-venv" "$here/requirements.txt" "geojson, geojson-rewind, shapely and antimeridian"
 
 # ---- the files ----
 out="$(mktemp -d "${TMPDIR:-/tmp}/waypost-geojson.XXXXXX")"
@@ -37,7 +39,7 @@ export_one() {  # FILE NAME
         exit 1
     fi
 }
-for track in "$repo"/tracks/*.kml "$repo"/tracks/*.gpx "$here/wound-backwards.kml"; do
+for track in "$repo"/tracks/*.kml "$repo"/tracks/*.gpx "$here/wound-backwards.kml" "$here/date-line-walk.gpx"; do
     export_one "$track" "$(basename "$track")"
 done
 corpus="$repo/../shared/corpus"
@@ -59,5 +61,10 @@ db="$out/run.db"
 (cd "$repo" && "$binary" replay tracks/sunnyvale-commute.kml --regions fixtures/regions/commute-cafes.yaml \
     --checkins fixtures/rules/coffee.yaml --privacy fixtures/privacy/demo.yaml --db "$db" >/dev/null)
 "$binary" report --db "$db" --format geojson --output "$out/report.geojson"
+# A walk across the 180th meridian with a region and a privacy zone on it: cut there (§3.1.9).
+db="$out/date-line.db"
+"$binary" replay "$here/date-line-walk.gpx" --regions "$here/date-line-walk.yaml" \
+    --checkins "$here/date-line-rules.yaml" --privacy "$here/date-line-privacy.yaml" --db "$db" >/dev/null
+"$binary" report --db "$db" --format geojson --output "$out/date-line-report.geojson"
 
 "$venv/bin/python" "$here/check_geojson.py" "$out"/*.geojson

@@ -113,6 +113,32 @@ struct DriverExportTests {
     }
 
     /// GPX's `longitudeType` is −180 ≤ lon < 180: a point at 180° (KML's edge) is written −180.
+    /// Maestro's `Traveller` moves in 50 straight steps of latitude and longitude, without wrapping
+    /// at 180° (maestro-orchestra/…/geo/Traveller.kt: `(eLon - sLon) / steps`): a step from 180° to
+    /// −179.99° sent the device through 172.8°, 165.6° … 0° — the 21 m hop became calls across the
+    /// globe. A leg across the meridian is two travel steps that meet on it, at one speed.
+    @Test func aMaestroLegAcross180IsTwoStepsThatMeetOnTheMeridian() {
+        let samples = [179.999, 179.9995, -179.9995, -179.999].enumerated().map { index, longitude in
+            RouteSample(
+                point: TrackPoint(
+                    latitude: -17, longitude: longitude, time: Date(timeIntervalSince1970: 1_000 + 5 * Double(index))))
+        }
+        var out = ""
+        DriverExport.write(samples, as: .maestro, name: "date line", to: &out)
+        let steps = out.components(separatedBy: "- travel:\n").dropFirst()
+        #expect(steps.count == 2, "\(out)")
+        #expect(steps.first?.contains("\"-17.0000000, 180.0000000\"\n    speed:") == true, "\(out)")
+        #expect(steps.last?.hasPrefix("    points:\n      - \"-17.0000000, -180.0000000\"") == true, "\(out)")
+        #expect(Set(steps.map { $0.components(separatedBy: "speed: ").last }).count == 1)
+        // Every point of each step is on one side: no step goes round.
+        for step in steps {
+            let longitudes = step.split(separator: "\n").filter { $0.hasPrefix("      - ") }.compactMap {
+                Double($0.split(separator: ",").last?.dropLast().trimmingCharacters(in: .whitespaces) ?? "")
+            }
+            #expect(longitudes.count == 3 && (longitudes.allSatisfy { $0 > 0 } || longitudes.allSatisfy { $0 < 0 }))
+        }
+    }
+
     @Test func xcodeGPXWritesTheAntimeridianAsMinus180() {
         let point = RouteSample(point: TrackPoint(latitude: 10, longitude: 180, time: Date(timeIntervalSince1970: 0)))
         var out = ""

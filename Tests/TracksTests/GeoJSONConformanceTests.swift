@@ -153,4 +153,35 @@ struct GeoJSONConformanceTests {
         TrackWriter.write(try readTrack(gpx, name: "t.gpx"), as: .geojson, to: &json)
         #expect(json.contains(#""coordinates":[[[2,1],[4,3]],[[6,5],[8,7]]]"#), "\(json)")
     }
+
+    /// RFC 7946 §3.1.9: a track across the antimeridian is two lines that meet on it, each with
+    /// its times (the crossing's interpolated), so that geojson.io does not draw it around the world.
+    /// Lines that do not cross are written as before (every other test here).
+    @Test func aTrackAcross180IsCutThereWithItsTimesBesideItsPositions() throws {
+        let gpx = """
+            <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="-16.79" lon="179.9998"><ele>10</ele><time>2025-06-03T21:00:00Z</time></trkpt>
+            <trkpt lat="-16.79" lon="179.9999"><ele>10</ele><time>2025-06-03T21:00:10Z</time></trkpt>
+            <trkpt lat="-16.78" lon="-179.9999"><ele>20</ele><time>2025-06-03T21:00:30Z</time></trkpt>
+            <trkpt lat="-16.78" lon="-179.9998"><ele>20</ele><time>2025-06-03T21:00:40Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        var json = ""
+        TrackWriter.write(try readTrack(gpx, name: "t.gpx"), as: .geojson, to: &json)
+        let root = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let feature = try #require((root["features"] as? [[String: Any]])?.first)
+        let geometry = try #require(feature["geometry"] as? [String: Any])
+        #expect(geometry["type"] as? String == "MultiLineString")
+        let lines = try #require(geometry["coordinates"] as? [[[Double]]])
+        // Halfway (0.0001° each side of 180°): latitude, altitude and time halfway too.
+        #expect(lines.map(\.count) == [3, 3])
+        for (end, meridian) in [(lines[0].last, 180.0), (lines[1].first, -180.0)] {
+            let end = try #require(end)
+            #expect(end[0] == meridian && abs(end[1] + 16.785) < 1e-9 && abs(end[2] - 15) < 1e-9, "\(lines)")
+        }
+        let properties = try #require(feature["properties"] as? [String: Any])
+        let times = try #require((properties["coordinateProperties"] as? [String: Any])?["times"] as? [[String]])
+        #expect(times.map(\.count) == [3, 3], "one time beside each position")
+        #expect(times[0].last == "2025-06-03T21:00:20Z" && times[1].first == "2025-06-03T21:00:20Z", "\(times)")
+    }
 }

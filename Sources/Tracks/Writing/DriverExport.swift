@@ -10,7 +10,8 @@ import WaypostSupport
 /// - `simctl`: one `xcrun simctl location <device> start --speed=… lat,lon lat,lon …` command
 ///   (Xcode 14+; latitude first; one speed for the whole route, the route's mean).
 /// - `maestro`: a Maestro flow whose `travel` steps carry `"lat, lon"` points and a speed in m/s
-///   (Maestro's source: `YamlTravelCommand`); a stop or a change of pace starts another step.
+///   (Maestro's source: `YamlTravelCommand`); a stop or a change of pace starts another step, and
+///   so does the antimeridian (Maestro's `Traveller` steps straight in degrees, not across 180°).
 /// - `adb`: a shell script of Android emulator console `geo fix <longitude> <latitude>
 ///   [<altitude>]` commands through `adb emu`, paced by the route's times with `sleep`.
 ///
@@ -159,11 +160,17 @@ public enum DriverExport {
             "# \(name) for Maestro, from `waypost export`: run it with `maestro test -e APP_ID=<your app id> FILE`.\n")
         out.write("appId: ${APP_ID}\n---\n")
         for leg in legs(samples) {
-            out.write("- travel:\n    points:\n")
-            for sample in leg.samples {
-                out.write("      - \"\(degrees(sample.point.latitude)), \(degrees(sample.point.longitude))\"\n")
+            // Maestro steps in straight lines of latitude and longitude (its Traveller), so a leg
+            // across 180° is two steps that meet on the meridian: one step would go round the world.
+            let positions = leg.samples.map { Coordinate(latitude: $0.point.latitude, longitude: $0.point.longitude) }
+            let pieces = Antimeridian.cut(positions)
+            for piece in pieces.isEmpty ? [positions] : pieces {  // one place: one point
+                out.write("- travel:\n    points:\n")
+                for position in piece {
+                    out.write("      - \"\(degrees(position.latitude)), \(degrees(position.longitude))\"\n")
+                }
+                out.write("    speed: \(speedText(leg.speed))\n")
             }
-            out.write("    speed: \(speedText(leg.speed))\n")
         }
     }
 
@@ -299,7 +306,7 @@ public enum DriverExport {
         "\(degrees(sample.point.latitude)),\(degrees(sample.point.longitude))"
     }
 
-    /// A speed in metres per second with three significant digits and at least two decimals:
+    /// A speed in metres per second with two decimals, three significant digits below 1 m/s:
     /// `1.40`, `0.0140`, `0.000310` (two decimals alone made a slow route's `0.00`).
     static func speedText(_ value: Double) -> String {
         guard value > 0, value < 1 else { return number(value, digits: 2) }

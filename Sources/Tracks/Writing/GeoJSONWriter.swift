@@ -1,3 +1,5 @@
+import Foundation
+import Geo
 import WaypostSupport
 
 /// GeoJSON in the shape placemark/togeojson produces, so its users can swap tools:
@@ -10,7 +12,11 @@ import WaypostSupport
 /// left is a LineString; a line with one position, or a track with no line of two, is a Point
 /// (MultiPoint for several) — togeojson drops those, but a position is worth keeping.
 ///
-/// Two rules togeojson does not apply, so that every output is valid RFC 7946:
+/// Three rules togeojson does not apply, so that every output is valid RFC 7946:
+/// - A line that crosses the antimeridian is cut there (§3.1.9): two lines that meet on it, a
+///   MultiLineString (or one more line of one), with the crossing's time in each line's `times`
+///   — readers draw a step from 179.99° to −179.99° around the world otherwise. (Not a member of
+///   a GeometryCollection, whose `times` have no place for a member cut in two; nor polygons.)
 /// - Polygon rings are wound as §3.1.6 requires — the exterior counter-clockwise, holes
 ///   clockwise — by reversing a ring wound the other way (KML does not fix a winding, and
 ///   writers differ). No ring is dropped.
@@ -120,12 +126,16 @@ enum GeoJSONWriter {
         return twiceArea == 0 || !twiceArea.isFinite ? nil : twiceArea > 0
     }
 
-    private static func writeGeometry(_ geometry: Geometry, multiLine: Bool, to out: inout some TextOutputStream) {
+    /// `cut`: lines cut at the antimeridian — not a GeometryCollection's, whose
+    /// `coordinateProperties` are an array per member with no place for a member cut in two.
+    private static func writeGeometry(
+        _ geometry: Geometry, multiLine: Bool, cut: Bool = true, to out: inout some TextOutputStream
+    ) {
         switch geometry {
         case .point(let p):
             out.write("{\"type\":\"Point\",\"coordinates\":" + position(p) + "}")
         case .lineString(let path), .track(let path):
-            writeLines(LineShape([path]), to: &out)
+            writeLines(LineShape([path], cut: cut), to: &out)
         case .polygon(let outer, let inner):
             out.write("{\"type\":\"Polygon\",\"coordinates\":[")
             let rings = [outer] + inner
@@ -138,12 +148,12 @@ enum GeoJSONWriter {
             }
             out.write("]}")
         case .collection(let parts) where multiLine:
-            writeLines(LineShape(parts.flatMap(\.paths)), to: &out)
+            writeLines(LineShape(parts.flatMap(\.paths), cut: cut), to: &out)
         case .collection(let parts):
             out.write("{\"type\":\"GeometryCollection\",\"geometries\":[")
             for (i, part) in parts.enumerated() {
                 if i > 0 { out.write(",") }
-                writeGeometry(part, multiLine: false, to: &out)
+                writeGeometry(part, multiLine: false, cut: false, to: &out)
             }
             out.write("]}")
         }
@@ -253,8 +263,9 @@ enum LineShape {
     /// No line of two points: its positions as a Point, a MultiPoint when several, or null.
     case points(TrackPath)
 
-    init(_ paths: [TrackPath]) {
-        let lines = paths.filter { $0.points.count >= 2 }
+    /// `cut`: each line cut where it crosses the antimeridian (``TrackPath/cutAtAntimeridian()``).
+    init(_ paths: [TrackPath], cut: Bool = true) {
+        let lines = (cut ? paths.flatMap { $0.cutAtAntimeridian() } : paths).filter { $0.points.count >= 2 }
         self = lines.isEmpty ? .points(Self.joined(paths)) : .lines(lines)
     }
 
@@ -285,5 +296,35 @@ enum LineShape {
         }
         return TrackPath(
             points: paths.flatMap { Array($0.points) }, attributes: values, altitudeMode: paths.first?.altitudeMode)
+    }
+}
+
+extension TrackPath {
+    /// The path in pieces that do not cross 180° (``Geo/Antimeridian``; RFC 7946 §3.1.9), the
+    /// point where it crosses on both — its time and altitude interpolated where both ends have
+    /// one, no other values (null in `coordinateProperties`). Itself when it does not cross.
+    func cutAtAntimeridian() -> [TrackPath] {
+        guard Antimeridian.crosses(points.lazy.map(\.longitude)) else { return [self] }
+        typealias Position = (point: TrackPoint, index: Int?)
+        let positions = points.enumerated().map { Position(point: $0.element, index: $0.offset) }
+        let pieces = Antimeridian.cut(positions, longitude: \.point.longitude) { a, b, f, meridian in
+            func between(_ x: Double?, _ y: Double?) -> Double? { x.flatMap { x in y.map { x + ($0 - x) * f } } }
+            let point = TrackPoint(
+                latitude: a.point.latitude + (b.point.latitude - a.point.latitude) * f, longitude: meridian,
+                altitude: between(a.point.altitude, b.point.altitude),
+                // To the millisecond: a fraction's float noise is no time a receiver wrote.
+                time: between(a.point.timeIntervalSince1970, b.point.timeIntervalSince1970).map {
+                    Date(timeIntervalSince1970: ($0 * 1_000).rounded() / 1_000)
+                })
+            return Position(point: point, index: nil)
+        }
+        let columns = attributes.mapValues { Array($0) }
+        return pieces.map { piece in
+            TrackPath(
+                points: piece.map(\.point),
+                attributes: columns.mapValues { column in
+                    piece.map { $0.index.flatMap { column.indices.contains($0) ? column[$0] : nil } ?? .nan }
+                }, altitudeMode: altitudeMode)
+        }
     }
 }
