@@ -146,6 +146,16 @@ extension LocationEvent {
 }
 
 extension LocationEvent.Kind {
+    /// Whether events of this kind name a region or `CLMonitor` condition
+    /// (``LocationEvent/identifier``): a scenario's `region:` matches only these, so on another
+    /// kind it is an error, not a `noEvent` that passes untested.
+    package var namesRegion: Bool {
+        switch self {
+        case .monitoringStarted, .regionEnter, .regionExit, .regionState, .monitoringFailed, .monitorEvent: true
+        default: false
+        }
+    }
+
     /// The scenario key that matches this kind's ``LocationEvent/detail``, and every value that
     /// detail can take; nil for a kind that carries none. A scenario's filter is checked against
     /// it, so a misspelt value is an error, not an expectation that silently never matches.

@@ -121,8 +121,11 @@ package struct Comparison: Sendable, Equatable {
         package var rate: Double { trials == 0 ? 0 : Double(produced) / Double(trials) }
         package var missRate: Double { 1 - rate }
 
-        /// When it comes, for ordering a report: observed, else the exact run's, else the trials' middle.
-        var sortOffset: Double { offset ?? exactOffset ?? central.map { ($0.lowerBound + $0.upperBound) / 2 } ?? 0 }
+        /// When it comes, for ordering a report: observed, else the middle of the trials' (where
+        /// the report places it), else the exact run's. Not the exact run's first: its Nth
+        /// occurrence of a region need not be the trials' Nth (an entry on a pass the exact rule
+        /// lets go by), and missed events came out of time order, a second entry before the first.
+        var sortOffset: Double { offset ?? central.map { ($0.lowerBound + $0.upperBound) / 2 } ?? exactOffset ?? 0 }
     }
 
     package var scenario: String

@@ -65,9 +65,9 @@ public struct Window: Sendable, Equatable {
     var description: String? {
         switch (after, before) {
         case (nil, nil): nil
-        case (let a?, nil): "after \(Offset.text(a.seconds))"
-        case (nil, let b?): "before \(Offset.text(b.seconds))"
-        case (let a?, let b?): "between \(Offset.text(a.seconds)) and \(Offset.text(b.seconds))"
+        case (let a?, nil): "after \(Offset.bound(a.seconds))"
+        case (nil, let b?): "before \(Offset.bound(b.seconds))"
+        case (let a?, let b?): "between \(Offset.bound(a.seconds)) and \(Offset.bound(b.seconds))"
         }
     }
 }

@@ -86,7 +86,14 @@ package struct ObservedLog: Sendable, Equatable {
         -> Event
     {
         func here(_ error: ConfigFileError) -> ConfigFileError {
-            ConfigFileError(file: file, line: line, column: max(error.column, 1), message: error.message)
+            // JSON counts a bare CR as a line break (whitespace); the log's line is one line, so
+            // the column counts from its start: the characters of the CR-ended parts before.
+            var column = max(error.column, 1)
+            if error.line > 1 {
+                let parts = text.split(separator: "\r", maxSplits: error.line - 1, omittingEmptySubsequences: false)
+                column += parts.dropLast().reduce(0) { $0 + $1.count + 1 }
+            }
+            return ConfigFileError(file: file, line: line, column: column, message: error.message)
         }
         let node: ConfigNode
         do {

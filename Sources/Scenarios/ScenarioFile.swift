@@ -104,6 +104,9 @@ private struct Reader {
                 script.environment = try fields["environment"]?.choice(Surroundings.Environment.self)
             }
             if script.wifi == nil, let node = fields["wifi"] { script.wifi = try Self.wifi(node) }
+            if script.realism ?? .exact == .exact, let (key, setting) = Self.surroundings(in: { node[$0] }) {
+                throw setting.failure(Self.exactIgnores(key))
+            }
             let generator = try DeviceGenerator(node)
             if let generator {
                 guard let name = script.name else { throw node.failure("a device with 'count' needs a 'name'") }
@@ -124,6 +127,11 @@ private struct Reader {
                 }
                 devices.append(script)
             }
+        }
+        if devices.allSatisfy({ $0.realism ?? .exact == .exact }),
+            let (key, setting) = Self.surroundings(in: { fields[$0] })
+        {
+            throw setting.failure(Self.exactIgnores(key))
         }
         var regions: [CircularRegion] = []
         if let node = fields["regions"] {
@@ -281,6 +289,18 @@ private struct Reader {
     }
 
     static let largestWhole = 999_999_999
+
+    /// The surroundings a mapping sets (`environment`, else `wifi`), which only the OS's own
+    /// positioning — realism field or device — uses.
+    static func surroundings(in field: (String) -> ConfigNode?) -> (String, ConfigNode)? {
+        for key in ["environment", "wifi"] { if let node = field(key) { return (key, node) } }
+        return nil
+    }
+
+    /// Surroundings under the exact rules would change nothing: an error, not a setting that seems to hold.
+    static func exactIgnores(_ key: String) -> String {
+        "'\(key)' is for realism field or device: the exact rules use no positioning of the OS's own"
+    }
 
     /// One device; `iosVersion` is the scenario's, which the device's own overrides.
     func device(_ node: ConfigNode, seed: UInt64, iosVersion scenarioVersion: Int?) throws -> DeviceScript {
@@ -682,6 +702,11 @@ private struct Reader {
         let type = try node.string()
         guard let kind = LocationEvent.Kind(rawValue: type) else {
             throw node.failure("'\(type)' is not an event type (\(Self.eventTypes.joined(separator: ", ")))")
+        }
+        if let region = fields["region"], !kind.namesRegion {
+            throw region.failure(
+                "'\(type)' events name no region: 'region' would match none of them (regions: "
+                    + "\(LocationEvent.Kind.allCases.filter(\.namesRegion).map(\.rawValue).joined(separator: ", ")))")
         }
         let details = Self.detailKeys.compactMap { key in fields[key].map { (key, $0) } }
         guard details.count <= 1 else {

@@ -90,7 +90,34 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
         return file
     }
 
-    /// The shards of one run combined: each of 1…N exactly once, all of the same run.
+    /// What is wrong with the units this file holds, against those its shard runs — one missing,
+    /// one twice, one of another shard or of no scenario (an edited or damaged file) — or nil: a
+    /// merge must not give verdicts over other trials than the run's, silently.
+    func unitsDiffer() -> String? {
+        func named(_ unit: (scenario: Int, trial: Int)) -> String {
+            let scenario =
+                scenarios.indices.contains(unit.scenario)
+                ? "'\(scenarios[unit.scenario].name)'" : "\(unit.scenario + 1) (there are \(scenarios.count))"
+            return unit.trial == 0
+                ? "the exact run of scenario \(scenario)" : "trial \(unit.trial) of scenario \(scenario)"
+        }
+        let expected = Self.units(of: scenarios, shard: shard, of: shards).map { (scenario: $0.0, trial: $0.1) }
+        var held: [[Int]: Int] = [:]
+        for unit in units { held[[unit.scenario, unit.record.trial], default: 0] += 1 }
+        if let twice = units.first(where: { held[[$0.scenario, $0.record.trial]] ?? 0 > 1 }) {
+            return "\(named((twice.scenario, twice.record.trial))) is in it twice"
+        }
+        let wanted = Set(expected.map { [$0.scenario, $0.trial] })
+        if let stranger = units.first(where: { !wanted.contains([$0.scenario, $0.record.trial]) }) {
+            return "\(named((stranger.scenario, stranger.record.trial))) is not in this shard"
+        }
+        if let missing = expected.first(where: { held[[$0.scenario, $0.trial]] == nil }) {
+            return "\(named(missing)) is missing"
+        }
+        return nil
+    }
+
+    /// The shards of one run combined: each of 1…N exactly once, all of the same run, each whole.
     public static func merge(_ files: [(name: String, file: TrialResultsFile)]) throws(ScenarioError)
         -> TrialResultsFile
     {
@@ -103,6 +130,9 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
             if let other = seen[file.shard] {
                 throw ScenarioError(.data, "\(name) and \(other) are both shard \(file.shard)/\(file.shards)")
             }
+            if let why = file.unitsDiffer() {
+                throw ScenarioError(.data, "\(name) is not the whole of shard \(file.shard)/\(file.shards): \(why)")
+            }
             seen[file.shard] = name
         }
         let missing = (1...first.shards).filter { seen[$0] == nil }
@@ -112,7 +142,10 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
                 "shard\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(first.shards)" }.joined(separator: ", ")) missing"
             )
         }
+        // The scenarios as shard 1 names them: shards run from other folders (CI runners checking
+        // out elsewhere) spell a scenario's path differently; its digests say it is the same.
+        let base = files.first { $0.file.shard == 1 }?.file ?? first
         return TrialResultsFile(
-            shard: 1, shards: 1, scenarios: first.scenarios, options: first.options, units: files.flatMap(\.file.units))
+            shard: 1, shards: 1, scenarios: base.scenarios, options: base.options, units: files.flatMap(\.file.units))
     }
 }

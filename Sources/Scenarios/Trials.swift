@@ -165,8 +165,14 @@ extension ScenarioResult {
                     + lateBy.bounds.map { "\($0.name) ≤ \(Offset.text($0.value.seconds))" }.joined(separator: ", ")
                 actual += "; " + text
             }
+            // Where the expectation is written, in the header's spelling of the file: shards run
+            // from other folders name it otherwise, and a merge gives the report one process gives.
+            var location = runs.first?.location ?? ""
+            if let record = trials.first, location.hasPrefix(record.file + ":") {
+                location = header.file + location.dropFirst(record.file.count)
+            }
             return ExpectationResult(
-                description: runs.first?.description ?? "", location: runs.first?.location ?? "",
+                description: runs.first?.description ?? "", location: location,
                 passed: passed, expected: expected, actual: actual, trials: statistics)
         }
         return result

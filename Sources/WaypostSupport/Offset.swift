@@ -24,6 +24,17 @@ public enum Offset {
         return sign + text(Double(units / scale)).dropFirst() + "." + fraction
     }
 
+    /// A bound as it was given: whole seconds, or with the decimals (up to 3) it has — `before:
+    /// 47.8s` written as `+0:48` read as the event it failed at 47.85 s (`seen at +0:48`).
+    package static func bound(_ seconds: Double) -> String {
+        let decimals =
+            (0...3).first { n in
+                let scaled = seconds * ExactPowers.ofTen(n)
+                return abs(scaled - scaled.rounded()) < 1e-6
+            } ?? 3
+        return text(seconds, decimals: decimals)
+    }
+
     /// Decimals (1 to 3) enough to show `value` over `bound` when whole seconds show them equal;
     /// nil when they do not (or it is not over).
     package static func decimals(showing value: Double, over bound: Double) -> Int? {

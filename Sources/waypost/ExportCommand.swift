@@ -67,15 +67,22 @@ struct Export: ParsableCommand {
         help: "xcode-gpx, simctl, maestro, adb: one position every this many seconds (default: one per route point).")
     var sampleInterval: Double?
 
+    @Option(
+        parsing: .unconditional,
+        help: "xcode-gpx, simctl, maestro, adb: only the N-th path (track, line or route) of the file, counting from 1."
+    )
+    var path: Int?
+
     @Option(help: "simctl: the simulator's UDID (default: booted).")
     var device: String?
 
     func validate() throws {
         if let speed { try OptionRange.check("--speed", speed, 0.01...1_000, " m/s") }
         if let sampleInterval { try OptionRange.check("--sample-interval", sampleInterval, 0.01...3_600, " seconds") }
-        if format.track != nil, speed != nil || sampleInterval != nil || device != nil {
+        if let path { try OptionRange.check("--path", path, 1...Int.max) }
+        if format.track != nil, speed != nil || sampleInterval != nil || path != nil || device != nil {
             throw ValidationError(
-                "--speed, --sample-interval and --device are for xcode-gpx, simctl, maestro and adb; \(format.rawValue) converts the track as it is"
+                "--speed, --sample-interval, --path and --device are for xcode-gpx, simctl, maestro and adb; \(format.rawValue) converts the track as it is"
             )
         }
         if device != nil, format != .simctl { throw ValidationError("--device is for simctl") }
@@ -104,7 +111,7 @@ struct Export: ParsableCommand {
                 speed: speed ?? RouteTiming.walkingSpeed, sampleInterval: Seconds(3_600), untimedSampling: .points)
             var samples: [RouteSample]
             do throws(RouteTimingError) {
-                samples = try timing.samples(for: parsed)
+                samples = try timing.samples(for: parsed, path: path)
             } catch {
                 throw CommandFailure(.dataError, "\(input.displayName): \(error.message)")
             }

@@ -80,8 +80,11 @@ struct Replay: AsyncParsableCommand {
     )
     var api: [String] = ["delegate"]
 
-    @Option(help: "With --api live-updates: default, automotiveNavigation, otherNavigation, fitness or airborne.")
-    var liveConfiguration: LiveConfiguration = .default
+    @Option(
+        help:
+            "With --api live-updates: default (the default), automotiveNavigation, otherNavigation, fitness or airborne."
+    )
+    var liveConfiguration: LiveConfiguration?
 
     @Option(
         help: "iBeacons in the world: a YAML or JSON file (format: waypost help beacons); --api monitor watches each.",
@@ -187,11 +190,11 @@ struct Replay: AsyncParsableCommand {
     )
     var realism: RealismProfile = .exact
 
-    @Option(help: "Under field or device: urban, suburban or rural, for the OS's own positioning.")
-    var environment: Surroundings.Environment = .suburban
+    @Option(help: "Under field or device: urban, suburban (the default) or rural, for the OS's own positioning.")
+    var environment: Surroundings.Environment?
 
-    @Option(help: "Under field or device: on or off (off: cell-level positioning).")
-    var wifi: WifiSetting = .on
+    @Option(help: "Under field or device: on (the default) or off (cell-level positioning).")
+    var wifi: WifiSetting?
 
     @Flag(help: "Lift CoreLocation's 20-region limit, for load-style runs.")
     var unlimitedRegions = false
@@ -326,6 +329,19 @@ struct Replay: AsyncParsableCommand {
             case .appState(let index): throw ValidationError("--app-state \(appState[index]): \(problem.message)")
             }
         }
+        // An option that would change nothing is refused, as --rate without --realtime is.
+        if realism == .exact, let flag = environment != nil ? "--environment" : wifi != nil ? "--wifi" : nil {
+            throw ValidationError(
+                "\(flag) is for --realism field or device: the exact rules use no positioning of the OS's own")
+        }
+        if liveConfiguration != nil, !(try app(regions: []).apis.contains(.liveUpdates)) {
+            throw ValidationError("--live-configuration is for --api live-updates")
+        }
+        if temporaryFullAccuracyAt != nil, accuracyAuthorization == .full {
+            throw ValidationError(
+                "--temporary-full-accuracy-at is for --accuracy-authorization reduced: with full accuracy there is none to ask for"
+            )
+        }
         let forPosts = [("--privacy", privacy != nil), ("--dry-run", dryRun), ("--run", run != nil)]
         let given = forPosts.filter(\.1).map(\.0) + network.given + (storage.db != nil ? ["--db"] : [])
         if checkins == nil, let option = given.first {
@@ -359,7 +375,7 @@ struct Replay: AsyncParsableCommand {
             }
             app.apis.insert(value)
         }
-        app.liveConfiguration = liveConfiguration
+        app.liveConfiguration = liveConfiguration ?? .default
         app.serviceSession = serviceSession
         app.fullAccuracyPurposeKey = fullAccuracyPurposeKey
         app.backgroundActivitySession = backgroundActivitySession
@@ -481,7 +497,7 @@ struct Replay: AsyncParsableCommand {
             if unlimitedRegions { device.configuration.regionLimit = nil }
             device.configuration.iosVersion = iosVersion
             realism.apply(to: &device.configuration)
-            device.configuration.surroundings = Surroundings(environment, wifi: wifi == .on)
+            device.configuration.surroundings = Surroundings(environment ?? .suburban, wifi: wifi != .off)
             device.noise = NoiseModel(noise)
             device.seed = seed
             device.signalLoss = try gaps()

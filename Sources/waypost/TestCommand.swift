@@ -117,16 +117,42 @@ struct Test: AsyncParsableCommand {
         try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
         if let trials { try OptionRange.check("--trials", trials, 1...1_000_000) }
         if let shard { _ = try Self.shard(shard, flag: "--shard") }
-        if scenarios.contains("-") {
+        if !merge && scenarios.contains("-") {
             // Its route and files are named relative to the scenario's own folder.
             throw ValidationError("a scenario is read from a file, its routes and files relative to it: not from -")
+        }
+        if merge && scenarios.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("standard input is one results file: give - once")
         }
         if output == "-" && junit == "-" {
             throw ValidationError("-o - and --junit - would both write to standard output: give one of them a file")
         }
-        if merge && (shard != nil || output != nil || trials != nil || db != nil) {
+        // A report never replaces what is read (`--junit` whose file was forgotten takes the first
+        // scenario's name) nor another report.
+        let reports = [("-o", output), ("--junit", junit), ("--html", html)].compactMap { flag, path in
+            path.flatMap { $0 == "-" ? nil : (flag: flag, path: $0) }
+        }
+        for report in reports {
+            if let input = scenarios.first(where: { isSameFile($0, report.path) }) {
+                throw ValidationError(
+                    "\(report.flag) \(report.path) is \(merge ? "a results file" : "a scenario") being read (\(input)): the report would overwrite it"
+                )
+            }
+        }
+        for (index, first) in reports.enumerated() {
+            for second in reports[(index + 1)...]
+            where isSameFile(first.path, second.path)
+                || URL(fileURLWithPath: first.path).standardizedFileURL
+                    == URL(fileURLWithPath: second.path).standardizedFileURL
+            {
+                throw ValidationError(
+                    "\(first.flag) and \(second.flag) both write \(first.path): give each its own file")
+            }
+        }
+        if merge && (shard != nil || output != nil || trials != nil || db != nil || fixtures != nil) {
             throw ValidationError(
-                "--merge reads results files: it cannot be combined with --shard, --output, --trials or --db")
+                "--merge reads results files: it cannot be combined with --shard, --output, --trials, --db or --fixtures (the shards' own are in their files)"
+            )
         }
     }
 
@@ -184,11 +210,14 @@ struct Test: AsyncParsableCommand {
             let file: TrialResultsFile
             if merge {
                 let files = try scenarios.map { path in
-                    guard let data = FileManager.default.contents(atPath: path) else {
-                        throw CommandFailure(.noInput, "\(path): no such results file")
-                    }
+                    // `-` is standard input, as wherever a file is named (a shard piped from a runner).
+                    let data =
+                        path == "-"
+                        ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+                    guard let data else { throw CommandFailure(.noInput, "\(path): no such results file") }
+                    let name = path == "-" ? "standard input" : path
                     do {
-                        return (name: path, file: try TrialResultsFile.read(data, name: path))
+                        return (name: name, file: try TrialResultsFile.read(data, name: name))
                     } catch {
                         throw CommandFailure(.dataError, "\(error)")
                     }

@@ -147,6 +147,26 @@ struct ComparisonTests {
         #expect(half.passed)
     }
 
+    /// A black-box hunt: with the field scenario's last café — entered on a pass in the trials
+    /// (~1,170 s) and at the stop (~1,615 s), by the exact run only at the stop (its first entry
+    /// at 1,616.7 s) — a log without either listed the second entry before the first, ordered by
+    /// the exact run's first. Missed events are in the trials' time order (docs/compare.md:
+    /// "each event in time order").
+    @Test func missedEventsAreInTheTrialsTimeOrder() throws {
+        let prediction = Prediction(
+            exact: Self.occurrences([("regionEnter", "cafe", 1_616.7), ("regionExit", "cafe", 1_700)]),
+            trials: (0..<40).map {
+                Self.occurrences([
+                    ("regionEnter", "cafe", 1_162 + Double($0) / 2), ("regionExit", "cafe", 1_250),
+                    ("regionEnter", "cafe", 1_600 + Double($0) / 2), ("regionExit", "cafe", 1_700),
+                ])
+            })
+        let comparison = Comparison(Self.log([]), with: prediction, scenario: Self.scenario, seed: 1)
+        #expect(
+            comparison.events.map { "\($0.key.type) \($0.key.occurrence)" }
+                == ["regionEnter 1", "regionExit 1", "regionEnter 2", "regionExit 2"])
+    }
+
     @Test func theStartOverridesTheFirstLine() throws {
         let log = Self.log([("regionEnter", "a", 130)])
         // Aligned 20 s later, the entry is at +110.
@@ -286,6 +306,9 @@ struct ComparisonTests {
         ),
         ("{\"t\":1749000000,\"type\":\"regionExit\",\"region\":\"a\"}", 1, 6, "t must be a JSON string"),
         ("[{\"t\":\"2025-06-03T08:00:00Z\",\"type\":\"location\"},]", 1, 1, "expected a JSON object"),
+        // A hunt: JSON takes a bare CR for a line break; the column counts from the log line's start.
+        ("{\"t\":\"2025-06-03T08:00:00.000Z\",\"type\":\"authorization\"}\rx", 1, 57, "text after the JSON value"),
+        ("{\"t\":\r\r\"2025-06-03T08:00:00Z\",\"type\":\"teleport\"}", 1, 38, "unknown type 'teleport'"),
         ("", 0, 0, "no events"),
     ])
     func aBadLineIsOneErrorAtItsLineAndColumn(text: String, line: Int, column: Int, what: String) throws {

@@ -144,6 +144,23 @@ struct JSONReaderTests {
         }
     }
 
+    /// A hunt: a YAML key given twice was reported where its mapping starts (`1:1`), JSON's at
+    /// the second time; both say the second time now, where the edit is to be made.
+    @Test(arguments: [
+        ("name: x\nother: 1\nname: y\n", 3, 1),
+        ("regions:\n  - identifier: a\n    radius: 5\n\n    # again\n    radius: 6\n", 6, 5),
+        ("a:\n  b: 1\n  \"b\": 2\n", 3, 3),
+    ])
+    func aRepeatedYAMLKeyIsReportedWhereItIsRepeated(text: String, line: Int, column: Int) {
+        do {
+            _ = try ConfigNode.parse(text, name: "d.yaml")
+            Issue.record("a repeated key should be refused")
+        } catch {
+            #expect(error.line == line && error.column == column, "\(error)")
+            #expect(error.description.contains("is given twice"), "\(error)")
+        }
+    }
+
     /// The readings that keep Yams' rules give the same answers from either reader.
     @Test func scalarsReadAlikeFromJSONAndYAML() throws {
         let text =

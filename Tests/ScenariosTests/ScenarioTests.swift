@@ -231,6 +231,22 @@ struct ScenarioTests {
                 + "    state: inside\n",
             "scenario.yaml:6:12: 'regionEnter' events carry no 'state'"
         ),
+        // A black-box hunt: surroundings under the exact rules changed nothing, and the run passed.
+        (
+            "name: x\nenvironment: rural\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect: []\n",
+            "scenario.yaml:2:14: 'environment' is for realism field or device"
+        ),
+        (
+            "name: x\nrealism: field\ndevices:\n  - {name: a, route: $ROOT/tracks/cupertino-walk.kml, realism: exact, wifi: off}\n"
+                + "expect: []\n",
+            "scenario.yaml:4:82: 'wifi' is for realism field or device"
+        ),
+        // A black-box hunt: `noEvent: location` with `region:` passed — no location event names a region.
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nregions:\n  - {identifier: cafe, latitude: 37.3, "
+                + "longitude: -122, radius: 100}\nexpect:\n  - noEvent: location\n    region: cafe\n",
+            "scenario.yaml:8:13: 'location' events name no region: 'region' would match none of them (regions: monitoringStarted, regionEnter,"
+        ),
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: location\n"
                 + "    status: significant\n",

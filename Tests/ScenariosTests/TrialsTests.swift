@@ -99,6 +99,9 @@ struct TrialsTests {
         #expect(Offset.text(-0.45, decimals: 2) == "-0:00.45" && Offset.text(3_725.5, decimals: 1) == "+1:02:05.5")
         #expect(Offset.decimals(showing: 30.04, over: 30) == 2 && Offset.decimals(showing: 31.2, over: 30) == nil)
         #expect(Offset.decimals(showing: 29.9, over: 30) == nil)
+        // A hunt: `before: 47.8s` read "before +0:48" beside an event seen "at +0:48" that missed it.
+        #expect(Offset.bound(47.8) == "+0:47.8" && Offset.bound(48) == "+0:48" && Offset.bound(0.125) == "+0:00.125")
+        #expect(Window(after: nil, before: Seconds(47.8)).description == "before +0:47.8")
     }
 
     /// A black-box hunt: 1,999 of 2,000 trials printed "100 %" beside a failed "in every trial".

@@ -381,6 +381,30 @@ struct CLITests {
         #expect(run.stdout.isEmpty)
     }
 
+    /// A black-box hunt: options that change nothing were taken, exit 0, the output byte for byte
+    /// a run's without them — a user believing a rural phone was tested. Each is refused, as
+    /// `--rate` without `--realtime` is.
+    @Test(arguments: [
+        (["--environment", "urban"], "--environment is for --realism field or device"),
+        (["--wifi", "off"], "--wifi is for --realism field or device"),
+        (["--live-configuration", "fitness"], "--live-configuration is for --api live-updates"),
+        (
+            ["--temporary-full-accuracy-at", "30"],
+            "--temporary-full-accuracy-at is for --accuracy-authorization reduced"
+        ),
+    ])
+    func optionsThatWouldChangeNothingAreRefused(_ options: [String], _ message: String) throws {
+        let run = try Self.waypost(["replay", "tracks/cupertino-walk.kml", "--summary"] + options)
+        #expect(run.status == 64, "\(options): \(run.stderr)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        let meant = try Self.waypost(
+            [
+                "replay", "tracks/cupertino-walk.kml", "--summary", "--realism", "field", "--api", "live-updates",
+                "--accuracy-authorization", "reduced", "--ios-version", "17",
+            ] + options)
+        #expect(meant.status == 0, "\(options): \(meant.stderr)")
+    }
+
     /// Durations read as the command runs: past a century, one line and 64, nothing changed.
     @Test func durationsPastACenturyAreOneUsageLine() throws {
         try withTemporaryDirectory { directory in
@@ -474,8 +498,39 @@ struct CLITests {
             try gpx([(1, "2025-01-01T00:00:00Z"), (1.001, "2025-01-01T01:00:00Z")]).write(
                 to: hour, atomically: true, encoding: .utf8)
             #expect(try Self.waypost("replay", hour.path, "--summary", "--max-fixes", "100").status == 65)
+            // A timed track's points are said to be its points, not "untimed geometry at 1.4 m/s" (a hunt).
+            let points = try Self.waypost("replay", "tracks/sunnyvale-commute.kml", "--max-fixes", "10")
+            #expect(points.status == 65 && points.stderr.contains("the route has 536 timed points"), "\(points.stderr)")
             let filled = try Self.waypost("replay", hour.path, "--summary", "--max-fixes", "3601")
             #expect(filled.status == 0 && filled.stdout.contains("summary: 3601 fixes"), "\(filled.stdout)")
+        }
+    }
+
+    /// A black-box hunt: a file whose second track starts before the first ends was refused by
+    /// export ("take one path at a time with --path N"), which had no --path: it could not be
+    /// exported at all. Export takes --path as replay does, for the formats that time the route.
+    @Test func exportTakesOnePathOfAFileWhosePathsOverlap() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("two.gpx")
+            try """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><name>A</name><trkseg>
+            <trkpt lat="37.0" lon="-122.0"><time>2025-06-09T09:00:00Z</time></trkpt>
+            <trkpt lat="37.001" lon="-122.0"><time>2025-06-09T09:00:10Z</time></trkpt>
+            </trkseg></trk>
+            <trk><name>B</name><trkseg>
+            <trkpt lat="38.0" lon="-122.0"><time>2025-06-08T09:00:00Z</time></trkpt>
+            <trkpt lat="38.001" lon="-122.0"><time>2025-06-08T09:00:10Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let refused = try Self.waypost("export", file.path, "--format", "simctl")
+            #expect(refused.status == 65 && refused.stderr.contains("with --path N (1…2)"), "\(refused.stderr)")
+            let second = try Self.waypost("export", file.path, "--format", "simctl", "--path", "2")
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout.contains(" 38.0000000,-122.0000000 38.0010000,-122.0000000"), "\(second.stdout)")
+            #expect(try Self.waypost("export", file.path, "--format", "simctl", "--path", "3").status == 65)
+            #expect(try Self.waypost("export", file.path, "--format", "gpx", "--path", "1").status == 64)
         }
     }
 

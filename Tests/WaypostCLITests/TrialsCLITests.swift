@@ -108,6 +108,9 @@ struct TrialsCLITests {
             #expect(absent.status == 66)
             let noOutput = try CLITests.waypost("test", scenario, "--shard", "1/2")
             #expect(noOutput.status == 64)
+            // The shards' fixtures are in their files (by digest): another folder would be ignored.
+            let fixtures = try CLITests.waypost("test", "--merge", one, two, "--fixtures", "/nonexistent")
+            #expect(fixtures.status == 64 && fixtures.stderr.contains("--fixtures"), "\(fixtures.stderr)")
             // A shard's JUnit would judge a part of the trials; it was silently not written.
             let junit = directory.appendingPathComponent("shard.xml").path
             let partReport = try CLITests.waypost(
@@ -116,6 +119,98 @@ struct TrialsCLITests {
             #expect(partReport.status == 64)
             #expect(partReport.stderr.contains("give --junit and --html to --merge"))
             #expect(!FileManager.default.fileExists(atPath: junit))
+        }
+    }
+
+    /// A black-box hunt: a shard file with a unit taken out, one copied, one renumbered or one of
+    /// no scenario merged into "PASS … over 39 (41) trials", exit 0 — verdicts over other trials
+    /// than the run's. Each shard must hold exactly its own units.
+    @Test func aShardThatIsNotWholeIsOneClearError() throws {
+        try withTemporaryDirectory { directory in
+            let scenario = try Self.scenario(in: directory)
+            var files: [String] = []
+            for k in 1...2 {
+                let file = directory.appendingPathComponent("s\(k).json").path
+                #expect(try CLITests.waypost("test", scenario, "--shard", "\(k)/2", "-o", file).status == 0)
+                files.append(file)
+            }
+            let original = try Data(contentsOf: URL(fileURLWithPath: files[0]))
+            func merged(after edit: (inout [[String: Any]]) -> Void) throws -> CLITests.Run {
+                var root = try #require(JSONSerialization.jsonObject(with: original) as? [String: Any])
+                var units = try #require(root["units"] as? [[String: Any]])
+                edit(&units)
+                root["units"] = units
+                try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: files[0]))
+                return try CLITests.waypost(["test", "--merge"] + files)
+            }
+            func trial(_ unit: [String: Any]) -> Int { (unit["record"] as? [String: Any])?["trial"] as? Int ?? -1 }
+            func renumbered(_ unit: [String: Any], trial: Int) -> [String: Any] {
+                var unit = unit
+                var record = unit["record"] as? [String: Any] ?? [:]
+                record["trial"] = trial
+                unit["record"] = record
+                return unit
+            }
+            let removed = try merged { $0.removeLast() }
+            #expect(removed.status == 65, "\(removed.stdout)")
+            #expect(removed.stderr.contains("s1.json is not the whole of shard 1/2: trial"), "\(removed.stderr)")
+            #expect(removed.stderr.contains("of scenario 'walk-trials' is missing"), "\(removed.stderr)")
+            let copied = try merged { $0.append($0[1]) }
+            #expect(copied.status == 65 && copied.stderr.contains("is in it twice"), "\(copied.stderr)")
+            let foreign = try merged { $0[1] = renumbered($0[1], trial: trial($0[1]) + 1) }
+            #expect(foreign.status == 65 && foreign.stderr.contains("is not in this shard"), "\(foreign.stderr)")
+            let noScenario = try merged { $0[1]["scenario"] = 5 }
+            #expect(noScenario.status == 65, "\(noScenario.stdout)")
+            #expect(
+                noScenario.stderr.contains("of scenario 6 (there are 1) is not in this shard"), "\(noScenario.stderr)")
+            let exact = try merged { $0.removeFirst() }
+            #expect(exact.stderr.contains("the exact run of scenario 'walk-trials' is missing"), "\(exact.stderr)")
+            try original.write(to: URL(fileURLWithPath: files[0]))
+            let whole = try CLITests.waypost(["test", "--merge"] + files)
+            let once = try CLITests.waypost("test", scenario)
+            #expect(whole.status == once.status && whole.stdout == once.stdout, "\(whole.stderr)")
+        }
+    }
+
+    /// A black-box hunt: shards of one run whose runners named the scenario by other paths (CI
+    /// runners checking out to different folders) were refused as "from another run", though every
+    /// digest agreed. The scenario's path is not its identity; the report names it as shard 1 did.
+    @Test func shardsRunFromOtherFoldersMerge() throws {
+        try withTemporaryDirectory { directory in
+            let scenario = try Self.scenario(in: directory)
+            let one = directory.appendingPathComponent("one.json").path
+            let two = directory.appendingPathComponent("two.json").path
+            let first = try CLITests.waypost(["test", "walk.yaml", "--shard", "1/2", "-o", one], in: directory)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(try CLITests.waypost("test", scenario, "--shard", "2/2", "-o", two).status == 0)
+            let merged = try CLITests.waypost(["test", "--merge", two, one, "--format", "json"])
+            #expect(merged.stderr.isEmpty, "\(merged.stderr)")
+            let whole = try CLITests.waypost(["test", "walk.yaml", "--format", "json"], in: directory)
+            #expect(merged.status == whole.status && merged.stdout == whole.stdout)
+            // `-` is standard input for a results file, as wherever a file is named (a hunt: refused).
+            let piped = try CLITests.waypost(
+                ["test", "--merge", "-", one, "--format", "json"], standardInput: FileHandle(forReadingAtPath: two))
+            #expect(piped.stdout == whole.stdout, "\(piped.stderr)")
+        }
+    }
+
+    /// A black-box hunt: `waypost test --junit a.yaml b.yaml` (the report's file forgotten) wrote
+    /// the JUnit over the first scenario and ran the other, exit 0; `-o X --junit X` kept one
+    /// report. A report never replaces what is read, nor another report.
+    @Test func aReportNeverOverwritesAScenarioOrAnotherReport() throws {
+        try withTemporaryDirectory { directory in
+            let scenario = try Self.scenario(in: directory)
+            let before = try Data(contentsOf: URL(fileURLWithPath: scenario))
+            let clobber = try CLITests.waypost("test", "--junit", scenario, scenario)
+            #expect(clobber.status == 64, "\(clobber.stderr)")
+            #expect(clobber.stderr.contains("--junit \(scenario) is a scenario being read"), "\(clobber.stderr)")
+            let html = try CLITests.waypost("test", scenario, "--html", scenario)
+            #expect(html.status == 64)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: scenario)) == before)
+            let same = directory.appendingPathComponent("same.out").path
+            let twice = try CLITests.waypost("test", scenario, "-o", same, "--junit", same)
+            #expect(twice.status == 64 && twice.stderr.contains("-o and --junit both write"), "\(twice.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: same))
         }
     }
 

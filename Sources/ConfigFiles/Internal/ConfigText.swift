@@ -88,7 +88,7 @@ package enum ConfigText {
     }
 
     /// A YAML syntax error as one error at its position: libyaml's problem, and its context.
-    static func syntaxError(_ error: any Error, file: String) -> ConfigFileError {
+    static func syntaxError(_ error: any Error, file: String, text: String) -> ConfigFileError {
         guard let yaml = error as? YamlError else {
             return ConfigFileError(file: file, message: "not YAML or JSON: \(error)")
         }
@@ -102,8 +102,12 @@ package enum ConfigText {
             .composer(let context, let problem, let mark, _):
             return at(mark, problem, context)
         case .duplicatedKeysInMapping(let duplicates, let context):
+            // At the second time the key is given, as the JSON reader says: Yams marks the mapping.
+            let (line, column) =
+                duplicates.first.flatMap { secondKey($0, from: context.mark, in: text) }
+                ?? (context.mark.line, context.mark.column)
             return ConfigFileError(
-                file: file, line: context.mark.line, column: context.mark.column,
+                file: file, line: line, column: column,
                 message: "the key '\(duplicates.joined(separator: "', '"))' is given twice")
         case .reader(let problem, let offset, _, let text):
             let (line, column) = offset.map { position(of: $0, in: text) } ?? (0, 0)
@@ -111,6 +115,34 @@ package enum ConfigText {
         default:
             return ConfigFileError(file: file, message: "not YAML or JSON: \(yaml)")
         }
+    }
+
+    /// Where `key` is given the second time in the block mapping Yams marks at `mark`: a line at
+    /// or after it whose text at the mark's column is the key (plain or quoted) and a colon, with
+    /// only spaces before it on later lines; the scan ends where the mapping does (text left of
+    /// its column). Nil when not found so (a flow mapping): the mark stands.
+    private static func secondKey(_ key: String, from mark: Mark, in text: String) -> (Int, Int)? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.column >= 1, mark.line <= lines.count else { return nil }
+        var seen = 0
+        for number in mark.line...lines.count {
+            let line = Array(lines[number - 1])
+            let indent = mark.column - 1
+            let head = line.prefix(indent)
+            if number > mark.line {
+                let content = line.drop { $0 == " " }
+                if content.isEmpty || content.first == "#" || content.first == "\r" { continue }
+                if line.count - content.count < indent { return nil }
+                guard head.allSatisfy({ $0 == " " }) else { continue }
+            }
+            guard line.count > indent else { continue }
+            let rest = String(line[indent...])
+            let written = ["\(key)", "\"\(key)\"", "'\(key)'"].first { rest.hasPrefix($0) }
+            guard let written, rest.dropFirst(written.count).drop(while: { $0 == " " }).first == ":" else { continue }
+            seen += 1
+            if seen == 2 { return (number, mark.column) }
+        }
+        return nil
     }
 
     /// Line and column (1-based, in characters) of the UTF-8 byte `offset` of `text`.

@@ -28,7 +28,7 @@ enum YAMLTree {
             // compared (duplicate checks, lookups): 81 % of reading 100,000 regions.
             root = try Yams.compose(yaml: text, .basic)
         } catch {
-            throw ConfigText.syntaxError(error, file: file)
+            throw ConfigText.syntaxError(error, file: file, text: text)
         }
         guard let root else { throw ConfigFileError(file: file, line: 1, column: 1, message: "the file is empty") }
         // A regions file is about a node per 9 bytes; reserved, not touched, beyond what is used.

@@ -187,7 +187,7 @@ public struct RouteTiming: Sendable {
                 if let cursor, begin < cursor {
                     throw RouteTimingError(
                         message:
-                            "path \(index + 1) starts at \(XSDDateTime.formatCompact(begin)), before path \(index) ends at \(XSDDateTime.formatCompact(cursor)); replay one path at a time with --path N (1…\(paths.count))"
+                            "path \(index + 1) starts at \(XSDDateTime.formatCompact(begin)), before path \(index) ends at \(XSDDateTime.formatCompact(cursor)); take one path at a time with --path N (1…\(paths.count))"
                     )
                 }
                 pieces.append(.timed(path.points, speeds: path.attributes["speed"], courses: path.attributes["course"]))
@@ -216,19 +216,22 @@ public struct RouteTiming: Sendable {
     /// Refuses, up front, a timeline of more than ``maximumSamples``: wholly untimed paths (those
     /// with `legs`) are counted as ``RouteTimeline`` will sample them; the count is the timeline's.
     private func checkSize(of paths: [TrackPath], legs: [[GeodesicLine]?]) throws(RouteTimingError) -> Int {
-        var count = 0.0
+        var (count, untimed) = (0.0, false)
         for (path, legs) in zip(paths, legs) where !path.points.isEmpty {
             guard let legs else {
                 count += Double(path.points.count)
                 continue
             }
+            untimed = true
             count += RouteTimeline.Densified.count(
                 legs: legs, speed: speed, interval: sampleInterval.seconds, sampling: untimedSampling)
         }
         guard count <= Double(maximumSamples) else {
+            // Said of the route it is: a timed track's points are not "untimed geometry at 1.4 m/s".
             throw RouteTimingError(
-                message:
-                    "the route would make \(Int(count)) samples (untimed geometry at \(speed) m/s, one every \(sampleInterval.seconds) s), more than --max-fixes \(maximumSamples); raise it, or replay faster (--speed) or coarser (--sample-interval)"
+                message: untimed
+                    ? "the route would make \(Int(count)) samples (untimed geometry at \(speed) m/s, one every \(sampleInterval.seconds) s), more than --max-fixes \(maximumSamples); raise it, or replay faster (--speed) or coarser (--sample-interval)"
+                    : "the route has \(Int(count)) timed points, more than --max-fixes \(maximumSamples); raise it, or replay one path (--path N)"
             )
         }
         return Int(count)
