@@ -61,6 +61,8 @@ public final class CheckinEngine {
         self.store = store
         self.run = run
         self.delivery = delivery
+        // A resumed run's earlier posts wait until this pass has decided them again.
+        if let delivery { delivery.holding = (run.id, delivery.clock.now) }
         self.keepsHistory = keepsHistory
         written = delivery?.written ?? WrittenValues()
         values = store as? any PostValueStore

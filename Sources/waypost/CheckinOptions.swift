@@ -230,9 +230,14 @@ struct NetworkOptions: ParsableArguments {
         let credentials = try credentials ?? fileOrEnvironmentCredentials()
         func url(_ text: String?, _ flag: String) throws -> URL? {
             guard let text else { return nil }
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            // Schemes are case-insensitive (RFC 3986 §3.1): HTTP://… is http://…, written so.
+            guard var parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", parts.host != nil
+            else {
                 throw CommandFailure(.usage, "\(flag) '\(text)' is not an http(s) URL")
             }
+            parts.scheme = scheme
+            guard let url = parts.url else { throw CommandFailure(.usage, "\(flag) '\(text)' is not an http(s) URL") }
             return url
         }
         let (twitter, facebook) = (

@@ -318,6 +318,18 @@ struct EngineTests {
             #expect(doubt.detail?.contains("may have arrived") == true, "\(doubt.detail ?? "")")
             #expect(withdrawn.outbox.map(\.state) == [.failed] && withdrawn.posts(.twitter).isEmpty)
 
+            // A hunt: retried, its search for the lost post failing too, the post stays pending —
+            // and its audit said it carried nothing, though a place may be on the network.
+            let retried = try await runEngine(
+                rules: [rule([.twitter])], profile: .permissive, events: enters([(2, 1)]),
+                faults: [
+                    Fault(kind: .truncated, pathContains: "statuses/update"),
+                    Fault(kind: .status, pathContains: "user_timeline", status: 503),
+                ], database: directory.appendingPathComponent("retried.db").path, maxWait: .seconds(2))
+            let pending = try #require(retried.audit.first)
+            #expect(retried.outbox.map(\.state) == [.pending] && retried.outbox.first?.attempts ?? 0 >= 2)
+            #expect(pending.decision == .queued && pending.carriesLocation && pending.wireFields["place_id"] != nil)
+
             let sentDatabase = directory.appendingPathComponent("sent.db").path
             let sent = try await runEngine(
                 rules: [rule([.twitter])], profile: .permissive, events: enters([(2, 1)]), database: sentDatabase)

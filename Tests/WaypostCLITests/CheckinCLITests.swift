@@ -701,6 +701,37 @@ struct CheckinCLITests {
         }
     }
 
+    /// A black-box hunt: posts queued for a server that was down, then the user opts out and the
+    /// run is replayed once the server is up — the replay sent every queued post at its start
+    /// (on the wall clock they were all due), before it reached their triggers and withdrew them:
+    /// the opted-out user's places went out, audited `posted`. An earlier pass's posts wait for
+    /// the pass to decide them again (docs/checkins-and-privacy.md, "The outbox").
+    @Test func aRunResumedAfterOptingOutWithdrawsWhatItQueuedForAServerThatWasDown() async throws {
+        try await withTemporaryDirectory { directory in
+            let port = try EmulatorProcess.unusedPort()
+            let (replay, _) = try Self.externalCheckins(in: directory, base: "http://127.0.0.1:\(port)/")
+            let database = directory.appendingPathComponent("w.db").path
+            #expect(try CLITests.waypost(replay + ["--max-wait", "0"]).status == 0)
+            let queued = try CLITests.waypost(["outbox", "list", "--db", database]).stdout
+            #expect(queued.components(separatedBy: "pending").count - 1 == 14, "\(queued)")
+            let emulator = try EmulatorProcess(port: port)
+            defer { emulator.stop() }
+            Self.blockingSleep(3)  // the queued posts' retries fall due (1 s and 2 s after the attempt)
+            try "optIn: false\ndisclosureAcknowledged: true\nconsent: auto\nprecision: exact\nmaxAge: 30d\n".write(
+                to: directory.appendingPathComponent("profile.yaml"), atomically: true, encoding: .utf8)
+            // A scheme in capitals is the same scheme (RFC 3986 §3.1; it was refused) and the same server.
+            let shouted = replay.map { $0.replacingOccurrences(of: "http://127.0.0.1", with: "HTTP://127.0.0.1") }
+            let resumed = try CLITests.waypost(shouted + ["--max-wait", "0"])
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
+            let posts = journal.filter { $0.method == "POST" }
+            #expect(posts.isEmpty, "sent for an opted-out user: \(posts.map(\.path))")
+            let outbox = try CLITests.waypost(["outbox", "list", "--db", database]).stdout
+            #expect(!outbox.contains("pending") && !outbox.contains(" sent "), "\(outbox)")
+            #expect(outbox.components(separatedBy: "withdrawn").count - 1 == 14, "\(outbox)")
+        }
+    }
+
     /// Issue 27: three replays, `outbox flush` and `history purge` on one store, against one
     /// emulator that is slow, resets connections and loses answers, with some of the processes
     /// killed mid-run: every post lands once, no second request for a post reaches the network

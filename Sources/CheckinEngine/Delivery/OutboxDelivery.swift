@@ -47,6 +47,13 @@ public final class OutboxDelivery {
         guard let quiet else { return false }
         return clock.now < quiet.until && store.changeCount == quiet.changes
     }
+    /// Posts of `run` queued before `createdBefore` — an earlier pass's, of a run resumed on the
+    /// wall clock — wait for the pass's ``drain(maxWait:)``: the pass decides each again when its
+    /// trigger comes (withdrawn under stricter choices) before any is sent. On the wall clock an
+    /// earlier pass's posts were due at once, and went out before the pass reached them. (On
+    /// virtual time they fall due after their trigger, which the pass reaches first.) Set by the
+    /// engine. While 50 held posts are due, newer ones wait for the drain too.
+    package var holding: (run: Int64, createdBefore: EpochInstant)?
     /// What this delivery and its engine wrote, read back without decoding.
     let written = WrittenValues()
     /// The store, when it keeps posts as values (a run nobody keeps).
@@ -83,7 +90,9 @@ public final class OutboxDelivery {
             if let record = try await attempt(entry, inDoubt: true) { changed.append(record) }
         }
         while true {
-            let due = try duePosts()
+            let due = try duePosts().filter { entry in
+                holding.map { entry.run != $0.run || entry.createdAt >= $0.createdBefore } ?? true
+            }
             if due.isEmpty { break }
             for entry in due {
                 guard let claimed = try claim(entry) else { continue }
@@ -109,6 +118,8 @@ public final class OutboxDelivery {
     /// Delivers until nothing is due within `maxWait` (nil: until nothing is due), waiting on the
     /// clock between retries.
     public func drain(maxWait: Duration?) async throws(StoreError) -> [AuditRecord] {
+        holding = nil
+        quiet = nil
         var changed = try await deliverDue()
         let limit = maxWait?.inSeconds ?? .infinity
         while let next = try store.nextDueTime(run: run, servers: servers), clock.now.seconds(to: next) <= limit {
@@ -159,7 +170,14 @@ public final class OutboxDelivery {
         case .sent:
             intent.lostAnswer = nil
             intent.sentWireFields = nil
-        case .pending: intent.lostAnswer = outcome.lostAnswer ?? intent.lostAnswer
+        case .pending:
+            intent.lostAnswer = outcome.lostAnswer ?? intent.lostAnswer
+            // Still pending after an answer was lost (the search for it failed too): the audit keeps
+            // the fields that may be on the network — a pending post audited "carries nothing"
+            // hid a place that had gone out.
+            if intent.lostAnswer != nil, outcome.wireFields.isEmpty {
+                outcome.wireFields = intent.sentWireFields ?? [:]
+            }
         default:
             // Ending unsent after an answer was lost: the post may be on the network after all,
             // with the fields of the request that may have landed.
