@@ -23,12 +23,12 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { "(\(latitude), \(longitude))" }
 }
 
-/// Angle helpers shared by the geodesic and local solvers.
-enum Angle {
+/// Angle helpers shared by the geodesic and local solvers, and the maps' longitude span.
+package enum Angle {
     static let degree = Double.pi / 180
 
     /// `x` reduced to (−180, 180].
-    static func normalized(_ x: Double) -> Double {
+    package static func normalized(_ x: Double) -> Double {
         var y = x.truncatingRemainder(dividingBy: 360)
         if y <= -180 { y += 360 } else if y > 180 { y -= 360 }
         return y

@@ -278,4 +278,3 @@ private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
 
 extension AuditReport.Format: ExpressibleByArgument {}
 extension TwitterAPIVersion: ExpressibleByArgument {}
-extension OutboxState: ExpressibleByArgument {}

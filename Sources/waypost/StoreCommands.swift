@@ -62,19 +62,31 @@ struct Outbox: AsyncParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List posts in the outbox, oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List posts in the outbox, oldest first.",
+            discussion: """
+                A post that ended unsent after an answer was lost, whose fate could not be learnt, is \
+                listed inDoubt, as its audit says: it may be on the network. The outbox keeps it as \
+                failed (or expired), and flush does not send it again.
+                """)
 
         @OptionGroup var storage: ExistingStoreOptions
 
-        @Option(help: "Only posts in this state: pending, sending, sent, failed, expired (repeatable).")
-        var state: [OutboxState] = []
+        @Option(help: "Only posts in this state: pending, sending, sent, failed, expired, inDoubt (repeatable).")
+        var state: [ListedState] = []
 
         func run() throws {
             try reportingFailures {
-                let entries = try storage.open().outbox(states: state.isEmpty ? nil : Set(state))
-                if entries.isEmpty { return print("The outbox is empty.") }
-                for e in entries {
-                    var line = "\(e.id)  \(e.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
+                let store = try storage.open()
+                let stored = state.isEmpty ? nil : Set(state.flatMap(\.stored))
+                let entries = try ListedState.of(try store.outbox(states: stored), in: store)
+                    .filter { state.isEmpty || state.contains($0.state) }
+                if entries.isEmpty {
+                    let asked = state.map(\.rawValue).joined(separator: " or ")
+                    return print(state.isEmpty ? "The outbox is empty." : "No post in the outbox is \(asked).")
+                }
+                for (e, listed) in entries {
+                    var line = "\(e.id)  \(listed.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
                     line += "  \(DisplayEscaping.escape(e.network).padding(toLength: 8, withPad: " ", startingAt: 0))"
                     if let server = e.server { line += "  to \(DisplayEscaping.escape(server))" }
                     line +=
@@ -92,6 +104,46 @@ struct Outbox: AsyncParsableCommand {
                     if let error = e.lastError { line += "  (\(DisplayEscaping.escape(error)))" }
                     print(line + "  " + DisplayEscaping.escape(e.key))
                 }
+            }
+        }
+    }
+
+    /// A post's state as `outbox list` shows it: the outbox's, except that a post which ended
+    /// unsent after an answer was lost is `inDoubt`, as its audit says — "failed" read as "not on
+    /// the network" for a post that may be there.
+    enum ListedState: String, CaseIterable, ExpressibleByArgument {
+        case pending, sending, sent, failed, expired, inDoubt
+
+        /// The outbox states a post in this state is kept in.
+        var stored: [OutboxState] {
+            switch self {
+            case .pending: [.pending]
+            case .sending: [.sending]
+            case .sent: [.sent]
+            case .failed: [.failed]
+            case .expired: [.expired]
+            case .inDoubt: [.failed, .expired]
+            }
+        }
+
+        /// Each entry with its listed state: a post that failed or expired takes its audit's word.
+        static func of(_ entries: [OutboxEntry], in store: Store) throws(StoreError) -> [(
+            entry: OutboxEntry, state: Self
+        )] {
+            var inDoubt: Set<String> = []
+            let runs = Set(entries.filter { $0.state == .failed || $0.state == .expired }.map(\.run))
+            for run in runs.sorted() {
+                for data in try store.auditRecords(run: run) {
+                    if let record = try? AuditRecord(stored: data), record.decision == .inDoubt {
+                        inDoubt.insert(record.key)
+                    }
+                }
+            }
+            return entries.map { entry in
+                let ended = entry.state == .failed || entry.state == .expired
+                let listed: Self =
+                    ended && inDoubt.contains(entry.key) ? .inDoubt : Self(rawValue: entry.state.rawValue) ?? .failed
+                return (entry: entry, state: listed)
             }
         }
     }

@@ -253,7 +253,51 @@ struct CheckinCLITests {
                 queued.split(separator: "\n").filter { $0.contains("  to http://127.0.0.1:1/") }.count == 6, "\(queued)"
             )
             let listed = try CLITests.waypost("outbox", "list", "--db", db, "--state", "failed")
-            #expect(listed.stdout.contains("The outbox is empty."), "nothing failed for good: \(listed.stdout)")
+            #expect(listed.stdout == "No post in the outbox is failed.\n", "nothing failed for good: \(listed.stdout)")
+        }
+    }
+
+    /// A post that ended unsent after its answer was lost — the search for it failing too — may be
+    /// on the network: the audit says `inDoubt`, and so does `outbox list`, where it said `failed`
+    /// ("not on the network") for a post that may be public.
+    @Test("outbox list says inDoubt where the audit does, and --state inDoubt lists those posts")
+    func outboxListSaysInDoubt() throws {
+        try withTemporaryDirectory { directory in
+            let root = Corpus.repositoryRoot.path
+            let scenario = directory.appendingPathComponent("doubt.yaml")
+            try """
+            name: doubt
+            seed: 19
+            device:
+              route: \(root)/tracks/sunnyvale-commute.kml
+            regions: \(root)/fixtures/regions/commute-cafes.yaml
+            privacy: \(root)/fixtures/privacy/demo.yaml
+            rules: \(root)/fixtures/rules/coffee.yaml
+            emulator:
+              faults:
+                - { kind: truncated, path: statuses/update, count: 1 }
+                - { kind: status, path: statuses/user_timeline, status: 503 }
+            expect:
+              - post: twitter
+                decision: inDoubt
+                count: 1
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+            let db = directory.appendingPathComponent("w.db").path
+            let run = try CLITests.waypost("test", scenario.path, "--db", db)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let listed = try CLITests.waypost("outbox", "list", "--db", db).stdout.split(separator: "\n")
+            #expect(listed.count == 6, "\(listed)")
+            let doubtful = listed.filter { $0.contains("  inDoubt   twitter ") }
+            #expect(
+                doubtful.count == 1 && doubtful.allSatisfy { $0.contains("whether it arrived is unknown") }, "\(listed)"
+            )
+            #expect(!listed.contains { $0.contains("failed") && !$0.contains("inDoubt") }, "\(listed)")
+            let only = try CLITests.waypost("outbox", "list", "--db", db, "--state", "inDoubt").stdout
+            #expect(only.split(separator: "\n").map(String.init) == doubtful.map(String.init), "\(only)")
+            let failed = try CLITests.waypost("outbox", "list", "--db", db, "--state", "failed").stdout
+            #expect(failed == "No post in the outbox is failed.\n", "\(failed)")
+            let audit = try CLITests.waypost("audit", "--db", db, "--format", "csv").stdout
+            #expect(audit.split(separator: "\n").filter { $0.contains(",inDoubt,") }.count == 1, "\(audit)")
         }
     }
 

@@ -118,8 +118,8 @@ public final class OutboxDelivery {
     /// Delivers until nothing is due within `maxWait` (nil: until nothing is due), waiting on the
     /// clock between retries.
     public func drain(maxWait: Duration?) async throws(StoreError) -> [AuditRecord] {
+        // Held posts need no reset of `quiet`: its `until` is the earliest due time, theirs included.
         holding = nil
-        quiet = nil
         var changed = try await deliverDue()
         let limit = maxWait?.inSeconds ?? .infinity
         while let next = try store.nextDueTime(run: run, servers: servers), clock.now.seconds(to: next) <= limit {

@@ -1,3 +1,5 @@
+import Geo
+
 /// The longitudes a map draws a run at: on the smallest arc that holds all of its positions, so a
 /// run across the antimeridian (180°) is drawn where it is, a few hundred metres wide, not as a
 /// line around the world. Where that arc does not cross 180° every longitude is kept as it is, so
@@ -7,7 +9,7 @@ struct LongitudeSpan: Sendable {
     let center: Double
 
     init(_ longitudes: some Sequence<Double>) {
-        let sorted = longitudes.filter(\.isFinite).map(Self.normalized).sorted()
+        let sorted = longitudes.filter(\.isFinite).map(Angle.normalized).sorted()
         guard let first = sorted.first, let last = sorted.last else {
             center = 0
             return
@@ -28,12 +30,5 @@ struct LongitudeSpan: Sendable {
     func unwrapped(_ longitude: Double) -> Double {
         let offset = longitude - center
         return offset > 180 ? longitude - 360 : offset < -180 ? longitude + 360 : longitude
-    }
-
-    /// `x` in (−180°, 180°].
-    private static func normalized(_ x: Double) -> Double {
-        var y = x.truncatingRemainder(dividingBy: 360)
-        if y <= -180 { y += 360 } else if y > 180 { y -= 360 }
-        return y
     }
 }
