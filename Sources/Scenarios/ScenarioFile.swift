@@ -417,6 +417,7 @@ private struct Reader {
                 case .prompt: fields["authorization"]
                 case .accuracyAuthorization: fields["accuracyAuthorization"]
                 case .desiredAccuracy: fields["accuracy"]
+                case .activityType: fields["activityType"]
                 case .api: fields["api"]
                 case .serviceSession:
                     fields["serviceSession"] ?? fields["fullAccuracyPurposeKey"]

@@ -56,10 +56,8 @@ package enum RFC3339 {
         let seconds = local - offset
         guard leap else { return seconds }
         // 23:59:59 UTC of a leap second day, read with 59 for 60: one second on.
-        let utc = XSDDateTime.format(seconds.rounded(.down), fractionDigits: 0)
-        let day = String(utc.prefix(10))
-        guard utc.dropFirst(11).hasPrefix("23:59:59"), leapSecondDays.contains(day) else {
-            throw .noLeapSecond(day: day)
+        guard XSDDateTime.endsLeapSecondDay(seconds) else {
+            throw .noLeapSecond(day: String(XSDDateTime.format(seconds.rounded(.down), fractionDigits: 0).prefix(10)))
         }
         return seconds + 1
     }

@@ -53,6 +53,7 @@ public enum XSDDateTime {
         var minute = 0
         var second = 0.0
         var offsetSeconds = 0
+        var leapSecond = false
         if expect(UInt8(ascii: "-")) {
             guard let m = digits(2), (1...12).contains(m) else { return nil }
             month = m
@@ -68,6 +69,7 @@ public enum XSDDateTime {
                     if expect(UInt8(ascii: ":")) {
                         guard let s = digits(2), s <= 60 else { return nil }
                         second = Double(s)
+                        leapSecond = s == 60
                         if expect(UInt8(ascii: ".")) {
                             // Digits beyond the 15th cannot change a Double of this size.
                             var fraction: Int64 = 0
@@ -100,7 +102,19 @@ public enum XSDDateTime {
         }
         guard i == end else { return nil }
         let days = CivilCalendar.days(year: year, month: month, day: day)
-        return Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + second
+        let instant = Double(days * 86_400 + hour * 3600 + minute * 60 - offsetSeconds) + second
+        // A second 60 only where a leap second was inserted (XSD 1.0 Part 2, D.3.2; XSD 1.1 has
+        // none): 23:59:60 UTC on one of IERS' days, read as the next minute's first second, as
+        // POSIX time counts it. `00:00:60` was read as `00:01:00`.
+        if leapSecond && !endsLeapSecondDay(instant - 1) { return nil }
+        return instant
+    }
+
+    /// Whether `seconds` (UTC) falls in 23:59:59 of a day whose last minute had 61 seconds
+    /// (``RFC3339/leapSecondDays``).
+    static func endsLeapSecondDay(_ seconds: Double) -> Bool {
+        let utc = format(seconds.rounded(.down), fractionDigits: 0)
+        return utc.dropFirst(11).hasPrefix("23:59:59") && RFC3339.leapSecondDays.contains(String(utc.prefix(10)))
     }
 
     /// `2010-05-28T02:02:09.000Z`: UTC with milliseconds, the event stream's form.

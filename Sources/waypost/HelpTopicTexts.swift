@@ -259,7 +259,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `appStates` | — | list of `{at, state}`: the app moves to `foreground`, `background`, `suspended` or `terminated` (in time order; a terminated app comes back only to the foreground — iOS alone relaunches it into the background; the foreground is left for the background first) |
 | `backgroundUpdates` | false | `allowsBackgroundLocationUpdates`: standard updates go on in the background |
 | `pausesAutomatically` | true | `pausesLocationUpdatesAutomatically` |
-| `activityType` | other | `other`, `automotiveNavigation`, `fitness`, `otherNavigation`, `airborne` |
+| `activityType` | other | `other`, `automotiveNavigation`, `fitness`, `otherNavigation`, `airborne` (iOS 12+) |
 | `accuracyAuthorization` | full | `full`, or `reduced` (iOS 14+) |
 | `temporaryFullAccuracyAt` | — | when the app asks for temporary full accuracy (granted in the foreground; it lasts while the app is in use) |
 | `requestLocation` | — | when the app calls `requestLocation()` — a duration from the start, or a list of them: one fix at the next instant the device has one (then stopped), or `error locationUnknown` when none comes within 10 s (Apple: "in a timely manner"; about 10 s measured); while standard updates run (`mode: standard`) it adds nothing to them (`CLLocationManager.h`: it "can not be used concurrently with startUpdatingLocation") |

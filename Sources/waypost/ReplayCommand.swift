@@ -171,7 +171,7 @@ struct Replay: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "pausesLocationUpdatesAutomatically: pause updates when the device is still.")
     var pausesAutomatically = true
 
-    @Option(help: "activityType: other, automotiveNavigation, fitness, otherNavigation or airborne.")
+    @Option(help: "activityType: other, automotiveNavigation, fitness, otherNavigation or airborne (iOS 12+).")
     var activityType: ActivityType = .other
 
     @Flag(help: "Also report visits (a stay of 5 min within 100 m).")
@@ -315,6 +315,7 @@ struct Replay: AsyncParsableCommand {
             case .prompt: throw ValidationError("--auth \(auth): \(problem.message)")
             case .accuracyAuthorization: throw ValidationError("--accuracy-authorization reduced: \(problem.message)")
             case .desiredAccuracy: throw ValidationError("--accuracy \(accuracy): \(problem.message)")
+            case .activityType: throw ValidationError("--activity-type \(activityType): \(problem.message)")
             case .api: throw ValidationError("--api \(api.joined(separator: ",")): \(problem.message)")
             case .serviceSession:
                 let flag =

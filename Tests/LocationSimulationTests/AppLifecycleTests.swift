@@ -83,6 +83,24 @@ import Testing
         #expect(events[launched + 1].event == .authorizationChanged(.authorizedAlways))
     }
 
+    /// The launch code runs when iOS launches the app: for an entry found between two fixes (the
+    /// crossing interpolated), at the entry's instant, not at the fix after it — the status was
+    /// stamped at the next whole second, after the launch and before the entry in the event
+    /// stream, which DESIGN.md's contract keeps in virtual-time order.
+    @Test func aRelaunchedAppsLaunchCodeRunsAtTheLaunch() throws {
+        var app = AppScript(regions: [CircularRegion(identifier: "r", center: north(500), radius: 100)])
+        app.mode = .none
+        app.appStates = [(at: 10, state: .background), (at: 20, state: .terminated)]
+        let manager = app.makeManager(startTime: t0)
+        app.launch(manager)
+        let events = run(route(seconds: 600) { $0 * 1.3 }, manager: manager, script: app.script(from: t0))
+        let launched = try #require(events.firstIndex { $0.event.type == "appLaunch" })
+        let launch = events[launched].time
+        #expect(launch.secondsSince1970.rounded() != launch.secondsSince1970, "the entry falls between fixes")
+        #expect(events[launched...].prefix(3).map(\.time) == [launch, launch, launch])
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time }, "in virtual-time order")
+    }
+
     /// Apple, `startUpdatingLocation()`: "If your app is terminated, the delivery of new location
     /// events stops altogether"; a suspended or terminated app runs no code. Found at stop 80: a
     /// Settings change, the declined upgrade prompt and a scheduled `requestLocation()` reached a

@@ -261,6 +261,11 @@ struct ScenarioTests {
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: location\n    post: any\n",
             "scenario.yaml:5:5: an expectation has exactly one of"
         ),
+        // Apple, `CLActivityType.airborne`: iOS 12.0+.
+        (
+            "name: x\niosVersion: 11\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  activityType: airborne\nexpect: []\n",
+            "scenario.yaml:5:17: CLActivityType.airborne exists from iOS 12; this device runs iOS 11"
+        ),
         // Apple, `requestLocation()`: iOS 9.0+.
         (
             "name: x\niosVersion: 8\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  requestLocation: 5s\nexpect: []\n",

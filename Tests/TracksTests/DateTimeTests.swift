@@ -23,6 +23,11 @@ struct DateTimeTests {
         ("9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"),
         ("-0044-03-15T12:00:00Z", "-0044-03-15T12:00:00Z"),
         ("12345-06-07T08:09:10.5Z", "12345-06-07T08:09:10.500Z"),
+        // A leap second (IERS Bulletin C 52: 2016-12-31T23:59:60Z), also given in another offset,
+        // is the next minute's first second, as POSIX time counts it.
+        ("2016-12-31T23:59:60Z", "2017-01-01T00:00:00Z"),
+        ("2016-12-31T23:59:60.5Z", "2017-01-01T00:00:00.500Z"),
+        ("2017-01-01T01:59:60+02:00", "2017-01-01T00:00:00Z"),
     ])
     func parsesTheXSDFamily(input: String, expected: String) throws {
         let parsed = try #require(XSDDateTime.parse(input))
@@ -47,6 +52,9 @@ struct DateTimeTests {
         "", "97", "1997-13", "1997-02-30", "1997-07-16T25:00:00Z", "1997-07-16T07:60:00Z",
         "1997-07-16T07:30:15.Z", "1997-07-16T07:30:15+3", "1997-07-16 07:30:15Z", "yesterday",
         "1997-07-16T07:30:15ZZ", "2001-02-29",
+        // A second 60 where no leap second was inserted (XSD 1.0 Part 2, D.3.2): it read as a
+        // minute on (hunt, stop 89).
+        "2024-01-01T00:00:60Z", "2024-01-01T23:59:60Z", "2016-12-31T23:58:60Z", "2016-12-31T23:59:60+01:00",
     ])
     func refusesWhatIsNotADateTime(input: String) {
         #expect(XSDDateTime.parse(input) == nil)

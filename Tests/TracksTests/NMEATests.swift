@@ -252,6 +252,27 @@ struct NMEATests {
         #expect(error.description.contains("no valid sentence: 2 dropped"), "\(error)")
     }
 
+    /// A second 60 only ends a UTC day (a leap second, 235960, read as the 60th second as gpsd
+    /// does). `000060` was read as 00:01:00, and the next sentence, at 00:00:03, refused as going
+    /// back in time: blamed on the wrong line. It is a bad field now, dropped at its column.
+    @Test func aSecondSixtyOnlyEndsADay() throws {
+        let first = NMEASentences.sentence("GPRMC,000002,A,4807.038,N,01131.000,E,0.0,0.0,010124,,")
+        let sixty = NMEASentences.sentence("GPRMC,000060,A,4807.038,N,01131.000,E,0.0,0.0,010124,,")
+        let next = NMEASentences.sentence("GPRMC,000003,A,4807.038,N,01131.000,E,0.0,0.0,010124,,")
+        let track = try readTrack(Self.log([first, sixty, next]), name: "sixty.nmea")
+        let warning = try #require(track.warnings.first)
+        #expect(warning.hasPrefix("2:8: 1 sentence dropped"), "\(warning)")
+        #expect(track.paths.flatMap(\.points).count == 2)
+        let leap = [
+            NMEASentences.sentence("GPRMC,235959,A,4807.038,N,01131.000,E,0.0,0.0,311216,,"),
+            NMEASentences.sentence("GPRMC,235960,A,4807.038,N,01131.000,E,0.0,0.0,311216,,"),
+        ]
+        let read = try readTrack(Self.log(leap), name: "leap.nmea")
+        #expect(read.warnings.isEmpty, "\(read.warnings)")
+        let times = read.paths.flatMap(\.points).compactMap(\.timeIntervalSince1970)
+        #expect(times.map { $0.truncatingRemainder(dividingBy: 86_400) } == [86_399, 0])
+    }
+
     /// A black-box hunt: an RMC whose hemisphere was garbage was read — its date, speed and course
     /// used — when its epoch's GGA had given the position already (the RMC's was not looked at).
     /// Its field is as bad either way: the sentence is dropped, at that field's column.

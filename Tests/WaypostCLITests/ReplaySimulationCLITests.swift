@@ -240,6 +240,11 @@ struct ReplaySimulationCLITests {
                 "--auth once: the 'once' answer (Allow Once) exists from iOS 13"
             ),
             (["--accuracy-authorization", "reduced", "--ios-version", "13"], "reduced accuracy exists from iOS 14"),
+            // Apple, `CLActivityType.airborne`: iOS 12.0+.
+            (
+                ["--activity-type", "airborne", "--ios-version", "11"],
+                "--activity-type airborne: CLActivityType.airborne exists from iOS 12; this device runs iOS 11"
+            ),
             (
                 ["--app-state", "suspended@10"],
                 "--app-state suspended@10: the app cannot go from foreground to suspended"

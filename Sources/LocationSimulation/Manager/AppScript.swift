@@ -89,6 +89,8 @@ public struct AppScript: Sendable {
             case requestLocation
             /// `desiredAccuracy` (``LocationAccuracy/reduced`` exists from iOS 14).
             case desiredAccuracy
+            /// `activityType` (`CLActivityType.airborne` exists from iOS 12).
+            case activityType
             /// The app-state change at this index.
             case appState(Int)
         }
@@ -117,6 +119,12 @@ public struct AppScript: Sendable {
             return Problem(
                 setting: .desiredAccuracy,
                 message: "kCLLocationAccuracyReduced exists from iOS 14; this device runs iOS \(iosVersion)")
+        }
+        // Apple, `CLActivityType.airborne`: iOS 12.0+.
+        if activityType == .airborne && iosVersion < 12 {
+            return Problem(
+                setting: .activityType,
+                message: "CLActivityType.airborne exists from iOS 12; this device runs iOS \(iosVersion)")
         }
         if let api = apis.sorted().first(where: { $0 != .delegate }), iosVersion < 17 {
             return Problem(

@@ -89,9 +89,9 @@ package struct LocationManagerCore {
     /// What is left of a step that stopped for the app's launch code (``Input/resume`` takes it
     /// on), the latest last; empty between steps.
     var agenda: [Work] = []
-    /// The delivery whose event follows the app's launch code, and the agenda depth its step
-    /// began at.
-    var launching: (delivery: Delivery, base: Int)?
+    /// The delivery whose event follows the app's launch code, the agenda depth its step began
+    /// at, and the clock to go back to after it (the launch code runs at the launch).
+    var launching: (delivery: Delivery, base: Int, resumeAt: EpochInstant)?
 
     /// `CLLocationManager.locationServicesEnabled()`: false denies every app.
     package let locationServicesEnabled: Bool
@@ -179,6 +179,15 @@ package struct LocationManagerCore {
         /// The next update of the live updates a terminated app was iterating: iOS relaunches
         /// the app, whose launch code starts them again; the update comes from that iteration.
         case liveUpdate
+
+        /// When its event happened, where the delivery says (a crossing, a monitor's event).
+        var time: EpochInstant? {
+            switch self {
+            case .region(.determined(_, _, let time)), .region(.crossed(_, _, let time, _)): time
+            case .monitor(let event): event.date
+            case .significantChange, .visit, .liveUpdate: nil
+            }
+        }
     }
 
     /// A piece of a stopped step.
@@ -198,6 +207,7 @@ package struct LocationManagerCore {
         case .resume:
             guard let launched = launching.take() else { return .done }
             finish(launched.delivery)
+            now = max(now, launched.resumeAt)
             return proceed(base: launched.base)
         case .changeAuthorization(let status, let time):
             advanceClock(to: time)
@@ -258,7 +268,11 @@ package struct LocationManagerCore {
             case .deliveries(let deliveries, let start):
                 for index in start..<deliveries.count where deliver(deliveries[index]) {
                     if index + 1 < deliveries.count { agenda.append(.deliveries(deliveries, next: index + 1)) }
-                    launching = (deliveries[index], base)
+                    launching = (deliveries[index], base, now)
+                    // The app's launch code runs when iOS launched it — at a crossing found
+                    // between two fixes, before the fix that found it — so what it reports comes
+                    // in time order, before the event that woke it.
+                    if let time = deliveries[index].time, time < now { now = time }
                     return .runLifecycleHandler(previous: .terminated)
                 }
             case .reportSuspendedConditions:

@@ -352,8 +352,12 @@ private struct SentenceFields {
             else { throw fail(index, "a time of day hhmmss[.ss]") }
             fraction = value
         }
-        // A leap second (60) is read as the 60th second, as gpsd does.
-        guard hours < 24, minutes < 60, seconds <= 60 else { throw fail(index, "a time of day hhmmss[.ss]") }
+        // A leap second (235960) is read as the 60th second, as gpsd does; a leap second comes
+        // only at the end of a UTC day (`000060` was read as a minute on, and the next sentence
+        // blamed for going back in time).
+        guard hours < 24, minutes < 60, seconds < 60 || (hours == 23 && minutes == 59 && seconds == 60) else {
+            throw fail(index, "a time of day hhmmss[.ss]")
+        }
         return Double(hours * 3600 + minutes * 60 + seconds) + fraction
     }
 
