@@ -169,11 +169,15 @@ public struct EmulatorServer: Sendable {
         let (seconds, attoseconds) = idleTimeout.components
         let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         var http1 = HTTP1Channel.Configuration(idleTimeout: idle)
-        // Large enough that an oversized header block reaches the handler, which answers it.
+        // Large enough that an oversized header block reaches the handler, which answers it; the
+        // field count as many as a 1 MiB block can hold (1,000 fields of 11 bytes got a bare 400).
         http1.httpDecoder = .init(
-            maxHeaderFieldSize: 1 << 20, maxHeaderListSize: 1 << 20, maxHeaderFieldCount: 1000)
+            maxHeaderFieldSize: 1 << 20, maxHeaderListSize: 1 << 20, maxHeaderFieldCount: 1 << 18)
+        let server = HTTPServerBuilder { [http1] responder in
+            EmulatorHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: http1))
+        }
         let app = Application(
-            router: router, server: .http1(configuration: http1),
+            router: router, server: server,
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)

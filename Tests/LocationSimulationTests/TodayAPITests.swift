@@ -292,6 +292,10 @@ import Testing
         #expect(updates.filter { $0.0 <= 300 }.count == 301)
         let resumed = try #require(updates.first { $0.0 > 1_500 })
         #expect(resumed.0 < 1_530 && !resumed.1.isStationary && resumed.1.location != nil)
+        // They resume once the device has moved 25 m from where it stood, not from where its
+        // still spell began, up to 25 m behind it (a black-box hunt: 3 m of creep resumed them).
+        let back = try #require(resumed.1.location).coordinate
+        #expect(ShortDistance.distance(north(300), back) >= 25)
     }
 
     /// iOS 18: an update without a location says why, once per change (`authorizationDenied`,

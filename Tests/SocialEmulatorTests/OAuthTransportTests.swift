@@ -93,8 +93,14 @@ struct OAuthTransportTests {
         let verified = await core.handle(
             try Self.signed(method, "/1.1/account/verify_credentials.json", transport: transport))
         if transport == .body {
-            // Twitter's verify_credentials is a GET: the POST verifies, then finds no such page.
-            #expect(try Self.error(verified) == "404/34", "\(Self.answer(verified))")
+            // Twitter's verify_credentials is a GET: the POST verifies, then is told the method
+            // the endpoint takes (code 86; it was 404/34, a page that does not exist).
+            #expect(try Self.error(verified) == "403/86", "\(Self.answer(verified))")
+            #expect(Self.answer(verified).contains("This method requires a GET or HEAD."))
+            let read = await core.handle(try Self.signed("GET", "/1.1/statuses/update.json", transport: .query))
+            #expect(try Self.error(read) == "403/86" && Self.answer(read).contains("This method requires a POST."))
+            let nowhere = await core.handle(try Self.signed("GET", "/1.1/statuses/nowhere.json", transport: .query))
+            #expect(try Self.error(nowhere) == "404/34", "\(Self.answer(nowhere))")
         } else {
             #expect(verified.status == 200, "\(Self.answer(verified))")
             #expect(try WireTests.object(verified)["screen_name"] as? String == "waypost_demo")

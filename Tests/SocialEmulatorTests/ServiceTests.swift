@@ -176,6 +176,28 @@ struct ServiceTests {
         }
     }
 
+    /// RFC 9112 §9.3: an HTTP/1.0 request without the keep-alive option closes the connection
+    /// after its response (a client reading to the end, `nc`, waited for the idle timeout); one
+    /// with it, or an HTTP/1.1 request, keeps it open. The idle timeout is an hour here, so a
+    /// connection that ends was closed for the request. And a head of many small fields is
+    /// answered, not cut off with a bare 400 (1,000 fields of 11 bytes were).
+    @Test func anHTTP10RequestClosesItsConnection() async throws {
+        var server = EmulatorServer(core: try WireTests.core())
+        server.idleTimeout = .seconds(3_600)
+        let running = try await server.start(port: 0)
+        defer { Task { await running.stop() } }
+        let me = "GET /me?access_token=waypost-demo-graph-token "
+        let plain = try await RawHTTP.exchange(port: running.port, me + "HTTP/1.0\r\n", asksToClose: false)
+        #expect(plain.closedByServer && plain.answer.contains(#""name":"Waypost Demo""#), "\(plain.answer)")
+        for head in ["HTTP/1.0\r\nConnection: keep-alive\r\n", "HTTP/1.1\r\nHost: 127.0.0.1\r\n"] {
+            let kept = try await RawHTTP.exchange(port: running.port, me + head, asksToClose: false, wait: 2)
+            #expect(!kept.closedByServer && kept.answer.contains(#""name":"Waypost Demo""#), "\(head)")
+        }
+        let fields = (0..<1_200).map { "X-F\($0): v\r\n" }.joined()
+        let many = try await RawHTTP.exchange(port: running.port, me + "HTTP/1.1\r\nHost: 127.0.0.1\r\n" + fields)
+        #expect(many.hasPrefix("HTTP/1.1 200"), "\(many.prefix(200))")
+    }
+
     /// With a token, both hold: the right Host and the token.
     @Test func theControlTokenIsStillRequired() async throws {
         let core = EmulatorCore(
@@ -268,16 +290,31 @@ enum RawHTTP {
     /// One request over a plain socket, on a thread of its own: blocking calls on the
     /// concurrency pool (two threads on two cores) starve the server under test.
     static func exchange(port: Int, _ head: String, body: String = "") async throws -> String {
+        try await exchange(port: port, head, body: body, asksToClose: true).answer
+    }
+
+    /// One request, its answer read until the server closes the connection or nothing comes for
+    /// `wait` seconds; `asksToClose` adds `Connection: close` and shuts the client's side.
+    static func exchange(port: Int, _ head: String, body: String = "", asksToClose: Bool, wait: Int = 10)
+        async throws -> (answer: String, closedByServer: Bool)
+    {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try blockingExchange(port: port, head, body: body) }) }.start()
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        try blockingExchange(port: port, head, body: body, asksToClose: asksToClose, wait: wait)
+                    })
+            }.start()
         }
     }
 
-    private static func blockingExchange(port: Int, _ head: String, body: String) throws -> String {
+    private static func blockingExchange(port: Int, _ head: String, body: String, asksToClose: Bool, wait: Int)
+        throws -> (answer: String, closedByServer: Bool)
+    {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure() }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: wait, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -289,16 +326,16 @@ enum RawHTTP {
             }
         }
         guard connected == 0 else { throw Failure() }
-        let bytes = Array((head + "Connection: close\r\n\r\n" + body).utf8)
+        let bytes = Array((head + (asksToClose ? "Connection: close\r\n" : "") + "\r\n" + body).utf8)
         guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure() }
-        shutdown(fd, Int32(SHUT_WR))
+        if asksToClose { shutdown(fd, Int32(SHUT_WR)) }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = read(fd, &buffer, buffer.count)
-            if count <= 0 { break }
+            if count == 0 { return (String(decoding: answer, as: UTF8.self), true) }
+            if count < 0 { return (String(decoding: answer, as: UTF8.self), false) }
             answer += buffer[..<count]
         }
-        return String(decoding: answer, as: UTF8.self)
     }
 }

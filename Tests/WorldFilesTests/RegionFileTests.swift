@@ -142,6 +142,20 @@ struct RegionFileTests {
         }
     }
 
+    /// Nesting past libyaml's 1,000 levels is one plain error: it quoted libyaml's C API ("set
+    /// with yaml_set_max_nest_level())", a stray parenthesis and all).
+    @Test func deepNestingIsOnePlainError() {
+        for text in [String(repeating: "[", count: 100_000), String(repeating: "{a: ", count: 5_000)] {
+            do {
+                _ = try RegionFile.parse(text, name: "deep.yaml")
+                Issue.record("expected an error")
+            } catch {
+                #expect(error.description.contains("nested more than 1,000 levels deep"), "\(error)")
+                #expect(!error.description.contains("yaml_"), "\(error)")
+            }
+        }
+    }
+
     @Test func duplicatesAndAliasesAreRefused() throws {
         let duplicate =
             "- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n- {identifier: a, latitude: 1, longitude: 2, radius: 10}\n"

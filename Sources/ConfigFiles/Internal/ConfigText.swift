@@ -93,7 +93,13 @@ package enum ConfigText {
             return ConfigFileError(file: file, message: "not YAML or JSON: \(error)")
         }
         func at(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> ConfigFileError {
-            ConfigFileError(
+            // libyaml's own words name its C API, with a stray parenthesis.
+            if problem.hasPrefix("Maximum nesting level reached") {
+                return ConfigFileError(
+                    file: file, line: mark.line, column: mark.column,
+                    message: "nested more than 1,000 levels deep, where the YAML reader stops")
+            }
+            return ConfigFileError(
                 file: file, line: mark.line, column: mark.column,
                 message: "not YAML or JSON: \(problem)" + (context.map { " (\($0.text))" } ?? ""))
         }

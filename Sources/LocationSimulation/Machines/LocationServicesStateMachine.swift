@@ -295,6 +295,11 @@ package struct LocationServicesStateMachine: Sendable {
             if still.since.seconds(to: sample.time) >= state.pauseDelay.seconds - 1e-9 {
                 state.isStationary = true
                 state.lastUpdate = sample.time
+                // Updates resume once the device moves the radius from where it came to rest,
+                // not from where the still spell began (up to the radius behind it: a creep of
+                // 3 m resumed them).
+                state.stillness = Stillness(
+                    coordinate: sample.coordinate, since: still.since, reusing: &stillnessMetric)
                 return .update(isStationary: true)
             }
         } else {

@@ -245,10 +245,15 @@ extension LocationManagerCore {
     private mutating func significantChange(_ sample: DeviceSample) -> Location? {
         var heartbeat: EpochInstant?
         if configuration.realism == .device, let last = services.lastSignificant {
+            // No sooner than the service's interval after the last event: "Notifications are not
+            // sent unless at least five minutes has elapsed since the last notification" (iOS
+            // Components and Frameworks, Addison-Wesley 2013); a draw of 27 s delivered twice.
             heartbeat =
                 services.nextHeartbeat
                 ?? last.time.advanced(
-                    bySeconds: exponential(configuration.deviceRealism.significantChangeHeartbeat.seconds))
+                    bySeconds: max(
+                        configuration.significantChangeInterval.seconds,
+                        exponential(configuration.deviceRealism.significantChangeHeartbeat.seconds)))
         }
         guard
             services.significantChangeDue(

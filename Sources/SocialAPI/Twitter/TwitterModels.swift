@@ -252,6 +252,8 @@ public enum TwitterErrorCode: Int, Sendable, CaseIterable {
     case parameterMissing = 38
     /// `users/show` of a user that does not exist (HTTP 404).
     case userNotFound = 50
+    /// An endpoint asked with a method it does not take (HTTP 403): "This method requires a POST."
+    case methodNotAllowed = 86
     case rateLimitExceeded = 88
     case invalidOrExpiredToken = 89
     case overCapacity = 130

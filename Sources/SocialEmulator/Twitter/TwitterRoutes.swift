@@ -70,27 +70,39 @@ struct TwitterRoutes: Sendable {
             account: account, parameters: parameters, apiRoot: "\(request.origin)/\(version)/",
             requestURL: request.origin + request.path + (query.isEmpty ? "" : "?" + query),
             consumer: oauth?["oauth_consumer_key"] ?? "", now: now)
-        let (family, answer): (String?, (inout EmulatorState) -> EmulatorResponse) =
-            switch (request.routedMethod, endpoint) {
-            case ("GET", "geo/reverse_geocode.json"): ("/geo/reverse_geocode", { geo(.reverseGeocode, context, &$0) })
-            case ("GET", "geo/search.json"): ("/geo/search", { geo(.search, context, &$0) })
-            case ("GET", "geo/similar_places.json"): ("/geo/similar_places", { geo(.similarPlaces, context, &$0) })
-            case ("GET", let p) where p.hasPrefix("geo/id/") && p.hasSuffix(".json"):
-                ("/geo/id/:place_id", { place(id: String(p.dropFirst(7).dropLast(5)), context, &$0) })
-            case ("POST", "statuses/update.json"): (nil, { updateStatus(context, &$0) })
-            case ("GET", "statuses/user_timeline.json"): ("/statuses/user_timeline", { userTimeline(context, &$0) })
-            case ("GET", "statuses/show.json"): ("/statuses/show/:id", { show(id: parameters["id"], context, &$0) })
-            case ("GET", let p) where p.hasPrefix("statuses/show/") && p.hasSuffix(".json"):
-                ("/statuses/show/:id", { show(id: String(p.dropFirst(14).dropLast(5)), context, &$0) })
-            case ("POST", let p) where p.hasPrefix("statuses/destroy/") && p.hasSuffix(".json"):
-                (nil, { destroy(id: String(p.dropFirst(17).dropLast(5)), context, &$0) })
-            case ("GET", "users/show.json"): ("/users/show/:id", { showUser(context, &$0) })
-            case ("GET", "account/verify_credentials.json"):
-                ("/account/verify_credentials", { verifyCredentials(context, &$0) })
-            case ("GET", "application/rate_limit_status.json"):
-                ("/application/rate_limit_status", { rateLimitStatus(context, &$0) })
-            default: (nil, { _ in Self.error(404, .pageDoesNotExist, "Sorry, that page does not exist.") })
+        let (method, family, answer): (String, String?, (inout EmulatorState) -> EmulatorResponse) =
+            switch endpoint {
+            case "geo/reverse_geocode.json": ("GET", "/geo/reverse_geocode", { geo(.reverseGeocode, context, &$0) })
+            case "geo/search.json": ("GET", "/geo/search", { geo(.search, context, &$0) })
+            case "geo/similar_places.json": ("GET", "/geo/similar_places", { geo(.similarPlaces, context, &$0) })
+            case let p where p.hasPrefix("geo/id/") && p.hasSuffix(".json"):
+                ("GET", "/geo/id/:place_id", { place(id: String(p.dropFirst(7).dropLast(5)), context, &$0) })
+            case "statuses/update.json": ("POST", nil, { updateStatus(context, &$0) })
+            case "statuses/user_timeline.json": ("GET", "/statuses/user_timeline", { userTimeline(context, &$0) })
+            case "statuses/show.json": ("GET", "/statuses/show/:id", { show(id: parameters["id"], context, &$0) })
+            case let p where p.hasPrefix("statuses/show/") && p.hasSuffix(".json"):
+                ("GET", "/statuses/show/:id", { show(id: String(p.dropFirst(14).dropLast(5)), context, &$0) })
+            case let p where p.hasPrefix("statuses/destroy/") && p.hasSuffix(".json"):
+                ("POST", nil, { destroy(id: String(p.dropFirst(17).dropLast(5)), context, &$0) })
+            case "users/show.json": ("GET", "/users/show/:id", { showUser(context, &$0) })
+            case "account/verify_credentials.json":
+                ("GET", "/account/verify_credentials", { verifyCredentials(context, &$0) })
+            case "application/rate_limit_status.json":
+                ("GET", "/application/rate_limit_status", { rateLimitStatus(context, &$0) })
+            default:
+                (
+                    request.routedMethod, nil,
+                    { _ in Self.error(404, .pageDoesNotExist, "Sorry, that page does not exist.") }
+                )
             }
+        // An endpoint asked with a method it does not take: Twitter's code 86 ("This method
+        // requires a POST.", HTTP 403 in its response codes), and for a read "This method
+        // requires a GET or HEAD."; it was 404/34, as for a page that does not exist.
+        guard request.routedMethod == method else {
+            return Self.error(
+                403, .methodNotAllowed,
+                method == "POST" ? "This method requires a POST." : "This method requires a GET or HEAD.")
+        }
         guard let family, let limit = rateLimit(family) else { return answer(&state) }
         let window = state.limiter.count(
             account.userID + " " + family, limit: limit, window: configuration.rateLimitWindow, now: now)
