@@ -60,7 +60,7 @@ extension Comparison {
                 : "\(outside.count) of \(events.count) events outside the central 95 % of \(trials) trials")
             + " (realism \(realism.joined(separator: ", ")), seed \(seed))\n"
         out +=
-            "  log: \(shown(log)), \(lines) lines from \(EpochInstant(secondsSince1970: start).iso8601) "
+            "  log: \(shown(log)), \(Counted.text(lines, "line")) from \(EpochInstant(secondsSince1970: start).iso8601) "
             + (startGiven ? "(--start)" : "(its earliest line)")
             + "; \(ignored) of types not compared (only regionEnter and regionExit are)\n"
         out +=

@@ -14,7 +14,8 @@ struct Sweep: AsyncParsableCommand {
             a circular region's centre (0: through it) at SPEED, stopping DWELL seconds at the \
             closest point, from radius + 2 km before to radius + 2 km after (six times the \
             surroundings' median positioning error where that is farther: 5.4 km rural without \
-            Wi-Fi, beyond where the start could decide anything), then resting until \
+            Wi-Fi, beyond where the start could decide anything; and on at speed for at least ten \
+            minutes after the exit, so a late notification is measured where the device is), then resting until \
             nothing is pending (30 minutes at most). The device has Always authorization and the \
             app is suspended. An OFFSET at or beyond the radius is a pass-by: any notification is a \
             false alarm, timed from the closest approach. Per cell and event: the fraction of \

@@ -30,7 +30,7 @@ struct SweepReport {
     func text() -> String {
         let event = "notified (95 % Wilson)  late s p5/p50/p95  from centre m p5/p50/p95"
         var lines = [
-            "waypost sweep: \(realism) mechanism, \(trials) trials a cell, seed \(seed)",
+            "waypost sweep: \(realism) mechanism, \(Counted.text(trials, "trial")) a cell, seed \(seed)",
             "radius m  speed m/s  dwell s  offset m  surroundings        | enter: \(event) | exit: \(event)",
         ]
         for summary in summaries {
@@ -197,7 +197,7 @@ struct SweepReport {
             th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right } td.none { color: #999 }
             </style></head><body>
             <h1>How often, how late, how far away: a geofence under the \(realism) mechanism</h1>
-            <p>\(trials) trials a cell, seed \(seed). Notified: the fraction of trials with the event. Lateness: seconds after the true crossing (negative: early). Distance: the true distance from the centre when notified.</p>
+            <p>\(Counted.text(trials, "trial")) a cell, seed \(seed). Notified: the fraction of trials with the event. Lateness: seconds after the true crossing (negative: early). Distance: the true distance from the centre when notified.</p>
             \(body)</body></html>
 
             """

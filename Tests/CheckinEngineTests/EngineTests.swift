@@ -350,6 +350,13 @@ struct EngineTests {
         #expect(run.audit[0].gates.first { $0.gate == .staleness }?.passed == false)
         #expect(run.outbox[0].state == .expired)
         #expect(run.journal.allSatisfy { $0.time <= start + 60 + 60 })
+        // Its refused attempts sent its place on the wire: the audit says so ("exactly which
+        // location fields went out on the wire"), where it said "carries nothing", and counts the
+        // attempts that made a request (the expiry at the last turn made none).
+        let refused = run.journal.filter { $0.path.contains("statuses/update") }
+        #expect(!refused.isEmpty && refused.allSatisfy { $0.status == 503 })
+        #expect(run.audit[0].carriesLocation && run.audit[0].wireFields["place_id"] != nil, "\(run.audit[0])")
+        #expect(run.audit[0].attempts == refused.count)
     }
 
     /// A post whose answer is lost — past the client's timeout, or a body cut in half — may have

@@ -71,6 +71,20 @@ import WaypostSupport
         #expect(notified(50, 8).lowerBound > at29.upperBound, "walking pace is notified more often than driving")
     }
 
+    /// At speed a notification is measured where the device is when it comes: the route ended
+    /// 2 km past the fence and the device rested there, so at 100 m/s every late exit was "2,200 m
+    /// from the centre" and came as late as a still device's (a black-box hunt of `sweep`). Through
+    /// the centre, an exit notified L seconds late is radius + speed × L out.
+    @Test func aNotificationAtSpeedIsMeasuredWhereTheDeviceIs() {
+        let cell = FieldSweep.Cell(radius: 200, speed: 30)
+        let exits = FieldSweep.trials(cell, mechanism: .field, trials: 60, seed: 8).compactMap(\.exit)
+        #expect(exits.count >= 5)
+        #expect(exits.contains { 200 + 30 * $0.lateness > 2_200 }, "one comes after the old route's end")
+        for exit in exits where exit.lateness >= 0 {
+            #expect(abs(exit.distanceFromCentre - (200 + 30 * exit.lateness)) < 1e-6, "\(exit)")
+        }
+    }
+
     @Test func theSameSeedGivesTheSameAnswer() {
         let cell = FieldSweep.Cell(radius: 50, speed: 5, dwell: 60)
         #expect(

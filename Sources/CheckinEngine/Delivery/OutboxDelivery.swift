@@ -165,18 +165,27 @@ public final class OutboxDelivery {
         var outcome = await send(&intent, entry: entry)
         // The fields of a request whose answer was lost are kept with the post: if it is found
         // on the network later, or ends in doubt, they are what it may carry.
-        if outcome.lostAnswer != nil { intent.sentWireFields = outcome.wireFields }
+        if outcome.lostAnswer != nil {
+            intent.sentWireFields = outcome.wireFields
+        } else if outcome.state != .sent, !outcome.wireFields.isEmpty {
+            // A refused request's fields went out on the wire too (a 5xx, a rate limit): kept, so
+            // a post that ends unsent — expired at a later turn — still says what was sent. An
+            // expired post's audit said "carries nothing" of coordinates its retries had sent.
+            intent.refusedWireFields = outcome.wireFields
+        }
         switch outcome.state {
         case .sent:
             intent.lostAnswer = nil
             intent.sentWireFields = nil
+            intent.refusedWireFields = nil
         case .pending:
             intent.lostAnswer = outcome.lostAnswer ?? intent.lostAnswer
             // Still pending after an answer was lost (the search for it failed too): the audit keeps
             // the fields that may be on the network — a pending post audited "carries nothing"
             // hid a place that had gone out.
-            if intent.lostAnswer != nil, outcome.wireFields.isEmpty {
-                outcome.wireFields = intent.sentWireFields ?? [:]
+            if outcome.wireFields.isEmpty {
+                outcome.wireFields =
+                    (intent.lostAnswer == nil ? nil : intent.sentWireFields) ?? intent.refusedWireFields ?? [:]
             }
         default:
             // Ending unsent after an answer was lost: the post may be on the network after all,
@@ -186,10 +195,12 @@ public final class OutboxDelivery {
                 outcome.detail = "\(lost); whether it arrived is unknown (\(outcome.detail ?? "not checked"))"
                 if outcome.wireFields.isEmpty { outcome.wireFields = intent.sentWireFields ?? [:] }
             }
+            if outcome.wireFields.isEmpty { outcome.wireFields = intent.refusedWireFields ?? [:] }
         }
+        // A post that expired at its turn made no request then: its attempts are those that did.
         let record = intent.audit(
             key: entry.key, decision: outcome.decision, wireFields: outcome.wireFields, detail: outcome.detail,
-            attempts: entry.attempts, remoteID: outcome.remoteID)
+            attempts: outcome.state == .expired ? entry.attempts - 1 : entry.attempts, remoteID: outcome.remoteID)
         // A value JSON cannot write takes the bytes' path (which keeps the stored post, and "{}").
         if let values, intent.numbersAreFinite && record.numbersAreFinite {
             return try values.settle(

@@ -36,6 +36,9 @@ struct PostIntent: Codable, Equatable {
     /// The location fields of the last request whose answer was lost, as it went out (nil: none
     /// recorded): the fields the post carries if that request landed.
     var sentWireFields: [String: String]?
+    /// The location fields of the last request the network refused (a 5xx, a rate limit): they
+    /// went out on the wire though no post was made (nil: none).
+    var refusedWireFields: [String: String]?
     /// The profile's privacy zones when it was queued (nil: none): a place found inside one is
     /// not named, though the device stood outside — an apartment building's page names a home.
     var zones: [PrivacyZone]?

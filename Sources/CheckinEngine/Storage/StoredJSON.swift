@@ -55,6 +55,7 @@ extension PostIntent: StoredJSON {
             json.key("place")
             place.write(to: &json)
             json.field("precision", precision.rawValue)
+            if let refusedWireFields { json.field("refusedWireFields", refusedWireFields) }
             json.field("region", ifPresent: region)
             json.field("regionZone", ifPresent: regionZone)
             if let resolved {

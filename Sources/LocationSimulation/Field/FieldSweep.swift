@@ -8,9 +8,10 @@ import WaypostSupport
 /// seeded trials per cell, each event's first notification measured against the geometry.
 ///
 /// A trial's route passes `offset` metres from the centre (0: through it) at `speed`, stops
-/// `dwell` seconds at the closest point, starts and ends radius + 2 km from the centre — or six
-/// times the surroundings' median positioning error, when that is farther — then rests until
-/// nothing is pending (30 minutes at most; later counts as not notified).
+/// `dwell` seconds at the closest point, starts radius + 2 km from the centre — or six times the
+/// surroundings' median positioning error, when that is farther — and ends as far after it, or
+/// farther: at least ten minutes at speed after the exit; then rests until nothing is pending
+/// (30 minutes at most; later counts as not notified).
 public enum FieldSweep {
     /// One cell of the sweep: a geofence, a way past it, and the surroundings.
     public struct Cell: Sendable, Hashable {
@@ -112,6 +113,9 @@ public enum FieldSweep {
     static let centre = Coordinate(latitude: 37.3318, longitude: -122.0312)
     static let start = EpochInstant(secondsSince1970: 1_748_937_600)  // 2025-06-03T08:00:00Z
     static let restLimit = 1_800.0
+    /// Seconds the route goes on at speed after the exit (after the closest point, passing by), at
+    /// least: the field mechanism's notifications come within a few minutes.
+    static let movingAfterExit = 600.0
 
     /// One trial: the route sampled every second while moving or stopped, every 5 s resting.
     public static func trial(_ cell: Cell, mechanism: RegionMechanism, seed: UInt64) -> Trial {
@@ -162,8 +166,10 @@ public enum FieldSweep {
     /// The straight route of a cell, in metres east and north of the centre, against time.
     struct Geometry {
         let cell: Cell
-        /// Half the route's length: from the start to the closest point.
+        /// From the start to the closest point.
         let half: Double
+        /// From the closest point to the end: `half`, or farther at speed (``movingAfterExit``).
+        let after: Double
         /// Seconds: reaching the closest point, leaving it, reaching the end.
         let closest: Double
         let leave: Double
@@ -196,11 +202,15 @@ public enum FieldSweep {
             half = (far * far - cell.offset * cell.offset).squareRoot()
             closest = half / cell.speed
             leave = closest + cell.dwell
-            end = leave + half / cell.speed
+            let chord = cell.isPassBy ? 0 : (cell.radius * cell.radius - cell.offset * cell.offset).squareRoot()
+            // On at speed for the mechanism's latency tail after the exit: a route that ended
+            // 2 km past the fence parked a car at 100 m/s 20 s after its exit, and what came
+            // later was measured there (distance capped at radius + 2 km, a still device's lateness).
+            after = max(half, chord + cell.speed * FieldSweep.movingAfterExit)
+            end = leave + after / cell.speed
             if cell.isPassBy {
                 (entry, exit) = (nil, nil)
             } else {
-                let chord = (cell.radius * cell.radius - cell.offset * cell.offset).squareRoot()
                 (entry, exit) = ((half - chord) / cell.speed, leave + chord / cell.speed)
             }
         }
@@ -209,7 +219,7 @@ public enum FieldSweep {
         func east(at t: Double) -> Double {
             if t <= closest { return -half + cell.speed * t }
             if t <= leave { return 0 }
-            return min(half, cell.speed * (t - leave))
+            return min(after, cell.speed * (t - leave))
         }
 
         /// Placed as the OS's region rule measures (``ShortDistance``: on the plane at the mean
