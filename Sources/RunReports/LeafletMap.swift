@@ -183,6 +183,8 @@ public enum LeafletMap {
             if let place = post.placeName { details.append(["place", shown(place)]) }
             if let id = post.placeID { details.append(["place id", shown(id)]) }
             details.append(["location carried", post.carriesLocation ? post.precision.rawValue : "none"])
+            // docs/checkins-and-privacy.md: "Report map popups say 'seen by …'" — the SVG's did.
+            if let audience = post.audience { details.append(["seen by", SVGMap.seenBy(audience)]) }
             if let gate = post.gates.first(where: { !$0.passed }) {
                 details.append(["blocked by", "\(gate.gate.rawValue): \(shown(gate.reason))"])
             }

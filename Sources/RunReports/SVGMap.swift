@@ -22,6 +22,11 @@ public enum SVGMap {
     public static let height = 760.0
     static let header = 64.0
 
+    /// Who could see a post, as both maps say it.
+    static func seenBy(_ audience: Audience) -> String {
+        audience == .public ? "anyone" : audience.rawValue
+    }
+
     /// Colours of the location precision a post carried; `nil` is a post that carried none.
     static func color(_ precision: Precision?) -> String {
         switch precision {
@@ -224,7 +229,7 @@ public enum SVGMap {
                 "\(time(post.time)) \(post.network.rawValue) \(post.decision.rawValue)"
                 + (post.placeName.map { " at \($0)" } ?? "")
                 + (post.carriesLocation ? " — carried location (\(post.precision.rawValue))" : " — no location sent")
-                + (post.audience.map { " — seen by \($0 == .public ? "anyone" : $0.rawValue)" } ?? "")
+                + (post.audience.map { " — seen by \(seenBy($0))" } ?? "")
                 + (post.gates.first(where: { !$0.passed }).map { " — blocked by \($0.gate.rawValue): \($0.reason)" }
                     ?? "")
             svg.open(

@@ -1,3 +1,4 @@
+import CheckinEngine
 import Foundation
 import RunReports
 import TestSupport
@@ -37,6 +38,21 @@ struct LeafletMapTests {
             #expect(details.contains(["place", #"=HYPERLINK("http://evil.example")\x00\e[8m\u{85}"#]))
             #expect(post["precision"] as? String == "place")
             #expect(post["network"] as? String == "twitter")
+        }
+    }
+
+    /// docs/checkins-and-privacy.md: "Report map popups say 'seen by …'" — the SVG's did, the
+    /// HTML map's popups never said who could see a post (a black-box hunt).
+    @Test(arguments: [(Audience.public, "anyone"), (.followers, "followers"), (.onlyMe, "onlyMe")])
+    func popupsSayWhoCouldSeeAPost(audience: Audience, words: String) throws {
+        try withTemporaryDirectory { directory in
+            var snapshot = try HostileTextTests.snapshot(in: directory)
+            snapshot.posts[0].audience = audience
+            let markers = try #require(
+                try Self.data(LeafletMap.render(snapshot, assets: Self.assets))["markers"] as? [[String: Any]])
+            let post = try #require(markers.first { $0["kind"] as? String == "post" })
+            #expect((post["details"] as? [[String]])?.contains(["seen by", words]) == true, "\(post)")
+            #expect(SVGMap.render(snapshot).contains("seen by \(words)"))
         }
     }
 

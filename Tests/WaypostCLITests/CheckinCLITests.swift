@@ -301,6 +301,54 @@ struct CheckinCLITests {
         }
     }
 
+    /// docs/checkins-and-privacy.md: "a tweet sent just after the account was made public is
+    /// audited as the public saw it, and the posts after it are gated on the account as it now
+    /// is". Under X API v2 a post's answer names no author: `protected` was read once a session,
+    /// and every tweet after the account was made public was audited "followers" (a black-box
+    /// hunt). v2 reads the tweet back, as a Graph check-in's privacy is; both APIs audit alike.
+    /// The audience gate of a tweet that had gone says it was learnt after, not that the tweet
+    /// "goes without location".
+    @Test(arguments: ["v1.1", "v2"])
+    func anAccountMadePublicIsAuditedAsThePublicSawIt(api: String) throws {
+        try withTemporaryDirectory { directory in
+            let root = Corpus.repositoryRoot.path
+            let scenario = directory.appendingPathComponent("flip.yaml")
+            try """
+            name: flip
+            seed: 1
+            device:
+              route: \(root)/tracks/sunnyvale-commute.kml
+            regions: \(root)/fixtures/regions/commute-cafes.yaml
+            privacy: \(root)/fixtures/privacy/followers-only.yaml
+            rules: \(root)/fixtures/rules/coffee.yaml
+            emulator:
+              protected: true
+              twitterAPI: \(api)
+              changes:
+                - { at: 10m, protected: false }
+            expect:
+              - post: twitter
+                count: 4
+            """.write(to: scenario, atomically: true, encoding: .utf8)
+            let db = directory.appendingPathComponent("w.db").path
+            let run = try CLITests.waypost("test", scenario.path, "--db", db)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let audit = try CLITests.waypost("audit", "--db", db, "--format", "json")
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])
+            let tweets = try #require(document["posts"] as? [[String: Any]]).filter {
+                $0["network"] as? String == "twitter"
+            }
+            #expect(tweets.map { $0["audience"] as? String } == ["followers", "public", "public", "public"])
+            #expect(tweets.map { $0["carriesLocation"] as? Bool } == [true, true, false, false])
+            let gates = try #require(tweets[1]["gates"] as? [[String: Any]])
+            let audience = try #require(gates.first { $0["gate"] as? String == "audience" })
+            #expect(audience["passed"] as? Bool == false)
+            #expect(
+                (audience["reason"] as? String)?.hasSuffix("learnt from the tweet's answer, after it went out") == true)
+        }
+    }
+
     /// Options that say where posts go were read and ignored where they could not apply: without
     /// `--checkins`, `--credentials` for the in-process emulator on a dry run, `--fixtures` beside
     /// a server's base URL. Each is a usage error naming it, before anything runs.

@@ -491,7 +491,17 @@ public final class OutboxDelivery {
             return await found(tweet.idStr, on: "the user's timeline", because: lost, intent: intent, request)
         }
         let outcome = await post(over: base, entry: entry, intent: intent, request)
-        if let user = answered.user { learn(user, posting: &intent) }
+        if let user = answered.user {
+            learn(protected: user.protected, geoEnabled: user.geoEnabled, posting: &intent)
+        } else if outcome.state == .sent, clients.twitterAPI == .v2, let x = clients.x, let id = outcome.remoteID,
+            let lookup = try? await x.tweet(id: id, expansions: ["author_id"], userFields: ["protected"])
+        {
+            // v2's answer to a post is its id and text: who could see it is read back, as a
+            // Graph check-in's privacy is (`protected` was asked once a session, and a tweet the
+            // public saw after the account was made public was audited "followers").
+            let author = lookup.includes?.users?.first { $0.id == lookup.data.authorID }
+            learn(protected: author?.protected, geoEnabled: nil, posting: &intent)
+        }
         return outcome
     }
 
@@ -504,14 +514,15 @@ public final class OutboxDelivery {
     /// it may have changed since — made public, geo turned off. Who could see the tweet is what
     /// the answer says (the audit never says followers of a tweet the public saw), and the posts
     /// after it are gated on the account as it now is.
-    private func learn(_ user: TwitterUser, posting intent: inout PostIntent) {
-        if let geoEnabled = user.geoEnabled { twitterGeoEnabled = geoEnabled }
-        guard let protected = user.protected, protected != twitterProtected else { return }
+    private func learn(protected: Bool?, geoEnabled: Bool?, posting intent: inout PostIntent) {
+        if let geoEnabled { twitterGeoEnabled = geoEnabled }
+        guard let protected, protected != twitterProtected else { return }
         twitterProtected = protected
         let seen: Audience = protected ? .followers : .public
         intent.audience = seen
         intent.gates.record(
-            PrivacyGate.audienceVerdict(cap: intent.audienceCap ?? .public, actual: seen, network: .twitter))
+            PrivacyGate.audienceVerdict(
+                cap: intent.audienceCap ?? .public, actual: seen, network: .twitter, learntAfterSending: true))
     }
 
     // MARK: - Facebook

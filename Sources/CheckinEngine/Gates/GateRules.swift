@@ -106,9 +106,12 @@ extension PrivacyGate {
     /// audience; `actual` the network's answer (nil before it is asked, at intent). A post the
     /// network would show wider than the cap does not pass: it goes without location.
     /// `graphPrivacy` is the Graph value the post has (sent, or as Graph echoed it).
-    static func audienceVerdict(cap: Audience, actual: Audience?, network: Network, graphPrivacy: String? = nil)
-        -> GateVerdict
-    {
+    /// `learntAfterSending`: the audience was learnt from the answer to the post, which had gone
+    /// out as it was — its verdict cannot say "goes without location" of a tweet that went with it.
+    static func audienceVerdict(
+        cap: Audience, actual: Audience?, network: Network, graphPrivacy: String? = nil,
+        learntAfterSending: Bool = false
+    ) -> GateVerdict {
         guard let actual else {
             return GateVerdict(.audience, passed: true, "at most \(cap.rawValue); the network is asked when it is sent")
         }
@@ -124,8 +127,10 @@ extension PrivacyGate {
             actual == .followers
             ? "the account is protected: its followers can see where you are"
             : "the account is public: anyone on Twitter can see where you are"
-        return GateVerdict(
-            .audience, passed: false, "\(who), and at most \(cap.rawValue) may; the tweet goes without location")
+        let then =
+            learntAfterSending
+            ? "learnt from the tweet's answer, after it went out" : "the tweet goes without location"
+        return GateVerdict(.audience, passed: false, "\(who), and at most \(cap.rawValue) may; \(then)")
     }
 
     /// Gate 7: a queued post older than its maximum age when its turn comes expires, unsent.
