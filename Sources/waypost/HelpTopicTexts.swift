@@ -131,7 +131,7 @@ zones:
     radius: 120           # metres
 maxAge: 1h
 cooldown: 0s
-audience: followers       # public, followers, friends or onlyMe
+audience: followers       # public, friendsOfFriends, followers, friends or onlyMe
 ```
 
 | key | meaning |
@@ -144,7 +144,7 @@ audience: followers       # public, followers, friends or onlyMe
 | `zones` | privacy zones: `name` (each once), `latitude`, `longitude`, `radius` (metres); inside one nothing locates the user — no coordinates, no place, not even the place lookup — and outside, a place found inside one is never named |
 | `maxAge` | the most a post may wait before it expires (default 1h); a rule may ask for less |
 | `cooldown` | the least time between check-ins at one place (default 0); a rule may ask for more |
-| `audience` | the most who may see a post that carries location: `public`, `followers`, `friends` or `onlyMe` (default `public`); a rule may ask for fewer ([checkins-and-privacy.md](../checkins-and-privacy.md#who-can-see-it)) |
+| `audience` | the most who may see a post that carries location: `public`, `friendsOfFriends` (Graph's FRIENDS_OF_FRIENDS), `followers`, `friends` or `onlyMe` (default `public`); a rule may ask for fewer ([checkins-and-privacy.md](../checkins-and-privacy.md#who-can-see-it)) |
 
 Unknown keys, wrong types and missing zone fields are errors with line and column. JSON has the
 same structure.
@@ -328,7 +328,7 @@ would pass without testing anything.
 |---|---|---|
 | `event` / `noEvent` | an event type: `authorization`, `accuracyAuthorization`, `location`, `error`, `monitoringStarted`, `regionEnter`, `regionExit`, `regionState`, `monitoringFailed`, `visit`, `locationUpdatesPaused`, `locationUpdatesResumed`, `appState`, `appLaunch`, `monitorEvent`, `liveUpdate` | `region`, `device`, `after`, `before`, and one of `status` (authorization status), `service` (`location`: `standard` or `significantChange`), `state` (`regionState`: `inside`, `outside`, `unknown`; `appState`: `foreground`, …), `error` (`locationUnknown`, `denied`, `regionMonitoringFailure`, `regionMonitoringDenied`, …), `accuracy` (`fullAccuracy`, `reducedAccuracy`), `reason` (`appLaunch`: `region`, `significantChange`, `visit`, `liveUpdate`), `kind` (`visit`: `arrival`, `departure`; `liveUpdate`: `location`, `stationary`, or the diagnostic of an update without a location such as `authorizationDenied`); `state` also matches `monitorEvent` (`satisfied`, `unsatisfied`, `unknown`, `unmonitored`) and `region` its condition's identifier |
 | `order` | a list of `{event, …filters}` | the events occur in this order (others may come between) |
-| `post` / `noPost` | `twitter`, `facebook` or `any` | `region`, `place` (the network's place name), `decision` (`posted`, `queued`, `blocked`, `expired`, `failed`, `dryRun`, `inDoubt`), `carriesLocation`, `precision` (`exact`, `place`, `city`, `none`), `audience` (who could see the post once it went out: `public`, `followers`, `friends`, `onlyMe`), `blockedBy` (the first gate that failed: `authorization`, `optIn`, `network`, `consent`, `privacyZone`, `precision`, `audience`, `staleness`, `volume`), `device`, `rule`, `after`, `before` |
+| `post` / `noPost` | `twitter`, `facebook` or `any` | `region`, `place` (the network's place name), `decision` (`posted`, `queued`, `blocked`, `expired`, `failed`, `dryRun`, `inDoubt`), `carriesLocation`, `precision` (`exact`, `place`, `city`, `none`), `audience` (who could see the post once it went out: `public`, `friendsOfFriends`, `followers`, `friends`, `onlyMe`), `blockedBy` (the first gate that failed: `authorization`, `optIn`, `network`, `consent`, `privacyZone`, `precision`, `audience`, `staleness`, `volume`), `device`, `rule`, `after`, `before` |
 | `noLocationInZone` | a zone name from the privacy profile | no post triggered inside carried location, and no request on the wire (lookups included) sent `lat`/`long`, `center` or `coordinates` inside it |
 | `noPublicLocation` | `twitter`, `facebook` or `any` | nothing locating the user went out publicly: no post that went out (posted, or in doubt) carrying location could be seen by anyone — each was seen by followers, friends or the user only, or carried no location. The same as `noPost: … carriesLocation: true audience: public` |
 | `request` / `noRequest` | part of a path (`statuses/update`, `me/checkins`, `1.1/`), or `any` | `method`, `status` (the emulator's answer), `with` (parameters present), `without` (absent), `params` (`{name: value}`), `after`, `before` |

@@ -175,6 +175,24 @@ struct XAPIAudienceTests {
         try await Self.checkAgainstStoredObjects(run)
     }
 
+    /// Graph's FRIENDS_OF_FRIENDS is wider than friends and is not Twitter's followers: it was
+    /// audited "followers" (a black-box hunt). A profile may cap posts there too.
+    @Test("A check-in Graph keeps to friends of friends is audited so, and a cap there posts so")
+    func friendsOfFriends() async throws {
+        let run = try await runEngine(
+            rules: [rule([.facebook])], profile: .permissive, events: enters([(2, 1)]),
+            configure: { $0.facebookAccounts[0].defaultAudience = "FRIENDS_OF_FRIENDS" })
+        let record = try #require(run.audit.first)
+        #expect(record.decision == .posted && record.audience == .friendsOfFriends)
+        #expect(AuditReport(run: "t", records: run.audit).audiences.map(\.audience) == [.friendsOfFriends])
+        try await Self.checkAgainstStoredObjects(run)
+        var profile = PrivacyProfile.permissive
+        profile.maximumAudience = .friendsOfFriends
+        let capped = try await runEngine(rules: [rule([.facebook])], profile: profile, events: enters([(2, 1)]))
+        #expect(capped.posts(.facebook).first?.parameters["privacy"] == #"{"value":"FRIENDS_OF_FRIENDS"}"#)
+        #expect(capped.audit.first?.audience == .friendsOfFriends)
+    }
+
     @Test("The audit's audience column, in the table, CSV and JSON, with counts per audience")
     func auditFormats() async throws {
         let run = try await runEngine(rules: [rule()], profile: .permissive, events: enters([(2, 1)]))

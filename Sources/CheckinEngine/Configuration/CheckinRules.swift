@@ -15,7 +15,7 @@ import Foundation
 ///     consent: auto                   # auto, ask, never (the profile may make it stricter)
 ///     cooldown: 2h                    # no second check-in at the same place sooner
 ///     maxAge: 1h                      # expire the post if it cannot be sent within this
-///     audience: followers             # public, followers, friends, onlyMe: the most who may see it
+///     audience: followers             # public, friendsOfFriends, followers, friends, onlyMe: the most who may see it
 /// ```
 public struct CheckinRule: Sendable, Equatable {
     public var id: String

@@ -25,6 +25,9 @@ public enum Precision: String, Sendable, Codable, CaseIterable, Comparable {
 /// FRIENDS_OF_FRIENDS is counted here too: wider than friends, short of everyone), or anyone.
 public enum Audience: String, Sendable, Codable, CaseIterable, Comparable {
     case onlyMe, friends, followers
+    /// Graph's FRIENDS_OF_FRIENDS: wider than friends (it was audited "followers", which Graph has
+    /// not), narrower than public.
+    case friendsOfFriends
     case `public`
 
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
@@ -36,6 +39,7 @@ public enum Audience: String, Sendable, Codable, CaseIterable, Comparable {
         switch self {
         case .onlyMe: "SELF"
         case .friends, .followers: "ALL_FRIENDS"
+        case .friendsOfFriends: "FRIENDS_OF_FRIENDS"
         case .public: "EVERYONE"
         }
     }
@@ -45,7 +49,7 @@ public enum Audience: String, Sendable, Codable, CaseIterable, Comparable {
         switch value {
         case "SELF": self = .onlyMe
         case "ALL_FRIENDS", "CUSTOM": self = .friends
-        case "FRIENDS_OF_FRIENDS": self = .followers
+        case "FRIENDS_OF_FRIENDS": self = .friendsOfFriends
         case "EVERYONE": self = .public
         default: return nil
         }

@@ -41,7 +41,7 @@ public struct PrivacyZone: Sendable, Equatable, Codable {
 ///     radius: 300
 /// maxAge: 1h                    # posts older than this when their turn comes expire
 /// cooldown: 30m                 # at least this between check-ins at one place
-/// audience: followers           # the most who may see a post: public, followers, friends, onlyMe
+/// audience: followers           # the most who may see a post: public, friendsOfFriends, followers, friends, onlyMe
 /// ```
 public struct PrivacyProfile: Sendable, Equatable {
     public var optIn = false
