@@ -143,6 +143,36 @@ struct EngineTests {
         #expect(open.audit.contains { !hidden.isDisjoint(with: $0.wireFields.values) })
     }
 
+    /// A city whose centre lies in a zone is not named either: a zone drawn around a town hides
+    /// the town. Cities were exempt ("it names no building"), so a 3 km zone around Sunnyvale's
+    /// centre still let "Sunnyvale" go out from 4 km away at city precision, where place
+    /// precision hid every place in it (a black-box hunt).
+    @Test("A city whose centre lies in a privacy zone is not named at city precision")
+    func cityInsideZone() async throws {
+        let sunnyvale = "42e46bc3663a4b5f"
+        let device = Coordinate(latitude: 37.35, longitude: -122.031)
+        var profile = PrivacyProfile.permissive
+        profile.zones = [
+            PrivacyZone(name: "town", center: Coordinate(latitude: 37.3857, longitude: -122.0258), radius: 3_000)
+        ]
+        #expect(!profile.zones[0].contains(device))
+        let events = [
+            TimedEvent(time: start, event: .authorizationChanged(.authorizedAlways)),
+            TimedEvent(
+                time: start + 60,
+                event: .enteredRegion(CircularRegion(identifier: "side", center: device, radius: 300), at: device)),
+        ]
+        let city = rule([.twitter], precision: .city)
+        let run = try await runEngine(rules: [city], profile: profile, events: events)
+        let tweet = try #require(run.audit.first)
+        #expect(tweet.decision == .posted && tweet.wireFields["place_id"] != sunnyvale, "\(tweet.wireFields)")
+        #expect(tweet.detail?.contains("privacy zone 'town'") == true, "\(tweet.detail ?? "-")")
+        #expect(run.journal.allSatisfy { $0.parameters["place_id"] != sunnyvale })
+        // Without the zone the city is named: the test sees what it guards.
+        let open = try await runEngine(rules: [city], profile: .permissive, events: events)
+        #expect(open.audit.first?.wireFields["place_id"] == sunnyvale, "\(open.audit.first?.wireFields ?? [:])")
+    }
+
     /// As a place inside a zone is never named, nor is a region whose centre lies in one: its
     /// identifier (`home-gym`) locates the user as a page's name does. Found at stop 84's privacy
     /// hunt: entering the region from outside the zone posted "At homestead-road-cafe".

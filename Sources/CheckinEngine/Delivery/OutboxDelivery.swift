@@ -425,11 +425,11 @@ public final class OutboxDelivery {
                 latitude: intent.latitude, longitude: intent.longitude, accuracy: intent.horizontalAccuracy,
                 granularity: granularity, maxResults: 20)
             let fields = ["lat": "\(intent.latitude)", "long": "\(intent.longitude)"]
-            // A city is no place in a zone's sense: it names no building.
-            let (candidates, zone) =
-                intent.precision == .city
-                ? (places.filter { $0.placeType == "city" }, nil)
-                : intent.outsideZones(places, location: PlaceSelection.center)
+            // A city whose centre lies in a zone is not named either, as a place there is not: a
+            // zone drawn around a town hides the town (cities were exempt, and named).
+            let (candidates, zone) = intent.outsideZones(
+                intent.precision == .city ? places.filter { $0.placeType == "city" } : places,
+                location: PlaceSelection.center)
             if let place = PlaceSelection.choose(
                 candidates, intent.place, near: intent.coordinate, name: \.name, category: { _ in nil },
                 location: PlaceSelection.center)
