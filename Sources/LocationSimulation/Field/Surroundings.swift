@@ -30,7 +30,7 @@ public struct Surroundings: Sendable, Hashable, CustomStringConvertible {
 
     /// The OS's positioning here: the technology it falls back to and that technology's error,
     /// its correlation, and how often a new estimate comes. Sourced defaults, not fitted (the
-    /// sources, per row, in docs/field-calibration.md):
+    /// table and its sources are in docs/field-calibration.md too):
     ///
     /// | surroundings | source | median error | re-estimated every | stale by (mean) |
     /// |---|---|---|---|---|
