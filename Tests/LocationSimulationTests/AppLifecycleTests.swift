@@ -70,24 +70,11 @@ import Testing
     /// A relaunched app creates its manager, which reports the status before the event iOS
     /// launched it for (`locationManagerDidChangeAuthorization(_:)`: "The system calls this method
     /// when the app creates the related object's CLLocationManager instance"); the scenario app
-    /// reported it only at a launch by the user.
+    /// reported it only at a launch by the user. The launch code runs when iOS launches the app:
+    /// for an entry found between two fixes (the crossing interpolated), at the entry's instant —
+    /// the status was stamped at the fix after it, out of the virtual-time order DESIGN.md's event
+    /// stream keeps.
     @Test func aRelaunchedAppLearnsItsStatusBeforeTheEvent() throws {
-        var app = AppScript(regions: [CircularRegion(identifier: "r", center: north(500), radius: 100)])
-        app.mode = .none
-        app.appStates = [(at: 10, state: .background), (at: 20, state: .terminated)]
-        let manager = app.makeManager(startTime: t0)
-        app.launch(manager)
-        let events = run(route(seconds: 600) { $0 }, manager: manager, script: app.script(from: t0))
-        let launched = try #require(events.firstIndex { $0.event.type == "appLaunch" })
-        #expect(events[launched...].prefix(3).map(\.event.type) == ["appLaunch", "authorization", "regionEnter"])
-        #expect(events[launched + 1].event == .authorizationChanged(.authorizedAlways))
-    }
-
-    /// The launch code runs when iOS launches the app: for an entry found between two fixes (the
-    /// crossing interpolated), at the entry's instant, not at the fix after it — the status was
-    /// stamped at the next whole second, after the launch and before the entry in the event
-    /// stream, which DESIGN.md's contract keeps in virtual-time order.
-    @Test func aRelaunchedAppsLaunchCodeRunsAtTheLaunch() throws {
         var app = AppScript(regions: [CircularRegion(identifier: "r", center: north(500), radius: 100)])
         app.mode = .none
         app.appStates = [(at: 10, state: .background), (at: 20, state: .terminated)]
@@ -95,6 +82,8 @@ import Testing
         app.launch(manager)
         let events = run(route(seconds: 600) { $0 * 1.3 }, manager: manager, script: app.script(from: t0))
         let launched = try #require(events.firstIndex { $0.event.type == "appLaunch" })
+        #expect(events[launched...].prefix(3).map(\.event.type) == ["appLaunch", "authorization", "regionEnter"])
+        #expect(events[launched + 1].event == .authorizationChanged(.authorizedAlways))
         let launch = events[launched].time
         #expect(launch.secondsSince1970.rounded() != launch.secondsSince1970, "the entry falls between fixes")
         #expect(events[launched...].prefix(3).map(\.time) == [launch, launch, launch])

@@ -20,6 +20,33 @@ struct CheckinCLITests {
         commute + ["--checkins", "fixtures/rules/coffee.yaml", "--privacy", "fixtures/privacy/demo.yaml", "--db", db]
     }
 
+    /// Records, with `waypost test --db`, the commute through the cafés under the coffee rules, the
+    /// shipped profile `privacy`, the emulator block `emulator` and the expectations `expect` (YAML,
+    /// indented as in the file); the store's path. The scenario must pass.
+    static func recordCommute(seed: Int, privacy: String, emulator: String, expect: String, in directory: URL)
+        throws -> String
+    {
+        let root = Corpus.repositoryRoot.path
+        let scenario = directory.appendingPathComponent("commute.yaml")
+        try """
+        name: commute
+        seed: \(seed)
+        device:
+          route: \(root)/tracks/sunnyvale-commute.kml
+        regions: \(root)/fixtures/regions/commute-cafes.yaml
+        privacy: \(root)/fixtures/privacy/\(privacy).yaml
+        rules: \(root)/fixtures/rules/coffee.yaml
+        emulator:
+        \(emulator)
+        expect:
+        \(expect)
+        """.write(to: scenario, atomically: true, encoding: .utf8)
+        let db = directory.appendingPathComponent("w.db").path
+        let run = try CLITests.waypost("test", scenario.path, "--db", db)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        return db
+    }
+
     /// Runs one SQL statement on the file through Python's sqlite3: another program, as a user's
     /// would be.
     static func sqlite(_ path: String, _ sql: String) throws {
@@ -263,28 +290,18 @@ struct CheckinCLITests {
     @Test("outbox list says inDoubt where the audit does, and --state inDoubt lists those posts")
     func outboxListSaysInDoubt() throws {
         try withTemporaryDirectory { directory in
-            let root = Corpus.repositoryRoot.path
-            let scenario = directory.appendingPathComponent("doubt.yaml")
-            try """
-            name: doubt
-            seed: 19
-            device:
-              route: \(root)/tracks/sunnyvale-commute.kml
-            regions: \(root)/fixtures/regions/commute-cafes.yaml
-            privacy: \(root)/fixtures/privacy/demo.yaml
-            rules: \(root)/fixtures/rules/coffee.yaml
-            emulator:
-              faults:
-                - { kind: truncated, path: statuses/update, count: 1 }
-                - { kind: status, path: statuses/user_timeline, status: 503 }
-            expect:
-              - post: twitter
-                decision: inDoubt
-                count: 1
-            """.write(to: scenario, atomically: true, encoding: .utf8)
-            let db = directory.appendingPathComponent("w.db").path
-            let run = try CLITests.waypost("test", scenario.path, "--db", db)
-            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let db = try Self.recordCommute(
+                seed: 19, privacy: "demo",
+                emulator: """
+                      faults:
+                        - { kind: truncated, path: statuses/update, count: 1 }
+                        - { kind: status, path: statuses/user_timeline, status: 503 }
+                    """,
+                expect: """
+                      - post: twitter
+                        decision: inDoubt
+                        count: 1
+                    """, in: directory)
             let listed = try CLITests.waypost("outbox", "list", "--db", db).stdout.split(separator: "\n")
             #expect(listed.count == 6, "\(listed)")
             let doubtful = listed.filter { $0.contains("  inDoubt   twitter ") }
@@ -311,28 +328,18 @@ struct CheckinCLITests {
     @Test(arguments: ["v1.1", "v2"])
     func anAccountMadePublicIsAuditedAsThePublicSawIt(api: String) throws {
         try withTemporaryDirectory { directory in
-            let root = Corpus.repositoryRoot.path
-            let scenario = directory.appendingPathComponent("flip.yaml")
-            try """
-            name: flip
-            seed: 1
-            device:
-              route: \(root)/tracks/sunnyvale-commute.kml
-            regions: \(root)/fixtures/regions/commute-cafes.yaml
-            privacy: \(root)/fixtures/privacy/followers-only.yaml
-            rules: \(root)/fixtures/rules/coffee.yaml
-            emulator:
-              protected: true
-              twitterAPI: \(api)
-              changes:
-                - { at: 10m, protected: false }
-            expect:
-              - post: twitter
-                count: 4
-            """.write(to: scenario, atomically: true, encoding: .utf8)
-            let db = directory.appendingPathComponent("w.db").path
-            let run = try CLITests.waypost("test", scenario.path, "--db", db)
-            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let db = try Self.recordCommute(
+                seed: 1, privacy: "followers-only",
+                emulator: """
+                      protected: true
+                      twitterAPI: \(api)
+                      changes:
+                        - { at: 10m, protected: false }
+                    """,
+                expect: """
+                      - post: twitter
+                        count: 4
+                    """, in: directory)
             let audit = try CLITests.waypost("audit", "--db", db, "--format", "json")
             let document = try #require(
                 try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])
