@@ -21,13 +21,11 @@ public enum Precision: String, Sendable, Codable, CaseIterable, Comparable {
 }
 
 /// Who can see a post, from the narrowest: only the user, their friends (Facebook's
-/// ALL_FRIENDS), their followers (a protected Twitter account's approved followers; Graph's
-/// FRIENDS_OF_FRIENDS is counted here too: wider than friends, short of everyone), or anyone.
+/// ALL_FRIENDS), their followers (a protected Twitter account's approved followers), their
+/// friends' friends (Graph's FRIENDS_OF_FRIENDS, once audited as followers, which Graph has not),
+/// or anyone.
 public enum Audience: String, Sendable, Codable, CaseIterable, Comparable {
-    case onlyMe, friends, followers
-    /// Graph's FRIENDS_OF_FRIENDS: wider than friends (it was audited "followers", which Graph has
-    /// not), narrower than public.
-    case friendsOfFriends
+    case onlyMe, friends, followers, friendsOfFriends
     case `public`
 
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
