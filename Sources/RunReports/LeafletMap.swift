@@ -229,8 +229,9 @@ public enum LeafletMap {
         let longitudes = framing.longitudes
         var south = points.map(\.latitude).min()
         var north = points.map(\.latitude).max()
-        var west = points.map { longitudes.unwrapped($0.longitude) }.min()
-        var east = points.map { longitudes.unwrapped($0.longitude) }.max()
+        let drawn = points.map { longitudes.unwrapped($0.longitude) }
+        var west = drawn.min()
+        var east = drawn.max()
         for (center, radius) in framing.circles {
             let dLat = radius / 111_320
             let dLon = dLat / max(cos(center.latitude * .pi / 180), 1e-6)

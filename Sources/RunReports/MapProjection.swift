@@ -24,7 +24,18 @@ public struct MapProjection: Sendable {
         fitting points: [Coordinate], circles: [(Coordinate, Double)] = [], left: Double = 0, top: Double = 0,
         width: Double, height: Double, padding: Double = 24
     ) {
-        let longitudes = LongitudeSpan(points.map(\.longitude) + circles.map(\.0.longitude))
+        self.init(
+            fitting: points, circles: circles,
+            longitudes: LongitudeSpan(points.map(\.longitude) + circles.map(\.0.longitude)), left: left, top: top,
+            width: width, height: height, padding: padding)
+    }
+
+    /// ``init(fitting:circles:left:top:width:height:padding:)`` drawing at `longitudes`, the span
+    /// of the points and circles a caller has already found (``SVGMap/Framing``).
+    init(
+        fitting points: [Coordinate], circles: [(Coordinate, Double)], longitudes: LongitudeSpan, left: Double,
+        top: Double, width: Double, height: Double, padding: Double = 24
+    ) {
         var xs: [Double] = []
         var ys: [Double] = []
         for p in points {

@@ -43,7 +43,8 @@ public enum SVGMap {
         let start = run.span?.lowerBound ?? EpochInstant(secondsSince1970: 0)
         let framing = Framing(run)
         let projection = MapProjection(
-            fitting: framing.points, circles: framing.circles, top: header, width: width, height: height - header)
+            fitting: framing.points, circles: framing.circles, longitudes: framing.longitudes, left: 0, top: header,
+            width: width, height: height - header)
         // Labels keep clear of every marker and of each other.
         var labels = LabelLayout()
         for event in run.events {
@@ -426,9 +427,9 @@ public enum SVGMap {
 
         private static func near(_ circles: [(Coordinate, Double)], _ points: [Coordinate]) -> [(Coordinate, Double)] {
             let longitudes = LongitudeSpan(points.map(\.longitude))
+            let drawn = points.map { longitudes.unwrapped($0.longitude) }
             guard let south = points.map(\.latitude).min(), let north = points.map(\.latitude).max(),
-                let west = points.map({ longitudes.unwrapped($0.longitude) }).min(),
-                let east = points.map({ longitudes.unwrapped($0.longitude) }).max()
+                let west = drawn.min(), let east = drawn.max()
             else { return circles }
             return circles.filter { center, radius in
                 let margin = (radius + 1_000) / 111_320

@@ -310,7 +310,8 @@ struct Replay: AsyncParsableCommand {
         if let at = temporaryFullAccuracyAt {
             try OptionRange.check("--temporary-full-accuracy-at", at, 0...Self.century, " seconds from the start")
         }
-        if let problem = try app(regions: []).problem(iosVersion: iosVersion) {
+        let app = try app(regions: [])
+        if let problem = app.problem(iosVersion: iosVersion) {
             switch problem.setting {
             case .prompt: throw ValidationError("--auth \(auth): \(problem.message)")
             case .accuracyAuthorization: throw ValidationError("--accuracy-authorization reduced: \(problem.message)")
@@ -335,7 +336,7 @@ struct Replay: AsyncParsableCommand {
             throw ValidationError(
                 "\(flag) is for --realism field or device: the exact rules use no positioning of the OS's own")
         }
-        if liveConfiguration != nil, !(try app(regions: []).apis.contains(.liveUpdates)) {
+        if liveConfiguration != nil, !app.apis.contains(.liveUpdates) {
             throw ValidationError("--live-configuration is for --api live-updates")
         }
         if temporaryFullAccuracyAt != nil, accuracyAuthorization == .full {
