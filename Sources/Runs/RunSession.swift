@@ -25,6 +25,9 @@ public struct RunOutcome {
     public var eventCount: Int
     /// Posts the outbox still holds unsent (servers that kept failing past the longest wait).
     public var stillQueued: Int
+    /// The networks whose servers refused the run's credentials, with the refusal: their posts
+    /// stay queued (``CheckinEngine/OutboxDelivery/credentialsRefused``).
+    public var credentialsRefused: [Network: String] = [:]
     /// The run's audit records as the store holds them, in the order the posts were first
     /// recorded (empty without check-ins).
     public var posts: [AuditRecord] = []
@@ -187,7 +190,7 @@ public struct RunSession {
             return RunOutcome(
                 origin: origin, run: run, eventCount: count,
                 stillQueued: try store.outbox(states: [.pending, .sending], run: run.id).count,
-                posts: try engine.auditRecords())
+                credentialsRefused: wiring.delivery?.credentialsRefused ?? [:], posts: try engine.auditRecords())
         } catch {
             await wiring.finish(completed: false)
             throw error

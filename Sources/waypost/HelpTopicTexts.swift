@@ -362,7 +362,7 @@ FAIL  broken  (broken.yaml) — 1 of 2 expectations failed
 | `authorization-revoked.yaml` | location turned off at +10 min: no more fixes, region events or posts |
 | `twitter-geo-disabled.yaml` | `geo_enabled` off: tweets carry no location, the audit says why |
 | `facebook-permission-missing.yaml` | no `publish_checkins`: no check-in is attempted |
-| `facebook-token-expires.yaml` | the Graph token expires mid-commute (190/463): the first check-in has landed, later ones fail for good, the audit says why |
+| `facebook-token-expires.yaml` | the Graph token expires mid-commute (190/463): the first check-in has landed, later ones stay queued (not failed, not tried again with the refused token), the audit says why |
 | `privacy-zone-home.yaml` | nothing locates the user inside the home zone, not even a lookup |
 | `tunnel-outbox-flush.yaml` | no signal and no network in an underpass; queued posts land once afterwards |
 | `rate-limit-storm.yaml` | 429/88 and 503 storms; every post delivered exactly once |

@@ -563,11 +563,18 @@ struct Replay: AsyncParsableCommand {
             try nmeaSink?.finish()
             try out.finish()
             if outcome.stillQueued > 0 {
-                FileHandle.standardError.write(
-                    Data(
-                        "waypost: \(outcome.stillQueued) posts still queued; `\(network.flushCommand)` sends them\n"
-                            .utf8)
-                )
+                let count = "\(outcome.stillQueued) \(outcome.stillQueued == 1 ? "post" : "posts")"
+                // The flush must open this run's store.
+                let flush = network.flushCommand + (storage.db.map { " --db " + DisplayEscaping.escape($0) } ?? "")
+                let refused = outcome.credentialsRefused.sorted { $0.key < $1.key }.map {
+                    "the \($0.key.rawValue) credentials were refused (\(DisplayEscaping.escape($0.value)))"
+                }
+                let line =
+                    refused.isEmpty
+                    ? "waypost: \(count) still queued; `\(flush)` sends them\n"
+                    : "waypost: \(count) still queued: \(refused.joined(separator: "; ")); once they are mended, "
+                        + "`\(flush)` sends them\n"
+                FileHandle.standardError.write(Data(line.utf8))
             }
             if summary {
                 let line = counts.description + "\n"

@@ -163,8 +163,8 @@ struct Outbox: AsyncParsableCommand {
 
                 Exit codes: 0 nothing is left pending, 64 the outbox holds posts for a network whose \
                 base URL was not given beside the other's, 69 posts are still pending at the end (the \
-                server was unreachable, kept failing past --max-wait, or they are queued for another \
-                server).
+                server was unreachable, kept failing past --max-wait, refused the credentials, or \
+                they are queued for another server).
 
                 Examples:
                   waypost outbox flush                # to the in-process emulator
@@ -237,6 +237,17 @@ struct Outbox: AsyncParsableCommand {
                 for line in Self.otherServers(addressedElsewhere) { print(line) }
                 // A flush that leaves posts unsent did not do its job: a cron job or CI step must
                 // tell "delivered" from "the server is down" (a black-box hunt: both were 0).
+                let refused = delivery.credentialsRefused.sorted { $0.key < $1.key }
+                if !refused.isEmpty {
+                    let reasons = refused.map { network, refusal in
+                        let count = waiting.filter { $0.network == network.rawValue }.count
+                        return "\(count) \(network.rawValue) \(count == 1 ? "post stays" : "posts stay") queued: "
+                            + "the server refused the credentials (\(DisplayEscaping.escape(refusal)))"
+                    }
+                    throw CommandFailure(
+                        .unavailable,
+                        reasons.joined(separator: "; ") + "; mend them (--credentials or WAYPOST_*) and flush again")
+                }
                 if !waiting.isEmpty {
                     throw CommandFailure(
                         .unavailable,

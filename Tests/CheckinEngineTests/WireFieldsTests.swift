@@ -117,7 +117,7 @@ struct WireFieldsTests {
             rules: [rule([.twitter])], profile: .permissive, events: enters([(2, 1)]),
             faults: [
                 Fault(id: 1, kind: .truncated, pathContains: "statuses/update"),
-                Fault(id: 2, kind: .status, pathContains: "user_timeline", status: 401, code: 89),
+                Fault(id: 2, kind: .status, pathContains: "user_timeline", status: 404, code: 34),
             ])
         #expect(run.audit.map(\.decision) == [.inDoubt])
         try Self.expectWireFieldsAsReceived(run, posts: 1)

@@ -114,11 +114,12 @@ struct CheckinCLITests {
                     "WAYPOST_FACEBOOK_ACCESS_TOKEN": "f",
                 ])
             #expect(run.status == 0, "\(run.stderr)")
-            // The flush that sends them goes to the same servers: posts go nowhere else.
+            // The flush that sends them goes to the same servers, from the same store: posts go
+            // nowhere else (the line named no --db, and a flush of the default store found none).
             #expect(
                 run.stderr.contains(
                     "6 posts still queued; `waypost outbox flush --twitter-base-url http://127.0.0.1:9/1.1/ "
-                        + "--facebook-base-url http://127.0.0.1:9/` sends them"), "\(run.stderr)")
+                        + "--facebook-base-url http://127.0.0.1:9/ --db \(db)` sends them"), "\(run.stderr)")
             let entries = try CLITests.waypost(["outbox", "list", "--db", db]).stdout.split(separator: "\n")
             #expect(entries.count == 6 && entries.allSatisfy { $0.contains("pending") && $0.contains("attempts 1") })
         }
@@ -722,6 +723,48 @@ struct CheckinCLITests {
             let journal = try await Self.expectEveryPostLandedOnce(
                 emulator: emulator, database: directory.appendingPathComponent("w.db").path)
             if lostAnswers { #expect(journal.contains { $0.fault == .truncated }, "no answer was lost") }
+        }
+    }
+
+    /// Found in review: a server that refused the credentials (a revoked token, a wrong secret)
+    /// failed every queued post for good, a 401 each, and mending the credentials brought none
+    /// back. The first refusal now keeps that network's posts queued, none is sent with those
+    /// credentials again, and a flush once they are mended sends each post once.
+    @Test func refusedCredentialsKeepThePostsQueuedForAFlushWithMendedOnes() async throws {
+        try await withTemporaryDirectory { directory in
+            let emulator = try EmulatorProcess()
+            defer { emulator.stop() }
+            let (replay, network) = try Self.externalCheckins(in: directory, emulator: emulator)
+            let credentials = directory.appendingPathComponent("credentials.yaml")
+            let mended = try String(contentsOf: credentials, encoding: .utf8)
+            func write(_ text: String) throws {
+                try text.write(to: credentials, atomically: true, encoding: .utf8)
+                chmod(credentials.path, 0o600)
+            }
+            try write(
+                mended.replacingOccurrences(of: "tokenSecret: waypost-demo-token-secret", with: "tokenSecret: old"))
+            let database = directory.appendingPathComponent("w.db").path
+            let run = try CLITests.waypost(replay)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "7 posts still queued: the twitter credentials were refused (Twitter 401: 32 Could not authenticate you.)"
+                ) && run.stderr.contains("--db \(database)` sends them"), "\(run.stderr)")
+            let journal = try JSONDecoder().decode([JournalEntry].self, from: try await emulator.control("journal"))
+            #expect(
+                journal.filter { $0.path.hasPrefix("/1.1/") }.count == 1, "one request with the refused credentials")
+            let flush = ["outbox", "flush", "--db", database, "--max-wait", "0"] + network
+            let refused = try CLITests.waypost(flush)
+            #expect(refused.status == 69, "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("7 twitter posts stay queued: the server refused the credentials"),
+                "\(refused.stderr)")
+            #expect(
+                try CLITests.waypost("outbox", "list", "--db", database, "--state", "failed").stdout.hasPrefix("No "))
+            try write(mended)
+            let sent = try CLITests.waypost(flush)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            try await Self.expectEveryPostLandedOnce(emulator: emulator, database: database)
         }
     }
 

@@ -65,8 +65,10 @@ public struct AuditReport {
             ? "none evaluated"
             : r.gates.filter { !$0.passed }.map { "\($0.gate.rawValue): \($0.reason)" }.joined(separator: "; ")
                 .nonEmpty ?? (r.gates.allPassed ? "all passed" : "passed so far")
-        // A post that passed its gates and still did not go out says why: the provider's answer.
-        let outcome = r.decision == .failed || r.decision == .expired ? r.detail.map { gates + "; " + $0 } : nil
+        // A post that passed its gates and still did not go out says why: the provider's answer
+        // (for one still queued, why it waits: a retry's time, credentials refused).
+        let outcome =
+            [.failed, .expired, .queued].contains(r.decision) ? r.detail.map { gates + "; " + $0 } : nil
         return [
             XSDDateTime.format(r.time.secondsSince1970, fractionDigits: 0), r.trigger?.rawValue ?? "-", r.region ?? "-",
             r.network.rawValue,

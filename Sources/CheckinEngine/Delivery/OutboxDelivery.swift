@@ -30,6 +30,11 @@ public final class OutboxDelivery {
     /// The servers this delivery sends to (its clients' ``SocialAPI/SocialClients/servers``): the
     /// outbox hands it only the posts addressed to them, and the engine addresses its posts so.
     package let servers: OutboxServers
+    /// The networks whose credentials the provider refused in this session, with its refusal:
+    /// none of their posts is sent here after it — each stays pending, for a flush with
+    /// credentials the provider accepts (``SocialAPI/SocialAPIError/refusesCredentials``). Failing
+    /// them instead lost every queued post to one expired token.
+    package private(set) var credentialsRefused: [Network: String] = [:]
     /// Each network's settings, asked once per delivery session.
     private var twitterGeoEnabled: Bool?
     /// The Twitter account's `protected` flag: who sees its tweets.
@@ -41,6 +46,14 @@ public final class OutboxDelivery {
     /// 100-device scenario's time (file locking). Posts another process enqueues are delivered
     /// by that process.
     private var quiet: (until: EpochInstant, changes: Int)?
+
+    /// ``servers`` as the outbox is asked for posts: a network whose credentials were refused
+    /// is given an address no post has (a post's server is a base URL, or none).
+    private var sendingTo: OutboxServers {
+        var servers = servers
+        for network in credentialsRefused.keys { servers[network.rawValue] = "" }
+        return servers
+    }
 
     /// Whether a pass now would find nothing to do (see `quiet`).
     package var isQuiet: Bool {
@@ -86,7 +99,7 @@ public final class OutboxDelivery {
         let heartbeat = store.sharesClaims ? ClaimHeartbeat(store: store, lease: lease) : nil
         defer { heartbeat?.stop() }
         var changed: [AuditRecord] = []
-        for entry in try store.reclaimLapsed(lease: lease, run: run, servers: servers) {
+        for entry in try store.reclaimLapsed(lease: lease, run: run, servers: sendingTo) {
             if let record = try await attempt(entry, inDoubt: true) { changed.append(record) }
         }
         while true {
@@ -94,20 +107,20 @@ public final class OutboxDelivery {
                 holding.map { entry.run != $0.run || entry.createdAt >= $0.createdBefore } ?? true
             }
             if due.isEmpty { break }
-            for entry in due {
+            for entry in due where !credentialsRefused.keys.contains(where: { $0.rawValue == entry.network }) {
                 guard let claimed = try claim(entry) else { continue }
                 if let record = try await attempt(claimed, inDoubt: false) { changed.append(record) }
             }
         }
-        quiet = (try store.nextDueTime(run: run, servers: servers) ?? .distantFuture, store.changeCount)
+        quiet = (try store.nextDueTime(run: run, servers: sendingTo) ?? .distantFuture, store.changeCount)
         return changed
     }
 
     /// The posts due now; a store of values leaves them unwritten (``attempt(_:inDoubt:)``
     /// reads each as the value it holds).
     private func duePosts() throws(StoreError) -> [OutboxEntry] {
-        if let values { return try values.duePostsAsHeld(now: clock.now, limit: 50, run: run, servers: servers) }
-        return try store.duePosts(now: clock.now, limit: 50, run: run, servers: servers)
+        if let values { return try values.duePostsAsHeld(now: clock.now, limit: 50, run: run, servers: sendingTo) }
+        return try store.duePosts(now: clock.now, limit: 50, run: run, servers: sendingTo)
     }
 
     private func claim(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry? {
@@ -122,7 +135,7 @@ public final class OutboxDelivery {
         holding = nil
         var changed = try await deliverDue()
         let limit = maxWait?.inSeconds ?? .infinity
-        while let next = try store.nextDueTime(run: run, servers: servers), clock.now.seconds(to: next) <= limit {
+        while let next = try store.nextDueTime(run: run, servers: sendingTo), clock.now.seconds(to: next) <= limit {
             do { try await clock.sleep(until: next, tolerance: nil) } catch { break }
             changed += try await deliverDue()
         }
@@ -307,6 +320,13 @@ public final class OutboxDelivery {
     private func permanent(_ detail: String) -> Outcome { Outcome(state: .failed, decision: .failed, detail: detail) }
 
     private func failure(_ error: SocialAPIError, intent: PostIntent, entry: OutboxEntry) -> Outcome {
+        if error.refusesCredentials {
+            credentialsRefused[intent.network] = "\(error)"
+            return Outcome(
+                state: .pending, decision: .queued,
+                detail: "kept pending: the credentials were refused (\(error)); a flush with credentials the "
+                    + "server accepts sends it")
+        }
         // A lost or unreadable answer is worth asking again, like a 5xx.
         let retryable = error.isRetryable || error.answerWasLost
         guard retryable, entry.attempts < retry.maxAttempts else {

@@ -29,8 +29,6 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// The provider refused the post as one it already has (Twitter 187, Graph 506): after a
-    /// retry of a request whose answer was lost, that means the first one landed.
     /// Whether a request that met this error may still have been carried out: the answer was
     /// lost (a timeout, a reset connection) or unreadable. A post that meets it is in doubt.
     public var answerWasLost: Bool {
@@ -40,6 +38,24 @@ public enum SocialAPIError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// Whether the provider refused the credentials, not the request: a signature that does not
+    /// check out, an expired or revoked token (Twitter and X 401, Twitter 89 and 215; Graph 190
+    /// and 104). Every request is refused alike until the user mends them, so the post that met
+    /// it is not at fault: an outbox holds its posts rather than failing them.
+    public var refusesCredentials: Bool {
+        switch self {
+        case .twitter(let status, let errors, _):
+            status == 401
+                || errors.contains { $0.known == .invalidOrExpiredToken || $0.known == .badAuthenticationData }
+        case .x(let status, _, _), .http(let status, _, _): status == 401
+        case .graph(let status, let error, _):
+            status == 401 || error.known == .invalidToken || error.known == .accessTokenRequired
+        case .transport, .decoding: false
+        }
+    }
+
+    /// The provider refused the post as one it already has (Twitter 187, Graph 506): after a
+    /// retry of a request whose answer was lost, that means the first one landed.
     public var isDuplicate: Bool {
         switch self {
         case .twitter(_, let errors, _): errors.contains { $0.known == .duplicateStatus }
