@@ -230,6 +230,35 @@ def test_declined_permission_is_listed_declined(graph, control):
     assert listed["publish_checkins"] == "declined"
 
 
+def test_revoking_permissions(graph):
+    # "User permissions": DELETE /{user-id}/permissions/{permission-name} revokes one (listed
+    # declined after, and a check-in needing it is refused); "Revoking Login": DELETE
+    # /{user-id}/permissions revokes them all, and the app with them — the token is refused after
+    # (190, subcode 458 "The user has not authorized the application").
+    assert graph.delete_object("me/permissions/publish_checkins") == {"success": True}
+    assert graph.get_object("me/permissions/publish_checkins")["data"] == [
+        {"permission": "publish_checkins", "status": "declined"}]
+    assert graph.get_permissions("me") == GRAPH_PERMISSIONS - {"publish_checkins"}
+    assert graph.delete_object("me/permissions") == {"success": True}
+    error = graph_error(lambda: graph.get_object("me"))
+    assert error.code == 190 and error.type == "OAuthException"
+    assert error.result["error"]["error_subcode"] == 458
+
+
+def test_a_method_the_user_or_its_edges_lack(graph):
+    # Graph answers a method an object does not take with GraphMethodException 100/33 ("Unsupported
+    # delete request. Object with ID 'me' does not exist, …"), as it does for pages; an edge the
+    # user does not have is "Unknown path components" (2500).
+    for call in (lambda: graph.delete_object("me"), lambda: graph.delete_object("me/checkins"),
+                 lambda: graph.put_object("me", "permissions")):
+        error = graph_error(call)
+        assert error.code == 100 and error.type == "GraphMethodException"
+        assert error.result["error"]["error_subcode"] == 33
+        assert error.message.startswith("Unsupported ") and "Object with ID 'me'" in error.message
+    error = graph_error(lambda: graph.delete_object("me/likes"))
+    assert error.code == 2500 and error.message == "Unknown path components: /likes"
+
+
 def test_checkin_without_publish_permission_is_200(graph, control):
     control.permission("publish_checkins", "declined")
     control.permission("publish_actions", "declined")

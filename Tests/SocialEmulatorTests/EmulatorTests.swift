@@ -190,6 +190,21 @@ struct EmulatorTests {
                 let body = try JSONDecoder().decode(GraphErrorBody.self, from: answer.body)
                 #expect(answer.status == 400 && body.error.known == .unknownPath && body.error.message == message)
             }
+            // A method the user or one of its edges lacks is Graph's GraphMethodException 100/33,
+            // as for a page; `DELETE me` said "Unknown path components: /".
+            for (method, path) in [("DELETE", "me"), ("POST", "me"), ("DELETE", "me/checkins"), ("PUT", "me/feed")] {
+                let url = try #require(
+                    URL(
+                        string: running.facebookBaseURL.absoluteString + path + "?access_token=waypost-demo-graph-token"
+                    ))
+                let answer = try await transport.send(HTTPRequestSpec(method: method, url: url))
+                let error = try JSONDecoder().decode(GraphErrorBody.self, from: answer.body).error
+                #expect(answer.status == 400 && error.type == "GraphMethodException", "\(method) \(path)")
+                #expect(error.code == 100 && error.errorSubcode == 33, "\(method) \(path)")
+                #expect(
+                    error.message.hasPrefix("Unsupported \(method.lowercased()) request. Object with ID 'me' does not"),
+                    "\(error.message)")
+            }
         }
     }
 

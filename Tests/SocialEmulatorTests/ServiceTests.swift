@@ -161,7 +161,7 @@ struct ServiceTests {
         #expect(head.hasPrefix("HTTP/1.1 200") && head.hasSuffix("\r\n\r\n"), "no body: \(head)")
         #expect(head.lowercased().contains("content-length: \(getBody.utf8.count)\r\n"), "\(head)")
         let patch = try await RawHTTP.exchange(port: port, "PATCH \(me) HTTP/1.1\r\n" + host)
-        #expect(patch.hasPrefix("HTTP/1.1 400") && patch.contains(#""type":"OAuthException""#), "\(patch)")
+        #expect(patch.hasPrefix("HTTP/1.1 400") && patch.contains(#""type":"GraphMethodException""#), "\(patch)")
         let options = try await RawHTTP.exchange(port: port, "OPTIONS /1.1/geo/search.json HTTP/1.1\r\n" + host)
         #expect(options.contains(#"{"errors":[{"code":"#), "\(options)")
         for (path, format) in [

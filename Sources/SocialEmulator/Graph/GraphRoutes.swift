@@ -155,6 +155,27 @@ struct GraphRoutes: Sendable {
                 GraphPermission(permission: $0, status: granted.contains($0) ? "granted" : "declined")
             }
             return .json(200, encoded: GraphAnswers.encode(GraphList(data: list)))
+        case ("GET", let edge) where edge.hasPrefix("me/permissions/"):
+            // One permission's status, as the list gives it (empty when the app never asked for it).
+            let name = String(edge.dropFirst("me/permissions/".count))
+            let all = state.facebookAccounts.first { $0.userID == account.userID }?.permissions ?? []
+            let list =
+                all.union(granted).contains(name)
+                ? [GraphPermission(permission: name, status: granted.contains(name) ? "granted" : "declined")] : []
+            return .json(200, encoded: GraphAnswers.encode(GraphList(data: list)))
+        case ("DELETE", let edge) where edge.hasPrefix("me/permissions/"):
+            // "User permissions": DELETE /{user-id}/permissions/{permission-name} revokes one; it
+            // is listed `declined` after.
+            state.permissions[account.userID]?.remove(String(edge.dropFirst("me/permissions/".count)))
+            return .json(200, ["success": true])
+        case ("DELETE", "me/permissions"):
+            // Facebook Login's "Revoking Login": every permission goes, and the app's authorization
+            // with them — the user's tokens are refused after (190/458).
+            state.permissions[account.userID] = []
+            for user in state.facebookAccounts where user.userID == account.userID {
+                state.refusedTokens[user.accessToken] = .applicationNotInstalled
+            }
+            return .json(200, ["success": true])
         case ("GET", "") where parameters["ids"] != nil:
             return objects(ids: parameters["ids"] ?? "", of: account, fields: fields, state: &state)
         // An object's id is one path segment: routed by the path's bytes, as a server splits it
@@ -176,8 +197,13 @@ struct GraphRoutes: Sendable {
             break
         }
         if aboutMe {
-            return Self.error(
-                400, .unknownPath, "Unknown path components: /\(path.dropFirst("me/".count))", state: &state)
+            // The user and its edges answer a method they lack as an object does; an edge the
+            // user does not have is an unknown path component.
+            let edge = path.dropFirst("me".count).drop { $0 == "/" }
+            guard edge.isEmpty || Self.userEdges.contains(where: { edge == $0 || edge.hasPrefix($0 + "/") }) else {
+                return Self.error(400, .unknownPath, "Unknown path components: /\(edge)", state: &state)
+            }
+            return Self.unsupported(request.routedMethod, id: "me", state: &state)
         }
         let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
         if parts.count == 2, fixtures.facebookPages.contains(where: { $0.id == parts[0] }) {
@@ -186,15 +212,24 @@ struct GraphRoutes: Sendable {
         // An id that could name an object (digits, or a post's user_post) is Graph's
         // "Unsupported get request" (100/33); anything else is an alias that does not exist.
         if let id = parts.first, !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "_") }) {
-            return Self.error(
-                400, code: GraphErrorCode.invalidParameter.rawValue,
-                "Unsupported \(request.routedMethod.lowercased()) request. Object with ID '\(id)' does not exist, cannot "
-                    + "be loaded due to missing permissions, or does not support this operation. Please read the "
-                    + "Graph API documentation at https://developers.facebook.com/docs/graph-api",
-                subcode: 33, type: "GraphMethodException", trace: state.makeID())
+            return Self.unsupported(request.routedMethod, id: id, state: &state)
         }
         return Self.error(
             404, .unknownAlias, "(#803) Some of the aliases you requested do not exist: \(path)", state: &state)
+    }
+
+    /// The user's edges this emulator serves.
+    private static let userEdges = ["checkins", "feed", "permissions"]
+
+    /// Graph's answer to a method an object (or its edge) does not take, or to an object that
+    /// cannot be loaded: GraphMethodException 100/33.
+    private static func unsupported(_ method: String, id: String, state: inout EmulatorState) -> EmulatorResponse {
+        error(
+            400, code: GraphErrorCode.invalidParameter.rawValue,
+            "Unsupported \(method.lowercased()) request. Object with ID '\(id)' does not exist, cannot be loaded "
+                + "due to missing permissions, or does not support this operation. Please read the Graph API "
+                + "documentation at https://developers.facebook.com/docs/graph-api",
+            subcode: 33, type: "GraphMethodException", trace: state.makeID())
     }
 
     // MARK: - Places and check-ins
