@@ -177,6 +177,13 @@ struct HostileInputTests {
             "<Placemark><LineString><altitudeMode>floating</altitudeMode></LineString></Placemark>",
             "unknown altitudeMode", 3
         ),
+        // A per-point course or speed a fix cannot carry, as a black-box hunt found it in GPX.
+        (
+            "<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when><gx:coord>1 2</gx:coord><ExtendedData>"
+                + "<SchemaData><gx:SimpleArrayData name=\"course\"><gx:value>450</gx:value></gx:SimpleArrayData>"
+                + "</SchemaData></ExtendedData></gx:Track></Placemark>",
+            "course 450.0 is out of range", 3
+        ),
     ])
     func invalidKMLValues(body: String, message: String, line: Int) throws {
         let error = try #require(readError(kml(body)))
@@ -198,6 +205,21 @@ struct HostileInputTests {
         ),
         ("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><course>360</course></trkpt></trkseg></trk>", "out of range"),
         ("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><course>-1</course></trkpt></trkseg></trk>", "out of range"),
+        // The same in Garmin's TrackPointExtension: a course of 450 went into fixes as 0° and into
+        // NMEA as 90°, a speed of -3 m/s into NMEA as 3 (a black-box hunt).
+        (
+            "<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><extensions><gpxtpx:TrackPointExtension "
+                + "xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v2\"><gpxtpx:course>450"
+                + "</gpxtpx:course></gpxtpx:TrackPointExtension></extensions></trkpt></trkseg></trk>",
+            "<course> 450.0 is out of range"
+        ),
+        (
+            "<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><extensions><gpxtpx:TrackPointExtension "
+                + "xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v2\"><gpxtpx:speed>-3"
+                + "</gpxtpx:speed></gpxtpx:TrackPointExtension></extensions></trkpt></trkseg></trk>",
+            "<speed> -3.0 is negative"
+        ),
+        ("<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><speed>-0.5</speed></trkpt></trkseg></trk>", "is negative"),
         (
             "<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:01Z</time></trkpt><trkpt lat=\"1\" lon=\"2\"><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk>",
             "time goes backwards"

@@ -102,6 +102,21 @@ struct NMEATests {
             #expect(sentence.utf8.count + 2 <= 82, "\(sentence)")
             #expect(Self.checksumHolds(sentence))
         }
+        // The largest altitude and speed written fit too; past them (a file's 9.3e17 m trapped
+        // converting to Int64) the fields are empty, as a receiver leaves what it cannot fill.
+        for (altitude, speed) in [(-999_999_999.9, 514_444_444.0), (9.3e17, 1e300)] {
+            var fix = extreme
+            (fix.altitude, fix.speed) = (altitude, speed)
+            let sentences = writer.sentences(for: fix)
+            for sentence in sentences {
+                #expect(sentence.utf8.count + 2 <= 82, "\(sentence)")
+                #expect(Self.checksumHolds(sentence))
+            }
+            let written = abs(altitude) < 1e9
+            #expect(Self.fields(sentences[0])[9].isEmpty != written, "\(sentences[0])")
+            #expect(Self.fields(sentences[1])[2] == (written ? "3" : "2"), "\(sentences[1])")
+            #expect(Self.fields(sentences[2])[7].isEmpty != written, "\(sentences[2])")
+        }
     }
 
     @Test func dilutionIsAccuracyOverFiveMetres() {

@@ -76,6 +76,19 @@ struct ReaderTests {
         #expect(heartrate[1].isNaN)  // "x" is kept as missing, aligned with the point
     }
 
+    /// libxml2 hands an attribute's `&amp;` over as `&#38;`: `name="k&amp;y"` was read `k&#38;y`,
+    /// and a KML round trip wrote `k&amp;#38;y`, longer every time (a black-box hunt).
+    @Test func attributeValuesAreDecoded() throws {
+        let track = try readTrack(
+            kml(
+                """
+                <Placemark><ExtendedData><Data name="k&amp;y"><value>1</value></Data>
+                <Data name="&#38;&amp;#38;&lt;&#x41;"><value>2</value></Data></ExtendedData>
+                <Point><coordinates>1,2</coordinates></Point></Placemark>
+                """))
+        #expect(track.features.first?.properties == ["k&y": "1", "&&#38;<A": "2"])
+    }
+
     @Test func placemarkProperties() throws {
         let track = try readTrack(
             kml(

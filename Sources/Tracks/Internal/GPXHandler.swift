@@ -82,6 +82,13 @@ final class GPXHandler: XMLEventHandler {
         }
     }
 
+    /// Throws when a point's course or speed (``PointValue/problem(named:_:)``) is not one a fix can carry.
+    private static func check(_ name: String, _ value: Double, at start: SourcePosition) throws(ReadFailure) {
+        if let problem = PointValue.problem(named: name, value) {
+            throw ReadFailure(kind: .invalid, position: start, message: "<\(name)> \(problem)")
+        }
+    }
+
     func characters(_ bytes: UnsafeBufferPointer<UInt8>, at position: SourcePosition) throws(ReadFailure) {
         if text.isActive { try text.append(bytes, element: open.last?.local ?? "") }
     }
@@ -91,10 +98,13 @@ final class GPXHandler: XMLEventHandler {
         let ownsText = text.isActive(at: open.count)
         if extensionDepth > 0 {
             extensionDepth -= 1
-            if extensionDepth > 0, ownsText, point != nil,
-                let value = text.end({ DecimalParser.parse(Self.trimmed($0)) })
-            {
-                pointValues.append((name.local == "value" ? valueName ?? name.local : name.local, value))
+            if extensionDepth > 0, ownsText, point != nil {
+                let start = text.start
+                if let value = text.end({ DecimalParser.parse(Self.trimmed($0)) }) {
+                    let name = name.local == "value" ? valueName ?? name.local : name.local
+                    try Self.check(name, value, at: start)
+                    pointValues.append((name, value))
+                }
             }
             return
         }
@@ -102,18 +112,11 @@ final class GPXHandler: XMLEventHandler {
         switch name.tag {
         case .ele where ownsText:
             point?.storedAltitude = try number(name)
-        case .course where ownsText:
+        case .course where ownsText, .speed where ownsText:
             let start = text.start
-            let course = try number(name)
-            // GPX's degreesType: 0 ≤ value < 360 (a course of 999 went into every fix made from it).
-            guard course.isNaN || (0..<360).contains(course) else {
-                throw ReadFailure(
-                    kind: .invalid, position: start,
-                    message: "<course> \(course) is out of range: GPX's degreesType is 0 ≤ value < 360")
-            }
-            pointValues.append((name.local, course))
-        case .speed where ownsText:
-            pointValues.append((name.local, try number(name)))
+            let value = try number(name)
+            try Self.check(name.local, value, at: start)
+            pointValues.append((name.local, value))
         case .time where ownsText:
             let start = text.start
             let parsed = text.end { XSDDateTime.parse($0) }

@@ -210,7 +210,11 @@ final class KMLHandler: XMLEventHandler {
             try addTrackCoordinate()
         case .value where ownsText:
             if parent == .SimpleArrayData {
+                let start = text.start
                 let value = text.end { DecimalParser.parse($0) }
+                if let arrayName, let value, let problem = PointValue.problem(named: arrayName, value) {
+                    throw ReadFailure(kind: .invalid, position: start, message: "\(arrayName) \(problem)")
+                }
                 arrayValues.append(value ?? .nan)  // non-numeric per-point values are kept as missing
             } else if let dataName {
                 feature?.properties[dataName] = text.end()

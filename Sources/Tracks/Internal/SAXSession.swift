@@ -95,8 +95,26 @@ struct XMLAttributes {
         return cString[name.utf8CodeUnitCount] == 0
     }
 
+    /// The value of the attribute `name` as text. libxml2, not replacing entities, hands over
+    /// an `&` written `&amp;` (or `&#38;`) as `&#38;` for its own SAX2 layer to decode; any other
+    /// reference comes decoded, and an `&` cannot stand alone. `name="k&amp;y"` was read
+    /// `k&#38;y`, and grew with every KML round trip (a black-box hunt).
     func string(_ name: StaticString) -> String? {
-        value(name).map { String(decoding: $0, as: UTF8.self) }
+        guard let bytes = value(name) else { return nil }
+        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+        let escaped = "&#38;".utf8
+        var decoded: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index...].starts(with: escaped) {
+                decoded.append(UInt8(ascii: "&"))
+                index += escaped.count
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
     }
 }
 

@@ -34,6 +34,21 @@ enum PointValue: Int, CaseIterable, Comparable {
         }
     }
 
+    /// Why `value` cannot be a fix's course or speed, when `name` is the one a fix is timed by
+    /// (``RouteTiming`` reads `course` and `speed`), whatever the file put it in: GPX 1.0, Garmin's
+    /// TrackPointExtension, a KML `gx:SimpleArrayData`. A course is GPX's degreesType (0 ≤ value
+    /// < 360: a course of 999 went into every fix made from it; a `gpxtpx:course` of 450 went
+    /// into fixes as 0° and into NMEA as 90°); a speed is not negative (-3 m/s went into NMEA as 3).
+    static func problem(named name: String, _ value: Double) -> String? {
+        switch name {
+        case "course" where !value.isNaN && !(0..<360).contains(value):
+            "\(value) is out of range: a course is GPX's degreesType, 0 ≤ value < 360"
+        case "speed" where value < 0:
+            "\(value) is negative: a speed (metres a second) is 0 or more"
+        default: nil
+        }
+    }
+
     /// The TrackPointExtension v2 element, nil for power.
     var trackPointExtensionField: String? {
         switch self {

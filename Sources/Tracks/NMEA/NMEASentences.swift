@@ -84,24 +84,33 @@ public struct NMEASentences: Sendable, Equatable {
     public func sentences(for fix: NMEAFix) -> [String] {
         let (time, date) = timeAndDate(fix.time.secondsSince1970)
         let position = latitude(fix.latitude) + "," + longitude(fix.longitude)
-        let knots = fix.speed.map { Self.fixed($0 * 3600 / 1852, decimals: 2) } ?? ""
-        let kmh = fix.speed.map { Self.fixed($0 * 3.6, decimals: 2) } ?? ""
+        // A speed or altitude past what a sentence's 82 characters hold (a file's 9.3e17 m, not a
+        // receiver's) is left empty, as a receiver leaves a field it cannot fill: it trapped
+        // converting to Int64 (a black-box hunt).
+        let speed = fix.speed.flatMap { $0 * 3600 / 1852 < Self.largestWritten ? $0 : nil }
+        let knots = speed.map { Self.fixed($0 * 3600 / 1852, decimals: 2) } ?? ""
+        let kmh = speed.map { Self.fixed($0 * 3.6, decimals: 2) } ?? ""
         let course = fix.course.map { Self.fixed(Self.degrees($0), decimals: 2) } ?? ""
         let hdop = Self.dilution(fix.horizontalAccuracy)
-        let vdop = fix.verticalAccuracy.flatMap { $0 >= 0 && fix.altitude != nil ? Self.dilution($0) : nil }
+        let height = fix.altitude.flatMap { abs($0) < Self.largestWritten ? $0 : nil }
+        let vdop = fix.verticalAccuracy.flatMap { $0 >= 0 && height != nil ? Self.dilution($0) : nil }
         let pdop = vdop.map { ($0 * $0 + hdop * hdop).squareRoot() } ?? hdop
-        let altitude = fix.altitude.map { Self.signedFixed($0, decimals: 1) } ?? ""
+        let altitude = height.map { Self.signedFixed($0, decimals: 1) } ?? ""
         let satellites = Self.digits(min(max(satellitesInUse, 0), 99), width: 2)
         return [
             sentence("GGA,\(time),\(position),1,\(satellites),\(Self.fixed(hdop, decimals: 1)),\(altitude),M,,M,,"),
             sentence(
                 Self.gsa(
-                    mode: fix.altitude == nil ? 2 : 3, pdop: Self.fixed(min(pdop, 99.9), decimals: 1),
+                    mode: height == nil ? 2 : 3, pdop: Self.fixed(min(pdop, 99.9), decimals: 1),
                     hdop: Self.fixed(hdop, decimals: 1), vdop: vdop.map { Self.fixed($0, decimals: 1) } ?? "")),
             sentence("RMC,\(time),A,\(position),\(knots),\(course),\(date),,,A"),
             sentence("VTG,\(course),T,,M,\(knots),N,\(kmh),K,A"),
         ]
     }
+
+    /// The largest altitude (metres) and speed (knots) written: 12 characters at most, which
+    /// keeps GGA and RMC within 82.
+    static let largestWritten = 1e9
 
     /// The epoch of a receiver without a fix at `time` (signal loss): GGA, GSA, RMC, VTG.
     public func noFix(at time: EpochInstant) -> [String] {
