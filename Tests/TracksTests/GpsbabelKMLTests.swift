@@ -119,6 +119,34 @@ struct GpsbabelKMLTests {
         #expect(!track.paths[0].isTimed)
     }
 
+    /// With `track=1` gpsbabel writes the track twice: a gx:Track, and an untimed "Path" line of
+    /// the same positions, its drawing. A replay walked the drawing too — the whole route again
+    /// at --speed after the track (a black-box hunt: 12,667 fixes for its GPX's 7,200). Only a
+    /// line whose positions are those of a timed track is left out: `--path` still picks it.
+    @Test func aLineDrawingATimedTrackIsNotReplayedAgain() throws {
+        let when = Self.times.map { "<when>\($0)</when>" }.joined()
+        let coords = Self.vertices.map { "<gx:coord>\($0.split(separator: ",").joined(separator: " "))</gx:coord>" }
+        func replayed(_ line: [String]) throws -> [RouteSample] {
+            let track = try readTrack(
+                kml(
+                    """
+                    <Placemark><name>ride</name><gx:Track>\(when)\(coords.joined())</gx:Track></Placemark>
+                    <Placemark><name>Path</name><LineString><coordinates>\(line.joined(separator: " "))</coordinates></LineString></Placemark>
+                    """))
+            return try RouteTiming().samples(for: track)
+        }
+        let samples = try replayed(Self.vertices)
+        let times = samples.compactMap(\.point.timeIntervalSince1970)
+        #expect(times.count == 3 && times.last.map { $0 - times[0] } == 4, "the track's points only: \(times)")
+        // Another line is walked after the track, as before; and `--path 2` picks the drawing.
+        #expect(try replayed(Array(Self.vertices.reversed())).count > 3)
+        let track = try readTrack(
+            kml(
+                "<Placemark><LineString><coordinates>\(Self.vertices.joined(separator: " "))</coordinates></LineString></Placemark>"
+            ))
+        #expect(try RouteTiming().samples(for: track, path: 1).count > 1)
+    }
+
     /// gpsbabel's own KML, from its reference files: with `track=1` the times are in a gx:Track
     /// and the LineString beside it stays a drawing (no second timed copy, no warning); the
     /// KML it wrote reads as the GPX it was written from.
@@ -130,6 +158,8 @@ struct GpsbabelKMLTests {
         let timed = try #require(kml.paths.first { $0.isTimed })
         let source = try #require(gpx.paths.first)
         #expect(timed.points.map(\.timeIntervalSince1970) == source.points.map(\.timeIntervalSince1970))
+        // And a replay of the KML is the GPX's: the drawing beside the gx:Track is not walked.
+        #expect(try RouteTiming().samples(for: kml).count == (try RouteTiming().samples(for: gpx).count))
 
         // Untimed track points (the GPX had no times): nothing to pair, nothing said.
         let untimed = try TrackReader().read(contentsOf: Corpus.url("gpsbabel/reference/track/bounds-test-track.kml"))

@@ -111,6 +111,11 @@ public struct RouteTiming: Sendable {
         self.maximumSamples = maximumSamples
     }
 
+    /// Whether two paths visit the same positions in the same order.
+    static func samePositions(_ a: TrackPath, _ b: TrackPath) -> Bool {
+        a.points.elementsEqual(b.points) { $0.latitude == $1.latitude && $0.longitude == $1.longitude }
+    }
+
     /// The samples of `track`, or of only its `path`-th path (1-based, in document order), made
     /// all at once: ``timeline(for:path:)`` makes them one at a time.
     public func samples(for track: Track, path selected: Int? = nil) throws(RouteTimingError) -> [RouteSample] {
@@ -139,6 +144,15 @@ public struct RouteTiming: Sendable {
                 throw RouteTimingError(message: "there is no path \(selected); the track has \(paths.count)")
             }
             paths = [paths[selected - 1]]
+        } else {
+            // gpsbabel's `kml,track=1` writes a track twice: a gx:Track with its times and an
+            // untimed "Path" line of the same positions, its drawing. Walked as well, the drawing
+            // replayed the whole route again at --speed after it (a black-box hunt).
+            let timed = paths.filter { $0.points.contains { $0.timeIntervalSince1970 != nil } }
+            paths.removeAll { path in
+                path.points.allSatisfy { $0.timeIntervalSince1970 == nil }
+                    && timed.contains { $0.points.count == path.points.count && Self.samePositions($0, path) }
+            }
         }
         if paths.isEmpty {
             let points = track.points
