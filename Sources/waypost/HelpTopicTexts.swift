@@ -225,7 +225,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `places` | path | a directory with `twitter-places.json` and `facebook-pages.json` for the emulator, relative to the scenario (default: the places built into the tool, as in `fixtures/places`) |
 | `iosVersion` | whole number, 8–26 | the iOS release every device follows unless it says otherwise (default 26): up to 12 region monitoring needs Always |
 | `dryRun` | bool | evaluate the gates and record the audit, send nothing |
-| `timeBudget` | duration | wall-clock time the run may take (default `waypost test --time-budget`, 600 s); past it the run stops and the scenario fails (exit 1), so a scenario that would not end cannot hang CI |
+| `timeBudget` | duration | wall-clock time the run may take (default `waypost test --time-budget`, 600 s); past it the run stops and the scenario fails (exit 1), so a scenario that would not end cannot hang CI; the report lists it as an `ERROR` with the budget (JUnit `<error>`, as JUnit reports a timeout), and the exit status is a failure's, not a bad file's 65 |
 | `realism` | `exact`, `field` or `device` | every device's realism unless it says otherwise (see "The field mechanism") |
 | `environment` | `urban`, `suburban`, `rural` | where every device's OS positions itself, for region monitoring under `field`/`device` (default `suburban`) |
 | `wifi` | `on`, `off` | whether Wi-Fi is on for every device (default `on`) |
@@ -280,6 +280,8 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 One entry with `count` stands for a crowd — a load test of a check-in backend, a city of commuters:
 
 ```yaml
+name: commuter-crowd
+regions: ../regions/commute-cafes.yaml
 devices:
   - name: commuter
     count: 10000
@@ -287,7 +289,7 @@ devices:
     spread: { time: 30m, distance: 300 }
 expect:
   - { event: regionEnter, device: commuter, atLeast: 5000 }    # any of the 10,000
-  - { event: regionEnter, device: commuter-00042, count: 1 }   # one of them
+  - { event: regionEnter, device: commuter-00002, count: 1 }   # one of them
 ```
 
 The route is read and timed once for all of them; each device's noise gets its own seed (the
@@ -502,8 +504,8 @@ K-th and writes them to a results file; `waypost test --merge FILE… [--format 
 combines the shards into the report one process gives (byte for byte, but for JUnit's measured
 times). Without `--shard`, a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (from 0) and
 `JOB_COMPLETIONS` choose the shard, else a Slurm job array's task: shard `SLURM_ARRAY_TASK_ID` −
-`SLURM_ARRAY_TASK_MIN` + 1 of `SLURM_ARRAY_TASK_COUNT` (a whole range such as `--array=0-3`; a
-stepped or listed array is refused, 64). A missing or repeated shard file is one error (65), and
+`SLURM_ARRAY_TASK_MIN` + 1 of `SLURM_ARRAY_TASK_COUNT` (Slurm sets these and `_MAX`, which must
+agree with them: a whole range such as `--array=0-3`; a stepped or listed array is refused, 64). A missing or repeated shard file is one error (65), and
 so is a shard of another run: each results file carries every scenario's seed, realism, trials and
 the SHA-256 of the scenario file and of every file it reads (route, regions, beacons, rules,
 privacy, places), and the options that change verdicts (`--trials`, `--time-budget`, the
@@ -560,7 +562,7 @@ jobs:
     steps:
       - uses: actions/checkout@v4
       - run: make build
-      - run: .build/debug/waypost test fixtures/scenarios/*.yaml --trials 1000 --shard ${{ matrix.shard }}/4 -o shard-${{ matrix.shard }}.json
+      - run: .build/debug/waypost test fixtures/scenarios/field-cafe-checkin.yaml --trials 1000 --shard ${{ matrix.shard }}/4 -o shard-${{ matrix.shard }}.json
       - uses: actions/upload-artifact@v4
         with: { name: "shard-${{ matrix.shard }}", path: "shard-${{ matrix.shard }}.json" }
   verdict:

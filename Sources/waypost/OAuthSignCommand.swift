@@ -47,7 +47,8 @@ struct OAuthSign: ParsableCommand {
             Net::Twitter::Lite send a GET:
               waypost oauth-sign --transport query \\
                 --url http://127.0.0.1:8080/1.1/account/verify_credentials.json \\
-                --consumer-key waypost-demo-consumer --consumer-secret waypost-demo-consumer-secret \\
+                --consumer-key waypost-demo-consumer \\
+                --consumer-secret waypost-demo-consumer-secret \\
                 --token 1001-waypost-demo-token --token-secret waypost-demo-token-secret
             """
     )

@@ -29,9 +29,12 @@ struct Sweep: AsyncParsableCommand {
 
             Examples:
               waypost sweep --radius 10,50,100 --speed 1.4,15
-              waypost sweep --radius 50 --speed 5 --environment urban,suburban,rural --wifi on,off
-              waypost sweep --radius 100,200 --speed 1.4 --offset 0,150 --format json -o sweep.json
-              waypost sweep --radius 25,50,100,200 --speed 1.4,5,15 --format html -o sweep.html
+              waypost sweep --radius 50 --speed 5 \\
+                --environment urban,suburban,rural --wifi on,off
+              waypost sweep --radius 100,200 --speed 1.4 --offset 0,150 \\
+                --format json -o sweep.json
+              waypost sweep --radius 25,50,100,200 --speed 1.4,5,15 \\
+                --format html -o sweep.html
             """
     )
 

@@ -29,15 +29,17 @@ struct SweepReport {
     /// lateness and distance from the centre, p5/p50/p95.
     func text() -> String {
         let event = "notified (95 % Wilson)  late s p5/p50/p95  from centre m p5/p50/p95"
+        // As wide as the widest surroundings shown ("suburban, Wi-Fi off" pushed its row out).
+        let surroundings = summaries.map(\.cell.surroundings.description.count).reduce(18, max)
         var lines = [
             "waypost sweep: \(realism) mechanism, \(Counted.text(trials, "trial")) a cell, seed \(seed)",
-            "radius m  speed m/s  dwell s  offset m  surroundings        | enter: \(event) | exit: \(event)",
+            "radius m  speed m/s  dwell s  offset m  \(pad("surroundings", surroundings))  | enter: \(event) | exit: \(event)",
         ]
         for summary in summaries {
             let cell = summary.cell
             let head = [
                 pad(Self.label(cell.radius), 8), pad(Self.label(cell.speed), 9), pad(Self.label(cell.dwell), 7),
-                pad(Self.label(cell.offset), 8), pad(cell.surroundings.description, 18),
+                pad(Self.label(cell.offset), 8), pad(cell.surroundings.description, surroundings),
             ].joined(separator: "  ")
             let events = [summary.entry, summary.exit].map { event in
                 let rate =

@@ -15,8 +15,10 @@ struct Test: AsyncParsableCommand {
             emulator's request journal. Independent scenarios run in parallel; the same scenario \
             gives the same result every run. The file format: waypost help scenarios.
 
-            Exit codes: 0 every expectation holds, 1 an expectation failed, 65 a scenario is \
-            invalid, 66 a scenario file is missing. SIGINT or SIGTERM stops the runs at once (a \
+            Exit codes: 0 every expectation holds, 1 an expectation failed (or a run went past \
+            its time budget), 64 a usage error, 65 a scenario is invalid, 66 a scenario file is \
+            missing, 69 the emulator could not start or another process is recording the run \
+            into --db. SIGINT or SIGTERM stops the runs at once (a \
             shell reports 130 or 143); runs not recorded with --db leave no files behind.
 
             Examples:
@@ -83,7 +85,7 @@ struct Test: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run only shard K of N of the (scenario, trial) units and write them to --output; default from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX and JOB_COMPLETIONS, or a Slurm job array's SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.",
+            "Run only shard K of N of the (scenario, trial) units and write them to --output; default from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX and JOB_COMPLETIONS, or a Slurm job array's task (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _COUNT).",
             valueName: "K/N"))
     var shard: String?
 

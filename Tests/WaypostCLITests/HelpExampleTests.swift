@@ -10,7 +10,7 @@ import Testing
 struct HelpExampleTests {
     static let commands = [
         ["test"], ["replay"], ["export"], ["report"], ["audit"], ["outbox"], ["outbox", "flush"],
-        ["history", "purge"], ["history", "retention"], ["oauth-sign"], ["compare"], ["emulator"],
+        ["history", "purge"], ["history", "retention"], ["oauth-sign"], ["compare"], ["emulator"], ["sweep"],
     ]
 
     /// The example commands of a help text: the lines under "Examples:" (or "Example …:"),

@@ -50,6 +50,17 @@ struct SweepCLITests {
         let text = try CLITests.waypost(["sweep", "--radius", "10,100", "--speed", "1.4,15", "--trials", "10"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.split(separator: "\n").count == 2 + 4)
+        // Columns line up whatever the surroundings: "suburban, Wi-Fi off" pushed its row out
+        // (a black-box hunt).
+        let surroundings = try CLITests.waypost([
+            "sweep", "--radius", "50", "--speed", "5", "--environment", "urban,suburban", "--wifi", "on,off",
+            "--trials",
+            "2",
+        ])
+        let bars = surroundings.stdout.split(separator: "\n").dropFirst().map { line in
+            line.firstIndex(of: "|").map { line.distance(from: line.startIndex, to: $0) }
+        }
+        #expect(bars.count == 5 && Set(bars).count == 1, "\(surroundings.stdout)")
         try withTemporaryDirectory { directory in
             let page = directory.appendingPathComponent("sweep.html").path
             let html = try CLITests.waypost([
