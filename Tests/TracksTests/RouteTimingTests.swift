@@ -95,6 +95,17 @@ struct RouteTimingTests {
         #expect(abs((samples.last?.point.storedTime ?? 0) - samples[0].point.storedTime - 1000 / 1.4) < 1)
     }
 
+    /// A KML Point placemark's TimeStamp times its point, as a GPX waypoint's `time` does: such
+    /// points replayed untimed from 2025-01-01 at walking pace (a black-box hunt).
+    @Test func pointPlacemarksAreTimedByTheirTimeStamps() throws {
+        let placemarks = [("-122,37", "08:00:00"), ("-122,37.001", "08:01:00")].map {
+            "<Placemark><TimeStamp><when>2025-06-01T\($1)Z</when></TimeStamp><Point><coordinates>\($0)</coordinates></Point></Placemark>"
+        }
+        let samples = try RouteTiming().samples(for: try readTrack(kml(placemarks.joined())))
+        let times = samples.compactMap(\.point.timeIntervalSince1970)
+        #expect(times.first == 1_748_764_800 && times.last == 1_748_764_860, "\(times)")
+    }
+
     @Test func partlyTimedPathsAreInterpolatedByDistance() throws {
         var points = (0..<5).map { TrackPoint(latitude: 37 + Double($0) * 0.001, longitude: -122) }
         points[0].timeIntervalSince1970 = 100

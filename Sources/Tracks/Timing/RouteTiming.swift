@@ -155,8 +155,18 @@ public struct RouteTiming: Sendable {
             }
         }
         if paths.isEmpty {
-            let points = track.points
-            if !points.isEmpty { paths = [TrackPath(points: points)] }
+            // Single points in document order; a KML Point placemark's TimeStamp times its point,
+            // as a GPX waypoint's `time` does (they were replayed untimed from 2025-01-01).
+            let points = track.features.flatMap { feature -> [TrackPoint] in
+                let points = feature.geometry?.points ?? []
+                guard let span = feature.timeSpan, let stamp = span.begin, span.end == stamp else { return points }
+                return points.map { point in
+                    var point = point
+                    if point.timeIntervalSince1970 == nil { point.timeIntervalSince1970 = stamp.timeIntervalSince1970 }
+                    return point
+                }
+            }
+            if !points.isEmpty { paths = [TrackPath(points: SpillColumn(points))] }
         }
         guard paths.contains(where: { !$0.points.isEmpty }) else {
             throw RouteTimingError(message: "the track has no positions to replay")
