@@ -22,6 +22,40 @@ struct LocationServiceTests {
         #expect(run(route(seconds: 100) { $0 }, manager: all).fixes.count == 101)
     }
 
+    /// The fixes filled in between two of the route's points move along the leg between them,
+    /// and report its speed and course: the first point's own motion was carried over every one
+    /// — a recorded 2.5 m/s east while the leg goes 1.85 m/s north, and 5.55 m/s across a jump
+    /// of 1.1 km in 4 s between a GPX track's segments (a black-box hunt).
+    @Test func filledFixesReportTheirLegsMotion() {
+        func sample(_ seconds: Double, _ metres: Double, speed: Double? = nil, course: Double? = nil) -> RouteSample {
+            let c = north(metres)
+            return RouteSample(
+                point: TrackPoint(
+                    latitude: c.latitude, longitude: c.longitude,
+                    time: .init(timeIntervalSince1970: (t0 + seconds).secondsSince1970)),
+                speed: speed, course: course)
+        }
+        let manager = alwaysManager()
+        manager.startUpdatingLocation()
+        // A recorded motion at the first point, then a leg of 111 m north in 60 s; then a pause
+        // of 20 s where the device stays put; then a jump of 1,100 m in 4 s.
+        let fixes = run(
+            [
+                sample(0, 0, speed: 2.5, course: 90), sample(60, 111, speed: 1.85, course: 0),
+                sample(80, 111, speed: 1.85, course: 0), sample(84, 1_211, speed: 1.85, course: 0),
+            ], manager: manager
+        ).fixes
+        func motion(at time: Double) -> (Double, Double)? {
+            fixes.first { $0.time == time }.map { ($0.location.speed, $0.location.course) }
+        }
+        #expect(motion(at: 0).map { $0 == (2.5, 90) } == true, "a route point keeps what the file says")
+        #expect(
+            motion(at: 30).map { abs($0.0 - 1.85) < 0.01 && $0.1 < 0.01 } == true,
+            "\(String(describing: motion(at: 30)))")
+        #expect(motion(at: 70).map { $0.0 == 0 && $0.1 < 0 } == true, "still: \(String(describing: motion(at: 70)))")
+        #expect(motion(at: 82).map { abs($0.0 - 275) < 1 } == true, "\(String(describing: motion(at: 82)))")
+    }
+
     /// `horizontalAccuracy` is "the radius of uncertainty for the location" (Apple, CLLocation
     /// `horizontalAccuracy`): with GPS-class accuracy it is the noise model's, so the ideal receiver
     /// (`none`, fixes exactly on the route) reports 0 whatever `desiredAccuracy` asks for.

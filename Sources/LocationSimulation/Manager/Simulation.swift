@@ -497,7 +497,7 @@ struct DeviceCursor {
     private var route: RouteTimeline.Iterator
     /// The route's next sample, read one ahead to fill the gap before it.
     private var upcoming: RouteSample?
-    private var fill: (from: RouteSample, to: RouteSample, step: Int, steps: Int)?
+    private var fill: (from: RouteSample, to: RouteSample, step: Int, steps: Int, motion: Motion)?
     private var change = 0
     /// What ``peek()`` made, handed out by the next ``next()``.
     private var peeked: DeviceSample??
@@ -569,7 +569,7 @@ struct DeviceCursor {
                         latitude: a.latitude + (b.latitude - a.latitude) * f,
                         longitude: Longitude.between(a.longitude, b.longitude, at: f)),
                     altitude: a.altitude.flatMap { x in b.altitude.map { x + ($0 - x) * f } },
-                    speed: fill.from.speed, course: fill.from.course)
+                    speed: fill.motion.speed, course: fill.motion.course)
             }
             self.fill = nil
         }
@@ -579,11 +579,35 @@ struct DeviceCursor {
         if let next = upcoming {
             let span = next.point.storedTimeOrZero - current.point.storedTimeOrZero
             let steps = Int((span / interval).rounded(.up))
-            if steps > 1 { fill = (current, next, 0, steps) }
+            if steps > 1 { fill = (current, next, 0, steps, Self.motion(from: current, to: next)) }
         }
         return sample(
             time: current.point.storedTimeOrZero, coordinate: current.point.coordinate,
             altitude: current.point.altitude, speed: current.speed, course: current.course)
+    }
+
+    typealias Motion = (speed: Double?, course: Double?)
+
+    /// The motion of the samples filled in between two of the route's: the leg's — its length
+    /// over its time, its direction (none without one) — as a receiver moving along it reports.
+    /// The first sample's own motion was carried over every filled sample: a recorded speed or
+    /// course (GPX `speed`, Garmin's TrackPointExtension) is the point's, not the leg's, and the
+    /// jump between two of a file's paths (a GPX track's segments) is a leg of its own — 5.55
+    /// m/s was reported across a 1.1 km gap crossed in 4 s, and a pause between segments kept
+    /// the speed before it (a black-box hunt). Where the first sample's motion is the leg's
+    /// already (the timeline derived it from the same two points, within its metric's rounding),
+    /// it is kept to the bit.
+    static func motion(from a: RouteSample, to b: RouteSample) -> Motion {
+        let (speed, course) = RouteTimeline.motion(
+            from: a.point, to: b.point, metric: LocalMetric(latitude: a.point.latitude))
+        func near(_ given: Double?, _ leg: Double?, within tolerance: Double) -> Bool {
+            guard let given, let leg else { return given == nil && leg == nil }
+            return abs(given - leg) <= tolerance
+        }
+        return (
+            near(a.speed, speed, within: 1e-3 * (speed ?? 0) + 1e-9) ? a.speed : speed,
+            near(a.course, course, within: 0.05) ? a.course : course
+        )
     }
 
     /// The next sample of the rest after the route: the last position, still, every interval.

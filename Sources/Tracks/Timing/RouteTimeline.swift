@@ -173,15 +173,8 @@ private struct PieceCursor: Sendable {
         var speed: Double? = nil
         var course: Double? = nil
         if let (p, q) = upcoming.map({ (point, $0) }) ?? previous.map({ ($0, point) }) {
-            let dt = q.storedTime - p.storedTime
-            let metric = LocalMetric.near(p.latitude, cached: &cachedMetric)
-            let (north, east) = metric.offset(from: p.coordinate, to: q.coordinate)
-            let distance = (north * north + east * east).squareRoot()
-            if dt > 0 { speed = distance / dt }
-            if distance > 0 {
-                let degrees = atan2(east, north) * 180 / .pi
-                course = degrees < 0 ? degrees + 360 : degrees
-            }
+            (speed, course) = RouteTimeline.motion(
+                from: p, to: q, metric: LocalMetric.near(p.latitude, cached: &cachedMetric))
         }
         if let known {
             speed = known.speed
@@ -194,6 +187,25 @@ private struct PieceCursor: Sendable {
         var shifted = point
         shifted.storedTime += shift
         return RouteSample(point: shifted, speed: speed, course: course)
+    }
+}
+
+extension RouteTimeline {
+    /// The motion from `p` to `q` measured in `metric` (a metric near `p`): the distance over
+    /// the time (nil without time between them) and the direction, degrees clockwise from true
+    /// north in [0, 360) (nil without distance).
+    package static func motion(from p: TrackPoint, to q: TrackPoint, metric: LocalMetric) -> (
+        speed: Double?, course: Double?
+    ) {
+        let dt = q.storedTime - p.storedTime
+        let (north, east) = metric.offset(from: p.coordinate, to: q.coordinate)
+        let distance = (north * north + east * east).squareRoot()
+        var course: Double?
+        if distance > 0 {
+            let degrees = atan2(east, north) * 180 / .pi
+            course = degrees < 0 ? degrees + 360 : degrees
+        }
+        return (dt > 0 ? distance / dt : nil, course)
     }
 }
 
