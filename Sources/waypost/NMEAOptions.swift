@@ -82,6 +82,10 @@ final class NMEASink {
     private let flushEachEpoch: Bool
     /// The time of the last no-fix epoch written, while the signal is lost.
     private var lostAt: EpochInstant?
+    /// Whether the two-digit-year warning was given.
+    private var warnedOfYear = false
+    /// 1980-01-01 and 2080-01-01, UTC: the years a two-digit NMEA year is read as.
+    static let yearsRead = 315_532_800.0..<3_471_292_800.0
 
     init(file: NMEAFileOutput?, server: NMEAServer?, interval: Double, flushEachEpoch: Bool) {
         self.file = file
@@ -100,6 +104,15 @@ final class NMEASink {
         case .locationUpdated(let location, _):
             lostAt = nil
             guard location.horizontalAccuracy >= 0 else { return }
+            // RMC's date has a two-digit year, which gpsd and gpsbabel read as 1980–2079: a fix
+            // of 1969 read back as 2069, and nothing said so (a black-box hunt).
+            if !warnedOfYear, !Self.yearsRead.contains(location.timestamp.secondsSince1970) {
+                warnedOfYear = true
+                FileHandle.standardError.write(
+                    Data(
+                        ("waypost: warning: --nmea: fixes before 1980 or after 2079 are written with a two-digit "
+                            + "year, which NMEA readers (gpsd, gpsbabel) take as 1980–2079\n").utf8))
+            }
             let hasAltitude = location.verticalAccuracy >= 0
             emit(
                 sentences.sentences(

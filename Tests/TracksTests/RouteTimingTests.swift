@@ -106,6 +106,19 @@ struct RouteTimingTests {
         #expect(times.first == 1_748_764_800 && times.last == 1_748_764_860, "\(times)")
     }
 
+    /// `--path N` names a line; a file of waypoints has none, and said "the track has 0" of a
+    /// file that replays (a black-box hunt).
+    @Test func aPathAskedOfSinglePointsSaysHowTheyAreReplayed() throws {
+        let track = try readTrack(kml("<Placemark><Point><coordinates>-122,37</coordinates></Point></Placemark>"))
+        #expect(throws: RouteTimingError.self) { try RouteTiming().samples(for: track, path: 1) }
+        do {
+            _ = try RouteTiming().samples(for: track, path: 1)
+        } catch {
+            #expect(error.message.contains("only single points (1), replayed in document order without --path"))
+        }
+        #expect(try RouteTiming().samples(for: track).count == 1)
+    }
+
     @Test func partlyTimedPathsAreInterpolatedByDistance() throws {
         var points = (0..<5).map { TrackPoint(latitude: 37 + Double($0) * 0.001, longitude: -122) }
         points[0].timeIntervalSince1970 = 100

@@ -83,6 +83,25 @@ struct NMEACLITests {
         #expect(hdops == ["0.1", ""])
     }
 
+    /// RMC's year has two digits, read as 1980–2079: a route of 1969 is written as 69 (read
+    /// back as 2069) and the replay says so, once; a route of 2025 says nothing.
+    @Test func yearsNMEACannotHoldAreSaidOnce() throws {
+        try withTemporaryDirectory { directory in
+            let route = directory.appendingPathComponent("moon.gpx")
+            let points = (0..<3).map {
+                "<trkpt lat=\"37\" lon=\"-122.00\($0)\"><time>1969-07-20T20:17:0\($0)Z</time></trkpt>"
+            }
+            try
+                "<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\(points.joined())</trkseg></trk></gpx>"
+                .write(to: route, atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost(["replay", route.path, "--nmea", "-"])
+            #expect(run.status == 0 && run.stdout.contains(",200769,"), "\(run.stdout)")
+            #expect(run.stderr.components(separatedBy: "two-digit year").count == 2, "once: \(run.stderr)")
+            let now = try CLITests.waypost(["replay", Self.ride, "--nmea", "-"])
+            #expect(!now.stderr.contains("two-digit year"), "\(now.stderr)")
+        }
+    }
+
     /// A FIFO (or a device such as /dev/null) named as the output is written into, not renamed
     /// over: as root, `-o /dev/null` replaced the machine's /dev/null with a file.
     @Test func aFIFOIsWrittenInPlaceNotReplaced() throws {

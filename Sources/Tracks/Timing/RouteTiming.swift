@@ -141,7 +141,12 @@ public struct RouteTiming: Sendable {
         }
         if let selected {
             guard paths.indices.contains(selected - 1) else {
-                throw RouteTimingError(message: "there is no path \(selected); the track has \(paths.count)")
+                let points = paths.isEmpty ? track.points.count : 0
+                throw RouteTimingError(
+                    message: points > 0
+                        ? "there is no path \(selected): the track has only single points (\(points)), "
+                            + "replayed in document order without --path"
+                        : "there is no path \(selected); the track has \(paths.count)")
             }
             paths = [paths[selected - 1]]
         } else {
