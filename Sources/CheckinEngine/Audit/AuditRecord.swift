@@ -44,6 +44,10 @@ public struct AuditRecord: Sendable, Codable, Equatable {
     public var decision: PostDecision
     /// Whether any location field went out with the post.
     public var carriesLocation: Bool
+    /// The precision the post was decided at by the gates so far: a dry run's and a queued post's
+    /// too, though nothing went. What went out is ``carriesLocation`` (and ``wireFields``): the
+    /// audit's table and CSV and the event stream's post lines say `none` where nothing did, and
+    /// the JSON audit, this record whole, keeps both.
     public var precision: Precision
     /// The location fields of the request as sent (`lat`, `long`, `place_id`, `display_coordinates`,
     /// `place`, `coordinates`), empty when none.
