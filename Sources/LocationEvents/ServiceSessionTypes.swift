@@ -76,7 +76,9 @@ public struct SessionDiagnostic: Sendable, Equatable {
     public var requirement: ServiceSessionRequirement?
     /// Whether the session is in effect: started while the app was in use (Apple: "A new session
     /// may only become active while the app is foregrounded and in direct use"), not invalidated,
-    /// and the app not terminated since.
+    /// and the app not terminated since; a background activity session only while the app has
+    /// effective authorization ("A session may only be active for an app which has effective
+    /// authorization", `CLBackgroundActivitySession.h`).
     public var isActive: Bool
     public var diagnostics: SessionDiagnostics
 

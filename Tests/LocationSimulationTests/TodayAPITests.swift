@@ -400,6 +400,31 @@ import Testing
         #expect(updates.filter { $0.0 >= 200 && $0.1.location != nil }.count == 201)
     }
 
+    /// A background activity session is active only while the app has effective authorization
+    /// ("A session may only be active for an app which has effective authorization",
+    /// `CLBackgroundActivitySession.h`), and reports diagnostics only from iOS 18
+    /// (`CLBackgroundActivitySession.Diagnostic`, iOS 18.0+). A black-box hunt saw one `active`
+    /// beside `authorizationDenied`, and iOS 18's flags on iOS 17.
+    @Test(arguments: [17, 18])
+    func aBackgroundActivitySessionNeedsAuthorization(ios: Int) {
+        var configuration = LocationManagerConfiguration()
+        configuration.iosVersion = ios
+        let manager = SimulatedLocationManager(status: .denied, startTime: t0, configuration: configuration)
+        manager.beginBackgroundActivitySession()
+        manager.startLiveUpdates()
+        let sessions = run(
+            route(seconds: 120) { $0 }, manager: manager, changes: [(t0 + 60, .authorizedWhenInUse)]
+        ).compactMap { timed -> (Double, SessionDiagnostic)? in
+            guard case .sessionDiagnostic(let diagnostic) = timed.event else { return nil }
+            return (timed.time - t0, diagnostic)
+        }
+        #expect(sessions.map { $0.1.isActive } == [false, true], "\(sessions)")
+        #expect(sessions.last?.0 == 60)
+        let denied: SessionDiagnostics = ios >= 18 ? .authorizationDenied : []
+        #expect(sessions.first?.1.diagnostics == denied, "\(sessions)")
+        #expect(sessions.allSatisfy { ios >= 18 || $0.1.diagnostics.isEmpty })
+    }
+
     /// An app whose launch code does not start its updates again gets none after the relaunch,
     /// and is not relaunched for them again ("If not, you will be considered no longer wanting to
     /// continue location updates", developer forums thread 797319).

@@ -39,6 +39,8 @@ extension LocationManagerCore {
         var launch: Int
         /// The diagnostics last reported, nil before the first report.
         var reported: SessionDiagnostics?
+        /// Whether it was in effect when last reported (``LocationManagerCore/isInEffect(_:)``).
+        var reportedInEffect = false
     }
 
     /// Opens a service session; one requiring authorization asks for it (and for temporary full
@@ -155,11 +157,22 @@ extension LocationManagerCore {
         }
     }
 
+    /// Whether a session is in effect: active (begun in use, not ended by a termination) and, for
+    /// a background activity session, the app having effective authorization ("A session may
+    /// only be active for an app which has effective authorization", `CLBackgroundActivitySession.h`:
+    /// one was reported active beside `authorizationDenied`).
+    @inline(__always) func isInEffect(_ session: HeldSession) -> Bool {
+        session.isActive && (session.kind != .backgroundActivity || authorizationStatus.allowsLocation)
+    }
+
     /// A session's diagnostics now: ``Availability``'s blocker for it, with the session's own
     /// flags. A session reaches the app while the app is in use as today's APIs count it, or — a
     /// service session of an app authorized Always — while it is active; either way only while
     /// the session itself is active (begun in use, not ended by a termination).
     @inline(__always) func sessionDiagnostics(_ session: HeldSession) -> SessionDiagnostics {
+        // `CLBackgroundActivitySession.Diagnostic` is iOS 18.0+: on iOS 17 a session says nothing
+        // but whether it is active.
+        if session.kind == .backgroundActivity && configuration.iosVersion < 18 { return [] }
         let inUse =
             isInUseForTodaysAPIs
             || (authorizationStatus == .authorizedAlways && session.kind == .service && session.isActive)
@@ -185,8 +198,9 @@ extension LocationManagerCore {
         for id in sessionOrder {
             guard var session = sessions[id] else { continue }
             let flags = sessionDiagnostics(session)
-            guard flags != session.reported else { continue }
-            session.reported = flags
+            let inEffect = isInEffect(session)
+            guard flags != session.reported || inEffect != session.reportedInEffect else { continue }
+            (session.reported, session.reportedInEffect) = (flags, inEffect)
             sessions[id] = session
             emit(.sessionDiagnostic(diagnostic(id, session)))
         }
@@ -194,7 +208,7 @@ extension LocationManagerCore {
 
     @inline(__always) private func diagnostic(_ id: SessionID, _ session: HeldSession) -> SessionDiagnostic {
         SessionDiagnostic(
-            session: id, kind: session.kind, requirement: session.requirement, isActive: session.isActive,
+            session: id, kind: session.kind, requirement: session.requirement, isActive: isInEffect(session),
             diagnostics: session.reported ?? sessionDiagnostics(session))
     }
 }
