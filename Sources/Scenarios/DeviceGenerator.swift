@@ -107,22 +107,34 @@ struct DeviceGenerator {
 /// Which device an expectation looks at: one, by name, or every device a `count` entry made.
 public struct DeviceSelector: Sendable, Equatable, ExpressibleByStringLiteral, CustomStringConvertible {
     public var name: String
-    public var isGroup: Bool
+    /// For a `count` entry, how many devices it made (`NAME-1`… with as many digits as this has);
+    /// nil for one device.
+    public var members: Int?
 
-    public init(name: String, isGroup: Bool = false) {
+    public var isGroup: Bool { members != nil }
+
+    public init(name: String, members: Int? = nil) {
         self.name = name
-        self.isGroup = isGroup
+        self.members = members
     }
 
     public init(stringLiteral name: String) {
         self.init(name: name)
     }
 
+    /// Whether `device` is this one, or one the entry made: its name, a hyphen, and a number
+    /// from 1 to ``members`` in exactly the entry's digits. Any digits matched, so a device of
+    /// its own named `c-1` was counted with the twelve `c-01`… of a crowd `c` (a black-box hunt).
     public func matches(_ device: String?) -> Bool {
         guard let device else { return false }
-        guard isGroup else { return device == name }
-        return device.utf8.count > name.utf8.count + 1 && device.hasPrefix(name + "-")
-            && device.utf8.dropFirst(name.utf8.count + 1).allSatisfy { (0x30...0x39).contains($0) }
+        guard let members else { return device == name }
+        let width = String(members).utf8.count
+        guard device.utf8.count == name.utf8.count + 1 + width, device.hasPrefix(name + "-") else { return false }
+        let digits = device.utf8.dropFirst(name.utf8.count + 1)
+        guard digits.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(Substring(digits)) else {
+            return false
+        }
+        return (1...members).contains(number)
     }
 
     public var description: String { isGroup ? "\(name)-*" : name }

@@ -89,7 +89,7 @@ private struct Reader {
             throw root.failure("give the route under 'device' (one) or 'devices' (a list), not both or neither")
         }
         var devices: [DeviceScript] = []
-        var groups: Set<String> = []
+        var groups: [String: Int] = [:]
         let ios = try fields["iosVersion"].map { node throws(ConfigFileError) in try iosVersion(node) }
         let entries = try fields["devices"]?.list() ?? [fields["device"]].compactMap({ $0 })
         var names: Set<String> = []
@@ -110,7 +110,7 @@ private struct Reader {
             let generator = try DeviceGenerator(node)
             if let generator {
                 guard let name = script.name else { throw node.failure("a device with 'count' needs a 'name'") }
-                guard groups.insert(name).inserted, !names.contains(name) else {
+                guard groups.updateValue(generator.count, forKey: name) == nil, !names.contains(name) else {
                     throw node.failure("device '\(name)' is named twice")
                 }
                 let generated = generator.devices(from: script, seed: seed &+ UInt64(devices.count))
@@ -121,7 +121,7 @@ private struct Reader {
             } else {
                 if entries.count > 1 {
                     guard let name = script.name else { throw node.failure("with several devices each needs a 'name'") }
-                    guard names.insert(name).inserted, !groups.contains(name) else {
+                    guard names.insert(name).inserted, groups[name] == nil else {
                         throw node.failure("device '\(name)' is named twice")
                     }
                 }
@@ -163,7 +163,9 @@ private struct Reader {
         if let node = fields["rules"] {
             let named = Set(regions.map(\.identifier) + beacons.map(\.identifier))
             rules = try included(node) { n throws(ConfigFileError) in
-                try CheckinRuleFile.rules(n, regions: named.isEmpty ? nil : named)
+                // A scenario knows all its regions: with none, a rule naming one is a typo too
+                // (it was accepted, and the rule never fired).
+                try CheckinRuleFile.rules(n, regions: named)
             }
         }
         var emulator = EmulatorSetup()
@@ -267,14 +269,19 @@ private struct Reader {
     /// A seed. Numbers are read as Doubles, so the range stops where they stop being exact enough.
     func unsigned(_ node: ConfigNode) throws(ConfigFileError) -> UInt64 {
         let value = try node.number()
-        guard value >= 0, value == value.rounded(), value <= Self.largestSeed else {
-            throw node.failure(
-                "expected a whole number from 0 to \(UInt64(Self.largestSeed)), not \(node.scalarText ?? "?")")
+        // Digits are read as an integer: through a Double, 9007199254740993 was read as
+        // 9007199254740992 — two seeds, one run (a black-box hunt). Other spellings of a number
+        // are taken where a Double holds them exactly.
+        let exact = node.scalarText.flatMap { UInt64($0) }
+        guard let seed = exact ?? (value >= 0 && value == value.rounded() && value <= 0x1p53 ? UInt64(value) : nil),
+            seed <= Self.largestSeed
+        else {
+            throw node.failure("expected a whole number from 0 to \(Self.largestSeed), not \(node.scalarText ?? "?")")
         }
-        return UInt64(value)
+        return seed
     }
 
-    static let largestSeed = 999_999_999_999_999_999.0
+    static let largestSeed: UInt64 = 999_999_999_999_999_999
     /// A million trials is hours of work; past it is a typo.
     static let mostTrials = 1_000_000
 
@@ -526,8 +533,9 @@ private struct Reader {
     struct Context {
         var regions: Set<String>
         var devices: Set<String>
-        /// Names of generated device groups (`count`): an expectation naming one matches any member.
-        var groups: Set<String>
+        /// Generated device groups (`count`), with how many each made: an expectation naming one
+        /// matches any member.
+        var groups: [String: Int]
         var rules: Set<String>
         var zones: [PrivacyZone]
     }
@@ -571,6 +579,7 @@ private struct Reader {
         let value = fields[kind] ?? node
         let location = "\(node.file):\(node.line):\(node.column)"
         let label = try fields["name"]?.string()
+        var defaultLabel: String?
         let expected: Expectation.Kind
         switch kind {
         case "event", "noEvent":
@@ -603,17 +612,15 @@ private struct Reader {
             var filter = try postFilter(network: value, [:], context)
             filter.carriesLocation = true
             filter.audience = .public
-            return Expectation(
-                kind: .posts(filter, .none),
-                label: label
-                    ?? "nothing locating the user went out publicly"
-                    + (filter.network.map { " on \($0.rawValue)" } ?? ""),
-                location: location)
+            expected = .posts(filter, .none)
+            // Its `rate` is read below like any other's (it returned before, and ignored it).
+            defaultLabel =
+                "nothing locating the user went out publicly" + (filter.network.map { " on \($0.rawValue)" } ?? "")
         default:
             expected = .requests(
                 try requestFilter(path: value, fields), kind == "noRequest" ? .none : try count(fields))
         }
-        var expectation = Expectation(kind: expected, label: label, location: location)
+        var expectation = Expectation(kind: expected, label: label ?? defaultLabel, location: location)
         if let v = fields["rate"] {
             let text = try v.string()
             guard let rate = RateBound(text) else {
@@ -684,17 +691,17 @@ private struct Reader {
     func device(_ node: ConfigNode?, _ context: Context) throws(ConfigFileError) -> DeviceSelector? {
         guard let node else { return nil }
         let name = try node.string()
-        if context.groups.contains(name) { return DeviceSelector(name: name, isGroup: true) }
+        if let members = context.groups[name] { return DeviceSelector(name: name, members: members) }
         guard context.devices.contains(name) else {
             // Generated devices are listed by their group.
-            let groups = context.groups.map { DeviceSelector(name: $0, isGroup: true) }
+            let groups = context.groups.map { DeviceSelector(name: $0.key, members: $0.value) }
             let names = context.devices.filter { device in !groups.contains { $0.matches(device) } }
-                .union(context.groups)
+                .union(context.groups.keys)
             throw node.failure(
                 "no device '\(name)' in this scenario"
                     + (names.isEmpty ? "" : " (devices: \(names.sorted().joined(separator: ", ")))"))
         }
-        return DeviceSelector(name: name, isGroup: false)
+        return DeviceSelector(name: name)
     }
 
     func eventFilter(type node: ConfigNode, _ fields: [String: ConfigNode], _ context: Context) throws(ConfigFileError)

@@ -62,7 +62,9 @@ public enum CheckinRuleFile {
                 if let known, !known.contains(name) {
                     throw item.failure(
                         "no region '\(name)' to check in at"
-                            + (known.isEmpty ? "" : " (regions: \(known.sorted().joined(separator: ", ")))"))
+                            + (known.isEmpty
+                                ? " (no regions are monitored)"
+                                : " (regions: \(known.sorted().joined(separator: ", ")))"))
                 }
                 names.insert(name)
             }

@@ -65,6 +65,21 @@ struct DeviceGeneratorTests {
         #expect(result.expectations.first?.description == "at least 14000 location on rider-*")
     }
 
+    /// An expectation naming a crowd matches the devices it made and no other: a device of its
+    /// own named `rider-1` (or `rider-13`) was counted with the twelve riders (a black-box hunt).
+    @Test func aCrowdIsItsOwnMembersOnly() throws {
+        let scenario = try Self.scenario(
+            Self.crowd + "\n  - { name: rider-1, route: $ROOT/tracks/cafe-stop.kml }"
+                + "\n  - { name: rider-13, route: $ROOT/tracks/cafe-stop.kml }")
+        guard case .events(let filter, _) = scenario.expectations.first?.kind else {
+            Issue.record("not an event expectation")
+            return
+        }
+        let selector = try #require(filter.device)
+        #expect(["rider-01", "rider-07", "rider-12"].allSatisfy(selector.matches))
+        #expect(!["rider-1", "rider-13", "rider-00", "rider-1a", "rider", "walker"].contains(where: selector.matches))
+    }
+
     /// Each device's fixes are the route's, moved by its displacement.
     @Test func devicesMovedApartFollowTheirOwnCopyOfTheRoute() async throws {
         let scenario = try Self.scenario(

@@ -108,6 +108,40 @@ struct ScenarioTests {
         }
     }
 
+    /// Three a black-box hunt found: `rate` on `noPublicLocation` was ignored (`rate: whatever`
+    /// too), so the expectation had to hold in every trial; a rule naming a region was not checked
+    /// when the scenario monitors none (and never fired); a seed past 2^53 was read through a
+    /// Double, 9007199254740993 as 9007199254740992.
+    @Test func rateOnEveryExpectationRulesRegionsAndExactSeeds() throws {
+        try withTemporaryDirectory { directory in
+            func read(_ seed: String, rate: String = "\"<= 0.2\"", rule: String = "") throws -> Scenario {
+                let url = try Self.write(
+                    """
+                    name: s
+                    seed: \(seed)
+                    device: { route: $ROOT/tracks/cupertino-walk.kml }
+                    \(rule.isEmpty ? "" : "rules: [\(rule)]")
+                    expect:
+                      - { noPublicLocation: twitter, rate: \(rate) }
+                    """, in: directory)
+                return try ScenarioFile.read(contentsOf: url, displayName: "s.yaml")
+            }
+            let rated = try read("1")
+            #expect(rated.expectations.first?.rate == RateBound("<= 0.2"))
+            #expect(throws: (any Error).self) { try read("1", rate: "whatever") }
+            let (past, largest) = (try read("9007199254740993"), try read("999999999999999999"))
+            #expect(past.seed == 9_007_199_254_740_993 && largest.seed == 999_999_999_999_999_999)
+            #expect(throws: (any Error).self) { try read("1000000000000000001") }
+            let rule = "{ id: r, on: regionEnter, regions: [nowhere], networks: [twitter], message: hi }"
+            do {
+                _ = try read("1", rule: rule)
+                Issue.record("a rule naming a region the scenario lacks was accepted")
+            } catch {
+                #expect("\(error)".contains("no region 'nowhere' to check in at (no regions are monitored)"))
+            }
+        }
+    }
+
     @Test func regionsWrittenInTheScenario() async throws {
         try await withTemporaryDirectory { directory in
             let url = try Self.write(
@@ -316,7 +350,7 @@ struct ScenarioTests {
         ),
         (
             "name: x\nseed: 1e19\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect: []\n",
-            "scenario.yaml:2:7: expected a whole number from 0 to 1000000000000000000, not 1e19"
+            "scenario.yaml:2:7: expected a whole number from 0 to 999999999999999999, not 1e19"
         ),
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - { request: any, status: 99999 }\n",
