@@ -66,6 +66,15 @@ import Testing
         #expect(events.map(\.state) == [.unmonitored, .unmonitored])
         #expect(events.map(\.diagnostics) == [.conditionLimitExceeded, .conditionUnsupported])
         #expect(manager.identifiers(of: "many").count == 22)
+        // The limit is per type of condition ("monitoring too many other conditions of this
+        // type", Apple, `CLMonitor.Event.conditionLimitExceeded`): beacon conditions have room of
+        // their own, 20 of them, where they were refused after the geographic ones.
+        events = []
+        let uuid = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
+        for i in 0..<21 {
+            manager.add(.beaconIdentity(.init(uuid: uuid, major: 1, minor: UInt16(i))), identifier: "b\(i)", to: "many")
+        }
+        #expect(events.filter { $0.state == .unmonitored }.map(\.identifier) == ["b20"], "\(events)")
     }
 
     /// Conditions that change at one fix report in the order they were added — a condition added

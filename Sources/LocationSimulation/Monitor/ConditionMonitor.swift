@@ -73,6 +73,8 @@ package struct ConditionMonitor {
     /// and a fix do not walk every condition (replaying the walk with 10,000 geographic ones took
     /// 7.9 s, the delegate API's regions 0.08 s; with 10,000 beacon ones 15 s).
     private var monitored = 0
+    /// The beacon conditions among ``monitored``: the limit is per type of condition.
+    private var monitoredBeacons = 0
     /// (A list a name: nearly always one, and a list costs no hash to add to.)
     private var beaconKeys: [BeaconName: [Key]] = [:]
     private var unsettled: Set<Key> = []
@@ -86,6 +88,14 @@ package struct ConditionMonitor {
 
     /// Number of conditions monitored, across every monitor of the app.
     package var count: Int { monitored }
+
+    /// The monitored conditions of `condition`'s type, geographic or beacon: the limit is per
+    /// type ("monitoring too many other conditions of this type", Apple,
+    /// `CLMonitor.Event.conditionLimitExceeded`); beacon conditions took the geographic ones' room.
+    private func monitored(like condition: MonitoringCondition) -> Int {
+        if case .beaconIdentity = condition { return monitoredBeacons }
+        return monitored - monitoredBeacons
+    }
 
     /// Whether any condition is monitored: asked at every fix.
     /// Inlined: read at every sample, a call passed a copy of the whole monitor.
@@ -125,7 +135,7 @@ package struct ConditionMonitor {
                 && circle.center.isValid)
         {
             diagnostics = .conditionUnsupported
-        } else if let limit = configuration.regionLimit, count >= limit {
+        } else if let limit = configuration.regionLimit, monitored(like: condition) >= limit {
             diagnostics = .conditionLimitExceeded
         }
         var entry = Entry(
@@ -179,6 +189,7 @@ package struct ConditionMonitor {
         guard let removed = entries.removeValue(forKey: key) else { return }
         if removed.isMonitored { monitored -= 1 }
         if case .beaconIdentity(let condition) = removed.condition {
+            if removed.isMonitored { monitoredBeacons -= 1 }
             let name = BeaconName(condition)
             beaconKeys[name]?.removeAll { $0 == key }
             if beaconKeys[name]?.isEmpty == true { beaconKeys[name] = nil }
@@ -203,6 +214,7 @@ package struct ConditionMonitor {
         if entry.isMonitored {
             monitored += 1
             if case .beaconIdentity(let condition) = entry.condition {
+                monitoredBeacons += 1
                 beaconKeys[BeaconName(condition), default: []].append(key)
             }
         }
