@@ -291,6 +291,9 @@ public struct ConfigNode {
     /// A duration: seconds as a number, or `90s`, `15m`, `2h`, `7d`.
     public func duration() throws(ConfigFileError) -> Seconds {
         if let seconds = numericValue {
+            guard !seconds.isNaN else {
+                throw failure("a duration is a number of seconds or 90s, 15m, 2h, 7d, not NaN")
+            }
             guard seconds >= 0 else { throw failure("a duration cannot be negative") }
             guard Seconds(seconds) <= Self.longestDuration else { throw failure(Self.tooLong) }
             return Seconds(seconds)

@@ -158,8 +158,15 @@ extension Expectation {
             let shownText = head.map(text).joined(separator: "; ")
             return total > head.count ? shownText + "; … (\(total - head.count) more)" : shownText
         }
-        func at(_ time: EpochInstant, _ device: String?) -> String {
-            Offset.text(o.origin.seconds(to: time)) + (device.map { " on \($0)" } ?? "")
+        func at(_ time: EpochInstant, _ device: String?, against window: Window = Window()) -> String {
+            // With the decimals that tell it from a bound it rounds onto: an exit at 126.131 s was
+            // listed "at +2:06" under "before +2:06" (a black-box hunt).
+            let seconds = o.origin.seconds(to: time)
+            let decimals = [window.after, window.before].compactMap { $0?.seconds }.compactMap { bound in
+                seconds > bound
+                    ? Offset.decimals(showing: seconds, over: bound) : Offset.decimals(showing: bound, over: seconds)
+            }.max()
+            return Offset.text(seconds, decimals: decimals ?? 0) + (device.map { " on \($0)" } ?? "")
         }
         switch kind {
         case .events(let filter, let count):
@@ -172,7 +179,7 @@ extension Expectation {
                     ? " (no \(filter.type) events at all)"
                     : " (\(filter.type) events seen: "
                         + listed(tally.firstSameType, total: tally.sameType) { event in
-                            event.summary + " at " + at(event.time, event.device)
+                            event.summary + " at " + at(event.time, event.device, against: filter.window)
                         } + ")"
             }
             return (

@@ -162,7 +162,7 @@ extension ScenarioResult {
                 passed = passed && verdict
                 expected +=
                     "; late by "
-                    + lateBy.bounds.map { "\($0.name) ≤ \(Offset.text($0.value.seconds))" }.joined(separator: ", ")
+                    + lateBy.bounds.map { "\($0.name) ≤ \(Offset.bound($0.value.seconds))" }.joined(separator: ", ")
                 actual += "; " + text
             }
             // Where the expectation is written, in the header's spelling of the file: shards run

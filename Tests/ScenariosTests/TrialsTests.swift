@@ -102,6 +102,13 @@ struct TrialsTests {
         // A hunt: `before: 47.8s` read "before +0:48" beside an event seen "at +0:48" that missed it.
         #expect(Offset.bound(47.8) == "+0:47.8" && Offset.bound(48) == "+0:48" && Offset.bound(0.125) == "+0:00.125")
         #expect(Window(after: nil, before: Seconds(47.8)).description == "before +0:47.8")
+        // And a bound with decimals is shown with them: `lateBy: {max: 30.45}` read "≤ +0:30"
+        // (a black-box hunt).
+        let fractional = ScenarioHeader(
+            name: "s", file: "s.yaml", trials: 2, expectations: [.init(rate: nil, lateBy: LateBy(max: 30.45))])
+        #expect(
+            ScenarioResult(fractional, records: [exact] + trials).expectations[0].expected.hasSuffix(
+                "late by max ≤ +0:30.45"))
     }
 
     /// A black-box hunt: 1,999 of 2,000 trials printed "100 %" beside a failed "in every trial".

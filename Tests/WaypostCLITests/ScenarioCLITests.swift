@@ -104,11 +104,15 @@ struct ScenarioCLITests {
             expect:
               - event: regionEnter
                 region: memorial-park
+              - { event: regionEnter, region: sunnyvale-coffee-roasters, after: 48s }
             """.write(to: broken, atomically: true, encoding: .utf8)
             let failed = try CLITests.waypost("test", broken.path)
             #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
             #expect(failed.stdout.contains("✗ at least 1 regionEnter of 'memorial-park'"))
             #expect(failed.stdout.contains("actual:   0 (regionEnter events seen:"))
+            // An event listed beside a window it missed by less than the second shown says so in
+            // decimals: the entry at 47.86 s was listed "at +0:48" under "after +0:48".
+            #expect(failed.stdout.contains("'sunnyvale-coffee-roasters' at +0:47.9"), "\(failed.stdout)")
 
             let invalid = directory.appendingPathComponent("invalid.yaml")
             try "name: x\ndevices: 3\nexpect: []\n".write(to: invalid, atomically: true, encoding: .utf8)
