@@ -30,7 +30,7 @@ struct TimedPointPairing {
                 start -= 1
             }
             let points = Array(track.features[start..<index])
-            let timedCount = points.filter { instant($0) != nil }.count
+            let timedCount = points.filter { $0.timeStamp != nil }.count
             // With `track=1` gpsbabel writes a gx:Track of the same points as well: its times are
             // read there, and the line stays the drawing it was.
             guard timedCount >= 2, !isTimedElsewhere(paths, in: track) else { continue }
@@ -78,9 +78,7 @@ struct TimedPointPairing {
             guard let geometry = feature.geometry, case let timed = timedPaths(geometry), !timed.isEmpty,
                 timed.reduce(0, { $0 + $1.points.count }) == count
             else { return false }
-            return timed.lazy.flatMap(\.points).elementsEqual(paths.lazy.flatMap(\.points)) {
-                $0.latitude == $1.latitude && $0.longitude == $1.longitude
-            }
+            return RouteTiming.samePositions(timed.lazy.flatMap(\.points), paths.lazy.flatMap(\.points))
         }
     }
 
@@ -118,7 +116,7 @@ struct TimedPointPairing {
     private static func check(
         _ feature: TrackFeature, at vertex: TrackPoint, number: Int, after last: inout Double
     ) -> Refusal? {
-        guard let time = instant(feature) else {
+        guard let time = feature.timeStamp else {
             return Refusal(reason: "point \(number) has no TimeStamp")
         }
         guard case .point(let point)? = feature.geometry, point.latitude == vertex.latitude,
@@ -135,8 +133,12 @@ struct TimedPointPairing {
     }
 
     /// A placemark's `TimeStamp` (a span whose ends coincide), in seconds since 1970.
-    private static func instant(_ feature: TrackFeature) -> Double? {
-        guard let span = feature.timeSpan, let begin = span.begin, span.end == begin else { return nil }
+}
+
+extension TrackFeature {
+    /// The instant of a KML TimeStamp (a span whose ends coincide), seconds since 1970.
+    var timeStamp: Double? {
+        guard let span = timeSpan, let begin = span.begin, span.end == begin else { return nil }
         return begin.timeIntervalSince1970
     }
 }

@@ -111,9 +111,9 @@ public struct RouteTiming: Sendable {
         self.maximumSamples = maximumSamples
     }
 
-    /// Whether two paths visit the same positions in the same order.
-    static func samePositions(_ a: TrackPath, _ b: TrackPath) -> Bool {
-        a.points.elementsEqual(b.points) { $0.latitude == $1.latitude && $0.longitude == $1.longitude }
+    /// Whether two runs of points visit the same positions in the same order.
+    static func samePositions(_ a: some Sequence<TrackPoint>, _ b: some Sequence<TrackPoint>) -> Bool {
+        a.elementsEqual(b) { $0.latitude == $1.latitude && $0.longitude == $1.longitude }
     }
 
     /// The samples of `track`, or of only its `path`-th path (1-based, in document order), made
@@ -156,7 +156,9 @@ public struct RouteTiming: Sendable {
             let timed = paths.filter { $0.points.contains { $0.timeIntervalSince1970 != nil } }
             paths.removeAll { path in
                 path.points.allSatisfy { $0.timeIntervalSince1970 == nil }
-                    && timed.contains { $0.points.count == path.points.count && Self.samePositions($0, path) }
+                    && timed.contains {
+                        $0.points.count == path.points.count && Self.samePositions($0.points, path.points)
+                    }
             }
         }
         if paths.isEmpty {
@@ -164,10 +166,10 @@ public struct RouteTiming: Sendable {
             // as a GPX waypoint's `time` does (they were replayed untimed from 2025-01-01).
             let points = track.features.flatMap { feature -> [TrackPoint] in
                 let points = feature.geometry?.points ?? []
-                guard let span = feature.timeSpan, let stamp = span.begin, span.end == stamp else { return points }
+                guard let stamp = feature.timeStamp else { return points }
                 return points.map { point in
                     var point = point
-                    if point.timeIntervalSince1970 == nil { point.timeIntervalSince1970 = stamp.timeIntervalSince1970 }
+                    if point.timeIntervalSince1970 == nil { point.timeIntervalSince1970 = stamp }
                     return point
                 }
             }
