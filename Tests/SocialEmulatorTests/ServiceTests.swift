@@ -189,9 +189,11 @@ struct ServiceTests {
         let me = "GET /me?access_token=waypost-demo-graph-token "
         let plain = try await RawHTTP.exchange(port: running.port, me + "HTTP/1.0\r\n", asksToClose: false)
         #expect(plain.closedByServer && plain.answer.contains(#""name":"Waypost Demo""#), "\(plain.answer)")
+        // Kept open: a second request on the same connection is answered too (no timing involved).
         for head in ["HTTP/1.0\r\nConnection: keep-alive\r\n", "HTTP/1.1\r\nHost: 127.0.0.1\r\n"] {
-            let kept = try await RawHTTP.exchange(port: running.port, me + head, asksToClose: false, wait: 2)
-            #expect(!kept.closedByServer && kept.answer.contains(#""name":"Waypost Demo""#), "\(head)")
+            let answers = try await RawHTTP.twice(port: running.port, me + head)
+            #expect(answers.count == 2, "\(head): \(answers)")
+            #expect(answers.allSatisfy { $0.contains(#""name":"Waypost Demo""#) }, "\(head): \(answers)")
         }
         let fields = (0..<1_200).map { "X-F\($0): v\r\n" }.joined()
         let many = try await RawHTTP.exchange(port: running.port, me + "HTTP/1.1\r\nHost: 127.0.0.1\r\n" + fields)
@@ -294,27 +296,62 @@ enum RawHTTP {
     }
 
     /// One request, its answer read until the server closes the connection or nothing comes for
-    /// `wait` seconds; `asksToClose` adds `Connection: close` and shuts the client's side.
-    static func exchange(port: Int, _ head: String, body: String = "", asksToClose: Bool, wait: Int = 10)
+    /// 10 seconds; `asksToClose` adds `Connection: close` and shuts the client's side.
+    static func exchange(port: Int, _ head: String, body: String = "", asksToClose: Bool)
         async throws -> (answer: String, closedByServer: Bool)
     {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        try blockingExchange(port: port, head, body: body, asksToClose: asksToClose, wait: wait)
-                    })
-            }.start()
+        try await onItsOwnThread { try blockingExchange(port: port, head, body: body, asksToClose: asksToClose) }
+    }
+
+    /// The same bodiless request twice on one connection, each answer read to its Content-Length:
+    /// the answers that came before the server closed the connection (two when it kept it open).
+    static func twice(port: Int, _ head: String) async throws -> [String] {
+        try await onItsOwnThread {
+            let fd = try connected(port: port)
+            defer { close(fd) }
+            let request = Array((head + "\r\n").utf8)
+            var answers: [String] = []
+            for _ in 0..<2 {
+                guard write(fd, request, request.count) == request.count, let answer = readOneAnswer(fd) else { break }
+                answers.append(answer)
+            }
+            return answers
         }
     }
 
-    private static func blockingExchange(port: Int, _ head: String, body: String, asksToClose: Bool, wait: Int)
-        throws -> (answer: String, closedByServer: Bool)
-    {
+    private static func onItsOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    /// One answer whose head gives its Content-Length, read whole; nil if the connection ends first.
+    private static func readOneAnswer(_ fd: Int32) -> String? {
+        var answer: [UInt8] = []
+        var byte: UInt8 = 0
+        while !answer.suffix(4).elementsEqual("\r\n\r\n".utf8) {
+            guard read(fd, &byte, 1) == 1 else { return nil }
+            answer.append(byte)
+        }
+        let head = String(decoding: answer, as: UTF8.self).lowercased()
+        guard let line = head.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        var body = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            let count = body[filled...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            filled += count
+        }
+        return String(decoding: answer + body, as: UTF8.self)
+    }
+
+    /// A socket connected to 127.0.0.1:`port` whose reads give up after 10 silent seconds.
+    private static func connected(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure() }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: wait, tv_usec: 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -325,7 +362,18 @@ enum RawHTTP {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw Failure() }
+        guard connected == 0 else {
+            close(fd)
+            throw Failure()
+        }
+        return fd
+    }
+
+    private static func blockingExchange(port: Int, _ head: String, body: String, asksToClose: Bool)
+        throws -> (answer: String, closedByServer: Bool)
+    {
+        let fd = try connected(port: port)
+        defer { close(fd) }
         let bytes = Array((head + (asksToClose ? "Connection: close\r\n" : "") + "\r\n" + body).utf8)
         guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure() }
         if asksToClose { shutdown(fd, Int32(SHUT_WR)) }
