@@ -67,6 +67,12 @@ struct AntimeridianTests {
         #expect(
             Antimeridian.cut(line([(-179.9, 1), (180, 2), (179.9, 3)]))
                 == [line([(-179.9, 1), (-180, 2)]), line([(180, 2), (179.9, 3)])])
+        // A step from 180° to −180° runs along the meridian and crosses nothing: it stays in its
+        // piece, on that piece's side (it was two one-point pieces, and the line was lost).
+        #expect(Antimeridian.cut(line([(180, 0), (-180, 1)])) == [line([(180, 0), (180, 1)])])
+        #expect(
+            Antimeridian.cut(line([(179.9, 1), (180, 2), (-180, 3), (-179.9, 4)]))
+                == [line([(179.9, 1), (180, 2), (180, 3)]), line([(-180, 3), (-179.9, 4)])])
         // A line that does not cross is one piece, as it was.
         let cupertino = line([(-122.03, 37.33), (-122.02, 37.34)])
         #expect(Antimeridian.cut(cupertino) == [cupertino])

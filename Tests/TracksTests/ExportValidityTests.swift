@@ -229,6 +229,48 @@ struct ExportValidityTests {
             ), "\(text)")
     }
 
+    /// A line along the antimeridian, written 180° then −180° (KML allows both), is a line on
+    /// one side of it — it was cut into two one-point pieces and exported as a MultiPoint — and
+    /// its second position keeps its own time.
+    @Test func aLineAlongTheAntimeridianStaysALine() throws {
+        let track = try readTrack(
+            """
+            <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>t</name>
+            <trkseg><trkpt lat="0" lon="180"><time>2025-01-01T00:00:00Z</time></trkpt><trkpt lat="1" lon="-180"><time>2025-01-01T00:01:00Z</time></trkpt></trkseg>
+            </trk></gpx>
+            """, name: "t.gpx")
+        let text = Self.export(track, as: .geojson)
+        #expect(text.contains(#""geometry":{"type":"LineString","coordinates":[[180,0],[180,1]]}"#), "\(text)")
+        #expect(text.contains(#""times":["2025-01-01T00:00:00Z","2025-01-01T00:01:00Z"]"#), "\(text)")
+    }
+
+    /// RFC 7946 §3.1.6: a ring has four or more positions. A KML ring of two places (closed: three
+    /// positions) was written as a Polygon no GeoJSON reader takes; it is its line, a hole of
+    /// two places is left out, and the export says so. A ring of three places closed on reading
+    /// stays a Polygon.
+    @Test func aRingOfFewerThanFourPositionsIsNoPolygon() throws {
+        func ring(_ coordinates: String) -> String {
+            "<LinearRing><coordinates>\(coordinates)</coordinates></LinearRing>"
+        }
+        let track = try readTrack(
+            kml(
+                """
+                <Placemark><name>open</name><Polygon><outerBoundaryIs>\(ring("0,0 1,0 1,1"))</outerBoundaryIs></Polygon></Placemark>
+                <Placemark><name>flat</name><Polygon><outerBoundaryIs>\(ring("0,0 1,0 0,0"))</outerBoundaryIs></Polygon></Placemark>
+                <Placemark><name>hole</name><Polygon><outerBoundaryIs>\(ring("0,0 4,0 4,4 0,4"))</outerBoundaryIs>
+                <innerBoundaryIs>\(ring("1,1 2,1"))</innerBoundaryIs></Polygon></Placemark>
+                """))
+        let text = Self.export(track, as: .geojson)
+        #expect(text.contains(#""type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]"#), "\(text)")
+        #expect(text.contains(#""type":"LineString","coordinates":[[0,0],[1,0],[0,0]]"#), "\(text)")
+        #expect(text.contains(#""type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]]]"#), "\(text)")
+        #expect(
+            TrackWriter.lost(track, as: .geojson) == [
+                "geojson: 2 polygons have a ring of fewer than four positions ('flat'; 'hole'): a GeoJSON ring needs "
+                    + "four or more (RFC 7946 §3.1.6), so an exterior is written as its line and a hole is left out"
+            ])
+    }
+
     /// A track of one-point segments only has no line: its positions stay, as a MultiPoint
     /// (a one-point track is a Point, as before); nothing is left out, so nothing is said.
     @Test func aTrackOfOnePointSegmentsIsAMultiPoint() throws {

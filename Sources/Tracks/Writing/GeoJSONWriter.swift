@@ -19,7 +19,9 @@ import WaypostSupport
 ///   a GeometryCollection, whose `times` have no place for a member cut in two; nor polygons.)
 /// - Polygon rings are wound as §3.1.6 requires — the exterior counter-clockwise, holes
 ///   clockwise — by reversing a ring wound the other way (KML does not fix a winding, and
-///   writers differ). No ring is dropped.
+///   writers differ). A ring of fewer than four positions is none: an exterior of three (two
+///   places, closed) is written as its line, a hole of three is left out
+///   (``TrackWriter/lost(_:as:)`` says so).
 /// - One geometry's positions all have the same dimension: `[lon, lat, alt]` only when every
 ///   position of that geometry has an altitude, otherwise `[lon, lat]` throughout — an altitude
 ///   is never invented. A geometry is a GeoJSON geometry object: a Polygon's rings or a
@@ -136,9 +138,12 @@ enum GeoJSONWriter {
             out.write("{\"type\":\"Point\",\"coordinates\":" + position(p) + "}")
         case .lineString(let path), .track(let path):
             writeLines(LineShape([path], cut: cut), to: &out)
+        case .polygon(let outer, _) where !outer.isLinearRing:
+            // No ring (§3.1.6: four or more positions): its positions as a line or a point.
+            writeLines(LineShape([outer], cut: cut), to: &out)
         case .polygon(let outer, let inner):
             out.write("{\"type\":\"Polygon\",\"coordinates\":[")
-            let rings = [outer] + inner
+            let rings = [outer] + inner.filter(\.isLinearRing)
             let altitude = threeDimensional(rings)
             for (i, ring) in rings.enumerated() {
                 if i > 0 { out.write(",") }
@@ -300,6 +305,10 @@ enum LineShape {
 }
 
 extension TrackPath {
+    /// Whether GeoJSON takes it as a polygon's ring: four or more positions (RFC 7946 §3.1.6; a
+    /// KML ring is closed as it is read, so the last is the first).
+    var isLinearRing: Bool { points.count >= 4 }
+
     /// The path in pieces that do not cross 180° (``Geo/Antimeridian``; RFC 7946 §3.1.9), the
     /// point where it crosses on both — its time and altitude interpolated where both ends have
     /// one, no other values (null in `coordinateProperties`). Itself when it does not cross.
@@ -308,6 +317,11 @@ extension TrackPath {
         typealias Position = (point: TrackPoint, index: Int?)
         let positions = points.enumerated().map { Position(point: $0.element, index: $0.offset) }
         let pieces = Antimeridian.cut(positions, longitude: \.point.longitude) { a, b, f, meridian in
+            if f == 1 {  // along the meridian: b, on the piece's side
+                var point = b.point
+                point.longitude = meridian
+                return Position(point: point, index: b.index)
+            }
             func between(_ x: Double?, _ y: Double?) -> Double? { x.flatMap { x in y.map { x + ($0 - x) * f } } }
             let point = TrackPoint(
                 latitude: a.point.latitude + (b.point.latitude - a.point.latitude) * f, longitude: meridian,

@@ -32,7 +32,7 @@ public enum TrackWriter {
         switch format {
         case .gpx: []
         case .kml: partlyTimedLines(track).map { [$0] } ?? []
-        case .geojson: onePointSegments(track).map { [$0] } ?? []
+        case .geojson: [onePointSegments(track), degenerateRings(track)].compactMap { $0 }
         }
     }
 
@@ -53,6 +53,24 @@ public enum TrackWriter {
             + listed(lines) + "): a gx:Track needs a time at every point, so "
             + (lines.count == 1 ? "it is" : "each is") + " written as a LineString, without its times"
             + (perPointValues ? " and per-point values" : "")
+    }
+
+    /// Names the polygons with a ring of fewer than four positions, which GeoJSON has no ring for.
+    private static func degenerateRings(_ track: Track) -> String? {
+        func polygons(_ geometry: Geometry?) -> [(outer: TrackPath, inner: [TrackPath])] {
+            switch geometry {
+            case .polygon(let outer, let inner): [(outer, inner)]
+            case .collection(let parts): parts.flatMap { polygons($0) }
+            default: []
+            }
+        }
+        let names = track.features.filter { feature in
+            polygons(feature.geometry).contains { !$0.outer.isLinearRing || $0.inner.contains { !$0.isLinearRing } }
+        }.map { quoted($0.name) }
+        guard !names.isEmpty else { return nil }
+        return "geojson: \(names.count == 1 ? "a polygon has" : "\(names.count) polygons have") a ring of fewer than "
+            + "four positions (" + listed(names) + "): a GeoJSON ring needs four or more (RFC 7946 §3.1.6), so "
+            + "an exterior is written as its line and a hole is left out"
     }
 
     /// Names the GPX tracks whose one-point segments the GeoJSON leaves out (``LineShape``).
