@@ -217,15 +217,19 @@ private struct Reader {
         }
     }
 
-    /// A path relative to the scenario, which must exist.
+    /// A path relative to the scenario, which must name a file.
     func file(_ node: ConfigNode) throws(ConfigFileError) -> (URL, String) {
         let path = try node.string()
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardized
         // Shown relative to the working directory when it is inside it, as a user would type it.
         let cwd = FileManager.default.currentDirectoryPath + "/"
         let display = url.path.hasPrefix(cwd) ? String(url.path.dropFirst(cwd.count)) : url.path
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        var directory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) else {
             throw node.failure("'\(path)' does not exist (looked for \(display))")
+        }
+        guard !directory.boolValue else {
+            throw node.failure("'\(path)' is a directory (\(display.isEmpty ? "." : display)), not a file")
         }
         read.inputs.append(ScenarioInput(name: path, url: url))
         return (url, display)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Runs
 import Scenarios
+import SimulatedTime
 import WaypostSupport
 
 /// `waypost test SCENARIO…`: scripted runs with assertions, for CI.
@@ -293,9 +294,11 @@ struct Test: AsyncParsableCommand {
     /// Reads every scenario, then runs this shard's units `jobs` at a time.
     private func runUnits(_ runner: ScenarioRunner, shard: (Int, Int)) async throws -> TrialResultsFile {
         var read: [Scenario?] = []
-        var failures: [Int: ScenarioError] = [:]
+        var failures: [Int: (error: ScenarioError, at: EpochInstant, took: Seconds)] = [:]
         var headers: [ScenarioHeader] = []
+        let clock = ContinuousClock()
         for (index, path) in scenarios.enumerated() {
+            let (started, begin) = (WallClock().now, clock.now)
             do {
                 let scenario = try ScenarioFile.read(contentsOf: URL(fileURLWithPath: path), displayName: path)
                 headers.append(try runner.header(scenario, trials: trials))
@@ -304,7 +307,7 @@ struct Test: AsyncParsableCommand {
                 // A scenario that cannot be read or run as asked is one unit: its error.
                 headers.append(.unreadable(path))
                 read.append(nil)
-                failures[index] = error
+                failures[index] = (error, started, Seconds(clock.now - begin))
             }
         }
         let units = TrialResultsFile.units(of: headers, shard: shard.0, of: shard.1)
@@ -321,9 +324,12 @@ struct Test: AsyncParsableCommand {
         let records = await mapConcurrently(count: units.count, jobs: jobs) { [headers, failures] position in
             let (index, trial) = units[position]
             guard let scenario = scenarios[index] else {
-                let record = TrialRecord(
+                // Its attempt is what was measured: JUnit's timestamp and time.
+                var record = TrialRecord(
                     file: headers[index].file, trial: trial, seed: 0, results: [], firstMatches: [],
-                    error: failures[index])
+                    error: failures[index]?.error)
+                record.startedAt = failures[index]?.at
+                record.duration = failures[index]?.took
                 return TrialResultsFile.Unit(scenario: index, record: record)
             }
             let record = await runner.run(scenario, unit: trial, of: headers[index], reusing: resources)

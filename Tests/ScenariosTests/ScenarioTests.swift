@@ -229,6 +229,8 @@ struct ScenarioTests {
     @Test(arguments: [
         ("name: x\nbogus: 1\n", "scenario.yaml:2:1: unknown key 'bogus'"),
         ("name: x\ndevice:\n  route: nowhere.kml\nexpect: []\n", "scenario.yaml:3:10: 'nowhere.kml' does not exist"),
+        // A directory was read as the route, and its error did not say which scenario line named it.
+        ("name: x\ndevice:\n  route: .\nexpect: []\n", "scenario.yaml:3:10: '.' is a directory ("),
         (
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: regionEnter\n    region: nope\n",
             "scenario.yaml:6:13: no region 'nope' in this scenario"

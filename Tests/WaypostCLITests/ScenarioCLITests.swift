@@ -73,6 +73,25 @@ struct ScenarioCLITests {
         }
     }
 
+    /// A scenario that cannot be read is a suite whose one case is its error; its attempt is what
+    /// was measured, so the suite says when and where, as every other does (the Ant/Jenkins JUnit
+    /// schema requires `timestamp` and `hostname` on a suite).
+    @Test func anUnreadableScenarioIsASuiteWithItsTimeAndPlace() throws {
+        try withTemporaryDirectory { directory in
+            let junit = directory.appendingPathComponent("out.xml").path
+            let run = try CLITests.waypost(
+                "test", directory.appendingPathComponent("nowhere.yaml").path, "--junit", junit)
+            #expect(run.status == 66, "\(run.stdout)\(run.stderr)")
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            let suite = xml.matches(
+                of:
+                    /<testsuite name="[^"]*\/nowhere.yaml" tests="1" failures="0" errors="1" time="\d+\.\d{3}" timestamp="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" hostname="[^"]+">/
+            )
+            #expect(suite.count == 1, "\(xml)")
+            #expect(xml.contains(/<testcase classname="[^"]*\/nowhere.yaml" name="run" time="\d+\.\d{3}">/), "\(xml)")
+        }
+    }
+
     /// The audit says why a post that passed its gates has not gone out: here, Graph refused the
     /// expired token, and the post waits for a flush with one it accepts.
     @Test func theAuditSaysWhyAPostWaits() throws {
