@@ -349,7 +349,11 @@ enum RawHTTP {
 
     /// A socket connected to 127.0.0.1:`port` whose reads give up after 10 silent seconds.
     private static func connected(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)  // Darwin's SOCK_STREAM is an Int32
+        #endif
         guard fd >= 0 else { throw Failure() }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
