@@ -186,6 +186,16 @@ extension Store {
         }
     }
 
+    /// Extends `lease`'s claim on one post; false when another sender holds it now (or it is
+    /// settled): a sender that stalled past its lease must not send what was taken over.
+    public func renewClaim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> Bool {
+        try locked { db throws(StoreError) in
+            try db.run(
+                "UPDATE outbox SET lease_until = ? WHERE id = ? AND state = 'sending' AND claimed_by = ?",
+                [SQLValue(lease.expiry), .integer(id), .text(lease.owner)]) == 1
+        }
+    }
+
     /// Records what happened to a post, with its updated audit record, in one transaction — only
     /// while `lease` still holds its claim. False (nothing written) when the claim was lost: the
     /// sender stalled past its lease and another one took the post over.

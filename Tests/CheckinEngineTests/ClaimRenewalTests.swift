@@ -98,6 +98,72 @@ struct ClaimRenewalTests {
         }
     }
 
+    /// The emulator, with a stall: the first request waits while the sender's lease runs out
+    /// (its lease clock moved past it, as a stopped process sees on waking) and `takeOver` runs
+    /// — another sender that takes the lapsed claim and delivers the post.
+    struct StallingTransport: HTTPTransport {
+        let inner: EmulatorTransport
+        let observation: Observation
+        let takeOver: @Sendable () async throws -> Void
+
+        func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
+            if await observation.isFirstRequest() {
+                do { try await takeOver() } catch { Issue.record("the other sender failed: \(error)") }
+            }
+            return try await inner.send(request)
+        }
+    }
+
+    /// The other sender, called from the stalled one's request: one task at a time uses it.
+    final class Unchecked<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// Found by a black-box hunt: a replay stopped (SIGSTOP) during its place lookup past its
+    /// 60 s lease, a flush meanwhile took the post over and sent it, and the replay, resumed, sent
+    /// it again 4 ms later — the post went out twice (the server's duplicate check hid it). The
+    /// sender renews its claim just before the post request, and sends nothing once it is gone.
+    @Test("SQLite: a sender that stalled past its lease does not send a post taken over and sent")
+    func aStalledSenderDoesNotSendWhatWasTakenOver() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("waypost.db").path
+            let store = try Store(path: path)
+            let run = try store.beginRun(name: "stalled", track: "synthetic", at: start)
+            let clock = SimulatedClock(start: start)
+            let leases = SimulatedClock(start: start)  // the wall clock the leases run out on
+            let core = EmulatorCore(
+                fixtures: try EmulatorFixtures.shipped(root: Corpus.repositoryRoot), configuration: .demo, clock: clock)
+            func facebook(_ transport: any HTTPTransport) -> SocialClients {
+                SocialClients(
+                    twitter: nil,
+                    facebook: FacebookClient(
+                        baseURL: EmulatorTransport.baseURL, accessToken: "waypost-demo-graph-token",
+                        transport: transport))
+            }
+            let other = Unchecked(
+                OutboxDelivery(
+                    store: try Store(path: path), clients: facebook(EmulatorTransport(core: core)), clock: clock,
+                    lease: OutboxLease(clock: leases)))
+            let transport = StallingTransport(inner: EmulatorTransport(core: core), observation: Observation()) {
+                leases.advance(to: start.advanced(by: .seconds(120)))
+                _ = try await other.value.deliverDue()
+            }
+            let delivery = OutboxDelivery(
+                store: store, clients: facebook(transport), clock: clock, lease: OutboxLease(clock: leases))
+            let engine = CheckinEngine(
+                rules: [rule([.facebook])], profile: .permissive, store: store, run: run, delivery: delivery)
+            for event in enters([(0, 1)]) {
+                clock.advance(to: event.time)
+                _ = try await engine.handle(event)
+            }
+            _ = try await engine.finish(maxWait: nil)
+            let posts = await core.journal.filter { $0.method == "POST" }
+            #expect(posts.count == 1, "\(posts.map(\.path))")
+            #expect(try store.outbox().map(\.state) == [.sent])
+        }
+    }
+
     @Test("In memory: the claims are this process's alone, and are not renewed")
     func inMemory() async throws {
         let store = InMemoryStore()

@@ -352,6 +352,12 @@ public final class OutboxDelivery {
     private func post(
         over base: any HTTPTransport, entry: OutboxEntry, intent: PostIntent, _ request: PostRequest
     ) async -> Outcome {
+        // Fencing: a sender that stalled past its lease (a stopped process, a suspended laptop)
+        // may have had the post taken over and sent; it renews its claim just before sending,
+        // and sends nothing once the claim is gone (its settle is refused too).
+        if store.sharesClaims, (try? store.renewClaim(entry.id, lease: lease)) != true {
+            return Outcome(state: .pending, decision: .queued, detail: "its claim was taken over by another sender")
+        }
         let recorder = RecordingTransport(wrapping: base)
         do {
             let id = try await request(recorder)

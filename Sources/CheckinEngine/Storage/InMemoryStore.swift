@@ -297,6 +297,16 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         }
     }
 
+    public func renewClaim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) -> Bool in
+            guard let index = position(of: id), entries[index].state == .sending,
+                entries[index].claimedBy == lease.owner
+            else { return false }
+            entries[index].leaseUntil = lease.expiry
+            return true
+        }
+    }
+
     public func settle(
         _ id: Int64, lease: OutboxLease, state: OutboxState, notBefore: EpochInstant?, payload: Data?,
         lastError: String?,

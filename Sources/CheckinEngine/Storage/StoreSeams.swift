@@ -82,6 +82,9 @@ public protocol OutboxStore: AnyObject, Sendable {
     func reclaimLapsed(lease: OutboxLease, run: Int64?, servers: OutboxServers?) throws(StoreError) -> [OutboxEntry]
     /// Extends every claim `lease` holds.
     func renewClaims(_ lease: OutboxLease) throws(StoreError)
+    /// Extends `lease`'s claim on one post, just before its request goes out; false when the claim
+    /// is no longer this lease's (it stalled past the lease, and another sender took the post).
+    func renewClaim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> Bool
     /// Whether another sender may take this store's claims once they lapse (another process on
     /// the same file): a pass then renews its claims while it works. False for a store only this
     /// process holds, whose claims nobody else can take. Default: true.
