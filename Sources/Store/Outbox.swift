@@ -186,6 +186,18 @@ extension Store {
         }
     }
 
+    /// Whether a post of `network` other than `id` is recorded as the network's post `remoteID`.
+    public func recordsRemoteID(_ remoteID: String, network: String, apartFrom id: Int64) throws(StoreError) -> Bool {
+        try locked { db throws(StoreError) in
+            var found = false
+            try db.query(
+                "SELECT 1 FROM outbox WHERE remote_id = ? AND network = ? AND id != ? LIMIT 1",
+                [.text(remoteID), .text(network), .integer(id)]
+            ) { _ in found = true }
+            return found
+        }
+    }
+
     /// Extends `lease`'s claim on one post; false when another sender holds it now (or it is
     /// settled): a sender that stalled past its lease must not send what was taken over.
     public func renewClaim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> Bool {

@@ -427,6 +427,24 @@ struct EngineTests {
         #expect(run.journal.contains { $0.method == "GET" && $0.path.hasSuffix("me/checkins") })
     }
 
+    /// Found by a black-box hunt: the same route a day later gives the same check-in text at the
+    /// same place; the second check-in's answer was lost before Graph created it, and the look
+    /// for it "found" the first day's check-in — recorded as this post (its remote id twice in
+    /// the outbox), never sent, audited posted. A post already recorded as another outbox
+    /// post's is not this one: it is sent.
+    @Test("A lost answer is not 'found' as an earlier post of the same text and place")
+    func aLostAnswerIsNotFoundAsAnEarlierPost() async throws {
+        let day = 24 * 60
+        let run = try await runEngine(
+            rules: [rule([.facebook])], profile: .permissive, events: enters([(2, 1), (0, 60), (2, day + 1)]),
+            faults: [Fault(id: 1, kind: .empty, pathContains: "me/checkins", remaining: 1, from: start + 43_200)])
+        #expect(run.audit.map(\.decision) == [.posted, .posted, .posted], "\(run.audit.map(\.detail))")
+        #expect(run.audit.allSatisfy { $0.detail?.contains("found on") != true }, "\(run.audit.map(\.detail))")
+        #expect(run.posts(.facebook).count == 4, "three, and the lost one sent again")
+        let ids = run.outbox.compactMap(\.remoteID)
+        #expect(ids.count == 3 && Set(ids).count == 3, "\(ids) \(run.audit.map(\.detail))")
+    }
+
     /// When the network cannot be asked (its timeline and check-ins fail for good), the post is
     /// `inDoubt` — never `failed`, which would be untrue if it arrived.
     @Test("A lost answer that cannot be checked is audited in doubt, never failed")

@@ -413,6 +413,13 @@ public final class OutboxDelivery {
         return Outcome(state: .sent, decision: .posted, detail: detail, remoteID: id, wireFields: wire)
     }
 
+    /// Whether the network's post `remoteID` is already another outbox post's: the same text at
+    /// the same place, sent on an earlier pass of the route, is not this post found. (A post sent
+    /// from another store cannot be told apart.)
+    private func isAnotherPost(_ remoteID: String, _ entry: OutboxEntry) -> Bool {
+        (try? store.recordsRemoteID(remoteID, network: entry.network, apartFrom: entry.id)) ?? false
+    }
+
     /// Why a post names no place when every place found lies in a privacy zone.
     private static func inZone(_ zone: String) -> String {
         "every place found here lies in privacy zone '\(zone)': none is named"
@@ -510,7 +517,7 @@ public final class OutboxDelivery {
         }
         if let lost = intent.lostAnswer,
             let tweet = try await twitter.userTimeline(count: 200).first(where: {
-                $0.writtenText == sent?.text(intent) ?? message
+                $0.writtenText == sent?.text(intent) ?? message && !isAnotherPost($0.idStr, entry)
             })
         {
             intent.precision = sent?.precision ?? intent.precision
@@ -601,7 +608,7 @@ public final class OutboxDelivery {
             }
             if let lost = intent.lostAnswer,
                 let earlier = try await facebook.feed().data.first(where: {
-                    $0.message == sent?.text(intent) ?? message && $0.place == nil
+                    $0.message == sent?.text(intent) ?? message && $0.place == nil && !isAnotherPost($0.id, entry)
                 })
             {
                 intent.precision = sent?.precision ?? intent.precision
@@ -620,7 +627,7 @@ public final class OutboxDelivery {
         }
         if let lost = intent.lostAnswer,
             let checkin = try await facebook.checkins().data.first(where: {
-                $0.message == sent?.text(intent) ?? message && $0.place?.id == place
+                $0.message == sent?.text(intent) ?? message && $0.place?.id == place && !isAnotherPost($0.id, entry)
             })
         {
             intent.precision = sent?.precision ?? intent.precision

@@ -297,6 +297,12 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         }
     }
 
+    public func recordsRemoteID(_ remoteID: String, network: String, apartFrom id: Int64) throws(StoreError) -> Bool {
+        try locked { () throws(StoreError) -> Bool in
+            entries.contains { $0.remoteID == remoteID && $0.network == network && $0.id != id }
+        }
+    }
+
     public func renewClaim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
             guard let index = position(of: id), entries[index].state == .sending,
