@@ -154,7 +154,10 @@ public enum XSDDateTime {
     /// ``write(_:fractionDigits:to:)`` with `digits` fractional digits, `scale` 10^digits.
     @inline(__always)
     private static func write(_ seconds: Double, digits: Int, scale: Int64, to line: inout ByteCursor) {
-        let ticks = Int64((seconds * Double(scale)).rounded())
+        // Clamped to what an Int64 holds: no run makes such a time, but a server's absurd
+        // Retry-After once reached `outbox list` and stopped it with a trap.
+        let scaled = (seconds * Double(scale)).rounded()
+        let ticks = Int64(scaled.isNaN ? 0 : min(max(scaled, -9.2e18), 9.2e18))
         let perDay = 86_400 * scale
         var days = ticks / perDay
         var rest = ticks % perDay

@@ -86,7 +86,8 @@ func runEngine(
     rules: [CheckinRule], profile: PrivacyProfile, events: [TimedEvent],
     configure: (inout EmulatorConfiguration) -> Void = { _ in }, faults: [Fault] = [], dryRun: Bool = false,
     retry: RetryPolicy = RetryPolicy(), twitterAPI: TwitterAPIVersion = .v1_1, backing: Backing = .sqlite,
-    byParts: Bool = false, database: String? = nil, maxWait: Duration? = nil
+    byParts: Bool = false, database: String? = nil, maxWait: Duration? = nil,
+    answering: (@Sendable (HTTPRequestSpec) -> HTTPResponseSpec?)? = nil
 ) async throws -> RunResult {
     try await withTemporaryDirectory { directory in
         var configuration = EmulatorConfiguration.demo
@@ -99,14 +100,27 @@ func runEngine(
         // In memory: the same core the socket server runs, without a server per case (the
         // property test runs dozens); the CLI tests keep the real HTTP path covered.
         return try await drive(
-            events, transport: EmulatorTransport(core: core), core: core, clock: clock, rules: rules, profile: profile,
+            events, transport: EmulatorTransport(core: core), answering: answering, core: core, clock: clock,
+            rules: rules, profile: profile,
             database: database ?? directory.appendingPathComponent("waypost.db").path, backing: backing,
             dryRun: dryRun, retry: retry, twitterAPI: twitterAPI, byParts: byParts, maxWait: maxWait)
     }
 }
 
+/// The emulator, but for the requests `answer` answers itself (a server's odd answer).
+struct Intercepting: HTTPTransport {
+    let inner: EmulatorTransport
+    let answer: @Sendable (HTTPRequestSpec) -> HTTPResponseSpec?
+
+    func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
+        if let answered = answer(request) { return answered }
+        return try await inner.send(request)
+    }
+}
+
 private func drive(
-    _ events: [TimedEvent], transport: EmulatorTransport, core: EmulatorCore, clock: SimulatedClock,
+    _ events: [TimedEvent], transport emulator: EmulatorTransport,
+    answering: (@Sendable (HTTPRequestSpec) -> HTTPResponseSpec?)?, core: EmulatorCore, clock: SimulatedClock,
     rules: [CheckinRule], profile: PrivacyProfile, database: String, backing: Backing, dryRun: Bool,
     retry: RetryPolicy, twitterAPI: TwitterAPIVersion, byParts: Bool, maxWait: Duration?
 ) async throws -> RunResult {
@@ -126,6 +140,7 @@ private func drive(
         leftBehind = { [id = run.id] in (memory.auditRecords(run: id), memory.outbox()) }
         store = memory
     }
+    let transport: any HTTPTransport = answering.map { Intercepting(inner: emulator, answer: $0) } ?? emulator
     let twitter = TwitterClient(
         baseURL: EmulatorTransport.twitterBaseURL,
         credentials: OAuth1Credentials(
@@ -161,6 +176,6 @@ private func drive(
     let (records, outbox) = try leftBehind()
     let audit = try records.map { try JSONDecoder().decode(AuditRecord.self, from: $0) }
     return RunResult(
-        audit: audit, journal: await core.journal, outbox: outbox, transport: transport, clock: clock,
+        audit: audit, journal: await core.journal, outbox: outbox, transport: emulator, clock: clock,
         completions: completions)
 }

@@ -35,7 +35,7 @@ struct EmulatorTests {
         do {
             try await body()
             return nil
-        } catch let SocialAPIError.twitter(status, errors, _) {
+        } catch let SocialAPIError.twitter(status, errors, _, _) {
             return (status, errors.first?.code ?? 0)
         } catch {
             return nil
@@ -129,7 +129,7 @@ struct EmulatorTests {
             do {
                 _ = try await twitter(running, credentials: readOnly).updateStatus("Hello")
                 Issue.record("a read-only application should not tweet")
-            } catch let SocialAPIError.twitter(status, errors, _) {
+            } catch let SocialAPIError.twitter(status, errors, _, _) {
                 #expect(status == 403 && errors.first?.known == .applicationCannotWrite)
             }
             _ = try await twitter(running, credentials: readOnly).verifyCredentials()  // reading still works
@@ -137,7 +137,7 @@ struct EmulatorTests {
             do {
                 _ = try await twitter(running).searchPlaces()
                 Issue.record("a search without location or query should fail")
-            } catch let SocialAPIError.twitter(status, errors, _) {
+            } catch let SocialAPIError.twitter(status, errors, _, _) {
                 #expect(status == 404 && errors.first?.known == .noLocationForIP)
             }
 
@@ -217,7 +217,7 @@ struct EmulatorTests {
             do {
                 _ = try await client.reverseGeocode(latitude: Self.coffee.latitude, longitude: Self.coffee.longitude)
                 Issue.record("the 16th request should be limited")
-            } catch let SocialAPIError.twitter(status, errors, reset) {
+            } catch let SocialAPIError.twitter(status, errors, reset, _) {
                 #expect(status == 429 && errors.first?.code == 88)
                 #expect((reset ?? 0) > Int(Date().timeIntervalSince1970))
             }

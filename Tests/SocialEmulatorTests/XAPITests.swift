@@ -27,7 +27,7 @@ struct XAPITests {
         do {
             try await body()
             return nil
-        } catch let SocialAPIError.x(status, problem, _) {
+        } catch let SocialAPIError.x(status, problem, _, _) {
             return (status, problem)
         } catch {
             return nil

@@ -73,4 +73,14 @@ struct DateTimeTests {
         #expect(XSDDateTime.formatMilliseconds(-62_167_305_600) == "-0001-12-31T00:00:00.000Z")
         #expect(XSDDateTime.format(253_402_300_800.25, fractionDigits: 0) == "10000-01-01T00:00:00Z")
     }
+
+    /// Past what an Int64 of milliseconds holds (a server's Retry-After of 2^63 seconds once
+    /// reached `outbox list`, which stopped with a trap): the nearest time it holds, no trap.
+    @Test func timesPastTheRangeAreClampedNotTrapped() {
+        let latest = XSDDateTime.formatMilliseconds(9.2e15)
+        #expect(latest.hasSuffix("Z") && !latest.hasPrefix("-"), "\(latest)")
+        #expect(XSDDateTime.formatMilliseconds(9.3e18) == latest)
+        #expect(XSDDateTime.format(.infinity, fractionDigits: 0) == XSDDateTime.format(9.2e18, fractionDigits: 0))
+        #expect(XSDDateTime.formatMilliseconds(-.infinity).hasPrefix("-"))
+    }
 }

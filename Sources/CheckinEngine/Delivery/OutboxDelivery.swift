@@ -333,7 +333,18 @@ public final class OutboxDelivery {
             let reason = retryable ? "gave up after \(entry.attempts) attempts: \(error)" : "\(error)"
             return permanent(reason)
         }
-        let delay = retry.delay(afterAttempt: entry.attempts, key: entry.key, hint: error.retryDelay(now: clock.now))
+        let hint = error.retryDelay(now: clock.now)
+        // A server that asks for a wait past the post's maximum age: the post cannot go out in
+        // time, so it expires now rather than sit queued until then (a Retry-After of years kept
+        // every flush failing).
+        if let hint, entry.createdAt.seconds(to: clock.now) + hint.seconds > intent.maxAge {
+            return Outcome(
+                state: .expired, decision: .expired,
+                detail: "attempt \(entry.attempts) failed (\(error)); the server asks for a wait of "
+                    + "\(Self.seconds(hint.seconds)), past the post's maximum age of \(Self.seconds(intent.maxAge)): "
+                    + "expired unsent")
+        }
+        let delay = retry.delay(afterAttempt: entry.attempts, key: entry.key, hint: hint)
         return Outcome(
             state: .pending, decision: .queued,
             detail: "attempt \(entry.attempts) failed (\(error)); retry in \(Self.seconds(delay.seconds))",

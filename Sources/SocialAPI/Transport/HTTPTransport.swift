@@ -47,8 +47,17 @@ public struct HTTPResponseSpec: Sendable, Equatable {
         .http(status: status, body: String(decoding: body, as: UTF8.self), retryAfter: retryAfter)
     }
 
-    /// `Retry-After` in seconds (the delta form; an HTTP date is not used by these providers).
-    public var retryAfter: Int? { headers["retry-after"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+    /// `Retry-After` in seconds (RFC 9110 §10.2.3): the delay form, or the HTTP-date form as its
+    /// distance from the answer's own `Date` (the server's clock against itself, whatever ours
+    /// says); nil when absent, negative or unreadable.
+    public var retryAfter: Int? {
+        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Int(value) { return seconds >= 0 ? seconds : nil }
+        guard let until = HTTPDate.seconds(value), let sent = headers["date"].flatMap(HTTPDate.seconds) else {
+            return nil
+        }
+        return Int(max(0, until - sent))
+    }
 }
 
 /// The seam between the clients and the network: AsyncHTTPClient in production and against

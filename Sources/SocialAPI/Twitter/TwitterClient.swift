@@ -128,7 +128,8 @@ public struct TwitterClient: Sendable {
             if let error = try? JSONDecoder().decode(TwitterErrorBody.self, from: response.body) {
                 throw .twitter(
                     status: response.status, errors: error.errors,
-                    rateLimitReset: response.headers["x-rate-limit-reset"].flatMap { Int($0) })
+                    rateLimitReset: response.headers["x-rate-limit-reset"].flatMap { Int($0) },
+                    retryAfter: response.retryAfter)
             }
             throw response.unexpected
         }

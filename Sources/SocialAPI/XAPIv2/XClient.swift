@@ -118,7 +118,8 @@ public struct XClient: Sendable {
             if let problem = try? JSONDecoder().decode(XProblem.self, from: response.body),
                 problem.title != nil || problem.errors != nil
             {
-                throw .x(status: response.status, problem: problem, rateLimitReset: reset)
+                throw .x(
+                    status: response.status, problem: problem, rateLimitReset: reset, retryAfter: response.retryAfter)
             }
             throw response.unexpected
         }
@@ -126,7 +127,7 @@ public struct XClient: Sendable {
         if let problem = try? JSONDecoder().decode(XProblem.self, from: response.body), problem.errors != nil,
             (try? JSONDecoder().decode(XDataProbe.self, from: response.body))?.data == nil
         {
-            throw .x(status: response.status, problem: problem, rateLimitReset: reset)
+            throw .x(status: response.status, problem: problem, rateLimitReset: reset, retryAfter: response.retryAfter)
         }
         return try response.decoded(path)
     }
