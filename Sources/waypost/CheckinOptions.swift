@@ -237,6 +237,9 @@ struct NetworkOptions: ParsableArguments {
                 throw CommandFailure(.usage, "\(flag) '\(text)' is not an http(s) URL")
             }
             parts.scheme = scheme
+            // A base URL names a folder: `…/1.1` is `…/1.1/`. Without the slash, every path was
+            // resolved beside it, `1.1` dropped (RFC 3986 §5.2.3), while the outbox showed it kept.
+            if !parts.path.hasSuffix("/") { parts.path += "/" }
             guard let url = parts.url else { throw CommandFailure(.usage, "\(flag) '\(text)' is not an http(s) URL") }
             return url
         }

@@ -232,6 +232,35 @@ struct ServiceTests {
         #expect(!named.allows("emulator.test:8080") && !named.allows(nil) && !named.allows(""))
     }
 
+    // MARK: - What the clients send where
+
+    /// Found by a black-box hunt: AsyncHTTPClient followed a 307 from the base URL to another
+    /// host, with the check-in and Graph's access token in its body, and the outbox recorded the
+    /// post sent to the base URL. A redirect is an answer, said as one, and nothing goes on.
+    @Test func theClientsFollowNoRedirect() async throws {
+        let core = try WireTests.core()
+        let elsewhere = try await EmulatorServer(core: core).start(port: 0)
+        defer { Task { await elsewhere.stop() } }
+        let redirecting = try CannedServer(
+            answer: "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:\(elsewhere.port)/me/checkins\r\n"
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+        defer { redirecting.stop() }
+        let facebook = FacebookClient(
+            baseURL: try #require(URL(string: "http://127.0.0.1:\(redirecting.port)/")),
+            accessToken: "waypost-demo-graph-token", transport: AsyncHTTPClientTransport())
+        do {
+            _ = try await facebook.checkIn(place: "1004", latitude: nil, longitude: nil, message: "m", privacy: nil)
+            Issue.record("a redirect answered as a check-in")
+        } catch {
+            #expect(!error.isRetryable && !error.answerWasLost)
+            #expect(
+                "\(error)"
+                    == "HTTP 307: a redirect to http://127.0.0.1:\(elsewhere.port)/me/checkins, not followed: posts and "
+                    + "credentials go to the base URL given and nowhere else")
+        }
+        #expect(await core.journal.isEmpty, "the other host was sent nothing")
+    }
+
     // MARK: - Listening and stopping
 
     /// A port already taken is an error at once, not a server without a socket.
@@ -312,7 +341,7 @@ enum RawHTTP {
             let request = Array((head + "\r\n").utf8)
             var answers: [String] = []
             for _ in 0..<2 {
-                guard write(fd, request, request.count) == request.count, let answer = readOneAnswer(fd) else { break }
+                guard write(fd, request, request.count) == request.count, let answer = readMessage(fd) else { break }
                 answers.append(answer)
             }
             return answers
@@ -325,8 +354,10 @@ enum RawHTTP {
         }
     }
 
-    /// One answer whose head gives its Content-Length, read whole; nil if the connection ends first.
-    private static func readOneAnswer(_ fd: Int32) -> String? {
+    /// One message (a request, or an answer that gives its Content-Length) read whole — its
+    /// head, and the body its Content-Length says (none without one); nil if the connection ends
+    /// first.
+    static func readMessage(_ fd: Int32) -> String? {
         var answer: [UInt8] = []
         var byte: UInt8 = 0
         while !answer.suffix(4).elementsEqual("\r\n\r\n".utf8) {
@@ -334,8 +365,8 @@ enum RawHTTP {
             answer.append(byte)
         }
         let head = String(decoding: answer, as: UTF8.self).lowercased()
-        guard let line = head.components(separatedBy: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        let line = head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+        guard let length = Int(line?.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces) ?? "0")
         else { return nil }
         var body = [UInt8](repeating: 0, count: length)
         var filled = 0
@@ -347,13 +378,18 @@ enum RawHTTP {
         return String(decoding: answer + body, as: UTF8.self)
     }
 
+    /// A TCP socket, in Glibc's spelling or Darwin's (whose SOCK_STREAM is an Int32).
+    static func tcpSocket() -> Int32 {
+        #if canImport(Glibc)
+            socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+    }
+
     /// A socket connected to 127.0.0.1:`port` whose reads give up after 10 silent seconds.
     private static func connected(port: Int) throws -> Int32 {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)  // Darwin's SOCK_STREAM is an Int32
-        #endif
+        let fd = tcpSocket()
         guard fd >= 0 else { throw Failure() }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -389,5 +425,44 @@ enum RawHTTP {
             if count < 0 { return (String(decoding: answer, as: UTF8.self), false) }
             answer += buffer[..<count]
         }
+    }
+}
+
+/// A server on 127.0.0.1 that answers every request with `answer` and closes, on a thread of its
+/// own: for what the emulator never answers (a redirect).
+final class CannedServer: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init(answer: String) throws {
+        let listener = RawHTTP.tcpSocket()
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard listener >= 0, bound else {
+            close(listener)
+            throw RawHTTP.Failure()
+        }
+        (fd, port) = (listener, Int(UInt16(bigEndian: address.sin_port)))
+        let bytes = Array(answer.utf8)
+        Thread {
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else { return }
+                if RawHTTP.readMessage(client) != nil { _ = write(client, bytes, bytes.count) }
+                close(client)
+            }
+        }.start()
+    }
+
+    func stop() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
     }
 }

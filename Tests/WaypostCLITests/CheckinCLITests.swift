@@ -768,6 +768,25 @@ struct CheckinCLITests {
         }
     }
 
+    /// A black-box hunt: `--twitter-base-url http://host/1.1` (no slash) sent every request to
+    /// `/account/…` and `/statuses/…`, `1.1` dropped as URLs resolve against a file (RFC 3986
+    /// §5.2.3), and `…/v3.1` lost `v3.1` — while the outbox showed the address with the slash.
+    /// A base URL names a folder, written so or not.
+    @Test func aBaseURLWithoutItsSlashIsAFolder() async throws {
+        try await withTemporaryDirectory { directory in
+            let emulator = try EmulatorProcess()
+            defer { emulator.stop() }
+            var (replay, _) = try Self.externalCheckins(in: directory, emulator: emulator)
+            let twitter = try #require(replay.firstIndex(of: "--twitter-base-url"))
+            replay[twitter + 1] = emulator.base + "1.1"
+            let run = try CLITests.waypost(replay)
+            #expect(run.status == 0, "\(run.stderr)")
+            let journal = try await Self.expectEveryPostLandedOnce(
+                emulator: emulator, database: directory.appendingPathComponent("w.db").path)
+            #expect(journal.filter { $0.path.hasPrefix("/statuses/") || $0.path.hasPrefix("/account/") }.isEmpty)
+        }
+    }
+
     /// A black-box hunt: a tweet from a protected account landed but its answer was lost; the
     /// account was made public; `outbox flush` judged the audience again, blanked the place from
     /// the text, looked for that new text, did not find the tweet and sent a second — and the audit

@@ -42,9 +42,16 @@ public struct HTTPResponseSpec: Sendable, Equatable {
         }
     }
 
-    /// A failure answer that is not in the provider's error format.
+    /// A failure answer that is not in the provider's error format. A redirect is said as one:
+    /// it is never followed (``AsyncHTTPClientTransport/failingFast``).
     var unexpected: SocialAPIError {
-        .http(status: status, body: String(decoding: body, as: UTF8.self), retryAfter: retryAfter)
+        guard (300..<400).contains(status) else {
+            return .http(status: status, body: String(decoding: body, as: UTF8.self), retryAfter: retryAfter)
+        }
+        return .http(
+            status: status,
+            body: "a redirect to \(headers["location"] ?? "nowhere"), not followed: posts and credentials go to "
+                + "the base URL given and nowhere else")
     }
 
     /// `Retry-After` in seconds (RFC 9110 §10.2.3): the delay form, or the HTTP-date form as its
@@ -82,13 +89,16 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// The clients' default: AsyncHTTPClient's shared configuration, except that a connection
-    /// refused fails the request at once. The outbox retries on its own schedule, bounded by
-    /// `--max-wait`; AsyncHTTPClient's own retries of the connection held every attempt against a
-    /// server that is down for the whole timeout (10 s), so that a replay with `--max-wait 0`
-    /// spent minutes and gave posts up it meant to leave queued. Never shut down, as `.shared`.
+    /// refused fails the request at once, and redirects are not followed. The outbox retries on
+    /// its own schedule, bounded by `--max-wait`; AsyncHTTPClient's own retries of the connection
+    /// held every attempt against a server that is down for the whole timeout (10 s), so that a
+    /// replay with `--max-wait 0` spent minutes and gave posts up it meant to leave queued. A
+    /// followed redirect sent the post — and Graph's access token in its body — to whatever host
+    /// the answer named, and the outbox recorded it sent to the base URL. Never shut down, as `.shared`.
     public static let failingFast: HTTPClient = {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
