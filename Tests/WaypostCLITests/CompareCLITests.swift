@@ -167,6 +167,8 @@ struct CalibrateCLITests {
             try FileManager.default.createDirectory(
                 at: parameters.deletingLastPathComponent(), withIntermediateDirectories: true)
             try "// the checked-in parameters\n".write(to: parameters, atomically: true, encoding: .utf8)
+            let docs = checkout.appendingPathComponent("docs")
+            try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
             let run = try CLITests.waypost(
                 ["calibrate", "--write", "--fit-trials", "1", "--report-crossings", "1"], in: checkout)
             #expect(run.status == 1, "\(run.stderr)")
@@ -176,7 +178,31 @@ struct CalibrateCLITests {
                 "\(run.stderr)")
             #expect(run.stdout.contains("**no**"))
             #expect(try String(contentsOf: parameters, encoding: .utf8) == "// the checked-in parameters\n")
-            #expect(!FileManager.default.fileExists(atPath: checkout.appendingPathComponent("docs").path))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: docs.path).isEmpty, "no report, no temporary")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: parameters.deletingLastPathComponent().path) == [
+                    "FittedParameters.swift"
+                ])
+        }
+    }
+
+    /// A black-box hunt: with the parameters' file but no docs/ folder, `--write` rewrote the
+    /// parameters after minutes of fitting, then failed on the report (73) — code and report out
+    /// of step after an error. Both files are opened before the fit: it fails at once, and
+    /// nothing is written or left behind.
+    @Test func aReportThatCannotBeWrittenFailsBeforeTheFitAndWritesNothing() throws {
+        try withTemporaryDirectory { checkout in
+            let folder = checkout.appendingPathComponent("Sources/LocationSimulation/Field")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let parameters = folder.appendingPathComponent("FittedParameters.swift")
+            try "// the checked-in parameters\n".write(to: parameters, atomically: true, encoding: .utf8)
+            let run = try CLITests.waypost(["calibrate", "--write"], in: checkout)
+            #expect(run.status == 73, "\(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix("waypost: error: docs/field-calibration.md: cannot create file"), "\(run.stderr)")
+            #expect(run.stdout.isEmpty, "no fit was run")
+            #expect(try String(contentsOf: parameters, encoding: .utf8) == "// the checked-in parameters\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["FittedParameters.swift"])
         }
     }
 }

@@ -28,9 +28,18 @@ public struct Surroundings: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(environment.rawValue), Wi-Fi \(wifi ? "on" : "off")" }
 
+    /// What the OS positions by here: Wi-Fi, or cells where Wi-Fi is off or access points are few.
+    public var technology: String {
+        switch (environment, wifi) {
+        case (.rural, true): "cell (few access points)"
+        case (_, true): "Wi-Fi"
+        case (_, false): "cell"
+        }
+    }
+
     /// The OS's positioning here: the technology it falls back to and that technology's error,
-    /// its correlation, and how often a new estimate comes. Sourced defaults, not fitted (the
-    /// table and its sources are in docs/field-calibration.md too):
+    /// its correlation, and how often a new estimate comes. Sourced defaults, not fitted (`waypost
+    /// calibrate` writes this table and its sources into docs/field-calibration.md):
     ///
     /// | surroundings | source | median error | re-estimated every | stale by (mean) |
     /// |---|---|---|---|---|
