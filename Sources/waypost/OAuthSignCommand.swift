@@ -12,7 +12,8 @@ struct OAuthSign: ParsableCommand {
             "Print the OAuth 1.0a base string, signature and the signed Authorization header, URL or body of a request.",
         discussion: """
             --param values go in the form body for POST and PUT, in the query otherwise (printed \
-            as the "URL: …" to send). Secrets \
+            as the "URL: …" to send); oauth_callback and oauth_verifier, the protocol parameters \
+            of a token request (RFC 5849 §2.1, §2.3), go with the other oauth_* ones. Secrets \
             are used for signing and never printed. Without --nonce and --timestamp a fresh random \
             nonce and the current time are used.
 
@@ -78,6 +79,17 @@ struct OAuthSign: ParsableCommand {
     /// body` the protocol parameters, which RFC 5849 §3.5.2 allows only in a form body).
     static let bodyMethods: Set<String> = ["POST", "PUT"]
 
+    /// The protocol parameters a flow's step adds, which `--param` may give (RFC 5849 §2.1, §2.3);
+    /// every other `oauth_*` is oauth-sign's own.
+    static let flowParameters: Set<String> = ["oauth_callback", "oauth_verifier"]
+
+    /// `--param` values apart: the request's own, and the protocol parameters of the flow.
+    func splitParameters() throws -> (request: [(name: String, value: String)], flow: [String: String]) {
+        let all = try parsedParameters()
+        let flow = all.filter { Self.flowParameters.contains($0.name) }
+        return (all.filter { !Self.flowParameters.contains($0.name) }, Dictionary(flow, uniquingKeysWith: { $1 }))
+    }
+
     func parsedParameters() throws -> [(name: String, value: String)] {
         try parameters.map { text in
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
@@ -123,7 +135,21 @@ struct OAuthSign: ParsableCommand {
             throw ValidationError("--timestamp \(timestamp) is not a positive integer (RFC 5849 §3.3)")
         }
         _ = try credentials()
-        _ = try parsedParameters()
+        // Protocol parameters go together in one place (RFC 5849 §3.5): an oauth_callback given
+        // as --param was signed but sent in the body beside a header with the others, which
+        // oauthlib's server refuses; and oauth-sign's own (nonce, timestamp, …) given again
+        // were signed twice.
+        for (name, _) in try parsedParameters() where name.hasPrefix("oauth_") && !Self.flowParameters.contains(name) {
+            throw ValidationError(
+                "--param \(name): oauth-sign sets it (--nonce, --timestamp and the credentials); only "
+                    + "oauth_callback and oauth_verifier are given as --param")
+        }
+        let query = URLComponents(string: url)?.queryItems ?? []
+        if let own = query.first(where: { $0.name.hasPrefix("oauth_") && $0.name != "oauth_signature" }) {
+            throw ValidationError(
+                "--url carries \(own.name): oauth-sign adds the protocol parameters (--param for oauth_callback "
+                    + "and oauth_verifier); leave it out of the URL")
+        }
         if transport == .body && !Self.bodyMethods.contains(method.uppercased()) {
             throw ValidationError("--transport body needs a method with a form body: --method POST or PUT")
         }
@@ -133,7 +159,7 @@ struct OAuthSign: ParsableCommand {
         let verb = method.uppercased()
         var target = URL(string: url) ?? URL(fileURLWithPath: "/")
         var form: [(name: String, value: String)] = []
-        let parameters = try parsedParameters()
+        let (parameters, flow) = try splitParameters()
         if Self.bodyMethods.contains(verb) {
             form = parameters
         } else if !parameters.isEmpty, var components = URLComponents(url: target, resolvingAgainstBaseURL: false) {
@@ -145,7 +171,8 @@ struct OAuthSign: ParsableCommand {
         let signer = OAuth1Signer(credentials: try credentials())
         let signed = signer.sign(
             OAuth1Request(method: verb, url: target, formParameters: form),
-            nonce: nonce ?? Self.randomNonce(), timestamp: timestamp ?? Int(Date().timeIntervalSince1970))
+            nonce: nonce ?? Self.randomNonce(), timestamp: timestamp ?? Int(Date().timeIntervalSince1970),
+            extra: flow)
         print("signature base string: \(signed.baseString)")
         print("signature: \(signed.signature)")
         switch transport {

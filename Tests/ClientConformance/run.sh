@@ -114,6 +114,7 @@ fi
 echo "run.sh: emulator at $base (pid $emulator_pid)"
 
 export WAYPOST_EMULATOR="$base"
+export WAYPOST_BINARY="$binary"
 export WAYPOST_FIXTURES="$repo/fixtures/places"
 export PYTHONDONTWRITEBYTECODE=1
 export WAYPOST_TWITTER_TOOLS="$venv/twitter-tools"

@@ -102,7 +102,12 @@ public struct OAuth1Signer: Sendable {
         self.realm = realm
     }
 
-    public func sign(_ request: OAuth1Request, nonce: String, timestamp: Int) -> OAuth1Signature {
+    /// `extra`: protocol parameters a step of the flow adds, sent and signed with the others —
+    /// `oauth_callback` asking for temporary credentials, `oauth_verifier` exchanging them (RFC
+    /// 5849 §2.1, §2.3).
+    public func sign(
+        _ request: OAuth1Request, nonce: String, timestamp: Int, extra: [String: String] = [:]
+    ) -> OAuth1Signature {
         var oauth: [String: String] = [
             "oauth_consumer_key": credentials.consumerKey,
             "oauth_nonce": nonce,
@@ -110,6 +115,7 @@ public struct OAuth1Signer: Sendable {
             "oauth_timestamp": String(timestamp),
             "oauth_version": "1.0",
         ]
+        oauth.merge(extra) { own, _ in own }
         if let token = credentials.token { oauth["oauth_token"] = token }
         let base = Self.baseString(request, protocolParameters: oauth)
         let signature = Self.hmacSHA1(
