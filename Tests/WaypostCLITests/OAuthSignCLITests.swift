@@ -81,6 +81,12 @@ struct OAuthSignCLITests {
             "oauth-sign", "--url", "https://api.example.com/1.1/search.json", "--param", "q=a b", "--consumer-key",
             "k", "--consumer-secret", "s", "--nonce", "n", "--timestamp", "1")
         #expect(get.stdout.contains("\nURL: https://api.example.com/1.1/search.json?q=a%20b\n"), "\(get.stdout)")
+        // Protocol parameters are oauth-sign's to add: given again they were signed twice.
+        let twice = try sign("https://api.example.com/x", "--timestamp", "1", "--param", "oauth_nonce=old")
+        #expect(
+            twice.status == 64 && twice.stderr.contains("--param oauth_nonce: oauth-sign sets it"), "\(twice.stderr)")
+        let inURL = try sign("https://api.example.com/x?oauth_timestamp=5")
+        #expect(inURL.status == 64 && inURL.stderr.contains("--url carries oauth_timestamp"), "\(inURL.stderr)")
     }
 
     @Test func eachTransportPrintsTheSameSignatureInItsPlace() throws {
