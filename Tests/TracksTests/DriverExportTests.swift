@@ -170,4 +170,22 @@ struct DriverExportTests {
         DriverExport.write([Self.at(0, 0), Self.at(10, 5)], as: .simctl, device: "my phone", to: &out)
         #expect(out.hasPrefix("xcrun simctl location 'my phone' start --speed=2.00 37.0000000,-122.0000000 "))
     }
+
+    /// A black-box hunt: a route of three points stamped with one time, ending 1.1 km on, became
+    /// `set` to its first point (said "keeps the positions in order … 0 m/s") — while the replay
+    /// walks all three. It is a `start` through every point at simctl's own speed (`--speed` is
+    /// optional), and the warning says so.
+    @Test func aRouteThatMovesInNoTimeIsStartedAtSimctlsOwnSpeed() {
+        let samples = [Self.at(0, 0), Self.at(500, 0), Self.at(1_100, 0)]
+        var out = ""
+        DriverExport.write(samples, as: .simctl, device: "booted", to: &out)
+        #expect(
+            out
+                == "xcrun simctl location booted start 37.0000000,-122.0000000 37.0045045,-122.0000000 37.0099099,-122.0000000\n"
+        )
+        #expect(
+            DriverExport.lost(.simctl, samples: samples)?.contains("no duration, so it moves at simctl's own speed")
+                == true)
+        #expect(DriverExport.lost(.simctl, samples: [Self.at(0, 0), Self.at(0, 60)])?.contains("0 m/s") == true)
+    }
 }

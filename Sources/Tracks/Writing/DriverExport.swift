@@ -46,10 +46,14 @@ public enum DriverExport {
                 + (altitude ? "altitude, " : "")
                 + "speed, course and accuracy are not kept (Xcode's waypoints take none)"
         case .simctl:
-            let speed = meanSpeed(samples).map(speedText) ?? "0"
-            return
-                "simctl keeps the positions in order; their times become one speed (the route's mean, \(speed) m/s): "
-                + "stops and changes of pace are not kept" + (altitude ? ", nor altitude" : "")
+            let pace =
+                switch (meanSpeed(samples), length(samples[...]) > 0) {
+                case (let speed?, _): "their times become one speed (the route's mean, \(speedText(speed)) m/s)"
+                case (nil, true): "their times give the route no duration, so it moves at simctl's own speed"
+                case (nil, false): "their times become one speed (the route's mean, 0 m/s)"
+                }
+            return "simctl keeps the positions in order; \(pace): stops and changes of pace are not kept"
+                + (altitude ? ", nor altitude" : "")
         case .maestro:
             return "maestro keeps the positions in order at each leg's mean speed; stops are not kept "
                 + "(a travel step does not wait)" + (altitude ? ", nor altitude" : "")
@@ -133,14 +137,17 @@ public enum DriverExport {
 
     private static func simctl(_ samples: [RouteSample], device: String, to out: inout some TextOutputStream) {
         let quoted = shellQuoted(device)
-        guard samples.count > 1, let speed = meanSpeed(samples), speed > 0 else {
+        guard samples.count > 1, length(samples[...]) > 0 else {
             // One place (or no movement): simctl's `start` needs two waypoints; `set` holds one.
             if let only = samples.first {
                 out.write("xcrun simctl location \(quoted) set \(latitudeFirst(only))\n")
             }
             return
         }
-        let command = "xcrun simctl location \(quoted) start --speed=\(speedText(speed))"
+        // A route that moves in no time (every point stamped alike) has no speed of its own:
+        // `--speed` is optional, and simctl moves at its own. It was `set` to its first point.
+        let command =
+            "xcrun simctl location \(quoted) start" + (meanSpeed(samples).map { " --speed=\(speedText($0))" } ?? "")
         let waypoints = samples.map(latitudeFirst)
         // A long route's one line is past what exec takes (macOS: 1 MiB with the environment, about
         // 43,000 waypoints); simctl reads them from its standard input then ("Use '-' to read
