@@ -325,17 +325,25 @@ public struct ConfigNode {
 
     /// Parses `90s`, `15m`, `2h`, `7d`, compounds such as `1h30m` or `10m1s` (each unit once,
     /// largest first: `3m4m` or `5s7m` is a typo, not 7 minutes), or plain seconds; nil when
-    /// malformed or negative.
+    /// malformed or negative. Numbers are decimal (`1.5h`): `Double` also reads hexadecimal and
+    /// exponents, and `0x10d` was 269 s (its `d` a hex digit), `1e-300s` zero.
     public static func duration(_ text: String) -> Seconds? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return seconds >= 0 && seconds.isFinite ? Seconds(seconds) : nil }
+        func decimal(_ number: String) -> Double? {
+            let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count),
+                parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } })
+            else { return nil }
+            return Double(number)
+        }
+        if let seconds = decimal(trimmed) { return seconds.isFinite ? Seconds(seconds) : nil }
         var total = 0.0
         var number = ""
         var previous = Double.infinity
         for character in trimmed {
             if let unit = units[character] {
-                guard unit < previous, let value = Double(number), value >= 0, value.isFinite else { return nil }
+                guard unit < previous, let value = decimal(number), value.isFinite else { return nil }
                 previous = unit
                 total += value * unit
                 number = ""
