@@ -53,6 +53,19 @@ struct ClaimRenewalTests {
         }
     }
 
+    /// One region enter checked in on Facebook, sent by `delivery` until nothing is left.
+    static func checkIn(
+        through delivery: OutboxDelivery, store: any CheckinStore & OutboxStore, run: RunRecord, clock: SimulatedClock
+    ) async throws {
+        let engine = CheckinEngine(
+            rules: [rule([.facebook])], profile: .permissive, store: store, run: run, delivery: delivery)
+        for event in enters([(0, 1)]) {
+            clock.advance(to: event.time)
+            _ = try await engine.handle(event)
+        }
+        _ = try await engine.finish(maxWait: nil)
+    }
+
     /// One region enter checked in on Facebook through `store` under a 0.3 s lease of the wall
     /// clock, the first request waiting up to `watch`; whether the post's claim was renewed meanwhile.
     static func renewed(
@@ -72,13 +85,7 @@ struct ClaimRenewalTests {
         let delivery = OutboxDelivery(
             store: store, clients: SocialClients(twitter: nil, facebook: facebook), clock: clock,
             lease: OutboxLease(duration: .milliseconds(300)))
-        let engine = CheckinEngine(
-            rules: [rule([.facebook])], profile: .permissive, store: store, run: run, delivery: delivery)
-        for event in enters([(0, 1)]) {
-            clock.advance(to: event.time)
-            _ = try await engine.handle(event)
-        }
-        _ = try await engine.finish(maxWait: nil)
+        try await checkIn(through: delivery, store: store, run: run, clock: clock)
         #expect(outbox().map(\.state) == [.sent], "the post went out")
         return await observation.renewed
     }
@@ -151,13 +158,7 @@ struct ClaimRenewalTests {
             }
             let delivery = OutboxDelivery(
                 store: store, clients: facebook(transport), clock: clock, lease: OutboxLease(clock: leases))
-            let engine = CheckinEngine(
-                rules: [rule([.facebook])], profile: .permissive, store: store, run: run, delivery: delivery)
-            for event in enters([(0, 1)]) {
-                clock.advance(to: event.time)
-                _ = try await engine.handle(event)
-            }
-            _ = try await engine.finish(maxWait: nil)
+            try await Self.checkIn(through: delivery, store: store, run: run, clock: clock)
             let posts = await core.journal.filter { $0.method == "POST" }
             #expect(posts.count == 1, "\(posts.map(\.path))")
             #expect(try store.outbox().map(\.state) == [.sent])

@@ -336,7 +336,7 @@ enum RawHTTP {
     /// the answers that came before the server closed the connection (two when it kept it open).
     static func twice(port: Int, _ head: String) async throws -> [String] {
         try await onItsOwnThread {
-            let fd = try connected(port: port)
+            let fd = try LoopbackSocket.connected(to: port, timeout: 10)
             defer { close(fd) }
             let request = Array((head + "\r\n").utf8)
             var answers: [String] = []
@@ -378,41 +378,10 @@ enum RawHTTP {
         return String(decoding: answer + body, as: UTF8.self)
     }
 
-    /// A TCP socket, in Glibc's spelling or Darwin's (whose SOCK_STREAM is an Int32).
-    static func tcpSocket() -> Int32 {
-        #if canImport(Glibc)
-            socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-    }
-
-    /// A socket connected to 127.0.0.1:`port` whose reads give up after 10 silent seconds.
-    private static func connected(port: Int) throws -> Int32 {
-        let fd = tcpSocket()
-        guard fd >= 0 else { throw Failure() }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw Failure()
-        }
-        return fd
-    }
-
     private static func blockingExchange(port: Int, _ head: String, body: String, asksToClose: Bool)
         throws -> (answer: String, closedByServer: Bool)
     {
-        let fd = try connected(port: port)
+        let fd = try LoopbackSocket.connected(to: port, timeout: 10)
         defer { close(fd) }
         let bytes = Array((head + (asksToClose ? "Connection: close\r\n" : "") + "\r\n" + body).utf8)
         guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure() }
@@ -435,21 +404,8 @@ final class CannedServer: @unchecked Sendable {
     private let fd: Int32
 
     init(answer: String) throws {
-        let listener = RawHTTP.tcpSocket()
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard listener >= 0, bound else {
-            close(listener)
-            throw RawHTTP.Failure()
-        }
-        (fd, port) = (listener, Int(UInt16(bigEndian: address.sin_port)))
+        let (listener, port) = try LoopbackSocket.bound(listening: true)
+        (fd, self.port) = (listener, port)
         let bytes = Array(answer.utf8)
         Thread {
             while true {

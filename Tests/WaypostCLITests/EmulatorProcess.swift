@@ -38,24 +38,9 @@ final class EmulatorProcess {
     /// A loopback port nothing listens on now (the system's pick, released at once): for a server
     /// that is down, to be started there later.
     static func unusedPort() throws -> Int {
-        #if canImport(Glibc)
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let listener = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard listener >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound else { throw CocoaError(.fileWriteUnknown) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let (listener, port) = try LoopbackSocket.bound(listening: false)
+        close(listener)
+        return port
     }
 
     /// The port it listens on.

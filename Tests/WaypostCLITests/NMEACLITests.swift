@@ -361,23 +361,8 @@ struct NMEAServeCLITests {
 
     /// Connects to 127.0.0.1:`port` and reads until the server closes the connection.
     static func readAll(fromPort port: UInt16) throws -> String {
-        #if canImport(Glibc)
-            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let client = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        try #require(client >= 0)
+        let client = try LoopbackSocket.connected(to: Int(port))
         defer { close(client) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
