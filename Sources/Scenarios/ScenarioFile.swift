@@ -172,7 +172,7 @@ private struct Reader {
         if let node = fields["emulator"] { emulator = try self.emulator(node) }
         var places: EmulatorFixtures?
         if let node = fields["places"] {
-            let (url, _) = try file(node)
+            let (url, _) = try file(node, orFolder: true)
             do {
                 places = try EmulatorFixtures.load(from: url)
             } catch {
@@ -217,8 +217,9 @@ private struct Reader {
         }
     }
 
-    /// A path relative to the scenario, which must name a file.
-    func file(_ node: ConfigNode) throws(ConfigFileError) -> (URL, String) {
+    /// A path relative to the scenario, which must name a file (or a folder, where one is asked
+    /// for: `places:`).
+    func file(_ node: ConfigNode, orFolder: Bool = false) throws(ConfigFileError) -> (URL, String) {
         let path = try node.string()
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path).standardized
         // Shown relative to the working directory when it is inside it, as a user would type it.
@@ -228,7 +229,7 @@ private struct Reader {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &directory) else {
             throw node.failure("'\(path)' does not exist (looked for \(display))")
         }
-        guard !directory.boolValue else {
+        guard orFolder || !directory.boolValue else {
             throw node.failure("'\(path)' is a directory (\(display.isEmpty ? "." : display)), not a file")
         }
         read.inputs.append(ScenarioInput(name: path, url: url))
