@@ -250,10 +250,15 @@ struct CalibrationReport {
             """
     }
 
-    /// Whole metres with thousands grouped: `2,500`.
+    /// Whole metres with thousands grouped: `2,500`, `1,500,000`.
     private static func grouped(_ metres: Double) -> String {
-        let digits = String(Int(metres.rounded()))
-        return digits.count > 3 ? "\(digits.dropLast(3)),\(digits.suffix(3))" : digits
+        var digits = String(Int(metres.rounded()))
+        var groups: [String] = []
+        while digits.count > 3 {
+            groups.insert(String(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        return ([digits] + groups).joined(separator: ",")
     }
 
     private func format(_ value: Double?) -> String {

@@ -14,12 +14,14 @@ struct RetryHintTests {
 
     /// One check-in on `network`, whose first post request is answered `status` with `headers`
     /// and `body`; the run ends without waiting for retries.
-    static func run(_ network: Network, status: Int, headers: [String: String], body: Data = Data())
-        async throws -> RunResult
-    {
+    static func run(
+        _ network: Network, status: Int, headers: [String: String], body: Data = Data(),
+        twitterAPI: TwitterAPIVersion = .v1_1
+    ) async throws -> RunResult {
         let answered = Counter()
         return try await runEngine(
-            rules: [rule([network])], profile: .permissive, events: enters([(2, 1)]), maxWait: .zero,
+            rules: [rule([network])], profile: .permissive, events: enters([(2, 1)]), twitterAPI: twitterAPI,
+            maxWait: .zero,
             answering: { request in
                 guard request.method == "POST", answered.next() == 0 else { return nil }
                 return HTTPResponseSpec(status: status, headers: headers, body: body)
@@ -48,14 +50,8 @@ struct RetryHintTests {
         "Twitter v1.1 and X API v2: a Retry-After is the least wait",
         arguments: [TwitterAPIVersion.v1_1, .v2])
     func twitterHonoursRetryAfter(_ api: TwitterAPIVersion) async throws {
-        let answered = Counter()
-        let run = try await runEngine(
-            rules: [rule([.twitter])], profile: .permissive, events: enters([(2, 1)]), twitterAPI: api,
-            maxWait: .zero,
-            answering: { request in
-                guard request.method == "POST", answered.next() == 0 else { return nil }
-                return HTTPResponseSpec(status: 429, headers: ["retry-after": "600"], body: Self.twitterBusy)
-            })
+        let run = try await Self.run(
+            .twitter, status: 429, headers: ["retry-after": "600"], body: Self.twitterBusy, twitterAPI: api)
         #expect(try Self.wait(run) >= 600)
     }
 

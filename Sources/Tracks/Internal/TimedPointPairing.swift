@@ -131,14 +131,4 @@ struct TimedPointPairing {
         last = time
         return nil
     }
-
-    /// A placemark's `TimeStamp` (a span whose ends coincide), in seconds since 1970.
-}
-
-extension TrackFeature {
-    /// The instant of a KML TimeStamp (a span whose ends coincide), seconds since 1970.
-    var timeStamp: Double? {
-        guard let span = timeSpan, let begin = span.begin, span.end == begin else { return nil }
-        return begin.timeIntervalSince1970
-    }
 }

@@ -78,6 +78,13 @@ public struct TrackFeature: Sendable, Equatable {
         self.folders = folders
         self.geometry = geometry
     }
+
+    /// The instant of a KML TimeStamp (a span whose ends coincide), seconds since 1970: read by
+    /// the gpsbabel pairing and by the single-point timeline alike.
+    var timeStamp: Double? {
+        guard let span = timeSpan, let begin = span.begin, span.end == begin else { return nil }
+        return begin.timeIntervalSince1970
+    }
 }
 
 /// A KML TimeSpan; a TimeStamp is a span whose ends coincide. Either end may be open.
