@@ -8,11 +8,15 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another process holds what was asked for (a run it is recording): the store is fine, and
     /// the same call may succeed once that process ends (sysexits' "service unavailable").
     public var inUse: Bool
+    /// A store opened for reading only was written by an older Waypost: opened to be written, it
+    /// would be brought up to date (``Store/init(readingAt:)``).
+    public var needsUpgrade: Bool
 
-    public init(path: String, message: String, inUse: Bool = false) {
+    public init(path: String, message: String, inUse: Bool = false, needsUpgrade: Bool = false) {
         self.path = path
         self.message = message
         self.inUse = inUse
+        self.needsUpgrade = needsUpgrade
     }
 
     public var description: String { "\(path): \(message)" }
@@ -51,11 +55,44 @@ public final class Store: @unchecked Sendable {
         }
         try StoreFile.prepare(path)
         let connection = try SQLiteConnection(path: path)
-        try Self.checkIdentity(connection, path: path)  // before the WAL switch, which rewrites the header
+        _ = try Self.identity(connection, path: path)  // before the WAL switch, which rewrites the header
         try connection.enableWriteAheadLog()
         // What a user deletes (`history purge`, retention) is overwritten, not left in free pages.
         try connection.execute("PRAGMA secure_delete = ON")
         try self.init(connection, path: path)
+    }
+
+    /// Opens the existing store at `path` for reading only: nothing is written to it, so it
+    /// may be another user's or lie in a directory that cannot be written (a CI artifact, a
+    /// read-only mount). A store in WAL mode needs its -shm file beside it; where that cannot be
+    /// made, the file is read as immutable — unless a -wal file holds writes not yet in it.
+    ///
+    /// A store written by an older Waypost is refused: bringing its schema up to date is a write.
+    public convenience init(readingAt path: String) throws(StoreError) {
+        var connection = try SQLiteConnection(path: path, access: .readOnly)
+        var identity: StoreFile.Identity
+        do {
+            identity = try Self.identity(connection, path: path)
+        } catch  where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(connection.lastErrorCode) {
+            // SQLite could not create the -shm file (https://sqlite.org/wal.html#readonly).
+            guard !FileManager.default.fileExists(atPath: path + "-wal") else {
+                throw StoreError(
+                    path: path,
+                    message: "cannot be read here: its -wal file holds writes not yet in the database, and SQLite "
+                        + "reads them only through a -shm file it cannot create in this directory")
+            }
+            connection = try SQLiteConnection(path: path, access: .immutable)
+            identity = try Self.identity(connection, path: path)
+        }
+        guard !identity.isEmpty else { throw StoreError(path: path, message: "is an empty file, not a Waypost store") }
+        guard identity.userVersion == Schema.migrations.count else {
+            throw StoreError(
+                path: path,
+                message: "was written by an older waypost (schema version \(identity.userVersion), this one "
+                    + "\(Schema.migrations.count)); reading it means bringing it up to date, which needs it writable",
+                needsUpgrade: true)
+        }
+        try self.init(connection, path: path, migrating: false)
     }
 
     /// A store nobody keeps: SQLite's private temporary database, in memory until it grows and
@@ -73,11 +110,11 @@ public final class Store: @unchecked Sendable {
     /// What errors call a temporary store.
     public static let temporaryName = "(temporary store)"
 
-    private init(_ connection: SQLiteConnection, path: String) throws(StoreError) {
+    private init(_ connection: SQLiteConnection, path: String, migrating: Bool = true) throws(StoreError) {
         self.connection = connection
         self.path = path
         try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
-        try migrate()
+        if migrating { try migrate() }
     }
 
     @discardableResult
@@ -94,8 +131,10 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// Refuses a file that is not a Waypost store this build understands.
-    private static func checkIdentity(_ connection: SQLiteConnection, path: String) throws(StoreError) {
+    /// What the file holds; refuses a file that is not a Waypost store this build understands.
+    private static func identity(_ connection: SQLiteConnection, path: String) throws(StoreError)
+        -> StoreFile.Identity
+    {
         let identity: StoreFile.Identity
         do {
             identity = try StoreFile.identity(connection)
@@ -107,6 +146,7 @@ public final class Store: @unchecked Sendable {
         if let refusal = identity.refusal(understanding: Schema.migrations.count) {
             throw StoreError(path: path, message: refusal)
         }
+        return identity
     }
 
     private func migrate() throws(StoreError) {

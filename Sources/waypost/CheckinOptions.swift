@@ -27,7 +27,29 @@ struct ExistingStoreOptions: ParsableArguments {
     @Option(help: "The SQLite database a replay or test wrote (never created here).", completion: .file())
     var db: String = ".waypost/waypost.db"
 
+    /// Opens the store to change it (`outbox flush`, `history`).
     func open() throws -> Store {
+        try checkReadable()
+        return try openStore(db)
+    }
+
+    /// Opens the store to read it only (`audit`, `report`, `outbox list`): it may be another
+    /// user's, or lie in a directory that cannot be written. A store of an older schema is
+    /// brought up to date where it can be written, as any command would.
+    func openForReading() throws -> Store {
+        try checkReadable()
+        do {
+            return try Store(readingAt: db)
+        } catch  where error.needsUpgrade {
+            // Said as the reason when it cannot be written either.
+            guard let store = try? Store(path: db) else { throw CommandFailure(.cannotCreate, error.description) }
+            return store
+        } catch {
+            throw CommandFailure(.cannotCreate, error.description)
+        }
+    }
+
+    private func checkReadable() throws {
         guard FileManager.default.fileExists(atPath: db) else {
             throw CommandFailure(.noInput, "\(db): no such database")
         }
@@ -36,12 +58,12 @@ struct ExistingStoreOptions: ParsableArguments {
         guard FileManager.default.isReadableFile(atPath: db) else {
             throw CommandFailure(.noInput, "\(db): cannot be opened for reading (permission denied)")
         }
-        return try openStore(db)
     }
 
-    /// The database and the run named `name` (the latest when nil): a missing run is 66 too.
+    /// The database, opened for reading, and the run named `name` (the latest when nil): a
+    /// missing run is 66 too.
     func openRun(named name: String?) throws -> (Store, RunRecord) {
-        let store = try open()
+        let store = try openForReading()
         guard let record = try store.run(named: name) else {
             throw CommandFailure(.noInput, name.map { "no run named '\($0)' in \(db)" } ?? "\(db) has no runs yet")
         }

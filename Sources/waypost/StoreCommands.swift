@@ -77,7 +77,7 @@ struct Outbox: AsyncParsableCommand {
 
         func run() throws {
             try reportingFailures {
-                let store = try storage.open()
+                let store = try storage.openForReading()
                 let stored = state.isEmpty ? nil : Set(state.flatMap(\.stored))
                 let entries = try ListedState.of(try store.outbox(states: stored), in: store)
                     .filter { state.isEmpty || state.contains($0.state) }

@@ -370,6 +370,33 @@ struct StoreTests {
         }
     }
 
+    /// `audit`, `report` and `outbox list` open a store to read it only: it is never changed,
+    /// and one an older Waypost wrote is refused with a reason the caller can act on (bringing it
+    /// up to date is a write), not read through queries of a schema it lacks.
+    @Test("A store opened for reading is read and never changed; an older schema or a non-store is refused")
+    func storesOpenedForReading() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("w.db").path
+            _ = try Store(path: path).beginRun(name: "r", track: "t", at: 1)
+            let reader = try Store(readingAt: path)
+            #expect(try reader.run(named: "r")?.track == "t")
+            #expect(throws: StoreError.self) { try reader.beginRun(name: "s", track: "t", at: 2) }
+            #expect(try Store(path: path).run(named: "s") == nil)
+
+            try sqlite(path, "PRAGMA user_version = 4")
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let outdated = try #require(throws: StoreError.self) { try Store(readingAt: path) }
+            #expect(outdated.needsUpgrade && outdated.message.contains("schema version 4"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+            let empty = directory.appendingPathComponent("empty.db").path
+            _ = FileManager.default.createFile(atPath: empty, contents: Data(), attributes: [.posixPermissions: 0o600])
+            let notAStore = try #require(throws: StoreError.self) { try Store(readingAt: empty) }
+            #expect(!notAStore.needsUpgrade && notAStore.message == "is an empty file, not a Waypost store")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+        }
+    }
+
     @Test("Stores opened at once on a fresh file all open (the WAL switch is retried, not failed)")
     func concurrentOpens() throws {
         try withTemporaryDirectory { directory in

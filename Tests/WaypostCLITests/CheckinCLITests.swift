@@ -550,19 +550,18 @@ struct CheckinCLITests {
         }
     }
 
-    /// A store the user cannot write or read (a black-box hunt of the CLI, as `nobody`): `audit`
-    /// of one in a read-only directory said only "preparing SELECT 0, application_id FROM …:
-    /// attempt to write a readonly database", and an unreadable one "unable to open database file",
-    /// exit 73 where an unreadable track is 66. Run as `nobody` when the tests run as root (who may
-    /// write anywhere).
-    @Test("A read-only or unreadable store: an error that says what to change")
+    /// A store the user cannot write or read (black-box hunts of the CLI, as `nobody`): `audit`,
+    /// `report` and `outbox list` of one in a read-only directory (a CI artifact, another user's
+    /// store) failed, exit 73 — a store in WAL mode needs its -shm file, which SQLite could not
+    /// create there; they read it now without writing (immutable, https://sqlite.org/wal.html#readonly)
+    /// unless a -wal file holds writes not yet in it. A command that writes says what to change,
+    /// and an unreadable store is 66, as an unreadable track is. Run as `nobody` when the tests
+    /// run as root (who may write anywhere).
+    @Test("A read-only store is read, a write to it says what to change; an unreadable one is missing input")
     func readOnlyAndUnreadableStores() throws {
         try withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("w.db").path
-            #expect(
-                try CLITests.waypost(
-                    Self.commute + ["--checkins", "fixtures/rules/coffee.yaml", "--db", db]
-                ).status == 0)
+            #expect(try CLITests.waypost(Self.demo(into: db)).status == 0)
             let locked = directory.appendingPathComponent("locked")
             try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
             let readOnly = locked.appendingPathComponent("w.db").path
@@ -580,18 +579,37 @@ struct CheckinCLITests {
             // The tool where `nobody` may run it: the checkout may lie in a directory only root enters.
             let tool = directory.appendingPathComponent("waypost")
             if asRoot { try FileManager.default.copyItem(at: CLITests.executable, to: tool) }
-            func waypost(_ arguments: String...) throws -> CLITests.Run {
+            func waypost(_ arguments: String...) throws -> CLITests.Run { try waypost(arguments) }
+            func waypost(_ arguments: [String]) throws -> CLITests.Run {
                 guard asRoot else { return try CLITests.waypost(arguments) }
                 return try CLITests.waypost(
                     ["--reuid=65534", "--regid=65534", "--clear-groups", tool.path] + arguments,
                     in: directory, through: URL(fileURLWithPath: "/usr/bin/setpriv"))
             }
-            let audit = try waypost("audit", "--db", readOnly)
-            #expect(audit.status == 73)
+            // What each read command says of the writable original, it says of the read-only copy.
+            for command in [["audit", "--format", "csv"], ["report", "--format", "text"], ["outbox", "list"]] {
+                let expected = try CLITests.waypost(command + ["--db", db])
+                #expect(expected.status == 0 && expected.stdout.count > 100, "\(expected.stderr)")
+                let read = try waypost(command + ["--db", readOnly])
+                #expect(read.status == 0 && read.stdout == expected.stdout, "\(command[0]): \(read.stderr)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path) == ["w.db"])
+            let flush = try waypost("outbox", "flush", "--db", readOnly)
+            #expect(flush.status == 73)
             #expect(
-                audit.stderr.hasPrefix(
+                flush.stderr.hasPrefix(
                     "waypost: error: \(readOnly): cannot write to the database: the file, or the directory that holds "
-                        + "it and its -wal and -shm files, is read-only"), "\(audit.stderr)")
+                        + "it and its -wal and -shm files, is read-only"), "\(flush.stderr)")
+            // Writes still in a -wal file are read only through a -shm file: not read as if absent.
+            chmod(locked.path, 0o755)
+            try Data("not read".utf8).write(to: URL(fileURLWithPath: readOnly + "-wal"))
+            chmod(locked.path, 0o555)
+            let pending = try waypost("audit", "--db", readOnly)
+            #expect(pending.status == 73)
+            #expect(
+                pending.stderr
+                    == "waypost: error: \(readOnly): cannot be read here: its -wal file holds writes not yet in the "
+                    + "database, and SQLite reads them only through a -shm file it cannot create in this directory\n")
             let closed = try waypost("audit", "--db", unreadable)
             #expect(closed.status == 66)
             #expect(

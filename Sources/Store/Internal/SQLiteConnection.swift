@@ -54,10 +54,23 @@ final class SQLiteConnection {
     /// personal data, and SQLite gives its -wal and -shm files the database's mode).
     ///
     /// The empty path opens SQLite's private temporary database; `name` is what errors call it.
-    init(path: String, name: String? = nil) throws(StoreError) {
+    init(path: String, name: String? = nil, access: Access = .readWrite) throws(StoreError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX
-        let status = sqlite3_open_v2(path, &db, flags, nil)
+        var flags = SQLITE_OPEN_FULLMUTEX
+        var filename = path
+        switch access {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            // A URI filename (https://sqlite.org/uri.html): its path percent-encoded, so that a
+            // `?` or `%` in the user's path is not read as a query or an escape.
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "/-._~"))
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+            // An absolute path after an empty authority: `//x` would name a host.
+            filename = "file:\(path.hasPrefix("/") ? "//" : "")\(encoded)?immutable=1"
+        }
+        let status = sqlite3_open_v2(filename, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
@@ -67,6 +80,16 @@ final class SQLiteConnection {
         self.path = name ?? path
         // Another process (a second `waypost`, a crash-restart) may hold the write lock briefly.
         sqlite3_busy_timeout(handle, 5_000)
+    }
+
+    /// How a connection may use its file.
+    enum Access {
+        case readWrite
+        /// Reads only; SQLite still needs the -shm file beside a database in WAL mode.
+        case readOnly
+        /// Reads a file nothing else may change meanwhile, without -wal or -shm files
+        /// (`immutable=1`): the way to read a store in a directory that cannot be written.
+        case immutable
     }
 
     deinit {
