@@ -175,6 +175,34 @@ struct XAPIAudienceTests {
         try await Self.checkAgainstStoredObjects(run)
     }
 
+    /// The audience gate said `public (privacy EVERYONE; …)` — worded as Graph's own answer —
+    /// when reading the check-in back failed or gave no audience it names (a black-box hunt
+    /// against a hostile server): the audit says it was sent so, and unconfirmed.
+    @Test("A check-in whose read-back fails or names no audience is audited as sent, unconfirmed")
+    func unconfirmedAudience() async throws {
+        for (answer, why) in [
+            (
+                HTTPResponseSpec(status: 500, body: Data(#"{"error":{"message":"x","code":2}}"#.utf8)),
+                "the check-in could not be read back"
+            ),
+            (
+                HTTPResponseSpec(status: 200, body: Data(#"{"id":"1","privacy":{"value":"EVERYBODY"}}"#.utf8)),
+                "the check-in reads privacy EVERYBODY"
+            ),
+        ] {
+            let run = try await runEngine(
+                rules: [rule([.facebook])], profile: .permissive, events: enters([(2, 1)]),
+                answering: { request in
+                    request.method == "GET" && request.url.lastPathComponent.contains("_") ? answer : nil
+                })
+            let record = try #require(run.audit.first)
+            #expect(record.decision == .posted && record.audience == .public)
+            #expect(
+                record.gates.first { $0.gate == .audience }?.reason
+                    == "public (sent with privacy EVERYONE, unconfirmed: \(why); at most public)")
+        }
+    }
+
     /// Graph's FRIENDS_OF_FRIENDS is wider than friends and is not Twitter's followers: it was
     /// audited "followers" (a black-box hunt). A profile may cap posts there too.
     @Test("A check-in Graph keeps to friends of friends is audited so, and a cap there posts so")

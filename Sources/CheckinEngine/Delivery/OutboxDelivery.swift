@@ -301,14 +301,24 @@ public final class OutboxDelivery {
                 intent.audience = audience
                 let outcome = try await postCheckin(&intent, facebook, entry: entry, sent: sent)
                 // Graph never makes a post more public than the app's default audience the user
-                // chose: the created object says who can see it, and the audit takes that.
-                if outcome.state == .sent, let id = outcome.remoteID,
-                    let value = (try? await facebook.object(id: id))?.privacy?.value,
-                    let seen = Audience(graphPrivacy: value), seen != audience
-                {
-                    intent.audience = seen
-                    intent.gates.record(
-                        PrivacyGate.audienceVerdict(cap: cap, actual: seen, network: .facebook, graphPrivacy: value))
+                // chose: the created object says who can see it, and the audit takes that. When
+                // it cannot say, the audit says the audience is the one asked for, unconfirmed.
+                if outcome.state == .sent, let id = outcome.remoteID {
+                    let value = (try? await facebook.object(id: id))?.privacy?.value
+                    if let value, let seen = Audience(graphPrivacy: value) {
+                        if seen != audience {
+                            intent.audience = seen
+                            intent.gates.record(
+                                PrivacyGate.audienceVerdict(
+                                    cap: cap, actual: seen, network: .facebook, graphPrivacy: value))
+                        }
+                    } else {
+                        intent.gates.record(
+                            PrivacyGate.audienceVerdict(
+                                cap: cap, actual: audience, network: .facebook,
+                                unconfirmed: value.map { "the check-in reads privacy \($0.prefix(40))" }
+                                    ?? "the check-in could not be read back"))
+                    }
                 }
                 return outcome
             }

@@ -110,16 +110,18 @@ extension PrivacyGate {
     /// out as it was — its verdict cannot say "goes without location" of a tweet that went with it.
     static func audienceVerdict(
         cap: Audience, actual: Audience?, network: Network, graphPrivacy: String? = nil,
-        learntAfterSending: Bool = false
+        learntAfterSending: Bool = false, unconfirmed: String? = nil
     ) -> GateVerdict {
         guard let actual else {
             return GateVerdict(.audience, passed: true, "at most \(cap.rawValue); the network is asked when it is sent")
         }
         if actual <= cap {
-            let how =
+            var how =
                 network == .facebook
                 ? "privacy \(graphPrivacy ?? cap.graphPrivacy)"
                 : actual == .followers ? "the account is protected" : "the account is public"
+            // Sent so, but the network did not say who can see it.
+            if let unconfirmed { how = "sent with \(how), unconfirmed: \(unconfirmed)" }
             return GateVerdict(.audience, passed: true, "\(actual.rawValue) (\(how); at most \(cap.rawValue))")
         }
         // Twitter's audience is the account's: public, or a protected account's followers.
