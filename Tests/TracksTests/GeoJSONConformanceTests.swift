@@ -108,6 +108,31 @@ struct GeoJSONConformanceTests {
         #expect(polygons > 0, "\(file) has polygons")
     }
 
+    /// placemark/togeojson writes a Placemark of one geometry as that geometry
+    /// (lib/kml/placemark.ts, `geometryListToGeometry`), its times a flat array: a MultiTrack of
+    /// one gx:Track or a MultiGeometry of one line was a one-member GeometryCollection (a
+    /// black-box hunt) — and, as a collection's member, was not cut at the antimeridian.
+    @Test func aCollectionOfOneIsThatGeometry() throws {
+        let features = try Self.export(
+            kml(
+                """
+                <Placemark><name>track</name><gx:MultiTrack><gx:Track>
+                  <when>2020-01-01T00:00:00Z</when><when>2020-01-01T00:00:10Z</when>
+                  <gx:coord>179.9 1 0</gx:coord><gx:coord>-179.9 1 0</gx:coord>
+                </gx:Track></gx:MultiTrack></Placemark>
+                <Placemark><name>line</name><MultiGeometry><LineString><coordinates>1,2 3,4</coordinates></LineString></MultiGeometry></Placemark>
+                """))
+        let track = try #require(features[0]["geometry"] as? [String: Any])
+        #expect(track["type"] as? String == "MultiLineString", "cut at the antimeridian: \(track)")
+        let times = (features[0]["properties"] as? [String: Any]).flatMap {
+            ($0["coordinateProperties"] as? [String: Any])?["times"] as? [[String]]
+        }
+        #expect(times?.count == 2 && times?.first?.first == "2020-01-01T00:00:00Z", "\(String(describing: times))")
+        let line = try #require(features[1]["geometry"] as? [String: Any])
+        #expect(line["type"] as? String == "LineString")
+        #expect(line["coordinates"] as? [[Double]] == [[1, 2], [3, 4]])
+    }
+
     /// One geometry's positions have one dimension: 3D only when every position has an
     /// altitude; otherwise 2D throughout (an altitude is never invented). Each member of a
     /// GeometryCollection decides on its own; a Polygon's rings and a MultiLineString's lines together.

@@ -5,7 +5,7 @@ import WaypostSupport
 /// GeoJSON in the shape placemark/togeojson produces, so its users can swap tools:
 /// positions as `[lon, lat, alt]`, per-point times in `properties.coordinateProperties.times`
 /// (an array per line for multi-line geometries), GPX tracks with several segments as
-/// MultiLineString, KML MultiGeometry and MultiTrack as GeometryCollection.
+/// MultiLineString, KML MultiGeometry and MultiTrack as GeometryCollection (of one: that geometry).
 ///
 /// A line has two or more positions (RFC 7946 §3.1.4): as togeojson does, a GPX track's
 /// one-point segments are left out of its lines (``TrackWriter/lost(_:as:)`` says so), one line
@@ -154,6 +154,9 @@ enum GeoJSONWriter {
             out.write("]}")
         case .collection(let parts) where multiLine:
             writeLines(LineShape(parts.flatMap(\.paths), cut: cut), to: &out)
+        case .collection(let parts) where parts.count == 1:
+            // As togeojson: a MultiGeometry or MultiTrack of one is that geometry.
+            writeGeometry(parts[0], multiLine: false, cut: cut, to: &out)
         case .collection(let parts):
             out.write("{\"type\":\"GeometryCollection\",\"geometries\":[")
             for (i, part) in parts.enumerated() {
@@ -203,6 +206,8 @@ enum GeoJSONWriter {
             (paths, nested) = LineShape([path]).coordinatePaths
         case .collection(let parts) where multiLine:
             (paths, nested) = LineShape(parts.flatMap(\.paths)).coordinatePaths
+        case .collection(let parts) where parts.count == 1:
+            return writeCoordinateProperties(parts[0], multiLine: false, first: first, to: &out)
         case .collection:
             paths = geometry.paths
             nested = true
