@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SocialAPI
+import WaypostSupport
 
 extension OAuth1Transport: ExpressibleByArgument {}
 
@@ -104,8 +105,11 @@ struct OAuthSign: ParsableCommand {
         -> OAuth1Credentials
     {
         func value(_ option: String?, _ variable: String) -> String? { option ?? environment[variable] }
-        guard let key = value(consumerKey, "WAYPOST_TWITTER_CONSUMER_KEY") else {
-            throw ValidationError("give --consumer-key or set WAYPOST_TWITTER_CONSUMER_KEY")
+        // Every request names its consumer (RFC 5849 §3.1, oauth_consumer_key REQUIRED): an
+        // empty one, as `export WAYPOST_TWITTER_CONSUMER_KEY=` from an unset variable leaves
+        // it, was signed as given.
+        guard let key = value(consumerKey, "WAYPOST_TWITTER_CONSUMER_KEY"), !key.isEmpty else {
+            throw ValidationError("give --consumer-key or set WAYPOST_TWITTER_CONSUMER_KEY (not empty)")
         }
         guard let secret = value(consumerSecret, "WAYPOST_TWITTER_CONSUMER_SECRET") else {
             throw ValidationError("give --consumer-secret or set WAYPOST_TWITTER_CONSUMER_SECRET")
@@ -130,6 +134,14 @@ struct OAuthSign: ParsableCommand {
         guard parsed.user == nil && parsed.password == nil else {
             throw ValidationError(
                 "--url has user info (user:password@): no request carries it to be signed; leave it out")
+        }
+        // A method is a token (RFC 9110 §9.1, §5.6.2): `''` or `G ET` was signed, and no request
+        // can carry it.
+        let tchar = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.init(charactersIn: "0"..."9"))
+            .union(.init(charactersIn: "a"..."z")).union(.init(charactersIn: "A"..."Z"))
+        guard !method.isEmpty, method.unicodeScalars.allSatisfy(tchar.contains) else {
+            throw ValidationError(
+                "--method '\(DisplayEscaping.escape(method))' is not an HTTP method (a token such as GET or POST)")
         }
         if let timestamp, timestamp <= 0 {
             throw ValidationError("--timestamp \(timestamp) is not a positive integer (RFC 5849 §3.3)")

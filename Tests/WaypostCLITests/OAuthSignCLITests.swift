@@ -55,6 +55,11 @@ struct OAuthSignCLITests {
         #expect(half.status == 64 && half.stderr.contains("the token and its secret go together"), "\(half.stderr)")
         let none = try CLITests.waypost(["oauth-sign", "--url", "https://example.com/"], environment: [:])
         #expect(none.status == 64 && none.stderr.contains("WAYPOST_TWITTER_CONSUMER_KEY"), "\(none.stderr)")
+        // An empty key (a variable exported from an unset one) names no consumer (RFC 5849 §3.1).
+        let empty = try CLITests.waypost(
+            ["oauth-sign", "--url", "https://example.com/"],
+            environment: ["WAYPOST_TWITTER_CONSUMER_KEY": "", "WAYPOST_TWITTER_CONSUMER_SECRET": "s"])
+        #expect(empty.status == 64 && empty.stderr.contains("(not empty)"), "\(empty.stderr)")
     }
 
     /// A black-box hunt against oauthlib and RFC 5849: user info in the URL was signed (and
@@ -87,6 +92,12 @@ struct OAuthSignCLITests {
             twice.status == 64 && twice.stderr.contains("--param oauth_nonce: oauth-sign sets it"), "\(twice.stderr)")
         let inURL = try sign("https://api.example.com/x?oauth_timestamp=5")
         #expect(inURL.status == 64 && inURL.stderr.contains("--url carries oauth_timestamp"), "\(inURL.stderr)")
+        // A method is a token (RFC 9110 §9.1): no request carries `''` or `G ET` to be checked.
+        for method in ["", "G ET", "GET\r\n"] {
+            let refused = try sign("https://api.example.com/x", "--timestamp", "1", "--method", method)
+            #expect(refused.status == 64 && refused.stderr.contains("is not an HTTP method"), "\(refused.stderr)")
+        }
+        #expect(try sign("https://api.example.com/x", "--timestamp", "1", "--method", "PROPFIND").status == 0)
     }
 
     @Test func eachTransportPrintsTheSameSignatureInItsPlace() throws {
