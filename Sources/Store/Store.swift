@@ -8,8 +8,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another process holds what was asked for (a run it is recording): the store is fine, and
     /// the same call may succeed once that process ends (sysexits' "service unavailable").
     public var inUse: Bool
-    /// A store opened for reading only was written by an older Waypost: opened to be written, it
-    /// would be brought up to date (``Store/init(readingAt:)``).
+    /// A store opened for reading only was written by an older Waypost, or is empty: opened to be
+    /// written, it would be brought up to date (``Store/init(readingAt:)``).
     public var needsUpgrade: Bool
 
     public init(path: String, message: String, inUse: Bool = false, needsUpgrade: Bool = false) {
@@ -84,7 +84,11 @@ public final class Store: @unchecked Sendable {
             connection = try SQLiteConnection(path: path, access: .immutable)
             identity = try Self.identity(connection, path: path)
         }
-        guard !identity.isEmpty else { throw StoreError(path: path, message: "is an empty file, not a Waypost store") }
+        // Empty: a store whose first write never came (schema version 0), or not a store at all —
+        // which a writable open tells apart.
+        guard !identity.isEmpty else {
+            throw StoreError(path: path, message: "is an empty file, not a Waypost store", needsUpgrade: true)
+        }
         guard identity.userVersion == Schema.migrations.count else {
             throw StoreError(
                 path: path,

@@ -392,7 +392,7 @@ struct StoreTests {
             let empty = directory.appendingPathComponent("empty.db").path
             _ = FileManager.default.createFile(atPath: empty, contents: Data(), attributes: [.posixPermissions: 0o600])
             let notAStore = try #require(throws: StoreError.self) { try Store(readingAt: empty) }
-            #expect(!notAStore.needsUpgrade && notAStore.message == "is an empty file, not a Waypost store")
+            #expect(notAStore.needsUpgrade && notAStore.message == "is an empty file, not a Waypost store")
             #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
         }
     }
