@@ -309,7 +309,7 @@ extension ScenarioRunner {
             let variant = Self.variant(of: scenario, unit: unit, trials: true)
             do {
                 let outcome = try await execute(
-                    variant, runName: "\(scenario.name)#\(unit)", recorded: false, keepsMonitorRecords: false,
+                    variant, runName: "\(scenario.name)#\(unit)", recorded: false,
                     reusing: resources, keepsRegionTransitions: true)
                 return .success(Prediction.occurrences(outcome))
             } catch let error as ScenarioError {

@@ -216,7 +216,7 @@ public struct ScenarioRunner: Sendable {
         do {
             let outcome = try await execute(
                 variant, runName: trial == 0 ? scenario.name : "\(scenario.name)#\(trial)", recorded: trial == 0,
-                keepsMonitorRecords: header.trials == nil, reusing: resources)
+                reusing: resources)
             for (expectation, tally) in zip(scenario.expectations, outcome.tallies) {
                 let checking = clock.now
                 record.results.append(expectation.evaluate(outcome, tally: tally))
@@ -252,19 +252,17 @@ public struct ScenarioRunner: Sendable {
     /// ``storePath`` under `runName` (default: the scenario's name). A run nobody records takes
     /// its store and emulator from `resources` when given.
     public func execute(
-        _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, keepsMonitorRecords: Bool = true,
-        reusing resources: RunResources? = nil
+        _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, reusing resources: RunResources? = nil
     ) async throws -> ScenarioOutcome {
         try await execute(
-            scenario, runName: runName, recorded: recorded, keepsMonitorRecords: keepsMonitorRecords,
-            reusing: resources, keepsRegionTransitions: false)
+            scenario, runName: runName, recorded: recorded, reusing: resources, keepsRegionTransitions: false)
     }
 
     /// The same, keeping the run's region entries and exits in ``ScenarioOutcome/transitions``
     /// when `keepsRegionTransitions` is set (`waypost compare`'s prediction).
     func execute(
-        _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, keepsMonitorRecords: Bool = true,
-        reusing resources: RunResources? = nil, keepsRegionTransitions: Bool
+        _ scenario: Scenario, runName: String? = nil, recorded: Bool = true, reusing resources: RunResources? = nil,
+        keepsRegionTransitions: Bool
     ) async throws -> ScenarioOutcome {
         let budget = scenario.timeBudget ?? timeBudget
         let deadline = self.deadline(budget)
@@ -302,9 +300,11 @@ public struct ScenarioRunner: Sendable {
         checkins.profile = scenario.privacy
         checkins.seed = scenario.seed
         checkins.twitterAPI = scenario.emulator.twitterAPI
-        // As `waypost replay` does: a monitor's records outlive the run in the store, so a second
-        // run on the same --db finds them (trials each start afresh: they run side by side).
-        checkins.keepsMonitorRecords = keepsMonitorRecords
+        // A scenario's device starts afresh: unlike `waypost replay`, whose CLMonitor records
+        // outlive a run in the store as iOS keeps a monitor's file between launches, a scenario
+        // neither finds records another run left in its --db (its result would depend on what
+        // the store held: a black-box hunt saw monitor-checkin fail when recorded twice) nor
+        // leaves its own.
         checkins.keepsHistory = database != nil
         plan.checkins = checkins
 

@@ -186,13 +186,19 @@ extension Store {
         }
     }
 
-    /// Whether a post of `network` other than `id` is recorded as the network's post `remoteID`.
-    public func recordsRemoteID(_ remoteID: String, network: String, apartFrom id: Int64) throws(StoreError) -> Bool {
+    /// Whether a post other than `entry`, of its network and server, is recorded as that
+    /// server's post `remoteID`: an in-process emulator's only within `entry`'s run, whose
+    /// emulator is its own (another run's, from the same first id, gave the same ids).
+    public func recordsRemoteID(_ remoteID: String, apartFrom entry: OutboxEntry) throws(StoreError) -> Bool {
         try locked { db throws(StoreError) in
             var found = false
             try db.query(
-                "SELECT 1 FROM outbox WHERE remote_id = ? AND network = ? AND id != ? LIMIT 1",
-                [.text(remoteID), .text(network), .integer(id)]
+                "SELECT 1 FROM outbox WHERE remote_id = ? AND network = ? AND id != ? AND server IS ? "
+                    + "AND (server IS NOT NULL OR run = ?) LIMIT 1",
+                [
+                    .text(remoteID), .text(entry.network), .integer(entry.id), SQLValue(entry.server),
+                    .integer(entry.run),
+                ]
             ) { _ in found = true }
             return found
         }

@@ -170,7 +170,12 @@ scenario file is missing; 69 the emulator could not start. Scenarios run in para
 default twice the number of cores: a run spends part of its time waiting on the emulator across
 loopback) and on virtual time: the same scenario gives the same result, byte for byte, every run.
 With `--db` each scenario's run is recorded in the store under its `name`, replacing an earlier
-run of that name; the runs begin in command-line order, so the latest run (`waypost audit`'s
+run of that name, and gives the result it gives alone: what the store already holds (other runs,
+their posts) does not change it, and its device starts afresh (`waypost replay --db` keeps an app's
+CLMonitor records between runs, as iOS keeps a monitor's file between launches; a scenario does
+not). A recorded run talks to its emulator over real HTTP, so a `latency` fault past the client's
+10 s timeout waits that long on the wall clock (the answer is lost all the same); runs nobody
+records do not wait. The runs begin in command-line order, so the latest run (`waypost audit`'s
 default) is the last scenario's however the jobs interleave. Runs nobody records live in SQLite's
 private temporary databases: nothing is written to `$TMPDIR`, and a signal (Ctrl-C, a cancelled
 CI job) leaves nothing behind.

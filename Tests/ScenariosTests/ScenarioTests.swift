@@ -58,10 +58,10 @@ struct ScenarioTests {
                 "\($0.time) \($0.method) \($0.path) \($0.status) \($0.parameters.sorted { $0.key < $1.key })"
             }
         }
-        let alone = try await runner.execute(scenario, recorded: false, keepsMonitorRecords: false)
+        let alone = try await runner.execute(scenario, recorded: false)
         for _ in 0..<3 {
             let handedOn = try await runner.execute(
-                scenario, recorded: false, keepsMonitorRecords: false, reusing: resources)
+                scenario, recorded: false, reusing: resources)
             #expect(handedOn.posts == alone.posts)
             #expect(requests(handedOn) == requests(alone))
             #expect(handedOn.eventCount == alone.eventCount)

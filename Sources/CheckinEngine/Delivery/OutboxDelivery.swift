@@ -438,7 +438,7 @@ public final class OutboxDelivery {
     /// the same place, sent on an earlier pass of the route, is not this post found. (A post sent
     /// from another store cannot be told apart.)
     private func isAnotherPost(_ remoteID: String, _ entry: OutboxEntry) -> Bool {
-        (try? store.recordsRemoteID(remoteID, network: entry.network, apartFrom: entry.id)) ?? false
+        (try? store.recordsRemoteID(remoteID, apartFrom: entry)) ?? false
     }
 
     /// Why a post names no place when every place found lies in a privacy zone.

@@ -297,9 +297,12 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         }
     }
 
-    public func recordsRemoteID(_ remoteID: String, network: String, apartFrom id: Int64) throws(StoreError) -> Bool {
+    public func recordsRemoteID(_ remoteID: String, apartFrom entry: OutboxEntry) throws(StoreError) -> Bool {
         try locked { () throws(StoreError) -> Bool in
-            entries.contains { $0.remoteID == remoteID && $0.network == network && $0.id != id }
+            entries.contains {
+                $0.remoteID == remoteID && $0.network == entry.network && $0.id != entry.id && $0.server == entry.server
+                    && (entry.server != nil || $0.run == entry.run)
+            }
         }
     }
 

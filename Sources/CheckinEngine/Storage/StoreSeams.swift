@@ -82,10 +82,11 @@ public protocol OutboxStore: AnyObject, Sendable {
     func reclaimLapsed(lease: OutboxLease, run: Int64?, servers: OutboxServers?) throws(StoreError) -> [OutboxEntry]
     /// Extends every claim `lease` holds.
     func renewClaims(_ lease: OutboxLease) throws(StoreError)
-    /// Whether a post of `network` other than `id` is recorded as the network's post `remoteID`:
-    /// a post in doubt is never "found" as one an earlier post already is (the same text at the
-    /// same place, on a route travelled again).
-    func recordsRemoteID(_ remoteID: String, network: String, apartFrom id: Int64) throws(StoreError) -> Bool
+    /// Whether a post other than `entry`, of its network and server, is recorded as the post
+    /// `remoteID`: a post in doubt is never "found" as one an earlier post already is (the same
+    /// text at the same place, on a route travelled again). An in-process emulator's posts count
+    /// only within the run, each run's emulator being its own.
+    func recordsRemoteID(_ remoteID: String, apartFrom entry: OutboxEntry) throws(StoreError) -> Bool
     /// Extends `lease`'s claim on one post, just before its request goes out; false when the claim
     /// is no longer this lease's (it stalled past the lease, and another sender took the post).
     func renewClaim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> Bool
