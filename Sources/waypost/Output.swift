@@ -134,12 +134,17 @@ func isSpecialFile(_ path: String) -> Bool {
     return (info.st_mode & S_IFMT) != S_IFREG
 }
 
-/// Whether two paths name one file (its device and inode, links followed); false when either
-/// cannot be looked at.
+/// Whether two paths name one file: its device and inode, links followed, when both exist;
+/// else the same path once `.`, `..` and links are resolved (a file one of them will create).
 func isSameFile(_ a: String, _ b: String) -> Bool {
     var first = stat()
     var second = stat()
-    guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+    guard stat(a, &first) == 0, stat(b, &second) == 0 else {
+        func resolved(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        return resolved(a) == resolved(b)
+    }
     return first.st_dev == second.st_dev && first.st_ino == second.st_ino
 }
 

@@ -68,6 +68,10 @@ struct Report: ParsableCommand {
     @OptionGroup var storage: ExistingStoreOptions
 
     func validate() throws {
+        // `-o runs.db` for `runs.svg` replaced the store with the drawing.
+        if let output, output != "-", isSameFile(output, storage.db) {
+            throw ValidationError("--output \(output) is the --db store being read: the report would overwrite it")
+        }
         if let tiles {
             guard format == .html else { throw ValidationError("--tiles is for --format html") }
             if let problem = TileLayer.problem(with: tiles) {

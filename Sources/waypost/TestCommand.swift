@@ -142,12 +142,12 @@ struct Test: AsyncParsableCommand {
                 )
             }
         }
+        // Nor the store the runs are recorded in (`--junit runs.db` for `runs.xml` replaced it).
+        if let db, let report = reports.first(where: { isSameFile($0.path, db) }) {
+            throw ValidationError("\(report.flag) \(report.path) is the --db store: the report would overwrite it")
+        }
         for (index, first) in reports.enumerated() {
-            for second in reports[(index + 1)...]
-            where isSameFile(first.path, second.path)
-                || URL(fileURLWithPath: first.path).standardizedFileURL
-                    == URL(fileURLWithPath: second.path).standardizedFileURL
-            {
+            for second in reports[(index + 1)...] where isSameFile(first.path, second.path) {
                 throw ValidationError(
                     "\(first.flag) and \(second.flag) both write \(first.path): give each its own file")
             }

@@ -70,6 +70,23 @@ struct ScenarioCLITests {
             let missing = try CLITests.waypost("report", "no-such-run", "--db", db)
             #expect(missing.status == 66)
             #expect(missing.stderr.contains("no run named 'no-such-run'"))
+            // An output that is the store (a black-box hunt: `-o runs.db` for `runs.svg` replaced
+            // it, exit 0), also through a link or before the store exists, is refused untouched.
+            let stored = try Data(contentsOf: URL(fileURLWithPath: db))
+            let link = directory.appendingPathComponent("link.db").path
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: db)
+            for output in [db, link, directory.path + "/./runs.db"] {
+                let over = try CLITests.waypost("report", "--db", db, "--format", "svg", "-o", output)
+                #expect(over.status == 64 && over.stderr.contains("is the --db store being read"), "\(over.stderr)")
+                let junit = try CLITests.waypost(
+                    "test", "fixtures/scenarios/commute-cafe-checkin.yaml", "--db", db, "--junit", output)
+                #expect(junit.status == 64 && junit.stderr.contains("is the --db store"), "\(junit.stderr)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == stored)
+            let fresh = directory.appendingPathComponent("fresh.db").path
+            let new = try CLITests.waypost(
+                "test", "fixtures/scenarios/commute-cafe-checkin.yaml", "--db", fresh, "--html", fresh)
+            #expect(new.status == 64 && !FileManager.default.fileExists(atPath: fresh), "\(new.stderr)")
         }
     }
 
