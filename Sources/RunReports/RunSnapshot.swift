@@ -81,12 +81,21 @@ public struct RunSnapshot: Sendable {
         (deviceSlots[device].map { byDevice[$0].fixes } ?? []).map { fixes[$0] }
     }
 
-    /// A device's route as stretches of fixes; a gap longer than `gap` (a tunnel, a stop of the
-    /// service) starts a new stretch.
+    /// A device's route as stretches of fixes; a new stretch starts where the device lost its
+    /// signal (a `locationUnknown` error between two fixes, however short the loss) or after a
+    /// gap longer than `gap` (a tunnel, a stop of the service).
     public func stretches(of device: String?, gap: Seconds = Seconds(60)) -> [[LocationRecord]] {
+        let losses = events.filter { $0.device == device && $0.type == "error" && $0.detail == "locationUnknown" }
+            .map(\.time).sorted()
+        var nextLoss = 0
         var out: [[LocationRecord]] = []
         for fix in fixes(of: device) {
-            if let last = out.last?.last, last.time.seconds(to: fix.time) <= gap.seconds {
+            var lost = false
+            while nextLoss < losses.count && losses[nextLoss] < fix.time {
+                lost = lost || out.last?.last.map { losses[nextLoss] >= $0.time } ?? false
+                nextLoss += 1
+            }
+            if let last = out.last?.last, !lost, last.time.seconds(to: fix.time) <= gap.seconds {
                 out[out.count - 1].append(fix)
             } else {
                 out.append([fix])

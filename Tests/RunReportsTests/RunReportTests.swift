@@ -161,6 +161,33 @@ struct RunReportTests {
         #expect(bar.pixels <= 160 && bar.pixels > 160 / 2.5)
     }
 
+    /// A signal loss shorter than a minute was drawn as route, solid, and left the GeoJSON route
+    /// one line (a black-box hunt: `--signal-loss 10-65`, no fixes for 57 s): the `locationUnknown`
+    /// the loss raised splits the route, whatever its length; another device's does not.
+    @Test func aShortSignalLossSplitsTheRoute() throws {
+        let start: EpochInstant = 1_750_000_000
+        let fixes = [0, 1, 2, 30, 31].map { i in
+            LocationRecord(
+                time: start + Double(i), latitude: 37.33 + Double(i) * 0.0001, longitude: -122.03,
+                horizontalAccuracy: 5, service: "standard")
+        }
+        func stretches(_ events: [EventRecord]) -> [Int] {
+            let run = RunRecord(id: 1, name: "r", track: "t", startedAt: start, finishedAt: nil, dryRun: false)
+            return RunSnapshot(run: run, regions: [], fixes: fixes, events: events, posts: []).stretches(of: nil)
+                .map(\.count)
+        }
+        #expect(stretches([]) == [5])
+        let loss = EventRecord(time: start + 3, type: "error", detail: "locationUnknown")
+        #expect(stretches([loss]) == [3, 2])
+        var elsewhere = loss
+        elsewhere.device = "another phone"
+        #expect(stretches([elsewhere]) == [5])
+        #expect(stretches([EventRecord(time: start + 3, type: "error", detail: "denied")]) == [5])
+        // Before the first fix, or at the fix itself after it came, it splits nothing.
+        #expect(stretches([EventRecord(time: start - 5, type: "error", detail: "locationUnknown")]) == [5])
+        #expect(stretches([EventRecord(time: start + 1, type: "error", detail: "locationUnknown")]) == [2, 3])
+    }
+
     @Test func geoJSONFeatures() throws {
         try withTemporaryDirectory { directory in
             let text = RunGeoJSON.render(try Self.snapshot(in: directory))
