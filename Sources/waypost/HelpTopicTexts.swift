@@ -610,7 +610,8 @@ jobs:
   none; hollow when not sent — the privacy zones of the run's profile, hatched, each with the
   number of posts it kept from locating the user — a legend, a scale bar, and a title with the run's
   name and time span. Every marker has hover text; labels are placed so that they overlap neither
-  markers, nor each other, nor the route line.
+  markers, nor each other, nor the route line — where the map is so crowded that no place near a
+  circle is free, a label crosses the route rather than cover a marker or another label.
 - **html** — an interactive map on Leaflet, one self-contained file that works offline: the same
   layers (route, regions, privacy zones, region events, posts by network and by the precision they
   carried), each switchable in the layer control, with pan and zoom, a legend, popups with each

@@ -1,7 +1,7 @@
 /// Places map labels so that they overlap neither the markers, nor each other, nor the route
 /// line: each label takes the first of its candidate positions that is free — around its circle,
-/// then on rings farther out — or the least crowded one when none is, where covering a marker
-/// costs more than crossing the route, and that more than touching another label.
+/// then on rings farther out — or the least crowded one when none is, where covering a marker or
+/// another label costs more than crossing the route.
 struct LabelLayout {
     /// A label's place: its text's anchor point and SVG `text-anchor`.
     struct Placement: Equatable {
@@ -67,12 +67,13 @@ struct LabelLayout {
     }
 
     /// Places `text` (12 px type) around a circle of `radius` pixels at (x, y): above it, below,
-    /// right, left, then at the four diagonals; when none of those is free, the same eight places
-    /// one and two rings (14 px each) farther out (a black-box hunt: in a crowded corner a label
-    /// was drawn across two post markers); then reserves its box.
+    /// right, left, at the four diagonals, then above and below beginning or ending at the centre;
+    /// when none of those is free, the same twelve places on up to five rings (14 px each)
+    /// farther out (black-box hunts: in a crowded corner a label was drawn across two post
+    /// markers; among twenty fences close together, over another label); then reserves its box.
     mutating func place(_ text: String, aroundCircleAt x: Double, _ y: Double, radius: Double) -> Placement {
         var best: (crowding: Double, placement: Placement, box: Box)?
-        for ring in 0..<3 {
+        for ring in 0..<6 {
             let reach = radius + Double(ring) * 14
             let diagonal = reach * 0.7071
             let candidates = [
@@ -84,14 +85,19 @@ struct LabelLayout {
                 Placement(x: x - diagonal - 3, y: y - diagonal - 3, anchor: "end"),
                 Placement(x: x + diagonal + 3, y: y + diagonal + 13, anchor: "start"),
                 Placement(x: x - diagonal - 3, y: y + diagonal + 13, anchor: "end"),
+                // Above and below, beginning or ending at the centre.
+                Placement(x: x, y: y - reach - 4, anchor: "start"),
+                Placement(x: x, y: y - reach - 4, anchor: "end"),
+                Placement(x: x, y: y + reach + 14, anchor: "start"),
+                Placement(x: x, y: y + reach + 14, anchor: "end"),
             ]
             for placement in candidates {
                 let box = box(text, at: placement)
-                // A covered marker hides what happened; a crossed route or a touched label only
-                // crowds the map. The nearest of equally crowded places wins.
+                // A covered marker hides what happened, and text over text is read as neither;
+                // a crossed route only crowds the map. The nearest of equally crowded places wins.
                 let crowding =
-                    markers.reduce(0) { $0 + box.overlap($1) } * 100 + Double(crossings(of: box)) * 2_000
-                    + labels.reduce(0) { $0 + box.overlap($1) }
+                    markers.reduce(0) { $0 + box.overlap($1) } * 1_000 + Double(crossings(of: box)) * 2_000
+                    + labels.reduce(0) { $0 + box.overlap($1) } * 1_000
                 if crowding == 0 {
                     labels.append(box)
                     return placement
