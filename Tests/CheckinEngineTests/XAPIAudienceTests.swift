@@ -5,6 +5,7 @@ import SocialAPI
 import SocialEmulator
 import TestSupport
 import Testing
+import WaypostSupport
 
 /// The engine under X API v2 and the audience of each post, checked on the emulator's stored
 /// objects: every posted record is read back (GET /2/tweets/:id, statuses/show, Graph's object)
@@ -219,6 +220,25 @@ struct XAPIAudienceTests {
         let capped = try await runEngine(rules: [rule([.facebook])], profile: profile, events: enters([(2, 1)]))
         #expect(capped.posts(.facebook).first?.parameters["privacy"] == #"{"value":"FRIENDS_OF_FRIENDS"}"#)
         #expect(capped.audit.first?.audience == .friendsOfFriends)
+    }
+
+    /// A black-box hunt: a place named 咖啡館咖啡館 padded by its characters pushed every later
+    /// column of its row six columns right on a terminal.
+    @Test("The audit table's columns line up on a terminal, whatever script a place is named in")
+    func tableColumnsLineUpOnATerminal() async throws {
+        let run = try await runEngine(rules: [rule()], profile: .permissive, events: enters([(2, 1)]))
+        var records = run.audit
+        records[0].placeName = "咖啡館咖啡館"
+        let lines = AuditReport(run: "t", records: records).render(.table).split(separator: "\n").prefix(4)
+        let columns = lines.map { line in
+            // Where the decision column begins, in terminal columns.
+            let text = String(line)
+            guard let decision = ["decision", "posted"].compactMap({ text.range(of: "  \($0)") }).first else {
+                return -1
+            }
+            return TerminalWidth.of(String(text[..<decision.lowerBound]))
+        }
+        #expect(columns.count == 4 && Set(columns.filter { $0 >= 0 }).count == 1, "\(lines)")
     }
 
     @Test("The audit's audience column, in the table, CSV and JSON, with counts per audience")

@@ -82,13 +82,14 @@ public struct AuditReport {
     /// before the columns are measured: the table is read on a terminal.
     private func table() -> String {
         let rows = [Self.columns] + records.map { row($0).map { DisplayEscaping.escape($0) } }
-        let widths = Self.columns.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
+        // Measured as a terminal shows them: a CJK character takes two columns.
+        let widths = Self.columns.indices.map { c in rows.map { TerminalWidth.of($0[c]) }.max() ?? 0 }
         var out = "Audit of run \(DisplayEscaping.escape(run)): \(records.count) posts"
         out += (finished ? "" : "; " + Self.unfinished) + "\n\n"
         for (index, row) in rows.enumerated() {
             out +=
                 row.enumerated().map { c, cell in
-                    c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                    c == row.count - 1 ? cell : TerminalWidth.padded(cell, to: widths[c])
                 }.joined(separator: "  ") + "\n"
             if index == 0 { out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
         }
