@@ -126,8 +126,10 @@ public struct EmulatorFixtures: Sendable, Equatable {
             let (position, reason) = syntaxError(data)
             throw LoadError(file: file, position: position, reason: reason)
         } catch let error as DecodingError {
-            let position = context(of: error).flatMap { JSONLocator.position(of: $0.codingPath, in: data) }
-            throw LoadError(file: file, position: position.map { "\($0.line):\($0.column)" }, reason: explain(error))
+            let position = DecodingErrorText.codingPath(of: error).flatMap { JSONLocator.position(of: $0, in: data) }
+            throw LoadError(
+                file: file, position: position.map { "\($0.line):\($0.column)" },
+                reason: DecodingErrorText.explain(error))
         } catch {
             throw LoadError(file: file, reason: "\(error)")
         }
@@ -150,51 +152,6 @@ public struct EmulatorFixtures: Sendable, Equatable {
             let before = data.prefix(offset)
             let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
             return ("\(before.count { $0 == UInt8(ascii: "\n") } + 1):\(offset - lineStart + 1)", reason)
-        }
-    }
-
-    private static func context(of error: DecodingError) -> DecodingError.Context? {
-        switch error {
-        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
-            .valueNotFound(_, let context):
-            context
-        @unknown default: nil
-        }
-    }
-
-    /// `places[3].bounding_box: expected a list, found a string`: where in the structure, and
-    /// what, in words (the line and column are the caller's, from ``JSONLocator``).
-    private static func explain(_ error: DecodingError) -> String {
-        guard let context = context(of: error) else { return "\(error)" }
-        let what: String
-        switch error {
-        case .keyNotFound(let key, _): what = "missing \"\(key.stringValue)\""
-        case .typeMismatch(let type, _):
-            // "Expected to decode String but found number instead.": the found kind, in words.
-            let found = context.debugDescription.firstMatch(of: /found (?:an? )?(\w+)/).map {
-                " found " + ("aeiou".contains($0.1.prefix(1)) ? "an " : "a ") + $0.1
-            }
-            what = "expected \(kind(type))" + (found.map { "," + $0 } ?? "")
-        case .valueNotFound(let type, _): what = "expected \(kind(type)), found null"
-        default: what = "invalid" + (context.debugDescription.isEmpty ? "" : " (\(context.debugDescription))")
-        }
-        let path = describe(context.codingPath)
-        return (path.isEmpty ? "" : "\(path): ") + what
-    }
-
-    /// A path into a file as JSON reads it: `places[3].bounding_box`.
-    fileprivate static func describe(_ path: [any CodingKey]) -> String {
-        let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return text.hasPrefix(".") ? String(text.dropFirst()) : text
-    }
-
-    /// A Swift type as JSON calls its values.
-    private static func kind(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Double.Type, is Int.Type, is Float.Type, is Int64.Type: "a number"
-        case is Bool.Type: "true or false"
-        default: "\(type)".hasPrefix("Array") ? "a list" : "\(type)".hasPrefix("Dictionary") ? "an object" : "\(type)"
         }
     }
 
@@ -314,7 +271,7 @@ private struct PlacesCheck {
         let position = JSONLocator.position(of: path, in: data)
         return EmulatorFixtures.LoadError(
             file: file, position: position.map { "\($0.line):\($0.column)" },
-            reason: "\(EmulatorFixtures.describe(path)): \(reason)")
+            reason: "\(DecodingErrorText.path(path)): \(reason)")
     }
 
     /// A step of a path into the file, as ``JSONLocator`` follows it.

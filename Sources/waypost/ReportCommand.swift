@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunReports
+import WaypostSupport
 
 /// `waypost report [RUN]`: a picture (or a summary, or GeoJSON) of a recorded run.
 struct Report: ParsableCommand {
@@ -94,7 +95,9 @@ struct Report: ParsableCommand {
                 snapshot = try RunSnapshot.load(from: store, run: record)
             } catch let error as DecodingError {
                 throw CommandFailure(
-                    .dataError, "\(storage.db): a record of run '\(record.name)' is unreadable (\(error))")
+                    .dataError,
+                    "\(storage.db): a record of run '\(record.name)' is unreadable (\(DecodingErrorText.explain(error)))"
+                )
             }
             let text: String
             switch format {

@@ -617,6 +617,23 @@ struct CheckinCLITests {
         }
     }
 
+    /// A stored audit record another program changed: `report` said why in Swift's debug text
+    /// (`keyNotFound(CodingKeys(stringValue: "decision", …), Swift.DecodingError.Context(…))`,
+    /// a black-box hunt); it says where and what, as the fixture errors do.
+    @Test("A record report cannot read is said in words: where in it, and what")
+    func anUnreadableRecordIsSaidInWords() throws {
+        try withTemporaryDirectory { directory in
+            let db = directory.appendingPathComponent("w.db").path
+            #expect(try CLITests.waypost(Self.demo(into: db)).status == 0)
+            try Self.sqlite(db, #"UPDATE audit SET record = json_remove(record, '$.decision')"#)
+            let report = try CLITests.waypost("report", "--db", db, "--format", "text")
+            #expect(report.status == 65)
+            #expect(
+                report.stderr == "waypost: error: \(db): a record of run 'sunnyvale-commute.kml' is unreadable "
+                    + "(missing \"decision\")\n", "\(report.stderr)")
+        }
+    }
+
     /// The stream's `post` lines say what `waypost audit` says (found by a black-box hunt of the
     /// CLI contract): a dry run's posts carried nothing yet read `"precision":"place"` where the
     /// audit says none, and with `--api delegate,monitor` each blocked post — its entry reported by
