@@ -1,7 +1,8 @@
 import Foundation
 
 /// Tweet length as twitter-text (v3) counts it: 280 weighted units, where most Latin, Cyrillic
-/// and punctuation code points weigh 1 and everything else (CJK, emoji) 2; every URL counts 23.
+/// and punctuation code points weigh 1 and everything else (CJK, emoji) 2; every link
+/// (``TweetURLs``) counts 23.
 /// `legacy` is the old rule: 140 code points, URLs 23.
 ///
 /// twitter-text's `config/v3.json`: `maxWeightedTweetLength` 280, `scale` 100, `defaultWeight`
@@ -20,14 +21,18 @@ public enum TweetLength {
     /// The length Twitter would count.
     public static func count(_ text: String, legacy: Bool = false) -> Int {
         if let latin = latinScalars(text) { return count(latin: latin) }
-        var total = 0
         // twitter-text normalises to NFC first: "e" + U+0301 is one code point, "é", of weight 1.
-        var rest = Substring(text.precomposedStringWithCanonicalMapping)
-        while let url = firstURL(in: rest) {
-            total += count(plain: rest[..<url.lowerBound], legacy: legacy) + urlLength
-            rest = rest[url.upperBound...]
+        let scalars = Array(text.precomposedStringWithCanonicalMapping.unicodeScalars)
+        func plain(_ range: Range<Int>) -> Int {
+            count(plain: String(String.UnicodeScalarView(scalars[range])), legacy: legacy)
         }
-        return total + count(plain: rest, legacy: legacy)
+        var total = 0
+        var next = 0
+        for link in TweetURLs.ranges(in: scalars) {
+            total += plain(next..<link.lowerBound) + urlLength
+            next = link.upperBound
+        }
+        return total + plain(next..<scalars.count)
     }
 
     public static func fits(_ text: String, legacy: Bool = false) -> Bool {
@@ -49,25 +54,13 @@ public enum TweetLength {
         return scalars
     }
 
-    /// ``latinScalars(_:)``'s count, by either rule: every code point weighs 1, and a URL ends at
-    /// a white space (U+0009–U+000D, U+0020, U+0085, U+00A0).
+    /// ``latinScalars(_:)``'s count, by either rule: every code point weighs 1, every link 23.
     private static func count(latin scalars: [Unicode.Scalar]) -> Int {
-        var total = 0
-        var index = 0
-        while index < scalars.count {
-            let rest = scalars[index...]
-            if rest.starts(with: "http://".unicodeScalars) || rest.starts(with: "https://".unicodeScalars) {
-                total += urlLength
-                index = rest.firstIndex { $0.properties.isWhitespace } ?? scalars.count
-            } else {
-                total += 1
-                index += 1
-            }
-        }
-        return total
+        let links = TweetURLs.ranges(in: scalars)
+        return scalars.count - links.reduce(0) { $0 + $1.count } + links.count * urlLength
     }
 
-    private static func count(plain text: Substring, legacy: Bool) -> Int {
+    private static func count(plain text: String, legacy: Bool) -> Int {
         if legacy { return text.unicodeScalars.count }
         var total = 0
         for character in text {
@@ -85,19 +78,5 @@ public enum TweetLength {
 
     private static func weight(_ scalar: Unicode.Scalar) -> Int {
         lightRanges.contains { $0.contains(scalar.value) } ? 1 : 2
-    }
-
-    /// `http://` or `https://` up to the next whitespace.
-    private static func firstURL(in text: Substring) -> Range<Substring.Index>? {
-        var search = text.startIndex
-        while let start = text[search...].range(of: "http")?.lowerBound {
-            let tail = text[start...]
-            if tail.hasPrefix("http://") || tail.hasPrefix("https://") {
-                let end = tail.firstIndex { $0.isWhitespace } ?? text.endIndex
-                return start..<end
-            }
-            search = text.index(after: start)
-        }
-        return nil
     }
 }

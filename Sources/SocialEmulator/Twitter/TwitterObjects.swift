@@ -39,9 +39,10 @@ struct TweetEntities {
     var userMentions: [Token] = []
     var urls: [Token] = []
 
-    /// Scans `text` for `#tag`, `@name` and `http(s)://…` tokens (at a word start).
+    /// Scans `text` for `#tag`, `@name` (at a word start) and links (``TweetURLs``).
     init(text: String) {
         let scalars = Array(text.unicodeScalars)
+        var links = TweetURLs.ranges(in: scalars)[...]
         var index = 0
         let isWord = Self.isWord
         func slice(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(scalars[range])) }
@@ -62,15 +63,12 @@ struct TweetEntities {
                 index = max(end, index + 1)
                 continue
             }
-            if atWordStart, s == "h" {
-                let rest = slice(index..<min(scalars.count, index + 8))
-                if rest.hasPrefix("http://") || rest.hasPrefix("https://") {
-                    var end = index
-                    while end < scalars.count, !scalars[end].properties.isWhitespace { end += 1 }
-                    urls.append(Token(text: slice(index..<end), indices: (index, end)))
-                    index = end
-                    continue
-                }
+            while let link = links.first, link.lowerBound < index { links.removeFirst() }
+            if let link = links.first, link.lowerBound == index {
+                urls.append(Token(text: slice(link), indices: (link.lowerBound, link.upperBound)))
+                links.removeFirst()
+                index = link.upperBound
+                continue
             }
             index += 1
         }
