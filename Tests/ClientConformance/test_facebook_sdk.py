@@ -171,6 +171,26 @@ def test_checkins_paging_with_get_all_connections(graph):
     assert [c["id"] for c in everything] == list(reversed(ids))
 
 
+def test_a_cursor_marks_an_item_when_the_list_changes_between_pages(graph):
+    # Graph's Pagination: "A cursor refers to a random string of characters which marks a specific
+    # item in a list." Cursors that were positions repeated an item after a new check-in and
+    # skipped one after a deletion (a black-box hunt).
+    ids = [checkin(graph, unique(f"Check-in {n}"))["id"] for n in range(6)]
+    first = graph.get_connections("me", "checkins", limit=3)
+    assert [c["id"] for c in first["data"]] == [ids[5], ids[4], ids[3]]
+    newer = checkin(graph, unique("Newer"))["id"]
+    after = first["paging"]["cursors"]["after"]
+    assert [c["id"] for c in graph.get_connections("me", "checkins", limit=3, after=after)["data"]] == [
+        ids[2], ids[1], ids[0]]
+    graph.delete_object(ids[5])
+    assert [c["id"] for c in graph.get_connections("me", "checkins", limit=3, after=after)["data"]] == [
+        ids[2], ids[1], ids[0]]
+    # The page before the second is the three newer than it, as the list now stands.
+    before = graph.get_connections("me", "checkins", limit=3, after=after)["paging"]["cursors"]["before"]
+    assert [c["id"] for c in graph.get_connections("me", "checkins", limit=3, before=before)["data"]] == [
+        newer, ids[4], ids[3]]
+
+
 def test_put_feed_post(graph):
     created = graph.put_object("me", "feed", message=unique("Hello"), place=GRAPH_PAGE)
     assert created["id"].startswith(GRAPH_USER_ID + "_")

@@ -22,47 +22,50 @@ struct Paging: Sendable {
         before = parameters["before"]
     }
 
-    /// The cursor for position `offset`: Graph's were opaque base64; these encode the position.
-    static func cursor(_ offset: Int) -> String {
-        Data("wp:\(offset)".utf8).base64EncodedString()
+    /// The cursor at an item: Graph's were opaque base64 that "marks a specific item in a list"
+    /// (Graph API, Pagination); these encode the item's key, and its position for an item gone
+    /// since — so a list that grows or shrinks between pages neither repeats nor skips an item.
+    static func cursor(at offset: Int, key: String) -> String {
+        Data("wp:\(offset):\(key)".utf8).base64EncodedString()
     }
 
-    /// The position a cursor encodes, within `0...count`; nil for anything else (a forged or
-    /// stale cursor must be an error, never a trap).
-    static func offset(_ cursor: String, count: Int) -> Int? {
+    /// The item a cursor marks: where it is now (`found`), or where it was when it is gone; nil
+    /// for a cursor these pages did not give (a forged or stale one must be an error, never a trap).
+    static func mark(_ cursor: String, keys: [String]) -> (position: Int, found: Bool)? {
         guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
-            text.hasPrefix("wp:"), let offset = Int(text.dropFirst(3)), (0...count).contains(offset)
+            text.hasPrefix("wp:")
         else { return nil }
-        return offset
+        let rest = text.dropFirst(3)
+        guard let colon = rest.firstIndex(of: ":"), let offset = Int(rest[..<colon]), offset >= 0 else { return nil }
+        let key = String(rest[rest.index(after: colon)...])
+        if offset < keys.count && keys[offset] == key { return (offset, true) }
+        if let now = keys.firstIndex(of: key) { return (now, true) }
+        return offset <= keys.count ? (offset, false) : nil
     }
 
     /// `{"data": […], "paging": {"cursors": …, "next": …, "previous": …}}` for the page the
-    /// cursors ask for.
-    func list<Item: Encodable>(_ items: [Item], state: inout EmulatorState) -> EmulatorResponse {
-        list(items, encodedBy: JSONBody.encode, state: &state)
-    }
-
-    /// The same, each item written by `encode` as `JSONBody` writes it (a place's encoding made
-    /// once, say): the list's bytes are `JSONBody`'s for the whole list, whose keys sort `data`
-    /// before `paging` and which leaves out a page's absent `paging`.
-    func list<Item>(_ items: [Item], encodedBy encode: (Item) -> Data, state: inout EmulatorState)
-        -> EmulatorResponse
-    {
+    /// cursors ask for, each item written by `encode` as `JSONBody` writes it (a place's encoding
+    /// made once, say) and named by `key` in cursors: the list's bytes are `JSONBody`'s for the
+    /// whole list, whose keys sort `data` before `paging` and which leaves out a page's absent
+    /// `paging`.
+    func list<Item>(
+        _ items: [Item], key: (Item) -> String, encodedBy encode: (Item) -> Data, state: inout EmulatorState
+    ) -> EmulatorResponse {
         var start = 0
-        if let after {
-            guard let offset = Self.offset(after, count: items.count) else { return invalidCursor(after, &state) }
-            start = offset
-        } else if let before {
-            guard let offset = Self.offset(before, count: items.count) else { return invalidCursor(before, &state) }
-            start = max(0, offset - limit)
+        if let cursor = after ?? before {
+            guard let mark = Self.mark(cursor, keys: items.map(key)) else { return invalidCursor(cursor, &state) }
+            // After the marked item (from where it was, when it is gone); or the page before it.
+            start = after != nil ? mark.position + (mark.found ? 1 : 0) : max(0, mark.position - limit)
         }
         let end = min(items.count, start + limit)
         guard start < end else { return .json(200, encoded: Data(#"{"data":[]}"#.utf8)) }
+        let first = Self.cursor(at: start, key: key(items[start]))
+        let last = Self.cursor(at: end - 1, key: key(items[end - 1]))
         // `Paging` does not depend on the list's item type; any names it.
         let paging = GraphList<GraphPage>.Paging(
-            cursors: .init(before: Self.cursor(start), after: Self.cursor(end)),
-            next: end < items.count ? link("after", Self.cursor(end)) : nil,
-            previous: start > 0 ? link("before", Self.cursor(start)) : nil)
+            cursors: .init(before: first, after: last),
+            next: end < items.count ? link("after", last) : nil,
+            previous: start > 0 ? link("before", first) : nil)
         var body = Data(#"{"data":["#.utf8)
         for index in start..<end {
             if index > start { body.append(UInt8(ascii: ",")) }

@@ -120,7 +120,8 @@ struct GraphRoutes: Sendable {
         }
         func posts(_ list: [GraphCheckin]) -> EmulatorResponse {
             nonexisting(.post)
-                ?? page.list(list, encodedBy: { fields.select(JSONBody.encode($0), node: .post) }, state: &state)
+                ?? page.list(
+                    list, key: \.id, encodedBy: { fields.select(JSONBody.encode($0), node: .post) }, state: &state)
         }
         switch (request.routedMethod, path) {
         case ("GET", "search"):
@@ -301,7 +302,8 @@ struct GraphRoutes: Sendable {
         }
         if here != nil { found.sort { $0.distance < $1.distance } }
         return page.list(
-            found.map(\.index), encodedBy: { fields.select(encodedPage($0), node: .page) }, state: &state)
+            found.map(\.index), key: { "\($0)" }, encodedBy: { fields.select(encodedPage($0), node: .page) },
+            state: &state)
     }
 
     /// The fixtures' page at `index` as `JSONBody` writes it, made once for these fixtures.
