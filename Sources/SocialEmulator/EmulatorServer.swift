@@ -47,8 +47,12 @@ public struct EmulatorServer: Sendable {
             self.task = task
         }
 
+        /// Where this machine reaches it: a wildcard address (`0.0.0.0`, `::`) is no address
+        /// to connect to, and the control plane refuses a Host naming it; loopback stands for it.
         public var baseURL: URL {
-            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            let reachable =
+                host == "0.0.0.0" || host.isEmpty ? "127.0.0.1" : host == "::" || host == "[::]" ? "::1" : host
+            let name = reachable.contains(":") && !reachable.hasPrefix("[") ? "[\(reachable)]" : reachable
             return URL(string: "http://\(name):\(port)/") ?? URL(fileURLWithPath: "/")
         }
         /// Twitter's v1.1 API root.
@@ -102,6 +106,11 @@ public struct EmulatorServer: Sendable {
         let handler: @Sendable (Request, EmulatorRequestContext) async throws -> Response = { request, context in
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }  // lower case already
+            if let problem = headers.removeValue(forKey: RequestHeadCheck.problemHeader) {
+                return Response(
+                    status: .badRequest, headers: [.contentType: "application/json; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONBody.encode(["error": problem]))))
+            }
             if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
             if request.uri.path.hasPrefix("/__waypost/"),
                 !ControlPlaneHosts(host: host, localAddress: context.localIP, port: context.localPort ?? port)
@@ -115,6 +124,13 @@ public struct EmulatorServer: Sendable {
                                 "error":
                                     "the control plane answers only requests addressed to this emulator's own host and port (Host: \(headers["host"] ?? "none"))"
                             ]))))
+            }
+            // An HTTP/1.0 request may name no host (RFC 9112 §3.3): the links in answers name
+            // the server's own authority, its port with it (the control plane, above, trusts no
+            // request without one).
+            if headers["host"] == nil, let address = context.localIP {
+                let name = address.contains(":") ? "[\(address)]" : address
+                headers["host"] = "\(name):\(context.localPort ?? port)"
             }
             var received = EmulatorRequest(
                 method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
@@ -159,7 +175,7 @@ public struct EmulatorServer: Sendable {
         }
         // Every method HTTP defines for a resource reaches the core, which answers in the
         // provider's format (an unknown route is the provider's 404, not an empty one).
-        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch, .options] {
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect] {
             router.on("/", method: method, use: handler)  // Graph's root: `GET /?ids=a,b`
             router.on("**", method: method, use: handler)
         }

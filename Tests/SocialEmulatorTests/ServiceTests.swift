@@ -200,6 +200,48 @@ struct ServiceTests {
         #expect(many.hasPrefix("HTTP/1.1 200"), "\(many.prefix(200))")
     }
 
+    /// A black-box hunt against RFC 9112: `Connection: Close` (or `keep-alive, close`) left the
+    /// connection open for the idle timeout (§9.6; connection options are case-insensitive, RFC
+    /// 9110 §7.6.1); an HTTP/1.1 request with no Host, two, or `Host: a b c` was answered 200
+    /// (§3.2: 400); a request in absolute form was judged by its Host header, not the host it
+    /// names (§3.2.2); an HTTP/1.0 request without Host got paging links without the port.
+    @Test func requestHeadsAsRFC9112Says() async throws {
+        var server = EmulatorServer(core: try WireTests.core())
+        server.idleTimeout = .seconds(3_600)
+        let running = try await server.start(port: 0)
+        defer { Task { await running.stop() } }
+        let own = "127.0.0.1:\(running.port)"
+        let me = "GET /me?access_token=waypost-demo-graph-token HTTP/1.1\r\nHost: \(own)\r\n"
+        for option in ["Close", "CLOSE", "keep-alive, close"] {
+            let closed = try await RawHTTP.exchange(
+                port: running.port, me + "Connection: \(option)\r\n", asksToClose: false)
+            #expect(closed.closedByServer && closed.answer.hasPrefix("HTTP/1.1 200"), "\(option): \(closed.answer)")
+        }
+        for (head, reason) in [
+            ("", "no Host header"), ("Host: \(own)\r\nHost: \(own)\r\n", "not 2"),
+            ("Host: a b c\r\n", "not a host and an optional port"), ("Host: \(own)/x\r\n", "not a host"),
+        ] {
+            let answer = try await RawHTTP.exchange(port: running.port, "GET /me HTTP/1.1\r\n" + head)
+            #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains(reason), "\(head): \(answer)")
+        }
+        for host in ["[::1]:8080", "example.com", "10.0.0.1:80"] {
+            let answer = try await RawHTTP.exchange(port: running.port, me.replacingOccurrences(of: own, with: host))
+            #expect(answer.hasPrefix("HTTP/1.1 200"), "\(host): \(answer.prefix(200))")
+        }
+        let named = try await RawHTTP.exchange(
+            port: running.port, "GET http://\(own)/__waypost/journal HTTP/1.1\r\nHost: evil.example\r\n")
+        #expect(named.hasPrefix("HTTP/1.1 200"), "\(named.prefix(300))")
+        let elsewhere = try await RawHTTP.exchange(
+            port: running.port, "GET http://evil.example/__waypost/journal HTTP/1.1\r\nHost: \(own)\r\n")
+        #expect(elsewhere.hasPrefix("HTTP/1.1 403"), "\(elsewhere.prefix(300))")
+        let old = try await RawHTTP.exchange(
+            port: running.port,
+            "GET /v3.1/search?type=place&q=caf&limit=1&access_token=waypost-demo-graph-token HTTP/1.0\r\n")
+        #expect(
+            old.contains(#""next":"http:\/\/\#(own)/v3.1/search?"#)
+                || old.contains("\"next\":\"http://\(own)/v3.1/search?"), "\(old)")
+    }
+
     /// With a token, both hold: the right Host and the token.
     @Test func theControlTokenIsStillRequired() async throws {
         let core = EmulatorCore(

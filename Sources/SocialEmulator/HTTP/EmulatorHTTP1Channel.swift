@@ -1,14 +1,12 @@
+import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
 
-/// Hummingbird's HTTP/1 channel, closing the connection after the response to an HTTP/1.0
-/// request that did not ask to keep it: "If the received protocol is HTTP/1.0, the 'keep-alive'
-/// connection option is present […] the connection will persist after the current response;
-/// otherwise, the connection will close" (RFC 9112 §9.3). Hummingbird's HTTP types carry no
-/// version and it closes only on `Connection: close`, so a client reading an HTTP/1.0 answer to
-/// its end (`nc`, old HTTP/1.0 tools) waited for the idle timeout.
+/// Hummingbird's HTTP/1 channel, with each request head checked and normalised first
+/// (``RequestHeadCheck``): Hummingbird's HTTP types carry no version, and it closes a
+/// connection only on `Connection: close` spelled so, alone.
 struct EmulatorHTTP1Channel: ServerChildChannel {
     let base: HTTP1Channel
 
@@ -16,7 +14,7 @@ struct EmulatorHTTP1Channel: ServerChildChannel {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let decoder = try channel.pipeline.syncOperations.handler(
                 type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try channel.pipeline.syncOperations.addHandler(HTTP10ConnectionClose(), position: .after(decoder))
+            try channel.pipeline.syncOperations.addHandler(RequestHeadCheck(), position: .after(decoder))
             return value
         }
     }
@@ -26,17 +24,85 @@ struct EmulatorHTTP1Channel: ServerChildChannel {
     }
 }
 
-/// Marks an HTTP/1.0 request head without `Connection: keep-alive` with `Connection: close`,
-/// which the server honours after its response.
-private final class HTTP10ConnectionClose: ChannelInboundHandler, RemovableChannelHandler {
+/// What RFC 9112 asks of a server about a request's head, which the router cannot see:
+/// - the connection closes after the answer when the request does not keep it alive — an
+///   HTTP/1.0 request without `keep-alive` (§9.3; a client reading to the end, `nc`, waited for
+///   the idle timeout), or a `Connection` list holding `close` in any case (§9.6, RFC 9110
+///   §7.6.1: `Close` and `keep-alive, close` kept it open);
+/// - an HTTP/1.1 request with no `Host`, two, or one that is no `host[:port]` is 400 (§3.2);
+/// - a request in absolute form (`GET http://host/path`) is for the host it names, whatever its
+///   `Host` says (§3.2.2): the control plane judged the header.
+/// A refused head reaches the handler marked with ``problemHeader`` (one a client sent is
+/// dropped), which answers 400 with the reason.
+final class RequestHeadCheck: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
 
+    static let problemHeader = "x-waypost-request-problem"
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), head.version == .http1_0, !head.isKeepAlive else {
-            return context.fireChannelRead(data)
-        }
-        head.headers.replaceOrAdd(name: "connection", value: "close")
+        guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
+        head.headers.remove(name: Self.problemHeader)
+        if let problem = Self.normalise(&head) { head.headers.add(name: Self.problemHeader, value: problem) }
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    /// Normalises `head` in place; the reason it must be refused, or nil.
+    static func normalise(_ head: inout HTTPRequestHead) -> String? {
+        if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
+        let uri = head.uri.lowercased()
+        if uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URLComponents(string: head.uri),
+            let host = url.host, !host.isEmpty
+        {
+            let name = host.contains(":") ? "[\(host)]" : host
+            head.headers.replaceOrAdd(name: "host", value: url.port.map { "\(name):\($0)" } ?? name)
+            head.uri =
+                (url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath)
+                + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
+            return nil
+        }
+        let hosts = head.headers["host"]
+        let http11 = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
+        guard http11 || !hosts.isEmpty else { return nil }
+        guard hosts.count == 1, let host = hosts.first else {
+            return hosts.isEmpty
+                ? "an HTTP/1.1 request names its host (RFC 9112 §3.2): no Host header"
+                : "a request has one Host header (RFC 9112 §3.2), not \(hosts.count)"
+        }
+        guard isAuthority(host) else {
+            return "the Host header is not a host and an optional port (RFC 9112 §3.2)"
+        }
+        return nil
+    }
+
+    /// `host[:port]`: a name or IPv4 address of RFC 3986's reg-name characters, or an IPv6
+    /// literal in brackets, then digits after a colon.
+    static func isAuthority(_ value: String) -> Bool {
+        var host = Substring(value)
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return false }
+            let literal = host[host.index(after: host.startIndex)..<close]
+            guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                return false
+            }
+            host = host[host.index(after: close)...]
+            guard host.isEmpty || host.hasPrefix(":") else { return false }
+        } else {
+            let name = host.prefix { $0 != ":" }
+            guard !name.isEmpty,
+                name.unicodeScalars.allSatisfy(isRegName)
+            else { return false }
+            host = host[name.endIndex...]
+        }
+        guard host.hasPrefix(":") else { return host.isEmpty }
+        return host.dropFirst().allSatisfy(\.isASCII) && host.dropFirst().allSatisfy(\.isNumber)
+    }
+
+    private static func isRegName(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return false }
+        let byte = UInt8(truncatingIfNeeded: scalar.value)
+        return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || "-._~!$&'()*+,;=%".unicodeScalars.contains(scalar)
     }
 }
