@@ -311,7 +311,8 @@ struct XRoutes: Sendable {
                 w.key("edit_history_tweet_ids")
                 w.array { $0.string(String(tweet.id)) }
                 w.field("id", String(tweet.id))
-                w.field("text", AnsweredTweetText(tweet.text, tweetID: tweet.id).text)
+                let answered = AnsweredTweetText(tweet.text, tweetID: tweet.id)
+                w.field("text", answered.text)
                 if tweetFields.contains("author_id") || expansions.contains("author_id") {
                     w.field("author_id", tweet.userID)
                 }
@@ -330,6 +331,9 @@ struct XRoutes: Sendable {
                             w.field("id", String(reply.id))
                         }
                     }
+                }
+                if tweetFields.contains("entities") {
+                    Self.writeEntities(answered.entities, accounts: state.twitterAccounts, to: &w)
                 }
                 if tweetFields.contains("lang") { w.field("lang", "und") }
                 if tweetFields.contains("source") { w.field("source", tweet.application) }
@@ -379,6 +383,61 @@ struct XRoutes: Sendable {
     }
 
     /// A v2 Place: `id` and `full_name` always, the rest as `place.fields` asks.
+    /// A v2 Tweet's `entities` (X's Tweet object): `urls` with `start`, `end`, `url` (the t.co
+    /// link), `expanded_url` and `display_url`; `hashtags` with `tag`; `mentions` with `username`
+    /// and, for an account here, `id` — offsets in code points of the answered text, as v1.1's
+    /// `indices`; a kind with none is left out, and `entities` when the text has none.
+    private static func writeEntities(
+        _ entities: TweetEntities, accounts: [EmulatorConfiguration.TwitterAccount], to w: inout JSONWriter
+    ) {
+        guard !(entities.urls.isEmpty && entities.hashtags.isEmpty && entities.userMentions.isEmpty) else { return }
+        func range(_ token: TweetEntities.Token, _ w: inout JSONWriter) {
+            w.field("start", token.indices.0)
+            w.field("end", token.indices.1)
+        }
+        w.key("entities")
+        w.object { w in
+            if !entities.hashtags.isEmpty {
+                w.key("hashtags")
+                w.array { w in
+                    for tag in entities.hashtags {
+                        w.object { w in
+                            range(tag, &w)
+                            w.field("tag", tag.text)
+                        }
+                    }
+                }
+            }
+            if !entities.userMentions.isEmpty {
+                w.key("mentions")
+                w.array { w in
+                    for mention in entities.userMentions {
+                        w.object { w in
+                            range(mention, &w)
+                            w.field("username", mention.text)
+                            if let account = accounts.account(screenName: mention.text) {
+                                w.field("id", account.userID)
+                            }
+                        }
+                    }
+                }
+            }
+            if !entities.urls.isEmpty {
+                w.key("urls")
+                w.array { w in
+                    for link in entities.urls {
+                        w.object { w in
+                            range(link, &w)
+                            w.field("url", link.text)
+                            w.field("expanded_url", link.expanded ?? link.text)
+                            w.field("display_url", AnsweredTweetText.displayURL(link.expanded ?? link.text))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     private func write(_ fixture: EmulatorFixtures.FixturePlace, fields: [String], to w: inout JSONWriter) {
         let place = fixture.place
         w.object { w in
