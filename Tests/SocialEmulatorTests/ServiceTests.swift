@@ -204,7 +204,8 @@ struct ServiceTests {
     /// connection open for the idle timeout (§9.6; connection options are case-insensitive, RFC
     /// 9110 §7.6.1); an HTTP/1.1 request with no Host, two, or `Host: a b c` was answered 200
     /// (§3.2: 400); a request in absolute form was judged by its Host header, not the host it
-    /// names (§3.2.2); an HTTP/1.0 request without Host got paging links without the port.
+    /// names (§3.2.2); an HTTP/1.0 request without Host got paging links without the port; a
+    /// client waiting for `100 Continue` got nothing (RFC 9110 §10.1.1; curl waits a second).
     @Test func requestHeadsAsRFC9112Says() async throws {
         var server = EmulatorServer(core: try WireTests.core())
         server.idleTimeout = .seconds(3_600)
@@ -234,6 +235,12 @@ struct ServiceTests {
         let elsewhere = try await RawHTTP.exchange(
             port: running.port, "GET http://evil.example/__waypost/journal HTTP/1.1\r\nHost: \(own)\r\n")
         #expect(elsewhere.hasPrefix("HTTP/1.1 403"), "\(elsewhere.prefix(300))")
+        let continued = try await RawHTTP.continued(
+            port: running.port,
+            "POST /me/checkins HTTP/1.1\r\nHost: \(own)\r\nContent-Type: application/x-www-form-urlencoded\r\n",
+            body: "message=Expecting&place=1001&access_token=waypost-demo-graph-token")
+        #expect(continued.count == 2 && continued[0].hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(continued)")
+        #expect(continued.last?.hasPrefix("HTTP/1.1 200") == true, "\(continued)")
         let old = try await RawHTTP.exchange(
             port: running.port,
             "GET /v3.1/search?type=place&q=caf&limit=1&access_token=waypost-demo-graph-token HTTP/1.0\r\n")
@@ -387,6 +394,20 @@ enum RawHTTP {
                 answers.append(answer)
             }
             return answers
+        }
+    }
+
+    /// A request whose client waits for `100 Continue` before sending `body` (RFC 9110 §10.1.1):
+    /// the interim answer, then the final one; what came before the server went quiet.
+    static func continued(port: Int, _ head: String, body: String) async throws -> [String] {
+        try await onItsOwnThread {
+            let fd = try LoopbackSocket.connected(to: port, timeout: 10)
+            defer { close(fd) }
+            let request = Array((head + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n").utf8)
+            guard write(fd, request, request.count) == request.count, let interim = readMessage(fd) else { return [] }
+            let bytes = Array(body.utf8)
+            guard write(fd, bytes, bytes.count) == bytes.count, let final = readMessage(fd) else { return [interim] }
+            return [interim, final]
         }
     }
 

@@ -31,20 +31,38 @@ struct EmulatorHTTP1Channel: ServerChildChannel {
 ///   §7.6.1: `Close` and `keep-alive, close` kept it open);
 /// - an HTTP/1.1 request with no `Host`, two, or one that is no `host[:port]` is 400 (§3.2);
 /// - a request in absolute form (`GET http://host/path`) is for the host it names, whatever its
-///   `Host` says (§3.2.2): the control plane judged the header.
+///   `Host` says (§3.2.2): the control plane judged the header;
+/// - a request that sends `Expect: 100-continue` is told at once to send its body (RFC 9110
+///   §10.1.1: curl waited a second for it), when no earlier request's answer is still to come.
 /// A refused head reaches the handler marked with ``problemHeader`` (one a client sent is
 /// dropped), which answers 400 with the reason.
-final class RequestHeadCheck: ChannelInboundHandler, RemovableChannelHandler {
+final class RequestHeadCheck: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     static let problemHeader = "x-waypost-request-problem"
+    /// Requests read whose answers have not ended: an interim answer must not overtake one.
+    private var unanswered = 0
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else { return context.fireChannelRead(data) }
         head.headers.remove(name: Self.problemHeader)
-        if let problem = Self.normalise(&head) { head.headers.add(name: Self.problemHeader, value: problem) }
+        let problem = Self.normalise(&head)
+        if let problem { head.headers.add(name: Self.problemHeader, value: problem) }
+        let continues = head.headers["expect"].contains { $0.lowercased() == "100-continue" }
+        if continues && problem == nil && unanswered == 0 && head.version.major == 1 && head.version.minor >= 1 {
+            context.writeAndFlush(
+                wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        }
+        unanswered += 1
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { unanswered = max(0, unanswered - 1) }
+        context.write(data, promise: promise)
     }
 
     /// Normalises `head` in place; the reason it must be refused, or nil.
