@@ -391,49 +391,34 @@ struct XRoutes: Sendable {
         _ entities: TweetEntities, accounts: [EmulatorConfiguration.TwitterAccount], to w: inout JSONWriter
     ) {
         guard !(entities.urls.isEmpty && entities.hashtags.isEmpty && entities.userMentions.isEmpty) else { return }
-        func range(_ token: TweetEntities.Token, _ w: inout JSONWriter) {
-            w.field("start", token.indices.0)
-            w.field("end", token.indices.1)
+        /// `name: [{start, end, …}]`, each token's own fields written by `fields`; nothing for none.
+        func list(
+            _ name: String, _ tokens: [TweetEntities.Token], _ w: inout JSONWriter,
+            fields: (TweetEntities.Token, inout JSONWriter) -> Void
+        ) {
+            guard !tokens.isEmpty else { return }
+            w.key(name)
+            w.array { w in
+                for token in tokens {
+                    w.object { w in
+                        w.field("start", token.indices.0)
+                        w.field("end", token.indices.1)
+                        fields(token, &w)
+                    }
+                }
+            }
         }
         w.key("entities")
         w.object { w in
-            if !entities.hashtags.isEmpty {
-                w.key("hashtags")
-                w.array { w in
-                    for tag in entities.hashtags {
-                        w.object { w in
-                            range(tag, &w)
-                            w.field("tag", tag.text)
-                        }
-                    }
-                }
+            list("hashtags", entities.hashtags, &w) { tag, w in w.field("tag", tag.text) }
+            list("mentions", entities.userMentions, &w) { mention, w in
+                w.field("username", mention.text)
+                if let account = accounts.account(screenName: mention.text) { w.field("id", account.userID) }
             }
-            if !entities.userMentions.isEmpty {
-                w.key("mentions")
-                w.array { w in
-                    for mention in entities.userMentions {
-                        w.object { w in
-                            range(mention, &w)
-                            w.field("username", mention.text)
-                            if let account = accounts.account(screenName: mention.text) {
-                                w.field("id", account.userID)
-                            }
-                        }
-                    }
-                }
-            }
-            if !entities.urls.isEmpty {
-                w.key("urls")
-                w.array { w in
-                    for link in entities.urls {
-                        w.object { w in
-                            range(link, &w)
-                            w.field("url", link.text)
-                            w.field("expanded_url", link.expanded ?? link.text)
-                            w.field("display_url", AnsweredTweetText.displayURL(link.expanded ?? link.text))
-                        }
-                    }
-                }
+            list("urls", entities.urls, &w) { link, w in
+                w.field("url", link.text)
+                w.field("expanded_url", link.expanded ?? link.text)
+                w.field("display_url", AnsweredTweetText.displayURL(link.expanded ?? link.text))
             }
         }
     }
