@@ -52,8 +52,7 @@ public struct EmulatorServer: Sendable {
         public var baseURL: URL {
             let reachable =
                 host == "0.0.0.0" || host.isEmpty ? "127.0.0.1" : host == "::" || host == "[::]" ? "::1" : host
-            let name = reachable.contains(":") && !reachable.hasPrefix("[") ? "[\(reachable)]" : reachable
-            return URL(string: "http://\(name):\(port)/") ?? URL(fileURLWithPath: "/")
+            return URL(string: "http://\(URIHost.bracketed(reachable)):\(port)/") ?? URL(fileURLWithPath: "/")
         }
         /// Twitter's v1.1 API root.
         public var twitterBaseURL: URL { EmulatorServer.twitterRoot(of: baseURL) }
@@ -106,31 +105,30 @@ public struct EmulatorServer: Sendable {
         let handler: @Sendable (Request, EmulatorRequestContext) async throws -> Response = { request, context in
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }  // lower case already
+            // The server's own refusals, before any provider sees the request: `{"error": …}`.
+            func refusal(_ status: HTTPResponse.Status, _ error: String) -> Response {
+                Response(
+                    status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONBody.encode(["error": error]))))
+            }
             if let problem = headers.removeValue(forKey: RequestHeadCheck.problemHeader) {
-                return Response(
-                    status: .badRequest, headers: [.contentType: "application/json; charset=utf-8"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONBody.encode(["error": problem]))))
+                return refusal(.badRequest, problem)
             }
             if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
             if request.uri.path.hasPrefix("/__waypost/"),
                 !ControlPlaneHosts(host: host, localAddress: context.localIP, port: context.localPort ?? port)
                     .allows(headers["host"])
             {
-                return Response(
-                    status: .forbidden, headers: [.contentType: "application/json; charset=utf-8"],
-                    body: ResponseBody(
-                        byteBuffer: ByteBuffer(
-                            bytes: JSONBody.encode([
-                                "error":
-                                    "the control plane answers only requests addressed to this emulator's own host and port (Host: \(headers["host"] ?? "none"))"
-                            ]))))
+                return refusal(
+                    .forbidden,
+                    "the control plane answers only requests addressed to this emulator's own host and port (Host: \(headers["host"] ?? "none"))"
+                )
             }
             // An HTTP/1.0 request may name no host (RFC 9112 §3.3): the links in answers name
             // the server's own authority, its port with it (the control plane, above, trusts no
             // request without one).
             if headers["host"] == nil, let address = context.localIP {
-                let name = address.contains(":") ? "[\(address)]" : address
-                headers["host"] = "\(name):\(context.localPort ?? port)"
+                headers["host"] = "\(URIHost.bracketed(address)):\(context.localPort ?? port)"
             }
             var received = EmulatorRequest(
                 method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",

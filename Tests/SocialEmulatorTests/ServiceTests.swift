@@ -182,9 +182,7 @@ struct ServiceTests {
     /// connection that ends was closed for the request. And a head of many small fields is
     /// answered, not cut off with a bare 400 (1,000 fields of 11 bytes were).
     @Test func anHTTP10RequestClosesItsConnection() async throws {
-        var server = EmulatorServer(core: try WireTests.core())
-        server.idleTimeout = .seconds(3_600)
-        let running = try await server.start(port: 0)
+        let running = try await Self.startKeepingIdleConnections()
         defer { Task { await running.stop() } }
         let me = "GET /me?access_token=waypost-demo-graph-token "
         let plain = try await RawHTTP.exchange(port: running.port, me + "HTTP/1.0\r\n", asksToClose: false)
@@ -200,6 +198,13 @@ struct ServiceTests {
         #expect(many.hasPrefix("HTTP/1.1 200"), "\(many.prefix(200))")
     }
 
+    /// An emulator whose idle timeout is an hour: a connection that ends was closed for the request.
+    static func startKeepingIdleConnections() async throws -> EmulatorServer.Running {
+        var server = EmulatorServer(core: try WireTests.core())
+        server.idleTimeout = .seconds(3_600)
+        return try await server.start(port: 0)
+    }
+
     /// A black-box hunt against RFC 9112: `Connection: Close` (or `keep-alive, close`) left the
     /// connection open for the idle timeout (§9.6; connection options are case-insensitive, RFC
     /// 9110 §7.6.1); an HTTP/1.1 request with no Host, two, or `Host: a b c` was answered 200
@@ -207,9 +212,7 @@ struct ServiceTests {
     /// names (§3.2.2); an HTTP/1.0 request without Host got paging links without the port; a
     /// client waiting for `100 Continue` got nothing (RFC 9110 §10.1.1; curl waits a second).
     @Test func requestHeadsAsRFC9112Says() async throws {
-        var server = EmulatorServer(core: try WireTests.core())
-        server.idleTimeout = .seconds(3_600)
-        let running = try await server.start(port: 0)
+        let running = try await Self.startKeepingIdleConnections()
         defer { Task { await running.stop() } }
         let own = "127.0.0.1:\(running.port)"
         let me = "GET /me?access_token=waypost-demo-graph-token HTTP/1.1\r\nHost: \(own)\r\n"
@@ -244,9 +247,7 @@ struct ServiceTests {
         let old = try await RawHTTP.exchange(
             port: running.port,
             "GET /v3.1/search?type=place&q=caf&limit=1&access_token=waypost-demo-graph-token HTTP/1.0\r\n")
-        #expect(
-            old.contains(#""next":"http:\/\/\#(own)/v3.1/search?"#)
-                || old.contains("\"next\":\"http://\(own)/v3.1/search?"), "\(old)")
+        #expect(old.contains("\"next\":\"http://\(own)/v3.1/search?"), "\(old)")
     }
 
     /// With a token, both hold: the right Host and the token.

@@ -19,7 +19,7 @@ struct ControlPlaneHosts: Sendable {
     init(host: String, localAddress: String?, port: Int) {
         var names: Set<String> = []
         for address in [host, localAddress].compactMap({ $0 }) where !Self.isWildcard(address) {
-            names.insert(Self.bracketed(address))
+            names.insert(URIHost.bracketed(address.lowercased()))
             // A dual-stack socket sees an IPv4 client as ::ffff:a.b.c.d; the client wrote a.b.c.d.
             if address.lowercased().hasPrefix("::ffff:"), address.contains(".") {
                 names.insert(String(address.dropFirst(7)))
@@ -50,12 +50,14 @@ struct ControlPlaneHosts: Sendable {
         ["", "0.0.0.0", "::", "[::]"].contains(address)
     }
 
-    private static func bracketed(_ address: String) -> String {
-        let lower = address.lowercased()
-        return lower.contains(":") && !lower.hasPrefix("[") ? "[\(lower)]" : lower
-    }
-
     private static func isLoopback(_ name: String) -> Bool {
         name == "localhost" || name == "[::1]" || name.hasPrefix("127.")
+    }
+}
+
+/// A host as a URI or a Host header writes it (RFC 3986 §3.2.2): an IPv6 address in brackets.
+enum URIHost {
+    static func bracketed(_ address: String) -> String {
+        address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address
     }
 }

@@ -72,7 +72,7 @@ final class RequestHeadCheck: ChannelDuplexHandler, RemovableChannelHandler {
         if uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URLComponents(string: head.uri),
             let host = url.host, !host.isEmpty
         {
-            let name = host.contains(":") ? "[\(host)]" : host
+            let name = URIHost.bracketed(host)
             head.headers.replaceOrAdd(name: "host", value: url.port.map { "\(name):\($0)" } ?? name)
             head.uri =
                 (url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath)

@@ -382,7 +382,6 @@ struct XRoutes: Sendable {
         return .json(200, encoded: w.data)
     }
 
-    /// A v2 Place: `id` and `full_name` always, the rest as `place.fields` asks.
     /// A v2 Tweet's `entities` (X's Tweet object): `urls` with `start`, `end`, `url` (the t.co
     /// link), `expanded_url` and `display_url`; `hashtags` with `tag`; `mentions` with `username`
     /// and, for an account here, `id` — offsets in code points of the answered text, as v1.1's
@@ -423,6 +422,7 @@ struct XRoutes: Sendable {
         }
     }
 
+    /// A v2 Place: `id` and `full_name` always, the rest as `place.fields` asks.
     private func write(_ fixture: EmulatorFixtures.FixturePlace, fields: [String], to w: inout JSONWriter) {
         let place = fixture.place
         w.object { w in
