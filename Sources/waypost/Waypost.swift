@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WaypostSupport
 
 /// `waypost`: replay routes through a simulated location manager, and everything around it.
 @main
@@ -25,6 +26,10 @@ struct Waypost: AsyncParsableCommand {
     /// check (``HelpTopic``) have had their turn.
     static func main() async {
         StandardOutputCheck.atExit()
+        if let message = Self.argumentNotUTF8() {
+            FileHandle.standardError.write(Data("waypost: error: \(message)\n".utf8))
+            Foundation.exit(SysExit.usage.rawValue)
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let status = HelpTopic.intercept(arguments, root: Self.self) { Foundation.exit(status) }
         do {
@@ -37,5 +42,19 @@ struct Waypost: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// Swift reads arguments as UTF-8 and repairs what is not (U+FFFD), so a path would name a
+    /// file that is not there and `oauth-sign --param` would sign other bytes than the user's:
+    /// the first such argument is one usage error instead.
+    private static func argumentNotUTF8() -> String? {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index], String(validatingCString: pointer) == nil else {
+                continue
+            }
+            return "argument \(index) is not valid UTF-8 (\(DisplayEscaping.escape(String(cString: pointer)))): "
+                + "waypost reads its arguments, file names among them, as UTF-8"
+        }
+        return nil
     }
 }
