@@ -9,9 +9,16 @@ extension Credentials {
     /// Reads a credentials file, refusing one that group or others may read or write.
     public static func read(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> Credentials {
         let name = displayName ?? url.path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
-        else { throw ConfigFileError(file: name, message: "cannot read the credentials file") }
+        // The mode of the file read, through any links: a Kubernetes secret volume and a
+        // dotfiles checkout give links, whose own mode (lstat, as `attributesOfItem` reads it)
+        // is 777 and cannot be changed.
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            throw ConfigFileError(
+                .unreadable, file: name,
+                message: "cannot read the credentials file (\(String(cString: strerror(errno))))")
+        }
+        let mode = Int(status.st_mode)
         guard mode & 0o077 == 0 else {
             throw ConfigFileError(
                 file: name,

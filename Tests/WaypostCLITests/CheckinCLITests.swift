@@ -489,6 +489,24 @@ struct CheckinCLITests {
             #expect(run.status == 65)
             #expect(run.stderr.contains("chmod 600"))
             #expect(!run.stderr.contains("sekrit") && !run.stdout.contains("sekrit"))
+            // The mode is the file's, through a link (a Kubernetes secret volume, a dotfile):
+            // the link's own 777 was refused, and `chmod 600` could not change it.
+            let link = directory.appendingPathComponent("linked.yaml")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+            func replay(_ credentials: URL) throws -> CLITests.Run {
+                try CLITests.waypost(
+                    Self.commute + [
+                        "--checkins", "fixtures/rules/coffee.yaml", "--db",
+                        directory.appendingPathComponent("w.db").path, "--facebook-base-url", "http://127.0.0.1:9/",
+                        "--credentials", credentials.path, "--max-wait", "0",
+                    ])
+            }
+            let linkedOpen = try replay(link)
+            #expect(linkedOpen.status == 65 && linkedOpen.stderr.contains("mode 644"), "\(linkedOpen.stderr)")
+            chmod(file.path, 0o600)
+            let linked = try replay(link)
+            #expect(!linked.stderr.contains("chmod"), "\(linked.stderr)")
+            #expect(linked.status != 65 && linked.status != 66, "\(linked.stderr)")
         }
     }
 
