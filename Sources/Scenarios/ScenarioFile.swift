@@ -799,6 +799,48 @@ private struct Reader {
                 filter.parameters[name] = text
             }
         }
+        try Self.check(filter, path: node, fields)
         return filter
+    }
+
+    /// A request filter that could match no request the emulator answers (a path, a method or
+    /// a parameter name none of its endpoints has) is an error at its line: a `noRequest` with
+    /// it would pass without testing anything.
+    static func check(_ filter: RequestFilter, path node: ConfigNode, _ fields: [String: ConfigNode])
+        throws(ConfigFileError)
+    {
+        var endpoints = EmulatorEndpoint.all.filter { filter.path.isEmpty || $0.admits(filter.path) }
+        guard !endpoints.isEmpty else {
+            var message = "no request the emulator answers has a path containing '\(filter.path)'"
+            let names = EmulatorEndpoint.all.map(\.name).filter { !$0.isEmpty && !$0.hasPrefix("{") }
+            if let near = NearSpelling.nearest(to: filter.path, among: names) { message += "; did you mean '\(near)'?" }
+            throw node.failure(
+                message + " (paths such as statuses/update, geo/reverse_geocode, 2/tweets, me/checkins, search; "
+                    + "any for every request)")
+        }
+        let what = filter.path.isEmpty ? "no request" : "no request to '\(filter.path)'"
+        if let method = filter.method, let v = fields["method"] {
+            let taking = endpoints.filter { $0.methods.contains(method) }
+            guard !taking.isEmpty else {
+                let methods = Set(endpoints.flatMap(\.methods)).sorted().joined(separator: " or ")
+                throw v.failure("\(what) is made with \(method): the emulator takes it with \(methods) only")
+            }
+            endpoints = taking
+        }
+        let parameters = endpoints.reduce(into: Set<String>()) { $0.formUnion($1.parameters) }
+        var named: [ConfigNode] = []
+        for key in ["with", "without"] { named += try fields[key]?.list() ?? [] }
+        named += fields["params"]?.entries.map(\.key) ?? []
+        for item in named {
+            let name = try item.string()
+            guard !parameters.contains(name) else { continue }
+            var message = "\(what) carries a parameter '\(name)'"
+            if let near = NearSpelling.nearest(to: name, among: Array(parameters)) {
+                message += "; did you mean '\(near)'?"
+            }
+            let own = parameters.filter { !$0.hasPrefix("oauth_") }.sorted()
+            if endpoints.count <= 2 && !own.isEmpty { message += " (its parameters: \(own.joined(separator: ", ")))" }
+            throw item.failure(message)
+        }
     }
 }

@@ -329,7 +329,11 @@ unless `count: N`, `atLeast: N` and/or `atMost: N` say otherwise; the `no…` fo
 Every filter value is checked against what it can match: a status, state, error, reason or kind
 that no event of the type carries (`state: insde`, `kind: authorizationdenied`, a `state` on
 `regionEnter`) is an error at its line, since it would match nothing — and a `noEvent` with it
-would pass without testing anything.
+would pass without testing anything. So is a request filter no request the emulator answers could
+match: a path that is part of none of its endpoints' (`status/update`), a method the endpoint is
+not asked with (`statuses/update` with `GET`), a parameter in `with`, `without` or `params` that
+none of the matching endpoints takes (`latitude`; each endpoint's parameters are the ones its
+provider documents).
 
 | kind | value | filters |
 |---|---|---|

@@ -297,6 +297,36 @@ struct ScenarioTests {
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: location\n    post: any\n",
             "scenario.yaml:5:5: an expectation has exactly one of"
         ),
+        // A black-box hunt: a mistyped path, parameter or method matched no request, so a
+        // `noRequest` guarding coordinates passed without testing anything.
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noRequest: status/update\n"
+                + "    with: [lat]\n",
+            "scenario.yaml:5:16: no request the emulator answers has a path containing 'status/update'; did you mean 'statuses/update'?"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noRequest: statuses/update\n"
+                + "    with: [latitude]\n",
+            "scenario.yaml:6:12: no request to 'statuses/update' carries a parameter 'latitude' (its parameters: attachment_url,"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noRequest: me/checkins\n"
+                + "    params: { coordinate: x }\n",
+            "scenario.yaml:6:15: no request to 'me/checkins' carries a parameter 'coordinate'; did you mean 'coordinates'?"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noRequest: statuses/update\n"
+                + "    method: GET\n",
+            "scenario.yaml:6:13: no request to 'statuses/update' is made with GET: the emulator takes it with POST only"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noRequest: serach\n",
+            "scenario.yaml:5:16: no request the emulator answers has a path containing 'serach'; did you mean 'search'?"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noRequest: any\n    without: [stauts]\n",
+            "scenario.yaml:6:15: no request carries a parameter 'stauts'; did you mean 'status'?"
+        ),
         // Apple, `CLActivityType.airborne`: iOS 12.0+.
         (
             "name: x\niosVersion: 11\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  activityType: airborne\nexpect: []\n",
@@ -393,6 +423,33 @@ struct ScenarioTests {
             #expect(error?.kind == .data)
             #expect(error?.description.hasPrefix(message) == true, "\(error?.description ?? "")")
         }
+    }
+
+    /// The request filters every shipped scenario and the docs use are read, and so is any part
+    /// of a path a request can have: a root, an id, Graph's version; a parameter of the endpoint.
+    @Test(arguments: [
+        "any", "1.1/", "/1/statuses/update", "statuses/update.json", "geo/reverse_geocode", "geo/id/c0ffee0c1c",
+        "statuses/destroy/", "2/tweets", "tweets/1234", "users/me", "/search", "me/checkins", "me/feed",
+        "me/permissions", "v19.0/me/checkins", "2001_100002", "/", "json",
+    ])
+    func requestFiltersThatCanMatch(_ path: String) throws {
+        try withTemporaryDirectory { directory in
+            let url = try Self.write(
+                "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noRequest: '\(path)'\n",
+                in: directory)
+            #expect(throws: Never.self) { try ScenarioFile.read(contentsOf: url, displayName: "scenario.yaml") }
+        }
+        for (path, parameters) in [
+            ("statuses/update", ["lat", "long", "place_id", "display_coordinates"]), ("2/tweets", ["geo.place_id"]),
+            ("me/checkins", ["coordinates", "place", "privacy", "access_token"]), ("search", ["center", "distance"]),
+        ] {
+            let endpoints = EmulatorEndpoint.all.filter { $0.admits(path) }
+            #expect(parameters.allSatisfy { name in endpoints.contains { $0.parameters.contains(name) } }, "\(path)")
+        }
+        // An id is letters and digits but no slash; a Graph object's digits.
+        #expect(!EmulatorEndpoint.all.contains { $0.admits("statuses/update/x") })
+        #expect(!EmulatorEndpoint.all.contains { $0.admits("me/checkin/") })
+        #expect(!EmulatorEndpoint.all.contains { $0.admits("v2.0/status") })
     }
 
     @Test func missingScenarioFile() {
