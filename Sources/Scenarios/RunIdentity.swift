@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LocationSimulation
 
 /// One file (or folder) a scenario read, by the name the scenario gives it, and the SHA-256 of
 /// its bytes: shards of a scenario whose route was edited between them are two runs, not one.
@@ -31,7 +32,15 @@ public struct InputDigest: Sendable, Codable, Equatable {
 }
 
 /// What makes two results files parts of one run, and the first way in which they are not.
-enum RunIdentity {
+package enum RunIdentity {
+    /// The field mechanism's fitted parameters (``LocationSimulation/RegionMechanism/field`` and
+    /// `.device`, which `make calibrate` rewrites), as a digest: shards run by two builds fitted
+    /// differently are two runs, though their scenarios, seeds and options are the same.
+    package static let mechanismDigest: String = {
+        let text = String(describing: RegionMechanism.field) + "\n" + String(describing: RegionMechanism.device)
+        return "sha256:" + SHA256.hash(data: Data(text.utf8)).prefix(6).map { String(format: "%02x", $0) }.joined()
+    }()
+
     /// Why `other` cannot be merged with `first`, in words naming the field, or nil when it can.
     static func difference(_ other: TrialResultsFile, from first: TrialResultsFile) -> String? {
         if other.shards != first.shards { return "\(other.shards) shards against \(first.shards)" }

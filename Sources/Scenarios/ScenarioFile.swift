@@ -41,6 +41,9 @@ public struct ScenarioError: Error, Sendable, Codable, Equatable, CustomStringCo
 /// Reads scenario files (YAML or JSON) strictly: unknown keys, wrong types, unknown names and
 /// missing files are errors at their `file:line:column`. The format is in docs/scenarios.md.
 public enum ScenarioFile {
+    /// A million trials is hours of work; past it is a typo.
+    package static let mostTrials = 1_000_000
+
     public static func read(contentsOf url: URL, displayName: String? = nil) throws(ScenarioError) -> Scenario {
         let name = displayName ?? url.path
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -192,7 +195,7 @@ private struct Reader {
             places: places, dryRun: try fields["dryRun"]?.bool() ?? false, expectations: expectations)
         scenario.beacons = beacons
         if let v = fields["trials"] {
-            scenario.trials = try whole(v, minimum: 1, maximum: Self.mostTrials)
+            scenario.trials = try whole(v, minimum: 1, maximum: ScenarioFile.mostTrials)
             if scenario.trials ?? 1 > 1, let problem = ScenarioRunner.trialsProblem(scenario) {
                 throw v.failure(problem)
             }
@@ -287,8 +290,6 @@ private struct Reader {
     }
 
     static let largestSeed: UInt64 = 999_999_999_999_999_999
-    /// A million trials is hours of work; past it is a typo.
-    static let mostTrials = 1_000_000
 
     /// A count or limit. The message gives the real range: "≥ 1" was wrong for 2147483647,
     /// which is refused as past the largest.

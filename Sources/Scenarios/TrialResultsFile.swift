@@ -1,3 +1,4 @@
+import ConfigFiles
 import Foundation
 import Store
 
@@ -87,7 +88,50 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
             throw ScenarioError(
                 .data, "\(name): results format '\(file.format)', this waypost reads '\(currentFormat)'")
         }
+        if let damage = file.damage() {
+            throw ScenarioError(.data, "\(name): not as waypost test --output writes it: \(damage)")
+        }
         return file
+    }
+
+    /// What no run writes, in a file that decoded: a shard or a trial count out of range, a unit
+    /// of no scenario, a record whose results are not its scenario's expectations', a time no run
+    /// takes, a seed its trial does not have — an edited or damaged file; nil when there is none.
+    /// (Aggregated as they were, such records trapped the tool, or gave verdicts no run gave.)
+    func damage() -> String? {
+        guard shards >= 1, shard >= 1, shard <= shards else { return "shard \(shard) of \(shards)" }
+        for header in scenarios {
+            if let trials = header.trials, !(1...ScenarioFile.mostTrials).contains(trials) {
+                return
+                    "scenario '\(header.name)' runs \(trials) trials (a scenario runs 1 to \(ScenarioFile.mostTrials))"
+            }
+        }
+        for unit in units {
+            guard scenarios.indices.contains(unit.scenario) else {
+                return "a unit of scenario \(unit.scenario + 1) (there are \(scenarios.count))"
+            }
+            let (header, record) = (scenarios[unit.scenario], unit.record)
+            guard (0...(header.trials ?? 0)).contains(record.trial) else {
+                return "scenario '\(header.name)' has no trial \(record.trial)"
+            }
+            let what = record.trial == 0 ? "the run of '\(header.name)'" : "trial \(record.trial) of '\(header.name)'"
+            let count = header.expectations.count
+            if record.error == nil && (record.results.count != count || record.firstMatches.count != count) {
+                return "\(what) has \(record.results.count) results and \(record.firstMatches.count) first matches "
+                    + "for \(count) expectations"
+            }
+            if let time = record.firstMatches.compactMap({ $0 }).first(where: {
+                !($0.seconds >= 0 && $0 <= ConfigNode.longestDuration)
+            }) {
+                return "\(what) matched first at \(time.seconds) s from its start, which no run reaches"
+            }
+            let seed =
+                header.trials == nil || record.trial == 0 ? header.seed : Trials.seed(header.seed, trial: record.trial)
+            guard record.seed == seed else {
+                return "\(what) ran with seed \(record.seed), not its own \(seed)"
+            }
+        }
+        return nil
     }
 
     /// What is wrong with the units this file holds, against those its shard runs — one missing,
@@ -144,8 +188,18 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
         }
         // The scenarios as shard 1 names them: shards run from other folders (CI runners checking
         // out elsewhere) spell a scenario's path differently; its digests say it is the same.
+        // Each unit's expectations are located in the same spelling (`at:` lines, JUnit's failures).
         let base = files.first { $0.file.shard == 1 }?.file ?? first
-        return TrialResultsFile(
-            shard: 1, shards: 1, scenarios: base.scenarios, options: base.options, units: files.flatMap(\.file.units))
+        let units = files.flatMap(\.file.units).map { unit in
+            var unit = unit
+            let (old, new) = (unit.record.file, base.scenarios[unit.scenario].file)
+            guard old != new else { return unit }
+            unit.record.file = new
+            for index in unit.record.results.indices where unit.record.results[index].location.hasPrefix(old + ":") {
+                unit.record.results[index].location = new + unit.record.results[index].location.dropFirst(old.count)
+            }
+            return unit
+        }
+        return TrialResultsFile(shard: 1, shards: 1, scenarios: base.scenarios, options: base.options, units: units)
     }
 }

@@ -4,7 +4,8 @@ public enum Offset {
     /// offset for every event its expectations list, and the formatter was half of judging them
     /// (perf, 1,000 field trials).
     public static func text(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        // Past what an `Int` holds (no run's; an edited results file's) the seconds as they are.
+        guard let total = Int(exactly: seconds.rounded()) else { return (seconds < 0 ? "" : "+") + "\(seconds) s" }
         let s = total.magnitude
         let (h, m, sec) = (s / 3_600, s / 60 % 60, s % 60)
         func twoDigits(_ n: UInt) -> String { n < 10 ? "0\(n)" : "\(n)" }
@@ -17,7 +18,7 @@ public enum Offset {
     package static func text(_ seconds: Double, decimals: Int) -> String {
         guard decimals > 0 else { return text(seconds) }
         let scale = Int(ExactPowers.ofTen(min(decimals, 3)))
-        let units = Int((seconds.magnitude * Double(scale)).rounded())
+        guard let units = Int(exactly: (seconds.magnitude * Double(scale)).rounded()) else { return text(seconds) }
         var fraction = String(units % scale)
         while fraction.count < min(decimals, 3) { fraction = "0" + fraction }
         let sign = seconds < 0 && units > 0 ? "-" : "+"

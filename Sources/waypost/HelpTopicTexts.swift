@@ -530,14 +530,20 @@ says what was fitted, and to what); the same seed gives the same answer.
 `waypost test --shard K/N --output FILE` runs every N-th (scenario, trial) unit starting at the
 K-th and writes them to a results file; `waypost test --merge FILE… [--format json] [--junit F]`
 combines the shards into the report one process gives (byte for byte, but for JUnit's measured
-times). Without `--shard`, a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (from 0) and
-`JOB_COMPLETIONS` choose the shard, else a Slurm job array's task: shard `SLURM_ARRAY_TASK_ID` −
-`SLURM_ARRAY_TASK_MIN` + 1 of `SLURM_ARRAY_TASK_COUNT` (Slurm sets these and `_MAX`, which must
-agree with them: a whole range such as `--array=0-3`; a stepped or listed array is refused, 64). A missing or repeated shard file is one error (65), and
+times). Without `--shard`, a run that writes `--output` takes its shard from a Kubernetes Indexed
+Job's `JOB_COMPLETION_INDEX` (from 0) and `JOB_COMPLETIONS`, else from a Slurm job array's task:
+shard `SLURM_ARRAY_TASK_ID` − `SLURM_ARRAY_TASK_MIN` + 1 of `SLURM_ARRAY_TASK_COUNT` (Slurm sets
+these and `_MAX`, which must agree with them: a whole range such as `--array=0-3`; a stepped or
+listed array, or a value that is not a whole number from 0, is refused, 64). Without `--output`
+the variables are not read — a plain `waypost test` in an array task runs every unit, and a line
+on standard error says so. A shard records nothing (`--db` with `--shard` is refused, 64): the
+exact run and the trials' panel are a whole run's. A missing or repeated shard file is one error (65), and
 so is a shard of another run: each results file carries every scenario's seed, realism, trials and
 the SHA-256 of the scenario file and of every file it reads (route, regions, beacons, rules,
-privacy, places), and the options that change verdicts (`--trials`, `--time-budget`, the
-`--fixtures` folder's digest); the error names the first that differs, e.g.
+privacy, places), the options that change verdicts (`--time-budget`, the `--fixtures` folder's
+digest) and the build's (its version and a digest of the field mechanism's fitted parameters, so
+shards run by two builds calibrated differently do not merge); the error names the first that
+differs, e.g.
 `shard-2.json is from another run than shard-1.json: scenario 'walk': route.kml differs (sha256
 3f1c0a9b2e47… against 8d02e1c4f5a6…)`. A shard exits 0 once its file is written; the merge gives
 the verdict and the exit status.

@@ -118,7 +118,7 @@ struct Test: AsyncParsableCommand {
             throw ValidationError("--time-budget \(timeBudget) is out of range: more than 0 seconds")
         }
         try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
-        if let trials { try OptionRange.check("--trials", trials, 1...1_000_000) }
+        if let trials { try OptionRange.check("--trials", trials, 1...ScenarioFile.mostTrials) }
         if let shard { _ = try Self.shard(shard, flag: "--shard") }
         if !merge && scenarios.contains("-") {
             // Its route and files are named relative to the scenario's own folder.
@@ -127,8 +127,11 @@ struct Test: AsyncParsableCommand {
         if merge && scenarios.filter({ $0 == "-" }).count > 1 {
             throw ValidationError("standard input is one results file: give - once")
         }
-        if output == "-" && junit == "-" {
-            throw ValidationError("-o - and --junit - would both write to standard output: give one of them a file")
+        let toStandardOutput = [("-o", output), ("--junit", junit), ("--html", html)].filter { $0.1 == "-" }.map(\.0)
+        if toStandardOutput.count > 1 {
+            throw ValidationError(
+                "\(toStandardOutput.joined(separator: " and ")) would \(toStandardOutput.count == 2 ? "both" : "all") write to standard output: give all but one a file"
+            )
         }
         // A report never replaces what is read (`--junit` whose file was forgotten takes the first
         // scenario's name) nor another report.
@@ -152,6 +155,10 @@ struct Test: AsyncParsableCommand {
                     "\(first.flag) and \(second.flag) both write \(first.path): give each its own file")
             }
         }
+        // Only the shard holding the exact run recorded it, and no shard the trials' panel.
+        if shard != nil && db != nil {
+            throw ValidationError("--db records a whole run, its exact run and its trials: run the shards without it")
+        }
         if merge && (shard != nil || output != nil || trials != nil || db != nil || fixtures != nil) {
             throw ValidationError(
                 "--merge reads results files: it cannot be combined with --shard, --output, --trials, --db or --fixtures (the shards' own are in their files)"
@@ -168,12 +175,23 @@ struct Test: AsyncParsableCommand {
         return (k, n)
     }
 
-    /// The shard to run: --shard, else a Kubernetes Indexed Job's (index from 0), else a Slurm
-    /// job array's task, else all.
+    /// The shard to run: --shard, else — for a run that writes its results to --output — a
+    /// Kubernetes Indexed Job's (index from 0), else a Slurm job array's task, else all. Without
+    /// --output the environment's shard is not taken (a plain `waypost test` in an array task runs
+    /// every unit), and a line on standard error says so.
     func chosenShard() throws -> (Int, Int)? {
         if let shard { return try Self.shard(shard, flag: "--shard") }
+        let environment = ProcessInfo.processInfo.environment
+        guard output != nil else {
+            if let name = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"].first(where: { environment[$0] != nil }) {
+                FileHandle.standardError.write(
+                    Data("waypost: note: \(name) is set, but without --output this runs every unit, not a shard\n".utf8)
+                )
+            }
+            return nil
+        }
         do {
-            return try Self.environmentShard(ProcessInfo.processInfo.environment)
+            return try Self.environmentShard(environment)
         } catch {
             throw CommandFailure(.usage, "\(error)")
         }
@@ -185,25 +203,45 @@ struct Test: AsyncParsableCommand {
     /// whole range (`--array=0-3`) maps task to shard one to one, so a stepped or listed array
     /// is refused rather than leaving units unrun.
     static func environmentShard(_ environment: [String: String]) throws -> (Int, Int)? {
-        if let index = environment["JOB_COMPLETION_INDEX"] {
-            let text = "\(Int(index).map { $0 + 1 }.map(String.init) ?? index)/\(environment["JOB_COMPLETIONS"] ?? "?")"
-            return try shard(text, flag: "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
+        /// A variable's whole number ≥ 0, said as the user set it when it is not one.
+        func number(_ name: String, _ flag: String) throws -> Int? {
+            guard let text = environment[name] else { return nil }
+            guard let value = Int(text), value >= 0 else {
+                throw ValidationError("\(flag): \(name)='\(text)' is not a whole number from 0")
+            }
+            return value
         }
-        guard let id = environment["SLURM_ARRAY_TASK_ID"] else { return nil }
+        if environment["JOB_COMPLETION_INDEX"] != nil {
+            let flag = "JOB_COMPLETION_INDEX/JOB_COMPLETIONS"
+            guard let index = try number("JOB_COMPLETION_INDEX", flag),
+                let completions = try number("JOB_COMPLETIONS", flag)
+            else { throw ValidationError("\(flag): an Indexed Job's shard needs JOB_COMPLETIONS beside its index") }
+            guard index < completions else {
+                throw ValidationError(
+                    "\(flag): index \(index) of \(completions) completions; the index runs from 0 to JOB_COMPLETIONS − 1"
+                )
+            }
+            return (index + 1, completions)
+        }
         let flag = "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"
-        guard let task = Int(id), let count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap(Int.init),
-            let low = environment["SLURM_ARRAY_TASK_MIN"].flatMap(Int.init),
-            let high = environment["SLURM_ARRAY_TASK_MAX"].flatMap(Int.init)
+        guard let task = try number("SLURM_ARRAY_TASK_ID", flag) else { return nil }
+        guard let count = try number("SLURM_ARRAY_TASK_COUNT", flag),
+            let low = try number("SLURM_ARRAY_TASK_MIN", flag),
+            let high = try number("SLURM_ARRAY_TASK_MAX", flag)
         else {
             throw ValidationError("\(flag): a Slurm array task needs SLURM_ARRAY_TASK_ID, _COUNT, _MIN and _MAX")
         }
-        let step = environment["SLURM_ARRAY_TASK_STEP"].flatMap(Int.init) ?? 1
-        guard step == 1, high - low + 1 == count else {
+        let step = try number("SLURM_ARRAY_TASK_STEP", flag) ?? 1
+        // Compared without adding: the numbers are the environment's, as large as it makes them.
+        guard step == 1, count >= 1, low <= high, high - low == count - 1 else {
             throw ValidationError(
-                "\(flag): the array \(low)-\(high) has \(count) tasks with step \(step); shards need a whole range such as --array=0-\(count - 1)"
+                "\(flag): the array \(low)-\(high) has \(count) tasks with step \(step); shards need a whole range such as --array=0-\(max(count, 1) - 1)"
             )
         }
-        return try shard("\(task - low + 1)/\(count)", flag: flag)
+        guard (low...high).contains(task) else {
+            throw ValidationError("\(flag): task \(task) is not in the array \(low)-\(high)")
+        }
+        return (task - low + 1, count)
     }
 
     func run() async throws {
@@ -340,11 +378,14 @@ struct Test: AsyncParsableCommand {
             shard: shard.0, shards: shard.1, scenarios: headers, options: verdictOptions, units: records)
     }
 
-    /// The options that change verdicts, as `--merge` compares them (the scenarios' own inputs
-    /// are in their headers).
+    /// What changes verdicts besides the scenarios, as `--merge` compares it: the options, the
+    /// tool's version and its field mechanism's fitted parameters (shards run by other builds
+    /// are another run). The scenarios' own inputs, and their trials — `--trials` or their own —
+    /// are in their headers.
     private var verdictOptions: [String: String] {
         var options = ["--time-budget": "\(timeBudget)"]
-        if let trials { options["--trials"] = "\(trials)" }
+        options["waypost"] = Waypost.configuration.version
+        options["field mechanism"] = RunIdentity.mechanismDigest
         if let fixtures {
             let digest = InputDigest(ScenarioInput(name: fixtures, url: URL(fileURLWithPath: fixtures)))
             options["--fixtures"] = "sha256:\(digest.sha256.prefix(12))…"

@@ -158,11 +158,11 @@ struct TrialsCLITests {
             let copied = try merged { $0.append($0[1]) }
             #expect(copied.status == 65 && copied.stderr.contains("is in it twice"), "\(copied.stderr)")
             let foreign = try merged { $0[1] = renumbered($0[1], trial: trial($0[1]) + 1) }
-            #expect(foreign.status == 65 && foreign.stderr.contains("is not in this shard"), "\(foreign.stderr)")
+            // Renumbered, its seed is another trial's.
+            #expect(foreign.status == 65 && foreign.stderr.contains("ran with seed"), "\(foreign.stderr)")
             let noScenario = try merged { $0[1]["scenario"] = 5 }
             #expect(noScenario.status == 65, "\(noScenario.stdout)")
-            #expect(
-                noScenario.stderr.contains("of scenario 6 (there are 1) is not in this shard"), "\(noScenario.stderr)")
+            #expect(noScenario.stderr.contains("a unit of scenario 6 (there are 1)"), "\(noScenario.stderr)")
             let exact = try merged { $0.removeFirst() }
             #expect(exact.stderr.contains("the exact run of scenario 'walk-trials' is missing"), "\(exact.stderr)")
             try original.write(to: URL(fileURLWithPath: files[0]))
@@ -187,6 +187,23 @@ struct TrialsCLITests {
             #expect(merged.stderr.isEmpty, "\(merged.stderr)")
             let whole = try CLITests.waypost(["test", "walk.yaml", "--format", "json"], in: directory)
             #expect(merged.status == whole.status && merged.stdout == whole.stdout)
+            // A plain scenario's unit (its `at:` lines) run by a shard that named it otherwise is
+            // named as shard 1 named it (a hunt: one report mixed the two spellings).
+            let plain = directory.appendingPathComponent("plain.yaml")
+            try String(contentsOfFile: scenario, encoding: .utf8).replacingOccurrences(of: "trials: 7\n", with: "")
+                .replacingOccurrences(of: "name: walk-trials", with: "name: plain").write(
+                    to: plain, atomically: true, encoding: .utf8)
+            let thirds = (1...3).map { directory.appendingPathComponent("third-\($0).json").path }
+            for k in 1...3 {
+                let names = k == 3 ? [scenario, plain.path] : ["walk.yaml", "plain.yaml"]
+                let run = try CLITests.waypost(
+                    ["test"] + names + ["--shard", "\(k)/3", "-o", thirds[k - 1]], in: directory)
+                #expect(run.status == 0, "\(run.stderr)")
+            }
+            let spelled = try CLITests.waypost(["test", "--merge"] + thirds + ["--format", "json"])
+            let named = try CLITests.waypost(["test", "walk.yaml", "plain.yaml", "--format", "json"], in: directory)
+            #expect(spelled.stdout == named.stdout, "\(spelled.stdout)")
+            #expect(spelled.stdout.contains(#""location" : "plain.yaml:"#), "\(spelled.stdout)")
             // `-` is standard input for a results file, as wherever a file is named (a hunt: refused).
             let piped = try CLITests.waypost(
                 ["test", "--merge", "-", one, "--format", "json"], standardInput: FileHandle(forReadingAtPath: two))
@@ -286,8 +303,9 @@ struct TrialsCLITests {
                 try scenario(trials: 5)
                 named = "trials 5 against 4"
             case .trialsOption:
-                extra += ["--trials", "4"]
-                named = "--trials 4 against not given"
+                // `--trials` equal to the file's own is the same run (a hunt: it was refused).
+                extra += ["--trials", "5"]
+                named = "trials 5 against 4"
             case .expectation:
                 try scenario(rate: "0.4")
                 named = "walk.yaml differs"
@@ -319,6 +337,151 @@ struct TrialsCLITests {
                 let again = try shard(2, fixtures)
                 let merged = try CLITests.waypost(["test", "--merge", first, again], in: directory)
                 #expect(merged.status != 65 && merged.stdout.contains("walk-trials"), "\(merged.stderr)")
+            }
+        }
+    }
+
+    /// A black-box hunt: a results file edited or damaged in ways that still decode trapped the
+    /// tool (132, 139) or gave verdicts no run gave — fewer results than expectations, a first
+    /// match past what an `Int` holds, a trial count of 2⁶³ − 1, a seed that is not its trial's.
+    /// Each is one error, 65. Shards of a build fitted otherwise are another run.
+    @Test func aDamagedResultsFileIsOneClearError() throws {
+        try withTemporaryDirectory { directory in
+            let scenario = try Self.scenario(in: directory)
+            var files: [String] = []
+            for k in 1...2 {
+                let file = directory.appendingPathComponent("s\(k).json").path
+                #expect(try CLITests.waypost("test", scenario, "--shard", "\(k)/2", "-o", file).status == 0)
+                files.append(file)
+            }
+            let original = try Data(contentsOf: URL(fileURLWithPath: files[0]))
+            func merged(after edit: (inout [String: Any]) -> Void) throws -> CLITests.Run {
+                var root = try #require(JSONSerialization.jsonObject(with: original) as? [String: Any])
+                edit(&root)
+                try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: files[0]))
+                return try CLITests.waypost(["test", "--merge"] + files)
+            }
+            func editRecord(_ root: inout [String: Any], unit: Int, _ edit: (inout [String: Any]) -> Void) {
+                var units = root["units"] as? [[String: Any]] ?? []
+                var record = units[unit]["record"] as? [String: Any] ?? [:]
+                edit(&record)
+                units[unit]["record"] = record
+                root["units"] = units
+            }
+            let cases: [(String, (inout [String: Any]) -> Void)] = [
+                (
+                    "trial 2 of 'walk-trials' has 1 results and 3 first matches for 3 expectations",
+                    { root in
+                        editRecord(&root, unit: 1) { $0["results"] = Array(($0["results"] as? [Any] ?? []).prefix(1)) }
+                    }
+                ),
+                (
+                    "trial 2 of 'walk-trials' matched first at 1e+19 s from its start",
+                    { root in editRecord(&root, unit: 1) { $0["firstMatches"] = [1e19, NSNull(), NSNull()] } }
+                ),
+                (
+                    "the run of 'walk-trials' matched first at -1e+19 s",
+                    { root in editRecord(&root, unit: 0) { $0["firstMatches"] = [-1e19, NSNull(), NSNull()] } }
+                ),
+                (
+                    "scenario 'walk-trials' runs 9223372036854775807 trials (a scenario runs 1 to 1000000)",
+                    { root in
+                        var headers = root["scenarios"] as? [[String: Any]] ?? []
+                        headers[0]["trials"] = Int.max
+                        root["scenarios"] = headers
+                    }
+                ),
+                (
+                    "trial 2 of 'walk-trials' ran with seed 12345, not its own",
+                    { root in editRecord(&root, unit: 1) { $0["seed"] = 12345 } }
+                ),
+                ("shard 3 of 2", { $0["shard"] = 3 }),
+            ]
+            for (message, edit) in cases {
+                let run = try merged(after: edit)
+                #expect(run.status == 65 && run.stdout.isEmpty, "\(message): \(run.stderr)")
+                #expect(
+                    run.stderr.hasPrefix(
+                        "waypost: error: \(files[0]): not as waypost test --output writes it: \(message)"),
+                    "\(run.stderr)")
+            }
+            let otherBuild = try merged { root in
+                var options = root["options"] as? [String: String] ?? [:]
+                options["field mechanism"] = "sha256:000000000000"
+                root["options"] = options
+            }
+            #expect(otherBuild.status == 65, "\(otherBuild.stderr)")
+            #expect(otherBuild.stderr.contains("field mechanism sha256:"), "\(otherBuild.stderr)")
+            try original.write(to: URL(fileURLWithPath: files[0]))
+            #expect(
+                try CLITests.waypost(["test", "--merge"] + files).stdout == CLITests.waypost("test", scenario).stdout)
+        }
+    }
+
+    /// A black-box hunt: the schedulers' variables at the ends of their range trapped the tool
+    /// (132, arithmetic overflow); a value said converted (`'3/2'` for index 2 of 2), `1x` as
+    /// missing. Each is one usage error naming the variable as set. Without --output the
+    /// variables are not read: a plain run in an array task runs every unit, and says so.
+    @Test func schedulerVariablesOutOfRangeAreOneUsageError() throws {
+        try withTemporaryDirectory { directory in
+            let scenario = try Self.scenario(in: directory)
+            let file = directory.appendingPathComponent("task.json").path
+            let big = "\(Int.max)"
+            let cases: [([String: String], String)] = [
+                (
+                    [
+                        "SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": big,
+                        "SLURM_ARRAY_TASK_COUNT": "4",
+                    ],
+                    "the array 0-\(big) has 4 tasks"
+                ),
+                (
+                    [
+                        "SLURM_ARRAY_TASK_ID": big, "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3",
+                        "SLURM_ARRAY_TASK_COUNT": "4",
+                    ],
+                    "task \(big) is not in the array 0-3"
+                ),
+                (
+                    [
+                        "SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "\(Int.min)", "SLURM_ARRAY_TASK_MAX": "3",
+                        "SLURM_ARRAY_TASK_COUNT": "4",
+                    ],
+                    "SLURM_ARRAY_TASK_MIN='\(Int.min)' is not a whole number from 0"
+                ),
+                (
+                    [
+                        "SLURM_ARRAY_TASK_ID": "1x", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3",
+                        "SLURM_ARRAY_TASK_COUNT": "4",
+                    ],
+                    "SLURM_ARRAY_TASK_ID='1x' is not a whole number from 0"
+                ),
+                (["JOB_COMPLETION_INDEX": big, "JOB_COMPLETIONS": big], "index \(big) of \(big) completions"),
+                (["JOB_COMPLETION_INDEX": "2", "JOB_COMPLETIONS": "2"], "index 2 of 2 completions"),
+                (
+                    ["JOB_COMPLETION_INDEX": "-1", "JOB_COMPLETIONS": "2"],
+                    "JOB_COMPLETION_INDEX='-1' is not a whole number"
+                ),
+            ]
+            for (environment, message) in cases {
+                let run = try CLITests.waypost(["test", scenario, "-o", file], environment: environment)
+                #expect(run.status == 64 && run.stderr.contains(message), "\(environment): \(run.stderr)")
+            }
+            let task = [
+                "SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "7", "SLURM_ARRAY_TASK_MAX": "7",
+                "SLURM_ARRAY_TASK_COUNT": "1",
+            ]
+            let plain = try CLITests.waypost(["test", scenario], environment: task)
+            #expect(plain.stdout == (try CLITests.waypost("test", scenario)).stdout, "\(plain.stderr)")
+            #expect(plain.stderr.contains("SLURM_ARRAY_TASK_ID is set, but without --output this runs every unit"))
+            // A shard records no whole run; two documents on standard output are refused, whichever two.
+            let recorded = try CLITests.waypost(
+                ["test", scenario, "--shard", "1/2", "-o", file, "--db", directory.appendingPathComponent("r.db").path])
+            #expect(recorded.status == 64 && recorded.stderr.contains("--db records a whole run"), "\(recorded.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("r.db").path))
+            for pair in [["--junit", "-", "--html", "-"], ["-o", "-", "--html", "-"]] {
+                let two = try CLITests.waypost(["test", scenario] + pair)
+                #expect(two.status == 64 && two.stderr.contains("both write to standard output"), "\(two.stderr)")
             }
         }
     }
