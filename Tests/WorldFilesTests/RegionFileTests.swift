@@ -186,5 +186,13 @@ struct RegionFileTests {
         // '&' and '*' inside quoted values are fine.
         let quoted = #"- {identifier: "Ben & Jerry's *1", latitude: 1, longitude: 2, radius: 10}"#
         #expect(try RegionFile.parse(quoted, name: "r.yaml").first?.identifier == "Ben & Jerry's *1")
+        // So are they after a `-` or `?` that starts no node (a hunt: `walker-*` was an alias);
+        // after `- ` they are an alias, in block and flow alike.
+        let plain =
+            "- identifier: walker-*\n  latitude: 1\n  longitude: 2\n  radius: 10\n- {identifier: a?&b, latitude: 1, longitude: 2, radius: 10}\n"
+        #expect(try RegionFile.parse(plain, name: "r.yaml").map(\.identifier) == ["walker-*", "a?&b"])
+        for aliased in ["- *r\n", "- [*r]\n", "- {identifier: x, radius: *r}\n", "- {\"identifier\":*r}\n"] {
+            #expect(throws: ConfigFileError.self) { try RegionFile.parse(aliased, name: "r.yaml") }
+        }
     }
 }

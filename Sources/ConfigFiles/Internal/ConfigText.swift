@@ -174,7 +174,9 @@ package enum ConfigText {
         // no line end in a CRLF file, and after its first comment nothing else (an alias bomb
         // in a Windows-edited file went through). Every byte the scan looks for is ASCII.
         let (newline, tab, space, carriageReturn) = (UInt8(0x0A), UInt8(0x09), UInt8(0x20), UInt8(0x0D))
-        let nodeStarts: [UInt8] = Array(" \t\n\r[{,:-?".utf8)
+        // `-` and `?` are indicators only before a space (which then precedes the `*`): `walker-*`
+        // and `x-&y` are plain text (a hunt: refused as aliases). `:` stays, for `{"a":*b}`.
+        let nodeStarts: [UInt8] = Array(" \t\n\r[{,:".utf8)
         var line = 1
         var column = 0
         var quote: UInt8?
