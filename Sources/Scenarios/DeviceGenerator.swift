@@ -78,9 +78,17 @@ struct DeviceGenerator {
             let bearing = 2 * Double.pi * random.unit()
             let radius = distance * random.unit().squareRoot()  // uniform over the disc's area
             device.displacement = (north: radius * cos(bearing), east: radius * sin(bearing))
-            device.seed = template.seed.map { $0 &+ UInt64(number) }
+            device.seed = template.seed.map { Self.seed($0, name: group, number: number) }
             return device
         }
+    }
+
+    /// A device's noise seed from its entry's (`base`), the entry's name and the device's number:
+    /// two entries under one seed, and one member under seeds one apart, never share noise. (It
+    /// was `base + number`: two entries were clones of each other, and seed s + 1 the crowd of s
+    /// shifted by one member — a black-box hunt.)
+    static func seed(_ base: UInt64, name: String, number: Int = 1) -> UInt64 {
+        SplitMix64.derived(base ^ FNV1a.hash(name.utf8), number)
     }
 
     /// Refuses, before anything runs — and before any device is built: the scenario reader

@@ -127,6 +127,8 @@ private struct Reader {
                     guard names.insert(name).inserted, groups[name] == nil else {
                         throw node.failure("device '\(name)' is named twice")
                     }
+                    // Two phones are two noises: without a seed of its own, the scenario's mixed with its name.
+                    if node["seed"] == nil { script.seed = DeviceGenerator.seed(seed, name: name) }
                 }
                 devices.append(script)
             }

@@ -255,7 +255,7 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 | `accuracy` | best | `best-for-navigation`, `best`, `ten-meters`, `hundred-meters`, `kilometer`, `three-kilometers`, `reduced` (`kCLLocationAccuracyReduced`, iOS 14+: approximate locations a few times an hour even under full accuracy), or metres |
 | `distanceFilter` | -1 | metres from the last delivered fix; -1 delivers every fix |
 | `noise` | none | `none`, `open-sky`, `urban`, `indoor` |
-| `seed` | the scenario's | seed of this device's noise |
+| `seed` | the scenario's (with several devices, mixed with the device's name: two phones are two noises) | seed of this device's noise |
 | `authorization` | always | `ANSWER[@SECONDS]`: the answer to the prompt — `always`, `when-in-use`, `once` (Allow Once, iOS 13+), `denied`, `ask` (nobody answers) — given SECONDS after the app asks (`when-in-use@60`). From iOS 13 the app's Always request answered While Using is provisional Always, settled at the first use in the background: `always` accepts the upgrade, `when-in-use` keeps While Using |
 | `authorizationChanges` | — | list of `{at, status}`; status is `notDetermined`, `restricted`, `denied`, `authorizedAlways`, `authorizedWhenInUse` |
 | `signalLoss` | — | list of `{from, to}`: no fixes (a tunnel); `locationUnknown` is reported when fixes stop |
@@ -297,8 +297,9 @@ expect:
   - { event: regionEnter, device: commuter-00002, count: 1 }   # one of them
 ```
 
-The route is read and timed once for all of them; each device's noise gets its own seed (the
-entry's plus its number); the same seed gives the same crowd. An expectation naming the entry
+The route is read and timed once for all of them; each device's noise gets its own seed (drawn
+from the entry's, its name and the device's number, so two entries, or one under seeds one apart,
+are never the same crowd); the same seed gives the same crowd. An expectation naming the entry
 matches every device it made. Expectations tally events as the run goes, so a run of tens of
 millions of events needs memory for its devices (about 10 KB each), not for its events; a scenario
 whose devices would need more than half of the machine's memory is refused before it starts.

@@ -51,6 +51,37 @@ struct DeviceGeneratorTests {
         #expect(again.map(\.displacement.north) == scenario.devices.map(\.displacement.north))
     }
 
+    /// A black-box hunt: a member's noise seed was its entry's plus its number — two entries
+    /// under the scenario's seed were clones of each other (a-1 as b-1), seed 4 was seed 3's crowd
+    /// shifted by one member, and two phones without seeds of their own shared one noise.
+    @Test func noTwoDevicesShareNoise() throws {
+        func seeds(_ scenarioSeed: Int, _ devices: String) throws -> [String: UInt64] {
+            let scenario = try withTemporaryDirectory { directory in
+                try ScenarioFile.read(
+                    contentsOf: try ScenarioTests.write(
+                        "name: crowd\nseed: \(scenarioSeed)\ndevices:\n\(devices)\nexpect:\n  - event: location\n", in: directory),
+                    displayName: "scenario.yaml")
+            }
+            return Dictionary(uniqueKeysWithValues: scenario.devices.map { ($0.name ?? "", $0.seed ?? 0) })
+        }
+        let two = """
+              - { name: a, count: 4, route: $ROOT/tracks/cafe-stop.kml }
+              - { name: b, count: 4, route: $ROOT/tracks/cafe-stop.kml }
+              - { name: alice, route: $ROOT/tracks/cafe-stop.kml }
+              - { name: bob, route: $ROOT/tracks/cafe-stop.kml }
+              - { name: carol, seed: 77, route: $ROOT/tracks/cafe-stop.kml }
+            """
+        let three = try seeds(3, two)
+        #expect(Set(three.values).count == three.count, "\(three)")
+        #expect(three["carol"] == 77, "a device's own seed is kept")
+        let four = try seeds(4, two)
+        #expect(Set(three.values).isDisjoint(with: four.values.filter { $0 != 77 }), "\(three) \(four)")
+        // The same file and seed, the same seeds.
+        #expect(try seeds(3, two) == three)
+        // One device alone keeps the scenario's seed (every single-device run is as it was).
+        #expect(try seeds(3, "  - { name: solo, route: $ROOT/tracks/cafe-stop.kml }") == ["solo": 3])
+    }
+
     @Test func expectationsLookAtTheGroupOrOneMember() async throws {
         let scenario = try Self.scenario(
             Self.crowd,
