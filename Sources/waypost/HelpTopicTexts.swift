@@ -282,7 +282,8 @@ the earliest route start — written as seconds, `90s`, `12m`, `1h`, or compound
 
 ### Many devices
 
-One entry with `count` stands for a crowd — a load test of a check-in backend, a city of commuters:
+One entry with `count` stands for a crowd — a city of commuters, a load test of region monitoring
+and of the lookups and requests they cause:
 
 ```yaml
 name: commuter-crowd
@@ -296,6 +297,12 @@ expect:
   - { event: regionEnter, device: commuter, atLeast: 5000 }    # any of the 10,000
   - { event: regionEnter, device: commuter-00002, count: 1 }   # one of them
 ```
+
+A scenario's devices are one user's phones: one privacy profile, its scripted consent answers
+taken in turn, and one account on each network. So a place's cool-down (the `volume` gate) and a
+network's duplicate rule hold across them: of twenty commuters entering one café within the
+cool-down, the first checks in and the others are `blocked by volume` — expect them with
+`blockedBy: volume`, or count the crowd's region events and requests rather than its posts.
 
 The route is read and timed once for all of them; each device's noise gets its own seed (drawn
 from the entry's, its name and the device's number, so two entries, or one under seeds one apart,

@@ -59,7 +59,8 @@ struct DeviceGeneratorTests {
             let scenario = try withTemporaryDirectory { directory in
                 try ScenarioFile.read(
                     contentsOf: try ScenarioTests.write(
-                        "name: crowd\nseed: \(scenarioSeed)\ndevices:\n\(devices)\nexpect:\n  - event: location\n", in: directory),
+                        "name: crowd\nseed: \(scenarioSeed)\ndevices:\n\(devices)\nexpect:\n  - event: location\n",
+                        in: directory),
                     displayName: "scenario.yaml")
             }
             return Dictionary(uniqueKeysWithValues: scenario.devices.map { ($0.name ?? "", $0.seed ?? 0) })
@@ -80,6 +81,30 @@ struct DeviceGeneratorTests {
         #expect(try seeds(3, two) == three)
         // One device alone keeps the scenario's seed (every single-device run is as it was).
         #expect(try seeds(3, "  - { name: solo, route: $ROOT/tracks/cafe-stop.kml }") == ["solo": 3])
+    }
+
+    /// docs/scenarios.md: a scenario's devices are one user's phones — a place's cool-down holds
+    /// across a crowd, so of several commuters entering one café within it the first checks in.
+    @Test func aCrowdIsOneUsersPhones() async throws {
+        let scenario = try withTemporaryDirectory { directory in
+            try ScenarioFile.read(
+                contentsOf: try ScenarioTests.write(
+                    """
+                    name: crowd
+                    regions: $ROOT/fixtures/regions/commute-cafes.yaml
+                    privacy: $ROOT/fixtures/privacy/demo.yaml
+                    rules: $ROOT/fixtures/rules/coffee.yaml
+                    devices:
+                      - { name: commuter, count: 4, route: $ROOT/tracks/cafe-stop.kml, spread: { time: 5m } }
+                    expect:
+                      - { post: twitter, device: commuter, decision: posted, count: 1 }
+                      - { post: twitter, device: commuter, blockedBy: volume, count: 3 }
+
+                    """, in: directory),
+                displayName: "scenario.yaml")
+        }
+        let result = await ScenarioTests.runner.run(scenario)
+        #expect(result.error == nil && result.expectations.allSatisfy(\.passed), "\(result.expectations)")
     }
 
     @Test func expectationsLookAtTheGroupOrOneMember() async throws {
