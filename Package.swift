@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "SocialEmulator",
             dependencies: [
-                "SocialAPI", "Geo", "SimulatedTime", "WaypostSupport",
+                "SocialAPI", "Geo", "SimulatedTime", "WaypostSupport", "ConfigFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -52,6 +52,17 @@ public struct ConfigNode {
         }
     }
 
+    /// The text of a file in a JSON format another reader decodes (the emulator's places), read
+    /// and checked as ``load(contentsOf:displayName:)`` reads a `.json` file: its size, UTF-8,
+    /// RFC 8259 strictly (no trailing comma, no repeated key), no value past 1 MiB — each failure
+    /// one ``ConfigFileError`` at its line and column, as every other file's.
+    package static func jsonText(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> String {
+        let name = displayName ?? url.path
+        let text = try ConfigText.read(url, name: name)
+        _ = try json(text, name: name)
+        return text
+    }
+
     /// `text` read as YAML, whatever it looks like.
     static func yaml(_ text: String, name: String) throws(ConfigFileError) -> ConfigNode {
         ConfigNode(try checked(YAMLTree.read(text, file: name)), 0)

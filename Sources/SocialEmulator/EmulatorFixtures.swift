@@ -1,3 +1,4 @@
+import ConfigFiles
 import Foundation
 import Geo
 import SocialAPI
@@ -101,16 +102,21 @@ public struct EmulatorFixtures: Sendable, Equatable {
         return EmulatorFixtures(twitterPlaces: places.places, facebookPages: pages.data)
     }
 
+    /// A fixture file read as every configuration file is (``ConfigFiles/ConfigNode``): missing,
+    /// a directory or unreadable is `isMissing` (66); not UTF-8 or not strict JSON is an error
+    /// at its line and column, with the reason; then its values are decoded.
     private static func read<T: Decodable>(_ type: T.Type, _ file: URL) throws(LoadError) -> (T, Data) {
-        let data: Data
+        let text: String
         do {
-            data = try Data(contentsOf: file)
+            text = try ConfigNode.jsonText(contentsOf: file, displayName: file.path)
         } catch {
-            let missing = !FileManager.default.fileExists(atPath: file.path)
+            let missing = error.kind == .unreadable && !FileManager.default.fileExists(atPath: file.path)
             throw LoadError(
-                file: file.path, isMissing: missing,
-                reason: missing ? "no such file (is this a fixtures directory like fixtures/places?)" : "unreadable")
+                file: file.path, position: error.line > 0 ? "\(error.line):\(error.column)" : nil,
+                isMissing: error.kind == .unreadable,
+                reason: error.message + (missing ? " (is this a fixtures directory like fixtures/places?)" : ""))
         }
+        let data = Data(text.utf8)
         return (try decode(type, data, file: file.path), data)
     }
 
@@ -138,6 +144,15 @@ public struct EmulatorFixtures: Sendable, Equatable {
     /// Where the first syntax error is (`line:column`) and what. JSONDecoder does not say where;
     /// JSONSerialization says "around character N", or that the file ended early.
     private static func syntaxError(_ data: Data) -> (position: String?, reason: String) {
+        // Strict JSON already (``read``): what JSONDecoder refuses whole is a number past a Double.
+        if let offset = Self.firstHugeNumber(in: data) {
+            let before = data.prefix(offset)
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+            return (
+                "\(before.count { $0 == UInt8(ascii: "\n") } + 1):\(offset - lineStart + 1)",
+                "a number past what a double holds (±1.8e308)"
+            )
+        }
         do {
             _ = try JSONSerialization.jsonObject(with: data)
             return (nil, "not valid JSON")
@@ -153,6 +168,32 @@ public struct EmulatorFixtures: Sendable, Equatable {
             let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
             return ("\(before.count { $0 == UInt8(ascii: "\n") } + 1):\(offset - lineStart + 1)", reason)
         }
+    }
+
+    /// The offset of the first number outside strings that reads as infinite, if any.
+    private static func firstHugeNumber(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var index = 0
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) {
+                let start = index
+                while index < bytes.count, (0x30...0x39).contains(bytes[index]) || "+-.eE".utf8.contains(bytes[index]) {
+                    index += 1
+                }
+                if let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isInfinite {
+                    return start
+                }
+                continue
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The fixtures shipped in `fixtures/places` of a checkout at `root`.
@@ -217,6 +258,7 @@ private struct PlacesCheck {
         var first: [String: Int] = [:]
         for (index, place) in places.enumerated() {
             let at = [Key("places"), Key(index)]
+            if place.id.isEmpty { throw error(at + [Key("id")], "an id is not empty") }
             if let other = first[place.id] {
                 throw error(at + [Key("id")], "id '\(place.id)' is also places[\(other)]'s")
             }
@@ -226,6 +268,18 @@ private struct PlacesCheck {
                     at + [Key("place_type")],
                     "place_type '\(place.placeType)' is not one of Twitter's (\(Self.placeTypes.sorted().joined(separator: ", ")))"
                 )
+            }
+            if let box = place.place.boundingBox {
+                // Twitter's bounding_box is a GeoJSON Polygon of four corners (or five, closed).
+                guard box.type == "Polygon" else {
+                    throw error(
+                        at + [Key("bounding_box"), Key("type")], "a bounding box is a Polygon, not '\(box.type)'")
+                }
+                guard !box.coordinates.isEmpty, box.coordinates.allSatisfy({ $0.count >= 4 }) else {
+                    throw error(
+                        at + [Key("bounding_box"), Key("coordinates")],
+                        "a bounding box's ring has at least four corners")
+                }
             }
             for (ring, points) in (place.place.boundingBox?.coordinates ?? []).enumerated() {
                 for (k, point) in points.enumerated() {
@@ -241,12 +295,29 @@ private struct PlacesCheck {
                 throw error([Key("places"), Key(index), Key("parent")], "parent '\(parent)' is no place's id")
             }
         }
+        // Parents lead to a country: a cycle made a country contained within its own state.
+        for (index, place) in places.enumerated() {
+            var chain = [place.id]
+            var next = place.parent
+            while let parent = next, let number = first[parent] {
+                chain.append(parent)
+                guard parent != place.id else {
+                    throw error(
+                        [Key("places"), Key(index), Key("parent")],
+                        "parents go round in a circle: \(chain.joined(separator: " → "))")
+                }
+                // A circle further up is the first of its places' to report.
+                if chain.count > places.count { break }
+                next = places[number].parent
+            }
+        }
     }
 
     func check(_ pages: [GraphPage]) throws(EmulatorFixtures.LoadError) {
         var first: [String: Int] = [:]
         for (index, page) in pages.enumerated() {
             let at = [Key("data"), Key(index)]
+            if page.id.isEmpty { throw error(at + [Key("id")], "an id is not empty") }
             if let other = first[page.id] { throw error(at + [Key("id")], "id '\(page.id)' is also data[\(other)]'s") }
             first[page.id] = index
             if let latitude = page.location?.latitude {

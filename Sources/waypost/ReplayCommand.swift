@@ -512,11 +512,12 @@ struct Replay: AsyncParsableCommand {
                 }
             }
             if let rules {
+                // The places are read before the store is opened: a bad --fixtures creates no store.
+                let destination = dryRun ? nil : try network.destination(credentials: credentials, seed: seed)
                 let store = try storage.open()
                 try store.applyRetention(now: WallClock().now, forgettingPostPositions: AuditRecord.forgettingPosition)
                 var checkins = CheckinPlan(
-                    store: store, runName: run ?? input.runName, track: track, rules: rules,
-                    network: dryRun ? nil : try network.destination(credentials: credentials, seed: seed))
+                    store: store, runName: run ?? input.runName, track: track, rules: rules, network: destination)
                 checkins.profile = profile
                 checkins.seed = seed
                 checkins.twitterAPI = network.twitterAPI

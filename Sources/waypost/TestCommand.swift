@@ -278,14 +278,21 @@ struct Test: AsyncParsableCommand {
                     throw CommandFailure(
                         .usage, "a shard writes only its results file: give --junit and --html to --merge")
                 }
+                let places = try loadFixtures(fixtures)
                 // `--db` is checked once before anything runs: a file that is not a Waypost store is
-                // 73 with one line, as for every other command.
-                if let db { _ = try openStore(db) }
+                // 73 with one line, as for every other command. One not there yet is made by the
+                // first run recorded into it: scenarios that cannot be read create no store.
+                if let db {
+                    if FileManager.default.fileExists(atPath: db) {
+                        _ = try openStore(db)
+                    } else {
+                        try OutputDestination.checkCreatable(db)
+                    }
+                }
                 // Runs nobody records live in memory (or, durable, in SQLite's private temporary
                 // stores): whatever ends the process (Ctrl-C, a cancelled CI job, SIGKILL) leaves
                 // nothing in $TMPDIR.
-                var runner = ScenarioRunner(
-                    fixtures: try loadFixtures(fixtures), storePath: db, timeBudget: .seconds(timeBudget))
+                var runner = ScenarioRunner(fixtures: places, storePath: db, timeBudget: .seconds(timeBudget))
                 runner.unrecordedPath = runPath
                 file = try await runUnits(runner, shard: shard ?? (1, 1))
                 do {

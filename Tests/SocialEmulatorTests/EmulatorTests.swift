@@ -379,6 +379,20 @@ struct BuiltInPlacesTests {
         ("twitter-places.json", "-122.0", "-925.0", "longitude -925"),
         ("twitter-places.json", "\"parent\": null", "\"parent\": \"nowhere\"", "parent 'nowhere' is no place's id"),
         ("facebook-pages.json", "\"latitude\": 37.", "\"latitude\": 137.", "latitude 137."),
+        // A black-box hunt: the places reader took what every other JSON reader refuses, and
+        // gave no reason (or no position) for what it refused.
+        ("twitter-places.json", "\"parent\": null", "\"parent\": null,}", "not JSON (RFC 8259): a comma before '}'"),
+        (
+            "twitter-places.json", "\"parent\": null", "\"parent\": null, \"parent\": null",
+            "the key 'parent' is given twice"
+        ),
+        ("twitter-places.json", "-122.0", "-1e400", "a number past what a double holds"),
+        (
+            "twitter-places.json", "\"type\": \"Polygon\"", "\"type\": \"Point\"",
+            "a bounding box is a Polygon, not 'Point'"
+        ),
+        ("facebook-pages.json", "\"id\": \"1001\"", "\"id\": \"\"", "an id is not empty"),
+        ("facebook-pages.json", "\"latitude\": 37.", "\"latitude\": \"0x25\", \"x\": 37.", "'0x25' is not a number"),
     ])
     func placesFilesAreCheckedBeforeTheyAreServed(_ file: String, _ from: String, _ to: String, _ message: String)
         throws
@@ -398,6 +412,39 @@ struct BuiltInPlacesTests {
         } catch {
             #expect(error.description.hasPrefix("\(url.path):\(line):"), "\(error)")
             #expect(error.description.contains(message), "\(error)")
+        }
+    }
+}
+
+extension BuiltInPlacesTests {
+    /// A hunt: parents in a circle were served — a country `contained_within` its own state.
+    @Test func placesWhoseParentsGoRoundAreRefused() throws {
+        let source = Corpus.repositoryRoot.appendingPathComponent("fixtures/places")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: source, to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("twitter-places.json")
+        var root = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var places = try #require(root["places"] as? [[String: Any]])
+        let country = try #require(places.firstIndex { $0["place_type"] as? String == "country" })
+        let admin = try #require(places.firstIndex { $0["parent"] as? String == places[country]["id"] as? String })
+        places[country]["parent"] = places[admin]["id"]
+        root["places"] = places
+        try JSONSerialization.data(withJSONObject: root).write(to: url)
+        #expect(throws: EmulatorFixtures.LoadError.self) { try EmulatorFixtures.load(from: directory) }
+        do {
+            _ = try EmulatorFixtures.load(from: directory)
+        } catch {
+            #expect(error.description.contains("parents go round in a circle: "), "\(error)")
+        }
+        // A directory where a file should be is missing input (66), as for every other file.
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        do {
+            _ = try EmulatorFixtures.load(from: directory)
+            Issue.record("a directory was read as the places")
+        } catch {
+            #expect(error.isMissing && error.description.contains("is a directory"), "\(error)")
         }
     }
 }

@@ -200,7 +200,7 @@ struct CLITests {
             to: directory.appendingPathComponent("twitter-places.json"))
         let broken = try Self.waypost("emulator", "--fixtures", directory.path)
         #expect(broken.status == 65)
-        #expect(broken.stderr.contains("twitter-places.json:2:12: not valid JSON"), "\(broken.stderr)")
+        #expect(broken.stderr.contains("twitter-places.json:2:12: not JSON (RFC 8259): "), "\(broken.stderr)")
     }
 
     /// From an empty directory: the places are built into the tool.

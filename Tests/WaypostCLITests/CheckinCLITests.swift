@@ -475,6 +475,45 @@ struct CheckinCLITests {
         }
     }
 
+    /// A black-box hunt: a bad `--fixtures` (a trailing comma, a missing file) was refused
+    /// after the store was made — `replay` left `.waypost/waypost.db`, and `test --db new.db` with
+    /// an unreadable scenario left `new.db`. Bad input writes nothing.
+    @Test func badInputCreatesNoStore() throws {
+        try withTemporaryDirectory { directory in
+            let places = directory.appendingPathComponent("places")
+            try FileManager.default.createDirectory(at: places, withIntermediateDirectories: true)
+            try Data(#"{"places": [],}"#.utf8).write(
+                to: places.appendingPathComponent("twitter-places.json"))
+            try Data(#"{"data": []}"#.utf8).write(to: places.appendingPathComponent("facebook-pages.json"))
+            let root = Corpus.repositoryRoot.path
+            let replay = try CLITests.waypost(
+                [
+                    "replay", "\(root)/tracks/sunnyvale-commute.kml", "--regions",
+                    "\(root)/fixtures/regions/commute-cafes.yaml", "--checkins", "\(root)/fixtures/rules/coffee.yaml",
+                    "--fixtures", places.path,
+                ], in: directory)
+            #expect(replay.status == 65, "\(replay.stderr)")
+            #expect(
+                replay.stderr.contains("twitter-places.json:1:15: not JSON (RFC 8259)"),
+                "\(replay.stderr)")
+            try FileManager.default.removeItem(at: places.appendingPathComponent("facebook-pages.json"))
+            let missing = try CLITests.waypost(
+                [
+                    "replay", "\(root)/tracks/sunnyvale-commute.kml", "--checkins",
+                    "\(root)/fixtures/rules/coffee.yaml",
+                    "--fixtures", places.path,
+                ], in: directory)
+            #expect(missing.status == 66 || missing.status == 65, "\(missing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".waypost").path))
+            try
+                "name: x\ndevice:\n  route: \(root)/tracks/cafe-stop.kml\nregions: nope.yaml\nexpect:\n  - event: location\n"
+                .write(to: directory.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+            let test = try CLITests.waypost(["test", "bad.yaml", "--db", "new.db"], in: directory)
+            #expect(test.status == 65, "\(test.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.db").path))
+        }
+    }
+
     @Test("A credentials file others can read is refused, and no secret is printed")
     func credentialsMode() throws {
         try withTemporaryDirectory { directory in

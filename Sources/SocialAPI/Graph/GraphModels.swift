@@ -56,7 +56,10 @@ public struct GraphPage: Codable, Sendable, Equatable {
         {
             if let number = try? c.decodeIfPresent(Double.self, forKey: key) { return number }
             guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-            guard let number = Double(text) else {
+            // Decimal only: `Double` also reads "0x25" (37), "nan" and "inf".
+            guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }),
+                let number = Double(text), number.isFinite
+            else {
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: c, debugDescription: "'\(text)' is not a number")
             }
