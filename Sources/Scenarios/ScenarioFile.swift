@@ -159,6 +159,7 @@ private struct Reader {
             } catch {
                 throw ScenarioError(.data, error.description)
             }
+            if let clash = BeaconFile.clash(beacons, with: regions) { throw node.failure(clash) }
         }
         var privacy = PrivacyProfile()
         if let node = fields["privacy"] {

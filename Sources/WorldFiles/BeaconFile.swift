@@ -1,6 +1,7 @@
 import ConfigFiles
 import Foundation
 import Geo
+import LocationEvents
 import LocationSimulation
 
 /// Reads the iBeacons of a run (`--beacons`, scenario `beacons`), from YAML or JSON. Each beacon is
@@ -22,6 +23,18 @@ import LocationSimulation
 /// duplicate identifiers are errors with their line and column.
 public enum BeaconFile {
     public static let keys: Set<String> = ["identifier", "uuid", "major", "minor", "latitude", "longitude", "range"]
+
+    /// Why `beacons` cannot be monitored beside `regions`, or nil: a beacon named as a region is.
+    /// An app's regions and a monitor's conditions are named by identifier, and monitoring one
+    /// under a name in use replaces the other (Apple, `startMonitoring(for:)`: "the old region is
+    /// replaced by the new one") — the region silently stopped, and rules naming it fired on the
+    /// beacon (a black-box hunt).
+    package static func clash(_ beacons: [PlacedBeacon], with regions: [CircularRegion]) -> String? {
+        let named = Set(regions.map(\.identifier))
+        guard let beacon = beacons.first(where: { named.contains($0.identifier) }) else { return nil }
+        return "beacon '\(beacon.identifier)' has a region's identifier: monitoring one replaces the other "
+            + "(identifiers name regions and beacons alike); rename one"
+    }
 
     /// Bluetooth LE's reach for a beacon, metres: Apple quotes up to 70 m for iBeacons ("Getting
     /// Started with iBeacon"); 100 m leaves room for strong transmitters and refuses typos.

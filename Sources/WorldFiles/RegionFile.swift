@@ -2,6 +2,7 @@ import ConfigFiles
 import Foundation
 import Geo
 import LocationEvents
+import WaypostSupport
 
 /// Reads the regions a run monitors, from YAML, JSON or GeoJSON.
 ///
@@ -67,6 +68,9 @@ public enum RegionFile {
         var regions = Collected()
         if root.isMapping, root["type"]?.scalarText == "FeatureCollection" {
             try geoJSON(root, into: &regions)
+        } else if root.isMapping, root["type"]?.scalarText == "Feature" {
+            // A GeoJSON text may be one Feature (RFC 7946 §2): one region.
+            try feature(root, into: &regions)
         } else if root.isMapping {
             try root.checkKeys(allowing: ["regions"])
             try list(try root.required("regions"), into: &regions)
@@ -132,29 +136,46 @@ extension RegionFile {
         else { throw root.failure("a FeatureCollection needs a 'features' list") }
         let items = try features.list()
         regions.reserveCapacity(forAdditional: items.count)
-        for feature in items {
-            guard feature.isMapping, let geometry = feature["geometry"], geometry.isMapping,
-                geometry["type"]?.scalarText == "Point", let coordinates = geometry["coordinates"],
-                coordinates.isSequence, case let position = try coordinates.list(), position.count >= 2,
-                let lon = position[0].floatValue, let lat = position[1].floatValue
-            else { throw feature.failure("each feature needs a Point geometry with [longitude, latitude]") }
-            let properties = try feature.required("properties")
-            guard
-                let identifier = properties["identifier"]?.scalarText ?? properties["name"]?.scalarText
-            else { throw properties.failure("missing 'identifier' (or 'name')") }
-            try regions.add(
-                try build(
-                    feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties,
-                    radius: properties["radius"], notifyOnEntry: properties["notifyOnEntry"],
-                    notifyOnExit: properties["notifyOnExit"]),
-                from: feature)
+        for feature in items { try Self.feature(feature, into: &regions) }
+    }
+
+    /// The properties a region's feature reads. Others are kept out of the way — the tools that
+    /// draw GeoJSON add their own (geojson.io's `marker-color`, a `description`) — but one spelt
+    /// like these (`notifyOnExt`, `raduis`) is an error: read as foreign, the flag was lost.
+    static let featureKeys: Set<String> = ["identifier", "name", "radius", "notifyOnEntry", "notifyOnExit"]
+
+    /// One Point feature as one region (RFC 7946 §3.2: `type` is `Feature`).
+    private static func feature(_ feature: ConfigNode, into regions: inout Collected) throws(ConfigFileError) {
+        guard feature.isMapping, feature["type"]?.scalarText == "Feature" else {
+            throw (feature["type"] ?? feature).failure("each feature is a GeoJSON Feature (\"type\": \"Feature\")")
         }
+        guard let geometry = feature["geometry"], geometry.isMapping,
+            geometry["type"]?.scalarText == "Point", let coordinates = geometry["coordinates"],
+            coordinates.isSequence, case let position = try coordinates.list(), position.count >= 2,
+            let lon = position[0].floatValue, let lat = position[1].floatValue
+        else { throw feature.failure("each feature needs a Point geometry with [longitude, latitude]") }
+        let properties = try feature.required("properties")
+        for (key, _) in properties.entries {
+            guard let name = key.scalarText, !featureKeys.contains(name),
+                let near = NearSpelling.nearest(to: name, among: Array(featureKeys))
+            else { continue }
+            throw key.failure("unknown property '\(name)'; did you mean '\(near)'?")
+        }
+        guard
+            let identifier = properties["identifier"]?.scalarText ?? properties["name"]?.scalarText
+        else { throw properties.failure("missing 'identifier' (or 'name')") }
+        try regions.add(
+            try build(
+                feature, identifier: identifier, latitude: lat, longitude: lon, properties: properties,
+                radius: properties["radius"], notifyOnEntry: properties["notifyOnEntry"],
+                notifyOnExit: properties["notifyOnExit"], position: coordinates),
+            from: feature)
     }
 
     /// The region, its optional fields read from the values `properties` has for them.
     private static func build(
         _ node: ConfigNode, identifier: String, latitude: Double, longitude: Double, properties: ConfigNode,
-        radius: ConfigNode?, notifyOnEntry: ConfigNode?, notifyOnExit: ConfigNode?
+        radius: ConfigNode?, notifyOnEntry: ConfigNode?, notifyOnExit: ConfigNode?, position: ConfigNode? = nil
     ) throws(ConfigFileError) -> CircularRegion {
         let radius = try properties.number("radius", radius)
         let onEntry = try flag("notifyOnEntry", notifyOnEntry)
@@ -165,7 +186,8 @@ extension RegionFile {
                 notifyOnEntry: onEntry, notifyOnExit: onExit)
         } catch {
             // At the value itself where the file names it (a GeoJSON feature's position is its
-            // geometry's: the feature then).
+            // geometry's coordinates).
+            if error.field != "radius", let position { throw position.failure(error.message) }
             let holder = error.field == "radius" ? properties : node
             throw (holder[error.field] ?? holder).failure(error.message)
         }

@@ -31,8 +31,10 @@ regions:
 
 JSON has the same structure (a list at the top is accepted too), and a file named `.json` or
 `.geojson` is read as JSON only (RFC 8259: a trailing comma or an unquoted key is an error at its
-place, not read as YAML); GeoJSON is a FeatureCollection of Points whose properties carry
-`identifier` (or `name`), `radius` and the optional flags.
+place, not read as YAML); GeoJSON is a FeatureCollection of Point Features (or one Feature) whose
+properties carry `identifier` (or `name`), `radius` and the optional flags. Other properties — the
+ones drawing tools add, such as geojson.io's `marker-color` — are read past, but one spelt like
+these (`notifyOnExt`, `raduis`) is an error with the near spelling.
 Unknown keys, wrong types, missing fields and duplicate identifiers are errors with line and
 column; YAML anchors and aliases are refused. Up to 20 regions are monitored, as on iOS; the
 21st fails with regionMonitoringFailure (5) unless `--unlimited-regions` is given.
@@ -58,7 +60,7 @@ beacons:
 
 | key | meaning |
 |---|---|
-| `identifier` | the beacon's name, unique in the file |
+| `identifier` | the beacon's name, unique in the file and among the run's regions (monitoring a region under a name in use replaces the other, as `startMonitoring(for:)` says) |
 | `uuid` | the proximity UUID |
 | `major`, `minor` | 0–65535 |
 | `latitude`, `longitude` | where it is, WGS-84 degrees |

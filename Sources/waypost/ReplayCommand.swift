@@ -484,6 +484,9 @@ struct Replay: AsyncParsableCommand {
                     }
                 } ?? []
 
+            if let clash = BeaconFile.clash(placedBeacons, with: monitored) {
+                throw CommandFailure(.dataError, "\(beacons ?? ""): \(clash)")
+            }
             // A rule naming a region the --regions and --beacons files do not define never fires
             // there: likely a typo. (Without either file, a shared rules file is not questioned.)
             let named = Set(monitored.map(\.identifier) + placedBeacons.map(\.identifier))

@@ -327,6 +327,13 @@ struct ScenarioTests {
             "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - noRequest: any\n    without: [stauts]\n",
             "scenario.yaml:6:15: no request carries a parameter 'stauts'; did you mean 'status'?"
         ),
+        // A hunt: a beacon named as a region replaced it under `api: monitor`, silently.
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nregions:\n"
+                + "  - { identifier: roasters-counter, latitude: 37.3, longitude: -122.0, radius: 100 }\n"
+                + "beacons: $ROOT/fixtures/beacons/commute-beacons.yaml\nexpect:\n  - event: location\n",
+            "scenario.yaml:6:10: beacon 'roasters-counter' has a region's identifier: monitoring one replaces the other"
+        ),
         // Apple, `CLActivityType.airborne`: iOS 12.0+.
         (
             "name: x\niosVersion: 11\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  activityType: airborne\nexpect: []\n",

@@ -32,6 +32,45 @@ struct RegionFileTests {
         #expect(try RegionFile.parse(geojson, name: "r.geojson") == expected)
     }
 
+    /// A hunt: a GeoJSON feature's `notifyOnExt` was read as a foreign property, so the exit it
+    /// meant to silence was reported; `raduis` was "missing 'radius'"; a feature of any `type`
+    /// was read; a bare Feature was refused; a position out of range pointed at the feature.
+    /// Properties other tools add (geojson.io's `marker-color`) are still read past.
+    @Test func geoJSONFeaturesAreReadAsRFC7946Says() throws {
+        func feature(_ properties: String, type: String = "Feature", coordinates: String = "[-122.0315, 37.3236]")
+            -> String
+        {
+            #"{"type": "FeatureCollection", "features": [\#n"#
+                + #"{"type": "\#(type)", "geometry": {"type": "Point", "coordinates": \#(coordinates)}, "properties": {\#(properties)}}]}"#
+        }
+        let foreign = try RegionFile.parse(
+            feature(#""name": "cafe", "radius": 150, "marker-color": "gray", "description": "x""#), name: "r.geojson")
+        #expect(foreign.map(\.identifier) == ["cafe"])
+        for (text, line, column, message) in [
+            (
+                feature(#""name": "a", "radius": 144, "notifyOnExt": false"#), 2, 132,
+                "unknown property 'notifyOnExt'; did you mean 'notifyOnExit'?"
+            ),
+            (feature(#""name": "a", "raduis": 144"#), 2, 117, "unknown property 'raduis'; did you mean 'radius'?"),
+            (feature(#""name": "a", "radius": 144"#, type: "Nope"), 2, 10, "each feature is a GeoJSON Feature"),
+            (
+                feature(#""name": "a", "radius": 144"#, coordinates: "[-122.0, 97.0]"), 2, 66,
+                "latitude/longitude 97.0, -122.0 is out of range"
+            ),
+        ] {
+            do {
+                _ = try RegionFile.parse(text, name: "r.geojson")
+                Issue.record("\(text) was read")
+            } catch {
+                #expect(error.message.hasPrefix(message), "\(error)")
+                #expect((error.line, error.column) == (line, column), "\(error)")
+            }
+        }
+        let bare =
+            #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [2, 1]}, "properties": {"identifier": "a", "radius": 9}}"#
+        #expect(try RegionFile.parse(bare, name: "r.geojson").map(\.radius) == [9])
+    }
+
     @Test func theShippedRegionsRead() throws {
         let url = Corpus.repositoryRoot.appendingPathComponent("fixtures/regions/commute-cafes.yaml")
         let regions = try RegionFile.read(contentsOf: url)
