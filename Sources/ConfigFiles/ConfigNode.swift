@@ -72,7 +72,8 @@ public struct ConfigNode {
     /// A name is echoed in every event that names it; a 30 MB one was 63 MB of output.
     package static let maximumValueBytes = 1 << 20
 
-    /// `tree`, or the error for its first value over ``maximumValueBytes``.
+    /// `tree`, or the error for its first value over ``maximumValueBytes``, or its first tag that
+    /// is not one of YAML's own scalar types.
     private static func checked(_ tree: ConfigTree) throws(ConfigFileError) -> ConfigTree {
         if let huge = tree.records.first(where: { $0.text.utf8.count > maximumValueBytes }) {
             throw ConfigFileError(
@@ -80,7 +81,25 @@ public struct ConfigNode {
                 message:
                     "a value of \(huge.text.utf8.count) bytes; the most one may hold is 1 MiB (\(maximumValueBytes))")
         }
+        // `!!python/object:os.system ls` was read as `ls`, `!foo` and `%TAG` ignored: a tag this
+        // reader does not know is refused, not dropped.
+        if let (index, tag) = tree.tags.filter({ !coreTags.contains($0.value) }).min(by: { $0.key < $1.key }) {
+            let record = tree.records[index]
+            throw ConfigFileError(
+                file: tree.file, line: record.line, column: record.column,
+                message: "the tag \(shown(tag)) is not read here: a value is plain text, a number, true/false or null")
+        }
         return tree
+    }
+
+    /// YAML's own scalar tags (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`).
+    private static let coreTags: Set<String> = ["str", "int", "float", "bool", "null"].reduce(into: []) {
+        $0.insert("tag:yaml.org,2002:" + $1)
+    }
+
+    /// A tag as the file wrote it: `!!x` for YAML's own namespace.
+    private static func shown(_ tag: String) -> String {
+        tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst("tag:yaml.org,2002:".count) : tag
     }
 
     private var record: ConfigTree.Record { tree.records[index] }
@@ -109,6 +128,16 @@ public struct ConfigNode {
         let record = record
         return record.kind == .scalar ? record.text : nil
     }
+
+    /// A value as an error quotes it: whole up to 60 characters, else its start and its size (a
+    /// 900 KB value was a 900 KB error line).
+    package static func excerpt(_ text: String) -> String {
+        guard text.count > 60 else { return text }
+        return "\(text.prefix(40))… (\(text.utf8.count) bytes)"
+    }
+
+    /// The scalar's text as an error quotes it (``excerpt(_:)``); `?` for a mapping or a list.
+    package var shownText: String { scalarText.map(Self.excerpt) ?? "?" }
 
     /// An error at this node's line and column.
     public func failure(_ message: String) -> ConfigFileError {
@@ -151,7 +180,7 @@ public struct ConfigNode {
 
     /// This key is not one of `expected`.
     private func unknownKey(expected: Set<String>) -> ConfigFileError {
-        failure("unknown key '\(scalarText ?? "?")' (expected \(expected.sorted().joined(separator: ", ")))")
+        failure("unknown key '\(shownText)' (expected \(expected.sorted().joined(separator: ", ")))")
     }
 
     /// Calls `body` with each key of a mapping and its value, in file order; `body` answers
@@ -223,7 +252,7 @@ public struct ConfigNode {
 
     public func number() throws(ConfigFileError) -> Double {
         guard let value = numericValue, value.isFinite else {
-            throw failure("expected a number, not '\(scalarText ?? "?")'")
+            throw failure("expected a number, not '\(shownText)'")
         }
         return value
     }
@@ -241,7 +270,10 @@ public struct ConfigNode {
     /// of such text ends too.
     package var floatValue: Double? {
         let record = record
-        guard record.kind == .scalar, record.style == .plain || record.style == .any else { return nil }
+        // Quoted or tagged `!!str`, text is text (`!!str 100` was read as a number).
+        guard record.kind == .scalar, record.style == .plain || record.style == .any, record.tag != .string else {
+            return nil
+        }
         if record.text.utf8.allSatisfy({ (0x30...0x39).contains($0) || "+-.eE".utf8.contains($0) }),
             let value = Double(record.text)
         {
@@ -255,7 +287,7 @@ public struct ConfigNode {
     /// removal of `_` went through Foundation for each: a third of reading 100,000 beacons).
     package var integerValue: Int? {
         let record = record
-        guard record.kind == .scalar else { return nil }
+        guard record.kind == .scalar, record.tag != .string else { return nil }
         if record.style == .plain || record.style == .any {
             if record.text == "0" { return 0 }
             let digits = record.text.utf8.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
@@ -294,7 +326,7 @@ public struct ConfigNode {
     where T.RawValue == String {
         let text = try string()
         guard let value = T(rawValue: text) else {
-            throw failure("'\(text)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw failure("'\(Self.excerpt(text))' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value
     }
@@ -311,7 +343,7 @@ public struct ConfigNode {
         }
         let text = try string()
         guard let duration = Self.duration(text) else {
-            throw failure("'\(text)' is not a duration such as 90s, 15m, 2h or 7d")
+            throw failure("'\(Self.excerpt(text))' is not a duration such as 90s, 15m, 2h or 7d")
         }
         guard duration <= Self.longestDuration else { throw failure(Self.tooLong) }
         return duration

@@ -287,7 +287,7 @@ private struct Reader {
         guard let seed = exact ?? (value >= 0 && value == value.rounded() && value <= 0x1p53 ? UInt64(value) : nil),
             seed <= Self.largestSeed
         else {
-            throw node.failure("expected a whole number from 0 to \(Self.largestSeed), not \(node.scalarText ?? "?")")
+            throw node.failure("expected a whole number from 0 to \(Self.largestSeed), not \(node.shownText)")
         }
         return seed
     }
@@ -299,7 +299,7 @@ private struct Reader {
     func whole(_ node: ConfigNode, minimum: Int = 0, maximum: Int = Self.largestWhole) throws(ConfigFileError) -> Int {
         let value = try node.number()
         guard value >= Double(minimum), value == value.rounded(), value <= Double(maximum) else {
-            throw node.failure("expected a whole number from \(minimum) to \(maximum), not \(node.scalarText ?? "?")")
+            throw node.failure("expected a whole number from \(minimum) to \(maximum), not \(node.shownText)")
         }
         return Int(value)
     }
@@ -367,7 +367,7 @@ private struct Reader {
             let text = try v.string()
             guard let prompt = PromptScript(text) else {
                 throw v.failure(
-                    "'\(text)' is not ANSWER[@SECONDS]: one of "
+                    "'\(ConfigNode.excerpt(text))' is not ANSWER[@SECONDS]: one of "
                         + AuthorizationPrompt.allCases.map(\.rawValue).joined(separator: ", ")
                         + ", answered SECONDS (0…86400) after the app asks, e.g. when-in-use@60")
             }
@@ -379,7 +379,7 @@ private struct Reader {
             let text = try status.string()
             guard let value = AuthorizationStatus.allCases.first(where: { $0.description == text }) else {
                 throw status.failure(
-                    "'\(text)' is not one of \(AuthorizationStatus.allCases.map(\.description).joined(separator: ", "))"
+                    "'\(ConfigNode.excerpt(text))' is not one of \(AuthorizationStatus.allCases.map(\.description).joined(separator: ", "))"
                 )
             }
             device.app.authorizationChanges.append((try at.duration(), value))
@@ -461,7 +461,7 @@ private struct Reader {
         let text = try node.string()
         guard let value = LocationAccuracy.named(text) else {
             throw node.failure(
-                "'\(text)' is not one of \(LocationAccuracy.names.map(\.key).joined(separator: ", ")), or positive metres"
+                "'\(ConfigNode.excerpt(text))' is not one of \(LocationAccuracy.names.map(\.key).joined(separator: ", ")), or positive metres"
             )
         }
         return value
@@ -633,7 +633,9 @@ private struct Reader {
         if let v = fields["rate"] {
             let text = try v.string()
             guard let rate = RateBound(text) else {
-                throw v.failure("'rate' is a comparison with a fraction from 0 to 1, e.g. \">= 0.8\", not '\(text)'")
+                throw v.failure(
+                    "'rate' is a comparison with a fraction from 0 to 1, e.g. \">= 0.8\", not '\(ConfigNode.excerpt(text))'"
+                )
             }
             switch (rate.relation, rate.value) {
             case (.above, 1), (.below, 0):

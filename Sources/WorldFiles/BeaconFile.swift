@@ -90,7 +90,7 @@ public enum BeaconFile {
     private static func field16(_ node: ConfigNode, _ key: String) throws(ConfigFileError) -> UInt16 {
         let value = try node.required(key)
         guard let n = value.integerValue, let number = UInt16(exactly: n) else {
-            throw value.failure("'\(key)' must be a whole number from 0 to 65535, not '\(value.scalarText ?? "?")'")
+            throw value.failure("'\(key)' must be a whole number from 0 to 65535, not '\(value.shownText)'")
         }
         return number
     }

@@ -214,7 +214,7 @@ extension ConfigNode {
     func number(_ key: String, _ value: ConfigNode?) throws(ConfigFileError) -> Double {
         let value = try required(key, value)
         guard let number = value.numericValue, number.isFinite else {
-            throw value.failure("'\(key)' must be a number, not '\(value.scalarText ?? "?")'")
+            throw value.failure("'\(key)' must be a number, not '\(value.shownText)'")
         }
         return number
     }

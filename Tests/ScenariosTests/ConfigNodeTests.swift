@@ -48,6 +48,38 @@ struct ConfigNodeTests {
         #expect(ours == yams.bool, "\(text)")
     }
 
+    /// A hunt: `!!python/object:os.system ls` was read as `ls`, `%TAG`-named tags ignored, and
+    /// `!!str 100` read as a number. A tag that is not one of YAML's own scalar types is refused
+    /// at its place; `!!str` text is text; `!!float` and the like are read as ever.
+    @Test func tagsAreReadOrRefused() throws {
+        for (text, column) in [("value: !!python/object:os.system ls\n", 8), ("value: !custom 5\n", 8)] {
+            #expect {
+                try ConfigNode.parse(text, name: "t.yaml")
+            } throws: { error in
+                let error = error as? ConfigFileError
+                return error?.line == 1 && error?.column == column
+                    && error?.message.hasSuffix("is not read here: a value is plain text, a number, true/false or null")
+                        == true
+            }
+        }
+        let named = "%TAG ! tag:example.com,2000:\n---\nvalue: !x 5\n"
+        #expect(throws: ConfigFileError.self) { try ConfigNode.parse(named, name: "t.yaml") }
+        #expect(try ConfigNode.parse("value: !!str 100", name: "t.yaml").required("value").numericValue == nil)
+        #expect(try ConfigNode.parse("value: !!str 100", name: "t.yaml").required("value").string() == "100")
+        #expect(try ConfigNode.parse("value: !!float 100", name: "t.yaml").required("value").number() == 100)
+        #expect(try ConfigNode.parse("value: !!bool true", name: "t.yaml").required("value").bool())
+    }
+
+    /// A hunt: a 900 KB value that is not a number was echoed whole, a 900 KB error line.
+    @Test func errorsQuoteLongValuesInPart() throws {
+        let node = try ConfigNode.parse("value: " + String(repeating: "x", count: 900_000), name: "v.yaml")
+        #expect {
+            try node.required("value").number()
+        } throws: { error in
+            "\(error)" == "v.yaml:1:8: expected a number, not '\(String(repeating: "x", count: 40))… (900000 bytes)'"
+        }
+    }
+
     /// A file too large to compose in this machine's memory is one error, before it is read.
     @Test func aFileLargerThanMemoryAllowsIsRefused() throws {
         try withTemporaryDirectory { directory in
