@@ -477,7 +477,7 @@ private struct Reader {
         if let v = fields["twitterAPI"] { setup.twitterAPI = try v.choice(TwitterAPIVersion.self) }
         if let v = fields["protected"] { setup.protected = try v.bool() }
         if let v = fields["facebookAudience"] { setup.facebookAudience = try graphAudience(v) }
-        if let v = fields["permissions"] { setup.permissions = try strings(v) }
+        if let v = fields["permissions"] { setup.permissions = try permissions(v) }
         if let v = fields["geoRateLimit"] { setup.geoRateLimit = try whole(v, minimum: 1) }
         for item in try fields["faults"]?.list() ?? [] { setup.faults.append(try fault(item)) }
         for item in try fields["changes"]?.list() ?? [] {
@@ -498,7 +498,7 @@ private struct Reader {
             setup.changes.append(
                 EmulatorSetup.Change(
                     at: try at.duration(), geoEnabled: try f["geoEnabled"]?.bool(),
-                    permissions: try f["permissions"].map { n throws(ConfigFileError) in try strings(n) },
+                    permissions: try f["permissions"].map { n throws(ConfigFileError) in try permissions(n) },
                     graphToken: graphToken, protected: try f["protected"]?.bool()))
         }
         setup.changes.sort { $0.at < $1.at }
@@ -521,6 +521,34 @@ private struct Reader {
         return out
     }
 
+    /// Graph permissions the token has. A name spelt like one of Graph's (`publish_chekins`) is
+    /// an error: granted as written, it granted nothing, and the check-in was refused as if the
+    /// user had declined.
+    func permissions(_ node: ConfigNode) throws(ConfigFileError) -> Set<String> {
+        var out: Set<String> = []
+        for item in try node.list() {
+            let name = try item.string()
+            if !Self.graphPermissions.contains(name),
+                let near = NearSpelling.nearest(to: name, among: Array(Self.graphPermissions))
+            {
+                throw item.failure("'\(name)' is not a Graph permission; did you mean '\(near)'?")
+            }
+            out.insert(name)
+        }
+        return out
+    }
+
+    /// Graph's permission names (Facebook's Permissions Reference, with the retired ones a
+    /// check-in app asked for: publish_actions, publish_checkins, user_checkins).
+    static let graphPermissions: Set<String> = [
+        "public_profile", "email", "user_friends", "user_posts", "user_photos", "user_videos", "user_likes",
+        "user_location", "user_hometown", "user_birthday", "user_age_range", "user_gender", "user_link",
+        "user_tagged_places", "user_checkins", "user_status", "publish_actions", "publish_checkins",
+        "publish_to_groups", "publish_video", "pages_show_list", "pages_manage_posts", "pages_read_engagement",
+        "pages_manage_metadata", "read_insights", "business_management", "ads_read", "ads_management",
+        "instagram_basic", "read_stream", "manage_pages", "publish_pages",
+    ]
+
     /// A fault, read by the emulator's own reader (``Fault/parse(_:)``) with the control plane's
     /// field names, but for `from` and `until`: durations (`5m`) from the scenario's start, which
     /// the run places on the emulator's clock.
@@ -530,8 +558,11 @@ private struct Reader {
         for (key, value) in fields where key != "from" && key != "until" { values[key] = try value.string() }
         switch Fault.parse(values) {
         case .success(let fault):
-            return EmulatorSetup.TimedFault(
-                fault, from: try fields["from"]?.duration(), until: try fields["until"]?.duration())
+            let (from, until) = (try fields["from"]?.duration(), try fields["until"]?.duration())
+            if let from, let until, let node = fields["until"], until <= from {
+                throw node.failure("'until' is not after 'from': the fault would never act")
+            }
+            return EmulatorSetup.TimedFault(fault, from: from, until: until)
         case .failure(let error): throw (fields[error.field] ?? node).failure(error.message)
         }
     }
@@ -656,8 +687,19 @@ private struct Reader {
         if let v = fields["lateBy"] {
             let f = try v.mapping(allowing: ["p50", "p95", "max"])
             guard !f.isEmpty else { throw v.failure("'lateBy' needs p50, p95 or max") }
-            expectation.lateBy = LateBy(
-                p50: try f["p50"]?.duration(), p95: try f["p95"]?.duration(), max: try f["max"]?.duration())
+            let bounds = [
+                ("p50", try f["p50"]?.duration()), ("p95", try f["p95"]?.duration()), ("max", try f["max"]?.duration()),
+            ]
+            // A median later than the 95th percentile (or either past the largest) is no distribution's.
+            for (index, (name, bound)) in bounds.enumerated() {
+                guard let bound, let node = f[name] else { continue }
+                for case (let later, let limit?) in bounds[(index + 1)...] where limit < bound {
+                    throw node.failure(
+                        "\(name) \(ConfigNode.describe(bound)) is later than \(later) \(ConfigNode.describe(limit)): "
+                            + "no lateness distribution has both")
+                }
+            }
+            expectation.lateBy = LateBy(p50: bounds[0].1, p95: bounds[1].1, max: bounds[2].1)
         }
         return expectation
     }

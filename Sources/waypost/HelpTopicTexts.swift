@@ -326,7 +326,7 @@ automatic pause) whenever it comes back to the foreground.
 | `twitterAPI` | `v1.1` | which API the engine posts tweets through: `v1.1` (`statuses/update`) or `v2` (X API v2 `POST /2/tweets`: `geo.place_id` only, so a rule's `exact` becomes `place`, with the reason in the precision gate) |
 | `protected` | false | the Twitter account's `protected` flag: its tweets are seen by approved followers only |
 | `facebookAudience` | `EVERYONE` | the Facebook app's default audience (`EVERYONE`, `FRIENDS_OF_FRIENDS`, `ALL_FRIENDS`, `SELF`): posts are never more public than it |
-| `permissions` | `[public_profile, publish_checkins, publish_actions]` | the Facebook user's grants |
+| `permissions` | `[public_profile, publish_checkins, publish_actions]` | the Facebook user's grants (a name spelt like one of Graph's, `publish_chekins`, is an error) |
 | `geoRateLimit` | 15 | requests per 15-minute window to each Twitter geo endpoint |
 | `faults` | — | list of faults: `kind` (`latency`, `status`, `reset`, `empty`, `truncated`, `hang`), `path` (part of the path), `probability` (0…1, seeded), `count`, `from`, `until`, `status`, `code` (provider error code), `distribution` (`fixed`, `uniform`, `lognormal`), `ms`, `max_ms`, `sigma` — the control plane's field names and ranges (docs/emulator.md), read by the same reader; `from`/`until` may be durations from the start |
 | `changes` | — | list of `{at, geoEnabled?, permissions?, graphToken?, protected?}` applied when the run reaches `at`; `graphToken` is `valid`, `expired`, `password-changed`, `app-not-installed`, `checkpoint`, `unconfirmed` or `logged-out` (Graph then answers 190 with that subcode) |

@@ -334,6 +334,23 @@ struct ScenarioTests {
                 + "beacons: $ROOT/fixtures/beacons/commute-beacons.yaml\nexpect:\n  - event: location\n",
             "scenario.yaml:6:10: beacon 'roasters-counter' has a region's identifier: monitoring one replaces the other"
         ),
+        // A hunt: values that could never take effect were read — a fault over an empty span, a
+        // median later than the 95th percentile, a permission misspelt (it granted nothing).
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nemulator:\n  faults:\n"
+                + "    - { kind: status, status: 500, from: 10m, until: 5m }\nexpect:\n  - event: location\n",
+            "scenario.yaml:6:54: 'until' is not after 'from': the fault would never act"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nexpect:\n  - event: location\n"
+                + "    lateBy: { p50: 2m, p95: 1m }\n",
+            "scenario.yaml:6:20: p50 2m is later than p95 1m: no lateness distribution has both"
+        ),
+        (
+            "name: x\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\nemulator:\n  permissions: [publish_chekins]\n"
+                + "expect:\n  - event: location\n",
+            "scenario.yaml:5:17: 'publish_chekins' is not a Graph permission; did you mean 'publish_checkins'?"
+        ),
         // Apple, `CLActivityType.airborne`: iOS 12.0+.
         (
             "name: x\niosVersion: 11\ndevice:\n  route: $ROOT/tracks/cupertino-walk.kml\n  activityType: airborne\nexpect: []\n",
