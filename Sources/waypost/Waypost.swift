@@ -34,6 +34,13 @@ struct Waypost: AsyncParsableCommand {
         if let status = HelpTopic.intercept(arguments, root: Self.self) { Foundation.exit(status) }
         do {
             var command = try parseAsRoot(arguments)
+            if let repeated = RepeatedOption.first(in: command, arguments) {
+                FileHandle.standardError.write(
+                    Data(
+                        "waypost: error: \(repeated) is given twice: it takes one value, and the last would replace the first\n"
+                            .utf8))
+                Foundation.exit(SysExit.usage.rawValue)
+            }
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

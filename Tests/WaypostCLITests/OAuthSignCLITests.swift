@@ -62,35 +62,6 @@ struct OAuthSignCLITests {
         #expect(empty.status == 64 && empty.stderr.contains("(not empty)"), "\(empty.stderr)")
     }
 
-    /// A stop-91 leftover: an argument that is not UTF-8 (a Latin-1 `é`) was read as U+FFFD, so
-    /// `--param` signed other bytes than the user gave and a file name named another file. One
-    /// usage error names the argument; valid UTF-8 (`é` as two bytes) is signed as before.
-    @Test func anArgumentThatIsNotUTF8IsRefused() throws {
-        let shell = URL(fileURLWithPath: "/bin/sh")
-        let tool = CLITests.executable.path
-        let latin1 = try CLITests.waypost(
-            [
-                "-c",
-                #""$0" oauth-sign --url https://example.com/ --consumer-key k --consumer-secret s --param "$(printf 'q=caf\351')""#,
-                tool,
-            ],
-            through: shell)
-        #expect(latin1.status == 64, "\(latin1.stderr)")
-        #expect(
-            latin1.stderr
-                == "waypost: error: argument 9 is not valid UTF-8 (q=caf\u{FFFD}): waypost reads its arguments, file names among them, as UTF-8\n"
-        )
-        #expect(latin1.stdout.isEmpty)
-        let path = try CLITests.waypost(["-c", #""$0" replay "$(printf '/tmp/caf\351.kml')""#, tool], through: shell)
-        #expect(path.status == 64 && path.stderr.contains("argument 2 is not valid UTF-8"), "\(path.stderr)")
-        let utf8 = try CLITests.waypost(
-            [
-                "oauth-sign", "--url", "https://example.com/", "--consumer-key", "k", "--consumer-secret", "s",
-                "--param", "q=café", "--nonce", "n", "--timestamp", "1318622958",
-            ])
-        #expect(utf8.status == 0 && utf8.stdout.contains("q%3Dcaf%25C3%25A9"), "\(utf8.stdout)\(utf8.stderr)")
-    }
-
     /// A black-box hunt against oauthlib and RFC 5849: user info in the URL was signed (and
     /// printed); `HTTPS://` was "not an http(s) URL" (schemes are case-insensitive, RFC 3986
     /// §3.1); a timestamp of 0 or -5 was signed (§3.3: "a positive integer"); a GET's --param
