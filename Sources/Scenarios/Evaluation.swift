@@ -68,6 +68,18 @@ public struct EventTally: Sendable {
         }
     }
 
+    /// Whether an event at `time` is among the earliest ``shown`` of `kept` (sorted by time).
+    private static func keeps(_ time: EpochInstant, among kept: [Seen]) -> Bool {
+        kept.count < shown || time < (kept.last?.time ?? time)
+    }
+
+    /// `seen` in its place by time (after any of the same time), the list cut to ``shown``.
+    private static func insert(_ seen: Seen, into kept: inout [Seen]) {
+        let place = kept.lastIndex { $0.time <= seen.time }.map { $0 + 1 } ?? 0
+        kept.insert(seen, at: place)
+        if kept.count > shown { kept.removeLast() }
+    }
+
     public mutating func observe(_ event: TimedEvent) {
         // Most events are not the `.events` filter's type: turned away before its payload is read.
         if readsEvents.filtered {
@@ -80,16 +92,19 @@ public struct EventTally: Sendable {
             let matches = filter.matches(event, origin: origin)
             sameType += 1
             if matches { found += 1 }
-            let keepsSameType = firstSameType.count < Self.shown
-            let keepsFound = matches && firstFound.count < Self.shown
+            // The earliest few, by time: devices' events of one tick arrive device by device, so
+            // a later one may be earlier (a crowd listed +2:10 before +2:09, and lateness was
+            // measured from whichever device came first).
+            let keepsSameType = Self.keeps(event.time, among: firstSameType)
+            let keepsFound = matches && Self.keeps(event.time, among: firstFound)
             // Worded only for the few a verdict lists: a trial sees thousands of fixes.
             guard keepsSameType || keepsFound else { return }
             let seen = Seen(
                 time: event.time, device: event.device,
                 summary: [event.event.detail, event.event.identifier.map { "'\($0)'" }].compactMap { $0 }
                     .joined(separator: " "))
-            if keepsSameType { firstSameType.append(seen) }
-            if keepsFound { firstFound.append(seen) }
+            if keepsSameType { Self.insert(seen, into: &firstSameType) }
+            if keepsFound { Self.insert(seen, into: &firstFound) }
         case .order(let filters):
             for (index, filter) in filters.enumerated()
             where firstAnywhere[index] == nil && filter.matches(event, origin: origin) {

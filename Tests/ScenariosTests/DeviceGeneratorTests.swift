@@ -1,7 +1,9 @@
 import ConfigFiles
 import Foundation
 import Geo
+import LocationEvents
 import LocationSimulation
+import SimulatedTime
 import Store
 import TestSupport
 import Testing
@@ -105,6 +107,29 @@ struct DeviceGeneratorTests {
         }
         let result = await ScenarioTests.runner.run(scenario)
         #expect(result.error == nil && result.expectations.allSatisfy(\.passed), "\(result.expectations)")
+    }
+
+    /// A hunt: a crowd's events of one tick arrive device by device, so a verdict listed
+    /// `+2:10 on walker-00404; +2:09 on walker-08450`, and lateness counted from whichever device
+    /// came first. A tally keeps the earliest few by time, whatever order they come in.
+    @Test func aTallyListsTheEarliestEventsByTime() {
+        let origin = EpochInstant(secondsSince1970: 1_000)
+        let filter = EventFilter(type: "regionEnter")
+        var tally = EventTally(
+            for: Expectation(kind: .events(filter, Count(atLeast: 1)), label: nil, location: "s.yaml:1:1"),
+            origin: origin)
+        let cafe = CircularRegion(identifier: "cafe", center: Coordinate(latitude: 37.3, longitude: -122), radius: 50)
+        for (seconds, device) in [
+            (129.64, "a"), (129.12, "b"), (140, "c"), (131, "d"), (135, "e"), (133, "f"), (120, "g"), (150, "h"),
+        ] {
+            tally.observe(
+                TimedEvent(
+                    time: origin.advanced(bySeconds: seconds), device: device,
+                    event: .enteredRegion(cafe, at: cafe.center)))
+        }
+        #expect(tally.firstFound.map(\.device) == ["g", "b", "a", "d", "f"])
+        #expect(tally.firstSameType.map(\.device) == ["g", "b", "a", "d", "f"])
+        #expect(tally.found == 8)
     }
 
     @Test func expectationsLookAtTheGroupOrOneMember() async throws {
