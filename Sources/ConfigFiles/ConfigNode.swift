@@ -246,7 +246,13 @@ public struct ConfigNode {
     }
 
     public func string() throws(ConfigFileError) -> String {
-        guard let text = scalarText, !text.isEmpty else { throw failure("expected a non-empty string") }
+        // YAML's nulls written plain (`token: ~` was sent as the text "~").
+        let isPlainNull = record.style == .plain && ["~", "null", "Null", "NULL"].contains(scalarText ?? "")
+        guard let text = scalarText, !text.isEmpty, !isPlainNull else {
+            // Said what it is instead: `privacy:` left empty, `message: [a, b]`.
+            let what = isMapping ? "a mapping" : isSequence ? "a list" : isPlainNull ? "null" : "empty"
+            throw failure("expected a non-empty string, not \(what)")
+        }
         return text
     }
 

@@ -33,8 +33,16 @@ extension Credentials {
                 throw ConfigFileError(file: name, line: error.line, column: error.column, message: message)
             }
         }
-        let root = try withheld("not YAML or JSON (the text is not shown: it may hold secrets)") {
-            () throws(ConfigFileError) in try ConfigNode.load(contentsOf: url, displayName: name)
+        let root: ConfigNode
+        do {
+            root = try ConfigNode.load(contentsOf: url, displayName: name)
+        } catch  where error.message == "the file is empty" {
+            // Nothing in it to hide.
+            throw error
+        } catch {
+            throw ConfigFileError(
+                file: name, line: error.line, column: error.column,
+                message: "not YAML or JSON (the text is not shown: it may hold secrets)")
         }
         let fields = try withheld("expected a mapping with the keys twitter and facebook only") {
             () throws(ConfigFileError) in try root.mapping(allowing: ["twitter", "facebook"])
@@ -48,7 +56,8 @@ extension Credentials {
             guard let key = t["consumerKey"], let secret = t["consumerSecret"] else {
                 throw twitter.failure("twitter needs consumerKey and consumerSecret")
             }
-            credentials.twitter = try withheld("twitter: every value must be a string") { () throws(ConfigFileError) in
+            credentials.twitter = try withheld("twitter: every value must be a non-empty string") {
+                () throws(ConfigFileError) in
                 OAuth1Credentials(
                     consumerKey: try key.string(), consumerSecret: try secret.string(),
                     token: try t["token"]?.string(), tokenSecret: try t["tokenSecret"]?.string())
@@ -59,7 +68,7 @@ extension Credentials {
                 try facebook.mapping(allowing: ["accessToken"])
             }
             guard let token = f["accessToken"] else { throw facebook.failure("facebook needs accessToken") }
-            credentials.facebookAccessToken = try withheld("facebook: accessToken must be a string") {
+            credentials.facebookAccessToken = try withheld("facebook: accessToken must be a non-empty string") {
                 () throws(ConfigFileError) in try token.string()
             }
         }

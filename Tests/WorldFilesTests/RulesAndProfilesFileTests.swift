@@ -143,6 +143,30 @@ struct CredentialsErrorTests {
     }
 }
 
+/// A hunt: `token: ~` was sent as the text "~", and an empty file said "not YAML or JSON" —
+/// a null is no credential, and an empty file has nothing to hide.
+@Test func credentialsNullsAndEmptyFilesSayWhatIsWrong() throws {
+    try withTemporaryDirectory { directory in
+        let file = directory.appendingPathComponent("credentials.yaml")
+        for (text, message) in [
+            (
+                "twitter:\n  consumerKey: k\n  consumerSecret: s\n  token: ~\n  tokenSecret: t\n",
+                "twitter: every value must be a non-empty string"
+            ),
+            ("facebook:\n  accessToken: null\n", "facebook: accessToken must be a non-empty string"),
+            ("", "the file is empty"),
+        ] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            #expect {
+                try Credentials.read(contentsOf: file, displayName: "credentials.yaml")
+            } throws: { error in
+                (error as? ConfigFileError)?.message == message
+            }
+        }
+    }
+}
+
 /// A template's placeholders are checked as a rules file is read: a brace around a word that is
 /// not a placeholder, or a placeholder never closed, would be posted as written. Other braces are
 /// text.
