@@ -47,6 +47,18 @@ struct TrialsCLITests {
         return url.path
     }
 
+    /// The scenario's results in two shards, `s1.json` and `s2.json` in `directory`.
+    static func twoShards(of scenario: String, in directory: URL) throws -> [String] {
+        var files: [String] = []
+        for k in 1...2 {
+            let file = directory.appendingPathComponent("s\(k).json").path
+            let run = try CLITests.waypost("test", scenario, "--shard", "\(k)/2", "-o", file)
+            #expect(run.status == 0, "\(run.stderr)")
+            files.append(file)
+        }
+        return files
+    }
+
     @Test(arguments: [false, true])
     func shardsMergedGiveWhatOneProcessGives(crowd: Bool) throws {
         try withTemporaryDirectory { directory in
@@ -128,12 +140,7 @@ struct TrialsCLITests {
     @Test func aShardThatIsNotWholeIsOneClearError() throws {
         try withTemporaryDirectory { directory in
             let scenario = try Self.scenario(in: directory)
-            var files: [String] = []
-            for k in 1...2 {
-                let file = directory.appendingPathComponent("s\(k).json").path
-                #expect(try CLITests.waypost("test", scenario, "--shard", "\(k)/2", "-o", file).status == 0)
-                files.append(file)
-            }
+            let files = try Self.twoShards(of: scenario, in: directory)
             let original = try Data(contentsOf: URL(fileURLWithPath: files[0]))
             func merged(after edit: (inout [[String: Any]]) -> Void) throws -> CLITests.Run {
                 var root = try #require(JSONSerialization.jsonObject(with: original) as? [String: Any])
@@ -348,12 +355,7 @@ struct TrialsCLITests {
     @Test func aDamagedResultsFileIsOneClearError() throws {
         try withTemporaryDirectory { directory in
             let scenario = try Self.scenario(in: directory)
-            var files: [String] = []
-            for k in 1...2 {
-                let file = directory.appendingPathComponent("s\(k).json").path
-                #expect(try CLITests.waypost("test", scenario, "--shard", "\(k)/2", "-o", file).status == 0)
-                files.append(file)
-            }
+            let files = try Self.twoShards(of: scenario, in: directory)
             let original = try Data(contentsOf: URL(fileURLWithPath: files[0]))
             func merged(after edit: (inout [String: Any]) -> Void) throws -> CLITests.Run {
                 var root = try #require(JSONSerialization.jsonObject(with: original) as? [String: Any])
