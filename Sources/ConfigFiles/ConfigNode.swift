@@ -92,8 +92,9 @@ public struct ConfigNode {
         return tree
     }
 
-    /// YAML's own scalar tags (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`).
-    private static let coreTags: Set<String> = ["str", "int", "float", "bool", "null"].reduce(into: []) {
+    /// YAML's own scalar tags (`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`) and the
+    /// non-specific `!` (plain text).
+    private static let coreTags: Set<String> = ["str", "int", "float", "bool", "null"].reduce(into: ["!"]) {
         $0.insert("tag:yaml.org,2002:" + $1)
     }
 
