@@ -28,4 +28,8 @@ public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public var description: String { line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)" }
+
+    /// The message of a file with nothing in it: the one error a reader that withholds the
+    /// file's text (credentials) can still give as it is.
+    package static let emptyFile = "the file is empty"
 }

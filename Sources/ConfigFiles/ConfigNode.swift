@@ -55,12 +55,14 @@ public struct ConfigNode {
     /// The text of a file in a JSON format another reader decodes (the emulator's places), read
     /// and checked as ``load(contentsOf:displayName:)`` reads a `.json` file: its size, UTF-8,
     /// RFC 8259 strictly (no trailing comma, no repeated key), no value past 1 MiB — each failure
-    /// one ``ConfigFileError`` at its line and column, as every other file's.
-    package static func jsonText(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError) -> String {
+    /// one ``ConfigFileError`` at its line and column, as every other file's — and its tree, whose
+    /// positions locate what the decoder then refuses.
+    package static func jsonText(contentsOf url: URL, displayName: String? = nil) throws(ConfigFileError)
+        -> (text: String, root: ConfigNode)
+    {
         let name = displayName ?? url.path
         let text = try ConfigText.read(url, name: name)
-        _ = try json(text, name: name)
-        return text
+        return (text, try json(text, name: name))
     }
 
     /// `text` read as YAML, whatever it looks like.

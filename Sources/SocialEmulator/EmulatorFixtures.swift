@@ -106,9 +106,9 @@ public struct EmulatorFixtures: Sendable, Equatable {
     /// a directory or unreadable is `isMissing` (66); not UTF-8 or not strict JSON is an error
     /// at its line and column, with the reason; then its values are decoded.
     private static func read<T: Decodable>(_ type: T.Type, _ file: URL) throws(LoadError) -> (T, Data) {
-        let text: String
+        let (text, root): (String, ConfigNode)
         do {
-            text = try ConfigNode.jsonText(contentsOf: file, displayName: file.path)
+            (text, root) = try ConfigNode.jsonText(contentsOf: file, displayName: file.path)
         } catch {
             let missing = error.kind == .unreadable && !FileManager.default.fileExists(atPath: file.path)
             throw LoadError(
@@ -117,13 +117,23 @@ public struct EmulatorFixtures: Sendable, Equatable {
                 reason: error.message + (missing ? " (is this a fixtures directory like fixtures/places?)" : ""))
         }
         let data = Data(text.utf8)
-        return (try decode(type, data, file: file.path), data)
+        return (try decode(type, data, file: file.path, root: root), data)
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, file: String) throws(LoadError) -> T {
+    /// `data` decoded; `root`, its tree when it was read strictly, locates what the decoder
+    /// refuses whole.
+    private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, file: String, root: ConfigNode? = nil)
+        throws(LoadError) -> T
+    {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            // Strict JSON already: what JSONDecoder refuses whole is a number past a Double.
+            if let root, let huge = Self.firstHugeNumber(in: root) {
+                throw LoadError(
+                    file: file, position: "\(huge.line):\(huge.column)",
+                    reason: "a number past what a double holds (±1.8e308)")
+            }
             if let bad = UTF8Validation.firstInvalidByte(in: data) {
                 throw LoadError(
                     file: file, position: "\(bad.line):\(bad.column)",
@@ -144,15 +154,6 @@ public struct EmulatorFixtures: Sendable, Equatable {
     /// Where the first syntax error is (`line:column`) and what. JSONDecoder does not say where;
     /// JSONSerialization says "around character N", or that the file ended early.
     private static func syntaxError(_ data: Data) -> (position: String?, reason: String) {
-        // Strict JSON already (``read``): what JSONDecoder refuses whole is a number past a Double.
-        if let offset = Self.firstHugeNumber(in: data) {
-            let before = data.prefix(offset)
-            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
-            return (
-                "\(before.count { $0 == UInt8(ascii: "\n") } + 1):\(offset - lineStart + 1)",
-                "a number past what a double holds (±1.8e308)"
-            )
-        }
         do {
             _ = try JSONSerialization.jsonObject(with: data)
             return (nil, "not valid JSON")
@@ -170,30 +171,11 @@ public struct EmulatorFixtures: Sendable, Equatable {
         }
     }
 
-    /// The offset of the first number outside strings that reads as infinite, if any.
-    private static func firstHugeNumber(in data: Data) -> Int? {
-        let bytes = [UInt8](data)
-        var index = 0
-        var inString = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if inString {
-                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) {
-                let start = index
-                while index < bytes.count, (0x30...0x39).contains(bytes[index]) || "+-.eE".utf8.contains(bytes[index]) {
-                    index += 1
-                }
-                if let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isInfinite {
-                    return start
-                }
-                continue
-            }
-            index += 1
-        }
-        return nil
+    /// The first number of the tree that reads as infinite (`1e400`), if any.
+    private static func firstHugeNumber(in node: ConfigNode) -> ConfigNode? {
+        if node.isMapping { return node.entries.lazy.compactMap { firstHugeNumber(in: $0.value) }.first }
+        if node.isSequence { return ((try? node.list()) ?? []).lazy.compactMap(firstHugeNumber(in:)).first }
+        return !node.isDoubleQuoted && node.numericValue?.isInfinite == true ? node : nil
     }
 
     /// The fixtures shipped in `fixtures/places` of a checkout at `root`.

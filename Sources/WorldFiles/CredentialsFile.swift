@@ -36,7 +36,7 @@ extension Credentials {
         let root: ConfigNode
         do {
             root = try ConfigNode.load(contentsOf: url, displayName: name)
-        } catch  where error.message == "the file is empty" {
+        } catch  where error.message == ConfigFileError.emptyFile {
             // Nothing in it to hide.
             throw error
         } catch {

@@ -26,20 +26,13 @@ struct Waypost: AsyncParsableCommand {
     /// check (``HelpTopic``) have had their turn.
     static func main() async {
         StandardOutputCheck.atExit()
-        if let message = Self.argumentNotUTF8() {
-            FileHandle.standardError.write(Data("waypost: error: \(message)\n".utf8))
-            Foundation.exit(SysExit.usage.rawValue)
-        }
+        if let message = Self.argumentNotUTF8() { refuse(message) }
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let status = HelpTopic.intercept(arguments, root: Self.self) { Foundation.exit(status) }
         do {
             var command = try parseAsRoot(arguments)
             if let repeated = RepeatedOption.first(in: command, arguments) {
-                FileHandle.standardError.write(
-                    Data(
-                        "waypost: error: \(repeated) is given twice: it takes one value, and the last would replace the first\n"
-                            .utf8))
-                Foundation.exit(SysExit.usage.rawValue)
+                refuse("\(repeated) is given twice: it takes one value, and the last would replace the first")
             }
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
@@ -49,6 +42,12 @@ struct Waypost: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// A command line refused before any command runs: one `waypost: error:` line, exit 64.
+    private static func refuse(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("waypost: error: \(message)\n".utf8))
+        Foundation.exit(SysExit.usage.rawValue)
     }
 
     /// Swift reads arguments as UTF-8 and repairs what is not (U+FFFD), so a path would name a

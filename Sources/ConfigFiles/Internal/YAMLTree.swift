@@ -30,7 +30,9 @@ enum YAMLTree {
         } catch {
             throw ConfigText.syntaxError(error, file: file, text: text)
         }
-        guard let root else { throw ConfigFileError(file: file, line: 1, column: 1, message: "the file is empty") }
+        guard let root else {
+            throw ConfigFileError(file: file, line: 1, column: 1, message: ConfigFileError.emptyFile)
+        }
         // A regions file is about a node per 9 bytes; reserved, not touched, beyond what is used.
         var builder = ConfigTree.Builder(capacity: text.utf8.count / 8)
         try add(root, to: &builder, file: file)
