@@ -226,6 +226,21 @@ public struct ConfigNode {
         return found
     }
 
+    /// The value at `path` (a decoder's coding path: keys of mappings, indices of lists) below
+    /// this node, or the deepest node on the way that has it not — where the error is.
+    package func node(at path: [any CodingKey]) -> ConfigNode {
+        var node = self
+        for key in path {
+            let items = node.items
+            let next =
+                node.isSequence
+                ? key.intValue.flatMap { items.indices.contains($0) ? items[$0] : nil } : node[key.stringValue]
+            guard let next else { break }
+            node = next
+        }
+        return node
+    }
+
     public func list() throws(ConfigFileError) -> [ConfigNode] {
         guard isSequence else { throw failure("expected a list") }
         return items

@@ -1,6 +1,7 @@
 import ConfigFiles
 import Foundation
 import Store
+import WaypostSupport
 
 /// A run's share of scenario units — or all of them — as `waypost test --shard K/N --output FILE`
 /// writes it and `waypost test --merge FILE…` reads it back: the verdict is aggregated from the
@@ -81,8 +82,11 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
 
     /// Reads one file; `name` is what errors call it.
     public static func read(_ data: Data, name: String) throws(ScenarioError) -> TrialResultsFile {
-        guard let file = try? JSONDecoder().decode(TrialResultsFile.self, from: data) else {
-            throw ScenarioError(.data, "\(name): not a waypost results file (written by waypost test --output)")
+        let file: TrialResultsFile
+        do {
+            file = try JSONDecoder().decode(TrialResultsFile.self, from: data)
+        } catch {
+            throw ScenarioError(.data, notResults(data, name: name, error))
         }
         guard file.format == currentFormat else {
             throw ScenarioError(
@@ -92,6 +96,26 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
             throw ScenarioError(.data, "\(name): not as waypost test --output writes it: \(damage)")
         }
         return file
+    }
+
+    /// Why `data` is not a results file, at its line and column: JSONDecoder says where in the
+    /// structure it stopped (or nothing, for a file cut short), so the text is read again as
+    /// strict JSON to find the place.
+    private static func notResults(_ data: Data, name: String, _ error: any Error) -> String {
+        let what = "not a waypost results file (written by waypost test --output)"
+        let node: ConfigNode
+        let why: String
+        do {
+            let root = try ConfigNode.json(String(decoding: data, as: UTF8.self), name: name)
+            guard let error = error as? DecodingError, let path = DecodingErrorText.codingPath(of: error) else {
+                return "\(name): \(what)"
+            }
+            (node, why) = (root.node(at: path), DecodingErrorText.explain(error))
+        } catch {
+            guard error.line > 0 else { return "\(name): \(what): \(error.message)" }
+            return "\(name):\(error.line):\(error.column): \(what): \(error.message)"
+        }
+        return "\(name):\(node.line):\(node.column): \(what): \(why)"
     }
 
     /// What no run writes, in a file that decoded: a shard or a trial count out of range, a unit

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfigFiles
 import Foundation
 import Runs
 import Scenarios
@@ -74,8 +75,13 @@ struct Test: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Wall-clock seconds a scenario run may take unless it sets its own timeBudget; past it, it fails.")
-    var timeBudget: Double = ScenarioRunner.defaultTimeBudget.inSeconds
+        help: ArgumentHelp(
+            "Wall-clock seconds a scenario run may take unless it sets its own timeBudget; past it, it fails (default: \(Int(ScenarioRunner.defaultTimeBudget.inSeconds)))."
+        ))
+    var timeBudget: Double?
+
+    /// `--time-budget`, or its default: optional only so that `--merge` can refuse it.
+    var budget: Double { timeBudget ?? ScenarioRunner.defaultTimeBudget.inSeconds }
 
     @Option(
         parsing: .unconditional,
@@ -84,7 +90,9 @@ struct Test: AsyncParsableCommand {
     )
     var trials: Int?
 
+    // Unconditional: `--shard -1/3` is a wrong value to name, not a missing one.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Run only shard K of N of the (scenario, trial) units and write them to --output; default from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX and JOB_COMPLETIONS, or a Slurm job array's task (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _COUNT).",
             valueName: "K/N"))
@@ -114,10 +122,12 @@ struct Test: AsyncParsableCommand {
     func validate() throws {
         try OptionRange.check("--jobs", jobs, 1...Int.max)
         // A budget becomes a deadline in milliseconds on the wall clock: a year keeps it far inside.
-        guard timeBudget > 0 else {
-            throw ValidationError("--time-budget \(timeBudget) is out of range: more than 0 seconds")
+        if let timeBudget {
+            guard timeBudget > 0 else {
+                throw ValidationError("--time-budget \(timeBudget) is out of range: more than 0 seconds")
+            }
+            try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
         }
-        try OptionRange.check("--time-budget", timeBudget, 0...(86_400 * 365), " seconds (a year)")
         if let trials { try OptionRange.check("--trials", trials, 1...ScenarioFile.mostTrials) }
         if let shard { _ = try Self.shard(shard, flag: "--shard") }
         if !merge && scenarios.contains("-") {
@@ -159,9 +169,11 @@ struct Test: AsyncParsableCommand {
         if shard != nil && db != nil {
             throw ValidationError("--db records a whole run, its exact run and its trials: run the shards without it")
         }
-        if merge && (shard != nil || output != nil || trials != nil || db != nil || fixtures != nil) {
+        if merge
+            && (shard != nil || output != nil || trials != nil || db != nil || fixtures != nil || timeBudget != nil)
+        {
             throw ValidationError(
-                "--merge reads results files: it cannot be combined with --shard, --output, --trials, --db or --fixtures (the shards' own are in their files)"
+                "--merge reads results files: it cannot be combined with --shard, --output, --trials, --db, --fixtures or --time-budget (the shards' own are in their files)"
             )
         }
     }
@@ -252,10 +264,11 @@ struct Test: AsyncParsableCommand {
             if merge {
                 let files = try scenarios.map { path in
                     // `-` is standard input, as wherever a file is named (a shard piped from a runner).
+                    // A results file has no size limit of a configuration file: it grows with the trials.
                     let data =
                         path == "-"
-                        ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-                    guard let data else { throw CommandFailure(.noInput, "\(path): no such results file") }
+                        ? FileHandle.standardInput.readDataToEndOfFile()
+                        : try ConfigText.bytes(URL(fileURLWithPath: path), name: path, largest: .max)
                     let name = path == "-" ? "standard input" : path
                     do {
                         return (name: name, file: try TrialResultsFile.read(data, name: name))
@@ -292,7 +305,7 @@ struct Test: AsyncParsableCommand {
                 // Runs nobody records live in memory (or, durable, in SQLite's private temporary
                 // stores): whatever ends the process (Ctrl-C, a cancelled CI job, SIGKILL) leaves
                 // nothing in $TMPDIR.
-                var runner = ScenarioRunner(fixtures: places, storePath: db, timeBudget: .seconds(timeBudget))
+                var runner = ScenarioRunner(fixtures: places, storePath: db, timeBudget: .seconds(budget))
                 runner.unrecordedPath = runPath
                 file = try await runUnits(runner, shard: shard ?? (1, 1))
                 do {
@@ -390,7 +403,7 @@ struct Test: AsyncParsableCommand {
     /// are another run). The scenarios' own inputs, and their trials — `--trials` or their own —
     /// are in their headers.
     private var verdictOptions: [String: String] {
-        var options = ["--time-budget": "\(timeBudget)"]
+        var options = ["--time-budget": "\(budget)"]
         options["waypost"] = Waypost.configuration.version
         options["field mechanism"] = RunIdentity.mechanismDigest
         if let fixtures {

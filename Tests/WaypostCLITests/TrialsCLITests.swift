@@ -118,6 +118,29 @@ struct TrialsCLITests {
             #expect(notResults.stderr.contains("not a waypost results file"))
             let absent = try CLITests.waypost("test", "--merge", directory.appendingPathComponent("none.json").path)
             #expect(absent.status == 66)
+            // A directory was "no such results file"; a file cut short or edited had no position.
+            let folder = try CLITests.waypost("test", "--merge", directory.path, two)
+            #expect(folder.status == 66 && folder.stderr.contains("is a directory"), "\(folder.stderr)")
+            let text = try String(contentsOfFile: one, encoding: .utf8)
+            let cut = directory.appendingPathComponent("cut.json").path
+            try Data(text.prefix(200).utf8).write(to: URL(fileURLWithPath: cut))
+            let truncated = try CLITests.waypost("test", "--merge", cut, two)
+            #expect(truncated.status == 65 && truncated.stderr.contains("cut.json:1:"), "\(truncated.stderr)")
+            let edited = directory.appendingPathComponent("edited.json").path
+            let shardsAt = try #require(text.range(of: "\"shards\":2"))
+            let column = text.distance(from: text.startIndex, to: shardsAt.lowerBound) + 10
+            try Data(text.replacingCharacters(in: shardsAt, with: "\"shards\":\"2\"").utf8)
+                .write(to: URL(fileURLWithPath: edited))
+            let wrongType = try CLITests.waypost("test", "--merge", edited, two)
+            #expect(wrongType.status == 65)
+            #expect(wrongType.stderr.contains("edited.json:1:\(column): "), "\(wrongType.stderr)")
+            #expect(wrongType.stderr.contains("shards: expected a number, found a string"), "\(wrongType.stderr)")
+            // The shards' budget is in their files: a budget given to --merge was accepted and ignored.
+            let budget = try CLITests.waypost("test", "--merge", one, two, "--time-budget", "5")
+            #expect(budget.status == 64 && budget.stderr.contains("--time-budget"), "\(budget.stderr)")
+            // A negative shard was "Missing value for '--shard <K/N>'" (read as an option).
+            let negative = try CLITests.waypost("test", scenario, "--shard", "-1/2", "-o", one)
+            #expect(negative.status == 64 && negative.stderr.contains("'-1/2' is not K/N"), "\(negative.stderr)")
             let noOutput = try CLITests.waypost("test", scenario, "--shard", "1/2")
             #expect(noOutput.status == 64)
             // The shards' fixtures are in their files (by digest): another folder would be ignored.
