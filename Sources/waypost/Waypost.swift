@@ -31,7 +31,7 @@ struct Waypost: AsyncParsableCommand {
         if let status = HelpTopic.intercept(arguments, root: Self.self) { Foundation.exit(status) }
         do {
             var command = try parseAsRoot(arguments)
-            if let repeated = RepeatedOption.first(in: command, arguments) {
+            if let repeated = RepeatedOption.first(in: type(of: command), arguments) {
                 refuse("\(repeated) is given twice: it takes one value, and the last would replace the first")
             }
             if var asynchronous = command as? any AsyncParsableCommand {

@@ -7,7 +7,7 @@ import Testing
 struct ArgumentsCLITests {
     /// A black-box hunt: `--regions A --regions B` monitored B's regions alone (argument-parser
     /// keeps the last), silently. An option of one value given twice is one usage error, in an
-    /// option group too; options that take several values are given as often as wanted.
+    /// option group too, under any of its names; options that take several values are given as often as wanted.
     @Test func anOptionOfOneValueGivenTwiceIsRefused() throws {
         let cases: [([String], String)] = [
             (
@@ -23,6 +23,10 @@ struct ArgumentsCLITests {
                 ], "--twitter-base-url"
             ),
             (["test", "fixtures/scenarios/two-devices.yaml", "--jobs", "1", "--jobs", "2"], "--jobs"),
+            // Named otherwise than its property (`.customLong`): found by reflection, it was missed.
+            (["replay", "tracks/cafe-stop.kml", "--nmea", "/dev/null", "--nmea", "-"], "--nmea"),
+            // One option under its short and its long name.
+            (["test", "fixtures/scenarios/two-devices.yaml", "-o", "/dev/null", "--output", "-"], "--output"),
         ]
         for (arguments, option) in cases {
             let run = try CLITests.waypost(arguments)
