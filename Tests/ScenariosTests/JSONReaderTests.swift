@@ -128,6 +128,26 @@ struct JSONReaderTests {
         #expect(parsed == yaml)
     }
 
+    /// A hunt: a string strict JSON does not take was one message for four faults, placed at its
+    /// opening quote; each is said, where it is (columns count Unicode scalars: `é` is one).
+    @Test(arguments: [
+        ("{\"name\": \"a\tb\"}", 12, "a control character (U+0009) in a string"),
+        ("{\"name\": \"é\\x\"}", 12, "an escape JSON does not define (\\x)"),
+        ("{\"name\": \"abc", 10, "not closed by a double quote before the end"),
+        (#"["\ud800x"]"#, 3, "(\\uD800): a high half without a low one"),
+        (#"["\udc00"]"#, 3, "(\\uDC00): a low half without a high one"),
+        (#"["\u12"]"#, 3, "not followed by four hexadecimal digits"),
+    ])
+    func aStringStrictJSONRefusesIsSaidWhereItFails(text: String, column: Int, reason: String) {
+        do {
+            _ = try ConfigNode.json(text, name: "s.json")
+            Issue.record("\(text) should be refused")
+        } catch {
+            #expect(error.line == 1 && error.column == column, "\(error)")
+            #expect(error.message.contains(reason), "\(error)")
+        }
+    }
+
     @Test func deepNestingIsLeftToYAML() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(JSONReader.read(deep, file: "t.json") == nil)

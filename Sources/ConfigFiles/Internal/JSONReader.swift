@@ -157,13 +157,77 @@ enum JSONReader {
         mutating func quoted(line: Int, column: Int) -> Bool {
             let start = scanner.index
             guard let text = scanner.string() else {
-                return fail(
-                    "a string not closed by a double quote, or holding a control character, an escape JSON does not define or a lone surrogate"
-                )
+                guard strict, problem == nil else { return false }
+                let (offset, message) = Self.stringFault(in: scanner.bytes, from: start)
+                // A string holds no line break (one is a control character): the fault is on this
+                // line, a column a Unicode scalar (a UTF-8 continuation byte starts none).
+                let scalars = scanner.bytes[start..<offset].count { $0 & 0xC0 != 0x80 }
+                problem = (line, column + scalars, message)
+                return false
             }
             guard counted(from: start) else { return false }
             builder.scalar(text, line: line, column: column, style: .doubleQuoted, tag: .string)
             return true
+        }
+
+        /// Where (a byte offset) and why the string whose opening quote is at `start` is not
+        /// JSON's: the scanner, kept fast for the emulator's answers, says only that it is not.
+        static func stringFault(in bytes: UnsafeRawBufferPointer, from start: Int) -> (Int, String) {
+            func hex(_ at: Int) -> UInt16? {
+                guard at + 4 <= bytes.count else { return nil }
+                return UInt16(String(decoding: bytes[at..<at + 4], as: UTF8.self), radix: 16)
+            }
+            var index = start + 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 {
+                    let digits = String(byte, radix: 16, uppercase: true)
+                    let code = "U+" + String(repeating: "0", count: 4 - digits.count) + digits
+                    return (
+                        index,
+                        "a control character (\(code)) in a string: JSON writes it as an escape (\\t, \\n, \\u00XX)"
+                    )
+                }
+                if byte == UInt8(ascii: "\"") { return (start, "a string that is not UTF-8 text") }
+                guard byte == UInt8(ascii: "\\") else {
+                    index += 1
+                    continue
+                }
+                guard index + 1 < bytes.count else { break }
+                let escape = bytes[index + 1]
+                if "\"\\/bfnrt".utf8.contains(escape) {
+                    index += 2
+                    continue
+                }
+                guard escape == UInt8(ascii: "u") else {
+                    let shown =
+                        escape < 0x80
+                        ? "\\" + String(UnicodeScalar(escape)) : "a backslash before a non-ASCII character"
+                    return (index, "an escape JSON does not define (\(shown)); a backslash itself is \\\\")
+                }
+                guard let unit = hex(index + 2) else { return (index, "\\u not followed by four hexadecimal digits") }
+                if (0xDC00..<0xE000).contains(unit) {
+                    return (
+                        index,
+                        "a lone surrogate (\\u\(String(unit, radix: 16, uppercase: true))): a low half without a high one"
+                    )
+                }
+                if (0xD800..<0xDC00).contains(unit) {
+                    let low = index + 6
+                    guard low + 1 < bytes.count, bytes[low] == UInt8(ascii: "\\"), bytes[low + 1] == UInt8(ascii: "u"),
+                        let second = hex(low + 2), (0xDC00..<0xE000).contains(second)
+                    else {
+                        return (
+                            index,
+                            "a lone surrogate (\\u\(String(unit, radix: 16, uppercase: true))): a high half without a low one after it"
+                        )
+                    }
+                    index += 12
+                } else {
+                    index += 6
+                }
+            }
+            return (start, "a string not closed by a double quote before the end of the text")
         }
 
         mutating func mapping(depth: Int) -> Bool {
