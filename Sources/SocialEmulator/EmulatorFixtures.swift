@@ -86,10 +86,10 @@ public struct EmulatorFixtures: Sendable, Equatable {
         }
         let placesFile = directory.appendingPathComponent("twitter-places.json")
         let pagesFile = directory.appendingPathComponent("facebook-pages.json")
-        let (places, placesData) = try read(PlacesFile.self, placesFile)
-        let (pages, pagesData) = try read(GraphList<GraphPage>.self, pagesFile)
-        try PlacesCheck(file: placesFile.path, data: placesData).check(places.places)
-        try PlacesCheck(file: pagesFile.path, data: pagesData).check(pages.data)
+        let (places, placesTree) = try read(PlacesFile.self, placesFile)
+        let (pages, pagesTree) = try read(GraphList<GraphPage>.self, pagesFile)
+        try PlacesCheck(file: placesFile.path, root: placesTree).check(places.places)
+        try PlacesCheck(file: pagesFile.path, root: pagesTree).check(pages.data)
         return EmulatorFixtures(twitterPlaces: places.places, facebookPages: pages.data)
     }
 
@@ -105,7 +105,7 @@ public struct EmulatorFixtures: Sendable, Equatable {
     /// A fixture file read as every configuration file is (``ConfigFiles/ConfigNode``): missing,
     /// a directory or unreadable is `isMissing` (66); not UTF-8 or not strict JSON is an error
     /// at its line and column, with the reason; then its values are decoded.
-    private static func read<T: Decodable>(_ type: T.Type, _ file: URL) throws(LoadError) -> (T, Data) {
+    private static func read<T: Decodable>(_ type: T.Type, _ file: URL) throws(LoadError) -> (T, ConfigNode) {
         let (text, root): (String, ConfigNode)
         do {
             (text, root) = try ConfigNode.jsonText(contentsOf: file, displayName: file.path)
@@ -116,58 +116,29 @@ public struct EmulatorFixtures: Sendable, Equatable {
                 isMissing: error.kind == .unreadable,
                 reason: error.message + (missing ? " (is this a fixtures directory like fixtures/places?)" : ""))
         }
-        let data = Data(text.utf8)
-        return (try decode(type, data, file: file.path, root: root), data)
+        return (try decode(type, Data(text.utf8), file: file.path, root: root), root)
     }
 
     /// `data` decoded; `root`, its tree when it was read strictly, locates what the decoder
-    /// refuses whole.
+    /// refuses (the built-in places have none: they are the project's own JSON, which its tests read).
     private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, file: String, root: ConfigNode? = nil)
         throws(LoadError) -> T
     {
         do {
             return try JSONDecoder().decode(type, from: data)
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+        } catch let error as DecodingError {
+            let path = DecodingErrorText.codingPath(of: error) ?? []
             // Strict JSON already: what JSONDecoder refuses whole is a number past a Double.
-            if let root, let huge = Self.firstHugeNumber(in: root) {
+            if path.isEmpty, let root, let huge = Self.firstHugeNumber(in: root) {
                 throw LoadError(
                     file: file, position: "\(huge.line):\(huge.column)",
                     reason: "a number past what a double holds (±1.8e308)")
             }
-            if let bad = UTF8Validation.firstInvalidByte(in: data) {
-                throw LoadError(
-                    file: file, position: "\(bad.line):\(bad.column)",
-                    reason: "not UTF-8 text (byte 0x\(UTF8Validation.hex(bad.byte))); save the file as UTF-8")
-            }
-            let (position, reason) = syntaxError(data)
-            throw LoadError(file: file, position: position, reason: reason)
-        } catch let error as DecodingError {
-            let position = DecodingErrorText.codingPath(of: error).flatMap { JSONLocator.position(of: $0, in: data) }
+            let node = root?.node(at: path)
             throw LoadError(
-                file: file, position: position.map { "\($0.line):\($0.column)" },
-                reason: DecodingErrorText.explain(error))
+                file: file, position: node.map { "\($0.line):\($0.column)" }, reason: DecodingErrorText.explain(error))
         } catch {
             throw LoadError(file: file, reason: "\(error)")
-        }
-    }
-
-    /// Where the first syntax error is (`line:column`) and what. JSONDecoder does not say where;
-    /// JSONSerialization says "around character N", or that the file ended early.
-    private static func syntaxError(_ data: Data) -> (position: String?, reason: String) {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data)
-            return (nil, "not valid JSON")
-        } catch {
-            let text = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
-            let endsEarly = text.contains("end of file")
-            let offset =
-                text.range(of: "around character ").flatMap { Int(text[$0.upperBound...].prefix(while: \.isNumber)) }
-                ?? (endsEarly ? data.count : nil)
-            let reason = endsEarly ? "not valid JSON: the file ends inside a value" : "not valid JSON"
-            guard let offset else { return (nil, reason) }
-            let before = data.prefix(offset)
-            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
-            return ("\(before.count { $0 == UInt8(ascii: "\n") } + 1):\(offset - lineStart + 1)", reason)
         }
     }
 
@@ -231,7 +202,8 @@ final class PlaceCache: Equatable, @unchecked Sendable {
 /// the value's line and column. Served as they were, a latitude of 137 reached the clients.
 private struct PlacesCheck {
     let file: String
-    let data: Data
+    /// The file's tree, whose nodes locate a value by its path.
+    let root: ConfigNode
 
     /// Twitter's place types (Twitter API v1.1, "Geo objects": `place_type`).
     static let placeTypes: Set = ["poi", "neighborhood", "city", "admin", "country"]
@@ -321,13 +293,13 @@ private struct PlacesCheck {
     }
 
     private func error(_ path: [Key], _ reason: String) -> EmulatorFixtures.LoadError {
-        let position = JSONLocator.position(of: path, in: data)
+        let node = root.node(at: path)
         return EmulatorFixtures.LoadError(
-            file: file, position: position.map { "\($0.line):\($0.column)" },
+            file: file, position: "\(node.line):\(node.column)",
             reason: "\(DecodingErrorText.path(path)): \(reason)")
     }
 
-    /// A step of a path into the file, as ``JSONLocator`` follows it.
+    /// A step of a path into the file, as ``ConfigFiles/ConfigNode/node(at:)`` follows it.
     struct Key: CodingKey {
         var stringValue: String
         var intValue: Int?
