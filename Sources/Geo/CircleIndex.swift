@@ -94,7 +94,9 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
         let rowHigh = row(circle.center.latitude + latitudeSpan)
         let worstLatitude = min(89.9, max(abs(circle.center.latitude) + latitudeSpan, 0))
         let longitudeSpan = reach / (111_320.0 * cos(worstLatitude * .pi / 180))
-        let columnCount = Int((2 * longitudeSpan / cellDegrees).rounded(.up)) + 1
+        // Counted short of Int's end: a radius of 1e300 m (or NaN) trapped; it is filed as oversized.
+        let columns = (2 * longitudeSpan / cellDegrees).rounded(.up)
+        let columnCount = columns < Double(Int32.max) ? Int(columns) + 1 : Int(Int32.max)
         let rowCount = Int(rowHigh - rowLow) + 1
         // Within the limit a circle's columns never wrap onto one another (the world has more),
         // so each of its cells is filed once.
@@ -169,7 +171,10 @@ public struct CircleIndex<ID: Hashable & Sendable>: Sendable {
     }
 
     @inlinable func column(_ longitude: Double) -> Int32 {
-        Int32((longitude / cellDegrees).rounded(.down))
+        // A longitude past any real one (not finite, or far past ±180°) trapped the conversion:
+        // it is filed where the world's columns wrap it anyway.
+        let degrees = longitude.isFinite ? min(max(longitude, -100_000), 100_000) : 0
+        return Int32((degrees / cellDegrees).rounded(.down))
     }
 
     /// Columns round the world.

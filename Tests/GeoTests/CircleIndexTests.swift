@@ -34,6 +34,22 @@ struct CircleIndexTests {
         #expect(maxCandidates <= 4)
     }
 
+    /// A library hunt: a point or a circle past any real one trapped converting to a cell (a NaN
+    /// or 1e10° point, a radius of 1e300 m). The point falls in some cell; the circle is kept
+    /// aside as a continent-sized one is, and found everywhere.
+    @Test func pointsAndCirclesPastAnyRealOneDoNotTrap() {
+        var index = CircleIndex<String>(margin: 0)
+        index.insert(Circle(center: Coordinate(latitude: 10, longitude: 10), radius: 1e300), for: "huge")
+        index.insert(Circle(center: Coordinate(latitude: 10, longitude: 10), radius: .nan), for: "nan")
+        #expect(Set(index.candidates(near: Coordinate(latitude: -30, longitude: 100))) == ["huge", "nan"])
+        for point in [
+            Coordinate(latitude: .nan, longitude: .nan), Coordinate(latitude: 1e10, longitude: 1e10),
+            Coordinate(latitude: 0, longitude: -.infinity),
+        ] {
+            #expect(index.candidates(near: point).contains("huge"), "\(point)")
+        }
+    }
+
     @Test func replaceAndRemove() {
         var index = CircleIndex<String>(margin: 0)
         let here = Coordinate(latitude: 10, longitude: 179.999)

@@ -1,5 +1,8 @@
+import Geo
 import LocationEvents
 import LocationSimulation
+import SimulatedTime
+import TestSupport
 import Testing
 
 /// Which authorization callback a delegate receives, by iOS release (issue 44).
@@ -52,10 +55,11 @@ struct AuthorizationCallbackTests {
     @Test func iOS14AndLaterCallTodaysCallbackOnEveryChange() {
         let today = Today()
         Self.calls(ios: 17, delegate: today)
+        // One call at creation, reduced accuracy and all: it was two (status, then accuracy).
         #expect(
             today.calls == [
-                "today notDetermined reducedAccuracy", "today notDetermined reducedAccuracy",
-                "today authorizedWhenInUse reducedAccuracy", "today denied reducedAccuracy",
+                "today notDetermined reducedAccuracy", "today authorizedWhenInUse reducedAccuracy",
+                "today denied reducedAccuracy",
             ])
     }
 
@@ -69,12 +73,34 @@ struct AuthorizationCallbackTests {
     @Test func aDelegateWithBothGetsOnlyTodaysOnIOS14AndLater() {
         let both = Both()
         Self.calls(ios: 14, delegate: both)
-        #expect(both.calls.allSatisfy { $0.hasPrefix("today ") } && both.calls.count == 4, "\(both.calls)")
+        #expect(both.calls.allSatisfy { $0.hasPrefix("today ") } && both.calls.count == 3, "\(both.calls)")
     }
 
     @Test func iOS13AndEarlierCallOnlyTheStatusCallback() {
         let both = Both()
         Self.calls(ios: 13, delegate: both)
         #expect(both.calls == ["deprecated notDetermined", "deprecated authorizedWhenInUse", "deprecated denied"])
+    }
+
+    /// A library hunt: the creation's callback came only to an app that called
+    /// `reportInitialAuthorization()` itself, so the common pattern — start updates in the callback
+    /// when already authorized — never started. It comes at the manager's first step, once.
+    @Test func aManagerReportsItsCreationUnasked() {
+        final class Starter: SimulatedLocationManagerDelegate {
+            var calls = 0
+            var fixes = 0
+            func locationManagerDidChangeAuthorization(_ manager: SimulatedLocationManager) {
+                calls += 1
+                if manager.authorizationStatus == .authorizedWhenInUse { manager.startUpdatingLocation() }
+            }
+            func locationManager(_ manager: SimulatedLocationManager, didUpdateLocations locations: [Location]) {
+                fixes += locations.count
+            }
+        }
+        let starter = Starter()
+        let manager = SimulatedLocationManager(status: .authorizedWhenInUse, startTime: t0)
+        manager.delegate = starter
+        for second in 0..<3 { manager.move(to: DeviceSample(time: t0 + Double(second), coordinate: origin)) }
+        #expect(starter.calls == 1 && starter.fixes > 0, "\(starter.calls) calls, \(starter.fixes) fixes")
     }
 }

@@ -54,8 +54,9 @@ import Testing
                 (t0 + 60, .appState(.background)), (t0 + 90, .appState(state)),
                 (t0 + 120, .temporaryFullAccuracy(purposeKey: "Nav")),
             ])
+        // The first is the creation's report of reduced accuracy.
         let changes = events.filter { $0.event.type == "accuracyAuthorization" }
-        #expect(changes.map { $0.time - t0 } == (state == .foreground ? [120] : []))
+        #expect(changes.map { $0.time - t0 } == (state == .foreground ? [0, 120] : [0]))
     }
 
     /// Apple, `requestLocation()`: "Only one location fix is reported to the delegate, after which
@@ -119,12 +120,84 @@ import Testing
 
     /// Apple, `locationManager(_:didFailWithError:)`: "If the user denies your app's use of the
     /// location service, this method reports a CLError.Code.denied error."
+    /// Apple, `startUpdatingLocation()`: "Calling this method several times in succession does not
+    /// automatically result in new events being generated. Calling stopUpdatingLocation() in
+    /// between, however, does cause a new initial event to be sent the next time you call this
+    /// method." A library hunt: with a distance filter, a start after a stop sent nothing.
+    @Test func aStartAfterAStopSendsANewInitialFixWhateverTheDistanceFilter() {
+        let manager = alwaysManager()
+        manager.distanceFilter = 100
+        var fixes: [Double] = []
+        manager.observer = { if case .locationUpdated = $0.event { fixes.append($0.time - t0) } }
+        func walk(_ seconds: Range<Int>) {
+            for s in seconds { manager.move(to: DeviceSample(time: t0 + Double(s), coordinate: north(Double(s)))) }
+        }
+        manager.startUpdatingLocation()
+        walk(0..<5)
+        manager.stopUpdatingLocation()
+        manager.startUpdatingLocation()
+        walk(5..<10)
+        manager.startUpdatingLocation()
+        walk(10..<15)
+        #expect(fixes == [0, 5], "a new initial fix after the stop, none for a second start without one")
+    }
+
+    /// A library hunt: a device sample at no place on the Earth (NaN; 1e10°) trapped the region
+    /// index while a region was monitored. Positioning never reports such a place
+    /// (`CLLocationCoordinate2DIsValid`): it is a sample without a fix, as in a signal gap.
+    @Test func aSampleAtNoPlaceIsOneWithoutAFix() {
+        let manager = alwaysManager()
+        manager.startMonitoring(for: CircularRegion(identifier: "a", center: origin, radius: 100))
+        manager.startUpdatingLocation()
+        var events: [TimedEvent] = []
+        manager.observer = { events.append($0) }
+        let places = [
+            origin, Coordinate(latitude: .nan, longitude: .nan), Coordinate(latitude: 1e10, longitude: 1e10), origin,
+        ]
+        for (second, place) in places.enumerated() {
+            manager.move(to: DeviceSample(time: t0 + Double(second), coordinate: place))
+        }
+        #expect(events.failures.map(\.code) == [.locationUnknown])
+        let fixes = events.filter { $0.event.type == "location" }.map { $0.time - t0 }
+        #expect(fixes == [0, 3])
+    }
+
+    /// A library hunt: an update interval of zero trapped filling a route's gaps (a gap over zero
+    /// is no count of steps). Not above zero, it fills none: the route's own points are the samples.
+    @Test func anUpdateIntervalOfZeroFillsNoGap() {
+        var configuration = LocationManagerConfiguration()
+        configuration.updateInterval = .zero
+        let manager = alwaysManager(configuration: configuration)
+        manager.startUpdatingLocation()
+        let sparse = route(seconds: 60) { $0 }.enumerated().filter { $0.offset % 20 == 0 }.map(\.element)
+        #expect(run(sparse, manager: manager).fixes.map(\.time) == [0, 20, 40, 60])
+    }
+
     @Test func requestLocationWhenDeniedFailsAtOnce() {
         let manager = SimulatedLocationManager(status: .denied, startTime: t0)
         var events: [TimedEvent] = []
         manager.observer = { events.append($0) }
         manager.requestLocation()
         #expect(events.failures.map(\.code) == [.denied])
+    }
+
+    /// `locationManager(_:didFailWithError:)`: "If the user denies your app's use of the location
+    /// service, this method reports a CLError.Code.denied error" — the significant-change service
+    /// too (a library hunt: it started silently, where the standard service's start reported it).
+    /// A region whose centre is no place says so (its message spoke of the radius).
+    @Test func aDeniedSignificantChangeStartFailsAtOnce() {
+        let manager = SimulatedLocationManager(status: .denied, startTime: t0)
+        var events: [TimedEvent] = []
+        manager.observer = { events.append($0) }
+        manager.startMonitoringSignificantLocationChanges()
+        #expect(events.failures.map(\.code) == [.denied])
+        let always = alwaysManager()
+        always.observer = { events.append($0) }
+        always.startMonitoring(
+            for: CircularRegion(identifier: "x", center: Coordinate(latitude: 91, longitude: 0), radius: 100))
+        let failure = events.compactMap { if case .monitoringFailed(_, let error) = $0.event { error } else { nil } }
+        #expect(failure.map(\.code) == [.regionMonitoringFailure])
+        #expect(failure.first?.reason.contains("no place on the Earth") == true, "\(failure)")
     }
 
     /// Apple, `kCLLocationAccuracyReduced`: "If your app is authorized to access location

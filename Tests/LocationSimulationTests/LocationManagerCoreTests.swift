@@ -143,7 +143,7 @@ import Testing
     /// updates give a fix.
     @Test func aStepStopsForTheLaunchCodeAndGoesOnAfterIt() {
         var core = exactCore()
-        #expect(types(core.emitted) == ["monitoringStarted", "regionState"])
+        #expect(types(core.emitted) == ["authorization", "monitoringStarted", "regionState"])
         core.emitted.removeAll()
         #expect(core.step(.changeAppState(.terminated, at: nil)) == .runLifecycleHandler(previous: .foreground))
         #expect(core.step(.resume) == .done, "nothing was stopped")

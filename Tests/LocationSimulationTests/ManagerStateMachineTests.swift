@@ -21,14 +21,14 @@ import Testing
     /// While Using App" grants provisional Always; up to iOS 12 the prompt offered Always itself.
     @Test func anAlwaysRequestIsAnsweredAsEachReleaseOffersIt() {
         var modern = machine(.allowWhenInUse)
-        let modernActions = modern.request(wantsAlways: true, locationServicesEnabled: true, now: 0)
+        let modernActions = modern.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 0)
         #expect(modernActions == [.authorizationChanged(.authorizedAlways)])
         #expect(modern.state == .always(provisional: true) && modern.isProvisionalAlways)
         var old = machine(.allowWhenInUse, ios: 12)
-        let oldActions = old.request(wantsAlways: true, locationServicesEnabled: true, now: 0)
+        let oldActions = old.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 0)
         #expect(oldActions == [.authorizationChanged(.authorizedWhenInUse)])
         var oldAlways = machine(.allowAlways, ios: 12)
-        _ = oldAlways.request(wantsAlways: true, locationServicesEnabled: true, now: 0)
+        _ = oldAlways.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 0)
         #expect(oldAlways.state == .always(provisional: false))
     }
 
@@ -36,23 +36,41 @@ import Testing
     /// nothing; with Location Services off "the app stays denied" (no prompt at all).
     @Test func aDelayedAnswerKeepsThePromptOnScreenUntilItIsDue() {
         var auth = machine(.deny, delay: 30)
-        let shown = auth.request(wantsAlways: false, locationServicesEnabled: true, now: 100)
-        let again = auth.request(wantsAlways: true, locationServicesEnabled: true, now: 101)
+        let shown = auth.request(wantsAlways: false, inForeground: true, locationServicesEnabled: true, now: 100)
+        let again = auth.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 101)
         #expect(shown == [.promptShown] && again.isEmpty)
         #expect(auth.promptDue(by: 129) == nil && auth.promptDue(by: 131) == 130)
         let answered = auth.answerPrompt()
         #expect(answered == [.authorizationChanged(.denied)])
         #expect(auth.prompt == nil && auth.status == .denied)
         var off = machine(.allowAlways, status: .denied)
-        let offActions = off.request(wantsAlways: true, locationServicesEnabled: false, now: 0)
+        let offActions = off.request(wantsAlways: true, inForeground: true, locationServicesEnabled: false, now: 0)
         #expect(offActions.isEmpty)
+    }
+
+    /// "Your app must be in the foreground to show a location authorization prompt" (Apple,
+    /// `requestWhenInUseAuthorization()`; `CLAuthorizationStatus.notDetermined`: a request
+    /// prompts "if the app is in the foreground"). Asked from the background — the first prompt or
+    /// the upgrade to Always — nothing is shown or answered (a library hunt: it was), and the
+    /// request is not spent: asked again in the foreground, it is.
+    @Test func aRequestFromTheBackgroundShowsNoPrompt() {
+        var auth = machine(.allowWhenInUse)
+        #expect(auth.request(wantsAlways: true, inForeground: false, locationServicesEnabled: true, now: 0).isEmpty)
+        #expect(auth.status == .notDetermined && auth.prompt == nil)
+        let asked = auth.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 5)
+        #expect(asked == [.authorizationChanged(.authorizedAlways)] && auth.isProvisionalAlways)
+        var upgrade = machine(.allowAlways, status: .authorizedWhenInUse)
+        #expect(upgrade.request(wantsAlways: true, inForeground: false, locationServicesEnabled: true, now: 0).isEmpty)
+        #expect(!upgrade.upgradeAsked)
+        let upgraded = upgrade.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 1)
+        #expect(upgraded == [.authorizationChanged(.authorizedAlways)])
     }
 
     /// WWDC 2019: Allow Once lasts while the app is in use "and for a few seconds after it has
     /// been put in the background"; a terminated app loses it at once.
     @Test func allowOnceEndsAfterTheGraceOrAtTermination() {
         var auth = machine(.allowOnce)
-        _ = auth.request(wantsAlways: false, locationServicesEnabled: true, now: 0)
+        _ = auth.request(wantsAlways: false, inForeground: true, locationServicesEnabled: true, now: 0)
         #expect(auth.isOneTime && auth.status == .authorizedWhenInUse)
         let left = auth.leftUse(terminated: false, now: 50)
         #expect(left.isEmpty)
@@ -60,12 +78,12 @@ import Testing
         let expired = auth.oneTimeExpired(isInUse: false)
         #expect(expired == [.authorizationChanged(.notDetermined)])
         var terminated = machine(.allowOnce)
-        _ = terminated.request(wantsAlways: false, locationServicesEnabled: true, now: 0)
+        _ = terminated.request(wantsAlways: false, inForeground: true, locationServicesEnabled: true, now: 0)
         let ended = terminated.leftUse(terminated: true, now: 5)
         #expect(ended == [.authorizationChanged(.notDetermined)])
         // Back in use before the grace ends: Allow Once waits for the next departure.
         var back = machine(.allowOnce)
-        _ = back.request(wantsAlways: false, locationServicesEnabled: true, now: 0)
+        _ = back.request(wantsAlways: false, inForeground: true, locationServicesEnabled: true, now: 0)
         _ = back.leftUse(terminated: false, now: 50)
         back.enteredUse()
         #expect(back.oneTimeExpiry == nil && back.isOneTime)
@@ -76,15 +94,15 @@ import Testing
     /// the first use in the background: "Keep Only While Using" gives When In Use.
     @Test func theUpgradePromptShowsOnceAndSettlesProvisionalAlways() {
         var auth = machine(.allowWhenInUse, status: .authorizedWhenInUse)
-        let upgrade = auth.request(wantsAlways: true, locationServicesEnabled: true, now: 0)
+        let upgrade = auth.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 0)
         #expect(upgrade.isEmpty && auth.upgradeAsked)
         var provisional = machine(.allowWhenInUse)
-        _ = provisional.request(wantsAlways: true, locationServicesEnabled: true, now: 0)
+        _ = provisional.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 0)
         let settled = provisional.settleProvisionalAlways()
         #expect(!settled.holds && settled.actions == [.authorizationChanged(.authorizedWhenInUse)])
         #expect(provisional.upgradeAsked && !provisional.isProvisionalAlways)
         var kept = machine(.allowAlways)
-        _ = kept.request(wantsAlways: true, locationServicesEnabled: true, now: 0)
+        _ = kept.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 0)
         let keptSettled = kept.settleProvisionalAlways()
         #expect(keptSettled.holds && keptSettled.actions.isEmpty)
         #expect(kept.state == .always(provisional: false))
@@ -97,14 +115,15 @@ import Testing
     /// back); one that asked for When In Use first gets its one upgrade.
     @Test func anAppThatAskedForAlwaysOnceCannotAskAgain() {
         var asked = machine(.allowAlways)
-        _ = asked.request(wantsAlways: true, locationServicesEnabled: true, now: 0)
+        _ = asked.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 0)
         _ = asked.settleProvisionalAlways()
         _ = asked.change(to: .authorizedWhenInUse)
-        #expect(asked.request(wantsAlways: true, locationServicesEnabled: true, now: 500).isEmpty)
+        #expect(asked.request(wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 500).isEmpty)
         #expect(asked.state.status == .authorizedWhenInUse)
         var firstWhenInUse = machine(.allowAlways)
-        _ = firstWhenInUse.request(wantsAlways: false, locationServicesEnabled: true, now: 0)
-        let upgraded = firstWhenInUse.request(wantsAlways: true, locationServicesEnabled: true, now: 10)
+        _ = firstWhenInUse.request(wantsAlways: false, inForeground: true, locationServicesEnabled: true, now: 0)
+        let upgraded = firstWhenInUse.request(
+            wantsAlways: true, inForeground: true, locationServicesEnabled: true, now: 10)
         #expect(upgraded == [.authorizationChanged(.authorizedAlways)])
     }
 

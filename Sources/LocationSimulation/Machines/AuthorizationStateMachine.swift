@@ -136,8 +136,14 @@ package struct AuthorizationStateMachine: Sendable, Equatable {
     /// requested 'always' authorization may use this method to request 'always' authorization one
     /// time only", `CLLocationManager.h`: an app answered Always, then set to While Using in
     /// Settings, asks in vain); under Allow Once, never. With Location Services off iOS offers to
-    /// open Settings; the app stays denied.
-    package mutating func request(wantsAlways: Bool, locationServicesEnabled: Bool, now: EpochInstant) -> [Action] {
+    /// open Settings; the app stays denied. Each of those is shown on the screen: "Your app must
+    /// be in the foreground to show a location authorization prompt" (Apple's documentation of
+    /// `requestWhenInUseAuthorization()`) — asked from the background, nothing is shown and
+    /// nothing changes (a library hunt: the prompt was answered there).
+    package mutating func request(
+        wantsAlways: Bool, inForeground: Bool, locationServicesEnabled: Bool, now: EpochInstant
+    ) -> [Action] {
+        guard inForeground else { return [] }
         let askedForAlwaysBefore = alwaysRequested
         alwaysRequested = alwaysRequested || wantsAlways
         if wantsAlways, case .whenInUse(let oneTime) = state {

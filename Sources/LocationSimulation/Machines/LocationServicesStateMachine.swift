@@ -121,6 +121,11 @@ package struct LocationServicesStateMachine: Sendable {
     package private(set) var lastStandardFix: EpochInstant?
     /// Device realism: the first fix after a start comes from the cache.
     package private(set) var cachedFixOwed = false
+    /// A start from stopped owes the app an initial fix, however near the last delivered one it
+    /// is: "Calling stopUpdatingLocation() in between, however, does cause a new initial event to
+    /// be sent the next time you call this method" (`startUpdatingLocation()`, Apple's
+    /// documentation). The distance filter held it back (a library hunt).
+    package private(set) var initialFixOwed = false
     package private(set) var significantChanges = false
     /// The last significant-change event: the device's true position then, and when.
     package private(set) var lastSignificant: (position: Coordinate, time: EpochInstant)?
@@ -154,7 +159,10 @@ package struct LocationServicesStateMachine: Sendable {
     /// methods will immediately cancel the location request" (`CLLocationManager.h`).
     package mutating func startUpdating(deviceRealism: Bool) -> Bool {
         oneShot = .idle
-        if standard == .stopped && deviceRealism { cachedFixOwed = true }
+        if standard == .stopped {
+            initialFixOwed = true
+            if deviceRealism { cachedFixOwed = true }
+        }
         let resumed = standard == .paused
         standard = .running(stillness: nil)
         return resumed
@@ -186,6 +194,13 @@ package struct LocationServicesStateMachine: Sendable {
         if let last = lastStandardFix, last.seconds(to: time) < interval.seconds - 1e-9 { return false }
         lastStandardFix = time
         return true
+    }
+
+    /// Takes the initial fix owed, if one is: the fix made now goes to the app whatever the
+    /// distance filter says.
+    package mutating func takeInitialFix() -> Bool {
+        defer { initialFixOwed = false }
+        return initialFixOwed
     }
 
     /// Takes the cached first fix owed, if one is.

@@ -174,6 +174,8 @@ public struct AppScript: Sendable {
             status: .notDetermined, authorizationAnswer: prompt.answer, answerDelay: prompt.delay,
             accuracyAuthorization: accuracyAuthorization, locationServicesEnabled: locationServicesEnabled,
             noise: noise, seed: seed, startTime: startTime, configuration: configuration)
+        // The app's launch reports the creation (``launch(_:)``), whenever the script launches it.
+        manager.core.creationReportOwed = false
         manager.allowsBackgroundLocationUpdates = backgroundUpdates
         manager.pausesLocationUpdatesAutomatically = pausesAutomatically
         manager.activityType = activityType

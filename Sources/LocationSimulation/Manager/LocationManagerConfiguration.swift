@@ -113,7 +113,7 @@ public struct LocationManagerConfiguration: Sendable, Equatable {
     }
 
     /// Longest gap between fixes of the standard service, seconds (Apple: about 1 Hz); longer
-    /// gaps between route points are filled by interpolation.
+    /// gaps between route points are filled by interpolation (none when it is not above zero).
     public var updateInterval = Seconds(1)
     /// Vertical accuracy reported when the route has altitude, metres.
     public var verticalAccuracy = 3.0

@@ -14,7 +14,19 @@ extension LocationManagerCore {
     /// From iOS 13 the prompt offers While Using, not Always (see the façade's
     /// `requestAlwaysAuthorization()`).
     mutating func requestAuthorization(always: Bool) {
-        perform(authorization.request(wantsAlways: always, locationServicesEnabled: locationServicesEnabled, now: now))
+        perform(
+            authorization.request(
+                wantsAlways: always, inForeground: appState == .foreground,
+                locationServicesEnabled: locationServicesEnabled, now: now))
+    }
+
+    /// The authorization as a new manager reports it: the status, and the accuracy when it is
+    /// reduced.
+    mutating func reportAuthorization() {
+        emit(.authorizationChanged(authorization.status))
+        if authorization.accuracyAuthorization == .reducedAccuracy {
+            emit(.accuracyAuthorizationChanged(.reducedAccuracy))
+        }
     }
 
     /// Carries out what the authorization machine decided, its state already settled.

@@ -17,6 +17,17 @@ extension LocationManagerCore {
         }
     }
 
+    /// `startMonitoringSignificantLocationChanges()`: a new initial event on every start. An app
+    /// refused location is told at once, as the standard service's start tells it: "If the user
+    /// denies your app's use of the location service, this method reports a CLError.Code.denied
+    /// error" (`locationManager(_:didFailWithError:)`); it started silently (a library hunt).
+    mutating func startSignificantChanges() {
+        services.startSignificantChanges()
+        if delegateAvailability(hasSignal: true).isRefusal {
+            emit(.failed(LocationError(.denied, "location access is \(authorizationStatus)")))
+        }
+    }
+
     /// `requestLocation()`: an app refused location gets `kCLErrorDenied` at once; otherwise the
     /// fix (or the timeout) comes with a later sample. Not made while the app is suspended or
     /// terminated (its code does not run).
@@ -50,7 +61,13 @@ extension LocationManagerCore {
             return emit(.monitoringFailed(region, monitoringDenied))
         }
         let maximum = configuration.maximumRegionMonitoringDistance
-        guard region.radius > 0, region.radius <= maximum, region.center.isValid else {
+        guard region.center.isValid else {
+            return emit(
+                .monitoringFailed(
+                    region,
+                    LocationError(.regionMonitoringFailure, "the centre \(region.center) is no place on the Earth")))
+        }
+        guard region.radius > 0, region.radius <= maximum else {
             return emit(
                 .monitoringFailed(
                     region,

@@ -231,7 +231,7 @@ extension LocationManagerCore {
         let fix = fixes.standardFix(
             sample, believed: believed, noiseRadius: noiseRadius, source: source, reduced: reduced)
         if services.takeCachedFix() { emitCachedFix(sample, near: believed) }
-        if distanceFilter <= 0
+        if services.takeInitialFix() || distanceFilter <= 0
             || location.map({ ShortDistance.distance($0.coordinate, fix.coordinate) + Self.tolerance >= distanceFilter }
             )
                 ?? true

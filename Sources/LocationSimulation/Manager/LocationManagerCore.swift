@@ -64,6 +64,13 @@ package struct LocationManagerCore {
     /// Launches after termination so far, and the time of the last one.
     var launches = 0
     var lastLaunch: EpochInstant?
+    /// Whether the report of the authorization at creation is still owed. iOS calls the
+    /// authorization callback "when the app creates the related object's CLLocationManager
+    /// instance" (`locationManagerDidChangeAuthorization(_:)`): made at the first step unless the
+    /// app's code reported it (``Input/reportInitialAuthorization``, as ``AppScript``'s launch
+    /// does), and never for an app that is terminated (its code has made no manager). A library
+    /// user's delegate heard of it only by calling that itself (a library hunt).
+    package var creationReportOwed = true
 
     // The machines.
     package var authorization: AuthorizationStateMachine
@@ -152,6 +159,7 @@ package struct LocationManagerCore {
         case requestTemporaryFullAccuracy(at: EpochInstant?)
         case requestLocation(at: EpochInstant?)
         case startUpdatingLocation
+        case startSignificantChanges
         case startMonitoring(CircularRegion)
         case add(MonitoringCondition, identifier: String, monitor: String, assuming: MonitoringState)
         case startLiveUpdates(LiveConfiguration)
@@ -198,12 +206,30 @@ package struct LocationManagerCore {
         case reportSuspendedConditions
     }
 
+    /// A sample at no place on the Earth (a coordinate not finite, or past ±90° or ±180°) as one
+    /// without a fix where the device last was: positioning never reports such a place
+    /// (`CLLocationCoordinate2DIsValid`), and the region index cannot file it (a library hunt: a
+    /// NaN sample trapped while a region was monitored).
+    private func fixless(_ sample: DeviceSample) -> DeviceSample {
+        var sample = sample
+        sample.coordinate = device?.coordinate ?? Coordinate(latitude: 0, longitude: 0)
+        sample.hasSignal = false
+        return sample
+    }
+
     /// Takes `input`, emitting into the log what iOS would, in its order.
     package mutating func step(_ input: Input) -> Action {
         let base = agenda.count
+        if creationReportOwed {
+            creationReportOwed = false
+            if case .reportInitialAuthorization = input {
+            } else if appState != .terminated {
+                reportAuthorization()
+            }
+        }
         switch input {
         case .move(let sample):
-            return proceed(SampleProgress(sample: sample), base: base)
+            return proceed(SampleProgress(sample: sample.coordinate.isValid ? sample : fixless(sample)), base: base)
         case .resume:
             guard let launched = launching.take() else { return .done }
             finish(launched.delivery)
@@ -214,17 +240,14 @@ package struct LocationManagerCore {
             perform(authorization.change(to: status))
         case .changeAppState(let state, let time):
             return changeAppState(to: state, at: time)
-        case .reportInitialAuthorization:
-            emit(.authorizationChanged(authorization.status))
-            if authorization.accuracyAuthorization == .reducedAccuracy {
-                emit(.accuracyAuthorizationChanged(.reducedAccuracy))
-            }
+        case .reportInitialAuthorization: reportAuthorization()
         case .requestAuthorization(let always): requestAuthorization(always: always)
         case .requestTemporaryFullAccuracy(let time):
             advanceClock(to: time)
             perform(authorization.requestTemporaryFullAccuracy(inForeground: appState == .foreground))
         case .requestLocation(let time): requestLocation(at: time)
         case .startUpdatingLocation: startUpdatingLocation()
+        case .startSignificantChanges: startSignificantChanges()
         case .startMonitoring(let region): startMonitoring(region)
         case .add(let condition, let identifier, let monitor, let assuming):
             agenda.append(.reportSuspendedConditions)

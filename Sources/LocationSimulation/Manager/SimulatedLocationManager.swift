@@ -182,8 +182,10 @@ public final class SimulatedLocationManager {
         continuation?.finish()
     }
 
-    /// Reports the authorization at creation, as CoreLocation does when a manager is made, and
-    /// the accuracy authorization when it is reduced.
+    /// Reports the authorization as CoreLocation does when a manager is made, and the accuracy
+    /// authorization when it is reduced. A manager reports its own creation at its first step;
+    /// call this where the app makes a manager again (a relaunch), or to place the creation's
+    /// report yourself before that step (it is then not made twice).
     public func reportInitialAuthorization() {
         run(.reportInitialAuthorization)
     }
@@ -324,7 +326,7 @@ public final class SimulatedLocationManager {
             handed += 1
             observer?(timed)
             continuation?.yield(timed)
-            if let delegate { call(delegate, with: timed) }
+            if let delegate { call(delegate, with: timed, after: handed > 1 ? core.emitted[handed - 2] : nil) }
         }
     }
 
@@ -332,7 +334,9 @@ public final class SimulatedLocationManager {
     /// manager's clock reads the instant the stream reports (a crossing's, between two samples),
     /// as a device's does at delivery; what the delegate starts then starts at that instant. The
     /// clock never goes back after.
-    private func call(_ delegate: any SimulatedLocationManagerDelegate, with timed: TimedEvent) {
+    private func call(
+        _ delegate: any SimulatedLocationManagerDelegate, with timed: TimedEvent, after previous: TimedEvent?
+    ) {
         let resume = now
         core.now = timed.time
         defer { core.now = max(resume, now) }
@@ -348,8 +352,13 @@ public final class SimulatedLocationManager {
             delegate.locationManagerDidChangeAuthorization(self)
             statusForDeprecatedCallback = nil
         case .accuracyAuthorizationChanged:
-            // Accuracy authorization is iOS 14's; no earlier callback carries it.
-            if configuration.iosVersion >= 14 { delegate.locationManagerDidChangeAuthorization(self) }
+            // Accuracy authorization is iOS 14's; no earlier callback carries it. Reported with the
+            // status (a manager created with reduced accuracy), it is the same authorization: one
+            // call, as at any creation ("The system calls this method when the app creates the
+            // related object's CLLocationManager instance"); it was called twice.
+            guard configuration.iosVersion >= 14 else { return }
+            if let previous, case .authorizationChanged = previous.event, previous.time == timed.time { return }
+            delegate.locationManagerDidChangeAuthorization(self)
         case .locationUpdated(let fix, _): delegate.locationManager(self, didUpdateLocations: [fix])
         case .failed(let error): delegate.locationManager(self, didFailWithError: error)
         case .enteredRegion(let region, _): delegate.locationManager(self, didEnterRegion: region)
@@ -379,7 +388,7 @@ public final class SimulatedLocationManager {
     }
 
     public func startMonitoringSignificantLocationChanges() {
-        core.services.startSignificantChanges()
+        run(.startSignificantChanges)
     }
 
     public func stopMonitoringSignificantLocationChanges() {

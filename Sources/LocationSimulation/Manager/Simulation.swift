@@ -509,7 +509,8 @@ struct DeviceCursor {
 
     init(device: SimulatedDevice, interval: Double) {
         self.device = device
-        self.interval = interval
+        // Zero, negative or NaN fills no gap (it trapped: a gap over zero is no count of steps).
+        self.interval = interval > 0 ? interval : .infinity
         route = device.route.makeIterator()
         upcoming = route.next()
         if let origin = upcoming?.point, device.displacement != (0, 0) {
@@ -578,7 +579,8 @@ struct DeviceCursor {
         if upcoming == nil, device.rest > .zero { resting = (current, current.point.storedTimeOrZero) }
         if let next = upcoming {
             let span = next.point.storedTimeOrZero - current.point.storedTimeOrZero
-            let steps = Int((span / interval).rounded(.up))
+            // At most Int32.max steps: a gap of years at a nanosecond's interval is no count of steps.
+            let steps = Int(min((span / interval).rounded(.up), Double(Int32.max)))
             if steps > 1 { fill = (current, next, 0, steps, Self.motion(from: current, to: next)) }
         }
         return sample(
