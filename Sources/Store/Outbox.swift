@@ -136,14 +136,17 @@ extension Store {
         }
     }
 
-    /// Claims a pending post for sending under `lease` (counting the attempt) and commits before
-    /// any request is made; nil when another sender claimed it first.
-    public func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
+    /// Claims a pending post due by `now` for sending under `lease` (counting the attempt) and
+    /// commits before any request is made; nil when another sender claimed it first, or put it
+    /// off past `now`. (Listed as due, a post another sender has just tried and put off was
+    /// claimed again at once: concurrent flushes spent its six attempts within a second, a
+    /// black-box hunt.)
+    public func claim(_ id: Int64, dueBy now: EpochInstant, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
         try transaction { db throws(StoreError) in
             let changed = try db.run(
                 "UPDATE outbox SET state = 'sending', attempts = attempts + 1, claimed_by = ?, lease_until = ? "
-                    + "WHERE id = ? AND state = 'pending'",
-                [.text(lease.owner), SQLValue(lease.expiry), .integer(id)])
+                    + "WHERE id = ? AND state = 'pending' AND not_before <= ?",
+                [.text(lease.owner), SQLValue(lease.expiry), .integer(id), SQLValue(now)])
             guard changed == 1 else { return nil }
             return try Self.entries(db, where: "id = ?", [.integer(id)]).first
         }

@@ -12,7 +12,7 @@ import SimulatedTime
 ///
 /// ```swift
 /// let lease = OutboxLease()                     // this process, 60 s on the wall clock, renewed while sending
-/// if let post = try store.claim(id, lease: lease) { … }
+/// if let post = try store.claim(id, dueBy: now, lease: lease) { … }
 /// ```
 public struct OutboxLease: Sendable {
     /// Unique to one sender: this machine and process (pid and start time), and a random token

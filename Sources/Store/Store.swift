@@ -69,6 +69,7 @@ public final class Store: @unchecked Sendable {
     ///
     /// A store written by an older Waypost is refused: bringing its schema up to date is a write.
     public convenience init(readingAt path: String) throws(StoreError) {
+        try StoreFile.checkExisting(path)
         var connection = try SQLiteConnection(path: path, access: .readOnly)
         var identity: StoreFile.Identity
         do {
@@ -143,9 +144,23 @@ public final class Store: @unchecked Sendable {
         do {
             identity = try StoreFile.identity(connection)
         } catch {
-            guard connection.lastErrorCode == SQLITE_NOTADB else { throw error }
-            throw StoreError(
-                path: path, message: "is not a Waypost store (not an SQLite database); it is left untouched")
+            // Said in words a user acts on, not as the statement SQLite failed on (a hunt).
+            switch connection.lastErrorCode {
+            case SQLITE_NOTADB:
+                throw StoreError(
+                    path: path, message: "is not a Waypost store (not an SQLite database); it is left untouched")
+            case SQLITE_CORRUPT:
+                throw StoreError(
+                    path: path,
+                    message: "is damaged (SQLite: the database disk image is malformed — cut short, or overwritten); "
+                        + "it is left untouched")
+            case SQLITE_CANTOPEN:
+                throw StoreError(
+                    path: path,
+                    message: "cannot be opened: SQLite needs to write its -wal and -shm files beside it, and the "
+                        + "directory or file system that holds it is read-only")
+            default: throw error
+            }
         }
         if let refusal = identity.refusal(understanding: Schema.migrations.count) {
             throw StoreError(path: path, message: refusal)

@@ -1,4 +1,3 @@
-import CheckinEngine
 import Foundation
 import LocationEvents
 import SimulatedTime
@@ -7,6 +6,8 @@ import SocialEmulator
 import Store
 import TestSupport
 import Testing
+
+@testable import CheckinEngine
 
 /// A sender's claims lapse only if it stalls or stops: while a request waits on a slow server, the
 /// pass renews them, in a store another process may share (`OutboxStore.sharesClaims`). An
@@ -173,5 +174,23 @@ struct ClaimRenewalTests {
         // Three times the lease: a renewing pass would have renewed it several times over.
         let renewed = try await Self.renewed(store, run: run, watch: .milliseconds(900)) { store.outbox() }
         #expect(!renewed)
+    }
+}
+
+/// A black-box hunt: a flush exited 0 with its writes in the -wal file alone (a reader of the .db
+/// file saw every post still pending), about one time in six — the stopped heartbeat's timer
+/// still held the store, which was then never closed. Stopped, it holds nothing.
+@Suite("A stopped heartbeat lets go of its store at once")
+struct ClaimHeartbeatReleaseTests {
+    @Test func aStoppedHeartbeatHoldsNoStore() {
+        var store: InMemoryStore? = InMemoryStore()
+        weak let held = store
+        if let store {
+            let heartbeat = ClaimHeartbeat(
+                store: store, lease: OutboxLease(duration: .seconds(60), clock: SimulatedClock(start: 0)))
+            heartbeat.stop()
+        }
+        store = nil
+        #expect(held == nil, "the store outlived its last owner")
     }
 }

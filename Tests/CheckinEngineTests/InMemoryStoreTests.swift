@@ -70,8 +70,10 @@ struct InMemoryStoreTests {
         #expect(try !store.enqueue(key: "k", run: 1, network: "twitter", createdAt: 11, payload: Data(), audit: Data()))
         #expect(try store.duePosts(now: 9, limit: 10, run: nil).isEmpty)
         let entry = try #require(try store.duePosts(now: 10, limit: 10, run: nil).first)
-        #expect(try store.claim(entry.id, lease: mine)?.attempts == 1)
-        #expect(try store.claim(entry.id, lease: theirs) == nil)
+        // Not before it is due: listed as due, a post put off since is not claimed (a hunt).
+        #expect(try store.claim(entry.id, dueBy: 9, lease: mine) == nil)
+        #expect(try store.claim(entry.id, dueBy: 10, lease: mine)?.attempts == 1)
+        #expect(try store.claim(entry.id, dueBy: 10, lease: theirs) == nil)
         #expect(try store.reclaimLapsed(lease: theirs, run: nil).isEmpty, "a live claim is never taken")
         #expect(try !store.settle(entry.id, lease: theirs, state: .sent, lastError: nil, at: 20, audit: Data()))
         #expect(try store.settle(entry.id, lease: mine, state: .sent, lastError: nil, at: 20, audit: Data()))

@@ -30,7 +30,7 @@ struct InMemoryStoreValuesTests {
         // Settled with a changed post, the next reader gets the new post's bytes.
         let lease = OutboxLease(duration: .seconds(60), clock: SimulatedClock(start: now))
         for id: Int64 in [1, 2] {
-            #expect(try values.claim(id, lease: lease) == bytes.claim(id, lease: lease))
+            #expect(try values.claim(id, dueBy: now, lease: lease) == bytes.claim(id, dueBy: now, lease: lease))
         }
         var changed = intents[0]
         changed.lostAnswer = "lost"
@@ -44,8 +44,8 @@ struct InMemoryStoreValuesTests {
                 1, lease: lease, state: .pending, notBefore: now, payload: #require(changed.storedJSON),
                 lastError: "lost", remoteID: nil, at: now, audit: #require(record.storedJSON)))
         // The delivery's own reads leave a post held as a value unwritten.
-        #expect(try values.claimAsHeld(3, lease: lease)?.payload == Data())
-        #expect(try bytes.claim(3, lease: lease) != nil)
+        #expect(try values.claimAsHeld(3, dueBy: now, lease: lease)?.payload == Data())
+        #expect(try bytes.claim(3, dueBy: now, lease: lease) != nil)
         let later = OutboxLease(duration: .seconds(60), clock: SimulatedClock(start: now.advanced(bySeconds: 3_600)))
         #expect(try values.reclaimLapsed(lease: later, run: nil) == bytes.reclaimLapsed(lease: later, run: nil))
         #expect(values.outbox() == bytes.outbox())

@@ -24,9 +24,12 @@ struct StoreTests {
             let due = try #require(try store?.duePosts(now: 10).first)
             let first = OutboxLease(
                 duration: .seconds(60), clock: SimulatedClock(start: EpochInstant(secondsSince1970: 1_000)))
-            let claimed = try #require(try store?.claim(due.id, lease: first))
+            // Not before it is due: a flush listing it as due, while another put it off since,
+            // claimed it again at once (a hunt: concurrent flushes spent six attempts in a second).
+            #expect(try store?.claim(due.id, dueBy: 9, lease: first) == nil)
+            let claimed = try #require(try store?.claim(due.id, dueBy: 10, lease: first))
             #expect(claimed.state == .sending && claimed.attempts == 1 && claimed.claimedBy == first.owner)
-            #expect(try store?.claim(due.id, lease: first) == nil, "a claimed post cannot be claimed twice")
+            #expect(try store?.claim(due.id, dueBy: 10, lease: first) == nil, "a claimed post cannot be claimed twice")
             store = nil  // as if the process stalled here
             let reopened = try Store(path: path)
             let later = OutboxLease(
@@ -76,7 +79,7 @@ struct StoreTests {
             let clock = SimulatedClock(start: EpochInstant(secondsSince1970: 1_000))
             let first = OutboxLease(duration: .seconds(60), clock: clock)
             let real1 = try #require(try store.duePosts(now: 10, servers: ["twitter": real]).first)
-            _ = try #require(try store.claim(real1.id, lease: first))
+            _ = try #require(try store.claim(real1.id, dueBy: 10, lease: first))
             clock.advance(to: EpochInstant(secondsSince1970: 1_100))
             let later = OutboxLease(duration: .seconds(60), clock: clock)
             #expect(try store.reclaimLapsed(lease: later, servers: [:]).isEmpty)
@@ -101,7 +104,7 @@ struct StoreTests {
             let clock = SimulatedClock(start: EpochInstant(secondsSince1970: 1_000))
             let sender = OutboxLease(duration: .seconds(60), clock: clock)
             let ids = try store.duePosts(now: 1).map(\.id)
-            for id in ids { _ = try #require(try store.claim(id, lease: sender)) }
+            for id in ids { _ = try #require(try store.claim(id, dueBy: 1, lease: sender)) }
             let other = OutboxLease(duration: .seconds(60), clock: clock)
             #expect(try store.reclaimLapsed(lease: other).isEmpty, "a live claim is left to its sender")
             clock.advance(to: EpochInstant(secondsSince1970: 1_050))
@@ -259,7 +262,7 @@ struct StoreTests {
                     payload: Data(#"{"latitude":1}"#.utf8), audit: Data(#"{"at":"\#(key)"}"#.utf8))
             }
             for entry in try store.duePosts(now: 1_000) where entry.key != "old-pending" {
-                _ = try #require(try store.claim(entry.id, lease: lease))
+                _ = try #require(try store.claim(entry.id, dueBy: 1_000, lease: lease))
                 try store.settle(
                     entry.id, lease: lease, state: .sent, at: 1_000, audit: Data(#"{"at":"\#(entry.key)"}"#.utf8))
             }
@@ -394,6 +397,31 @@ struct StoreTests {
             let notAStore = try #require(throws: StoreError.self) { try Store(readingAt: empty) }
             #expect(notAStore.needsUpgrade && notAStore.message == "is an empty file, not a Waypost store")
             #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+        }
+    }
+
+    /// A black-box hunt: a FIFO given to a reading command held it forever, a directory was "disk
+    /// I/O error", and a store cut short was named by the statement SQLite failed on. Each is one
+    /// line a user acts on, the file left as it was.
+    @Test("A FIFO, a directory or a store cut short is one clear refusal")
+    func storesThatCannotBeRead() throws {
+        try withTemporaryDirectory { directory in
+            let fifo = directory.appendingPathComponent("fifo.db").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            for path in [fifo, directory.path] {
+                let refused = try #require(throws: StoreError.self) { try Store(readingAt: path) }
+                #expect(refused.message == "is not a regular file, so not a Waypost store", "\(refused)")
+            }
+            let path = directory.appendingPathComponent("w.db").path
+            _ = try Store(path: path).beginRun(name: "r", track: "t", at: 1)
+            let cut = directory.appendingPathComponent("cut.db").path
+            try Data(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8_192)).write(
+                to: URL(fileURLWithPath: cut))
+            for open in [{ try Store(path: cut) }, { try Store(readingAt: cut) }] {
+                let damaged = try #require(throws: StoreError.self) { _ = try open() }
+                #expect(
+                    damaged.message.hasPrefix("is damaged (SQLite: the database disk image is malformed"), "\(damaged)")
+            }
         }
     }
 

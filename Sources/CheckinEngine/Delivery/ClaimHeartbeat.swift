@@ -13,7 +13,10 @@ final class ClaimHeartbeat {
         let interval = DispatchTimeInterval.nanoseconds(Int(lease.duration.inSeconds / 3 * 1e9))
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "waypost.outbox.claims"))
         timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { try? store.renewClaims(lease) }
+        // Weakly: a cancelled timer lets go of its handler later, on its queue — a flush that
+        // exited before then never closed its store, and left its writes in the -wal file
+        // alone (a black-box hunt: a reader of the .db file saw every post still pending).
+        timer.setEventHandler { [weak store] in try? store?.renewClaims(lease) }
         timer.resume()
     }
 

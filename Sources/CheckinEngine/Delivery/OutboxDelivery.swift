@@ -124,8 +124,9 @@ public final class OutboxDelivery {
     }
 
     private func claim(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry? {
-        if let values { return try values.claimAsHeld(entry.id, lease: lease) }
-        return try store.claim(entry.id, lease: lease)
+        let now = clock.now
+        if let values { return try values.claimAsHeld(entry.id, dueBy: now, lease: lease) }
+        return try store.claim(entry.id, dueBy: now, lease: lease)
     }
 
     /// Delivers until nothing is due within `maxWait` (nil: until nothing is due), waiting on the

@@ -249,13 +249,15 @@ public final class InMemoryStore: CheckinStore, OutboxStore, @unchecked Sendable
         }
     }
 
-    public func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
-        try locked { () throws(StoreError) -> OutboxEntry? in claimed(id, lease: lease).map(written) }
+    public func claim(_ id: Int64, dueBy now: EpochInstant, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
+        try locked { () throws(StoreError) -> OutboxEntry? in claimed(id, dueBy: now, lease: lease).map(written) }
     }
 
-    /// Claims the post for `lease`; its place in `entries`, nil when it is not pending.
-    private func claimed(_ id: Int64, lease: OutboxLease) -> Int? {
-        guard let index = position(of: id), entries[index].state == .pending else { return nil }
+    /// Claims the post for `lease`; its place in `entries`, nil when it is not pending or not due.
+    private func claimed(_ id: Int64, dueBy now: EpochInstant, lease: OutboxLease) -> Int? {
+        guard let index = position(of: id), entries[index].state == .pending, entries[index].notBefore <= now else {
+            return nil
+        }
         entries[index].state = .sending
         entries[index].attempts += 1
         entries[index].claimedBy = lease.owner
@@ -402,8 +404,10 @@ extension InMemoryStore: PostValueStore {
         }
     }
 
-    func claimAsHeld(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
-        try locked { () throws(StoreError) -> OutboxEntry? in claimed(id, lease: lease).map { entries[$0] } }
+    func claimAsHeld(_ id: Int64, dueBy now: EpochInstant, lease: OutboxLease) throws(StoreError) -> OutboxEntry? {
+        try locked { () throws(StoreError) -> OutboxEntry? in
+            claimed(id, dueBy: now, lease: lease).map { entries[$0] }
+        }
     }
 
     func intent(of entry: OutboxEntry) throws -> PostIntent {

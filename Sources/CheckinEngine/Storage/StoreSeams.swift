@@ -56,7 +56,7 @@ protocol PostValueStore: AnyObject {
     /// out for it (its payload left empty until another reader asks).
     func duePostsAsHeld(now: EpochInstant, limit: Int, run: Int64?, servers: OutboxServers?) throws(StoreError)
         -> [OutboxEntry]
-    func claimAsHeld(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
+    func claimAsHeld(_ id: Int64, dueBy now: EpochInstant, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
     /// The post `entry` holds; decoded when it was written as bytes.
     func intent(of entry: OutboxEntry) throws -> PostIntent
     /// The run's audit records, in the order the posts were first recorded.
@@ -75,8 +75,9 @@ public protocol OutboxStore: AnyObject, Sendable {
     /// When the earliest pending post (of `run`, addressed to `servers`, when given) falls due;
     /// nil when none is pending.
     func nextDueTime(run: Int64?, servers: OutboxServers?) throws(StoreError) -> EpochInstant?
-    /// Takes a pending post for `lease`; nil when another sender took it first.
-    func claim(_ id: Int64, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
+    /// Takes a pending post due by `now` for `lease`; nil when another sender took it first or
+    /// put it off past `now`.
+    func claim(_ id: Int64, dueBy now: EpochInstant, lease: OutboxLease) throws(StoreError) -> OutboxEntry?
     /// Takes over the claims (of `run`, addressed to `servers`, when given) whose lease lapsed
     /// (their sender stalled or stopped): each is in doubt.
     func reclaimLapsed(lease: OutboxLease, run: Int64?, servers: OutboxServers?) throws(StoreError) -> [OutboxEntry]

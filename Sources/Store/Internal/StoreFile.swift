@@ -45,9 +45,7 @@ enum StoreFile {
                 )
             }
         }
-        guard file.st_mode & S_IFMT == S_IFREG else {
-            throw StoreError(path: path, message: "is not a regular file, so not a Waypost store")
-        }
+        guard file.st_mode & S_IFMT == S_IFREG else { throw notRegular(path) }
         // An empty file is a new store only when it is the kind Waypost creates: its own, private,
         // reached directly (left by a process that stopped before writing the first page).
         if file.st_size == 0 && (isLink || file.st_mode & 0o077 != 0 || file.st_uid != geteuid()) {
@@ -57,6 +55,18 @@ enum StoreFile {
                     "is an empty file waypost did not create\(isLink ? " (reached through a symbolic link)" : ""); it is left untouched — remove it to start a new store there"
             )
         }
+    }
+
+    /// Makes sure the existing `path` (through links) is a regular file before SQLite opens it to
+    /// read: a FIFO held the open forever, a directory was "disk I/O error" (a black-box hunt).
+    static func checkExisting(_ path: String) throws(StoreError) {
+        var file = stat()
+        guard stat(path, &file) == 0 else { throw StoreError(path: path, message: "cannot open: \(errnoText())") }
+        guard file.st_mode & S_IFMT == S_IFREG else { throw notRegular(path) }
+    }
+
+    private static func notRegular(_ path: String) -> StoreError {
+        StoreError(path: path, message: "is not a regular file, so not a Waypost store")
     }
 
     /// What the file holds, read before anything is written.
