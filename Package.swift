@@ -107,6 +107,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: instrumented
         ),
@@ -211,7 +212,11 @@ let package = Package(
         .testTarget(
             name: "LocationEventsTests", dependencies: ["LocationEvents", "Geo", "SimulatedTime", "WaypostSupport"]),
         .testTarget(
-            name: "SocialAPITests", dependencies: ["SocialAPI", "SimulatedTime", "TestSupport", "WaypostSupport"]),
+            name: "SocialAPITests",
+            dependencies: [
+                "SocialAPI", "SimulatedTime", "TestSupport", "WaypostSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "WaypostSupportTests", dependencies: ["WaypostSupport"]),
         .testTarget(
             name: "SocialEmulatorTests",

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// An HTTP request as the clients build it.
 public struct HTTPRequestSpec: Sendable, Equatable {
@@ -115,7 +116,29 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             return HTTPResponseSpec(
                 status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
         } catch {
-            throw .transport("\(request.method) \(request.url.path): \(error)")
+            throw .transport("\(request.method) \(request.url.path): \(Self.explain(error, url: request.url))")
+        }
+    }
+
+    /// A failure to reach the server in words: NIO calls a refused connection "connection reset
+    /// (error set): Connection refused (errno: 111)", and an unknown host "DNS error:
+    /// SocketAddressError.UnknownHost: … (error -2) for host …" (a black-box hunt). Anything
+    /// else as AsyncHTTPClient says it — as the in-process emulator's transport says it too.
+    static func explain(_ error: any Error, url: URL) -> String {
+        let server = url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
+        switch error {
+        case let connection as NIOConnectionError:
+            if connection.dnsAError != nil || connection.dnsAAAAError != nil {
+                return "cannot find the host \(connection.host) (no such name, or no DNS answer)"
+            }
+            return connection.connectionErrors.first.map { explain($0.error, url: url) }
+                ?? "cannot connect to \(server)"
+        case let io as IOError:
+            let reason = String(cString: strerror(io.errnoCode))
+            let connecting = [ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL].contains(io.errnoCode)
+            return connecting ? "cannot connect to \(server): \(reason)" : reason
+        default:
+            return "\(error)"
         }
     }
 }
