@@ -241,6 +241,15 @@ public struct ConfigNode {
         return node
     }
 
+    /// The first number below this node that reads as infinite (`1e400`): well-formed JSON that
+    /// JSONDecoder refuses whole ("not valid JSON", at no path), for a format decoded after it is
+    /// read strictly.
+    package var firstHugeNumber: ConfigNode? {
+        if isMapping { return entries.lazy.compactMap { $0.value.firstHugeNumber }.first }
+        if isSequence { return items.lazy.compactMap(\.firstHugeNumber).first }
+        return !isDoubleQuoted && numericValue?.isInfinite == true ? self : nil
+    }
+
     public func list() throws(ConfigFileError) -> [ConfigNode] {
         guard isSequence else { throw failure("expected a list") }
         return items

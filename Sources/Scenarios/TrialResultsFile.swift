@@ -103,19 +103,26 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
     /// strict JSON to find the place.
     private static func notResults(_ data: Data, name: String, _ error: any Error) -> String {
         let what = "not a waypost results file (written by waypost test --output)"
-        let node: ConfigNode
-        let why: String
+        let root: ConfigNode
         do {
-            let root = try ConfigNode.json(String(decoding: data, as: UTF8.self), name: name)
-            guard let error = error as? DecodingError, let path = DecodingErrorText.codingPath(of: error) else {
-                return "\(name): \(what)"
-            }
-            (node, why) = (root.node(at: path), DecodingErrorText.explain(error))
+            root = try ConfigNode.json(ConfigText.decode(data, name: name), name: name)
         } catch {
             guard error.line > 0 else { return "\(name): \(what): \(error.message)" }
             return "\(name):\(error.line):\(error.column): \(what): \(error.message)"
         }
-        return "\(name):\(node.line):\(node.column): \(what): \(why)"
+        guard let error = error as? DecodingError else { return "\(name): \(what)" }
+        let path = DecodingErrorText.codingPath(of: error) ?? []
+        // Well-formed JSON refused whole ("not valid JSON", at no path): a number its field
+        // cannot hold — which JSONDecoder does not name (a regression hunt: "1:1 … not valid JSON").
+        guard !path.isEmpty else {
+            if let huge = root.firstHugeNumber {
+                return "\(name):\(huge.line):\(huge.column): \(what): a number past what a double holds (±1.8e308)"
+            }
+            return "\(name): \(what): a number its field cannot hold (past its range, or not a whole number where "
+                + "one is expected)"
+        }
+        let node = root.node(at: path)
+        return "\(name):\(node.line):\(node.column): \(what): \(DecodingErrorText.explain(error))"
     }
 
     /// What no run writes, in a file that decoded: a shard or a trial count out of range, a unit

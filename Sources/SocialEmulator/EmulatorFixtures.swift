@@ -129,7 +129,7 @@ public struct EmulatorFixtures: Sendable, Equatable {
         } catch let error as DecodingError {
             let path = DecodingErrorText.codingPath(of: error) ?? []
             // Strict JSON already: what JSONDecoder refuses whole is a number past a Double.
-            if path.isEmpty, let root, let huge = Self.firstHugeNumber(in: root) {
+            if path.isEmpty, let huge = root?.firstHugeNumber {
                 throw LoadError(
                     file: file, position: "\(huge.line):\(huge.column)",
                     reason: "a number past what a double holds (±1.8e308)")
@@ -140,13 +140,6 @@ public struct EmulatorFixtures: Sendable, Equatable {
         } catch {
             throw LoadError(file: file, reason: "\(error)")
         }
-    }
-
-    /// The first number of the tree that reads as infinite (`1e400`), if any.
-    private static func firstHugeNumber(in node: ConfigNode) -> ConfigNode? {
-        if node.isMapping { return node.entries.lazy.compactMap { firstHugeNumber(in: $0.value) }.first }
-        if node.isSequence { return ((try? node.list()) ?? []).lazy.compactMap(firstHugeNumber(in:)).first }
-        return !node.isDoubleQuoted && node.numericValue?.isInfinite == true ? node : nil
     }
 
     /// The fixtures shipped in `fixtures/places` of a checkout at `root`.

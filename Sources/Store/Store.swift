@@ -149,11 +149,6 @@ public final class Store: @unchecked Sendable {
             case SQLITE_NOTADB:
                 throw StoreError(
                     path: path, message: "is not a Waypost store (not an SQLite database); it is left untouched")
-            case SQLITE_CORRUPT:
-                throw StoreError(
-                    path: path,
-                    message: "is damaged (SQLite: the database disk image is malformed — cut short, or overwritten); "
-                        + "it is left untouched")
             case SQLITE_CANTOPEN:
                 throw StoreError(
                     path: path,

@@ -169,13 +169,17 @@ struct NetworkOptions: ParsableArguments {
     /// needs: every request would be refused (401) for want of them.
     func requireCredentials(_ credentials: Credentials) throws {
         let source = self.credentials.map { "in \($0)" } ?? "in the environment"
+        // A file replaces the environment for both networks: a variable set beside it is not read,
+        // so the message names the file (it named the variable, set already: a regression hunt).
+        let file = self.credentials.map { " (\($0) has none; with --credentials the WAYPOST_* variables are not read)" }
         if twitterBaseURL != nil {
             guard let oauth = credentials.twitter else {
                 throw CommandFailure(
                     .usage,
-                    "--twitter-base-url needs Twitter credentials: WAYPOST_TWITTER_CONSUMER_KEY and "
-                        + "WAYPOST_TWITTER_CONSUMER_SECRET (with WAYPOST_TWITTER_TOKEN and _TOKEN_SECRET), or --credentials"
-                )
+                    "--twitter-base-url needs Twitter credentials: "
+                        + (file.map { "twitter: consumerKey and consumerSecret in the credentials file\($0)" }
+                            ?? "WAYPOST_TWITTER_CONSUMER_KEY and WAYPOST_TWITTER_CONSUMER_SECRET (with "
+                            + "WAYPOST_TWITTER_TOKEN and _TOKEN_SECRET), or --credentials"))
             }
             if (oauth.token == nil) != (oauth.tokenSecret == nil) {
                 throw CommandFailure(.usage, "the Twitter token and its secret go together; \(source) one is missing")
@@ -184,7 +188,9 @@ struct NetworkOptions: ParsableArguments {
         if facebookBaseURL != nil && credentials.facebookAccessToken == nil {
             throw CommandFailure(
                 .usage,
-                "--facebook-base-url needs a Graph access token: WAYPOST_FACEBOOK_ACCESS_TOKEN, or --credentials")
+                "--facebook-base-url needs a Graph access token: "
+                    + (file.map { "facebook: accessToken in the credentials file\($0)" }
+                        ?? "WAYPOST_FACEBOOK_ACCESS_TOKEN, or --credentials"))
         }
     }
 

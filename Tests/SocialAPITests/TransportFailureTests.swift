@@ -31,5 +31,10 @@ struct TransportFailureTests {
         let refused = IOError(errnoCode: ECONNREFUSED, reason: "connection reset (error set)")
         #expect(
             AsyncHTTPClientTransport.explain(refused, url: url) == "cannot connect to example.com: Connection refused")
+        // An IPv6 address in brackets, as in its URL (it read "::1:9").
+        let loopback6 = try #require(URL(string: "http://[::1]:9/1.1/"))
+        #expect(
+            AsyncHTTPClientTransport.explain(refused, url: loopback6) == "cannot connect to [::1]:9: Connection refused"
+        )
     }
 }

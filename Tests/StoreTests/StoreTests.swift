@@ -417,6 +417,22 @@ struct StoreTests {
             let cut = directory.appendingPathComponent("cut.db").path
             try Data(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8_192)).write(
                 to: URL(fileURLWithPath: cut))
+            // Damage met at a later read — a page overwritten mid-file — is said alike.
+            do {  // closed (its -wal folded in) before the file is damaged
+                let store = try Store(path: path)
+                let run = try store.beginRun(name: "full", track: "t", at: 1)
+                for index in 0..<200 {
+                    try store.enqueue(
+                        key: "k\(index)", run: run.id, network: "twitter", createdAt: 1,
+                        payload: Data(repeating: UInt8(ascii: "x"), count: 1_000), audit: Data("{}".utf8))
+                }
+            }
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seek(toOffset: 24_576)
+            try handle.write(contentsOf: Data(repeating: 0xDE, count: 8_192))
+            try handle.close()
+            let later = try #require(throws: StoreError.self) { _ = try Store(readingAt: path).outbox() }
+            #expect(later.message.hasPrefix("is damaged (SQLite: the database disk image is malformed"), "\(later)")
             for open in [{ try Store(path: cut) }, { try Store(readingAt: cut) }] {
                 let damaged = try #require(throws: StoreError.self) { _ = try open() }
                 #expect(

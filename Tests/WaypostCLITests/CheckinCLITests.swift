@@ -219,6 +219,19 @@ struct CheckinCLITests {
                 #expect(run.status == 64 && run.stderr.contains(message), "\(run.stderr)")
                 #expect(run.stdout.isEmpty)
             }
+            // A file replaces the environment for both networks: the message named the variable,
+            // set already (a regression hunt); it names the file.
+            let file = directory.appendingPathComponent("twitter-only.yaml")
+            try Data("twitter:\n  consumerKey: k\n  consumerSecret: s\n".utf8).write(to: file)
+            chmod(file.path, 0o600)
+            let fileOnly = try CLITests.waypost(
+                base + ["--facebook-base-url", "http://127.0.0.1:9/", "--credentials", file.path],
+                environment: ["WAYPOST_FACEBOOK_ACCESS_TOKEN": "set-but-not-read"])
+            #expect(fileOnly.status == 64, "\(fileOnly.stderr)")
+            #expect(
+                fileOnly.stderr.contains(
+                    "facebook: accessToken in the credentials file (\(file.path) has none; with --credentials the "
+                        + "WAYPOST_* variables are not read)"), "\(fileOnly.stderr)")
         }
     }
 

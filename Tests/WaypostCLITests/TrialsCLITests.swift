@@ -135,6 +135,26 @@ struct TrialsCLITests {
             #expect(wrongType.status == 65)
             #expect(wrongType.stderr.contains("edited.json:1:\(column): "), "\(wrongType.stderr)")
             #expect(wrongType.stderr.contains("shards: expected a number, found a string"), "\(wrongType.stderr)")
+            // A number its field cannot hold was "1:1 … not valid JSON" (JSONDecoder's words, at no
+            // path); past a double it is placed, otherwise said without a place.
+            for (value, said) in [
+                (
+                    "1e400",
+                    "edited.json:1:\(column): not a waypost results file (written by waypost test --output): "
+                        + "a number past what a double holds"
+                ),
+                (
+                    "1.5",
+                    "edited.json: not a waypost results file (written by waypost test --output): a number its "
+                        + "field cannot hold"
+                ),
+            ] {
+                try Data(text.replacingCharacters(in: shardsAt, with: "\"shards\":\(value)").utf8)
+                    .write(to: URL(fileURLWithPath: edited))
+                let number = try CLITests.waypost("test", "--merge", edited, two)
+                #expect(number.status == 65 && number.stderr.contains(said), "\(value): \(number.stderr)")
+                #expect(!number.stderr.contains("not valid JSON"), "\(number.stderr)")
+            }
             // The shards' budget is in their files: a budget given to --merge was accepted and ignored.
             let budget = try CLITests.waypost("test", "--merge", one, two, "--time-budget", "5")
             #expect(budget.status == 64 && budget.stderr.contains("--time-budget"), "\(budget.stderr)")

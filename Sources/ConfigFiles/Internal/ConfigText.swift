@@ -74,7 +74,7 @@ package enum ConfigText {
         Int(min(physicalMemory / 40, UInt64(Int.max)))
     }
 
-    static func decode(_ data: Data, name: String) throws(ConfigFileError) -> String {
+    package static func decode(_ data: Data, name: String) throws(ConfigFileError) -> String {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         if let text = UTF8Validation.string(bytes) { return text }

@@ -125,7 +125,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// SocketAddressError.UnknownHost: … (error -2) for host …" (a black-box hunt). Anything
     /// else as AsyncHTTPClient says it — as the in-process emulator's transport says it too.
     static func explain(_ error: any Error, url: URL) -> String {
-        let server = url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
+        // An IPv6 address is written in brackets, as in the URL ("[::1]:9", not "::1:9").
+        let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 }
+        let server = host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
         switch error {
         case let connection as NIOConnectionError:
             if connection.dnsAError != nil || connection.dnsAAAAError != nil {

@@ -105,6 +105,14 @@ final class SQLiteConnection {
         let reason = String(cString: sqlite3_errmsg(handle))
         // What the user can act on, before SQLite's words: even a read needs the -shm file beside
         // a database in WAL mode, so a read-only directory stops `audit` too.
+        // Damage found at any read, the first or a later one (a page overwritten mid-file): one
+        // wording, not the statement that met it (a regression hunt).
+        if lastErrorCode == SQLITE_CORRUPT {
+            return StoreError(
+                path: path,
+                message: "is damaged (SQLite: the database disk image is malformed — cut short, or overwritten); "
+                    + "nothing more was written to it")
+        }
         if lastErrorCode == SQLITE_READONLY {
             return StoreError(
                 path: path,
