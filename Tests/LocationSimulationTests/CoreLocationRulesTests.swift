@@ -173,27 +173,29 @@ import Testing
         #expect(run(sparse, manager: manager).fixes.map(\.time) == [0, 20, 40, 60])
     }
 
-    @Test func requestLocationWhenDeniedFailsAtOnce() {
-        let manager = SimulatedLocationManager(status: .denied, startTime: t0)
-        var events: [TimedEvent] = []
-        manager.observer = { events.append($0) }
-        manager.requestLocation()
-        #expect(events.failures.map(\.code) == [.denied])
-    }
-
+    /// Apple, `requestLocation()`: an app refused location is told at once; and
     /// `locationManager(_:didFailWithError:)`: "If the user denies your app's use of the location
     /// service, this method reports a CLError.Code.denied error" — the significant-change service
     /// too (a library hunt: it started silently, where the standard service's start reported it).
-    /// A region whose centre is no place says so (its message spoke of the radius).
-    @Test func aDeniedSignificantChangeStartFailsAtOnce() {
+    @Test(arguments: ["requestLocation", "significantChanges"])
+    func aDeniedAppIsToldAtOnce(_ call: String) {
         let manager = SimulatedLocationManager(status: .denied, startTime: t0)
         var events: [TimedEvent] = []
         manager.observer = { events.append($0) }
-        manager.startMonitoringSignificantLocationChanges()
+        if call == "requestLocation" {
+            manager.requestLocation()
+        } else {
+            manager.startMonitoringSignificantLocationChanges()
+        }
         #expect(events.failures.map(\.code) == [.denied])
-        let always = alwaysManager()
-        always.observer = { events.append($0) }
-        always.startMonitoring(
+    }
+
+    /// A region whose centre is no place says so (its message spoke of the radius: a library hunt).
+    @Test func aRegionAtNoPlaceSaysSo() {
+        let manager = alwaysManager()
+        var events: [TimedEvent] = []
+        manager.observer = { events.append($0) }
+        manager.startMonitoring(
             for: CircularRegion(identifier: "x", center: Coordinate(latitude: 91, longitude: 0), radius: 100))
         let failure = events.compactMap { if case .monitoringFailed(_, let error) = $0.event { error } else { nil } }
         #expect(failure.map(\.code) == [.regionMonitoringFailure])
