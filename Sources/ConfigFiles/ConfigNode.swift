@@ -1,5 +1,6 @@
 import Foundation
 import SimulatedTime
+import WaypostSupport
 internal import Yams
 
 /// A YAML (or JSON) node read strictly: unknown keys, wrong types and out-of-range values are
@@ -231,20 +232,32 @@ public struct ConfigNode {
     package func node(at path: [any CodingKey]) -> ConfigNode {
         var node = self
         for key in path {
-            let items = node.items
-            let next =
-                node.isSequence
-                ? key.intValue.flatMap { items.indices.contains($0) ? items[$0] : nil } : node[key.stringValue]
+            var next: ConfigNode?
+            if node.isSequence, let index = key.intValue {
+                let items = node.items
+                next = items.indices.contains(index) ? items[index] : nil
+            } else {
+                next = node[key.stringValue]
+            }
             guard let next else { break }
             node = next
         }
         return node
     }
 
-    /// The first number below this node that reads as infinite (`1e400`): well-formed JSON that
-    /// JSONDecoder refuses whole ("not valid JSON", at no path), for a format decoded after it is
-    /// read strictly.
-    package var firstHugeNumber: ConfigNode? {
+    /// Where in this tree — text already read strictly — and why a decoder refused it: at the
+    /// value its coding path names; refused whole, at no path (JSONDecoder's "not valid JSON",
+    /// said of well-formed text), at the first number past a double, or nowhere for a number its
+    /// field cannot hold, which JSONDecoder does not name.
+    package func locate(_ error: DecodingError) -> (node: ConfigNode?, reason: String) {
+        let path = DecodingErrorText.codingPath(of: error) ?? []
+        guard path.isEmpty else { return (node(at: path), DecodingErrorText.explain(error)) }
+        if let huge = firstHugeNumber { return (huge, "a number past what a double holds (±1.8e308)") }
+        return (nil, "a number its field cannot hold (past its range, or not a whole number where one is expected)")
+    }
+
+    /// The first number below this node that reads as infinite (`1e400`).
+    private var firstHugeNumber: ConfigNode? {
         if isMapping { return entries.lazy.compactMap { $0.value.firstHugeNumber }.first }
         if isSequence { return items.lazy.compactMap(\.firstHugeNumber).first }
         return !isDoubleQuoted && numericValue?.isInfinite == true ? self : nil

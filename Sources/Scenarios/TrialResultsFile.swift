@@ -1,7 +1,6 @@
 import ConfigFiles
 import Foundation
 import Store
-import WaypostSupport
 
 /// A run's share of scenario units — or all of them — as `waypost test --shard K/N --output FILE`
 /// writes it and `waypost test --merge FILE…` reads it back: the verdict is aggregated from the
@@ -111,18 +110,8 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
             return "\(name):\(error.line):\(error.column): \(what): \(error.message)"
         }
         guard let error = error as? DecodingError else { return "\(name): \(what)" }
-        let path = DecodingErrorText.codingPath(of: error) ?? []
-        // Well-formed JSON refused whole ("not valid JSON", at no path): a number its field
-        // cannot hold — which JSONDecoder does not name (a regression hunt: "1:1 … not valid JSON").
-        guard !path.isEmpty else {
-            if let huge = root.firstHugeNumber {
-                return "\(name):\(huge.line):\(huge.column): \(what): a number past what a double holds (±1.8e308)"
-            }
-            return "\(name): \(what): a number its field cannot hold (past its range, or not a whole number where "
-                + "one is expected)"
-        }
-        let node = root.node(at: path)
-        return "\(name):\(node.line):\(node.column): \(what): \(DecodingErrorText.explain(error))"
+        let (node, reason) = root.locate(error)
+        return "\(name)\(node.map { ":\($0.line):\($0.column)" } ?? ""): \(what): \(reason)"
     }
 
     /// What no run writes, in a file that decoded: a shard or a trial count out of range, a unit

@@ -127,16 +127,8 @@ public struct EmulatorFixtures: Sendable, Equatable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            let path = DecodingErrorText.codingPath(of: error) ?? []
-            // Strict JSON already: what JSONDecoder refuses whole is a number past a Double.
-            if path.isEmpty, let huge = root?.firstHugeNumber {
-                throw LoadError(
-                    file: file, position: "\(huge.line):\(huge.column)",
-                    reason: "a number past what a double holds (±1.8e308)")
-            }
-            let node = root?.node(at: path)
-            throw LoadError(
-                file: file, position: node.map { "\($0.line):\($0.column)" }, reason: DecodingErrorText.explain(error))
+            let (node, reason) = root?.locate(error) ?? (nil, DecodingErrorText.explain(error))
+            throw LoadError(file: file, position: node.map { "\($0.line):\($0.column)" }, reason: reason)
         } catch {
             throw LoadError(file: file, reason: "\(error)")
         }
