@@ -140,23 +140,8 @@ public final class Store: @unchecked Sendable {
     private static func identity(_ connection: SQLiteConnection, path: String) throws(StoreError)
         -> StoreFile.Identity
     {
-        let identity: StoreFile.Identity
-        do {
-            identity = try StoreFile.identity(connection)
-        } catch {
-            // Said in words a user acts on, not as the statement SQLite failed on (a hunt).
-            switch connection.lastErrorCode {
-            case SQLITE_NOTADB:
-                throw StoreError(
-                    path: path, message: "is not a Waypost store (not an SQLite database); it is left untouched")
-            case SQLITE_CANTOPEN:
-                throw StoreError(
-                    path: path,
-                    message: "cannot be opened: SQLite needs to write its -wal and -shm files beside it, and the "
-                        + "directory or file system that holds it is read-only")
-            default: throw error
-            }
-        }
+        // A file SQLite cannot read as a database is said in words (SQLiteConnection's failure).
+        let identity = try StoreFile.identity(connection)
         if let refusal = identity.refusal(understanding: Schema.migrations.count) {
             throw StoreError(path: path, message: refusal)
         }

@@ -103,23 +103,32 @@ final class SQLiteConnection {
         let words = what.split(whereSeparator: \.isWhitespace)
         let statement = words.prefix(8).joined(separator: " ") + (words.count > 8 ? " …" : "")
         let reason = String(cString: sqlite3_errmsg(handle))
-        // What the user can act on, before SQLite's words: even a read needs the -shm file beside
-        // a database in WAL mode, so a read-only directory stops `audit` too.
-        // Damage found at any read, the first or a later one (a page overwritten mid-file): one
-        // wording, not the statement that met it (a regression hunt).
-        if lastErrorCode == SQLITE_CORRUPT {
+        // What the user can act on, in words, not as the statement SQLite failed on (hunts).
+        switch lastErrorCode {
+        case SQLITE_NOTADB:
+            return StoreError(
+                path: path, message: "is not a Waypost store (not an SQLite database); it is left untouched")
+        case SQLITE_CORRUPT:
+            // Met at any read, the first or a later one (a page overwritten mid-file).
             return StoreError(
                 path: path,
                 message: "is damaged (SQLite: the database disk image is malformed — cut short, or overwritten); "
                     + "nothing more was written to it")
-        }
-        if lastErrorCode == SQLITE_READONLY {
+        case SQLITE_CANTOPEN:
+            return StoreError(
+                path: path,
+                message: "cannot be opened: SQLite needs to write its -wal and -shm files beside it, and the "
+                    + "directory or file system that holds it is read-only")
+        case SQLITE_READONLY:
+            // Even a read needs the -shm file beside a database in WAL mode, so a read-only
+            // directory stops `audit` too.
             return StoreError(
                 path: path,
                 message: "cannot write to the database: the file, or the directory that holds it and its -wal and "
                     + "-shm files, is read-only (\(statement): \(reason))")
+        default:
+            return StoreError(path: path, message: "\(statement): \(reason)")
         }
-        return StoreError(path: path, message: "\(statement): \(reason)")
     }
 
     /// SQLite's primary result code of the last call on this connection.
