@@ -265,11 +265,9 @@ struct Test: AsyncParsableCommand {
                 let files = try scenarios.map { path in
                     // `-` is standard input, as wherever a file is named (a shard piped from a runner).
                     // A results file has no size limit of a configuration file: it grows with the trials.
-                    let data =
-                        path == "-"
-                        ? FileHandle.standardInput.readDataToEndOfFile()
-                        : try ConfigText.bytes(URL(fileURLWithPath: path), name: path, largest: .max)
-                    let name = path == "-" ? "standard input" : path
+                    let (name, data) = try readConfig(path) { url, name throws(ConfigFileError) in
+                        (name, try ConfigText.bytes(url, name: name, largest: .max))
+                    }
                     do {
                         return (name: name, file: try TrialResultsFile.read(data, name: name))
                     } catch {
