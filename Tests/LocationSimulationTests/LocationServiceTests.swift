@@ -267,7 +267,7 @@ struct LocationServiceTests {
     /// only an arrival time" (`departureDate` is `distantFuture`: "if the device hasn't yet
     /// left"), and on departure an event with both; `coordinate` is "the center of the region
     /// which the device is visiting", `horizontalAccuracy` "an estimate of the radius".
-    @Test func visitsAreReportedOnArrivalThenDeparture() {
+    @Test func visitsAreReportedOnArrivalThenDeparture() throws {
         let manager = alwaysManager()
         manager.startMonitoringVisits()
         // Drive in at 10 m/s, stay 10 min pacing ±20 m around 1 km north, drive on.
@@ -278,8 +278,7 @@ struct LocationServiceTests {
             if case .visited(let v) = timed.event { return (timed.time - t0, v) }
             return nil
         }
-        #expect(visits.count == 2)
-        guard visits.count == 2 else { return }
+        try #require(visits.count == 2)
         let (arrivalTime, arrival) = visits[0]
         let (departureTime, departure) = visits[1]
         #expect(arrival.isInProgress && arrival.departure == Visit.distantFuture)

@@ -26,7 +26,10 @@ import Testing
         }
         // Inward threshold 200 m: 800 m from the centre is 700 m on, at 70 s; reported at 90 s.
         #expect(changes.count == 1)
-        guard case .crossed(let crossed, let state, let time, _) = changes.first else { return }
+        guard case .crossed(let crossed, let state, let time, _) = changes.first else {
+            Issue.record("expected a crossing, got \(changes)")
+            return
+        }
         #expect(crossed.identifier == "r" && state == .inside)
         #expect(abs(time - t0 - 90) < 0.01)
         #expect(monitor.state(of: "r") == .inside)
