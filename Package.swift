@@ -223,6 +223,7 @@ let package = Package(
             dependencies: [
                 "SocialEmulator", "SocialAPI", "SimulatedTime", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SimulatedTime", "TestSupport"]),

@@ -20,25 +20,38 @@ public struct InProcessEmulator: Sendable {
     /// The server, listening; nil: reached in memory.
     public let running: EmulatorServer.Running?
     public let clients: SocialClients
-    /// The loop the server and its clients share; nil: NIO's shared loops.
+    /// The loop the server and its clients share; nil: reached in memory.
     let network: LoopbackNetwork?
+    /// Whether ``stop()`` closes ``network``: it was made for this emulator, not given to it.
+    let ownsNetwork: Bool
 
     /// Starts the emulator on `clock` (its OAuth window, rate limits and fault times follow it;
     /// the clients sign with it too).
     ///   `twitterAPI`: which API the clients post tweets through (v2: `POST /2/tweets`, signed
     ///   with the same OAuth 1.0a user context); `network`: the loop the server and its clients
-    ///   share (nil: NIO's shared loops).
+    ///   share (nil: one of its own on the next of NIO's loops). On a loop, the server answers
+    ///   whatever keeps Swift's global executor busy: there, a request waited behind the
+    ///   process's other work — a test suite's cases, scenarios run side by side — and when that
+    ///   took longer than the clients' timeout, the post was retried, and a run kept in SQLite
+    ///   differed from the same run in memory (an attempt more in its audit).
     public static func start(
         fixtures: EmulatorFixtures, configuration: EmulatorConfiguration = .demo, seed: UInt64,
         twitterAPI: TwitterAPIVersion = .v1_1, network: LoopbackNetwork? = nil, clock: any EpochClock
     ) async throws -> InProcessEmulator {
         let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: clock)
-        let running = try await EmulatorServer(core: core).start(port: 0, network: network)
+        let loop = network ?? .onNextLoop()
+        let running: EmulatorServer.Running
+        do {
+            running = try await EmulatorServer(core: core).start(port: 0, network: loop)
+        } catch {
+            if network == nil { await loop.shutdown() }
+            throw error
+        }
         return InProcessEmulator(
             core: core, running: running,
             clients: clients(
-                of: running, configuration: configuration, twitterAPI: twitterAPI, network, core: core, clock: clock),
-            network: network)
+                of: running, configuration: configuration, twitterAPI: twitterAPI, loop, core: core, clock: clock),
+            network: loop, ownsNetwork: network == nil)
     }
 
     /// The emulator reached in memory: its clients call the core through ``EmulatorTransport``,
@@ -52,7 +65,7 @@ public struct InProcessEmulator: Sendable {
             core: core, running: nil,
             clients: clients(
                 of: nil, configuration: configuration, twitterAPI: twitterAPI, nil, core: core, clock: clock),
-            network: nil)
+            network: nil, ownsNetwork: false)
     }
 
     /// This emulator, still listening, made anew for another run as `start` would make it, with
@@ -67,19 +80,17 @@ public struct InProcessEmulator: Sendable {
             core: core, running: running,
             clients: Self.clients(
                 of: running, configuration: configuration, twitterAPI: twitterAPI, network, core: core, clock: clock),
-            network: network)
+            network: network, ownsNetwork: ownsNetwork)
     }
 
     /// The project's clients signed as the first configured accounts, on `clock`: over HTTP to
-    /// `running`, or in memory to `core` when nothing listens.
+    /// `running` on `network`, or in memory to `core` when nothing listens.
     private static func clients(
         of running: EmulatorServer.Running?, configuration: EmulatorConfiguration, twitterAPI: TwitterAPIVersion,
         _ network: LoopbackNetwork?, core: EmulatorCore, clock: any EpochClock
     ) -> SocialClients {
         let transport: any HTTPTransport =
-            running == nil
-            ? EmulatorTransport(core: core)
-            : network.map { AsyncHTTPClientTransport(client: $0.client) } ?? AsyncHTTPClientTransport()
+            network.map { AsyncHTTPClientTransport(client: $0.client) } ?? EmulatorTransport(core: core)
         let base = running?.baseURL ?? EmulatorTransport.baseURL
         var twitter: TwitterClient?
         var x: XClient?
@@ -107,5 +118,6 @@ public struct InProcessEmulator: Sendable {
 
     public func stop() async {
         await running?.stop()
+        if ownsNetwork { await network?.shutdown() }
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
+import SocialAPI
 
 /// One NIO event loop that in-process emulators and the clients calling them share: a request
 /// and its answer never cross between NIO threads, and the emulator handles the request on that
@@ -22,13 +23,13 @@ import NIOPosix
 /// Call ``shutdown()`` once the emulators started on it have stopped.
 public final class LoopbackNetwork: Sendable {
     let loop: any EventLoop
-    /// Configured as `HTTPClient.shared` is, but for the loop and decompression: the emulator
-    /// never compresses its answers.
+    /// Configured as the clients' default (``AsyncHTTPClientTransport/failingFast``) is, but
+    /// for the loop and decompression: the emulator never compresses its answers.
     let client: HTTPClient
 
     private init(loop: any EventLoop) {
         self.loop = loop
-        var configuration = HTTPClient.Configuration.singletonConfiguration
+        var configuration = AsyncHTTPClientTransport.failingFastConfiguration
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroup: loop, configuration: configuration)
     }
@@ -36,6 +37,11 @@ public final class LoopbackNetwork: Sendable {
     /// One network on each of NIO's shared loops (one per core).
     public static func oneForEachLoop() -> [LoopbackNetwork] {
         MultiThreadedEventLoopGroup.singleton.makeIterator().map { LoopbackNetwork(loop: $0) }
+    }
+
+    /// One network on the next of NIO's shared loops.
+    static func onNextLoop() -> LoopbackNetwork {
+        LoopbackNetwork(loop: MultiThreadedEventLoopGroup.singleton.next())
     }
 
     /// A task running `operation` on ``loop`` — its child tasks and the default actors it calls

@@ -96,12 +96,16 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// replay with `--max-wait 0` spent minutes and gave posts up it meant to leave queued. A
     /// followed redirect sent the post — and Graph's access token in its body — to whatever host
     /// the answer named, and the outbox recorded it sent to the base URL. Never shut down, as `.shared`.
-    public static let failingFast: HTTPClient = {
+    public static let failingFast = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: failingFastConfiguration)
+
+    /// ``failingFast``'s configuration, for a client of one's own on other loops.
+    package static var failingFastConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .disallow
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+        return configuration
+    }
 
     public func send(_ request: HTTPRequestSpec) async throws(SocialAPIError) -> HTTPResponseSpec {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
