@@ -30,8 +30,9 @@ import Testing
     static func ask(_ url: URL) async -> UInt? {
         await withCheckedContinuation { continuation in
             Thread {
-                // Linux's pool adds threads while its workers are blocked, up to twice the cores;
-                // Darwin's cooperative pool never does (the extra blockers then never start).
+                // The pool is as wide as the cores; Linux's may add threads while its workers
+                // are blocked, up to twice that, Darwin's never does (extra blockers wait).
+                // Held briefly: the other cases of the suite wait too.
                 let width = ProcessInfo.processInfo.activeProcessorCount
                 let (started, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
                 for _ in 0..<(2 * width) {
@@ -40,9 +41,9 @@ import Testing
                         release.wait()
                     }
                 }
-                for index in 0..<(2 * width) {
-                    if index < width { started.wait() } else { _ = started.wait(timeout: .now() + 3) }
-                }
+                for _ in 0..<width { started.wait() }
+                let extra = DispatchTime.now() + 1
+                for _ in 0..<width { _ = started.wait(timeout: extra) }
                 let answer = try? HTTPClient.shared.execute(
                     request: HTTPClient.Request(url: url.absoluteString), deadline: .now() + .seconds(20)
                 ).wait()
