@@ -79,26 +79,13 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
         return (try? encoder.encode(self)) ?? Data()
     }
 
-    /// Reads one file; `name` is what errors call it. The text is read as strict JSON first: a
-    /// fault, or a key given twice (which JSONDecoder lets the last one win), is said at its line
-    /// and column.
+    /// Reads one file; `name` is what errors call it.
     public static func read(_ data: Data, name: String) throws(ScenarioError) -> TrialResultsFile {
-        let what = "not a waypost results file (written by waypost test --output)"
-        let root: ConfigNode
-        do {
-            root = try ConfigNode.json(ConfigText.decode(data, name: name), name: name)
-        } catch {
-            guard error.line > 0 else { throw ScenarioError(.data, "\(name): \(what): \(error.message)") }
-            throw ScenarioError(.data, "\(name):\(error.line):\(error.column): \(what): \(error.message)")
-        }
         let file: TrialResultsFile
         do {
             file = try JSONDecoder().decode(TrialResultsFile.self, from: data)
         } catch {
-            // JSONDecoder says where in the structure it stopped; the tree says where that is.
-            guard let error = error as? DecodingError else { throw ScenarioError(.data, "\(name): \(what)") }
-            let (node, reason) = root.locate(error)
-            throw ScenarioError(.data, "\(name)\(node.map { ":\($0.line):\($0.column)" } ?? ""): \(what): \(reason)")
+            throw ScenarioError(.data, notResults(data, name: name, error))
         }
         guard file.format == currentFormat else {
             throw ScenarioError(
@@ -108,6 +95,23 @@ public struct TrialResultsFile: Codable, Sendable, Equatable {
             throw ScenarioError(.data, "\(name): not as waypost test --output writes it: \(damage)")
         }
         return file
+    }
+
+    /// Why `data` is not a results file, at its line and column: JSONDecoder says where in the
+    /// structure it stopped (or nothing, for a file cut short), so the text is read again as
+    /// strict JSON to find the place.
+    private static func notResults(_ data: Data, name: String, _ error: any Error) -> String {
+        let what = "not a waypost results file (written by waypost test --output)"
+        let root: ConfigNode
+        do {
+            root = try ConfigNode.json(ConfigText.decode(data, name: name), name: name)
+        } catch {
+            guard error.line > 0 else { return "\(name): \(what): \(error.message)" }
+            return "\(name):\(error.line):\(error.column): \(what): \(error.message)"
+        }
+        guard let error = error as? DecodingError else { return "\(name): \(what)" }
+        let (node, reason) = root.locate(error)
+        return "\(name)\(node.map { ":\($0.line):\($0.column)" } ?? ""): \(what): \(reason)"
     }
 
     /// What no run writes, in a file that decoded: a shard or a trial count out of range, a unit

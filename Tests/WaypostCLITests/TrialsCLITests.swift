@@ -155,13 +155,6 @@ struct TrialsCLITests {
                 #expect(number.status == 65 && number.stderr.contains(said), "\(value): \(number.stderr)")
                 #expect(!number.stderr.contains("not valid JSON"), "\(number.stderr)")
             }
-            // A key given twice was read as its last value (JSONDecoder's way); no run writes it.
-            try Data(text.replacingCharacters(in: shardsAt, with: "\"shards\":2,\"shards\":2").utf8)
-                .write(to: URL(fileURLWithPath: edited))
-            let twice = try CLITests.waypost("test", "--merge", edited, two)
-            #expect(twice.status == 65, "\(twice.stderr)")
-            #expect(twice.stderr.contains("edited.json:1:\(column + 2): "), "\(twice.stderr)")
-            #expect(twice.stderr.contains("the key 'shards' is given twice"), "\(twice.stderr)")
             // The shards' budget is in their files: a budget given to --merge was accepted and ignored.
             let budget = try CLITests.waypost("test", "--merge", one, two, "--time-budget", "5")
             #expect(budget.status == 64 && budget.stderr.contains("--time-budget"), "\(budget.stderr)")
