@@ -13,6 +13,24 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+# Another apt or dpkg at work (unattended-upgrades on a fresh machine, a second `make test`)
+# holds its locks: wait for it, up to five minutes, rather than fail on "Could not get lock".
+# DPkg::Lock::Timeout covers dpkg's lock (apt >= 1.9.11); `apt-get update`'s lists lock has no
+# such option, hence the retries.
+apt_get() {
+  local tries=60 said
+  said=$(mktemp)
+  # env: sudo drops DEBIAN_FRONTEND from the environment it is given.
+  until $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 "$@" 2>"$said"; do
+    if ! grep -q "Could not get lock" "$said" || [ $((tries -= 1)) -eq 0 ]; then
+      cat "$said" >&2
+      rm -f "$said"
+      return 1
+    fi
+    sleep 5
+  done
+  rm -f "$said"
+}
 echo "waypost: installing ${missing[*]}" >&2
-$sudo apt-get update -qq >/dev/null
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+apt_get update -qq >/dev/null
+apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
