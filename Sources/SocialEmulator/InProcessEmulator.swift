@@ -22,14 +22,12 @@ public struct InProcessEmulator: Sendable {
     public let clients: SocialClients
     /// The loop the server and its clients share; nil: reached in memory.
     let network: LoopbackNetwork?
-    /// Whether ``stop()`` closes ``network``: it was made for this emulator, not given to it.
-    let ownsNetwork: Bool
 
     /// Starts the emulator on `clock` (its OAuth window, rate limits and fault times follow it;
     /// the clients sign with it too).
     ///   `twitterAPI`: which API the clients post tweets through (v2: `POST /2/tweets`, signed
     ///   with the same OAuth 1.0a user context); `network`: the loop the server and its clients
-    ///   share (nil: one of its own on the next of NIO's loops). On a loop, the server answers
+    ///   share (nil: the process's own on the next of NIO's loops). On a loop, the server answers
     ///   whatever keeps Swift's global executor busy: there, a request waited behind the
     ///   process's other work — a test suite's cases, scenarios run side by side — and when that
     ///   took longer than the clients' timeout, the post was retried, and a run kept in SQLite
@@ -39,19 +37,13 @@ public struct InProcessEmulator: Sendable {
         twitterAPI: TwitterAPIVersion = .v1_1, network: LoopbackNetwork? = nil, clock: any EpochClock
     ) async throws -> InProcessEmulator {
         let core = EmulatorCore(fixtures: fixtures, configuration: configuration, seed: seed, clock: clock)
-        let loop = network ?? .onNextLoop()
-        let running: EmulatorServer.Running
-        do {
-            running = try await EmulatorServer(core: core).start(port: 0, network: loop)
-        } catch {
-            if network == nil { await loop.shutdown() }
-            throw error
-        }
+        let loop = network ?? .sharedOnNextLoop()
+        let running = try await EmulatorServer(core: core).start(port: 0, network: loop)
         return InProcessEmulator(
             core: core, running: running,
             clients: clients(
                 of: running, configuration: configuration, twitterAPI: twitterAPI, loop, core: core, clock: clock),
-            network: loop, ownsNetwork: network == nil)
+            network: loop)
     }
 
     /// The emulator reached in memory: its clients call the core through ``EmulatorTransport``,
@@ -65,7 +57,7 @@ public struct InProcessEmulator: Sendable {
             core: core, running: nil,
             clients: clients(
                 of: nil, configuration: configuration, twitterAPI: twitterAPI, nil, core: core, clock: clock),
-            network: nil, ownsNetwork: false)
+            network: nil)
     }
 
     /// This emulator, still listening, made anew for another run as `start` would make it, with
@@ -80,7 +72,7 @@ public struct InProcessEmulator: Sendable {
             core: core, running: running,
             clients: Self.clients(
                 of: running, configuration: configuration, twitterAPI: twitterAPI, network, core: core, clock: clock),
-            network: network, ownsNetwork: ownsNetwork)
+            network: network)
     }
 
     /// The project's clients signed as the first configured accounts, on `clock`: over HTTP to
@@ -118,6 +110,5 @@ public struct InProcessEmulator: Sendable {
 
     public func stop() async {
         await running?.stop()
-        if ownsNetwork { await network?.shutdown() }
     }
 }

@@ -39,10 +39,15 @@ public final class LoopbackNetwork: Sendable {
         MultiThreadedEventLoopGroup.singleton.makeIterator().map { LoopbackNetwork(loop: $0) }
     }
 
-    /// One network on the next of NIO's shared loops.
-    static func onNextLoop() -> LoopbackNetwork {
-        LoopbackNetwork(loop: MultiThreadedEventLoopGroup.singleton.next())
+    /// The process's network on the next of NIO's shared loops, for an emulator started without
+    /// one. Never shut down, as `HTTPClient.shared` is not: an emulator's clients outlive its
+    /// stop in the values that hold them, and a client let go before its shutdown traps.
+    static func sharedOnNextLoop() -> LoopbackNetwork {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        return shared.first { $0.loop === loop } ?? shared[0]
     }
+
+    private static let shared = oneForEachLoop()
 
     /// A task running `operation` on ``loop`` — its child tasks and the default actors it calls
     /// too — where Swift has task executors (macOS 15, iOS 18, Linux); before, on Swift's global
