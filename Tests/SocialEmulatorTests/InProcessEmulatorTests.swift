@@ -7,7 +7,7 @@ import SocialEmulator
 import TestSupport
 import Testing
 
-/// The emulator a run starts in this process answers on a NIO loop of its own, not on Swift's
+/// The emulator a run starts in this process answers on one of NIO's loops, not on Swift's
 /// global executor. There, an answer waited behind whatever else kept the executor's threads busy —
 /// a test suite's other cases, scenarios run side by side — and past the clients' timeout the post
 /// was tried again: a run through SQLite and loopback HTTP came out with an attempt more in its
