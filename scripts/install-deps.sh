@@ -29,6 +29,7 @@ apt_get() {
     fi
     sleep 5
   done
+  cat "$said" >&2 # apt's warnings, shown as they were before the retries
   rm -f "$said"
 }
 echo "waypost: installing ${missing[*]}" >&2
